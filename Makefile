@@ -1,0 +1,40 @@
+# The two commands of the README: `make demo` and `make test`. Each sets up what it needs.
+PYTHON ?= python3
+VENV ?= .venv
+# On a Raspberry Pi, picamera2 and its numpy come from apt: `make PI=1 …` lets the venv see them.
+comma := ,
+VENV_FLAGS := $(if $(PI),--system-site-packages,)
+EXTRAS := $(if $(PI),dev$(comma)pi,dev)
+BIN := $(VENV)/bin
+
+.PHONY: demo test lint bench clean
+
+$(BIN)/activate:
+	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11 or newer is needed"'
+	@$(PYTHON) -m venv $(VENV_FLAGS) $(VENV) 2>/dev/null || { \
+	  echo "python3-venv is missing: installing it with apt-get"; rm -rf $(VENV); \
+	  $(if $(filter 0,$(shell id -u)),,sudo) apt-get update -qq && \
+	  $(if $(filter 0,$(shell id -u)),,sudo) apt-get install -y -qq python3-venv && \
+	  $(PYTHON) -m venv $(VENV_FLAGS) $(VENV); }
+
+$(VENV)/.installed: $(BIN)/activate pyproject.toml
+	$(BIN)/pip install --quiet --disable-pip-version-check -e '.[$(EXTRAS)]'
+	@touch $@
+
+demo: $(VENV)/.installed
+	$(BIN)/companion simulate --edition loose-caboose --players 4 --games 200 --seed demo
+	$(BIN)/companion simulate --edition rollecate --players 3 --games 200 --seed demo
+	$(BIN)/companion simulate --edition loknroll --variant solo-laura --games 200 --seed demo
+
+lint: $(VENV)/.installed
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+test: lint
+	$(BIN)/pytest
+
+bench: $(VENV)/.installed
+	$(BIN)/python bench/bench_simulate.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis tests/artifacts
