@@ -1,0 +1,103 @@
+"""Putting a turn's penalty cards onto a pile: the exact best order of RULINGS.md R-7.
+
+Rollecate and LOK'n'ROLL let the player put the cards taken this turn onto the pile in any
+order, combining a card with an equal top card when they like. The engine proposes the order
+that leaves the fewest points; among equal ones the fewest cards; among those the pile whose
+values, read from the top down, are largest (a high card on top is the better target later).
+
+Taking the best local step is not enough (see the tests for a pile where combining at once
+loses), so this searches every order. Only values matter to the outcome, so the search runs
+over the multiset of values left, and the pile as a stack of values; both are small.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+
+from companion import cards
+
+NO_COMBINE = "!"
+
+
+def place(
+    pile: Sequence[str], codes: Sequence[str]
+) -> tuple[tuple[str, ...], list[tuple[str, str | None]]]:
+    """Put `codes` onto `pile` one by one as given; a code ending in `!` never combines, any
+    other combines with an equal top card. Returns the new pile and, for each card in order,
+    the top card it combined with or None (R-1: a card that combined is gone and is never the
+    top card again)."""
+    stack = list(pile)
+    steps: list[tuple[str, str | None]] = []
+    for code in codes:
+        keep = code.endswith(NO_COMBINE)
+        card = code[:-1] if keep else code
+        if not keep and stack and cards.value(stack[-1]) == cards.value(card):
+            steps.append((card, stack.pop()))
+        else:
+            stack.append(card)
+            steps.append((card, None))
+    return tuple(stack), steps
+
+
+def pile_key(values: Sequence[int]) -> tuple:
+    """R-7's preference as a sort key: smaller is better."""
+    return (sum(values), len(values), tuple(-v for v in reversed(values)))
+
+
+def best_order(pile: Sequence[str], taken: Sequence[str]) -> tuple[str, ...]:
+    """The R-7 order of `taken` onto `pile`, as codes for `place` (`!` where an equal top
+    card is deliberately not combined with)."""
+    if not taken:
+        return ()
+    counts = [0, 0, 0, 0]
+    for code in taken:
+        counts[cards.value(code) - 1] += 1
+    top_values = tuple(cards.value(code) for code in pile)
+    steps = _search(tuple(counts), top_values)[1]
+    by_value: dict[int, list[str]] = {}
+    for code in taken:
+        by_value.setdefault(cards.value(code), []).append(code)
+    order = []
+    for v, combine in steps:
+        code = by_value[v].pop(0)
+        # Only mark `!` where the top card really is equal: `place` reads the marks.
+        order.append(code if combine else code + NO_COMBINE)
+    return _strip_needless_marks(pile, tuple(order))
+
+
+def _strip_needless_marks(pile: Sequence[str], order: tuple[str, ...]) -> tuple[str, ...]:
+    stack = [cards.value(code) for code in pile]
+    out = []
+    for code in order:
+        keep = code.endswith(NO_COMBINE)
+        v = cards.value(code.rstrip(NO_COMBINE))
+        equal_top = bool(stack) and stack[-1] == v
+        if equal_top and not keep:
+            stack.pop()
+        else:
+            stack.append(v)
+        out.append(code if equal_top else code.rstrip(NO_COMBINE))
+    return tuple(out)
+
+
+@lru_cache(maxsize=1 << 16)
+def _search(counts: tuple[int, ...], stack: tuple[int, ...]) -> tuple[tuple, tuple]:
+    """(best key, steps) from this point; steps are (value, combine) pairs."""
+    if not any(counts):
+        return pile_key(stack), ()
+    best: tuple[tuple, tuple] | None = None
+    for index, n in enumerate(counts):
+        if not n:
+            continue
+        v = index + 1
+        rest = (*counts[:index], n - 1, *counts[index + 1 :])
+        options = [(False, (*stack, v))]
+        if stack and stack[-1] == v:
+            options.insert(0, (True, stack[:-1]))
+        for combine, after in options:
+            key, steps = _search(rest, after)
+            if best is None or key < best[0]:
+                best = (key, ((v, combine), *steps))
+    assert best is not None
+    return best

@@ -1,0 +1,513 @@
+"""The rules of all three editions: `deal` a game, `apply` one turn.
+
+Pure and deterministic: no I/O, no clock, no randomness that is not an argument. A turn is
+one action (pass, play with its dice, or chaos cards); `apply` checks it completely before
+it changes anything, so an illegal action raises `RuleError` and the state stays as it was.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import replace
+
+from companion import cards
+from companion.rules import discard, geometry
+from companion.rules.edition import Edition, load
+from companion.rules.scoring import final_ranking
+from companion.rules.state import (
+    BANKED,
+    BROKEN_TRACK,
+    CANCELLED,
+    CHAOS,
+    DERAILED,
+    DREW,
+    FORGIVEN,
+    GAME_OVER,
+    LEFT_GAME,
+    LOST,
+    MOVED,
+    PASSED,
+    PILED,
+    PLAYED,
+    RESHUFFLED,
+    ROLLED,
+    TOOK,
+    Action,
+    Chaos,
+    Event,
+    GameState,
+    Pass,
+    Play,
+    RuleError,
+    Seat,
+)
+
+LAURA = "Laura"
+HARD_SOLO_DERAILMENTS = 3
+
+
+def deal(
+    edition_id: str, names: Sequence[str], seed: int | str, variant: str | None = None
+) -> GameState:
+    """Set a game up from a seeded shuffle, as the edition's rulebook does it at the table."""
+    edition = load(edition_id)
+    seats = _seats_for(edition, names, variant)
+    rng = random.Random(seed)
+    deck = list(edition.deck)
+    rng.shuffle(deck)
+    railway: list[str] = []
+    set_aside: list[str] = []
+    while len(railway) < edition.first_railway:
+        if not deck:
+            raise RuleError("setup", "the deck ran out while laying the first railway")
+        code = deck.pop(0)
+        if edition.set_aside_at_setup and not _fits_first_railway(edition, railway, code):
+            set_aside.append(code)  # LOK'n'ROLL: set aside, shuffled back afterwards
+            continue
+        railway.append(code)
+    if set_aside:
+        deck += set_aside
+        rng.shuffle(deck)
+    removed = edition.removed_at_setup[len(seats)]
+    out, deck = deck[:removed], deck[removed:]
+    hands: list[list[str]] = [[] for _ in seats]
+    for _ in range(edition.hand):
+        for index, seat in enumerate(seats):
+            if not seat.laura:
+                hands[index].append(deck.pop(0))
+    layout = geometry.first_railway_layout(edition, railway) or (None,) * len(railway)
+    return GameState(
+        edition=edition,
+        variant=variant,
+        railway=tuple(railway),
+        caboose=edition.first_caboose,
+        seats=tuple(replace(s, hand=tuple(h)) for s, h in zip(seats, hands, strict=True)),
+        draw=tuple(deck),
+        out=tuple(out),
+        layout=tuple(layout),
+    )
+
+
+def start(
+    edition_id: str,
+    names: Sequence[str],
+    railway: Sequence[str],
+    caboose: int,
+    hands: Sequence[Sequence[str]],
+    draw: Sequence[str],
+    discard_pile: Sequence[str] = (),
+    variant: str | None = None,
+) -> GameState:
+    """A game from a dealt table, as a record's `setup` gives it (R-12: taken as it stands)."""
+    edition = load(edition_id)
+    seats = _seats_for(edition, names, variant, named_laura=True)
+    _check_cards_exist(edition, [railway, draw, discard_pile, *hands])
+    if len(hands) != len(seats):
+        raise RuleError("setup", f"{len(hands)} hands for {len(seats)} players")
+    if not railway:
+        raise RuleError("setup", "the railway needs at least one card")
+    if not 0 <= caboose < len(railway):
+        raise RuleError("setup", f"the caboose index {caboose} is not on the railway")
+    return GameState(
+        edition=edition,
+        variant=variant,
+        railway=tuple(railway),
+        caboose=caboose,
+        seats=tuple(replace(s, hand=tuple(h)) for s, h in zip(seats, hands, strict=True)),
+        draw=tuple(draw),
+        discard=tuple(discard_pile),
+        layout=(None,) * len(railway),
+    )
+
+
+def _check_cards_exist(edition: Edition, groups: Sequence[Sequence[str]]) -> None:
+    """Every card of a dealt table must be in the edition's box, no more often than it is."""
+    box = Counter(cards.base(code) for code in edition.deck)
+    seen: Counter[str] = Counter()
+    for group in groups:
+        for code in group:
+            cards.parse(code)
+            seen[cards.base(code)] += 1
+    for code, count in seen.items():
+        if count > box[code]:
+            have = f"has {box[code]}" if box[code] else "has none"
+            raise RuleError(
+                "setup", f"the table shows {count} of card {code}; {edition.name} {have}"
+            )
+
+
+def _seats_for(
+    edition: Edition, names: Sequence[str], variant: str | None, named_laura: bool = False
+) -> list[Seat]:
+    if variant is not None and variant not in edition.variants:
+        allowed = ", ".join(edition.variants) or "none"
+        raise RuleError("setup", f"{edition.name} has no variant {variant!r} (variants: {allowed})")
+    names = [str(n).strip() for n in names]
+    if any(not n for n in names):
+        raise RuleError("setup", "every player needs a name")
+    if variant == "solo-laura":
+        # Laura moves first and is seat 0; a record lists her, a new game adds her.
+        if named_laura:
+            if len(names) != 2:
+                raise RuleError("setup", "solo against Laura has two seats: Laura, then you")
+            return [Seat(names[0], laura=True), Seat(names[1])]
+        if len(names) != 1:
+            raise RuleError("setup", "solo against Laura is for one player")
+        return [Seat(LAURA, laura=True), Seat(names[0])]
+    if variant in ("solo", "solo-hard"):
+        if len(names) != 1:
+            raise RuleError("setup", "the solo variants are for one player")
+    elif not edition.min_players <= len(names) <= edition.max_players or len(names) < 2:
+        raise RuleError(
+            "setup", f"{edition.name} is for 2 to {edition.max_players} players, not {len(names)}"
+        )
+    return [Seat(n) for n in names]
+
+
+def _fits_first_railway(edition: Edition, railway: list[str], code: str) -> bool:
+    if cards.is_chaos(code):
+        return False
+    return not railway or not _differ_forbidden(edition, railway[-1], code)
+
+
+def _differ_forbidden(edition: Edition, a: str, b: str) -> bool:
+    gap = edition.forbidden_difference
+    return gap is not None and abs(cards.value(a) - cards.value(b)) == gap
+
+
+# --- legal actions ----------------------------------------------------------------------
+
+
+def _take_from_hand(hand: tuple[str, ...], wanted: Sequence[str]) -> tuple[list[str], list[str]]:
+    """(cards taken, hand left) matching each wanted code, shapes ignored when not named."""
+    left = list(hand)
+    taken = []
+    for code in wanted:
+        try:
+            cards.parse(code)
+        except cards.CardCodeError as error:
+            raise RuleError("hand", str(error)) from None
+        for index, held in enumerate(left):
+            if cards.matches(code, held):
+                taken.append(left.pop(index))
+                break
+        else:
+            shown = ", ".join(hand) or "no cards"
+            raise RuleError("hand", f"{code} is not in the hand (the hand holds {shown})")
+    return taken, left
+
+
+def laura_action(state: GameState) -> Action:
+    """What Laura must do this turn (R-10): she draws and plays what she drew if she can."""
+    if not state.draw:
+        return Pass()
+    drawn = state.draw[0]
+    if cards.is_chaos(drawn):
+        return Chaos((drawn,))
+    if _differ_forbidden(state.edition, state.front, drawn):
+        return Pass()
+    if state.layout and state.layout[-1] is not None:
+        placements = geometry.legal_placements(state.edition, state.railway, state.layout, drawn)
+        if not placements:
+            return Pass()
+        return Play((drawn,), (), place=(placements[0],))
+    return Play((drawn,), ())
+
+
+# --- one turn ---------------------------------------------------------------------------
+
+
+class _Turn:
+    """The mutable scratch of one turn; `apply` turns it back into a frozen state."""
+
+    def __init__(self, state: GameState) -> None:
+        self.state = state
+        self.edition = state.edition
+        self.seat_index = state.to_move
+        seat = state.player
+        self.hand = list(seat.hand)
+        self.pile = list(seat.pile)
+        self.banked = list(seat.banked)
+        self.derailments = seat.derailments
+        self.railway = list(state.railway)
+        self.layout = list(state.layout) if state.layout else [None] * len(state.railway)
+        self.caboose = state.caboose
+        self.draw = list(state.draw)
+        self.discard = list(state.discard)
+        self.out = list(state.out)
+        self.taken: list[str] = []  # Rollecate/LOK'n'ROLL: onto the pile at the end of the turn
+        self.requested_drawn: tuple[str, ...] = ()
+        self.drawn_from_reshuffle: list[str] = []
+        self.reshuffled = False
+        self.emptied_draw = False
+        self.events: list[Event] = []
+
+    def event(self, what: str, cards_: tuple[str, ...] = (), number: int = 0, **detail) -> None:
+        self.events.append(Event(what, self.seat_index, cards_, number, detail))
+
+    def draw_top(self) -> str:
+        code = self.draw.pop(0)
+        if not self.draw:
+            self.emptied_draw = True
+        return code
+
+    def move(self, steps: int, may_derail: bool) -> int:
+        """Move the caboose; returns the steps it could not take. Broken tracks reached
+        count (R-4), then the derailment's cards (R-5, R-13)."""
+        start = self.caboose
+        self.caboose = min(start + steps, len(self.railway) - 1)
+        self.event(MOVED, number=self.caboose, **{"from": start, "to": self.caboose})
+        broken = 0
+        for index in range(start + 1, self.caboose + 1):
+            if cards.is_broken(self.railway[index]):
+                self.event(BROKEN_TRACK, (self.railway[index],), index)
+                broken += 1
+        missing = start + steps - self.caboose if may_derail else 0
+        if missing:
+            self.derailments += 1
+            self.event(DERAILED, number=missing)
+        self.take_penalties(broken, "broken")
+        return missing
+
+    def take_penalties(self, count: int, cause: str) -> None:
+        """Take cards one by one from the back (R-2); Loose Caboose then the draw pile, then
+        the reshuffled discard pile (R-3); the others stop at the caboose's card."""
+        for taken in range(count):
+            if self.caboose > 0:
+                code = self.railway.pop(0)
+                self.layout.pop(0)
+                self.caboose -= 1
+                source = "railway"
+            elif self.edition.penalties_from_draw and self.draw and not self.reshuffled:
+                code = self.draw_top()
+                source = "draw"
+            elif self.edition.penalties_from_draw and (self.discard or self.draw):
+                code = self.from_reshuffle()
+                source = "reshuffled"
+            else:
+                if self.edition.penalties_from_draw:
+                    self.event(FORGIVEN, number=count - taken)
+                return
+            self.event(TOOK, (code,), source=source, cause=cause)
+            self.receive(code, cause)
+
+    def from_reshuffle(self) -> str:
+        """R-3: the discard pile becomes the draw pile. The players shuffle it at the table;
+        the record's `drawn` says which cards came, else they come oldest first."""
+        if not self.draw:
+            self.draw, self.discard = self.discard, []
+            self.reshuffled = True
+            self.event(RESHUFFLED, number=len(self.draw))
+        wanted = self.requested_drawn[len(self.drawn_from_reshuffle) :]
+        index = 0
+        if wanted:
+            index = next((i for i, c in enumerate(self.draw) if cards.matches(wanted[0], c)), -1)
+            if index < 0:
+                raise RuleError("R-3", f"{wanted[0]} was drawn but is not in the discard pile")
+        code = self.draw.pop(index)
+        self.drawn_from_reshuffle.append(code)
+        return code
+
+    def receive(self, code: str, cause: str) -> None:
+        """A penalty card reaches the player: at once in Loose Caboose and for Laura,
+        at the end of the turn in the others."""
+        if self.edition.bank_broken and cause == "broken":
+            self.banked.append(code)
+            self.event(BANKED, (code,))
+        elif self.edition.cancel_at_once or self.state.player.laura:
+            self.pile_up((code,))
+        else:
+            self.taken.append(code)
+
+    def pile_up(self, order: Sequence[str]) -> None:
+        pile, steps = discard.place(self.pile, order)
+        for card, top in steps:
+            if top is None:
+                self.event(PILED, (card,))
+            else:
+                self.discard += [top, card]
+                self.event(CANCELLED, (card, top))
+        self.pile = list(pile)
+
+
+def apply(state: GameState, action: Action) -> tuple[GameState, tuple[Event, ...]]:
+    """The state after one whole turn, and what happened in it. Raises RuleError naming the
+    rule when the action is illegal; `state` is never changed."""
+    if state.over:
+        raise RuleError("R-14", "the game is over: no more turns")
+    turn = _Turn(state)
+    seat = state.player
+    if turn.draw:
+        code = turn.draw_top()
+        turn.hand.append(code)
+        turn.event(DREW, (code,))
+    else:
+        turn.emptied_draw = True
+    if seat.laura:
+        _check_laura(state, action)
+    if isinstance(action, Pass):
+        _pass(turn, action)
+    elif isinstance(action, Play):
+        _play(turn, action)
+    elif isinstance(action, Chaos):
+        _chaos(turn, action)
+    else:
+        raise RuleError("hand", f"{action!r} is not a turn: pass, play or chaos")
+    if isinstance(action, Pass | Play) and turn.taken:
+        _discard_taken(turn, action.order)
+    elif isinstance(action, Pass | Play) and action.order:
+        raise RuleError("R-7", "an order was given but no penalty cards were taken")
+    return _finish(state, turn)
+
+
+def _check_laura(state: GameState, action: Action) -> None:
+    expected = laura_action(state)
+    if type(action) is not type(expected) or (
+        isinstance(action, Play | Chaos)
+        and [cards.base(c) for c in action.cards] != [cards.base(c) for c in expected.cards]
+    ):
+        raise RuleError(
+            "R-10", f"Laura must {_say_action(expected)} this turn, not {_say_action(action)}"
+        )
+    if isinstance(action, Play) and action.roll:
+        raise RuleError("R-10", "Laura never rolls: she moves by the value of her card")
+
+
+def _say_action(action: Action) -> str:
+    if isinstance(action, Pass):
+        return "pass"
+    verb = "play" if isinstance(action, Play) else "discard"
+    return f"{verb} {' '.join(action.cards)}"
+
+
+def _pass(turn: _Turn, action: Pass) -> None:
+    turn.requested_drawn = tuple(action.drawn)
+    turn.event(PASSED)
+    if turn.state.player.laura and turn.hand:
+        code = turn.hand.pop()  # R-10: the card she could not play leaves the game
+        turn.out.append(code)
+        turn.event(LEFT_GAME, (code,))
+    turn.move(1, may_derail=False)
+    turn.take_penalties(1, "pass")
+
+
+def _play(turn: _Turn, action: Play) -> None:
+    edition = turn.edition
+    if not action.cards:
+        raise RuleError("hand", "a play needs at least one card")
+    played, turn.hand = _take_from_hand(tuple(turn.hand), action.cards)
+    if any(cards.is_chaos(code) for code in played):
+        raise RuleError("hand", "chaos cards are discarded onto the pile, never played as track")
+    if len({cards.value(code) for code in played}) > 1:
+        raise RuleError("hand", "the cards played together must all have the same value")
+    if _differ_forbidden(edition, turn.railway[-1], played[0]):
+        raise RuleError(
+            "R-11",
+            f"a {cards.value(played[0])} cannot join a {cards.value(turn.railway[-1])}: "
+            f"adjacent values may not differ by {edition.forbidden_difference}",
+        )
+    poses = _placement(turn, played, action.place)
+    laura = turn.state.player.laura
+    dice = 0 if laura else edition.dice_for(played)
+    _check_roll(edition, dice, action.roll)
+    turn.requested_drawn = tuple(action.drawn)
+    turn.railway += played
+    turn.layout += poses
+    turn.event(PLAYED, tuple(played))
+    steps = cards.value(played[0]) if laura else sum(action.roll)
+    if not laura:
+        turn.event(ROLLED, tuple(map(str, action.roll)), steps)
+    missing = turn.move(steps, may_derail=True)
+    if missing:
+        turn.take_penalties(1 if laura else missing, "derail")
+
+
+def _placement(turn: _Turn, played: list[str], place) -> list:
+    if place is None:
+        return [None] * len(played)
+    if len(place) != len(played):
+        raise RuleError("placement", f"{len(place)} positions for {len(played)} cards played")
+    try:
+        geometry.check_play(turn.edition, turn.railway, turn.layout, played, place)
+    except geometry.PlacementError as error:
+        raise RuleError("placement", str(error)) from None
+    return list(place)
+
+
+def _check_roll(edition: Edition, dice: int, roll: Sequence[int]) -> None:
+    faces = sorted(set(edition.die_faces))
+    if len(roll) != dice:
+        raise RuleError("dice", f"this play rolls {dice} dice, but {len(roll)} results were given")
+    for wheels in roll:
+        if isinstance(wheels, bool) or not isinstance(wheels, int) or wheels not in faces:
+            raise RuleError(
+                "dice", f"{wheels!r} is not a face of the dice: each die shows one of {faces}"
+            )
+
+
+def _chaos(turn: _Turn, action: Chaos) -> None:
+    if not turn.edition.chaos:
+        raise RuleError("hand", f"{turn.edition.name} has no chaos cards")
+    if not action.cards:
+        raise RuleError("hand", "discarding chaos cards needs at least one")
+    bare = [code.rstrip(discard.NO_COMBINE) for code in action.cards]
+    if not all(cards.is_chaos(code) for code in bare):
+        raise RuleError("hand", "only chaos cards can be discarded this way")
+    taken, turn.hand = _take_from_hand(tuple(turn.hand), bare)
+    turn.event(CHAOS, tuple(taken))
+    keep = [code.endswith(discard.NO_COMBINE) for code in action.cards]
+    turn.pile_up([c + discard.NO_COMBINE if k else c for c, k in zip(taken, keep, strict=True)])
+
+
+def _discard_taken(turn: _Turn, order: Sequence[str] | None) -> None:
+    """Rollecate/LOK'n'ROLL: the turn's penalty cards onto the pile (R-7)."""
+    if order is None:
+        turn.pile_up(discard.best_order(turn.pile, turn.taken))
+        return
+    wanted = [code.rstrip(discard.NO_COMBINE) for code in order]
+    try:
+        chosen, left = _take_from_hand(tuple(turn.taken), wanted)
+    except RuleError:
+        chosen, left = [], ["?"]
+    if left or len(chosen) != len(turn.taken):
+        raise RuleError(
+            "R-7",
+            f"the order must list exactly the cards taken this turn: {', '.join(turn.taken)}",
+        )
+    marks = [code.endswith(discard.NO_COMBINE) for code in order]
+    turn.pile_up([c + discard.NO_COMBINE if m else c for c, m in zip(chosen, marks, strict=True)])
+
+
+def _finish(state: GameState, turn: _Turn) -> tuple[GameState, tuple[Event, ...]]:
+    seat = replace(
+        state.player,
+        hand=tuple(turn.hand),
+        pile=tuple(turn.pile),
+        banked=tuple(turn.banked),
+        derailments=turn.derailments,
+    )
+    seats = (*state.seats[: turn.seat_index], seat, *state.seats[turn.seat_index + 1 :])
+    lost = state.variant == "solo-hard" and turn.derailments > HARD_SOLO_DERAILMENTS
+    if lost:
+        turn.event(LOST, number=turn.derailments)
+    over = lost or turn.emptied_draw  # R-14, even when R-3 refilled the draw pile
+    new = replace(
+        state,
+        railway=tuple(turn.railway),
+        caboose=turn.caboose,
+        layout=tuple(turn.layout),
+        seats=seats,
+        draw=tuple(turn.draw),
+        discard=tuple(turn.discard),
+        out=tuple(turn.out),
+        to_move=(state.to_move + 1) % len(seats),
+        turn=state.turn + 1,
+        over=over,
+        lost=lost,
+    )
+    if over:
+        ranking = final_ranking(new)
+        turn.event(GAME_OVER, winners=ranking.winners, decided_by=ranking.decided_by)
+    return new, tuple(turn.events)

@@ -1,0 +1,330 @@
+"""Where track cards lie on the table, and whether a new card may join the railway (R-8).
+
+Conventions, shared with the vision and the synthetic table: table millimetres, x to the
+right, y down as the camera sees it, rotation in degrees clockwise. A card at rotation 0 is
+portrait, W wide and H long (the edition's `card_mm`). Its track joins two edge midpoints:
+a straight the two short edges, (0, -H/2) and (0, +H/2); a curve the bottom short edge
+(0, +H/2) and the right long edge (+W/2, 0).
+
+A railway runs from the back (index 0) to the front (the last card). The front's open rail
+end is the one not joined to the card before it; a new card must put one of its rail ends on
+that point, facing it, overlap no card (touching is fine), and in Loose Caboose its other,
+new open end must not touch another card's rail end, which would close a loop.
+
+Poses the engine proposes are exact multiples of 90 degrees; poses the camera measures are
+checked with a tolerance. A pose may be unknown (None): such cards are skipped, and when the
+front's pose is unknown the first placed card becomes the new anchor (R-12).
+
+The hot path (`legal_placements`, used by bots on every turn) avoids numpy: for a few dozen
+cards plain floats are several times faster than building arrays.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from companion import cards
+from companion.rules.edition import Edition
+
+Point = tuple[float, float]
+
+# How far apart two points may be and still count as one (float noise on engine poses).
+_EXACT_MM = 0.5
+
+
+class PlacementError(ValueError):
+    """A card cannot lie where it was put; the message says why, in a player's words."""
+
+
+@dataclass(frozen=True, slots=True)
+class Pose:
+    """Where a card lies: its centre in table mm and its rotation in degrees clockwise."""
+
+    x: float
+    y: float
+    rotation: float
+
+    def as_list(self) -> list[float]:
+        return [self.x, self.y, self.rotation]
+
+    @classmethod
+    def from_list(cls, value: object) -> Pose:
+        """A pose from a record's `[x, y, rotation]`; ValueError says what is wrong."""
+        if not isinstance(value, list | tuple) or len(value) != 3:
+            raise ValueError(f"a position is [x, y, rotation], not {value!r}")
+        for number in value:
+            if isinstance(number, bool) or not isinstance(number, int | float):
+                raise ValueError(f"a position holds three numbers, not {value!r}")
+            if not math.isfinite(number):
+                raise ValueError(f"a position holds finite numbers, not {value!r}")
+        x, y, rotation = value
+        return cls(float(x), float(y), float(rotation) % 360.0)
+
+
+@lru_cache(maxsize=64)
+def _turn(degrees: float) -> tuple[float, float]:
+    """(cos, sin) of a clockwise rotation; exact for multiples of 90 degrees."""
+    quarter = degrees / 90.0
+    if quarter == int(quarter):
+        return ((1.0, 0.0), (0.0, 1.0), (-1.0, 0.0), (0.0, -1.0))[int(quarter) % 4]
+    radians = math.radians(degrees)
+    return math.cos(radians), math.sin(radians)
+
+
+def _rotate(x: float, y: float, degrees: float) -> Point:
+    c, s = _turn(degrees)
+    return x * c - y * s, x * s + y * c
+
+
+def _local_ends(shape: str | None, size: tuple[float, float]) -> tuple[Point, Point]:
+    w, h = size
+    if shape == cards.CURVE:
+        return (0.0, h / 2), (w / 2, 0.0)
+    return (0.0, -h / 2), (0.0, h / 2)
+
+
+@lru_cache(maxsize=4096)
+def _ends(shape: str | None, pose: Pose, size: tuple[float, float]) -> tuple[Point, Point]:
+    ends = []
+    for lx, ly in _local_ends(shape, size):
+        dx, dy = _rotate(lx, ly, pose.rotation)
+        ends.append((pose.x + dx, pose.y + dy))
+    return ends[0], ends[1]
+
+
+def rail_ends(code: str, pose: Pose, size: tuple[float, float]) -> tuple[Point, Point]:
+    """The two rail ends of a card at `pose`, in table mm. A code without a shape is taken
+    as a straight: its exact ends are unknown, and a straight's are the likelier guess."""
+    return _ends(cards.shape(code), pose, size)
+
+
+def _distance(a: Point, b: Point) -> float:
+    return math.hypot(a[0] - b[0], a[1] - b[1])
+
+
+def open_ends(
+    railway: Sequence[str], layout: Sequence[Pose | None], size: tuple[float, float]
+) -> tuple[Point, ...]:
+    """Where the next card may join: the front card's rail end that is not joined to the
+    card before it. When the card before it has no known pose (a railway only partly seen,
+    R-12), the pose alone cannot tell the ends apart and both are open; when the front's
+    own pose is unknown, none is known."""
+    if not railway or not layout or layout[-1] is None:
+        return ()
+    front = rail_ends(railway[-1], layout[-1], size)
+    if len(railway) < 2 or layout[-2] is None:
+        return front
+    previous = rail_ends(railway[-2], layout[-2], size)
+    joined = min(front, key=lambda end: min(_distance(end, p) for p in previous))
+    return (front[1],) if joined == front[0] else (front[0],)
+
+
+def _box(pose: Pose, size: tuple[float, float]) -> tuple[float, float, float, float]:
+    """The axis-aligned box around a card: (left, top, right, bottom)."""
+    w, h = size
+    c, s = _turn(pose.rotation)
+    half_x = abs(c) * w / 2 + abs(s) * h / 2
+    half_y = abs(s) * w / 2 + abs(c) * h / 2
+    return pose.x - half_x, pose.y - half_y, pose.x + half_x, pose.y + half_y
+
+
+def _axis_aligned(pose: Pose) -> bool:
+    return pose.rotation % 90.0 == 0.0
+
+
+def _overlap(a: Pose, b: Pose, size: tuple[float, float], margin: float) -> bool:
+    """Whether two cards overlap by more than `margin` mm (touching edges do not)."""
+    ax0, ay0, ax1, ay1 = _box(a, size)
+    bx0, by0, bx1, by1 = _box(b, size)
+    if min(ax1, bx1) - max(ax0, bx0) <= margin or min(ay1, by1) - max(ay0, by0) <= margin:
+        return False
+    if _axis_aligned(a) and _axis_aligned(b):
+        return True
+    # Separating axis test on the four edge directions of the two rectangles.
+    w, h = size
+    for pose in (a, b):
+        c, s = _turn(pose.rotation)
+        for ux, uy in ((c, s), (-s, c)):
+            spans = []
+            for other in (a, b):
+                oc, os_ = _turn(other.rotation)
+                centre = other.x * ux + other.y * uy
+                radius = abs(oc * ux + os_ * uy) * w / 2 + abs(-os_ * ux + oc * uy) * h / 2
+                spans.append((centre - radius, centre + radius))
+            if min(spans[0][1], spans[1][1]) - max(spans[0][0], spans[1][0]) <= margin:
+                return False
+    return True
+
+
+def _candidates(shape: str | None, end: Point, outward: Point, size: tuple[float, float]):
+    """Every pose (with its new open end) of a card of `shape` joining `end` from outside."""
+    shapes = (cards.STRAIGHT, cards.CURVE) if shape is None else (shape,)
+    found: list[tuple[Pose, Point]] = []
+    for kind in shapes:
+        local = _local_ends(kind, size)
+        for rotation in (0.0, 90.0, 180.0, 270.0):
+            for index in (0, 1):
+                lx, ly = local[index]
+                nx, ny = _rotate(*_unit(lx, ly), rotation)
+                if abs(nx + outward[0]) > 1e-9 or abs(ny + outward[1]) > 1e-9:
+                    continue  # this end would not face the open end
+                dx, dy = _rotate(lx, ly, rotation)
+                pose = Pose(end[0] - dx, end[1] - dy, rotation)
+                ox, oy = _rotate(*local[1 - index], rotation)
+                new_end = (pose.x + ox, pose.y + oy)
+                if kind == cards.STRAIGHT and any(_same_card(pose, p) for p, _ in found):
+                    continue  # a straight turned half round is the same card on the table
+                found.append((pose, new_end))
+    return found
+
+
+def _unit(x: float, y: float) -> Point:
+    length = math.hypot(x, y)
+    return x / length, y / length
+
+
+def _same_card(a: Pose, b: Pose) -> bool:
+    return (
+        abs(a.x - b.x) < _EXACT_MM
+        and abs(a.y - b.y) < _EXACT_MM
+        and (a.rotation - b.rotation) % 180.0 == 0.0
+    )
+
+
+def _outward(end: Point, front: Pose) -> Point:
+    """The unit direction pointing out of the front card at its open end `end`, snapped to
+    the nearest table axis (the end lies on the middle of an edge: this is its normal)."""
+    dx, dy = end[0] - front.x, end[1] - front.y
+    c, s = _turn(front.rotation)
+    along, across = dx * c + dy * s, -dx * s + dy * c  # in the card's own frame
+    if abs(along) > abs(across):
+        lx, ly = (1.0 if along > 0 else -1.0), 0.0
+    else:
+        lx, ly = 0.0, (1.0 if across > 0 else -1.0)
+    nx, ny = _rotate(lx, ly, round(front.rotation / 90.0) * 90.0)
+    return float(round(nx)), float(round(ny))
+
+
+def _conflict(
+    edition: Edition,
+    railway: Sequence[str],
+    layout: Sequence[Pose | None],
+    pose: Pose,
+    new_end: Point | None,
+    joined: Point,
+    margin: float,
+) -> str | None:
+    """Why a card at `pose` cannot lie there, or None when it can."""
+    size = edition.card_mm
+    for index, (code, other) in enumerate(zip(railway, layout, strict=True)):
+        if other is None:
+            continue
+        if _overlap(pose, other, size, margin):
+            return f"it would lie on top of railway card {index + 1} ({code})"
+        if edition.loops or new_end is None:
+            continue
+        for end in rail_ends(code, other, size):
+            if _distance(end, joined) <= margin:
+                continue  # the end it is joined to
+            if _distance(end, new_end) <= margin:
+                return f"it would close a loop with railway card {index + 1} ({code})"
+    return None
+
+
+def legal_placements(
+    edition: Edition, railway: Sequence[str], layout: Sequence[Pose | None], code: str
+) -> list[Pose]:
+    """Every pose where `code` may join the front of the railway, in a fixed order; empty
+    when none is free or the front's pose is unknown. A code without a shape may be either.
+    Cheap enough to call for every card of every hand on every turn (bench/)."""
+    if cards.is_chaos(code):
+        return []
+    size = edition.card_mm
+    found: list[Pose] = []
+    for end in open_ends(railway, layout, size):
+        direction = _outward(end, layout[-1])
+        found += [
+            pose
+            for pose, new_end in _candidates(cards.shape(code), end, direction, size)
+            if _conflict(edition, railway, layout, pose, new_end, end, _EXACT_MM) is None
+        ]
+    return found
+
+
+def _square(rotation: float, tolerance_deg: float) -> bool:
+    off = rotation % 90.0
+    return min(off, 90.0 - off) <= tolerance_deg
+
+
+def _measured_end(
+    code: str, pose: Pose, end: Point, size: tuple[float, float], tolerance_mm: float
+) -> Point | None:
+    """The new open end of a card measured at `pose` if one of its rail ends lies on `end`;
+    a code without a shape is tried as both shapes."""
+    shape = cards.shape(code)
+    for kind in (cards.STRAIGHT, cards.CURVE) if shape is None else (shape,):
+        first, second = _ends(kind, pose, size)
+        if _distance(first, end) <= tolerance_mm:
+            return second
+        if _distance(second, end) <= tolerance_mm:
+            return first
+    return None
+
+
+def check_play(
+    edition: Edition,
+    railway: Sequence[str],
+    layout: Sequence[Pose | None],
+    codes: Sequence[str],
+    poses: Sequence[Pose],
+    *,
+    tolerance_mm: float = 6.0,
+    tolerance_deg: float = 15.0,
+) -> None:
+    """Raise PlacementError unless each card of a play, in order, may join the railway at
+    its pose. Poses come from the camera or a record, so they are checked with a tolerance.
+    The values rule (R-11) is the engine's, not this module's."""
+    size = edition.card_mm
+    railway, layout = list(railway), list(layout) or [None] * len(railway)
+    for number, (code, pose) in enumerate(zip(codes, poses, strict=True), start=1):
+        card = f"card {number} played ({code})"
+        if not _square(pose.rotation, tolerance_deg):
+            raise PlacementError(
+                f"{card} is laid at {pose.rotation:.0f} degrees: lay it straight along the table"
+            )
+        joined: Point = (math.inf, math.inf)
+        new_end = None
+        for end in open_ends(railway, layout, size):
+            new_end = _measured_end(code, pose, end, size, tolerance_mm)
+            if new_end is not None:
+                joined = end
+                break
+        else:
+            if layout and layout[-1] is not None:
+                raise PlacementError(
+                    f"{card} does not join the open end of the front card: "
+                    "put one of its track ends against it"
+                )
+        why = _conflict(edition, railway, layout, pose, new_end, joined, tolerance_mm)
+        if why is not None:
+            raise PlacementError(f"{card} cannot lie there: {why}")
+        railway.append(code)
+        layout.append(pose)
+
+
+def first_railway_layout(edition: Edition, codes: Sequence[str]) -> tuple[Pose, ...] | None:
+    """Poses for a dealt first railway: the back card portrait at the origin, each next card
+    at its first legal placement. None if a card has no shape (its rail ends are unknown)
+    or cannot be laid."""
+    if not codes or any(cards.shape(code) is None for code in codes):
+        return None
+    layout: list[Pose | None] = [Pose(0.0, 0.0, 0.0)]
+    for index in range(1, len(codes)):
+        options = legal_placements(edition, codes[:index], layout, codes[index])
+        if not options:
+            return None
+        layout.append(options[0])
+    return tuple(p for p in layout if p is not None)

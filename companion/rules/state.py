@@ -1,0 +1,120 @@
+"""The game as values: state, the three actions a turn can be, the events a turn produces.
+
+Everything is a frozen dataclass of tuples, so a state can be kept, compared, shared with
+the web page and undone by simply holding on to the previous one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from companion.rules.edition import Edition
+from companion.rules.geometry import Pose
+
+
+class RuleError(ValueError):
+    """An illegal action: `rule` names the rule broken (an R- ruling or `hand`, `dice`,
+    `placement`), the message says what was wrong and what to do. The state is untouched."""
+
+    def __init__(self, rule: str, message: str) -> None:
+        super().__init__(message)
+        self.rule = rule
+        self.message = message
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """One player: the hidden hand and the penalty pile in front of them."""
+
+    name: str
+    hand: tuple[str, ...] = ()
+    pile: tuple[str, ...] = ()  # bottom to top, banked cards apart
+    banked: tuple[str, ...] = ()  # Loose Caboose: face down under the pile, never cancel
+    derailments: int = 0
+    laura: bool = False  # LOK'n'ROLL's solo rival (R-10)
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    edition: Edition
+    variant: str | None
+    railway: tuple[str, ...]  # back first, front last
+    caboose: int  # index of the caboose's card in the railway
+    seats: tuple[Seat, ...]
+    draw: tuple[str, ...]  # top first
+    discard: tuple[str, ...] = ()  # cancelled or combined cards, oldest first
+    out: tuple[str, ...] = ()  # out of the game: removed at setup, Laura's unplayable cards
+    layout: tuple[Pose | None, ...] = ()  # pose of each railway card when known (R-8, R-12)
+    to_move: int = 0
+    turn: int = 0  # turns played
+    over: bool = False
+    lost: bool = False  # hard solo: the fourth derailment
+
+    @property
+    def front(self) -> str:
+        return self.railway[-1]
+
+    @property
+    def player(self) -> Seat:
+        return self.seats[self.to_move]
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """Caboose one card forward if it can, one penalty card."""
+
+    order: tuple[str, ...] | None = None
+    drawn: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """Cards of one value from the hand to the front, then the dice (wheels per die)."""
+
+    cards: tuple[str, ...]
+    roll: tuple[int, ...]
+    order: tuple[str, ...] | None = None  # Rollecate/LOK'n'ROLL: onto the pile in this order
+    place: tuple[Pose, ...] | None = None  # one pose per played card, when the table is seen
+    drawn: tuple[str, ...] = ()  # Loose Caboose: cards drawn from a reshuffled pile (R-3)
+
+
+@dataclass(frozen=True, slots=True)
+class Chaos:
+    """Rollecate/LOK'n'ROLL: chaos cards from the hand onto the pile, in this order."""
+
+    cards: tuple[str, ...]
+
+
+Action = Pass | Play | Chaos
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened in a turn. `what` is one of the names below; the rest is
+    what a log line or the web page needs to say it."""
+
+    what: str
+    seat: int = -1
+    cards: tuple[str, ...] = ()
+    number: int = 0
+    detail: dict = field(default_factory=dict, compare=False)
+
+
+# Event names, one concept one name: the log, the web page and the tests use these.
+DREW = "drew"
+PASSED = "passed"
+PLAYED = "played"
+ROLLED = "rolled"
+MOVED = "moved"  # detail: from, to (railway indices before penalties)
+BROKEN_TRACK = "broken-track"  # number: railway index reached
+DERAILED = "derailed"  # number: steps it could not take
+TOOK = "took"  # cards: the card; detail: source (railway/draw/reshuffled), cause
+RESHUFFLED = "reshuffled"  # number: cards in the new draw pile
+FORGIVEN = "forgiven"  # number: penalty cards nothing was left to pay with (R-3)
+BANKED = "banked"
+PILED = "piled"  # a card put on top of the pile
+CANCELLED = "cancelled"  # cards: the card and the top card it cancelled (or combined with)
+CHAOS = "chaos"
+LEFT_GAME = "left-game"  # Laura's unplayable card
+LOST = "lost"  # hard solo: the fourth derailment
+GAME_OVER = "game-over"  # cards: (); detail: winners, decided_by

@@ -1,0 +1,35 @@
+"""Small tables built by hand, as the rulebooks' examples describe them."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from companion.rules.engine import start
+from companion.rules.state import GameState
+
+
+def table(
+    edition: str,
+    railway: list[str],
+    caboose: int,
+    hands: list[list[str]],
+    draw: list[str] | None = None,
+    discard: list[str] | None = None,
+    names: list[str] | None = None,
+    variant: str | None = None,
+    piles: list[list[str]] | None = None,
+) -> GameState:
+    names = names or ["Ana", "Ben", "Cleo", "Dan"][: len(hands)]
+    draw = ["1", "1", "1", "1", "1", "1"] if draw is None else draw
+    state = start(edition, names, railway, caboose, hands, draw, discard or [], variant)
+    if piles:
+        seats = tuple(replace(s, pile=tuple(p)) for s, p in zip(state.seats, piles, strict=True))
+        state = replace(state, seats=seats)
+    return state
+
+
+@pytest.fixture
+def make_table():
+    return table

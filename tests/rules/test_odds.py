@@ -1,0 +1,41 @@
+"""`derail_odds`: exact chances from the edition's dice faces."""
+
+from fractions import Fraction
+
+from companion.rules.edition import load
+from companion.rules.odds import derail_odds, legal_plays, wheel_counts
+
+
+def test_wheel_counts_are_exact():
+    # Rollecate die: 4 wheel faces, 2 blank. Two dice: 0 wheels 4/36, 1: 16/36, 2: 16/36.
+    assert wheel_counts((1, 1, 1, 1, 0, 0), 2) == (4, 16, 16)
+    assert sum(wheel_counts((0, 0, 1, 1, 2, 2), 3)) == 6**3
+
+
+def test_one_card_ahead_two_dice(make_table):
+    """Rollecate, caboose on the front, a 2 played: derails only if both dice show a wheel."""
+    state = make_table("rollecate", ["1", "2", "1", "2"], 3, [["2"], ["1"]], draw=["C1", "1"])
+    (odds,) = derail_odds(state)
+    assert odds.cards == ("2",) and odds.dice == 2 and odds.steps_to_front == 1
+    assert odds.p_derail == Fraction(16, 36)
+    assert odds.expected_penalty == Fraction(16, 36)
+    assert odds.penalties == (Fraction(20, 36), Fraction(16, 36))
+
+
+def test_broken_track_ahead_counts_in_expected_penalty(make_table):
+    state = make_table("loose-caboose", ["1", "2x"], 0, [["1"], ["1"]], draw=["3", "1"])
+    odds = {o.cards: o for o in derail_odds(state)}
+    one = odds[("1",)]  # 1 die: 0 wheels 1/3 (no move), 1 wheel 1/3 (onto 2x), 2 wheels 1/3
+    assert one.p_derail == 0
+    assert one.expected_penalty == Fraction(2, 3)
+    three = odds[("3",)]
+    assert three.dice == 3 and three.p_derail > 0
+
+
+def test_every_distinct_legal_play_is_listed_once():
+    edition = load("loknroll")
+    found = legal_plays(edition, "2", ["3", "3x", "3", "4", "1", "C2"])
+    assert ("4",) not in found  # 2 and 4 differ by 2
+    assert ("3", "3", "3x") in found and ("3", "3x") in found and ("3",) in found
+    # 1; 3; 3x; 3 3; 3 3x; 3 3 3x: broken tracks laid last
+    assert len(found) == len(set(found)) == 6
