@@ -1,0 +1,137 @@
+"""`companion simulate`: whole games between bots, for balance figures and for tests.
+
+Each game is dealt from its own seed and its dice come from their own generator, so one
+game of a run can be replayed alone; `--records` keeps each game as a `caboose-record/1`.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from companion.bots import POLICIES
+from companion.record import Record, record_of, save, to_turn
+from companion.rules.engine import apply, deal
+from companion.rules.scoring import final_ranking, score
+from companion.rules.state import Action, Event, GameState, Play
+
+
+@dataclass
+class GameResult:
+    record: Record
+    state: GameState
+
+
+def turns(
+    state: GameState, policies: Sequence[Callable[[GameState], Action]], seed: int | str
+) -> Iterator[tuple[GameState, Action, tuple[Event, ...]]]:
+    """Yield (state after, action, events) turn after turn until the game is over: bots
+    choose, a generator seeded by `seed` rolls the dice."""
+    dice = random.Random(f"{seed}/dice")
+    faces = state.edition.die_faces
+    while not state.over:
+        action = policies[state.to_move % len(policies)](state)
+        if isinstance(action, Play) and not state.player.laura:
+            count = state.edition.dice_for(action.cards)
+            action = replace(action, roll=tuple(dice.choice(faces) for _ in range(count)))
+        state, events = apply(state, action)
+        yield state, action, events
+
+
+def play_game(
+    edition: str,
+    names: Sequence[str],
+    seed: int | str,
+    policies: Sequence[Callable[[GameState], Action]],
+    variant: str | None = None,
+) -> GameResult:
+    """One whole game, dealt from `seed`, and its record."""
+    state = deal(edition, names, seed, variant)
+    record = record_of(state)
+    for after, action, events in turns(state, policies, seed):
+        record.turns.append(to_turn(action, events))
+        state = after
+    return GameResult(record, state)
+
+
+@dataclass
+class Summary:
+    edition: str
+    players: int
+    games: int
+    seconds: float
+    mean_score: list[float]
+    wins: list[float]
+    derailments_per_game: float
+    turns_per_game: float
+    policies: list[str] = field(default_factory=list)
+
+    @property
+    def games_per_second(self) -> float:
+        return self.games / self.seconds if self.seconds else float("inf")
+
+    def as_json(self) -> dict:
+        return {
+            "edition": self.edition,
+            "players": self.players,
+            "games": self.games,
+            "policies": self.policies,
+            "mean_score": [round(s, 3) for s in self.mean_score],
+            "wins": [round(w, 3) for w in self.wins],
+            "derailments_per_game": round(self.derailments_per_game, 3),
+            "turns_per_game": round(self.turns_per_game, 3),
+            "games_per_second": round(self.games_per_second, 1),
+        }
+
+
+def simulate(
+    edition: str,
+    players: int,
+    games: int,
+    seed: int | str,
+    policy_names: Sequence[str] = ("cautious", "greedy"),
+    records: Path | None = None,
+    variant: str | None = None,
+) -> Summary:
+    """Play `games` games; seat i uses policy i modulo the list."""
+    policies = [POLICIES[name] for name in policy_names]
+    seats = 1 if variant in ("solo", "solo-hard", "solo-laura") else players
+    names = [f"Bot {i + 1} ({policy_names[i % len(policy_names)]})" for i in range(seats)]
+    if records is not None:
+        records.mkdir(parents=True, exist_ok=True)
+    totals: list[float] = []
+    wins: list[float] = []
+    derailments = turns = 0
+    started = time.perf_counter()
+    for game in range(games):
+        result = play_game(edition, names, f"{seed}:{game}", policies, variant)
+        state = result.state
+        if not totals:
+            totals = [0.0] * len(state.seats)
+            wins = [0.0] * len(state.seats)
+        ranking = final_ranking(state)
+        winners = ranking.order[: len(ranking.winners)]
+        for i, seat in enumerate(state.seats):
+            totals[i] += score(seat, True)
+            if i in winners:
+                wins[i] += 1 / len(winners)
+        derailments += sum(seat.derailments for seat in state.seats)
+        turns += state.turn
+        if records is not None:
+            save(result.record, records / f"game-{game:05d}.json")
+    seconds = time.perf_counter() - started
+    n = max(games, 1)
+    return Summary(
+        edition=edition,
+        players=seats,
+        games=games,
+        seconds=seconds,
+        mean_score=[t / n for t in totals],
+        wins=[w / n for w in wins],
+        derailments_per_game=derailments / n,
+        turns_per_game=turns / n,
+        policies=list(policy_names),
+    )
