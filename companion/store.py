@@ -1,0 +1,155 @@
+"""The game kept on disk: every accepted action is in SQLite before anyone is told of it.
+
+Append-only: a game is its record's setup and a journal of entries (a turn, an undo, a
+corrected turn). The current record is the fold of the journal, so a power cut at any
+moment leaves either the whole entry or none of it, and the journal keeps every correction
+for the log. WAL with `synchronous=FULL` makes each commit durable before `append` returns.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from companion.record import Record, from_json
+
+TURN, UNDO, CORRECT = "turn", "undo", "correct"
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY,
+    started TEXT NOT NULL DEFAULT (datetime('now')),
+    record TEXT NOT NULL,            -- the caboose-record/1 without turns
+    finished INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS journal (
+    game INTEGER NOT NULL REFERENCES games(id),
+    seq INTEGER NOT NULL,
+    kind TEXT NOT NULL CHECK (kind IN ('turn', 'undo', 'correct')),
+    turn TEXT,                       -- the record turn (turn, correct)
+    note TEXT,                       -- why, in words, for the log (correct)
+    at TEXT NOT NULL DEFAULT (datetime('now')),
+    PRIMARY KEY (game, seq)
+);
+"""
+
+
+@dataclass(frozen=True)
+class Entry:
+    kind: str
+    turn: dict[str, Any] | None
+    note: str | None
+
+
+class Store:
+    """One SQLite file of games. Safe to share between threads of one process."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.Lock()
+        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=FULL")
+        self._db.execute("PRAGMA foreign_keys=ON")
+        self._db.executescript(_SCHEMA)
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+
+    def start(self, record: Record) -> int:
+        """A new game from a record's setup (its turns, if any, are journaled too)."""
+        doc = record.as_json()
+        turns = doc.pop("turns")
+        with self._write() as db:
+            game = db.execute("INSERT INTO games (record) VALUES (?)", (json.dumps(doc),))
+            game_id = int(game.lastrowid)
+            for seq, turn in enumerate(turns, 1):
+                db.execute(
+                    "INSERT INTO journal (game, seq, kind, turn) VALUES (?, ?, ?, ?)",
+                    (game_id, seq, TURN, json.dumps(turn)),
+                )
+        return game_id
+
+    def append(
+        self, game: int, kind: str, turn: dict[str, Any] | None = None, note: str = ""
+    ) -> None:
+        """Journal one accepted entry; returns only once it is on disk."""
+        if kind not in (TURN, UNDO, CORRECT):
+            raise ValueError(f"unknown journal entry {kind!r}")
+        with self._write() as db:
+            (last,) = db.execute(
+                "SELECT COALESCE(MAX(seq), 0) FROM journal WHERE game = ?", (game,)
+            ).fetchone()
+            db.execute(
+                "INSERT INTO journal (game, seq, kind, turn, note) VALUES (?, ?, ?, ?, ?)",
+                (
+                    game,
+                    last + 1,
+                    kind,
+                    json.dumps(turn) if turn is not None else None,
+                    note or None,
+                ),
+            )
+
+    def finish(self, game: int) -> None:
+        with self._write() as db:
+            db.execute("UPDATE games SET finished = 1 WHERE id = ?", (game,))
+
+    def journal(self, game: int) -> list[Entry]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT kind, turn, note FROM journal WHERE game = ? ORDER BY seq", (game,)
+            ).fetchall()
+        return [Entry(kind, json.loads(turn) if turn else None, note) for kind, turn, note in rows]
+
+    def record(self, game: int) -> Record:
+        """The game's record now: the journal folded over its setup."""
+        with self._lock:
+            row = self._db.execute("SELECT record FROM games WHERE id = ?", (game,)).fetchone()
+        if row is None:
+            raise KeyError(f"no game {game} in {self.path}")
+        doc = json.loads(row[0])
+        turns: list[dict[str, Any]] = []
+        for entry in self.journal(game):
+            if entry.kind == TURN:
+                turns.append(entry.turn)
+            elif entry.kind == UNDO:
+                turns.pop()
+            else:
+                turns[-1] = entry.turn
+        doc["turns"] = turns
+        return from_json(doc)
+
+    def current(self) -> int | None:
+        """The newest unfinished game: what a restarted service resumes."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT id FROM games WHERE finished = 0 ORDER BY id DESC LIMIT 1"
+            ).fetchone()
+        return int(row[0]) if row else None
+
+    def games(self) -> list[tuple[int, str, bool]]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT id, started, finished FROM games ORDER BY id"
+            ).fetchall()
+        return [(int(i), started, bool(done)) for i, started, done in rows]
