@@ -1,0 +1,144 @@
+"""The companion's controls on GPIO: the PASS and CONFIRM buttons, a status LED, a buzzer.
+
+Built on gpiozero, so the same code runs on a Pi (lgpio pins) and in tests (MockFactory).
+Debounce is ours, not gpiozero's `bounce_time` (which its mock pins ignore): a level counts
+only once it has stayed put for `debounce` seconds. Holding CONFIRM for `hold` seconds is
+UNDO (the same limit as the page's undo: back to the last dice roll).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from gpiozero import LED, Buzzer, DigitalInputDevice
+
+PASS, CONFIRM, UNDO = "pass", "confirm", "undo"
+WAITING, NEEDS_CONFIRMATION, ERROR = "waiting", "needs-confirmation", "error"
+
+# BCM numbers, as gpiozero counts them; a table overrides them in its config.
+DEFAULT_PINS = {"pass": 17, "confirm": 27, "led": 22, "buzzer": 23}
+
+
+class DebouncedButton:
+    """A push button to ground (internal pull-up) that reports clean presses and holds."""
+
+    def __init__(
+        self,
+        pin: int | str,
+        on_press: Callable[[], None],
+        on_hold: Callable[[], None] | None = None,
+        *,
+        debounce: float = 0.03,
+        hold: float = 2.0,
+        pin_factory: Any = None,
+    ) -> None:
+        self._input = DigitalInputDevice(pin, pull_up=True, pin_factory=pin_factory)
+        self._on_press = on_press
+        self._on_hold = on_hold
+        self._debounce = debounce
+        self._hold = hold
+        self._lock = threading.Lock()
+        self._pressed = False  # the debounced level
+        self._settle: threading.Timer | None = None
+        self._holding: threading.Timer | None = None
+        self._held = False
+        self._input.when_activated = self._edge
+        self._input.when_deactivated = self._edge
+
+    def _edge(self) -> None:
+        with self._lock:
+            if self._settle is not None:
+                self._settle.cancel()
+            self._settle = threading.Timer(self._debounce, self._settled)
+            self._settle.daemon = True
+            self._settle.start()
+
+    def _settled(self) -> None:
+        with self._lock:
+            level = bool(self._input.value)
+            if level == self._pressed:
+                return  # a bounce that came back to where it was
+            self._pressed = level
+            if level:
+                self._held = False
+                if self._on_hold is not None:
+                    self._holding = threading.Timer(self._hold, self._held_long)
+                    self._holding.daemon = True
+                    self._holding.start()
+                return
+            if self._holding is not None:
+                self._holding.cancel()
+            fire = not self._held
+        if fire:
+            self._on_press()
+
+    def _held_long(self) -> None:
+        with self._lock:
+            if not self._pressed:
+                return
+            self._held = True
+        assert self._on_hold is not None
+        self._on_hold()
+
+    def close(self) -> None:
+        for timer in (self._settle, self._holding):
+            if timer is not None:
+                timer.cancel()
+        self._input.close()
+
+
+class Controls:
+    """PASS, CONFIRM (hold: UNDO), the status LED and the buzzer, by BCM pin numbers."""
+
+    def __init__(
+        self,
+        on_button: Callable[[str], None],
+        pins: Mapping[str, int | str] | None = None,
+        *,
+        debounce: float = 0.03,
+        hold: float = 2.0,
+        pin_factory: Any = None,
+    ) -> None:
+        pins = {**DEFAULT_PINS, **(pins or {})}
+        self.pass_button = DebouncedButton(
+            pins["pass"], lambda: on_button(PASS), debounce=debounce, pin_factory=pin_factory
+        )
+        self.confirm_button = DebouncedButton(
+            pins["confirm"],
+            lambda: on_button(CONFIRM),
+            lambda: on_button(UNDO),
+            debounce=debounce,
+            hold=hold,
+            pin_factory=pin_factory,
+        )
+        self.led = LED(pins["led"], pin_factory=pin_factory)
+        self.buzzer = Buzzer(pins["buzzer"], pin_factory=pin_factory)
+        self.status = ""
+        self.show(WAITING)
+
+    def show(self, status: str) -> None:
+        """The LED says what the table waits for: a slow blink while waiting for the
+        players, steady while a derailment waits for CONFIRM, a fast blink on an error."""
+        if status == self.status:
+            return
+        self.status = status
+        if status == WAITING:
+            self.led.blink(on_time=0.2, off_time=1.8)
+        elif status == NEEDS_CONFIRMATION:
+            self.led.on()
+        elif status == ERROR:
+            self.led.blink(on_time=0.1, off_time=0.1)
+        else:
+            raise ValueError(f"unknown status {status!r}")
+
+    def derailed(self) -> None:
+        self.buzzer.beep(on_time=0.4, off_time=0.2, n=2)
+
+    def illegal(self) -> None:
+        self.buzzer.beep(on_time=0.08, off_time=0.08, n=3)
+
+    def close(self) -> None:
+        for device in (self.pass_button, self.confirm_button, self.led, self.buzzer):
+            device.close()

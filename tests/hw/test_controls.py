@@ -1,0 +1,98 @@
+"""The buttons, LED and buzzer on gpiozero's MockFactory pins: our debounce, presses, holds."""
+
+import time
+
+import pytest
+from gpiozero.pins.mock import MockFactory
+
+from hw.controls import CONFIRM, ERROR, NEEDS_CONFIRMATION, PASS, UNDO, Controls
+
+DEBOUNCE = 0.02
+HOLD = 0.3
+
+
+@pytest.fixture
+def table():
+    factory = MockFactory()
+    heard: list[str] = []
+    controls = Controls(
+        heard.append,
+        {"pass": 5, "confirm": 6, "led": 13, "buzzer": 19},
+        debounce=DEBOUNCE,
+        hold=HOLD,
+        pin_factory=factory,
+    )
+    yield factory, controls, heard
+    controls.close()
+
+
+def settle(seconds=DEBOUNCE * 4):
+    time.sleep(seconds)
+
+
+def press(factory, pin, seconds=0.08):
+    factory.pin(pin).drive_low()
+    time.sleep(seconds)
+    factory.pin(pin).drive_high()
+    settle()
+
+
+def test_a_press_of_pass_is_heard_once(table):
+    factory, _, heard = table
+    press(factory, 5)
+    assert heard == [PASS]
+
+
+def test_confirm_short_press_confirms(table):
+    factory, _, heard = table
+    press(factory, 6)
+    assert heard == [CONFIRM]
+
+
+def test_holding_confirm_is_undo_and_not_confirm(table):
+    factory, _, heard = table
+    press(factory, 6, seconds=HOLD + 0.15)
+    assert heard == [UNDO]
+
+
+def test_a_bouncing_contact_is_one_press(table):
+    factory, _, heard = table
+    pin = factory.pin(5)
+    for _ in range(6):  # contacts chatter for a few milliseconds on the way down
+        pin.drive_low()
+        time.sleep(0.002)
+        pin.drive_high()
+        time.sleep(0.002)
+    pin.drive_low()
+    time.sleep(0.08)
+    for _ in range(4):  # and on the way up
+        pin.drive_high()
+        time.sleep(0.002)
+        pin.drive_low()
+        time.sleep(0.002)
+    pin.drive_high()
+    settle()
+    assert heard == [PASS]
+
+
+def test_a_glitch_shorter_than_the_debounce_is_no_press(table):
+    factory, _, heard = table
+    factory.pin(5).drive_low()
+    time.sleep(DEBOUNCE / 4)
+    factory.pin(5).drive_high()
+    settle()
+    assert heard == []
+
+
+def test_the_led_shows_the_status_and_the_buzzer_sounds(table):
+    factory, controls, _ = table
+    controls.show(NEEDS_CONFIRMATION)
+    assert controls.led.is_lit
+    controls.show(ERROR)
+    time.sleep(0.05)
+    assert controls.status == ERROR
+    with pytest.raises(ValueError):
+        controls.show("party")
+    controls.derailed()
+    time.sleep(0.1)
+    assert factory.pin(19).state == 1  # the buzzer is on during its first beep
