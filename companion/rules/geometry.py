@@ -23,8 +23,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 from companion import cards
 from companion.rules.edition import Edition
@@ -39,9 +39,10 @@ class PlacementError(ValueError):
     """A card cannot lie where it was put; the message says why, in a player's words."""
 
 
-@dataclass(frozen=True, slots=True)
-class Pose:
-    """Where a card lies: its centre in table mm and its rotation in degrees clockwise."""
+class Pose(NamedTuple):
+    """Where a card lies: its centre in table mm and its rotation in degrees clockwise.
+    A named tuple rather than a dataclass: bots and the engine make and compare many of
+    them on every turn, and tuples are several times cheaper to build and hash."""
 
     x: float
     y: float
@@ -117,18 +118,20 @@ def open_ends(
     front = rail_ends(railway[-1], layout[-1], size)
     if len(railway) < 2 or layout[-2] is None:
         return front
-    previous = rail_ends(railway[-2], layout[-2], size)
-    joined = min(front, key=lambda end: min(_distance(end, p) for p in previous))
-    return (front[1],) if joined == front[0] else (front[0],)
+    p0, p1 = rail_ends(railway[-2], layout[-2], size)
+    f0, f1 = front
+    first_joined = min(_distance(f0, p0), _distance(f0, p1)) <= min(
+        _distance(f1, p0), _distance(f1, p1)
+    )
+    return (f1,) if first_joined else (f0,)
 
 
-def _box(pose: Pose, size: tuple[float, float]) -> tuple[float, float, float, float]:
-    """The axis-aligned box around a card: (left, top, right, bottom)."""
+@lru_cache(maxsize=256)
+def _half(rotation: float, size: tuple[float, float]) -> Point:
+    """Half the width and height of the axis-aligned box around a card so turned."""
     w, h = size
-    c, s = _turn(pose.rotation)
-    half_x = abs(c) * w / 2 + abs(s) * h / 2
-    half_y = abs(s) * w / 2 + abs(c) * h / 2
-    return pose.x - half_x, pose.y - half_y, pose.x + half_x, pose.y + half_y
+    c, s = _turn(rotation)
+    return abs(c) * w / 2 + abs(s) * h / 2, abs(s) * w / 2 + abs(c) * h / 2
 
 
 def _axis_aligned(pose: Pose) -> bool:
@@ -137,9 +140,9 @@ def _axis_aligned(pose: Pose) -> bool:
 
 def _overlap(a: Pose, b: Pose, size: tuple[float, float], margin: float) -> bool:
     """Whether two cards overlap by more than `margin` mm (touching edges do not)."""
-    ax0, ay0, ax1, ay1 = _box(a, size)
-    bx0, by0, bx1, by1 = _box(b, size)
-    if min(ax1, bx1) - max(ax0, bx0) <= margin or min(ay1, by1) - max(ay0, by0) <= margin:
+    ahx, ahy = _half(a.rotation, size)
+    bhx, bhy = _half(b.rotation, size)
+    if ahx + bhx - abs(a.x - b.x) <= margin or ahy + bhy - abs(a.y - b.y) <= margin:
         return False
     if _axis_aligned(a) and _axis_aligned(b):
         return True
@@ -161,8 +164,21 @@ def _overlap(a: Pose, b: Pose, size: tuple[float, float], margin: float) -> bool
 
 def _candidates(shape: str | None, end: Point, outward: Point, size: tuple[float, float]):
     """Every pose (with its new open end) of a card of `shape` joining `end` from outside."""
+    found = []
+    for dx, dy, rotation, ox, oy in _relative_candidates(shape, outward, size):
+        pose = Pose(end[0] + dx, end[1] + dy, rotation)
+        found.append((pose, (end[0] + ox, end[1] + oy)))
+    return found
+
+
+@lru_cache(maxsize=64)
+def _relative_candidates(
+    shape: str | None, outward: Point, size: tuple[float, float]
+) -> tuple[tuple[float, float, float, float, float], ...]:
+    """The placements of `_candidates` relative to the open end: (centre dx, dy, rotation,
+    new end dx, dy). There are only a few dozen distinct inputs, so they are worked out once."""
     shapes = (cards.STRAIGHT, cards.CURVE) if shape is None else (shape,)
-    found: list[tuple[Pose, Point]] = []
+    found: list[tuple[float, float, float, float, float]] = []
     for kind in shapes:
         local = _local_ends(kind, size)
         for rotation in (0.0, 90.0, 180.0, 270.0):
@@ -171,27 +187,20 @@ def _candidates(shape: str | None, end: Point, outward: Point, size: tuple[float
                 nx, ny = _rotate(*_unit(lx, ly), rotation)
                 if abs(nx + outward[0]) > 1e-9 or abs(ny + outward[1]) > 1e-9:
                     continue  # this end would not face the open end
-                dx, dy = _rotate(lx, ly, rotation)
-                pose = Pose(end[0] - dx, end[1] - dy, rotation)
+                ex, ey = _rotate(lx, ly, rotation)
                 ox, oy = _rotate(*local[1 - index], rotation)
-                new_end = (pose.x + ox, pose.y + oy)
-                if kind == cards.STRAIGHT and any(_same_card(pose, p) for p, _ in found):
+                candidate = (-ex, -ey, rotation, ox - ex, oy - ey)
+                if kind == cards.STRAIGHT and any(
+                    abs(c[0] + ex) < _EXACT_MM and abs(c[1] + ey) < _EXACT_MM for c in found
+                ):
                     continue  # a straight turned half round is the same card on the table
-                found.append((pose, new_end))
-    return found
+                found.append(candidate)
+    return tuple(found)
 
 
 def _unit(x: float, y: float) -> Point:
     length = math.hypot(x, y)
     return x / length, y / length
-
-
-def _same_card(a: Pose, b: Pose) -> bool:
-    return (
-        abs(a.x - b.x) < _EXACT_MM
-        and abs(a.y - b.y) < _EXACT_MM
-        and (a.rotation - b.rotation) % 180.0 == 0.0
-    )
 
 
 def _outward(end: Point, front: Pose) -> Point:
@@ -208,10 +217,31 @@ def _outward(end: Point, front: Pose) -> Point:
     return float(round(nx)), float(round(ny))
 
 
+Nearby = list[tuple[int, str, Pose]]
+
+
+def _nearby(
+    railway: Sequence[str], layout: Sequence[Pose | None], point: Point, reach: float
+) -> Nearby:
+    """The railway cards (index, code, pose) whose centres lie within `reach` of `point` on
+    both axes: the only ones a card laid there could touch. Most of a long railway is
+    dropped by this test alone, once per placement question rather than per candidate."""
+    x, y = point
+    return [
+        (index, code, pose)
+        for index, (code, pose) in enumerate(zip(railway, layout, strict=True))
+        if pose is not None and abs(pose.x - x) < reach and abs(pose.y - y) < reach
+    ]
+
+
+def _reach(size: tuple[float, float], margin: float) -> float:
+    """How far apart two card centres may be and the cards still touch: a diagonal."""
+    return math.hypot(*size) + margin
+
+
 def _conflict(
     edition: Edition,
-    railway: Sequence[str],
-    layout: Sequence[Pose | None],
+    near: Nearby,
     pose: Pose,
     new_end: Point | None,
     joined: Point,
@@ -219,9 +249,7 @@ def _conflict(
 ) -> str | None:
     """Why a card at `pose` cannot lie there, or None when it can."""
     size = edition.card_mm
-    for index, (code, other) in enumerate(zip(railway, layout, strict=True)):
-        if other is None:
-            continue
+    for index, code, other in near:
         if _overlap(pose, other, size, margin):
             return f"it would lie on top of railway card {index + 1} ({code})"
         if edition.loops or new_end is None:
@@ -243,13 +271,16 @@ def legal_placements(
     if cards.is_chaos(code):
         return []
     size = edition.card_mm
+    # A new card's centre lies at most H/2 from the open end it joins.
+    reach = _reach(size, _EXACT_MM) + max(size) / 2
     found: list[Pose] = []
     for end in open_ends(railway, layout, size):
         direction = _outward(end, layout[-1])
+        near = _nearby(railway, layout, end, reach)
         found += [
             pose
             for pose, new_end in _candidates(cards.shape(code), end, direction, size)
-            if _conflict(edition, railway, layout, pose, new_end, end, _EXACT_MM) is None
+            if _conflict(edition, near, pose, new_end, end, _EXACT_MM) is None
         ]
     return found
 
@@ -308,7 +339,8 @@ def check_play(
                     f"{card} does not join the open end of the front card: "
                     "put one of its track ends against it"
                 )
-        why = _conflict(edition, railway, layout, pose, new_end, joined, tolerance_mm)
+        near = _nearby(railway, layout, (pose.x, pose.y), _reach(size, tolerance_mm))
+        why = _conflict(edition, near, pose, new_end, joined, tolerance_mm)
         if why is not None:
             raise PlacementError(f"{card} cannot lie there: {why}")
         railway.append(code)

@@ -118,3 +118,13 @@ def test_laura_scores_the_number_of_cards_on_her_pile(make_table):
     assert score(laura, True) == 2  # two cards, whatever their values
     assert score(ana, True) == 5
     assert final_ranking(after).winners == ["Laura"]
+
+
+def test_laura_may_pass_when_the_railway_was_not_all_seen(make_table):
+    """R-10 with R-12: a shaped card that fits by value may still have had no room on the
+    table; where the setup's poses are unknown, her recorded pass stands."""
+    state = laura_table(make_table, ["1/s", "2/s"], 0, ["3/s", "1/s"])
+    after, _ = apply(state, Pass())
+    assert after.to_move == 1
+    with pytest.raises(RuleError):
+        apply(state, Chaos(("3/s",)))
