@@ -61,7 +61,7 @@ def cautious(state: GameState) -> Action:
         best = (-0.1, Chaos(chaos))
     for played in legal_plays(edition, state.front, hand):
         odds = play_odds(edition, state.railway, state.caboose, played, extra)
-        cost = float(odds.expected_penalty) - SHED_WEIGHT * sum(map(cards.value, played))
+        cost = odds.penalty_total / odds.outcomes - SHED_WEIGHT * sum(map(cards.value, played))
         if cost < best[0]:
             action = _play(state, played)
             if action is not None:

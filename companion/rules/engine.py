@@ -365,11 +365,15 @@ def apply(state: GameState, action: Action) -> tuple[GameState, tuple[Event, ...
 def _check_laura(state: GameState, action: Action) -> None:
     expected = laura_action(state)
     unseen = not state.layout or None in state.layout
-    if isinstance(action, Pass) and isinstance(expected, Play) and unseen:
-        if cards.shape(expected.cards[0]) is not None:
-            # Where part of the railway was never seen (a record's setup, R-12), a pass
-            # may be what the table's geometry forced: it is taken as recorded.
-            return
+    if (
+        isinstance(action, Pass)
+        and isinstance(expected, Play)
+        and unseen
+        and cards.shape(expected.cards[0]) is not None
+    ):
+        # Where part of the railway was never seen (a record's setup, R-12), a pass may be
+        # what the table's geometry forced: it is taken as recorded.
+        return
     if type(action) is not type(expected) or (
         isinstance(action, Play | Chaos)
         and [cards.base(c) for c in action.cards] != [cards.base(c) for c in expected.cards]

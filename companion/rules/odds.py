@@ -2,8 +2,8 @@
 expected number of penalty cards, computed from the edition's dice faces.
 
 It runs on every change of the table on a Raspberry Pi, so the arithmetic is integer
-counting over the equally likely outcomes of the dice (cached per number of dice) and
-fractions are made once per play at the end.
+counting over the equally likely outcomes of the dice (cached per number of dice); the
+exact fractions are made only when a caller reads them.
 """
 
 from __future__ import annotations
@@ -21,14 +21,29 @@ from companion.rules.state import GameState
 
 @dataclass(frozen=True)
 class Odds:
-    """What a play risks. `penalties[k]` is the chance of taking exactly k penalty cards."""
+    """What a play risks, as counts over the `outcomes` equally likely rolls; the exact
+    fractions are made only when asked for (bots compare thousands of plays per second)."""
 
     cards: tuple[str, ...]
     dice: int
     steps_to_front: int  # how far the caboose can go before it would derail
-    p_derail: Fraction
-    expected_penalty: Fraction
-    penalties: tuple[Fraction, ...]
+    outcomes: int  # faces ** dice
+    derailing: int  # rolls that derail
+    penalty_total: int  # penalty cards summed over every roll
+    by_penalty: tuple[int, ...]  # by_penalty[k]: rolls that cost exactly k penalty cards
+
+    @property
+    def p_derail(self) -> Fraction:
+        return Fraction(self.derailing, self.outcomes)
+
+    @property
+    def expected_penalty(self) -> Fraction:
+        return Fraction(self.penalty_total, self.outcomes)
+
+    @property
+    def penalties(self) -> tuple[Fraction, ...]:
+        """penalties[k]: the chance of taking exactly k penalty cards."""
+        return tuple(Fraction(n, self.outcomes) for n in self.by_penalty)
 
 
 @cache
@@ -103,9 +118,10 @@ def play_odds(
         cards=tuple(played),
         dice=dice,
         steps_to_front=room,
-        p_derail=Fraction(derail, total),
-        expected_penalty=Fraction(weighted, total),
-        penalties=tuple(Fraction(by_cards.get(k, 0), total) for k in range(top + 1)),
+        outcomes=total,
+        derailing=derail,
+        penalty_total=weighted,
+        by_penalty=tuple(by_cards.get(k, 0) for k in range(top + 1)),
     )
 
 
