@@ -7,14 +7,18 @@ VENV_FLAGS := $(if $(PI),--system-site-packages,)
 EXTRAS := $(if $(PI),dev$(comma)pi,dev)
 BIN := $(VENV)/bin
 
-.PHONY: demo test lint bench clean
+SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
+# The browser tests drive Debian's own chromium (no browser download from the internet).
+CHROMIUM ?= $(firstword $(wildcard /usr/bin/chromium /usr/bin/chromium-browser))
+
+.PHONY: demo test lint bench clean chromium
 
 $(BIN)/activate:
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11 or newer is needed"'
 	@$(PYTHON) -m venv $(VENV_FLAGS) $(VENV) 2>/dev/null || { \
 	  echo "python3-venv is missing: installing it with apt-get"; rm -rf $(VENV); \
-	  $(if $(filter 0,$(shell id -u)),,sudo) apt-get update -qq && \
-	  $(if $(filter 0,$(shell id -u)),,sudo) apt-get install -y -qq python3-venv && \
+	  $(SUDO) apt-get update -qq && \
+	  $(SUDO) apt-get install -y -qq python3-venv && \
 	  $(PYTHON) -m venv $(VENV_FLAGS) $(VENV); }
 
 $(VENV)/.installed: $(BIN)/activate pyproject.toml
@@ -30,7 +34,11 @@ lint: $(VENV)/.installed
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
-test: lint
+chromium:
+	@$(if $(CHROMIUM),true,echo "chromium is missing: installing it with apt-get" && \
+	  $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq chromium)
+
+test: lint chromium
 	$(BIN)/pytest
 
 bench: $(VENV)/.installed

@@ -14,7 +14,12 @@ from companion.rules.edition import EDITIONS
 
 # Commands that live with their subsystem: name -> (module, one-line help). Each module has
 # `main(argv) -> int` with its own argparse, so `companion NAME --help` is the module's own.
-DELEGATED: dict[str, tuple[str, str]] = {}
+DELEGATED: dict[str, tuple[str, str]] = {
+    "eval-dice": (
+        "companion.vision.eval_dice",
+        "measure the pip-dice reader on a folder of labelled photographs",
+    ),
+}
 
 
 def _replay(args: argparse.Namespace) -> int:
@@ -126,19 +131,22 @@ def build_parser() -> argparse.ArgumentParser:
     for name, (module, help_text) in DELEGATED.items():
         delegated = sub.add_parser(name, help=help_text, add_help=False)
         delegated.add_argument("rest", nargs=argparse.REMAINDER)
-        delegated.set_defaults(run=_delegate(module, name))
+        delegated.set_defaults(run=_delegate(module))
     return parser
 
 
-def _delegate(module: str, name: str) -> Callable[[argparse.Namespace], int]:
+def _delegate(module: str) -> Callable[[argparse.Namespace], int]:
     def run(args: argparse.Namespace) -> int:
-        entry = import_module(module).main
-        return entry(args.rest, prog=f"companion {name}")
+        return import_module(module).main(args.rest)
 
     return run
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv and argv[0] in DELEGATED:
+        # Handed over whole: argparse's REMAINDER would swallow `--help` and other options.
+        return _delegate(DELEGATED[argv[0]][0])(argparse.Namespace(rest=argv[1:]))
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "run", None):
