@@ -34,6 +34,8 @@ def _parse(code: str) -> tuple[int, str, str | None]:
 
 def parse(code: str) -> tuple[int, str, str | None]:
     """(value, kind, shape or None) of a code; raises CardCodeError naming the fault."""
+    if not isinstance(code, str):  # before the cache: a list or a dict cannot be hashed
+        raise CardCodeError(f"{code!r} is not a card code: a card code is a string like '3x/s'")
     return _parse(code)
 
 

@@ -83,6 +83,13 @@ def test_a_finished_game_lists_its_winners(tmp_path, capsys):
         (small_record([{"play": ["3"], "roll": [1, 1, 1]}]), 1, "hand", "not in the hand"),
         (small_record([{"pass": True}, {"play": ["3"], "roll": [1, 1, 1]}]), 2, "R-11", "2"),
         (small_record([{"jump": True}]), 1, "record", "unknown fields"),
+        (small_record([{"play": [{"a": 1}], "roll": []}]), 1, "record", "not a card code"),
+        (
+            {**small_record([]), "setup": {**small_record([])["setup"], "railway": [[1]]}},
+            0,
+            "record",
+            "not a card code",
+        ),
         ({**small_record([]), "format": "caboose-record/2"}, 0, "record", "format"),
     ],
 )
