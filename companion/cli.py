@@ -92,6 +92,12 @@ def _simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _serve(args: argparse.Namespace) -> int:
+    from web.serve import serve
+
+    return serve(args.host, args.port, args.db, args.pin, args.demo)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="companion",
@@ -127,6 +133,22 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--records", type=Path, help="write each game's record into this folder")
     sim.add_argument("--json", action="store_true", help="print one JSON object")
     sim.set_defaults(run=_simulate)
+
+    serve = sub.add_parser(
+        "serve",
+        help="serve the table's web page (waitress)",
+        description="Serve the table's web page under waitress and print its URL and PIN.",
+    )
+    serve.add_argument("--host", default="0.0.0.0", help="address to listen on")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument(
+        "--db",
+        type=Path,
+        help="the table's SQLite file (default ~/.local/share/caboose-companion/table.sqlite3)",
+    )
+    serve.add_argument("--pin", help="the table's PIN (default: a new one, printed)")
+    serve.add_argument("--demo", action="store_true", help="start with a game in progress")
+    serve.set_defaults(run=_serve)
 
     for name, (module, help_text) in DELEGATED.items():
         delegated = sub.add_parser(name, help=help_text, add_help=False)

@@ -1,0 +1,345 @@
+"""The game at the table: the one place where actions are accepted, kept and announced.
+
+The web page, the buttons and the camera all act through a `Table`. It checks every action
+with the engine, writes it to the store before anyone hears of it, and then wakes every
+listener (the page's Server-Sent Events). A restarted service builds its `Table` from the
+store and is back on the same turn.
+
+Undo follows the table's etiquette: it goes back over passes and chaos discards, but never
+past a dice roll, because a roll once seen is not undone. A mistyped roll is corrected
+instead, which needs an explicit confirmation and stays in the journal for the log.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from companion import cards
+from companion.record import (
+    Record,
+    RecordError,
+    initial_state,
+    record_of,
+    summary,
+    to_action,
+    to_turn,
+)
+from companion.rules import engine, geometry
+from companion.rules.edition import EDITIONS
+from companion.rules.edition import load as load_edition
+from companion.rules.log import turn_line
+from companion.rules.state import Action, Event, GameState, Play, RuleError
+from companion.store import CORRECT, TURN, UNDO, Store
+
+
+class TableError(ValueError):
+    """A request the table cannot take (no game yet, nothing to undo…). `rule` names the
+    rule when one is broken, as RuleError does, so every caller reports both alike."""
+
+    def __init__(self, rule: str, message: str) -> None:
+        super().__init__(message)
+        self.rule = rule
+        self.message = message
+
+
+@dataclass(frozen=True)
+class Staged:
+    """Cards laid at the front but not yet rolled for: the page shows their dice and odds."""
+
+    seat: int
+    cards: tuple[str, ...]
+    place: tuple[geometry.Pose, ...] | None
+    dice: int
+
+
+@dataclass
+class _Game:
+    id: int
+    record: Record
+    state: GameState
+    lines: list[str] = field(default_factory=list)
+    events: list[tuple[Event, ...]] = field(default_factory=list)  # one tuple per turn
+    notes: list[str] = field(default_factory=list)  # corrections, for the log
+    before: GameState | None = None  # the state before the last turn: its pile and odds
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """One consistent view of the table, taken under its lock: a page renders from this
+    while other threads go on acting, so it never shows a half-applied turn."""
+
+    version: int
+    game_id: int
+    record: Record
+    state: GameState
+    before: GameState | None
+    lines: tuple[str, ...]
+    events: tuple[tuple[Event, ...], ...]
+    notes: tuple[str, ...]
+    staged: Staged | None
+
+
+def _with_layout(state: GameState) -> GameState:
+    """A record does not keep where the setup cards lie; the table lays them as `deal` did,
+    so that placements chosen before a restart still join the railway after it."""
+    layout = geometry.first_railway_layout(state.edition, state.railway)
+    return replace(state, layout=layout) if layout else state
+
+
+def _fold(record: Record) -> _Game:
+    """The game a record describes (id 0 until the store gives it one)."""
+    state = _with_layout(initial_state(record))
+    game = _Game(0, record, state)
+    for number, turn in enumerate(record.turns, 1):
+        name = state.player.name
+        try:
+            game.before = state
+            state, happened = engine.apply(state, to_action(turn, number))
+        except (RuleError, cards.CardCodeError) as error:
+            raise RecordError(number, getattr(error, "rule", "hand"), str(error)) from None
+        game.lines.append(turn_line(number, name, happened))
+        game.events.append(happened)
+    game.state = state
+    return game
+
+
+def snapshot_of(record: Record, turns: int) -> Snapshot:
+    """The table as it stood after the first `turns` turns of a record: watching a record
+    replayed turn by turn, without touching the game being played."""
+    game = _fold(replace(record, turns=record.turns[:turns]))
+    return Snapshot(
+        version=0,
+        game_id=0,
+        record=game.record,
+        state=game.state,
+        before=game.before,
+        lines=tuple(game.lines),
+        events=tuple(game.events),
+        notes=(),
+        staged=None,
+    )
+
+
+class Table:
+    """One game at a time, shared by every thread of the service (a lock guards it)."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._lock = threading.RLock()
+        self._changed = threading.Condition(self._lock)
+        self.version = 0
+        self._game: _Game | None = None
+        self.staged: Staged | None = None
+        game_id = store.current()
+        if game_id is not None:
+            self._resume(game_id)
+
+    # --- reading -------------------------------------------------------------------------
+
+    @property
+    def game(self) -> _Game | None:
+        return self._game
+
+    def require(self) -> _Game:
+        if self._game is None:
+            raise TableError("game", "no game is being played: start one first")
+        return self._game
+
+    def wait(self, version: int, timeout: float) -> int:
+        """Block until the table changes past `version` (or the timeout); the new version."""
+        with self._changed:
+            self._changed.wait_for(lambda: self.version != version, timeout)
+            return self.version
+
+    def snapshot(self) -> Snapshot:
+        """Everything a page shows, copied at one instant."""
+        with self._lock:
+            game = self.require()
+            return Snapshot(
+                version=self.version,
+                game_id=game.id,
+                record=replace(game.record, turns=list(game.record.turns)),
+                state=game.state,
+                before=game.before,
+                lines=tuple(game.lines),
+                events=tuple(game.events),
+                notes=tuple(game.notes),
+                staged=self.staged,
+            )
+
+    def export(self) -> Record:
+        return self.require().record
+
+    def summary(self) -> dict[str, Any]:
+        game = self.require()
+        return summary(game.state, game.lines)
+
+    # --- starting ------------------------------------------------------------------------
+
+    def new_game(
+        self,
+        edition: str,
+        names: Sequence[str],
+        variant: str | None = None,
+        seed: int | str | None = None,
+    ) -> _Game:
+        """A new game dealt from `seed` (a fresh random one when None)."""
+        if edition not in EDITIONS:
+            raise TableError("setup", f"unknown edition {edition!r}: use one of {EDITIONS}")
+        if seed is None:
+            seed = random.SystemRandom().randrange(10**9)
+        try:
+            state = engine.deal(edition, list(names), seed, variant)
+        except RuleError as error:
+            raise TableError(error.rule, error.message) from None
+        return self._begin(record_of(state))
+
+    def load(self, record: Record) -> _Game:
+        """Continue the game of a record (every turn is checked first)."""
+        _fold(record)  # raises RecordError, leaving the current game as it was
+        return self._begin(record)
+
+    def _begin(self, record: Record) -> _Game:
+        with self._lock:
+            if self._game is not None:
+                self.store.finish(self._game.id)
+            game_id = self.store.start(record)
+            self._resume(game_id)
+            return self.require()
+
+    def _resume(self, game_id: int) -> None:
+        game = _fold(self.store.record(game_id))
+        game.id = game_id
+        game.notes = [e.note for e in self.store.journal(game_id) if e.kind == CORRECT and e.note]
+        self._game = game
+        self.staged = None
+        self._bump()
+
+    # --- acting --------------------------------------------------------------------------
+
+    def stage(self, seat: int, played: Sequence[str], place: Sequence | None = None) -> Staged:
+        """Cards laid at the front before the dice: checked now, so the page can show the
+        dice to roll and the odds; nothing is kept until the roll is entered."""
+        with self._lock:
+            game = self.require()
+            state = game.state
+            self._check_seat(state, seat)
+            poses = tuple(place) if place is not None else None
+            trial = Play(tuple(played), (), place=poses)
+            dice = 0 if state.player.laura else state.edition.dice_for(tuple(played))
+            # Check everything but the roll by applying the play with a roll of blanks.
+            faces = state.edition.die_faces
+            blank = min(faces)
+            try:
+                engine.apply(state, replace(trial, roll=(blank,) * dice))
+            except RuleError as error:
+                raise TableError(error.rule, error.message) from None
+            self.staged = Staged(seat, tuple(played), poses, dice)
+            self._bump()
+            return self.staged
+
+    def unstage(self) -> None:
+        with self._lock:
+            if self.staged is not None:
+                self.staged = None
+                self._bump()
+
+    def act(self, seat: int, action: Action) -> tuple[Event, ...]:
+        """Apply one whole turn for the player `seat`, keep it, then announce it."""
+        with self._lock:
+            game = self.require()
+            self._check_seat(game.state, seat)
+            name = game.state.player.name
+            try:
+                state, events = engine.apply(game.state, action)
+            except RuleError as error:
+                raise TableError(error.rule, error.message) from None
+            turn = to_turn(action, events)
+            self.store.append(game.id, TURN, turn)  # on disk before anyone is told
+            if state.over:
+                self.store.finish(game.id)
+            game.record.turns.append(turn)
+            game.before = game.state
+            game.state = state
+            game.lines.append(turn_line(len(game.record.turns), name, events))
+            game.events.append(events)
+            self.staged = None
+            self._bump()
+            return events
+
+    def undo(self) -> None:
+        """Take back the last turn if it rolled no dice (R: a roll once seen stands)."""
+        with self._lock:
+            game = self.require()
+            if self.staged is not None:
+                self.staged = None
+                self._bump()
+                return
+            if not game.record.turns:
+                raise TableError("undo", "there is nothing to undo: no turn has been played")
+            last = game.record.turns[-1]
+            if "roll" in last:
+                raise TableError(
+                    "undo",
+                    "a dice roll once seen is not undone; if it was entered wrongly, "
+                    "correct the roll instead",
+                )
+            self.store.append(game.id, UNDO)
+            self._resume(game.id)
+
+    def correct(self, action: Action, confirm: bool = False) -> None:
+        """Replace the last turn (a mistyped roll, another discard order). Changing a roll
+        needs `confirm`; the journal keeps what was corrected, and the log says it."""
+        with self._lock:
+            game = self.require()
+            if not game.record.turns:
+                raise TableError("correct", "there is no turn to correct yet")
+            *kept, before = game.record.turns
+            state = _fold(replace(game.record, turns=kept)).state
+            try:
+                _, events = engine.apply(state, action)
+            except RuleError as error:
+                raise TableError(error.rule, error.message) from None
+            turn = to_turn(action, events)
+            number = len(kept) + 1
+            if before.get("roll") != turn.get("roll"):
+                if not confirm:
+                    raise TableError(
+                        "correct",
+                        f"changing the roll of turn {number} from {before.get('roll')} to "
+                        f"{turn.get('roll')} must be confirmed",
+                    )
+                note = f"turn {number}: roll corrected from {before.get('roll')} to {turn['roll']}"
+            elif before.get("order") != turn.get("order"):
+                note = f"turn {number}: discard order changed to {turn.get('order')}"
+            else:
+                note = f"turn {number}: corrected"
+            self.store.append(game.id, CORRECT, turn, note)
+            self._resume(game.id)
+
+    # --- helpers -------------------------------------------------------------------------
+
+    @staticmethod
+    def _check_seat(state: GameState, seat: int) -> None:
+        if state.over:
+            raise TableError("R-14", "the game is over: start a new one")
+        if not 0 <= seat < len(state.seats):
+            raise TableError("turn", f"there is no seat {seat}")
+        if seat != state.to_move:
+            raise TableError(
+                "turn", f"it is {state.player.name}'s turn, not {state.seats[seat].name}'s"
+            )
+
+    def _bump(self) -> None:
+        with self._changed:
+            self.version += 1
+            self._changed.notify_all()
+
+
+def edition_names() -> dict[str, str]:
+    """Edition ids and the names printed on their boxes, for the page's start form."""
+    return {edition: load_edition(edition).name for edition in EDITIONS}

@@ -1,0 +1,265 @@
+"""End to end in a real headless Chromium: a short game played by clicking, checked against
+the API, with a second page that must follow by itself. Screenshots of each main view go to
+tests/artifacts/ (ignored by git).
+
+Debian's chromium must be installed (`apt-get install -y chromium`); these tests fail, not
+skip, without it, so a CI that forgot it does not pass silently.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from werkzeug.serving import make_server
+
+from companion.store import Store
+from companion.table import Table
+from web.app import Settings, create_app
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = "/usr/bin/chromium"
+ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
+PIN = "4321"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+class Server:
+    """The app on a free port of localhost, in a thread, with plain HTTP helpers."""
+
+    def __init__(self, tmp: Path) -> None:
+        self.table = Table(Store(tmp / "table.sqlite3"))
+        app = create_app(self.table, PIN, Settings(heartbeat=1.0, stream_seconds=60.0))
+        self.httpd = make_server("127.0.0.1", 0, app, threaded=True)
+        self.url = f"http://127.0.0.1:{self.httpd.server_port}"
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        self.thread.start()
+
+    def state(self) -> dict:
+        with urllib.request.urlopen(f"{self.url}/api/state") as answer:
+            return json.load(answer)
+
+    def post(self, path: str, body: dict) -> dict:
+        request = urllib.request.Request(
+            f"{self.url}{path}",
+            data=json.dumps(body).encode(),
+            headers={"Content-Type": "application/json", "X-Table-Pin": PIN},
+        )
+        with urllib.request.urlopen(request) as answer:
+            return json.load(answer)
+
+    def close(self) -> None:
+        self.httpd.shutdown()
+        self.thread.join(5)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator:
+    if not Path(CHROMIUM).exists():
+        pytest.fail(
+            f"{CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium) "
+            "to run the browser tests",
+            pytrace=False,
+        )
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def server(tmp_path) -> Iterator[Server]:
+    server = Server(tmp_path)
+    yield server
+    server.close()
+
+
+def shot(page, name: str) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+def open_page(browser, url: str, width: int = 1920, height: int = 1080, lang: str = "en-GB"):
+    context = browser.new_context(viewport={"width": width, "height": height}, locale=lang)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(url)
+    return page, errors
+
+
+def enter_pin(page) -> None:
+    page.fill("#pin", PIN)
+    page.click("#pin-form button")
+    page.wait_for_selector("#pin-state:has-text('PIN accepted')")
+
+
+def test_a_short_game_by_clicking(browser, server):
+    page, errors = open_page(browser, server.url)
+    page.wait_for_selector("#start-form")
+    enter_pin(page)
+
+    # Start a game from the form: Rollecate, two players, a seed with a risky play.
+    page.select_option("#edition", "rollecate")
+    page.fill("#names", "Ana\nBen")
+    page.fill("#seed", "e2e")
+    page.click("#start-form button[type=submit]")
+    page.wait_for_selector("#railway-svg")
+    state = server.state()
+    assert page.locator("#railway-svg g.rw").count() == len(state["railway"]["cards"]) == 4
+    assert page.locator("#caboose").count() == 1
+    assert page.locator("#label-back").text_content() == "back"
+    assert page.locator("#label-front").text_content() == "front"
+    assert page.locator("#railway-svg .direction").count() == 3
+    assert "Ana to move" in page.locator("#to-move").inner_text()
+    assert f"{state['draw']} cards left to draw" in page.locator("#draw-left").inner_text()
+
+    # A second phone opens the page: it must follow the game by itself.
+    watcher, watcher_errors = open_page(browser, server.url, 390, 844)
+    watcher.wait_for_selector("#railway-svg")
+    shot(page, "1-start-1080p")
+
+    # Look at the riskiest play, two 3s: 6 dice; the page shows the engine's exact odds.
+    risky = next(p for p in state["choices"]["plays"] if p["cards"] == ["3/c", "3/c"])
+    page.click("[data-play='3/c,3/c']")
+    page.wait_for_selector(".odds")
+    assert page.locator(".dice-count").inner_text() == "Roll 6 dice"
+    assert page.locator(".p-derail").inner_text() == f"{risky['p_derail']['percent']:g}%"
+    assert str(risky["expected_penalty"]) in page.locator(".expected").inner_text()
+    assert page.locator(".chart .bar").count() == len(risky["penalties"])
+    assert page.locator("#railway-svg .ghost").count() == len(risky["placements"]) > 0
+    # Staged: the other phone shows the same computed move.
+    watcher.wait_for_selector("#move .odds")
+    shot(page, "2-computed-move")
+
+    # Six wheels with fewer cards of room: it derails, and penalty cards come from the back.
+    page.wait_for_selector("[data-die='5']")
+    assert [page.locator(f"[data-die='{i}']").inner_text() for i in range(6)] == ["1"] * 6
+    page.click("#roll-done")
+    page.wait_for_selector("#last #derail.derailed")
+    last = server.state()["last"]
+    short = 6 - risky["steps_to_front"]
+    assert last["derailed"] == short and len(last["took"]) == short
+    assert page.locator("#derail").inner_text() == f"Derailed: {short} short"
+    assert page.locator("#last .took").count() == short
+    assert page.locator("#last .cancelled").count() == len(last["cancelled"])
+    assert page.locator("#order .card").count() == len(last["order"])
+    assert page.locator("#order-options button").count() == len(last["order_options"]) > 1
+    for player in server.state()["players"]:
+        seat = f"#piles [data-seat='{player['seat']}']"
+        assert page.locator(f"{seat} .score").inner_text() == f"score {player['score']}"
+        assert page.locator(f"{seat} .pile .card").count() == len(player["pile"])
+    shot(page, "3-after-the-dice")
+
+    # The watcher followed without a reload.
+    first_line = server.state()["log"][0]["text"]
+    watcher.wait_for_function(
+        "text => document.querySelector('#log li').textContent === text", arg=first_line
+    )
+    shot(watcher, "4-second-phone")
+
+    # Another discard order, chosen among the ones the page lists.
+    other = page.locator("#order-options button:not(.chosen)").first
+    wanted = other.get_attribute("data-order")
+    option = next(o for o in last["order_options"] if ",".join(o["order"]) == wanted)
+    other.click()
+    page.wait_for_selector(f"#order-options button.chosen[data-order='{wanted}']")
+    assert server.state()["players"][0]["pile"] == option["pile"]
+
+    # Ben passes, then it is undone; the roll before it stays.
+    turns = "() => document.querySelectorAll('#log li:not(.correction)').length"
+    page.click("#pass")
+    watcher.wait_for_function(f"{turns} === 2")
+    page.click("#undo")
+    watcher.wait_for_function(f"{turns} === 1")
+    assert server.state()["turn"] == 1
+    assert page.locator("#undo").is_disabled()
+
+    # Correct the roll, with the confirmation the log keeps.
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.click("#correct summary")
+    page.click("[data-fix='0']")  # 1 -> 0 wheels on the first die
+    page.click("#correct-send")
+    page.wait_for_selector("#log li.correction:has-text('roll corrected')")
+    assert server.state()["last"]["roll"] == [0, 1, 1, 1, 1, 1]
+
+    # Finish the game through the API: the page shows the ranking and its tie-break.
+    doc = server.state()
+    while not doc["over"]:
+        doc = server.post("/api/pass", {"seat": doc["to_move"]})
+    page.wait_for_selector("#ranking:not([hidden]) #winners")
+    winners = " & ".join(doc["ranking"]["winners"])
+    assert winners in page.locator("#winners").inner_text()
+    watcher.wait_for_selector("#ranking:not([hidden]) #winners")
+    shot(page, "5-ranking")
+    assert errors == [] and watcher_errors == []
+
+
+def test_spanish_phone_and_watching_a_record(browser, server, tmp_path):
+    server.post("/api/game", {"edition": "loose-caboose", "names": ["Ana", "Ben"], "seed": 2})
+    for _ in range(3):
+        server.post("/api/pass", {"seat": server.state()["to_move"]})
+    page, errors = open_page(browser, server.url, 390, 844, lang="es-ES")
+    page.wait_for_selector("#railway-svg")
+    assert page.locator("#log-section h2").inner_text() == "Registro de la partida"
+    assert page.locator("#log li").first.inner_text().startswith("turno 3")
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 390  # no sideways
+    shot(page, "6-phone-es")
+
+    # Export, then watch the record replayed turn by turn.
+    with urllib.request.urlopen(f"{server.url}/api/export") as answer:
+        record = answer.read()
+    path = tmp_path / "game.json"
+    path.write_bytes(record)
+    page.click("#setup details:nth-of-type(2) summary")
+    page.set_input_files("#record-file", str(path))
+    page.click("#import-watch")
+    page.wait_for_selector("#watch:not([hidden])")
+    assert page.locator("#watch-turn").inner_text() == "turno 0 de 3"
+    page.click("#watch-next")
+    page.wait_for_function(
+        "() => document.querySelector('#watch-turn').textContent === 'turno 1 de 3'"
+    )
+    assert page.locator("#log li").count() == 1
+    shot(page, "7-watching-a-record")
+    page.click("#watch-play")  # on its own, turn by turn, to the end
+    page.wait_for_function(
+        "() => document.querySelector('#watch-turn').textContent === 'turno 3 de 3'",
+        timeout=8000,
+    )
+    page.click("#watch-stop")
+    page.wait_for_function("() => document.querySelectorAll('#log li').length === 3")
+
+    # The language switch.
+    page.click("#lang")
+    page.wait_for_selector("html[lang=en]")
+    assert errors == []
+
+
+def test_a_wrong_pin_and_a_refused_play_are_said_on_the_page(browser, server):
+    server.post("/api/game", {"edition": "rollecate", "names": ["Ana", "Ben"], "seed": 3})
+    page, _ = open_page(browser, server.url)
+    page.wait_for_selector("#railway-svg")
+    page.fill("#pin", "0000")
+    page.click("#pin-form button")
+    page.wait_for_selector("#error:not([hidden])")
+    assert "wrong PIN" in page.locator("#error").inner_text()
+    before = server.state()
+    page.click("#pass")
+    page.wait_for_function("() => document.querySelector('#error').textContent.includes('PIN')")
+    assert server.state()["turn"] == before["turn"]

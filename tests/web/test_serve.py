@@ -1,0 +1,106 @@
+"""The page under waitress, as `companion serve` runs it: streams end when a phone goes
+away, so the fixed thread pool is never used up; the demo starts a game in progress."""
+
+from __future__ import annotations
+
+import http.client
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import waitress
+from flask import Flask
+
+from companion.cli import main
+from companion.rules.state import Pass
+from companion.store import Store
+from companion.table import Table
+from web.app import Settings, create_app
+from web.serve import deal_demo
+
+
+@contextmanager
+def serving(app: Flask, threads: int = 4) -> Iterator[int]:
+    """The app under waitress on a free port of localhost; its port."""
+    server = waitress.create_server(app, host="127.0.0.1", port=0, threads=threads)
+    stopped = threading.Event()
+
+    def run() -> None:
+        try:
+            server.run()
+        except OSError:  # its sockets closed under the loop by close(): the way it stops
+            if not stopped.is_set():
+                raise
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    try:
+        yield server.effective_port
+    finally:
+        stopped.set()
+        server.close()
+        thread.join(2)
+
+
+def open_stream(port: int) -> http.client.HTTPResponse:
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+    connection.request("GET", "/api/events")
+    return connection.getresponse()
+
+
+def test_a_closed_page_frees_its_stream(tmp_path):
+    table = Table(Store(tmp_path / "t.sqlite3"))
+    deal_demo(table, turns=2)
+    settings = Settings(heartbeat=0.1, stream_seconds=30, max_streams=1)
+    with serving(create_app(table, "1111", settings)) as port:
+        first = open_stream(port)
+        assert first.status == 200
+        assert first.readline().startswith(b"retry:")
+        assert open_stream(port).status == 503  # the one stream is taken
+        first.close()  # the phone goes away: the next heartbeat fails and frees the stream
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline:
+            again = open_stream(port)
+            if again.status == 200:
+                break
+            again.close()
+            time.sleep(0.1)
+        assert again.status == 200
+        again.close()
+
+
+def test_an_event_reaches_a_stream_under_waitress(tmp_path):
+    table = Table(Store(tmp_path / "t.sqlite3"))
+    deal_demo(table, turns=0)
+    with serving(create_app(table, "1111", Settings(heartbeat=5))) as port:
+        stream = open_stream(port)
+        lines = [stream.readline() for _ in range(5)]  # retry, blank, id, event, data
+        assert lines[3] == b"event: state\n"
+        version = table.version
+        table.act(table.require().state.to_move, Pass())
+        started = time.monotonic()
+        while not stream.readline().startswith(b"id: "):
+            pass
+        assert time.monotonic() - started < 1
+        assert table.version > version
+        stream.close()
+
+
+def test_demo_plays_a_few_turns(tmp_path):
+    table = Table(Store(tmp_path / "t.sqlite3"))
+    deal_demo(table, turns=6)
+    assert table.require().state.turn == 6
+    assert len(table.require().lines) == 6
+
+
+def test_serve_command(tmp_path, monkeypatch, capsys):
+    served = {}
+    monkeypatch.setattr(waitress, "serve", lambda app, **kw: served.update(kw, app=app))
+    db = tmp_path / "t.sqlite3"
+    assert main(["serve", "--port", "8123", "--db", str(db), "--pin", "9999", "--demo"]) == 0
+    out = capsys.readouterr().out
+    assert "http://localhost:8123/" in out and "table PIN: 9999" in out
+    assert served["port"] == 8123 and served["threads"] == 16
+    assert served["app"].extensions["caboose.pin"] == "9999"
+    assert Table(Store(db)).require().state.turn == 6

@@ -1,0 +1,405 @@
+"""The JSON API: everything a player can do on the page, and what the buttons and the
+camera will call later. Each route checks the shape of its request here (unknown fields,
+card codes, rolls, poses) and leaves the rules to the table, so the game is never touched
+by a request that fails.
+
+Reading is open; every POST needs the table's PIN (see `web.app`). Errors are JSON:
+`{"error": {"rule": ..., "message": ...}}`.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import replace
+from typing import Any
+
+from flask import Blueprint, Response, current_app, jsonify, request
+
+from companion import cards
+from companion.record import Record, from_json
+from companion.rules.edition import EDITIONS
+from companion.rules.edition import load as load_edition
+from companion.rules.geometry import Pose
+from companion.rules.state import Chaos, Pass, Play
+from companion.table import Table, TableError, snapshot_of
+from web import view
+from web.i18n import TEXT, pick
+
+api = Blueprint("api", __name__, url_prefix="/api")
+
+
+class ApiError(Exception):
+    """A request the API refuses before it reaches the table; `status` is its HTTP code."""
+
+    def __init__(self, status: int, rule: str, message: str, **extra: Any) -> None:
+        super().__init__(message)
+        self.status = status
+        self.rule = rule
+        self.message = message
+        self.extra = extra
+
+
+def table() -> Table:
+    return current_app.extensions["caboose.table"]
+
+
+class Views:
+    """The view of the table's latest version in each language, built once however many
+    phones ask for it (each open page's stream and every refresh would otherwise redo the
+    odds and placements of every play)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._kept: dict[str, tuple[int, str]] = {}
+        # Versions count from 1 again when the service restarts: pages compare versions only
+        # within one `boot`, or they would ignore every state after a restart.
+        self.boot = secrets.token_hex(4)
+
+    def text(self, the_table: Table, lang: str) -> tuple[int, str]:
+        """(version, JSON text) of the table now."""
+        if the_table.game is None:
+            version = the_table.version
+            return version, json.dumps({"version": version, "boot": self.boot, "game": None})
+        snap = the_table.snapshot()
+        with self._lock:
+            kept = self._kept.get(lang)
+        if kept is not None and kept[0] == snap.version:
+            return kept
+        made = (snap.version, json.dumps(view.build(snap, lang) | {"boot": self.boot}))
+        with self._lock:
+            self._kept[lang] = made
+        return made
+
+
+def _view_response() -> Response:
+    views: Views = current_app.extensions["caboose.views"]
+    return Response(views.text(table(), language())[1], mimetype="application/json")
+
+
+def language() -> str:
+    accept = request.accept_languages.best_match(["en", "es"])
+    return pick(request.args.get("lang") or request.cookies.get("lang"), accept)
+
+
+# --- request checking ----------------------------------------------------------------------
+
+
+def _seat(value: Any, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ApiError(400, "request", f"{name} must be a seat number (0 for the first player)")
+    return value
+
+
+def _codes(value: Any, name: str, marks: bool = False) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(code, str) for code in value):
+        raise ApiError(400, "card", f"{name} must be a list of card codes")
+    for code in value:
+        try:
+            cards.parse(code.removesuffix("!") if marks else code)
+        except cards.CardCodeError as error:
+            raise ApiError(400, "card", f"{name}: {error}") from None
+    return tuple(value)
+
+
+def _cards(value: Any, name: str) -> tuple[str, ...]:
+    return _codes(value, name)
+
+
+def _order(value: Any, name: str) -> tuple[str, ...]:
+    return _codes(value, name, marks=True)
+
+
+def _roll(value: Any, name: str) -> tuple[int, ...]:
+    if not isinstance(value, list) or not all(
+        isinstance(w, int) and not isinstance(w, bool) for w in value
+    ):
+        raise ApiError(400, "dice", f"{name} must list the wheels shown by each die")
+    return tuple(value)
+
+
+def _place(value: Any, name: str) -> tuple[Pose, ...]:
+    if not isinstance(value, list):
+        raise ApiError(400, "placement", f"{name} must be a list of [x, y, rotation]")
+    try:
+        return tuple(Pose.from_list(pose) for pose in value)
+    except ValueError as error:
+        raise ApiError(400, "placement", f"{name}: {error}") from None
+
+
+def _flag(value: Any, name: str) -> bool:
+    if not isinstance(value, bool):
+        raise ApiError(400, "request", f"{name} must be true or false")
+    return value
+
+
+def _text(value: Any, name: str) -> str:
+    if not isinstance(value, str) or len(value) > 200:
+        raise ApiError(400, "request", f"{name} must be a short text")
+    return value
+
+
+def _optional_text(value: Any, name: str) -> str | None:
+    return None if value is None else _text(value, name)
+
+
+def _names(value: Any, name: str) -> list[str]:
+    if not isinstance(value, list) or not 1 <= len(value) <= 4:
+        raise ApiError(400, "request", f"{name} must list 1 to 4 players' names")
+    return [_text(n, name) for n in value]
+
+
+def _seed(value: Any, name: str) -> int | str | None:
+    if value is None or (isinstance(value, int) and not isinstance(value, bool)):
+        return value
+    return _text(value, name)
+
+
+def _document(value: Any, name: str) -> Any:
+    if not isinstance(value, dict):
+        raise ApiError(400, "record", f"{name} must be a caboose-record/1 object")
+    return value
+
+
+def _turn_number(value: Any, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ApiError(400, "request", f"{name} must be a turn number, 0 for the setup")
+    return value
+
+
+Check = Callable[[Any, str], Any]
+
+
+def body(fields: dict[str, Check], required: tuple[str, ...] = ()) -> dict[str, Any]:
+    """The request's JSON object, every field checked; unknown or missing fields are a 400
+    naming them, so a typo never passes silently as a default."""
+    raw = request.get_data(cache=True)
+    try:
+        data = json.loads(raw) if raw else {}
+    except (ValueError, RecursionError) as error:  # bad JSON, bad UTF-8, absurd numbers or depth
+        raise ApiError(400, "request", f"the body is not valid JSON: {error}") from None
+    if not isinstance(data, dict):
+        raise ApiError(400, "request", "the body must be a JSON object")
+    unknown = sorted(set(data) - set(fields))
+    if unknown:
+        raise ApiError(
+            400,
+            "request",
+            f"unknown fields {unknown}: this request takes {sorted(fields)}",
+            fields=unknown,
+        )
+    missing = [name for name in required if name not in data]
+    if missing:
+        raise ApiError(400, "request", f"missing fields {missing}", fields=missing)
+    return {name: fields[name](value, name) for name, value in data.items()}
+
+
+def _record(doc: dict[str, Any]) -> Record:
+    """A record from its JSON. `cards.parse` raises TypeError, not CardCodeError, for a
+    card that is a list or an object (its cache cannot hash it): still the record's fault."""
+    try:
+        return from_json(doc)
+    except TypeError:
+        raise ApiError(422, "record", 'a card code must be a string such as "3" or "2x"') from None
+
+
+def _changed() -> Response:
+    """Every accepted action answers with the new view, so the phone that acted redraws at
+    once, without waiting for its own event to come back."""
+    return _view_response()
+
+
+# --- reading -------------------------------------------------------------------------------
+
+
+@api.get("/state")
+def state() -> Response:
+    return _view_response()
+
+
+@api.get("/editions")
+def editions() -> Response:
+    return jsonify(
+        [
+            {"id": e, "name": load_edition(e).name, "variants": list(load_edition(e).variants)}
+            for e in EDITIONS
+        ]
+    )
+
+
+@api.get("/text")
+def text() -> Response:
+    lang = language()
+    return jsonify({"lang": lang, "text": TEXT[lang]})
+
+
+@api.get("/export")
+def export() -> Response:
+    snap = table().snapshot()  # a copy: another phone may play a turn meanwhile
+    response = Response(snap.record.dumps() + "\n", mimetype="application/json")
+    response.headers["Content-Disposition"] = (
+        f'attachment; filename="caboose-game-{snap.game_id}.json"'
+    )
+    return response
+
+
+@api.get("/events")
+def events() -> Response:
+    """Server-Sent Events: the whole view each time the table changes, a comment every
+    `heartbeat` seconds so a dead connection is noticed, and an end after `stream_seconds`
+    so no server thread is held forever (the browser's EventSource reconnects by itself)."""
+    settings = current_app.extensions["caboose.settings"]
+    streams = current_app.extensions["caboose.streams"]
+    if not streams.acquire(blocking=False):
+        raise ApiError(503, "busy", "too many open pages: close one and retry")
+    lang = language()
+    the_table = table()
+    views: Views = current_app.extensions["caboose.views"]
+
+    def stream() -> Iterator[str]:
+        yield f"retry: {settings.retry_ms}\n\n"
+        deadline = time.monotonic() + settings.stream_seconds
+        seen = -1
+        while (left := deadline - time.monotonic()) > 0:
+            version = the_table.wait(seen, min(settings.heartbeat, left))
+            if version == seen:
+                yield ": heartbeat\n\n"  # a write to a closed connection ends the stream
+                continue
+            seen, text = views.text(the_table, lang)
+            yield f"id: {seen}\nevent: state\ndata: {text}\n\n"
+
+    response = Response(
+        stream(),
+        mimetype="text/event-stream",
+        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+    )
+    # The server closes the response however the stream ends, even if it never started.
+    response.call_on_close(streams.release)
+    return response
+
+
+@api.post("/replay")
+def replay() -> Response:
+    """One frame of a record being watched, turn by turn; the game at the table is not
+    touched, so watching needs no PIN."""
+    data = body({"record": _document, "turn": _turn_number}, required=("record", "turn"))
+    record = _record(data["record"])
+    turn = min(data["turn"], len(record.turns))
+    frame = view.build(snapshot_of(record, turn), language(), light=True)
+    frame["turns"] = len(record.turns)
+    frame["players_names"] = record.players
+    return jsonify(frame)
+
+
+# --- acting (PIN needed: see web.app) --------------------------------------------------------
+
+
+@api.post("/pin")
+def pin() -> Response:
+    """Only checks the PIN (the guard did already): the page asks once and remembers it."""
+    body({})
+    return jsonify({"ok": True})
+
+
+@api.post("/game")
+def new_game() -> Response:
+    data = body(
+        {"edition": _text, "variant": _optional_text, "names": _names, "seed": _seed},
+        required=("edition", "names"),
+    )
+    table().new_game(data["edition"], data["names"], data.get("variant"), data.get("seed"))
+    return _changed()
+
+
+@api.post("/import")
+def import_record() -> Response:
+    data = body({"record": _document}, required=("record",))
+    table().load(_record(data["record"]))
+    return _changed()
+
+
+@api.post("/stage")
+def stage() -> Response:
+    data = body({"seat": _seat, "cards": _cards, "place": _place}, required=("seat", "cards"))
+    table().stage(data["seat"], data["cards"], data.get("place"))
+    return _changed()
+
+
+@api.post("/unstage")
+def unstage() -> Response:
+    body({})
+    table().unstage()
+    return _changed()
+
+
+@api.post("/pass")
+def pass_turn() -> Response:
+    data = body({"seat": _seat, "order": _order}, required=("seat",))
+    table().act(data["seat"], Pass(order=data.get("order")))
+    return _changed()
+
+
+@api.post("/play")
+def play() -> Response:
+    data = body(
+        {"seat": _seat, "cards": _cards, "roll": _roll, "place": _place, "order": _order},
+        required=("seat", "cards", "roll"),
+    )
+    action = Play(data["cards"], data["roll"], order=data.get("order"), place=data.get("place"))
+    table().act(data["seat"], action)
+    return _changed()
+
+
+@api.post("/chaos")
+def chaos() -> Response:
+    data = body({"seat": _seat, "cards": _order}, required=("seat", "cards"))
+    table().act(data["seat"], Chaos(data["cards"]))
+    return _changed()
+
+
+@api.post("/order")
+def order() -> Response:
+    """Another discard order for the last turn, the same roll (no confirmation needed)."""
+    data = body({"order": _order}, required=("order",))
+    last = _last_action()
+    if isinstance(last, Chaos):
+        raise ApiError(409, "R-7", "a chaos discard has no penalty cards to order")
+    table().correct(replace(last, order=data["order"]))
+    return _changed()
+
+
+@api.post("/correct")
+def correct() -> Response:
+    """A mistyped roll of the last turn corrected; without `confirm` the API answers 409
+    with `needs_confirm`, and the page asks the players before sending it again."""
+    data = body({"roll": _roll, "confirm": _flag}, required=("roll",))
+    last = _last_action()
+    if not isinstance(last, Play):
+        raise ApiError(409, "correct", "the last turn rolled no dice: there is no roll to correct")
+    confirm = data.get("confirm", False)
+    if data["roll"] != last.roll and not confirm:
+        raise ApiError(
+            409,
+            "correct",
+            f"changing the roll from {list(last.roll)} to {list(data['roll'])} must be confirmed",
+            needs_confirm=True,
+        )
+    table().correct(replace(last, roll=data["roll"], order=None, drawn=()), confirm)
+    return _changed()
+
+
+@api.post("/undo")
+def undo() -> Response:
+    body({})
+    table().undo()
+    return _changed()
+
+
+def _last_action() -> Pass | Play | Chaos:
+    snap = table().snapshot()
+    if not snap.record.turns:
+        raise TableError("correct", "no turn has been played yet: there is nothing to change")
+    return view.last_action(snap)

@@ -1,0 +1,169 @@
+"""The table's web page: the Flask app factory, its guard, and its error answers.
+
+Several phones share one table. Reading is open to anyone on the table's network; changing
+the game needs the table's PIN, sent in the `X-Table-Pin` header. That header, together
+with requiring `Content-Type: application/json`, is also the protection against
+cross-site requests: a form on another site cannot set either, and a cross-site script
+that tries must pass a CORS preflight this app never grants. No cookie carries authority.
+
+Every error is JSON with the rule and a message a player can act on; an unexpected one is
+logged here and answered with a generic 500, never a traceback.
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+import logging
+import secrets
+import threading
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from flask import Flask, Response, jsonify, render_template, request
+from werkzeug.exceptions import HTTPException
+
+from companion.record import RecordError
+from companion.rules.state import RuleError
+from companion.table import Table, TableError
+from web.api import ApiError, Views, api, language
+from web.i18n import LANGUAGES, TEXT
+
+log = logging.getLogger("companion.web")
+
+PIN_HEADER = "X-Table-Pin"
+# Requests that change nothing need no PIN (watching a record replayed).
+OPEN_POSTS = {"api.replay"}
+# Rules that say "not now" rather than "not allowed": the table's state is in the way.
+CONFLICTS = {"turn", "game", "undo", "correct", "R-14"}
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Limits that keep a small Pi answering: streams end and reconnect, uploads are small,
+    and a PIN cannot be guessed by trying them all quickly."""
+
+    heartbeat: float = 15.0  # seconds between SSE comments
+    stream_seconds: float = 300.0  # an SSE stream's lifetime before the browser reconnects
+    retry_ms: int = 1000  # how soon the browser reconnects
+    max_streams: int = 12  # leave threads of waitress's pool free for the API
+    max_upload: int = 256 * 1024  # a record of a long game is a few tens of kB
+    pin_failures: int = 10  # wrong PINs allowed per window…
+    pin_window: float = 60.0  # …of this many seconds
+
+
+class _PinGuard:
+    """Counts wrong PINs: after too many within the window every PIN is refused until it
+    passes, so a 6-digit PIN cannot be brute-forced over the table's Wi-Fi."""
+
+    def __init__(self, pin: str, settings: Settings) -> None:
+        self._pin = pin.encode()
+        self._settings = settings
+        self._lock = threading.Lock()
+        self._failures: list[float] = []
+
+    def check(self, given: str | None) -> None:
+        now = time.monotonic()
+        with self._lock:
+            window = self._settings.pin_window
+            self._failures = [t for t in self._failures if now - t < window]
+            if len(self._failures) >= self._settings.pin_failures:
+                raise ApiError(429, "pin", "too many wrong PINs: wait a minute and retry")
+            if given is None:
+                raise ApiError(
+                    401, "pin", f"changing the game needs the table's PIN ({PIN_HEADER})"
+                )
+            if not hmac.compare_digest(given.encode(), self._pin):
+                self._failures.append(now)
+                raise ApiError(401, "pin", "wrong PIN: it is shown on the table's screen or log")
+
+
+def new_pin() -> str:
+    return f"{secrets.randbelow(10**6):06d}"
+
+
+def create_app(table: Table, pin: str | None = None, settings: Settings | None = None) -> Flask:
+    """The web app for one table. Without a PIN a fresh one is made and logged."""
+    settings = settings or Settings()
+    if not pin:
+        pin = new_pin()
+        log.warning("the table's PIN is %s", pin)
+    app = Flask(__name__)
+    app.config.update(MAX_CONTENT_LENGTH=settings.max_upload, JSON_SORT_KEYS=False, DEBUG=False)
+    app.extensions["caboose.table"] = table
+    app.extensions["caboose.settings"] = settings
+    app.extensions["caboose.pin"] = pin
+    app.extensions["caboose.views"] = Views()
+    app.extensions["caboose.streams"] = threading.BoundedSemaphore(settings.max_streams)
+    guard = _PinGuard(pin, settings)
+    app.register_blueprint(api)
+
+    @app.before_request
+    def protect() -> None:
+        if request.method != "POST" or request.endpoint is None:
+            return  # reading is open; an unknown path is a plain 404
+        if request.mimetype != "application/json":
+            raise ApiError(415, "csrf", "changes are sent as JSON (Content-Type: application/json)")
+        origin = request.headers.get("Origin")
+        if origin is not None and origin.split("://", 1)[-1] != request.host:
+            raise ApiError(403, "csrf", "requests from another site are refused")
+        if request.headers.get("Sec-Fetch-Site") == "cross-site":
+            raise ApiError(403, "csrf", "requests from another site are refused")
+        if request.endpoint not in OPEN_POSTS:
+            guard.check(request.headers.get(PIN_HEADER))
+
+    @app.after_request
+    def headers(response: Response) -> Response:
+        response.headers["Content-Security-Policy"] = (
+            "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+            "frame-ancestors 'none'"
+        )
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        response.headers["Referrer-Policy"] = "no-referrer"
+        return response
+
+    @app.get("/")
+    def page() -> Response:
+        lang = language()
+        response = Response(
+            render_template(
+                "index.html",
+                lang=lang,
+                other="es" if lang == "en" else "en",
+                text=TEXT[lang],
+                text_json=json.dumps(TEXT[lang]),
+            )
+        )
+        if request.args.get("lang") in LANGUAGES:
+            response.set_cookie("lang", lang, max_age=365 * 24 * 3600, samesite="Lax")
+        return response
+
+    @app.errorhandler(Exception)
+    def error(exc: Exception) -> tuple[Response, int]:
+        return _error_answer(exc)
+
+    return app
+
+
+def _error_answer(exc: Exception) -> tuple[Response, int]:
+    """Every failure as `{"error": {"rule", "message", …}}` with a fitting 4xx, or 500."""
+    extra: dict[str, Any] = {}
+    if isinstance(exc, ApiError):
+        status, rule, message, extra = exc.status, exc.rule, exc.message, exc.extra
+    elif isinstance(exc, TableError):
+        status = 409 if exc.rule in CONFLICTS else 422
+        rule, message = exc.rule, exc.message
+    elif isinstance(exc, RecordError):
+        status, rule, message, extra = 422, exc.rule, exc.message, {"turn": exc.turn}
+    elif isinstance(exc, RuleError):
+        status, rule, message = 422, exc.rule, exc.message
+    elif isinstance(exc, HTTPException):
+        status, rule = exc.code or 500, "http"
+        message = exc.description or exc.name
+        if status == 413:
+            message = "the upload is too large: a record is at most a few hundred kB"
+    else:
+        log.exception("unexpected error on %s %s", request.method, request.path)
+        status, rule, message = 500, "internal", "something went wrong on the table's computer"
+    return jsonify({"error": {"rule": rule, "message": message, **extra}}), status

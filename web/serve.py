@@ -1,0 +1,64 @@
+"""`companion serve`: the table's page under waitress, one process (later the only one that
+may own the camera), with a thread pool sized for a family's phones.
+
+Each open page holds one thread for its event stream, so streams are capped below the pool
+size (`Settings.max_streams`) and end after a few minutes; the browser reconnects by itself.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+from companion.bots import cautious, greedy
+from companion.rules.state import Play
+from companion.store import Store
+from companion.table import Table
+from web.app import Settings, create_app, new_pin
+
+THREADS = 16
+DEFAULT_DB = Path.home() / ".local" / "share" / "caboose-companion" / "table.sqlite3"
+
+
+def deal_demo(table: Table, turns: int = 6, seed: str = "demo") -> None:
+    """A Rollecate game in progress: bots play a few turns through `Table.act`, dice rolled
+    from `seed`, so the page opens with a railway, piles and a log to look at."""
+    table.new_game("rollecate", ["Ana", "Ben", "Cleo"], seed=seed)
+    dice = random.Random(seed)
+    policies = (cautious, greedy)
+    for number in range(turns):
+        state = table.require().state
+        if state.over:
+            return
+        action = policies[number % 2](state)
+        if isinstance(action, Play) and not state.player.laura:
+            count = state.edition.dice_for(action.cards)
+            faces = state.edition.die_faces
+            action = replace(action, roll=tuple(dice.choice(faces) for _ in range(count)))
+        table.act(state.to_move, action)
+
+
+def serve(
+    host: str = "0.0.0.0",
+    port: int = 8000,
+    db: Path | None = None,
+    pin: str | None = None,
+    demo: bool = False,
+) -> int:
+    import waitress
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    table = Table(Store(db or DEFAULT_DB))
+    if demo:
+        deal_demo(table)
+    pin = pin or new_pin()
+    app = create_app(table, pin, Settings(max_streams=THREADS - 4))
+    shown = "localhost" if host in ("0.0.0.0", "::") else host
+    print(f"Caboose Companion: open http://{shown}:{port}/ (on the table's network too)")
+    print(f"table PIN: {pin}")
+    sys.stdout.flush()
+    waitress.serve(app, host=host, port=port, threads=THREADS, ident="caboose")
+    return 0

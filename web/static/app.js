@@ -1,0 +1,609 @@
+// The table's page: draws what the server computed and sends what the players did.
+// No rules live here: the odds, the moves, the piles and the log all come from /api/state
+// and the Server-Sent Events of /api/events; the page only picks and draws.
+"use strict";
+
+const TEXT = JSON.parse(document.body.dataset.text);
+const LANG = document.body.dataset.lang;
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+let view = null; // the table's latest view
+let pin = localStorage.getItem("caboose-pin") || "";
+let chosenPlay = null; // cards of the play being looked at, joined by commas
+let chosenPlace = 0; // index of the placement option chosen for it
+let roll = []; // wheels per die being entered
+let watching = null; // {record, turn, total, frame} while a record is replayed
+
+function t(key, params = {}) {
+  let text = TEXT[key] || key;
+  for (const [name, value] of Object.entries(params)) text = text.replaceAll(`{${name}}`, value);
+  return text;
+}
+
+function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "onclick") el.addEventListener("click", v);
+    else if (k === "class") el.className = v;
+    else if (v !== null && v !== undefined && v !== false) el.setAttribute(k, v === true ? "" : v);
+  }
+  for (const child of children.flat()) {
+    if (child !== null && child !== undefined) el.append(child);
+  }
+  return el;
+}
+
+function s(tag, attrs = {}, ...children) {
+  const el = document.createElementNS(SVG_NS, tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "onclick") el.addEventListener("click", v);
+    else el.setAttribute(k, v);
+  }
+  for (const child of children.flat()) if (child) el.append(child);
+  return el;
+}
+
+function base(code) {
+  return code.split("/")[0];
+}
+
+function diceWords(n) {
+  return n === 1 ? t("die_to_roll") : t("dice_to_roll", { n });
+}
+
+function cardChip(code, extra = "") {
+  const bare = base(code.replace(/!$/, ""));
+  const value = bare.replace(/\D/g, "");
+  const kind = bare.startsWith("C") ? "chaos" : bare.endsWith("x") ? "broken" : "track";
+  const label = kind === "broken" ? `${value}✕` : bare;
+  const shape = code.replace(/!$/, "").split("/")[1];
+  const glyph = shape ? h("small", { class: "shape" }, shape === "c" ? "╯" : "│") : null;
+  return h("span", { class: `card v${value} ${kind} ${extra}`, "data-code": code }, label, glyph);
+}
+
+function chips(codes, extra = "") {
+  return h("span", { class: "cards" }, codes.map((c) => cardChip(c, extra)));
+}
+
+// --- talking to the table -----------------------------------------------------------------
+
+function showError(message) {
+  const box = document.getElementById("error");
+  box.textContent = message;
+  box.hidden = !message;
+}
+
+async function send(path, body = {}) {
+  const response = await fetch(`${path}?lang=${LANG}`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", "X-Table-Pin": pin },
+    body: JSON.stringify(body),
+  });
+  const data = await response.json();
+  if (!response.ok) {
+    const error = data.error || {};
+    if (error.needs_confirm) return { needsConfirm: true, error };
+    showError(`${error.message} (${error.rule})`);
+    if (error.rule === "pin") setPinState(false);
+    return null;
+  }
+  showError("");
+  if (path !== "/api/replay" && path !== "/api/pin") render(data);
+  return data;
+}
+
+function connect() {
+  const live = document.getElementById("live");
+  const source = new EventSource(`/api/events?lang=${LANG}`);
+  source.addEventListener("state", (event) => render(JSON.parse(event.data)));
+  source.onopen = () => {
+    live.textContent = t("live");
+    live.className = "badge on";
+  };
+  source.onerror = () => {
+    live.textContent = t("offline");
+    live.className = "badge off";
+  };
+}
+
+function setPinState(ok) {
+  const state = document.getElementById("pin-state");
+  state.textContent = ok ? t("pin_ok") : t("pin_wrong");
+  if (!ok) {
+    pin = "";
+    localStorage.removeItem("caboose-pin");
+  }
+}
+
+// --- drawing ------------------------------------------------------------------------------
+
+function render(next) {
+  // Events and answers may cross: keep the newest of one service run and one game.
+  const same = view && next && next.boot === view.boot && next.game === view.game;
+  if (!next || (same && next.version < view.version)) return;
+  view = next;
+  if (watching) return;
+  draw(view, false);
+}
+
+function draw(v, replay) {
+  const hasGame = Boolean(v && v.game !== null && v.railway);
+  for (const id of ["table-view", "piles", "log-section"]) {
+    document.getElementById(id).hidden = !hasGame;
+  }
+  document.getElementById("start-details").open = !hasGame;
+  document.getElementById("export").hidden = !hasGame || replay;
+  if (!hasGame) {
+    for (const id of ["move", "last", "ranking"]) document.getElementById(id).hidden = true;
+    return;
+  }
+  drawStatus(v);
+  drawRailway(v);
+  drawMove(v, replay);
+  drawLast(v, replay);
+  drawPiles(v);
+  drawRanking(v);
+  drawLog(v);
+}
+
+function drawStatus(v) {
+  const status = document.getElementById("status");
+  const mover = v.players[v.to_move];
+  status.replaceChildren(
+    h("div", { class: "to-move", id: "to-move" },
+      v.over ? t("game_over") : t("to_move", { name: mover.name })),
+    h("div", { id: "draw-left" }, `${v.edition.name} · ${t("draw_left", { n: v.draw })}`),
+    h("div", {}, v.players.map((p) => `${p.name}: ${t("hand_size", { n: p.hand_size })}`).join(" · ")),
+  );
+}
+
+function halfExtents(pose, size) {
+  const sideways = Math.round(pose[2] / 90) % 2 === 1;
+  return sideways ? [size[1] / 2, size[0] / 2] : [size[0] / 2, size[1] / 2];
+}
+
+function trackPath(shape, w, h2) {
+  // Conventions of companion.rules.geometry: a straight joins the two short edges, a curve
+  // the bottom short edge and the right long edge, at rotation 0.
+  if (shape === "c") return `M 0 ${h2} A ${w} ${h2} 0 0 1 ${w} 0`;
+  return `M 0 ${-h2} L 0 ${h2}`;
+}
+
+function drawRailway(v) {
+  const rw = v.railway;
+  const [W, H] = rw.size;
+  const ghosts = placementOptions(v);
+  const poses = rw.cards.map((c) => c.pose).concat(ghosts.map((g) => g[0]));
+  let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+  for (const pose of poses) {
+    const [hw, hh] = halfExtents(pose, rw.size);
+    minX = Math.min(minX, pose[0] - hw);
+    maxX = Math.max(maxX, pose[0] + hw);
+    minY = Math.min(minY, pose[1] - hh);
+    maxY = Math.max(maxY, pose[1] + hh);
+  }
+  const pad = 30;
+  const svg = s("svg", {
+    viewBox: `${minX - pad} ${minY - pad} ${maxX - minX + 2 * pad} ${maxY - minY + 2 * pad}`,
+    role: "img",
+    "aria-label": t("railway"),
+    id: "railway-svg",
+  });
+  const n = rw.cards.length;
+  rw.cards.forEach((c, i) => {
+    const [x, y, r] = c.pose;
+    const g = s("g", {
+      transform: `translate(${x} ${y}) rotate(${r})`,
+      class: `rw ${c.kind}`,
+      "data-index": i,
+      "data-code": c.code,
+    });
+    g.append(s("rect", { x: -W / 2, y: -H / 2, width: W, height: H, rx: 5,
+      class: "rw-card", fill: `var(--v${c.value})` }));
+    g.append(s("path", { d: trackPath(rw.schematic ? "s" : c.shape, W / 2, H / 2),
+      fill: "none", stroke: "#4a3b2c", "stroke-width": 9 }));
+    g.append(s("path", { d: trackPath(rw.schematic ? "s" : c.shape, W / 2, H / 2),
+      fill: "none", stroke: "#e9dcc0", "stroke-width": 3, "stroke-dasharray": "3 5" }));
+    if (c.kind === "broken") {
+      g.append(s("path", { d: "M -14 -14 L 14 14 M 14 -14 L -14 14",
+        stroke: "#b3261e", "stroke-width": 6, "stroke-linecap": "round" }));
+    }
+    svg.append(g);
+  });
+  // Direction of travel: an arrow from each card's centre towards the next one.
+  for (let i = 0; i + 1 < n; i++) {
+    const [x1, y1] = rw.cards[i].pose;
+    const [x2, y2] = rw.cards[i + 1].pose;
+    const mx = (x1 + x2) / 2, my = (y1 + y2) / 2;
+    const angle = (Math.atan2(y2 - y1, x2 - x1) * 180) / Math.PI;
+    svg.append(s("polygon", { points: "-9,-8 9,0 -9,8", fill: "#23395b",
+      transform: `translate(${mx} ${my}) rotate(${angle})`, class: "direction" }));
+  }
+  rw.cards.forEach((c, i) => {
+    const [x, y] = c.pose;
+    const [hw, hh] = halfExtents(c.pose, rw.size);
+    svg.append(s("text", { x, y: y - 14, class: "rw-value" }, document.createTextNode(String(c.value))));
+    svg.append(s("text", { x: x - hw + 4, y: y - hh + 13, class: "rw-index" },
+      document.createTextNode(String(i + 1))));
+  });
+  const first = rw.cards[0].pose, last = rw.cards[n - 1].pose;
+  svg.append(s("text", { x: first[0], y: first[1] - halfExtents(first, rw.size)[1] - 8,
+    class: "rw-label", id: "label-back" }, document.createTextNode(t("back"))));
+  svg.append(s("text", { x: last[0], y: last[1] + halfExtents(last, rw.size)[1] + 18,
+    class: "rw-label", id: "label-front" }, document.createTextNode(t("front"))));
+  // The caboose on its card.
+  const [cx, cy] = rw.cards[rw.caboose].pose;
+  svg.append(s("g", { transform: `translate(${cx} ${cy + 24})`, id: "caboose" },
+    s("rect", { x: -20, y: -12, width: 40, height: 20, rx: 4, fill: "#b3261e", stroke: "#000" }),
+    s("rect", { x: -8, y: -20, width: 16, height: 9, fill: "#b3261e", stroke: "#000" }),
+    s("circle", { cx: -11, cy: 10, r: 5, fill: "#222" }),
+    s("circle", { cx: 11, cy: 10, r: 5, fill: "#222" })));
+  ghosts.forEach((option, index) => {
+    const [x, y, r] = option[0];
+    const g = s("g", { transform: `translate(${x} ${y}) rotate(${r})`,
+      onclick: () => choosePlace(index) });
+    g.append(s("rect", { x: -W / 2, y: -H / 2, width: W, height: H, rx: 5,
+      class: `ghost${index === chosenPlace ? " chosen" : ""}`, "data-option": index }));
+    svg.append(g);
+    svg.append(s("text", { x, y, class: "rw-value" }, document.createTextNode(String(index + 1))));
+  });
+  document.getElementById("railway").replaceChildren(svg);
+  document.getElementById("schematic").textContent = rw.schematic ? `(${t("schematic")})` : "";
+}
+
+// --- the computed move ----------------------------------------------------------------------
+
+function currentPlay(v) {
+  if (!v.choices || !v.choices.plays) return null;
+  const key = chosenPlay || (v.staged ? v.staged.cards.join(",") : null);
+  return v.choices.plays.find((p) => p.cards.join(",") === key) || null;
+}
+
+function placementOptions(v) {
+  const play = currentPlay(v);
+  return play && play.placements ? play.placements : [];
+}
+
+// A chance a child can picture: "about 2 in 3" rather than 68%.
+function friendly(p) {
+  if (p === 0) return t("never");
+  if (p === 1) return t("always");
+  for (let d = 2; d <= 10; d++) {
+    const n = Math.round(p * d);
+    if (n > 0 && n < d && Math.abs(n / d - p) < 0.025) return t("n_in_d", { n, d });
+  }
+  return t("n_in_d", { n: Math.max(1, Math.round(p * 100)), d: 100 });
+}
+
+function oddsChart(odds) {
+  const pct = odds.p_derail.percent;
+  const oneIn = friendly(odds.p_derail.num / odds.p_derail.den);
+  const rows = odds.penalties.map((p, k) => [
+    h("span", {}, t("k_cards", { k })),
+    h("div", { class: `bar${k ? " risk" : ""}`, "data-percent": p.percent }),
+    h("span", {}, `${p.percent}%`),
+  ]);
+  const chart = h("div", { class: "chart" }, rows.flat());
+  chart.querySelectorAll(".bar").forEach((bar) => {
+    bar.style.width = `${bar.dataset.percent}%`;
+  });
+  const meter = h("div", { class: "meter" }, h("div", {}));
+  meter.firstChild.style.width = `${pct}%`;
+  return h("div", { class: "odds" },
+    h("div", { class: "big dice-count" }, diceWords(odds.dice)),
+    h("div", {}, `${t("derail_chance")}: `, h("strong", { class: "p-derail" }, `${pct}%`), ` (${oneIn})`),
+    meter,
+    h("div", { class: "expected" }, t("expected", { x: odds.expected_penalty })),
+    h("h3", {}, t("penalty_chart")),
+    chart);
+}
+
+function drawMove(v, replay) {
+  const box = document.getElementById("move");
+  box.hidden = replay || v.over || !v.choices;
+  if (box.hidden) return;
+  const c = v.choices;
+  const mover = v.players[v.to_move];
+  const parts = [h("h2", {}, t("your_turn", { name: mover.name }))];
+  parts.push(h("div", {}, h("h3", {}, t("hand")), chips(c.hand.map((x) => x.code))));
+  if (c.laura) {
+    const a = c.laura;
+    const said = a.kind === "pass" ? t("pass") : `${a.kind} ${(a.cards || []).map(base).join(" ")}`;
+    parts.push(h("p", { class: "big" }, t("laura", { action: said })),
+      h("button", { class: "primary", id: "laura-do", onclick: () => doLaura(a) }, t("laura_do")));
+  } else {
+    parts.push(h("h3", {}, t("plays")));
+    const current = currentPlay(v);
+    for (const play of c.plays) {
+      const key = play.cards.join(",");
+      const chosen = current && key === current.cards.join(",");
+      const fits = play.placements === null || play.placements.length > 0;
+      const row = h("div", { class: `play${chosen ? " chosen" : ""}` },
+        h("button", { class: chosen ? "chosen" : "", "data-play": key, disabled: !fits,
+          onclick: () => choosePlay(play) },
+          chips(play.cards), ` ${diceWords(play.dice)} · ${play.p_derail.percent}%`),
+        fits ? null : h("span", {}, ` ${t("fits_nowhere")}`));
+      if (chosen) row.append(...[oddsChart(play), placementButtons(play), diceEntry(play)].filter(Boolean));
+      parts.push(row);
+    }
+    const actions = h("div", {},
+      h("button", { id: "pass", onclick: () => send("/api/pass", { seat: v.to_move }) }, t("pass")));
+    // One chaos card or several, in the order given (each discard is one turn).
+    const discards = c.chaos.length > 1 ? [...c.chaos.map((code) => [code]), c.chaos] : [c.chaos];
+    for (const cards of discards.filter((d) => d.length)) {
+      actions.append(h("button", { class: "chaos", "data-chaos": cards.join(","),
+        onclick: () => send("/api/chaos", { seat: v.to_move, cards }) },
+        t("chaos", { cards: cards.map(base).join(" ") })));
+    }
+    parts.push(actions);
+  }
+  parts.push(h("button", { id: "undo", disabled: !v.undo.possible, title: t("undo_no"),
+    onclick: () => send("/api/undo") }, t("undo")));
+  box.replaceChildren(...parts);
+}
+
+function placementButtons(play) {
+  if (!play.placements || play.placements.length < 2) return null;
+  return h("div", {}, h("h3", {}, t("placement")),
+    play.placements.map((_, i) => h("button", { class: i === chosenPlace ? "chosen" : "",
+      "data-place": i, onclick: () => choosePlace(i) }, t("placement_n", { n: i + 1 }))));
+}
+
+function diceEntry(play) {
+  const faces = view.choices.faces;
+  if (roll.length !== play.dice) roll = Array(play.dice).fill(faces[faces.length - 1]);
+  const dice = roll.map((w, i) => h("button", { class: "die", "data-die": i,
+    onclick: () => { roll[i] = faces[(faces.indexOf(roll[i]) + 1) % faces.length]; draw(view, false); } },
+    String(w)));
+  return h("div", {}, h("h3", {}, t("enter_dice")), h("div", { class: "dice" }, dice),
+    h("button", { class: "primary", id: "roll-done", onclick: () => sendPlay(play) }, t("roll_done")),
+    h("button", { id: "unstage", onclick: () => { chosenPlay = null; send("/api/unstage"); } },
+      t("cancel")));
+}
+
+function choosePlay(play) {
+  chosenPlay = play.cards.join(",");
+  chosenPlace = 0;
+  roll = [];
+  const body = { seat: view.to_move, cards: play.cards };
+  if (play.placements) body.place = play.placements[0];
+  if (pin) send("/api/stage", body);  // every phone then shows this computed move
+  draw(view, false);
+}
+
+function choosePlace(index) {
+  chosenPlace = index;
+  const play = currentPlay(view);
+  if (pin && play && play.placements) {
+    send("/api/stage", { seat: view.to_move, cards: play.cards, place: play.placements[index] });
+  }
+  draw(view, false);
+}
+
+async function sendPlay(play) {
+  const body = { seat: view.to_move, cards: play.cards, roll };
+  if (play.placements) body.place = play.placements[chosenPlace] || play.placements[0];
+  const done = await send("/api/play", body);
+  if (done) {
+    chosenPlay = null;
+    roll = [];
+    draw(view, false);
+  }
+}
+
+function doLaura(action) {
+  const seat = view.to_move;
+  if (action.kind === "pass") return send("/api/pass", { seat });
+  if (action.kind === "chaos") return send("/api/chaos", { seat, cards: action.cards });
+  const body = { seat, cards: action.cards, roll: [] };
+  if (action.place) body.place = action.place;
+  return send("/api/play", body);
+}
+
+// --- after the dice -------------------------------------------------------------------------
+
+function drawLast(v, replay) {
+  const box = document.getElementById("last");
+  const last = v.last;
+  box.hidden = !last;
+  if (!last) return;
+  const items = [];
+  if (last.played.length) {
+    const wheels = (last.roll || []).reduce((a, b) => a + b, 0);
+    items.push(h("li", {}, `${last.name}: `, chips(last.played),
+      last.roll ? ` · ${last.roll.join(" + ")} = ${wheels}` : ""));
+  }
+  if (last.moved) {
+    // Railway indices shift as penalty cards leave the back: say the steps, then where the
+    // caboose stands now.
+    const steps = last.moved.to - last.moved.from;
+    const now = v.railway.caboose + 1;
+    items.push(h("li", { id: "moved" }, steps === 1 ? t("moved_one", { b: now }) : steps ? t("moved", { n: steps, b: now }) : t("stayed", { a: now })));
+  }
+  if (last.kind === "play") {
+    items.push(h("li", { id: "derail", class: last.derailed ? "derailed" : "" },
+      last.derailed ? t("derailed", { n: last.derailed }) : t("no_derail")));
+  }
+  if (last.broken.length) items.push(h("li", {}, t("broken", { cards: last.broken.map(base).join(" ") })));
+  if (last.reshuffled) items.push(h("li", {}, t("reshuffled")));
+  for (const took of last.took) {
+    items.push(h("li", { class: "took" }, t("took", { name: last.name, card: base(took.card),
+      source: t(`source_${took.source}`), cause: t(`cause_${took.cause}`) })));
+  }
+  for (const card of last.banked) items.push(h("li", {}, t("banked", { card: base(card) })));
+  for (const [a, b] of last.cancelled) {
+    items.push(h("li", { class: "cancelled" }, t("cancelled", { a: base(a), b: base(b) })));
+  }
+  if (last.forgiven) items.push(h("li", {}, t("forgiven", { n: last.forgiven })));
+  const parts = [h("h2", {}, `${t("last_turn")} (${last.number})`), h("ul", { id: "last-list" }, items)];
+  if (last.order) {
+    parts.push(h("h3", {}, t("order")), h("div", { id: "order" }, chips(last.order)));
+    if (!replay && last.order_options.length > 1) {
+      parts.push(h("div", { id: "order-options" }, h("div", {}, t("order_choose")),
+        last.order_options.map((o) => h("button", {
+          class: o.chosen ? "chosen" : "", "data-order": o.order.join(","),
+          onclick: () => send("/api/order", { order: o.order }),
+        }, chips(o.order), ` → ${t("order_result", { pile: o.pile.map(base).join(" ") || "∅", points: o.points })}`))));
+    }
+  }
+  if (!replay && last.roll && last.roll.length) parts.push(correctRoll(last));
+  box.replaceChildren(...parts);
+}
+
+function correctRoll(last) {
+  const faces = (view.choices && view.choices.faces) || [0, 1, 2];
+  const fixed = [...last.roll];
+  const dice = fixed.map((w, i) => h("button", { class: "die", "data-fix": i,
+    onclick: (e) => { fixed[i] = faces[(faces.indexOf(fixed[i]) + 1) % faces.length]; e.target.textContent = fixed[i]; } },
+    String(w)));
+  return h("details", { id: "correct" }, h("summary", {}, t("correct_roll")),
+    h("div", { class: "dice" }, dice),
+    h("button", { id: "correct-send", onclick: async () => {
+      const answer = await send("/api/correct", { roll: fixed });
+      if (answer && answer.needsConfirm) {
+        const text = t("correct_confirm", { n: last.number, a: last.roll.join(","), b: fixed.join(",") });
+        if (window.confirm(text)) send("/api/correct", { roll: fixed, confirm: true });
+      }
+    } }, t("correct_roll")));
+}
+
+// --- piles, ranking, log --------------------------------------------------------------------
+
+function drawPiles(v) {
+  const box = document.getElementById("piles");
+  box.replaceChildren(h("h2", {}, t("piles")), ...v.players.map((p) => h("div", {
+    class: `player${p.to_move ? " to-move" : ""}`, "data-seat": p.seat },
+    h("div", {}, h("span", { class: "name" }, p.name), " · ",
+      h("strong", { class: "score" }, t("score", { n: p.score })), " · ",
+      t("hand_size", { n: p.hand_size }),
+      p.derailments ? h("span", { class: "derailed" },
+        ` · ${p.derailments === 1 ? t("derailments_one") : t("derailments", { n: p.derailments })}`) : null),
+    h("div", { class: "pile" }, h("small", {}, `${t("pile")}: `), chips(p.pile)),
+    p.banked.length ? h("div", { class: "banked" }, h("small", {}, `${t("banked_cards")}: `),
+      chips(p.banked, "banked")) : null,
+    p.hand && p.hand.length ? h("div", { class: "final-hand" },
+      h("small", {}, `${t("final_hand")}: `), chips(p.hand)) : null)));
+}
+
+function drawRanking(v) {
+  const box = document.getElementById("ranking");
+  box.hidden = !v.ranking;
+  if (!v.ranking) return;
+  const r = v.ranking;
+  box.replaceChildren(h("h2", {}, t("ranking")),
+    h("p", { class: "winner", id: "winners" },
+      t("winners", { names: r.winners.join(" & ") || t("nobody") }), " — ",
+      t("decided_by", { how: t(`by_${r.decided_by}`) })),
+    h("table", {}, r.rows.map((row) => h("tr", {},
+      h("td", {}, String(row.place)), h("td", {}, row.name),
+      h("td", {}, t("score", { n: row.score })), h("td", {}, t("k_cards", { k: row.cards }))))));
+}
+
+function drawLog(v) {
+  document.getElementById("log").replaceChildren(...v.log.map((entry) =>
+    h("li", { class: entry.correction ? "correction" : "" },
+      entry.correction ? `${t("correction")}: ${entry.text}` : entry.text)));
+}
+
+// --- starting, importing, watching --------------------------------------------------------
+
+async function loadEditions() {
+  const editions = await (await fetch("/api/editions")).json();
+  const select = document.getElementById("edition");
+  const variant = document.getElementById("variant");
+  select.replaceChildren(...editions.map((e) => h("option", { value: e.id }, e.name)));
+  const fill = () => {
+    const edition = editions.find((e) => e.id === select.value);
+    variant.replaceChildren(h("option", { value: "" }, t("none")),
+      ...edition.variants.map((name) => h("option", { value: name }, name)));
+  };
+  select.addEventListener("change", fill);
+  fill();
+}
+
+async function readRecord() {
+  const file = document.getElementById("record-file").files[0];
+  if (!file) return null;
+  try {
+    return JSON.parse(await file.text());
+  } catch (error) {
+    showError(String(error));
+    return null;
+  }
+}
+
+async function watchTurn(turn) {
+  const frame = await send("/api/replay", { record: watching.record, turn });
+  if (!frame) return;
+  watching.turn = Math.min(turn, frame.turns);
+  watching.total = frame.turns;
+  const slider = document.getElementById("watch-slider");
+  slider.max = frame.turns;
+  slider.value = watching.turn;
+  document.getElementById("watch-turn").textContent = t("watch_turn", { n: watching.turn, total: frame.turns });
+  document.getElementById("watch").hidden = false;
+  draw(frame, true);
+}
+
+function setup() {
+  document.getElementById("pin").value = pin;
+  document.getElementById("pin-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    pin = document.getElementById("pin").value.trim();
+    if (await send("/api/pin")) {
+      localStorage.setItem("caboose-pin", pin);
+      setPinState(true);
+    }
+  });
+  document.getElementById("start-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const names = document.getElementById("names").value.split("\n").map((n) => n.trim()).filter(Boolean);
+    const body = { edition: document.getElementById("edition").value, names };
+    const variant = document.getElementById("variant").value;
+    const seed = document.getElementById("seed").value.trim();
+    if (variant) body.variant = variant;
+    if (seed) body.seed = seed;
+    if (view && view.game !== null && !view.over && !window.confirm(t("new_game_confirm"))) return;
+    chosenPlay = null;
+    send("/api/game", body);
+  });
+  document.getElementById("import-continue").addEventListener("click", async () => {
+    const record = await readRecord();
+    if (record) send("/api/import", { record });
+  });
+  document.getElementById("import-watch").addEventListener("click", async () => {
+    const record = await readRecord();
+    if (!record) return;
+    watching = { record, turn: 0, total: 0 };
+    watchTurn(0);
+  });
+  document.getElementById("watch-prev").addEventListener("click", () => watchTurn(Math.max(0, watching.turn - 1)));
+  document.getElementById("watch-next").addEventListener("click", () => watchTurn(watching.turn + 1));
+  document.getElementById("watch-slider").addEventListener("change", (e) => watchTurn(Number(e.target.value)));
+  document.getElementById("watch-play").addEventListener("click", () => {
+    // Replays turn by turn on its own, one turn every 1.5 s, until the end or a tap.
+    if (watching.timer) {
+      clearInterval(watching.timer);
+      watching.timer = null;
+      return;
+    }
+    watching.timer = setInterval(() => {
+      if (!watching || watching.turn >= watching.total) {
+        if (watching) clearInterval(watching.timer);
+        return;
+      }
+      watchTurn(watching.turn + 1);
+    }, 1500);
+  });
+  document.getElementById("watch-stop").addEventListener("click", () => {
+    if (watching.timer) clearInterval(watching.timer);
+    watching = null;
+    document.getElementById("watch").hidden = true;
+    draw(view, false);
+  });
+  loadEditions();
+  fetch(`/api/state?lang=${LANG}`).then((r) => r.json()).then(render);
+  connect();
+}
+
+setup();
