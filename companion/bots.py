@@ -11,7 +11,7 @@ from companion import cards
 from companion.rules import geometry
 from companion.rules.engine import laura_action
 from companion.rules.geometry import Pose
-from companion.rules.odds import legal_plays, play_odds
+from companion.rules.odds import expected_penalties, legal_plays
 from companion.rules.state import Action, Chaos, GameState, Pass, Play
 
 # How much a cautious player values shedding one point of hand: hand cards count at the end.
@@ -21,27 +21,50 @@ SHED_WEIGHT = 0.35
 def lay(state: GameState, played: Sequence[str]) -> tuple[tuple[str, ...], tuple[Pose, ...]]:
     """The longest prefix of `played` that fits on the table, with a pose for each card
     (the first legal placement); without known poses every card fits and poses are empty."""
+    return _lay(state, played, {})
+
+
+def _lay(
+    state: GameState, played: Sequence[str], first: dict[str, list[Pose]]
+) -> tuple[tuple[str, ...], tuple[Pose, ...]]:
+    """`lay`, with `first` remembering the placements of a first card onto this state."""
     if not state.layout or state.layout[-1] is None:
         return tuple(played), ()
-    railway = list(state.railway)
-    layout = list(state.layout)
     poses: list[Pose] = []
-    for code in played:
-        options = geometry.legal_placements(state.edition, railway, layout, code)
-        if not options:
-            break
+    options = _first_placements(state, played[0], first) if played else []
+    if options:
         poses.append(options[0])
-        railway.append(code)
-        layout.append(options[0])
+        poses += geometry.extend(
+            state.edition, [*state.railway, played[0]], [*state.layout, options[0]], played[1:]
+        )
     return tuple(played[: len(poses)]), tuple(poses)
+
+
+def _first_placements(state: GameState, code: str, known: dict[str, list[Pose]]) -> list[Pose]:
+    """The placements of `code` onto the state's front, worked out once per code a turn."""
+    options = known.get(code)
+    if options is None:
+        options = known[code] = geometry.legal_placements(
+            state.edition, state.railway, state.layout, code
+        )
+    return options
+
+
+def _fits(state: GameState, played: Sequence[str], known: dict[str, list[Pose]]) -> bool:
+    """Whether `lay` would lay at least one card of `played`: its first card has a place."""
+    if not state.layout or state.layout[-1] is None:
+        return bool(played)
+    return bool(played) and bool(_first_placements(state, played[0], known))
 
 
 def _hand(state: GameState) -> tuple[str, ...]:
     return state.player.hand + state.draw[:1]
 
 
-def _play(state: GameState, played: Sequence[str]) -> Play | None:
-    fitted, poses = lay(state, played)
+def _play(
+    state: GameState, played: Sequence[str], known: dict[str, list[Pose]] | None = None
+) -> Play | None:
+    fitted, poses = _lay(state, played, {} if known is None else known)
     if not fitted:
         return None
     return Play(fitted, (), place=poses or None)
@@ -49,24 +72,37 @@ def _play(state: GameState, played: Sequence[str]) -> Play | None:
 
 def cautious(state: GameState) -> Action:
     """Weighs each play's expected penalty cards against the points it sheds from the hand;
-    discards chaos cards rather than pass; passes when everything looks worse than a card."""
+    discards chaos cards rather than pass; passes when everything looks worse than a card.
+
+    Every legal play is weighed by its odds alone; the table is asked where a card would
+    lie only for the best plays, from the best down, until one fits (a play fits when its
+    first card does), so a turn costs one or two placement questions, not one per play."""
     if state.player.laura:
         return laura_action(state)
     hand = _hand(state)
     edition = state.edition
     extra = len(state.draw) + len(state.discard) if edition.penalties_from_draw else 0
-    best: tuple[float, Action] = (1.0, Pass())
+    threshold, fallback = 1.0, Pass()
     chaos = tuple(code for code in hand if cards.is_chaos(code))
     if chaos:
-        best = (-0.1, Chaos(chaos))
-    for played in legal_plays(edition, state.front, hand):
-        odds = play_odds(edition, state.railway, state.caboose, played, extra)
-        cost = odds.penalty_total / odds.outcomes - SHED_WEIGHT * sum(map(cards.value, played))
-        if cost < best[0]:
-            action = _play(state, played)
+        threshold, fallback = -0.1, Chaos(chaos)
+    plays = legal_plays(edition, state.front, hand)
+    penalties = expected_penalties(edition, state.railway, state.caboose, plays, extra)
+    ranked = []
+    for index, (played, penalty) in enumerate(zip(plays, penalties, strict=True)):
+        cost = penalty - SHED_WEIGHT * sum(map(cards.value, played))
+        if cost < threshold:
+            ranked.append((cost, index, played))
+    # The cheapest play that fits; among equal costs the first, as a scan keeping only
+    # strict improvements would choose.
+    ranked.sort(key=lambda item: item[:2])
+    known: dict[str, list[Pose]] = {}
+    for _, _, played in ranked:
+        if _fits(state, played, known):
+            action = _play(state, played, known)
             if action is not None:
-                best = (cost, action)
-    return best[1]
+                return action
+    return fallback
 
 
 def greedy(state: GameState) -> Action:
@@ -75,10 +111,12 @@ def greedy(state: GameState) -> Action:
         return laura_action(state)
     hand = _hand(state)
     options = legal_plays(state.edition, state.front, hand)
+    known: dict[str, list[Pose]] = {}
     for played in sorted(options, key=lambda p: (-sum(map(cards.value, p)), p)):
-        action = _play(state, played)
-        if action is not None:
-            return action
+        if _fits(state, played, known):
+            action = _play(state, played, known)
+            if action is not None:
+                return action
     chaos = tuple(code for code in hand if cards.is_chaos(code))
     return Chaos(chaos) if chaos else Pass()
 

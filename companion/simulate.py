@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from companion.bots import POLICIES
@@ -36,7 +36,9 @@ def turns(
         action = policies[state.to_move % len(policies)](state)
         if isinstance(action, Play) and not state.player.laura:
             count = state.edition.dice_for(action.cards)
-            action = replace(action, roll=tuple(dice.choice(faces) for _ in range(count)))
+            roll = tuple(dice.choice(faces) for _ in range(count))
+            # The constructor, not dataclasses.replace: several times cheaper, every turn.
+            action = Play(action.cards, roll, action.order, action.place, action.drawn)
         state, events = apply(state, action)
         yield state, action, events
 

@@ -107,16 +107,9 @@ def placements(state: GameState, played: Sequence[str]) -> list[list[list[float]
         return None
     options = []
     for first in geometry.legal_placements(state.edition, state.railway, state.layout, played[0]):
-        chain = [first]
-        track = [*state.railway, played[0]]
-        layout = [*state.layout, first]
-        for code in played[1:]:
-            found = geometry.legal_placements(state.edition, track, layout, code)
-            if not found:
-                break
-            chain.append(found[0])
-            track.append(code)
-            layout.append(found[0])
+        chain = [first] + geometry.extend(
+            state.edition, [*state.railway, played[0]], [*state.layout, first], played[1:]
+        )
         if len(chain) == len(played):
             options.append([pose.as_list() for pose in chain])
     return options

@@ -53,7 +53,13 @@ def best_order(pile: Sequence[str], taken: Sequence[str]) -> tuple[str, ...]:
     counts = [0, 0, 0, 0]
     for code in taken:
         counts[cards.value(code) - 1] += 1
-    top_values = tuple(cards.value(code) for code in pile)
+    # Each card taken cancels at most one card of the pile, so only its top len(taken)
+    # cards can change. The cards below add the same sum and count to every outcome and
+    # end every top-first value tuple alike; outcomes of equal sum and count have equally
+    # long tops, so they compare as their tops do: searching the top alone chooses the
+    # same steps, and the search's cache then serves every pile with that top.
+    reachable = pile[-len(taken) :] if len(pile) > len(taken) else pile
+    top_values = tuple(cards.value(code) for code in reachable)
     steps = _search(tuple(counts), top_values)[1]
     by_value: dict[int, list[str]] = {}
     for code in taken:
@@ -83,9 +89,17 @@ def _strip_needless_marks(pile: Sequence[str], order: tuple[str, ...]) -> tuple[
 
 @lru_cache(maxsize=1 << 16)
 def _search(counts: tuple[int, ...], stack: tuple[int, ...]) -> tuple[tuple, tuple]:
-    """(best key, steps) from this point; steps are (value, combine) pairs."""
+    """(best key, steps) from this point; steps are (value, combine) pairs.
+
+    With r cards left to place, only the top r cards of `stack` can change, and (as in
+    `best_order`) the cards below them cannot change which steps are best: each option's
+    steps are searched from the top r - 1 cards of its stack alone, then that option's
+    outcome is replayed on this call's whole `stack`, so the options compare as before.
+    The search then visits tops of at most r cards instead of every stack placing could
+    build, and a long pile of penalties stays cheap."""
     if not any(counts):
         return pile_key(stack), ()
+    left = sum(counts) - 1
     best: tuple[tuple, tuple] | None = None
     for index, n in enumerate(counts):
         if not n:
@@ -96,8 +110,23 @@ def _search(counts: tuple[int, ...], stack: tuple[int, ...]) -> tuple[tuple, tup
         if stack and stack[-1] == v:
             options.insert(0, (True, stack[:-1]))
         for combine, after in options:
-            key, steps = _search(rest, after)
+            if left:
+                steps = _search(rest, after[-left:] if len(after) > left else after)[1]
+                key = pile_key(_replay(after, steps))
+            else:
+                steps, key = (), pile_key(after)
             if best is None or key < best[0]:
                 best = (key, ((v, combine), *steps))
     assert best is not None
     return best
+
+
+def _replay(stack: tuple[int, ...], steps: tuple) -> list[int]:
+    """The stack of values after `steps`."""
+    values = list(stack)
+    for v, combine in steps:
+        if combine:
+            values.pop()
+        else:
+            values.append(v)
+    return values

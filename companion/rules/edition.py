@@ -11,7 +11,7 @@ import json
 from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache
+from functools import cache, cached_property
 from importlib import resources
 
 from companion import cards
@@ -43,7 +43,7 @@ class Edition:
     tie_break_by_value: bool  # Rollecate/LOK'n'ROLL: fewest 4s, 3s, 2s, 1s after fewest cards
     assumptions: tuple[str, ...]
 
-    @property
+    @cached_property  # asked on every chaos turn; the deck never changes
     def chaos(self) -> bool:
         return any(cards.is_chaos(code) for code in self.deck)
 

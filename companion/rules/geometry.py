@@ -285,6 +285,22 @@ def legal_placements(
     return found
 
 
+def extend(
+    edition: Edition, railway: Sequence[str], layout: Sequence[Pose | None], codes: Sequence[str]
+) -> list[Pose]:
+    """The poses of `codes` laid one after another at the front, each at its first legal
+    placement: how a run of cards is laid once its first card's pose is chosen. Shorter
+    than `codes` where the next card fits nowhere."""
+    track, poses = list(railway), list(layout)
+    for code in codes:
+        found = legal_placements(edition, track, poses, code)
+        if not found:
+            break
+        track.append(code)
+        poses.append(found[0])
+    return poses[len(layout) :]
+
+
 def _square(rotation: float, tolerance_deg: float) -> bool:
     off = rotation % 90.0
     return min(off, 90.0 - off) <= tolerance_deg

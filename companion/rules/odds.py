@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache
+from functools import cache, lru_cache
 from itertools import combinations
 
 from companion import cards
@@ -86,34 +86,78 @@ def legal_plays(edition: Edition, front: str, hand: Sequence[str]) -> list[tuple
     return found
 
 
-def play_odds(
-    edition: Edition, railway: Sequence[str], caboose: int, played: Sequence[str], behind_extra=0
-) -> Odds:
-    """The odds of one play. `behind_extra` is how many more penalty cards could be paid
-    beyond the railway (Loose Caboose's draw and discard piles)."""
-    dice = edition.dice_for(played)
-    counts = wheel_counts(edition.die_faces, dice)
-    track = list(railway) + list(played)
-    room = len(track) - 1 - caboose
-    total = len(edition.die_faces) ** dice
+def broken_offsets(railway: Sequence[str], caboose: int) -> tuple[int, ...]:
+    """How many steps ahead of the caboose each broken track of the railway lies."""
+    return tuple(
+        step
+        for step, code in enumerate(railway[caboose + 1 :], start=1)
+        if cards.kind(code) == cards.BROKEN
+    )
+
+
+@lru_cache(maxsize=8192)
+def _outcome_counts(
+    faces: tuple[int, ...], dice: int, room: int, broken: tuple[int, ...], capacity: int
+) -> tuple[int, int, tuple[int, ...]]:
+    """(derailing rolls, penalty cards summed over the rolls, rolls by penalty cards) of
+    `dice` dice with `room` steps to the front, broken tracks `broken` steps ahead and at
+    most `capacity` cards behind the caboose (plus any beyond the railway) to pay with."""
+    counts = wheel_counts(faces, dice)
     derail = 0
     weighted = 0
     by_cards: dict[int, int] = {}
     broken_seen = 0
     for wheels, n in enumerate(counts):
-        if wheels and wheels <= room and cards.is_broken(track[caboose + wheels]):
+        if wheels and wheels <= room and wheels in broken:
             broken_seen += 1
         moved = min(wheels, room)
         missing = wheels - moved
         owed = broken_seen + missing
         # Cards behind the caboose where it stops can be taken; Loose Caboose goes on to
         # the draw pile.
-        paid = min(owed, caboose + moved + behind_extra)
+        paid = min(owed, capacity + moved)
         if missing:
             derail += n
         weighted += n * paid
         by_cards[paid] = by_cards.get(paid, 0) + n
     top = max(by_cards) if by_cards else 0
+    return derail, weighted, tuple(by_cards.get(k, 0) for k in range(top + 1))
+
+
+def _counts_for(
+    edition: Edition,
+    railway_len: int,
+    ahead: tuple[int, ...],
+    caboose: int,
+    played: Sequence[str],
+    behind_extra: int,
+) -> tuple[int, int, int, tuple[int, int, tuple[int, ...]]]:
+    """(dice, room, outcomes, `_outcome_counts`) of a play onto a railway of
+    `railway_len` cards whose broken tracks lie `ahead` (`broken_offsets`)."""
+    dice = edition.dice_for(played)
+    faces = edition.die_faces
+    reach = dice * max(faces)  # no roll goes further
+    room = railway_len + len(played) - 1 - caboose
+    first = railway_len - caboose  # steps to the first played card
+    broken = tuple(step for step in ahead if step <= reach) + tuple(
+        first + i
+        for i, code in enumerate(played)
+        if first + i <= reach and cards.kind(code) == cards.BROKEN
+    )
+    # More capacity than any roll can owe changes nothing: clamp it, so the cache is shared.
+    capacity = min(caboose + behind_extra, reach + len(broken))
+    return dice, room, len(faces) ** dice, _outcome_counts(faces, dice, room, broken, capacity)
+
+
+def play_odds(
+    edition: Edition, railway: Sequence[str], caboose: int, played: Sequence[str], behind_extra=0
+) -> Odds:
+    """The odds of one play. `behind_extra` is how many more penalty cards could be paid
+    beyond the railway (Loose Caboose's draw and discard piles)."""
+    ahead = broken_offsets(railway, caboose)
+    dice, room, total, (derail, weighted, by_penalty) = _counts_for(
+        edition, len(railway), ahead, caboose, played, behind_extra
+    )
     return Odds(
         cards=tuple(played),
         dice=dice,
@@ -121,8 +165,27 @@ def play_odds(
         outcomes=total,
         derailing=derail,
         penalty_total=weighted,
-        by_penalty=tuple(by_cards.get(k, 0) for k in range(top + 1)),
+        by_penalty=by_penalty,
     )
+
+
+def expected_penalties(
+    edition: Edition,
+    railway: Sequence[str],
+    caboose: int,
+    plays: Sequence[Sequence[str]],
+    behind_extra: int = 0,
+) -> list[float]:
+    """`play_odds(...).penalty_total / outcomes` of each play, without building the odds:
+    what a bot weighs for every legal play on every turn."""
+    ahead = broken_offsets(railway, caboose)
+    found = []
+    for played in plays:
+        _, _, total, counts = _counts_for(
+            edition, len(railway), ahead, caboose, played, behind_extra
+        )
+        found.append(counts[1] / total)
+    return found
 
 
 def derail_odds(state: GameState, hand: Sequence[str] | None = None) -> list[Odds]:

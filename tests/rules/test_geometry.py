@@ -14,6 +14,7 @@ from companion.rules.geometry import (
     PlacementError,
     Pose,
     check_play,
+    extend,
     first_railway_layout,
     legal_placements,
     open_ends,
@@ -125,6 +126,14 @@ def test_several_cards_join_one_after_the_other():
     check_play(LC, railway, layout, ["3/s", "3/s"], [Pose(0, H, 0), Pose(0, 2 * H, 180)])
     with pytest.raises(PlacementError, match="card 2 played"):
         check_play(LC, railway, layout, ["3/s", "3/s"], [Pose(0, H, 0), Pose(0, H, 0)])
+
+
+def test_a_run_of_cards_is_laid_one_after_the_other_until_one_does_not_fit():
+    railway, layout = _base()
+    assert extend(LC, railway, layout, ["3/s", "3/s"]) == [Pose(0, H, 0), Pose(0, 2 * H, 0)]
+    # Card 1 lies where the second card would go: the first is laid, the second is not.
+    blocked = ["4/s", *railway], [Pose(0, 2.9 * H, 0), *layout]
+    assert extend(LC, *blocked, ["3/s", "3/s"]) == [Pose(0, H, 0)]
 
 
 def test_an_unknown_front_makes_the_first_card_the_anchor():
