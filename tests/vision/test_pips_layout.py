@@ -1,0 +1,93 @@
+"""Small unit tests of the die-first reader's pieces: layout check, splitting, voting."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.vision.eval_dice import main
+from companion.vision.pips import (
+    LAYOUT_TOL,
+    LAYOUTS,
+    _die_blobs,
+    _die_mask,
+    _layout_error,
+    read_pips,
+)
+
+SIDE = 48.0  # die side in pixels for the layout tests
+OFFSET = 11.0  # corner pip offset per axis: 0.23 of the side, as on real dice
+
+
+def placed(count: int, angle_deg: float = 0.0, jitter: float = 0.0) -> np.ndarray:
+    """The standard layout of `count` pips, rotated, moved, and optionally jittered."""
+    angle = np.deg2rad(angle_deg)
+    rot = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
+    points = np.array(LAYOUTS[count], float) @ rot.T * OFFSET + (200.0, 150.0)
+    return points + np.random.default_rng(count).uniform(-jitter, jitter, points.shape)
+
+
+@pytest.mark.parametrize("count", range(2, 7))
+@pytest.mark.parametrize("angle", [0.0, 17.0, 45.0, 80.0])
+def test_standard_layouts_fit_at_any_rotation(count: int, angle: float) -> None:
+    assert _layout_error(placed(count, angle, jitter=1.0), SIDE) < LAYOUT_TOL
+
+
+def test_wrong_shapes_do_not_fit() -> None:
+    line_of_four = np.array([[0, 0], [10, 0], [20, 0], [30, 0]], float) + 100
+    assert _layout_error(line_of_four, SIDE) > LAYOUT_TOL
+    bent_three = np.array([[0, 0], [11, 11], [22, 0]], float) + 100  # a V, not a diagonal
+    assert _layout_error(bent_three, SIDE) > LAYOUT_TOL
+    five_without_centre_shift = placed(5)
+    five_without_centre_shift[2] += (8.0, 0.0)  # centre pip far off centre
+    assert _layout_error(five_without_centre_shift, SIDE) > LAYOUT_TOL
+
+
+def test_pip_spacing_must_suit_the_die_size() -> None:
+    assert _layout_error(placed(4), SIDE) < LAYOUT_TOL
+    assert _layout_error(placed(4), 3 * SIDE) == float("inf")  # pips far too close for it
+    assert _layout_error(placed(4), SIDE / 3) == float("inf")
+
+
+def tray(width: int = 640, height: int = 480) -> np.ndarray:
+    """A plain light-grey tray like the overhead photographs."""
+    noise = np.random.default_rng(3).integers(-3, 4, (height, width, 3), dtype=np.int16)
+    return np.clip(np.full((height, width, 3), 200, np.int16) + noise, 0, 255).astype(np.uint8)
+
+
+def square_die(image: np.ndarray, centre: tuple[int, int], pips: int, body: tuple) -> None:
+    """A 44 px die face with white pips, axis-aligned."""
+    cx, cy = centre
+    cv2.rectangle(image, (cx - 22, cy - 22), (cx + 22, cy + 22), body, -1)
+    for dx, dy in LAYOUTS[pips]:
+        cv2.circle(image, (cx + 11 * dx, cy + 11 * dy), 4, (250, 250, 250), -1, cv2.LINE_AA)
+
+
+def test_touching_dice_are_cut_apart_and_read() -> None:
+    image = tray()
+    square_die(image, (300, 240), 3, (40, 40, 180))
+    square_die(image, (345, 240), 5, (160, 60, 20))  # shares an edge with the first
+    square_die(image, (150, 120), 2, (40, 140, 40))  # a lone die sets the typical size
+    lab = cv2.cvtColor(cv2.GaussianBlur(image, (3, 3), 0), cv2.COLOR_BGR2Lab).astype(np.float32)
+    assert len(_die_blobs(_die_mask(image, lab))) == 3
+    dice = sorted(read_pips(image), key=lambda d: d.x)
+    assert [d.pips for d in dice] == [2, 3, 5]
+    assert abs(dice[1].x - 300) < 4 and abs(dice[2].x - 345) < 4
+
+
+def test_blob_touching_the_frame_edge_is_not_read_die_first() -> None:
+    image = tray()
+    square_die(image, (15, 240), 4, (40, 40, 180))  # cut off by the left edge
+    lab = cv2.cvtColor(cv2.GaussianBlur(image, (3, 3), 0), cv2.COLOR_BGR2Lab).astype(np.float32)
+    assert _die_blobs(_die_mask(image, lab)) == []
+
+
+def test_eval_cli_unreadable_image_is_exit_2(tmp_path: Path, capsys) -> None:
+    (tmp_path / "broken.jpg").write_bytes(b"not a jpeg")
+    assert main([str(tmp_path)]) == 2
+    assert "cannot read image" in capsys.readouterr().err
+    assert main([str(tmp_path), "--json"]) == 2
+    assert "cannot read image" in capsys.readouterr().out
