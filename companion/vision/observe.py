@@ -1,0 +1,548 @@
+"""One camera frame in, one `Observation` out: the cards with their codes and poses, the
+railway they form, where the caboose stands, the dice and their faces, and what could not
+be seen.
+
+How (each step is a few milliseconds; bench/RESULTS-vision.md has the figures):
+1. calibrate from the four markers (calibrate.py) and warp the table to a top-down image at
+   1 px/mm, where every card is a card-sized rectangle wherever the camera stands;
+2. cards: our design prints a dark frame inset from the card's edge, so an adaptive
+   threshold finds one closed dark rectangle per card, and two cards laid edge to edge are
+   still two rectangles (the white margins keep a band between them); each rectangle gives
+   a pose, and its crop is matched against the catalogue, which also says which end is the
+   card's top (an enrolled printed deck is also found by its cards' outer edges, which
+   works while its cards do not touch);
+3. railway: rail ends (geometry.rail_ends) of cards that touch join them into a chain;
+4. caboose: the one saturated red disc on the table, on the card under it;
+5. dice: bright (or yellow) die-sized blobs off the cards, read on the original frame
+   (dice.py);
+6. anything large, smooth and unlike the table off the cards is reported as covering it.
+
+`observe` never raises on a bad frame: what it could not see is in `problems`, in words a
+player can act on.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from companion import cards
+from companion.rules import edition as editions
+from companion.rules import geometry
+from companion.rules.geometry import Pose
+from companion.vision import card_art
+from companion.vision.calibrate import Calibration, calibrate, top_down
+from companion.vision.catalogue import TEMPLATE_PX, Catalogue, ours
+from companion.vision.dice import find_dice, read_die
+from companion.vision.table import TableLayout, card_corners
+
+FRAME_SIZE = (1456, 1088)
+_JOIN_MM = 12.0  # two rail ends this close are joined
+_MIN_CONFIDENCE = 0.15  # below this a card-shaped thing is reported as unreadable
+_FRAME_CONTRAST = 25  # grey levels a card's frame is darker than its surroundings, at least
+_COVER_MM2 = 2500.0  # a region this large, off the cards and unlike the table, hides things
+
+
+@dataclass(frozen=True)
+class SeenCard:
+    """A card on the table: its code (as in companion.cards, e.g. "3x/s", "C2"), how sure the
+    match is (0-1) and its pose in table mm."""
+
+    code: str
+    confidence: float
+    pose: Pose
+
+
+@dataclass(frozen=True)
+class SeenDie:
+    """A die off the cards: kind "wheels" (face 0-2) or "pips" (face 1-6), centre in mm."""
+
+    kind: str
+    face: int
+    position: tuple[float, float]
+    confidence: float
+
+
+@dataclass(frozen=True)
+class Observation:
+    """What one frame shows. `railway` holds indices into `cards`, back to front; `caboose`
+    an index into `railway` and `caboose_at` where the token stands (mm); `problems` says
+    in words what could not be seen (empty when all is well). `calibration` should be
+    handed to the next `observe` call: it is reused while the camera stays put and stands
+    in for hidden markers."""
+
+    cards: tuple[SeenCard, ...] = ()
+    railway: tuple[int, ...] = ()
+    caboose: int | None = None
+    dice: tuple[SeenDie, ...] = ()
+    problems: tuple[str, ...] = ()
+    caboose_at: tuple[float, float] | None = None
+    calibration: Calibration | None = field(default=None, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class VisionConfig:
+    """What recognition needs to know about this table: where the markers are, the card
+    size (the edition's `card_mm`), the catalogue of faces (ours unless a deck was
+    enrolled), the frame size the camera should give, and the top-down scale."""
+
+    layout: TableLayout = field(default_factory=TableLayout)
+    card_mm: tuple[float, float] = card_art.CARD_MM
+    catalogue: Catalogue | None = None
+    frame_size: tuple[int, int] = FRAME_SIZE
+    px_per_mm: float = 1.0
+
+    @classmethod
+    def for_edition(
+        cls, edition_id: str, catalogue_folder: Path | None = None, **kwargs: object
+    ) -> VisionConfig:
+        """The configuration for an edition's card size, with an enrolled catalogue if given."""
+        card_mm = editions.load(edition_id).card_mm
+        catalogue = Catalogue.load(catalogue_folder) if catalogue_folder else None
+        return cls(card_mm=card_mm, catalogue=catalogue, **kwargs)  # type: ignore[arg-type]
+
+    def faces(self) -> Catalogue:
+        return self.catalogue if self.catalogue is not None else ours(self.card_mm)
+
+
+def observe(
+    frame_bgr: object,
+    config: VisionConfig | None = None,
+    *,
+    calibration: Calibration | None = None,
+    back: tuple[float, float] | None = None,
+) -> Observation:
+    """Recognise one frame. `calibration` (from a previous Observation) is kept while the
+    camera has not moved (its warp tables are then reused) and stands in when markers are
+    hidden, if the ones still seen lie where it expects them. `back` is where the railway's
+    back card was last seen (table mm): the chain end nearest it is the back. Without it the
+    back is the chain end nearer the table's top edge (smaller y), then the left edge; a
+    tracker that knows the previous railway should always pass it."""
+    config = config or VisionConfig()
+    problems: list[str] = []
+    frame = _as_frame(frame_bgr, problems)
+    if frame is None:
+        return Observation(problems=tuple(problems))
+    height, width = frame.shape[:2]
+    if (width, height) != config.frame_size:
+        problems.append(
+            f"the frame is {width}x{height}, not the configured "
+            f"{config.frame_size[0]}x{config.frame_size[1]}: check the camera mode"
+        )
+    exposure = _exposure_problem(frame)
+    if exposure is not None:
+        return Observation(problems=(*problems, exposure))
+    seen = calibrate(frame, config.layout, calibration)
+    if seen is None or len(seen.markers) < 4:
+        missing = sorted(set(range(4)) - set(seen.markers if seen else ()))
+        problems.append(
+            f"table marker{'s' if len(missing) > 1 else ''} {', '.join(map(str, missing))} "
+            "not seen: is something lying on it?"
+        )
+    if seen is None or len(seen.markers) < 4:
+        if _still_fits(calibration, seen, config.layout, (width, height)):
+            seen = calibration
+        elif seen is None:
+            problems.append("cannot place the table: fewer than two markers are visible")
+            return Observation(problems=tuple(problems))
+    try:
+        top = top_down(frame, seen, config.layout, config.px_per_mm)
+        return _recognise(frame, top, seen, config, back, problems)
+    except cv2.error as error:  # OpenCV refusing some odd frame must not stop the referee
+        problems.append(f"this frame could not be read ({str(error).strip()})")
+        return Observation(problems=tuple(problems), calibration=seen)
+
+
+def _still_fits(
+    previous: Calibration | None,
+    seen: Calibration | None,
+    layout: TableLayout,
+    size: tuple[int, int],
+) -> bool:
+    """Whether a previous calibration still holds for a frame whose markers are partly
+    hidden: same frame size, and every marker still seen within 2 px of where it says."""
+    if previous is None or previous.frame_size != size:
+        return False
+    if seen is None or not seen.markers:
+        return True  # nothing contradicts it; a moved camera shows its markers again soon
+    known = layout.marker_corners()
+    expected = previous.to_pixels(np.concatenate([known[k] for k in seen.markers]))
+    return float(np.abs(expected - seen.corners).max()) < 2.0
+
+
+def _as_frame(frame: object, problems: list[str]) -> np.ndarray | None:
+    if not isinstance(frame, np.ndarray) or frame.ndim not in (2, 3) or frame.size == 0:
+        problems.append("no usable image came from the camera")
+        return None
+    if min(frame.shape[:2]) < 64:
+        problems.append(f"the frame is only {frame.shape[1]}x{frame.shape[0]} pixels")
+        return None
+    if frame.dtype != np.uint8:
+        frame = np.clip(np.nan_to_num(frame.astype(np.float32)), 0, 255).astype(np.uint8)
+    if frame.ndim == 2:
+        return cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
+    if frame.shape[2] == 4:
+        return cv2.cvtColor(frame, cv2.COLOR_BGRA2BGR)
+    if frame.shape[2] != 3:
+        problems.append(f"the frame has {frame.shape[2]} colour channels, not 3")
+        return None
+    return frame
+
+
+def _exposure_problem(frame: np.ndarray) -> str | None:
+    small = cv2.cvtColor(frame[::8, ::8], cv2.COLOR_BGR2GRAY)
+    if float(small.mean()) < 20 or float(np.percentile(small, 99)) < 40:
+        return "the picture is almost black: is the light on and the lens uncovered?"
+    if float((small > 250).mean()) > 0.5:
+        return "the picture is overexposed: dim the light or lower the camera's exposure"
+    return None
+
+
+def card_poses(grey: np.ndarray, config: VisionConfig, outlines: bool = False) -> list[Pose]:
+    """Cards in the grey top-down image, as poses whose rotation is the one of the two half
+    turns that puts the card's top nearer the table's top (the catalogue match decides).
+
+    Our design is found by its dark frame: a closed dark rectangle inset by the card's
+    margin. With `outlines`, cards are also found by their outer edge (a bright
+    card-sized rectangle against a darker table): how a printed deck without our frame is
+    found, as long as its cards do not touch."""
+    k = config.px_per_mm
+    block = round(15 * k) | 1
+    dark = cv2.adaptiveThreshold(
+        grey, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, _FRAME_CONTRAST
+    )
+    # bridge one-pixel breaks in a frame line (blur and a dim corner can open a frame, and an
+    # open frame is no rectangle); the white margins between cards are wider than this
+    dark = cv2.morphologyEx(dark, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    inset = 2 * card_art.MARGIN_MM
+    found = _rectangles(dark, (config.card_mm[0] - inset, config.card_mm[1] - inset), k)
+    if outlines:
+        block = round(121 * k) | 1
+        bright = cv2.adaptiveThreshold(
+            grey, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY, block, -15
+        )
+        for pose in _rectangles(bright, config.card_mm, k):
+            if all(math.dist((pose.x, pose.y), (p.x, p.y)) > 20.0 for p in found):
+                found.append(pose)
+    return found
+
+
+def _rectangles(mask: np.ndarray, size_mm: tuple[float, float], k: float) -> list[Pose]:
+    """Outer boundaries in `mask` that are filled rectangles of `size_mm` (12 % leeway),
+    also those lying in a hole of another component (the table's grain, darker than the
+    bright cards around it, can enclose a whole railway)."""
+    contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if hierarchy is None:
+        return []
+    want_w, want_h = size_mm
+    smallest = 0.8 * want_w * want_h * k * k
+    poses: list[Pose] = []
+    for contour, (_, _, _, parent) in zip(contours, hierarchy[0], strict=True):
+        if parent >= 0 or len(contour) < 4 or cv2.contourArea(contour) < smallest:
+            continue
+        (cx, cy), (w, h), angle = cv2.minAreaRect(contour)
+        w, h = w / k, h / k
+        short, long_ = min(w, h), max(w, h)
+        if abs(short - want_w) > 0.12 * want_w or abs(long_ - want_h) > 0.12 * want_h:
+            continue
+        if cv2.contourArea(contour) / k**2 / max(w * h, 1e-6) < 0.9:
+            continue
+        a = math.radians(angle)
+        along_w = (math.cos(a), math.sin(a))  # direction of the side minAreaRect calls w
+        dx, dy = along_w if w >= h else (-along_w[1], along_w[0])
+        if dy < 0 or (dy == 0 and dx > 0):
+            dx, dy = -dx, -dy  # the long side's direction that points down the table
+        poses.append(Pose(cx / k, cy / k, math.degrees(math.atan2(-dx, dy)) % 360.0))
+    return poses
+
+
+def card_image(top: np.ndarray, pose: Pose, card_mm: tuple[float, float], k: float) -> np.ndarray:
+    """The card at `pose` as a small portrait image (its top at the top), from the top-down
+    image at `k` px/mm: what the catalogue matches and what enrollment stores."""
+    corners = card_corners(pose, card_mm)[[0, 1, 3]] * k
+    w, h = TEMPLATE_PX[0] * 2, TEMPLATE_PX[1] * 2  # then shrunk: less aliasing
+    out = np.float32([[0, 0], [w, 0], [0, h]])
+    matrix = cv2.getAffineTransform(out, corners.astype(np.float32))
+    return cv2.warpAffine(
+        top, matrix, (w, h), flags=cv2.WARP_INVERSE_MAP | cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_REPLICATE,
+    )  # fmt: skip
+
+
+def _caboose(half: np.ndarray, k: float) -> tuple[float, float] | None:
+    """The centre (mm) of the largest saturated red disc of about the token's size, looked
+    for in the top-down image at half scale `k` (the token is 20 mm: 10 pixels suffice)."""
+    hsv = cv2.cvtColor(half, cv2.COLOR_BGR2HSV)
+    hue, sat, val = hsv[..., 0], hsv[..., 1], hsv[..., 2]
+    red = ((hue <= 8) | (hue >= 172)) & (sat >= 120) & (val >= 50)
+    count, _, stats, centroids = cv2.connectedComponentsWithStats(red.astype(np.uint8))
+    disc = math.pi * (card_art.CABOOSE_MM / 2) ** 2 * k * k
+    best, best_area = None, 0.25 * disc
+    for i in range(1, count):
+        area = stats[i, cv2.CC_STAT_AREA]
+        w, h = stats[i, cv2.CC_STAT_WIDTH], stats[i, cv2.CC_STAT_HEIGHT]
+        if best_area < area < 2.0 * disc and max(w, h) < 1.6 * card_art.CABOOSE_MM * k:
+            best, best_area = (centroids[i][0] / k, centroids[i][1] / k), area
+    return best
+
+
+def _recognise(
+    frame: np.ndarray,
+    top: np.ndarray,
+    calibration: Calibration,
+    config: VisionConfig,
+    back: tuple[float, float] | None,
+    problems: list[str],
+) -> Observation:
+    k = config.px_per_mm
+    catalogue = config.faces()
+    grey = cv2.cvtColor(top, cv2.COLOR_BGR2GRAY)
+    poses = card_poses(grey, config, outlines=config.catalogue is not None)
+    half = cv2.resize(top, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+    token = _caboose(half, k / 2)
+    matches = catalogue.match_all(
+        [card_image(top, pose, config.card_mm, k) for pose in poses],
+        [_hidden_by_token(pose, token, config.card_mm) for pose in poses],
+    )
+    seen: list[SeenCard] = []
+    unreadable = 0
+    for pose, match in zip(poses, matches, strict=True):
+        rotation = pose.rotation
+        if match.turned:
+            pose = Pose(pose.x, pose.y, (rotation + 180.0) % 360.0)
+        if match.confidence < _MIN_CONFIDENCE:
+            unreadable += 1
+            continue
+        pose = Pose(round(pose.x, 1), round(pose.y, 1), round(pose.rotation, 1) % 360.0)
+        seen.append(SeenCard(match.code, round(match.confidence, 3), pose))
+    if unreadable:
+        problems.append(
+            f"{unreadable} card{'s' if unreadable > 1 else ''} could not be read: "
+            "is something lying on it?"
+        )
+    railway = _railway(seen, config.card_mm, back)
+    caboose = None
+    if token is None:
+        problems.append("the caboose is not seen")
+    else:
+        caboose = _card_under(token, seen, railway, config.card_mm)
+        if caboose is None:
+            problems.append("the caboose is not on a railway card")
+    free = _off_the_known(grey.shape[:2], config, seen, token)
+    dice = _dice(frame, half, calibration, config, free)
+    for die in dice:
+        centre = (round(die.position[0] * k), round(die.position[1] * k))
+        cv2.circle(free, centre, round(14 * k), 0, -1)
+    hidden_mm2 = _covered_area(half, free, k / 2)
+    if hidden_mm2 > 0:
+        share = hidden_mm2 / (config.layout.width * config.layout.height)
+        problems.append(
+            f"something covers {max(share, 0.01):.0%} of the table (a hand?): "
+            "what lies under it is not seen"
+        )
+    return Observation(
+        cards=tuple(seen),
+        railway=railway,
+        caboose=caboose,
+        dice=tuple(dice),
+        problems=tuple(problems),
+        caboose_at=None if token is None else (round(token[0], 1), round(token[1], 1)),
+        calibration=calibration,
+    )
+
+
+def _hidden_by_token(
+    pose: Pose, token: tuple[float, float] | None, card_mm: tuple[float, float]
+) -> np.ndarray | None:
+    """Where the caboose covers the card's face, as a TEMPLATE_PX mask, or None."""
+    if token is None:
+        return None
+    a = math.radians(pose.rotation)
+    dx, dy = token[0] - pose.x, token[1] - pose.y
+    lx, ly = dx * math.cos(a) + dy * math.sin(a), -dx * math.sin(a) + dy * math.cos(a)
+    radius = card_art.CABOOSE_MM / 2 + 2.0
+    if abs(lx) > card_mm[0] / 2 + radius or abs(ly) > card_mm[1] / 2 + radius:
+        return None
+    sx, sy = TEMPLATE_PX[0] / card_mm[0], TEMPLATE_PX[1] / card_mm[1]
+    mask = np.zeros((TEMPLATE_PX[1], TEMPLATE_PX[0]), np.uint8)
+    centre = (round((lx + card_mm[0] / 2) * sx), round((ly + card_mm[1] / 2) * sy))
+    cv2.circle(mask, centre, round(radius * sx), 1, -1)
+    return mask
+
+
+def _railway(
+    seen: Sequence[SeenCard], card_mm: tuple[float, float], back: tuple[float, float] | None
+) -> tuple[int, ...]:
+    """The longest chain of cards joined rail end to rail end, back to front."""
+    track = [i for i, card in enumerate(seen) if not cards.is_chaos(card.code)]
+    ends = {i: geometry.rail_ends(seen[i].code, seen[i].pose, card_mm) for i in track}
+    links: dict[int, set[int]] = {i: set() for i in track}
+    for n, i in enumerate(track):
+        for j in track[n + 1 :]:
+            if any(math.dist(a, b) < _JOIN_MM for a in ends[i] for b in ends[j]):
+                links[i].add(j)
+                links[j].add(i)
+    best: list[int] = []
+    done: set[int] = set()
+    for start in track:
+        if start in done:
+            continue
+        component = _component(start, links)
+        done |= component
+        chain = _chain(component, links)
+        if len(chain) > len(best):
+            best = chain
+    if len(best) > 1:
+        first, last = seen[best[0]].pose, seen[best[-1]].pose
+        if back is not None:
+            turn = math.dist(back, (last.x, last.y)) < math.dist(back, (first.x, first.y))
+        else:
+            turn = (last.y, last.x) < (first.y, first.x)
+        if turn:
+            best.reverse()
+    return tuple(best)
+
+
+def _component(start: int, links: dict[int, set[int]]) -> set[int]:
+    found, todo = {start}, [start]
+    while todo:
+        for other in links[todo.pop()]:
+            if other not in found:
+                found.add(other)
+                todo.append(other)
+    return found
+
+
+def _chain(component: set[int], links: dict[int, set[int]]) -> list[int]:
+    """The longest simple path through a component (a railway is a path; a stray card
+    touching it must not break the order)."""
+    ends = [i for i in component if len(links[i] & component) <= 1] or sorted(component)
+    best: list[int] = []
+
+    def walk(path: list[int]) -> None:
+        nonlocal best
+        if len(path) > len(best):
+            best = list(path)
+        for nxt in sorted(links[path[-1]]):
+            if nxt not in path and len(best) < len(component):
+                path.append(nxt)
+                walk(path)
+                path.pop()
+
+    for start in sorted(ends):
+        walk([start])
+    return best
+
+
+def _card_under(
+    point: tuple[float, float],
+    seen: Sequence[SeenCard],
+    railway: Sequence[int],
+    card_mm: tuple[float, float],
+) -> int | None:
+    for position, index in enumerate(railway):
+        pose = seen[index].pose
+        a = math.radians(pose.rotation)
+        dx, dy = point[0] - pose.x, point[1] - pose.y
+        lx, ly = dx * math.cos(a) + dy * math.sin(a), -dx * math.sin(a) + dy * math.cos(a)
+        if abs(lx) <= card_mm[0] / 2 and abs(ly) <= card_mm[1] / 2:
+            return position
+    return None
+
+
+def _off_the_known(
+    shape: tuple[int, ...],
+    config: VisionConfig,
+    seen: Sequence[SeenCard],
+    token: tuple[float, float] | None,
+) -> np.ndarray:
+    """A top-down mask, 255 where no card, marker or the caboose lies."""
+    k = config.px_per_mm
+    free = np.full(shape, 255, np.uint8)
+    grow = (config.card_mm[0] + 6.0, config.card_mm[1] + 6.0)
+    for card in seen:
+        cv2.fillConvexPoly(free, (card_corners(card.pose, grow) * k).round().astype(np.int32), 0)
+    for corners in config.layout.marker_corners().values():
+        lo, hi = corners.min(axis=0) - 8, corners.max(axis=0) + 8
+        cv2.rectangle(free, tuple((lo * k).astype(int)), tuple((hi * k).astype(int)), 0, -1)
+    if token is not None:
+        cv2.circle(free, (round(token[0] * k), round(token[1] * k)), round(14 * k), 0, -1)
+    return free
+
+
+def _covered_area(half: np.ndarray, free: np.ndarray, k: float) -> float:
+    """How many mm^2 of the table, off everything recognised, are covered by something large
+    that is neither table nor game: smooth where the table's surface has grain or print, and
+    of another colour than the table's own (its median colour where nothing was found).
+    Lighting changes brightness more than colour, so brightness counts half. Looked for at
+    half the scale `k` of `half` (a hand is large)."""
+    small = cv2.resize(half, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+    mask = cv2.resize(free, (small.shape[1], small.shape[0]), interpolation=cv2.INTER_NEAREST)
+    if (mask > 0).sum() < 100:
+        return 0.0
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2Lab).astype(np.float32)
+    table = np.median(lab[mask > 0][::7], axis=0)
+    weights = np.array([0.5, 1.0, 1.0], np.float32)
+    unlike = np.sqrt((((lab - table) * weights) ** 2).sum(axis=2)) > 15.0
+    grey = lab[..., 0]
+    mean = cv2.blur(grey, (3, 3))
+    texture = np.sqrt(np.maximum(cv2.blur(grey * grey, (3, 3)) - mean * mean, 0.0))
+    smooth = texture < 0.5 * float(np.median(texture[mask > 0]))
+    blob = (unlike & smooth & (mask > 0)).astype(np.uint8)
+    count, _, stats, _ = cv2.connectedComponentsWithStats(blob)
+    mm2_per_px = (2.0 / k) ** 2
+    areas = stats[1:, cv2.CC_STAT_AREA] * mm2_per_px
+    return float(areas[areas > _COVER_MM2].sum()) if count > 1 else 0.0
+
+
+def _dice(
+    frame: np.ndarray,
+    half: np.ndarray,
+    calibration: Calibration,
+    config: VisionConfig,
+    free: np.ndarray,
+) -> list[SeenDie]:
+    found = []
+    for x, y in find_dice(half, free, config.px_per_mm / 2):
+        reading = read_die(frame, calibration, x, y)
+        if reading is not None:
+            found.append(
+                SeenDie(
+                    reading.kind,
+                    reading.face,
+                    (round(reading.x, 1), round(reading.y, 1)),
+                    round(reading.confidence, 3),
+                )
+            )
+    return found
+
+
+class ChangeGate:
+    """Tells whether a frame differs from the last one that was recognised, so a caller can
+    skip `observe` while nothing on the table moves. It compares 160x120 grey thumbnails:
+    each thumbnail pixel averages ~80 frame pixels, so sensor noise averages away (to a
+    fraction of a grey level) while a die (~3 thumbnail pixels) moving changes a few of
+    them by tens of grey levels."""
+
+    def __init__(self, threshold: float = 12.0, pixels: int = 2) -> None:
+        self.threshold = threshold  # grey levels a thumbnail pixel must change by
+        self.pixels = pixels  # how many thumbnail pixels must change
+        self._last: np.ndarray | None = None
+
+    def changed(self, frame_bgr: object) -> bool:
+        """True when the frame should be recognised (and it becomes the reference)."""
+        if not isinstance(frame_bgr, np.ndarray) or frame_bgr.ndim not in (2, 3):
+            return True
+        grey = frame_bgr if frame_bgr.ndim == 2 else cv2.cvtColor(frame_bgr, cv2.COLOR_BGR2GRAY)
+        thumb = cv2.resize(grey, (160, 120), interpolation=cv2.INTER_AREA).astype(np.int16)
+        if self._last is not None and self._last.shape == thumb.shape:
+            moved = int((np.abs(thumb - self._last) > self.threshold).sum())
+            if moved < self.pixels:
+                return False
+        self._last = thumb
+        return True

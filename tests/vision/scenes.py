@@ -1,0 +1,48 @@
+"""Rendered tables shared by the vision tests, cached: rendering is the slow part."""
+
+from __future__ import annotations
+
+from functools import cache
+
+import numpy as np
+
+from companion.rules.geometry import Pose
+from hw import synthetic
+from hw.synthetic import Camera, PlacedCard, PlacedDie, Scene
+
+
+@cache
+def random_frame(seed: int, difficulty: str = "hard") -> tuple[Scene, np.ndarray]:
+    """A random legal table of 20 cards and 4 dice, with one card lying apart."""
+    scene = synthetic.random_scene(seed, "rollecate", n_cards=20, n_dice=4, loose_cards=1)
+    return scene, synthetic.render(scene, seed, Camera.preset(difficulty))
+
+
+def explicit_scene() -> Scene:
+    """Two straights side by side (long edges touching, not joined), a joined pair, a chaos
+    card alone, the caboose on the back card, and every face of both kinds of dice."""
+    placed = (
+        PlacedCard("3/s", Pose(420.0, 250.0, 0.0)),  # railway: back
+        PlacedCard("2/c", Pose(420.0, 338.0, 180.0)),  # joined to the back's bottom end
+        PlacedCard("4/s", Pose(483.0, 250.0, 0.0)),  # beside the back, long edges touching
+        PlacedCard("1x/s", Pose(546.0, 250.0, 180.0)),  # and beside that one
+        PlacedCard("C3", Pose(640.0, 420.0, 90.0)),
+    )
+    dice = tuple(
+        PlacedDie(kind, face, 120.0 + 45.0 * i, y, 10.0 * i)
+        for i, (kind, face, y) in enumerate(
+            [("wheels", f, 480.0) for f in (0, 1, 2)] + [("pips", f, 540.0) for f in range(1, 7)]
+        )
+    )
+    return Scene(
+        cards=placed,
+        railway=(0, 1),
+        caboose=0,
+        caboose_at=(423.0, 247.0),
+        dice=dice,
+    )
+
+
+@cache
+def explicit_frame(difficulty: str = "hard", seed: int = 5) -> np.ndarray:
+    return synthetic.render(explicit_scene(), seed, Camera.preset(difficulty))

@@ -1,0 +1,89 @@
+"""Enrollment: learn faces from the camera, store them, recognise with them."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import cv2
+import pytest
+
+from companion.rules.geometry import Pose
+from companion.vision import enroll
+from companion.vision.catalogue import Catalogue, CatalogueError
+from companion.vision.observe import VisionConfig, observe
+from hw import synthetic
+from hw.frames import FolderFrames
+from hw.synthetic import Camera, PlacedCard, Scene
+
+CODES = ["1/s", "3/c", "4x/s", "C2"]
+
+
+def _record_one_card_each(folder: Path) -> None:
+    """What a player shows the camera: each card alone, portrait, top up."""
+    folder.mkdir()
+    for number, code in enumerate(CODES):
+        scene = Scene(cards=(PlacedCard(code, Pose(380.0 + 20 * number, 300.0, 0.0)),), railway=())
+        frame = synthetic.render(scene, 40 + number, Camera.easy())
+        cv2.imwrite(str(folder / f"{number:02d}.png"), frame)
+
+
+def test_enroll_round_trip_recognises_with_the_learnt_catalogue(tmp_path: Path) -> None:
+    _record_one_card_each(tmp_path / "frames")
+    said: list[str] = []
+    with FolderFrames(tmp_path / "frames") as source:
+        catalogue = enroll.enroll(
+            source, CODES, VisionConfig(), say=said.append, preview_path=tmp_path / "seen.png"
+        )
+    assert said[-1] == "[4/4] learnt C2"
+    assert cv2.imread(str(tmp_path / "seen.png")) is not None
+    catalogue.save(tmp_path / "deck")
+    loaded = Catalogue.load(tmp_path / "deck")
+    assert loaded.codes == tuple(CODES)
+
+    table = Scene(
+        cards=(
+            PlacedCard("3/c", Pose(250.0, 250.0, 90.0)),
+            PlacedCard("1/s", Pose(450.0, 300.0, 180.0)),
+            PlacedCard("4x/s", Pose(600.0, 420.0, 270.0)),
+            PlacedCard("C2", Pose(250.0, 450.0, 0.0)),
+        ),
+        railway=(),
+    )
+    seen = observe(synthetic.render(table, 9, Camera.hard()), VisionConfig(catalogue=loaded))
+    for card in table.cards:
+        near = [
+            c for c in seen.cards if math.dist((c.pose.x, c.pose.y), (card.pose.x, card.pose.y)) < 4
+        ]
+        assert [c.code for c in near] == [card.code]
+        turn = (near[0].pose.rotation - card.pose.rotation + 180) % 360 - 180
+        assert abs(turn) < 3
+
+
+def test_enroll_command_writes_catalogue_and_preview(tmp_path: Path, capsys) -> None:
+    _record_one_card_each(tmp_path / "frames")
+    code = enroll.main([str(tmp_path / "deck"), "--source", f"folder:{tmp_path / 'frames'}",
+                        "--codes", ",".join(CODES), "--no-wait"])  # fmt: skip
+    assert code == 0
+    assert (tmp_path / "deck" / "catalogue.json").is_file()
+    assert (tmp_path / "deck" / "preview.png").is_file()
+    assert "learnt 3/c" in capsys.readouterr().out
+
+
+def test_enroll_stops_with_a_clear_message_when_no_card_is_shown(tmp_path: Path, capsys) -> None:
+    folder = tmp_path / "empty"
+    folder.mkdir()
+    frame = synthetic.render(Scene(cards=(), railway=()), 1, Camera.easy())
+    cv2.imwrite(str(folder / "00.png"), frame)
+    code = enroll.main([str(tmp_path / "deck"), "--source", f"folder:{folder}", "--codes", "2/s",
+                        "--no-wait"])  # fmt: skip
+    assert code == 2
+    assert "no card found" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as stop:
+        enroll.main([str(tmp_path / "deck"), "--codes", "9/z"])
+    assert stop.value.code == 2
+
+
+def test_a_broken_catalogue_folder_is_named(tmp_path: Path) -> None:
+    with pytest.raises(CatalogueError, match="cannot read"):
+        Catalogue.load(tmp_path)

@@ -1,0 +1,27 @@
+"""`companion eval-vision`: the measured figures, in JSON."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from companion.vision import eval_vision
+
+
+def test_json_report_has_the_figures_and_they_are_right_on_easy_scenes(capsys) -> None:
+    assert eval_vision.main(["--scenes", "2", "--seed", "3", "--difficulty", "easy", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    for key in ("cards_accuracy", "railway_exact", "caboose_accuracy", "dice_accuracy",
+                "latency_ms_p50", "latency_ms_p95", "scenes"):  # fmt: skip
+        assert key in doc
+    assert doc["scenes"] == 2 and doc["cards"] >= 6
+    assert doc["cards_accuracy"] == 1.0 and doc["railway_exact"] == 1.0
+    assert doc["caboose_accuracy"] == 1.0 and doc["dice_accuracy"] == 1.0
+    assert 0 < doc["latency_ms_p50"] <= doc["latency_ms_p95"]
+
+
+def test_bad_scene_count_exits_2() -> None:
+    with pytest.raises(SystemExit) as stop:
+        eval_vision.main(["--scenes", "0"])
+    assert stop.value.code == 2

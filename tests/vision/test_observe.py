@@ -1,0 +1,147 @@
+"""Recognition on rendered tables: cards, railway, caboose, dice, and frames gone wrong."""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.rules.geometry import Pose
+from companion.vision.observe import ChangeGate, Observation, VisionConfig, observe
+from hw import synthetic
+from hw.synthetic import Camera, PlacedCard, Scene
+from tests.vision.scenes import explicit_frame, explicit_scene, random_frame
+
+
+def _match(scene: Scene, seen: Observation) -> dict[int, int]:
+    """True card index -> seen card index, by position."""
+    found = {}
+    for i, card in enumerate(scene.cards):
+        near = [
+            j
+            for j, got in enumerate(seen.cards)
+            if math.dist((got.pose.x, got.pose.y), (card.pose.x, card.pose.y)) < 5.0
+        ]
+        if near:
+            found[i] = near[0]
+    return found
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_hard_table_every_card_its_code_pose_railway_caboose_and_dice(seed: int) -> None:
+    scene, frame = random_frame(seed)
+    back = scene.cards[scene.railway[0]].pose
+    seen = observe(frame, back=(back.x, back.y))
+    assert seen.problems == ()
+    found = _match(scene, seen)
+    assert len(found) == len(scene.cards) == len(seen.cards)
+    for i, j in found.items():
+        truth, got = scene.cards[i], seen.cards[j]
+        assert got.code == truth.code
+        assert math.dist((got.pose.x, got.pose.y), (truth.pose.x, truth.pose.y)) < 3.0
+        turn = (got.pose.rotation - truth.pose.rotation + 180) % 360 - 180
+        assert abs(turn) < 3.0, (truth, got)
+        assert 0 < got.confidence <= 1
+    assert [found[i] for i in scene.railway] == list(seen.railway)
+    assert seen.railway[seen.caboose] == found[scene.caboose]
+    assert math.dist(seen.caboose_at, scene.caboose_at) < 3.0
+    faces = sorted((d.kind, d.face) for d in seen.dice)
+    assert faces == sorted((d.kind, d.face) for d in scene.dice)
+
+
+def test_touching_cards_chaos_card_and_every_die_face() -> None:
+    scene = explicit_scene()
+    seen = observe(explicit_frame("hard"))
+    found = _match(scene, seen)
+    assert {scene.cards[i].code: seen.cards[j].code for i, j in found.items()} == {
+        c.code: c.code for c in scene.cards
+    }
+    # the two joined cards are the railway; the chaos card and the side-by-side ones are not
+    assert seen.railway == (found[0], found[1])
+    assert seen.caboose == 0
+    for die in scene.dice:
+        near = [d for d in seen.dice if math.dist(d.position, (die.x, die.y)) < 4]
+        assert [(d.kind, d.face) for d in near] == [(die.kind, die.face)]
+
+
+def test_railway_back_is_the_hinted_end_or_else_the_top_end() -> None:
+    scene = explicit_scene()
+    frame = explicit_frame("easy")
+    top_first = observe(frame)
+    assert [top_first.cards[i].code for i in top_first.railway] == ["3/s", "2/c"]
+    hinted = observe(frame, back=(420.0, 400.0))
+    assert [hinted.cards[i].code for i in hinted.railway] == ["2/c", "3/s"]
+    assert hinted.caboose == 1  # the caboose stays on the 3/s, now the front
+    assert scene.cards[scene.caboose].code == "3/s"
+
+
+def _problems(frame: object, **kwargs) -> tuple[str, ...]:
+    seen = observe(frame, **kwargs)
+    assert isinstance(seen, Observation)
+    return seen.problems
+
+
+def test_black_overexposed_and_non_frames_give_problems_not_exceptions() -> None:
+    assert "black" in " ".join(_problems(np.zeros((1088, 1456, 3), np.uint8)))
+    assert "overexposed" in " ".join(_problems(np.full((1088, 1456, 3), 255, np.uint8)))
+    assert _problems(None) and _problems("frame") and _problems(np.zeros((10, 10), np.uint8))
+    assert _problems(np.zeros((1088, 1456, 5), np.uint8))
+
+
+def test_wrong_frame_size_is_named_and_still_read() -> None:
+    scene, frame = random_frame(0)
+    small = cv2.resize(frame, (1200, 900), interpolation=cv2.INTER_AREA)
+    seen = observe(small)
+    assert any("1200x900" in p for p in seen.problems)
+    assert len(seen.cards) >= len(scene.cards) - 2
+
+
+def test_hand_over_half_the_table_is_reported() -> None:
+    scene = synthetic.random_scene(8, n_cards=16, n_dice=2)
+    hand = synthetic.Hand(420.0, 330.0, 60.0, 3.0)
+    covered = Scene(scene.cards, scene.railway, scene.caboose, scene.caboose_at, scene.dice,
+                    (hand,))  # fmt: skip
+    frame = synthetic.render(covered, 8, Camera.hard())
+    seen = observe(frame)
+    assert seen.problems
+    assert len(seen.cards) < len(scene.cards)
+
+
+def test_covered_markers_are_named_and_a_previous_calibration_is_used() -> None:
+    scene, frame = random_frame(1, "easy")
+    before = observe(frame)
+    view = synthetic.camera_view(1, Camera.easy(), scene.layout)
+    covered = frame.copy()
+    for marker_id in (1, 2, 3):
+        corners = view.to_pixels(scene.layout.marker_corners()[marker_id])
+        cv2.fillConvexPoly(covered, corners.round().astype(np.int32), (90, 120, 160))
+    alone = observe(covered)
+    assert any("1, 2, 3" in p for p in alone.problems)
+    assert any("cannot place the table" in p for p in alone.problems) and not alone.cards
+    helped = observe(covered, calibration=before.calibration)
+    assert any("1, 2, 3" in p for p in helped.problems)
+    assert sorted(c.code for c in helped.cards) == sorted(c.code for c in before.cards)
+
+
+def test_change_gate_skips_still_frames_and_wakes_for_a_moved_die() -> None:
+    scene = explicit_scene()
+    frame = explicit_frame("easy")
+    gate = ChangeGate()
+    assert gate.changed(frame)
+    assert not gate.changed(frame.copy())
+    die = scene.dice[0]
+    rolled = (synthetic.PlacedDie(die.kind, die.face, 300.0, 420.0), *scene.dice[1:])
+    moved = Scene(scene.cards, scene.railway, scene.caboose, scene.caboose_at, rolled)
+    assert gate.changed(synthetic.render(moved, 5, Camera.easy()))
+
+
+def test_another_card_size_from_the_edition() -> None:
+    layout_scene = Scene(
+        cards=(PlacedCard("2/s", Pose(300.0, 300.0, 90.0)),), railway=(0,), card_mm=(57.0, 89.0)
+    )
+    frame = synthetic.render(layout_scene, 2, Camera.easy())
+    seen = observe(frame, VisionConfig(card_mm=(57.0, 89.0)))
+    assert [c.code for c in seen.cards] == ["2/s"]
+    assert "the caboose is not seen" in seen.problems

@@ -1,0 +1,65 @@
+"""The synthetic table: deterministic, legal railways, honest camera."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from companion.rules import edition, geometry
+from companion.vision.table import card_corners
+from hw import synthetic
+from hw.synthetic import Camera
+
+
+def test_same_seed_same_frame_and_another_seed_another() -> None:
+    scene = synthetic.random_scene(3, n_cards=6, n_dice=2)
+    first = synthetic.render(scene, 3, Camera.hard())
+    assert first.shape == (1088, 1456, 3)
+    assert np.array_equal(first, synthetic.render(scene, 3, Camera.hard()))
+    assert not np.array_equal(first, synthetic.render(scene, 4, Camera.hard()))
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+def test_random_scene_lays_a_legal_railway_by_the_rules(seed: int) -> None:
+    scene = synthetic.random_scene(seed, "loose-caboose", n_cards=20, n_dice=4)
+    ed = edition.load("loose-caboose")
+    codes = [scene.cards[i].code for i in scene.railway]
+    poses = [scene.cards[i].pose for i in scene.railway]
+    assert len(codes) == 20 and len(scene.dice) == 4
+    # every card after the back joins the front's open end, within a hand's nudge
+    geometry.check_play(ed, codes[:1], poses[:1], codes[1:], poses[1:])
+    left, top, right, bottom = scene.layout.play_area()
+    for card in scene.cards:
+        corners = card_corners(card.pose, scene.card_mm)
+        assert corners[:, 0].min() >= left - 2 and corners[:, 0].max() <= right + 2
+        assert corners[:, 1].min() >= top - 2 and corners[:, 1].max() <= bottom + 2
+
+
+def test_caboose_stands_on_its_card_and_dice_lie_off_the_cards() -> None:
+    scene = synthetic.random_scene(11, n_cards=12, n_dice=4, loose_cards=1)
+    on = scene.cards[scene.caboose].pose
+    assert math.dist(scene.caboose_at, (on.x, on.y)) < 10
+    for die in scene.dice:
+        for card in scene.cards:
+            assert math.dist((die.x, die.y), (card.pose.x, card.pose.y)) > 40
+
+
+def test_view_knows_where_a_table_point_lands() -> None:
+    """The marker's dark border shows where View says the marker's corner is."""
+    scene = synthetic.random_scene(5, n_cards=3, n_dice=0)
+    frame = synthetic.render(scene, 5, Camera.easy())
+    view = synthetic.camera_view(5, Camera.easy(), scene.layout)
+    inside = view.to_pixels(np.array([[12.0, 12.0], [100.0, 100.0]]))
+    grey = frame.mean(axis=2)
+    x, y = inside[0].round().astype(int)
+    assert grey[y, x] < 80  # marker 0's black border, 2 mm inside its corner
+    x, y = inside[1].round().astype(int)
+    assert grey[y, x] > 60  # the table beyond it, not the dark floor
+
+
+def test_presets_differ_and_unknown_preset_is_refused() -> None:
+    assert Camera.hard().tilt == 30 and Camera.easy().tilt < 10
+    with pytest.raises(ValueError, match="easy or hard"):
+        Camera.preset("medium")
