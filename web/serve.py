@@ -10,8 +10,10 @@ from __future__ import annotations
 import logging
 import random
 import sys
+import threading
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from companion.bots import cautious, greedy
 from companion.rules.state import Play
@@ -20,6 +22,8 @@ from companion.table import Table
 from web.app import Settings, create_app, new_pin
 
 THREADS = 16
+# Each open page holds a thread for its event stream: leave some for ordinary requests.
+MAX_STREAMS = THREADS - 4
 DEFAULT_DB = Path.home() / ".local" / "share" / "caboose-companion" / "table.sqlite3"
 
 
@@ -41,6 +45,31 @@ def deal_demo(table: Table, turns: int = 6, seed: str = "demo") -> None:
         table.act(state.to_move, action)
 
 
+class ServeError(OSError):
+    """The page cannot listen where it was asked to."""
+
+
+def listen(app: Any, host: str, port: int) -> Any:
+    """A waitress server bound to `host:port`, not yet serving. Binding here, before any
+    thread starts, turns a port in use into one clear message instead of a dead thread."""
+    from waitress.server import create_server
+
+    try:
+        return create_server(app, host=host, port=port, threads=THREADS, ident="caboose")
+    except OSError as error:
+        raise ServeError(
+            f"cannot listen on {host}:{port} ({error.strerror or error}): another program, "
+            "perhaps another companion, uses that port; stop it or choose another port"
+        ) from None
+
+
+def serve_in_background(app: Any, host: str, port: int) -> Any:
+    """`listen`, then serve from a daemon thread (the camera loop keeps the main one)."""
+    server = listen(app, host, port)
+    threading.Thread(target=server.run, daemon=True, name="web").start()
+    return server
+
+
 def serve(
     host: str = "0.0.0.0",
     port: int = 8000,
@@ -48,17 +77,20 @@ def serve(
     pin: str | None = None,
     demo: bool = False,
 ) -> int:
-    import waitress
-
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     table = Table(Store(db or DEFAULT_DB))
     if demo:
         deal_demo(table)
     pin = pin or new_pin()
-    app = create_app(table, pin, Settings(max_streams=THREADS - 4))
+    app = create_app(table, pin, Settings(max_streams=MAX_STREAMS))
+    try:
+        server = listen(app, host, port)
+    except ServeError as error:
+        print(f"companion serve: {error}", file=sys.stderr)
+        return 2
     shown = "localhost" if host in ("0.0.0.0", "::") else host
     print(f"Caboose Companion: open http://{shown}:{port}/ (on the table's network too)")
     print(f"table PIN: {pin}")
     sys.stdout.flush()
-    waitress.serve(app, host=host, port=port, threads=THREADS, ident="caboose")
+    server.run()
     return 0

@@ -4,12 +4,14 @@ away, so the fixed thread pool is never used up; the demo starts a game in progr
 from __future__ import annotations
 
 import http.client
+import socket
 import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 import waitress
+import waitress.server
 from flask import Flask
 
 from companion.cli import main
@@ -96,11 +98,33 @@ def test_demo_plays_a_few_turns(tmp_path):
 
 def test_serve_command(tmp_path, monkeypatch, capsys):
     served = {}
-    monkeypatch.setattr(waitress, "serve", lambda app, **kw: served.update(kw, app=app))
+
+    class Bound:
+        """The server `companion serve` binds, kept from blocking the test in run()."""
+
+        def run(self) -> None:
+            served["ran"] = True
+
+    def create_server(app, **kw):
+        served.update(kw, app=app)
+        return Bound()
+
+    monkeypatch.setattr(waitress.server, "create_server", create_server)
     db = tmp_path / "t.sqlite3"
     assert main(["serve", "--port", "8123", "--db", str(db), "--pin", "9999", "--demo"]) == 0
     out = capsys.readouterr().out
     assert "http://localhost:8123/" in out and "table PIN: 9999" in out
-    assert served["port"] == 8123 and served["threads"] == 16
+    assert served["port"] == 8123 and served["threads"] == 16 and served["ran"]
     assert served["app"].extensions["caboose.pin"] == "9999"
     assert Table(Store(db)).require().state.turn == 6
+
+
+def test_a_port_in_use_is_a_clear_message(tmp_path, capsys):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        args = ["serve", "--host", "127.0.0.1", "--port", str(port), "--db", str(tmp_path / "t")]
+        assert main(args) == 2
+    err = capsys.readouterr().err
+    assert f"cannot listen on 127.0.0.1:{port}" in err and "another port" in err
