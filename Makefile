@@ -11,7 +11,7 @@ SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 # The browser tests drive Debian's own chromium (no browser download from the internet).
 CHROMIUM ?= $(firstword $(wildcard /usr/bin/chromium /usr/bin/chromium-browser))
 
-.PHONY: demo test lint bench clean chromium
+.PHONY: demo test lint bench clean chromium install-pi
 
 $(BIN)/activate:
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11 or newer is needed"'
@@ -25,10 +25,11 @@ $(VENV)/.installed: $(BIN)/activate pyproject.toml
 	$(BIN)/pip install --quiet --disable-pip-version-check -e '.[$(EXTRAS)]'
 	@touch $@
 
+# A whole game on the synthetic table through camera, tracker, buttons, engine, store and
+# page, served live at http://localhost:8000/ (e.g. DEMO_ARGS="--edition rollecate").
+DEMO_ARGS ?=
 demo: $(VENV)/.installed
-	$(BIN)/companion simulate --edition loose-caboose --players 4 --games 200 --seed demo
-	$(BIN)/companion simulate --edition rollecate --players 3 --games 200 --seed demo
-	$(BIN)/companion simulate --edition loknroll --variant solo-laura --games 200 --seed demo
+	$(BIN)/companion demo --progress $(DEMO_ARGS)
 
 lint: $(VENV)/.installed
 	$(BIN)/ruff check .
@@ -43,6 +44,13 @@ test: lint chromium
 
 bench: $(VENV)/.installed
 	$(BIN)/python bench/bench_simulate.py
+	$(BIN)/python bench/bench_web.py
+	$(BIN)/python bench/bench_vision.py
+	$(BIN)/python bench/bench_pips.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis tests/artifacts
+
+# On a Raspberry Pi: the service, its user, venv (--system-site-packages), config and unit.
+install-pi:
+	$(SUDO) scripts/install-pi.sh

@@ -15,6 +15,18 @@ from companion.rules.edition import EDITIONS
 # Commands that live with their subsystem: name -> (module, one-line help). Each module has
 # `main(argv) -> int` with its own argparse, so `companion NAME --help` is the module's own.
 DELEGATED: dict[str, tuple[str, str]] = {
+    "eval-vision": (
+        "companion.vision.eval_vision",
+        "render synthetic scenes, recognise them, report accuracy and latency",
+    ),
+    "markers": (
+        "companion.vision.markers",
+        "write the printable A4 sheet of the four table markers (PDF or PNG)",
+    ),
+    "enroll": (
+        "companion.vision.enroll",
+        "teach the companion a printed deck by showing it each card face once",
+    ),
     "eval-dice": (
         "companion.vision.eval_dice",
         "measure the pip-dice reader on a folder of labelled photographs",
@@ -98,6 +110,18 @@ def _serve(args: argparse.Namespace) -> int:
     return serve(args.host, args.port, args.db, args.pin, args.demo)
 
 
+def _demo(args: argparse.Namespace) -> int:
+    from companion.demo import main as demo_main
+
+    return demo_main(args)
+
+
+def _run(args: argparse.Namespace) -> int:
+    from companion.run import main as run_main
+
+    return run_main(args.config)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="companion",
@@ -149,6 +173,27 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--pin", help="the table's PIN (default: a new one, printed)")
     serve.add_argument("--demo", action="store_true", help="start with a game in progress")
     serve.set_defaults(run=_serve)
+
+    demo = sub.add_parser(
+        "demo",
+        help="bots play a whole game on the synthetic table, through camera, buttons and page",
+        description="Scripted players play a whole game on the synthetic table; everything "
+        "goes through the real vision, tracker, session, engine, store and (unless "
+        "--headless) the web page. Exit 2 if the companion stopped following the table.",
+    )
+    from companion.demo import build_parser as demo_parser
+
+    demo_parser(demo)
+    demo.set_defaults(run=_demo)
+
+    run = sub.add_parser(
+        "run",
+        help="the companion at a real table: camera, GPIO buttons, page (on a Pi)",
+        description="Run the companion from a TOML configuration (see examples/companion.toml)."
+        " Exit 2 with a message if the configuration or the camera is at fault.",
+    )
+    run.add_argument("--config", type=Path, required=True, help="the TOML configuration")
+    run.set_defaults(run=_run)
 
     for name, (module, help_text) in DELEGATED.items():
         delegated = sub.add_parser(name, help=help_text, add_help=False)

@@ -1,0 +1,636 @@
+"""`companion demo`: scripted players play a whole game on the synthetic table.
+
+Nothing is short-circuited: the players (the bots of companion.bots) lay cards, roll dice,
+move the caboose and take penalty cards on a synthetic table; what the camera sees of it is
+rendered (hw.synthetic) and goes through the real recognition, tracker and session; the
+buttons are pressed on gpiozero's mock pins through hw.controls, debounce included; every
+accepted action is journaled by the real Table and store; and, unless `--headless`, the
+real web page serves the game live.
+
+The players know the truth (the action they chose, the dice they threw); the companion
+knows only what it saw. After every turn the demo compares the two, so a run says whether
+the camera saw every turn right. With `--store` a killed demo resumes its game where the
+store left it, and a finished one prints its result again: that is how the kill test
+checks that no accepted action is ever lost.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import math
+import random
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from companion import cards
+from companion.bots import POLICIES
+from companion.record import Record, replay, save, summary
+from companion.rules import geometry
+from companion.rules.edition import EDITIONS
+from companion.rules.edition import load as load_edition
+from companion.rules.engine import laura_action
+from companion.rules.geometry import Pose
+from companion.rules.state import Action, Chaos, GameState, Pass, Play
+from companion.session import CHECKING, OVER, STAGED, WAITING, Session, SessionConfig
+from companion.store import Store
+from companion.table import Table, TableError
+from companion.tracker import Tracker, TrackerConfig, Watcher
+from companion.vision.table import TableLayout
+
+# The synthetic table's regions (mm): the railway keeps to the top, the marked zone where
+# cards are shown is bottom left, the dice land along the bottom.
+LAYOUT = TableLayout()
+RAILWAY_AREA = (68.0, 68.0, 772.0, 488.0)
+ZONE = (70.0, 495.0, 360.0, 565.0)
+LAURA_AREA = (5.0, 65.0, 835.0, 565.0)  # the whole table between the rows of markers
+DICE_AREA = (375.0, 505.0, 695.0, 545.0)
+PINS = {"pass": 17, "confirm": 27, "led": 22, "buzzer": 23}
+_AREA_CENTRE = ((RAILWAY_AREA[0] + RAILWAY_AREA[2]) / 2, (RAILWAY_AREA[1] + RAILWAY_AREA[3]) / 2)
+
+
+class DemoError(RuntimeError):
+    """The demo could not go on: the companion stopped following the table."""
+
+
+@dataclass(frozen=True)
+class DemoOptions:
+    """One demo game. Small frames and an easy camera keep a whole game quick; `motion_every`
+    puts a hand over the table and tumbling dice into every n-th turn (frames the tracker
+    must ignore); `delay` paces the frames for a person watching the page."""
+
+    edition: str = "loose-caboose"
+    players: int = 3
+    variant: str | None = None
+    seed: str = "demo"
+    camera: str = "easy"
+    frame_size: tuple[int, int] = (960, 720)
+    px_per_mm: float = 1.0
+    still_frames: int = 2
+    motion_every: int = 4
+    delay: float = 0.0
+    debounce: float = 0.02
+    hold: float = 2.0
+    policies: tuple[str, ...] = ("cautious", "greedy")
+
+
+@dataclass
+class Tally:
+    """How the camera did against the truth the players know."""
+
+    turns: int = 0
+    matched: int = 0
+    asked: int = 0
+    mismatched: list[int] = field(default_factory=list)
+    frames: int = 0
+    rendered: int = 0
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "turns": self.turns,
+            "matched": self.matched,
+            "asked": self.asked,
+            "mismatched_turns": self.mismatched,
+            "frames": self.frames,
+            "rendered": self.rendered,
+        }
+
+
+def _names(options: DemoOptions) -> list[str]:
+    if options.variant in ("solo", "solo-hard", "solo-laura"):
+        return ["Ana"]
+    known = ["Ana", "Ben", "Cleo", "Dan"]
+    return [known[i] if i < len(known) else f"Player {i + 1}" for i in range(options.players)]
+
+
+class Players:
+    """The people at the synthetic table: what they choose (a bot policy, which knows the
+    truth of the game) and where on the table they lay their cards."""
+
+    def __init__(self, options: DemoOptions) -> None:
+        self.options = options
+        self.offset = (0.0, 0.0)  # where the engine's origin lies on the table (mm)
+        self.policies = [POLICIES[name] for name in options.policies]
+
+    def centre(self, state: GameState) -> None:
+        """Slide the railway to the middle of its area, as players do when it runs
+        towards the table's edge (the camera sees the whole railway move; the game does
+        not change)."""
+        xs = [p.x for p in state.layout if p is not None]
+        ys = [p.y for p in state.layout if p is not None]
+        self.offset = (
+            round(_AREA_CENTRE[0] - (min(xs) + max(xs)) / 2),
+            round(_AREA_CENTRE[1] - (min(ys) + max(ys)) / 2),
+        )
+
+    def choose(self, state: GameState) -> Action:
+        """A bot's action with placements that stay inside the table's railway area, and
+        the dice thrown for it (seeded by the turn, so a resumed game rolls the same)."""
+        rng = random.Random(f"{self.options.seed}/{state.turn}")
+        if state.player.laura:
+            action = laura_action(state)
+        else:
+            action = self.policies[state.to_move % len(self.policies)](state)
+        if not isinstance(action, Play):
+            return action
+        # Laura must play what she drew if the rules let her (R-10): the whole table will do.
+        area = LAURA_AREA if state.player.laura else RAILWAY_AREA
+        fitted = self.fit(state, action.cards, area)
+        if len(fitted) < len(action.cards):
+            before = self.offset
+            self.centre(state)
+            slid = self.fit(state, action.cards, area)
+            if len(slid) > len(fitted):
+                fitted = slid
+            else:
+                self.offset = before
+        if not fitted:
+            chaos = tuple(c for c in state.player.hand + state.draw[:1] if cards.is_chaos(c))
+            return Chaos(chaos) if chaos and not state.player.laura else Pass()
+        played = tuple(code for code, _ in fitted)
+        poses = tuple(pose for _, pose in fitted)
+        dice = 0 if state.player.laura else state.edition.dice_for(played)
+        roll = tuple(rng.choice(state.edition.die_faces) for _ in range(dice))
+        return Play(played, roll, place=poses)
+
+    def fit(
+        self, state: GameState, played: Sequence[str], area: tuple[float, ...] = RAILWAY_AREA
+    ) -> list[tuple[str, Pose]]:
+        """The longest prefix of `played` that can lie inside `area`, each card
+        at the legal placement farthest from the area's edges, touching no other rail end
+        (a loop would leave the camera two ways to read the railway)."""
+        railway, layout = list(state.railway), list(state.layout)
+        fitted: list[tuple[str, Pose]] = []
+        for code in played:
+            best: tuple[float, Pose] | None = None
+            for pose in geometry.legal_placements(state.edition, railway, layout, code):
+                room = self._room(state, railway, layout, code, pose, area)
+                if room is not None and (best is None or room > best[0]):
+                    best = (room, pose)
+            if best is None:
+                break
+            fitted.append((code, best[1]))
+            railway.append(code)
+            layout.append(best[1])
+        return fitted
+
+    def _room(
+        self,
+        state: GameState,
+        railway: list[str],
+        layout: list[Pose | None],
+        code: str,
+        pose: Pose,
+        area: tuple[float, ...],
+    ) -> float | None:
+        size = state.edition.card_mm
+        table_pose = self.on_table(pose)
+        half_w, half_h = (size[0] / 2, size[1] / 2)
+        if round(pose.rotation) % 180 == 90:
+            half_w, half_h = half_h, half_w
+        left, top, right, bottom = area
+        room = min(
+            table_pose.x - half_w - left,
+            right - table_pose.x - half_w,
+            table_pose.y - half_h - top,
+            bottom - table_pose.y - half_h,
+        )
+        if room < 0:
+            return None
+        open_end = geometry.open_ends(railway, layout, size)
+        ends = geometry.rail_ends(code, pose, size)
+        for index, (other, other_pose) in enumerate(zip(railway, layout, strict=True)):
+            if other_pose is None:
+                continue
+            for end in geometry.rail_ends(other, other_pose, size):
+                if index == len(railway) - 1 and any(math.dist(end, o) < 1.0 for o in open_end):
+                    continue
+                if any(math.dist(end, new) < 20.0 for new in ends):
+                    return None
+        return room
+
+    def on_table(self, pose: Pose) -> Pose:
+        return Pose(pose.x + self.offset[0], pose.y + self.offset[1], pose.rotation)
+
+
+def _scene_cards(
+    state: GameState, players: Players, extra: Sequence[tuple[str, Pose]] = ()
+) -> tuple[list[Any], int]:
+    """The railway as it lies on the table (engine poses moved to the table), plus cards
+    laid at the front; and the caboose's card index."""
+    from hw.synthetic import PlacedCard
+
+    placed = [
+        PlacedCard(code, players.on_table(pose))
+        for code, pose in zip(state.railway, state.layout, strict=True)
+        if pose is not None
+    ]
+    placed += [PlacedCard(code, players.on_table(pose)) for code, pose in extra]
+    return placed, state.caboose
+
+
+class Demo:
+    """One demo game end to end: players, synthetic camera, tracker, session, table."""
+
+    def __init__(self, options: DemoOptions, table: Table, log: Any = None) -> None:
+        from gpiozero.pins.mock import MockFactory
+
+        from companion.vision.observe import VisionConfig
+        from hw import synthetic
+        from hw.controls import Controls
+
+        if options.edition not in EDITIONS:
+            raise DemoError(f"unknown edition {options.edition!r}: use one of {EDITIONS}")
+        self.options = options
+        self.synthetic = synthetic
+        self.table = table
+        self.log = log
+        if table.game is None:
+            try:
+                table.new_game(options.edition, _names(options), options.variant, options.seed)
+            except TableError as error:
+                raise DemoError(f"cannot deal the game: {error.message}") from None
+        game = table.require()
+        edition = load_edition(game.record.edition)
+        if None in game.state.layout:
+            raise DemoError(f"{edition.name}'s railway cannot be laid out on the table")
+        self.players = Players(options)
+        self.players.centre(game.state)
+        self.camera = replace(
+            synthetic.Camera.preset(options.camera), frame_size=options.frame_size
+        )
+        self.camera_seed = random.Random(options.seed).randrange(10**6)
+        vision = VisionConfig(
+            layout=LAYOUT,
+            card_mm=edition.card_mm,
+            frame_size=options.frame_size,
+            px_per_mm=options.px_per_mm,
+        )
+        tracker = Tracker(TrackerConfig(still_frames=options.still_frames, zone=ZONE))
+        self.watcher = Watcher(vision, tracker)
+        self.session = Session(table, SessionConfig())
+        self.pins = MockFactory()
+        self.controls = Controls(
+            self.session.on_button,
+            PINS,
+            debounce=options.debounce,
+            hold=options.hold,
+            pin_factory=self.pins,
+        )
+        self.session.outputs = self.controls
+        self.tally = Tally()
+        self.dice: tuple[Any, ...] = ()  # the dice on the table now
+        self.thrown: tuple[Any, ...] = ()  # where the last settled throw lay
+        self.showing: tuple[Any, int] | None = None  # the scene under the camera
+        self.rng = random.Random(f"{options.seed}/table")
+        self.truth: tuple[str, ...] = ()  # the cards really laid this turn
+
+    def close(self) -> None:
+        self.controls.close()
+
+    # --- the camera ----------------------------------------------------------------------
+
+    def scene(
+        self,
+        state: GameState,
+        laid: Sequence[tuple[str, Pose]] = (),
+        shown: Sequence[str] = (),
+        hand_over: bool = False,
+    ) -> Any:
+        """The synthetic table showing the game's railway and caboose, plus cards being
+        laid at the front, cards shown in the zone, the dice, and a hand if wanted."""
+        synthetic = self.synthetic
+        placed, caboose = _scene_cards(state, self.players, laid)
+        on = placed[caboose].pose
+        for index, code in enumerate(shown):  # side by side, landscape, in pile order
+            x = ZONE[0] + 48.0 + 94.0 * index
+            placed.append(synthetic.PlacedCard(code, Pose(x, (ZONE[1] + ZONE[3]) / 2, 90.0)))
+        hands = ()
+        if hand_over:
+            front = placed[len(state.railway) - 1].pose
+            hands = (synthetic.Hand(front.x, front.y, 200.0),)
+        return synthetic.Scene(
+            cards=tuple(placed),
+            railway=tuple(range(len(state.railway) + len(laid))),
+            caboose=caboose,
+            caboose_at=(on.x, on.y),
+            dice=self.dice,
+            hands=hands,
+            card_mm=state.edition.card_mm,
+            layout=LAYOUT,
+        )
+
+    def look(self, scene: Any, attempt: int = 0, frames: int | None = None) -> None:
+        """Show the camera a scene for `frames` frames (default: long enough to be still);
+        the same frame repeated is not recognised again, as on a real camera. A question
+        about a card is answered with the truth, and counted. A scene the camera already
+        shows is not rendered again: nothing on the table moved."""
+        frame = None
+        if (scene, attempt) != self.showing:
+            frame = self.synthetic.render(scene, self.camera_seed + attempt, self.camera)
+            self.showing = (scene, attempt)
+            self.tally.rendered += 1
+        for index in range(frames or self.options.still_frames):
+            railway = self.table.require().state.railway
+            events = self.watcher.see(frame if index == 0 else None, railway)
+            self.tally.frames += 1
+            self.session.seen_problems(self.watcher.last.problems if self.watcher.last else ())
+            if events:
+                self.session.on_events(events)
+            question = self.session.question
+            if question is not None and question.card < len(self.truth):
+                self.tally.asked += 1
+                self.session.answer(self.truth[question.card])
+            if self.options.delay:
+                time.sleep(self.options.delay)
+
+    def look_until(self, scene: Any, done: Any, what: str) -> None:
+        """Show a still scene until `done()`; a camera that stays stuck on one frame is
+        given a slightly different one (as a real sensor's noise would)."""
+        for attempt in range(4):
+            self.look(scene, attempt)
+            if done():
+                return
+        raise DemoError(f"the companion did not see {what}: {self.session.status()['message']}")
+
+    def moving(self, state: GameState) -> bool:
+        return self.options.motion_every > 0 and state.turn % self.options.motion_every == 0
+
+    # --- the buttons ---------------------------------------------------------------------
+
+    def press(self, button: str, done: Callable[[], bool], seconds: float = 0.05) -> bool:
+        """Press and release a button on its mock pin, then wait (a few seconds at most:
+        the debounce runs on timer threads, late on a busy machine) until `done()`."""
+        pin = self.pins.pin(PINS[button])
+        pin.drive_low()
+        time.sleep(seconds)
+        pin.drive_high()
+        deadline = time.monotonic() + 5.0
+        version = self.session.version
+        while not done():
+            if time.monotonic() > deadline:
+                return False
+            version = self.session.wait(version, timeout=0.1)
+        return True
+
+    def confirm(self, state: GameState) -> None:
+        """Move the caboose and take the penalty cards as computed, then CONFIRM."""
+        scene = self.scene(state)
+        self.look_until(scene, lambda: self.session.mismatch is None, "the computed move")
+        if not self.press("confirm", lambda: self.session.phase in (WAITING, OVER)):
+            raise DemoError(f"CONFIRM was not accepted: {self.session.status()['message']}")
+
+    # --- a turn --------------------------------------------------------------------------
+
+    def turn(self) -> None:
+        """One whole turn as the players live it, then the truth compared with the record."""
+        if self.session.phase == CHECKING:  # resumed after the turn was accepted
+            self.confirm(self.table.require().state)
+            return
+        state = self.table.require().state
+        offset = self.players.offset
+        action = self.players.choose(state)
+        if self.players.offset != offset:  # the players slid the railway: let it settle
+            self.look(self.scene(state))
+        turns = len(self.table.require().record.turns)
+        self.truth = action.cards if isinstance(action, Play) else ()
+        if isinstance(action, Play):
+            self.play(state, action)
+        elif isinstance(action, Chaos):
+            shown = self.scene(state, shown=action.cards)
+            self.look_until(shown, lambda: self._accepted(turns), "the chaos cards shown")
+            self._announce(turns)
+            self.look(self.scene(self.table.require().state))
+        else:
+            if not self.press("pass", lambda: self._accepted(turns)):
+                raise DemoError(f"PASS was not taken: {self.session.status()['message']}")
+            self._announce(turns)
+            self.confirm(self.table.require().state)
+        self._compare(turns, action)
+
+    def play(self, state: GameState, action: Play) -> None:
+        turns = len(self.table.require().record.turns)
+        laid = list(zip(action.cards, action.place or (), strict=True))
+        if self.moving(state):
+            self.look(self.scene(state, laid[:1], hand_over=True), frames=1)
+        target = CHECKING if state.player.laura else STAGED
+        self.look_until(
+            self.scene(state, laid),
+            lambda: self.session.phase == target or self._accepted(turns),
+            f"{' '.join(action.cards)} laid",
+        )
+        for start in range(0, len(action.roll), self.session.config.dice_per_roll):
+            batch = action.roll[start : start + self.session.config.dice_per_roll]
+            if self.moving(state):
+                self.dice = self._throw(batch, settled=False)
+                self.look(self.scene(state, laid), frames=1)
+            self.dice = self._throw(batch, settled=True)
+            rolled = self._rolled()
+            self.look_until(
+                self.scene(state, laid),
+                lambda rolled=rolled: self._accepted(turns) or self._rolled() > rolled,
+                f"the dice {list(batch)}",
+            )
+        if not self._accepted(turns):
+            raise DemoError(f"the play was not taken: {self.session.status()['message']}")
+        self._announce(turns)
+        self.confirm(self.table.require().state)
+
+    def _throw(self, wheels: Sequence[int], settled: bool) -> tuple[Any, ...]:
+        """Dice at random spots along the dice area, apart from each other and from where
+        the last throw lay (thrown dice never land exactly where they lay: the tracker
+        tells a new throw by that); faces are the roll once settled, anything while
+        they tumble."""
+        left, top, right, bottom = DICE_AREA
+        slots = list(range(int((right - left) // 40)))
+        self.rng.shuffle(slots)
+
+        def x_of(slot: int) -> float:
+            return left + 20 + 40 * slot
+
+        before = self.dice + self.thrown
+        free = [slot for slot in slots if all(abs(d.x - x_of(slot)) >= 30 for d in before)]
+        slots = free + [slot for slot in slots if slot not in free]
+        dice = []
+        for slot, face in zip(slots, wheels, strict=False):
+            shown = face if settled else self.rng.choice((0, 1, 2))
+            dice.append(
+                self.synthetic.PlacedDie(
+                    "wheels",
+                    shown,
+                    x_of(slot) + self.rng.uniform(-5, 5),
+                    self.rng.uniform(top + 5, bottom - 5),
+                    self.rng.uniform(0, 90),
+                )
+            )
+        if settled:
+            self.thrown = tuple(dice)
+        return tuple(dice)
+
+    def _rolled(self) -> int:
+        roll = self.session.status()["roll"]
+        return len(roll["seen"]) if roll else 0
+
+    def _accepted(self, turns: int) -> bool:
+        return len(self.table.require().record.turns) > turns
+
+    def _announce(self, turns: int) -> None:
+        """Say that a turn was accepted: only now may anyone rely on it (the kill test)."""
+        if self.log is not None:
+            print(f"accepted turn {turns + 1}", file=self.log, flush=True)
+
+    def _compare(self, turns: int, truth: Action) -> None:
+        """The record's turn against the action the players really took."""
+        record = self.table.require().record
+        self.tally.turns += 1
+        if len(record.turns) <= turns:
+            self.tally.mismatched.append(turns + 1)
+            return
+        seen = record.turns[turns]
+        if _same_turn(seen, truth):
+            self.tally.matched += 1
+        else:
+            self.tally.mismatched.append(turns + 1)
+
+    def play_game(self) -> dict[str, Any]:
+        """Turns until the game is over; the final state as `companion replay --json`
+        prints it, and how the camera did."""
+        self.look(self.scene(self.table.require().state))  # the table as it lies now
+        while not self.table.require().state.over:
+            self.turn()
+        if self.session.phase == CHECKING:
+            self.confirm(self.table.require().state)
+        doc = self.table.summary()
+        doc["camera_matched_every_turn"] = not self.tally.mismatched and not self.tally.asked
+        doc["camera"] = self.tally.as_json()
+        return doc
+
+
+def _same_turn(seen: dict[str, Any], truth: Action) -> bool:
+    if isinstance(truth, Pass):
+        return "pass" in seen
+    if isinstance(truth, Chaos):
+        return seen.get("chaos") == list(truth.cards)
+    # A roll lists wheels per die; which die is which is not seen, nor does it matter.
+    if seen.get("play") != list(truth.cards) or sorted(seen.get("roll", ())) != sorted(truth.roll):
+        return False
+    places = seen.get("place") or []
+    return len(places) == len(truth.place or ()) and all(
+        math.dist(p[:2], t[:2]) < 5.0 and _angle(p[2], t.rotation) < 10.0
+        for p, t in zip(places, truth.place or (), strict=True)
+    )
+
+
+def _angle(a: float, b: float) -> float:
+    turn = abs(a - b) % 360.0
+    return min(turn, 360.0 - turn)
+
+
+def run_demo(
+    options: DemoOptions, store: Path | None = None, log: Any = None, serve: Any = None
+) -> tuple[dict[str, Any], Record]:
+    """Play (or resume) one demo game: its result (as `companion replay --json` prints
+    it, plus how the camera did) and its record. `serve(table, session)` starts the page.
+    A store whose demo is already over only reports how it ended."""
+    with tempfile.TemporaryDirectory(prefix="caboose-demo-") as folder:
+        table = Table(Store(store or Path(folder) / "demo.sqlite3"))
+        try:
+            games = table.store.games()
+            if table.game is None and games:
+                record = table.store.record(games[-1][0])
+                done = replay(record)
+                doc = summary(done.state, done.lines)
+                doc["camera_matched_every_turn"] = True  # no turn was watched this time
+                doc["camera"] = Tally().as_json()
+                return doc, record
+            demo = Demo(options, table, log)
+            if serve is not None:
+                serve(table, demo.session)
+            try:
+                return demo.play_game(), table.export()
+            finally:
+                demo.close()
+        finally:
+            table.store.close()
+
+
+def _serve(host: str, port: int, pin: str | None) -> Any:
+    def start(table: Table, session: Session) -> None:
+        from companion.run import attach_session
+        from web.app import Settings, create_app, new_pin
+        from web.serve import MAX_STREAMS, serve_in_background
+
+        chosen = pin or new_pin()
+        app = create_app(table, chosen, Settings(max_streams=MAX_STREAMS))
+        attach_session(app, session)
+        serve_in_background(app, host, port)
+        shown = "localhost" if host in ("0.0.0.0", "::") else host
+        print(f"Caboose Companion demo: watch at http://{shown}:{port}/  (PIN {chosen})")
+        sys.stdout.flush()
+
+    return start
+
+
+def build_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    parser.add_argument("--edition", choices=EDITIONS, default="loose-caboose")
+    parser.add_argument("--players", type=int, default=3, help="2-4 (default 3)")
+    parser.add_argument("--variant", choices=("solo", "solo-hard", "solo-laura"), default=None)
+    parser.add_argument("--seed", default="demo", help="any text: the same seed, the same game")
+    parser.add_argument("--headless", action="store_true", help="play without serving the page")
+    parser.add_argument("--json", action="store_true", help="print the result as one JSON object")
+    parser.add_argument(
+        "--store", type=Path, help="keep the game in this SQLite file (a killed demo resumes)"
+    )
+    parser.add_argument("--record", type=Path, help="write the game's caboose-record/1 here")
+    parser.add_argument("--progress", action="store_true", help="say each accepted turn on stderr")
+    parser.add_argument("--host", default="127.0.0.1", help="where the page listens")
+    parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument("--pin", help="the table's PIN (default: a new one, printed)")
+    parser.add_argument(
+        "--delay", type=float, help="seconds per camera frame (default 0.4 served, 0 headless)"
+    )
+    parser.add_argument("--camera", choices=("easy", "hard"), default="easy")
+    return parser
+
+
+def main(args: argparse.Namespace) -> int:
+    """`companion demo`; exit 0 when the game was played to its end, 2 when it could not."""
+    delay = args.delay if args.delay is not None else (0.0 if args.headless else 0.4)
+    options = DemoOptions(
+        edition=args.edition,
+        players=args.players,
+        variant=args.variant,
+        seed=str(args.seed),
+        camera=args.camera,
+        delay=delay,
+        motion_every=4 if args.headless else 1,
+    )
+    serve = None if args.headless else _serve(args.host, args.port, args.pin)
+    try:
+        doc, record = run_demo(options, args.store, sys.stderr if args.progress else None, serve)
+    except DemoError as error:
+        print(f"demo stopped: {error}", file=sys.stderr)
+        return 2
+    except OSError as error:  # the page's port is taken, the store cannot be written
+        print(f"companion demo: {error}", file=sys.stderr)
+        return 2
+    if args.record is not None:
+        save(record, args.record)
+    if args.json:
+        print(json.dumps(doc))
+    else:
+        for line in doc["log"]:
+            print(line)
+        print(f"camera matched every turn: {doc['camera_matched_every_turn']}")
+    if not args.headless:
+        print("the game is over; the page stays up until Ctrl-C")
+        with contextlib.suppress(KeyboardInterrupt):
+            threading.Event().wait()
+    return 0

@@ -1,0 +1,225 @@
+"""`companion run --config FILE`: the companion at a real table.
+
+One process owns the camera, the GPIO pins, the store and the web page: frames are read at
+the configured rate, recognised only when something moved, and fed through the tracker to
+the session; the buttons speak to the same session; the page acts on the same table. A
+configuration or a camera at fault is one clear message and exit status 2 (systemd then
+shows it in `journalctl -u caboose-companion`), never a traceback.
+
+Killing the process at any moment loses no accepted action (the store journals each one
+before anyone is told); restarted, it resumes the same game, and the session checks the
+table again before the next CONFIRM.
+"""
+
+from __future__ import annotations
+
+import logging
+import signal
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from companion.config import Config, ConfigError, load
+from companion.rules.edition import load as load_edition
+from companion.session import Session, SessionConfig
+from companion.store import Store
+from companion.table import Table
+from companion.tracker import Tracker, TrackerConfig, Watcher
+
+log = logging.getLogger("companion.run")
+
+
+def pin_factory(name: str) -> Any:
+    """gpiozero's pin factory by name; ConfigError says how to get lgpio on a Pi."""
+    if name == "mock":
+        from gpiozero.pins.mock import MockFactory
+
+        return MockFactory()
+    try:
+        from gpiozero.pins.lgpio import LGPIOFactory
+
+        return LGPIOFactory()
+    except Exception as error:  # ImportError off a Pi, an OSError without /dev/gpiochip*
+        raise ConfigError(
+            f"the GPIO pins cannot be opened ({error}): on a Raspberry Pi install "
+            "python3-lgpio (apt) and run as a user in the gpio group; elsewhere set "
+            'gpio.pin_factory = "mock"'
+        ) from error
+
+
+class Service:
+    """The camera loop and everything it drives, built from a configuration."""
+
+    def __init__(self, config: Config, source: Any, pins: Any) -> None:
+        from hw.controls import Controls
+
+        self.config = config
+        self.source = source
+        self.store = Store(config.store)
+        self.table = Table(self.store)
+        self.session = Session(
+            self.table,
+            SessionConfig(
+                unsure_below=config.session.unsure_below,
+                pip_wheels=config.session.pip_wheels,
+                dice_per_roll=config.session.dice_per_roll,
+            ),
+        )
+        self.controls = Controls(
+            self.session.on_button,
+            config.gpio.pins,
+            debounce=config.gpio.debounce,
+            hold=config.gpio.hold,
+            pin_factory=pins,
+        )
+        self.session.outputs = self.controls
+        self.edition = ""
+        self.watcher = self._watcher()
+        self.frames = 0
+
+    def _watcher(self) -> Watcher:
+        """Recognition for the card size of the game at the table (or of the configured
+        edition before the first game); a new edition gets a new watcher."""
+        from companion.vision.catalogue import CatalogueError
+        from companion.vision.observe import VisionConfig
+        from companion.vision.table import TableLayout
+
+        game = self.table.game
+        self.edition = game.record.edition if game is not None else self.config.table.edition
+        table = self.config.table
+        try:
+            vision = VisionConfig.for_edition(
+                self.edition,
+                table.catalogue,
+                layout=TableLayout(table.width, table.height, table.marker_mm, table.inset_mm),
+                frame_size=self.config.camera.frame_size,
+            )
+        except CatalogueError as error:
+            raise ConfigError(f"table.catalogue: {error}") from error
+        tracker = self.config.tracker
+        settings = TrackerConfig(tracker.still_frames, tracker.card_mm, tracker.die_mm, table.zone)
+        return Watcher(vision, Tracker(settings))
+
+    def step(self, frame: Any) -> None:
+        """One frame from the camera (None: a dropped frame, the same picture as before)."""
+        game = self.table.game
+        if game is not None and game.record.edition != self.edition:
+            if load_edition(game.record.edition).card_mm != load_edition(self.edition).card_mm:
+                self.watcher = self._watcher()
+            self.edition = game.record.edition
+        events = self.watcher.see(frame, game.state.railway if game is not None else None)
+        self.frames += 1
+        last = self.watcher.last
+        self.session.seen_problems(last.problems if last is not None else ())
+        if events:
+            log.info("table: %s", ", ".join(event.what for event in events))
+            self.session.on_events(events)
+
+    def run(self, stop: threading.Event, frames: int | None = None) -> None:
+        """Read frames until `stop` (or `frames` have been read); a source that runs dry
+        (a recording) ends the loop."""
+        period = 1.0 / self.config.camera.fps
+        dry = 0
+        while not stop.is_set() and (frames is None or self.frames < frames):
+            started = time.monotonic()
+            frame = self.source.read()
+            dry = dry + 1 if frame is None else 0
+            if dry > 50:
+                log.warning("the camera gives no more frames: stopping")
+                return
+            self.step(frame)
+            stop.wait(max(0.0, period - (time.monotonic() - started)))
+
+    def follow_page(self, stop: threading.Event) -> None:
+        """Keep the session (and so the LED) with the table when the page acts on it."""
+        version = self.table.version
+        while not stop.is_set():
+            version = self.table.wait(version, 1.0)
+            self.session.on_events(())
+
+    def close(self) -> None:
+        self.controls.close()
+        self.source.close()
+        self.store.close()
+
+
+def attach_session(app: Any, session: Session) -> None:
+    """Put the turn in progress on the page's API, next to the table's own routes (the
+    page's app guards them alike: a POST needs the table's PIN):
+    `GET /api/session` is `Session.status()` (phase, what to do now, the problem, the
+    camera's check of the computed move, a question about an unsure card), and
+    `POST /api/session/answer` with `{"code": …}` answers that question."""
+    from flask import jsonify, request
+
+    def status() -> Any:
+        return jsonify(session.status())
+
+    def answer() -> Any:
+        body = request.get_json(silent=True)
+        if not isinstance(body, dict) or set(body) != {"code"} or not isinstance(body["code"], str):
+            message = 'send {"code": "<one of the question\'s options>"}'
+            return jsonify({"error": {"rule": "request", "message": message}}), 400
+        session.answer(body["code"])
+        return jsonify(session.status())
+
+    app.extensions["caboose.session"] = session
+    app.add_url_rule("/api/session", "session_status", status, methods=["GET"])
+    app.add_url_rule("/api/session/answer", "session_answer", answer, methods=["POST"])
+
+
+def serve_page(service: Service, pin: str | None) -> str:
+    """The web page served from a daemon thread; returns the PIN. Raises `ServeError`."""
+    from web.app import Settings, create_app, new_pin
+    from web.serve import MAX_STREAMS, serve_in_background
+
+    chosen = pin or new_pin()
+    app = create_app(service.table, chosen, Settings(max_streams=MAX_STREAMS))
+    attach_session(app, service.session)
+    serve_in_background(app, service.config.web.host, service.config.web.port)
+    return chosen
+
+
+def main(path: Path, frames: int | None = None, serve: bool = True) -> int:
+    """Run the service from a configuration file; 2 with a message if it cannot start."""
+    from hw.frames import FrameSourceError, open_source
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    try:
+        config = load(path)
+        pins = pin_factory(config.gpio.pin_factory)
+    except ConfigError as error:
+        print(f"companion run: {error}", file=sys.stderr)
+        return 2
+    try:
+        source = open_source(config.camera.source)
+    except FrameSourceError as error:
+        print(f"companion run: camera: {error}", file=sys.stderr)
+        return 2
+    try:
+        service = Service(config, source, pins)
+    except (ConfigError, OSError) as error:
+        source.close()
+        print(f"companion run: {error}", file=sys.stderr)
+        return 2
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    signal.signal(signal.SIGINT, lambda *_: stop.set())
+    if serve:
+        try:
+            pin = serve_page(service, config.web.pin)
+        except OSError as error:
+            service.close()
+            print(f"companion run: {error}", file=sys.stderr)
+            return 2
+        shown = "this Pi's address" if config.web.host in ("0.0.0.0", "::") else config.web.host
+        print(f"Caboose Companion: open http://{shown}:{config.web.port}/  (table PIN {pin})")
+        sys.stdout.flush()
+    threading.Thread(target=service.follow_page, args=(stop,), daemon=True).start()
+    try:
+        service.run(stop, frames)
+    finally:
+        stop.set()
+        service.close()
+    return 0

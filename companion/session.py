@@ -1,0 +1,597 @@
+"""The flow of a turn at the table: what the camera saw, the buttons and the page, matched
+against what the engine expects next.
+
+The session is the one place that knows the order of a turn as the players live it:
+
+1. the player to move lays cards at the front (the camera sees them: they are staged, with
+   their placement checked; an illegal placement is announced and buzzed, and nothing is
+   applied until it is fixed), or shows chaos cards in the marked zone, or presses PASS;
+2. the dice settle: their wheels are the roll (in batches of `dice_per_roll` when a play
+   rolls more dice than the table has) and the whole turn goes to `Table.act`, which
+   journals it before anyone is told;
+3. the page shows the computed move; the players move the caboose and take the penalty
+   cards from the back; the camera checks that the table now shows what the engine
+   computed, and says what is still wrong;
+4. CONFIRM (accepted only once the camera agrees) closes the turn. Holding CONFIRM is UNDO,
+   with the table's own limit: never past a dice roll.
+
+What a camera cannot see comes from the engine's knowledge of the dealt game (the hands,
+the card drawn) or from the page, which acts on the same `Table`; the session notices
+(`sync`) and follows. Where the camera is unsure of a card (low confidence, or a code not
+in the hand), the session asks the players to choose instead of guessing (`answer`).
+
+A restarted service has lost only this flow, never an accepted action: it resumes from the
+table and checks the table again before the next CONFIRM.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol
+
+from companion import cards
+from companion.rules import geometry
+from companion.rules.geometry import Pose
+from companion.rules.state import DERAILED, Chaos, GameState, Pass, Play
+from companion.table import Table, TableError
+from companion.tracker import (
+    CARDS_LAID,
+    CARDS_LIFTED,
+    CARDS_SHOWN,
+    DICE_SETTLED,
+    RAILWAY_CHANGED,
+    TABLE_SEEN,
+    TableEvent,
+    TableView,
+)
+
+if TYPE_CHECKING:
+    from companion.vision.observe import SeenCard, SeenDie
+
+# The buttons and the LED statuses, as hw.controls names them (kept equal by a test; the
+# core does not import hardware code).
+PASS, CONFIRM, UNDO = "pass", "confirm", "undo"
+LED_WAITING, LED_NEEDS_CONFIRMATION, LED_ERROR = "waiting", "needs-confirmation", "error"
+
+# Phases of a turn.
+WAITING = "waiting"  # for the player to move: lay cards, show chaos cards, or PASS
+STAGED = "staged"  # cards laid and legal: waiting for the dice
+ILLEGAL = "illegal"  # cards laid where they cannot go: waiting for them to be fixed
+ASKING = "asking"  # the camera is unsure of a card: the players choose
+CHECKING = "checking"  # turn applied: waiting for the table to match it, then CONFIRM
+OVER = "over"
+
+
+class Outputs(Protocol):
+    """What the session drives besides the page: hw.controls.Controls fits."""
+
+    def show(self, status: str) -> None: ...
+
+    def derailed(self) -> None: ...
+
+    def illegal(self) -> None: ...
+
+
+@dataclass(frozen=True)
+class SessionConfig:
+    """`unsure_below`: a card matched with less confidence is asked about, not guessed.
+    `pip_wheels`: R-6, the wheels a standard pip die's face stands for (None: only the
+    edition's own wheel dice are read). `dice_per_roll`: how many dice lie on the table;
+    a play that rolls more is rolled again for the rest."""
+
+    unsure_below: float = 0.25
+    pip_wheels: Mapping[int, int] | None = None
+    dice_per_roll: int = 4
+
+
+@dataclass(frozen=True)
+class Question:
+    """A card the camera is unsure of: the players pick what it is among `options`."""
+
+    prompt: str
+    options: tuple[str, ...]
+    card: int  # which laid card (0: the first laid)
+
+
+@dataclass
+class _Turn:
+    """The scratch of the turn in progress (lost on a restart, by design: nothing in it
+    has been accepted yet)."""
+
+    laid: tuple[SeenCard, ...] = ()
+    codes: tuple[str, ...] = ()  # the laid cards' codes as decided (camera or players)
+    chosen: dict[int, str] = field(default_factory=dict)  # answers, by laid card
+    place: tuple[Pose, ...] | None = None
+    dice: int = 0
+    roll: list[int] = field(default_factory=list)
+
+
+def _turn_kind(turn: Mapping[str, Any]) -> str:
+    return "play" if "play" in turn else "pass" if "pass" in turn else "chaos"
+
+
+class Session:
+    """One table's turn flow. Thread-safe: camera events, button timers and page requests
+    arrive on different threads."""
+
+    def __init__(
+        self,
+        table: Table,
+        config: SessionConfig | None = None,
+        outputs: Outputs | None = None,
+    ) -> None:
+        self.table = table
+        self.config = config or SessionConfig()
+        self.outputs = outputs
+        self._lock = threading.RLock()
+        self._changed = threading.Condition(self._lock)
+        self.version = 0
+        self.phase = WAITING
+        self.problem: str | None = None  # announced, blocks what it names until fixed
+        self.mismatch: str | None = None  # CHECKING: what the table still shows wrongly
+        self.question: Question | None = None
+        self.camera: tuple[str, ...] = ()  # what the camera could not see just now
+        self.view: TableView | None = None
+        self._turn = _Turn()
+        self._game_id: int | None = None
+        self._turns = -1
+        with self._lock:
+            self.sync()
+
+    # --- inputs --------------------------------------------------------------------------
+
+    def on_events(self, events: Sequence[TableEvent]) -> None:
+        """Events of a table that has just become still (from the tracker)."""
+        with self._lock:
+            self.sync()
+            for event in events:
+                self.view = event.view
+                self._on_event(event)
+            self._announce()
+
+    def on_button(self, button: str) -> None:
+        """PASS, CONFIRM or UNDO (held CONFIRM), debounced by hw.controls."""
+        with self._lock:
+            self.sync()
+            if button == PASS:
+                self._pass()
+            elif button == CONFIRM:
+                self._confirm()
+            elif button == UNDO:
+                self._undo()
+            else:
+                raise ValueError(f"unknown button {button!r}")
+            self._announce()
+
+    def answer(self, code: str) -> None:
+        """The players' choice for the card the camera was unsure of."""
+        with self._lock:
+            self.sync()
+            question = self.question
+            if self.phase != ASKING or question is None:
+                raise TableError("session", "there is no question to answer")
+            if code not in question.options:
+                raise TableError("session", f"choose one of {', '.join(question.options)}")
+            self._turn.chosen[question.card] = code
+            self.question = None
+            self.phase = WAITING
+            self._consider_laid(self._turn.laid)
+            self._announce()
+
+    def seen_problems(self, problems: Sequence[str]) -> None:
+        """What the camera could not see in the last frame: shown, never acted on."""
+        with self._lock:
+            problems = tuple(problems)
+            if problems != self.camera:
+                self.camera = problems
+                self._announce()
+
+    def sync(self) -> None:
+        """Follow the table when something else acted on it (the page, an undo, a new
+        game, a restart): the turn in progress is dropped and the phase set anew."""
+        with self._lock:
+            game = self.table.game
+            if game is None:
+                if self._game_id is not None or self._turns != 0:
+                    self._game_id, self._turns = None, 0
+                    self._reset(WAITING)
+                return
+            turns = len(game.record.turns)
+            if game.id == self._game_id and turns == self._turns:
+                if self.phase == WAITING and self.table.staged is not None:
+                    self._adopt_staged()
+                return
+            grew = game.id == self._game_id and turns > self._turns
+            first = self._game_id is None and self._turns < 0
+            self._game_id, self._turns = game.id, turns
+            last = game.record.turns[-1] if turns else None
+            if game.state.over and not grew:
+                self._reset(OVER)
+            elif last is not None and _turn_kind(last) != "chaos" and (grew or first):
+                self._reset(CHECKING)  # the table is checked again before CONFIRM
+            else:
+                self._reset(WAITING)
+
+    # --- reading -------------------------------------------------------------------------
+
+    def wait(self, version: int, timeout: float) -> int:
+        """Block until the session changes past `version` (or the timeout)."""
+        with self._changed:
+            self._changed.wait_for(lambda: self.version != version, timeout)
+            return self.version
+
+    def led(self) -> str:
+        """The status LED: an error while a problem stands, needs-confirmation while a
+        move or a question waits for the players, else waiting."""
+        if self.problem is not None:
+            return LED_ERROR
+        if self.phase in (CHECKING, ASKING):
+            return LED_NEEDS_CONFIRMATION
+        return LED_WAITING
+
+    def status(self) -> dict[str, Any]:
+        """What the page shows of the turn in progress, as JSON."""
+        with self._lock:
+            turn = self._turn
+            return {
+                "phase": self.phase,
+                "led": self.led(),
+                "message": self._message(),
+                "problem": self.problem,
+                "mismatch": self.mismatch,
+                "question": None
+                if self.question is None
+                else {
+                    "prompt": self.question.prompt,
+                    "options": list(self.question.options),
+                    "card": self.question.card,
+                },
+                "laid": list(turn.codes),
+                "roll": {"needed": turn.dice, "seen": list(turn.roll)}
+                if self.phase == STAGED
+                else None,
+                "camera": list(self.camera),
+                "version": self.version,
+            }
+
+    # --- the turn ------------------------------------------------------------------------
+
+    def _state(self) -> GameState | None:
+        game = self.table.game
+        return None if game is None else game.state
+
+    def _on_event(self, event: TableEvent) -> None:
+        if self.phase == CHECKING:
+            self._check()
+            return
+        if self.phase == OVER or self._state() is None:
+            return
+        if event.what in (TABLE_SEEN, CARDS_LAID, CARDS_LIFTED, RAILWAY_CHANGED) or (
+            self.phase == ILLEGAL and event.what != DICE_SETTLED
+        ):
+            self._railway_seen(event.view)
+        elif event.what == DICE_SETTLED:
+            self._dice(event.dice)
+        elif event.what == CARDS_SHOWN:
+            self._shown(event.cards)
+
+    def _railway_seen(self, view: TableView) -> None:
+        """The railway changed while the player is to move: cards beyond the engine's
+        railway are the cards being laid."""
+        state = self._state()
+        assert state is not None
+        seen = view.railway
+        want = state.railway
+        if len(seen) < len(want) or not all(
+            _alike(w, s.code) for w, s in zip(want, seen, strict=False)
+        ):
+            self.problem = (
+                f"the railway does not look as the game has it: it should read "
+                f"{' '.join(want)} from the back, the camera sees {' '.join(view.codes)}"
+            )
+            self._signal_illegal()
+            return
+        if self.problem is not None and self.phase != ILLEGAL:
+            self.problem = None
+        self._consider_laid(seen[len(want) :])
+
+    def _consider_laid(self, laid: tuple[SeenCard, ...]) -> None:
+        state = self._state()
+        assert state is not None
+        if not laid:
+            self.table.unstage()
+            self._reset(WAITING)
+            return
+        if laid != self._turn.laid:
+            self._turn = _Turn(laid=laid, chosen=self._turn.chosen if self._same(laid) else {})
+        hand = list(state.player.hand + state.draw[:1])
+        codes: list[str] = []
+        for index, card in enumerate(laid):
+            code = self._turn.chosen.get(index)
+            if code is None:
+                held = next((h for h in hand if _alike(h, card.code)), None)
+                if held is None or card.confidence < self.config.unsure_below:
+                    self._ask(index, card, hand, held is None)
+                    return
+                code = held
+            if code in hand:
+                hand.remove(code)
+            codes.append(code)
+        self._turn.codes = tuple(codes)
+        self._stage(state, laid)
+
+    def _same(self, laid: tuple[SeenCard, ...]) -> bool:
+        """Whether the laid cards are the ones asked about (answers stay with them)."""
+        before = self._turn.laid
+        return len(before) == len(laid) and all(
+            math.dist(a.pose[:2], b.pose[:2]) < 10.0 for a, b in zip(before, laid, strict=True)
+        )
+
+    def _ask(self, index: int, card: SeenCard, hand: list[str], unknown: bool) -> None:
+        options = tuple(dict.fromkeys(c for c in hand if not cards.is_chaos(c)))
+        why = "is not in the hand" if unknown else f"is unsure ({card.confidence:.0%})"
+        self.question = Question(
+            f"card {index + 1} laid: the camera reads {card.code} but {why}; which card is it?",
+            options,
+            index,
+        )
+        self.phase = ASKING
+
+    def _stage(self, state: GameState, laid: tuple[SeenCard, ...]) -> None:
+        turn = self._turn
+        place = _engine_poses(state, self.view, laid) if self.view is not None else None
+        try:
+            staged = self.table.stage(state.to_move, turn.codes, place)
+        except TableError as error:
+            self.table.unstage()
+            self.phase = ILLEGAL
+            self.problem = f"{' '.join(turn.codes)} cannot be played so: {error.message}"
+            self._signal_illegal()
+            return
+        self.problem = None
+        turn.place = staged.place
+        turn.dice = staged.dice
+        turn.roll = []
+        self.phase = STAGED
+        if staged.dice == 0:  # Laura moves by her card's value: no dice to wait for
+            self._play()
+
+    def _adopt_staged(self) -> None:
+        """The page staged cards: the dice that settle next are theirs."""
+        staged = self.table.staged
+        assert staged is not None
+        self._turn = _Turn(codes=staged.cards, place=staged.place, dice=staged.dice)
+        self.phase = STAGED
+
+    def _dice(self, dice: tuple[SeenDie, ...]) -> None:
+        if self.phase != STAGED:
+            return
+        turn = self._turn
+        wheels: list[int] = []
+        state = self._state()
+        assert state is not None
+        faces = set(state.edition.die_faces)
+        for die in dice:
+            if die.kind == "pips":
+                if self.config.pip_wheels is None or die.face not in self.config.pip_wheels:
+                    self.problem = (
+                        "a pip die was rolled but the table has no face map for pip dice "
+                        "(pip_wheels in the config): roll the game's own dice"
+                    )
+                    self._signal_illegal()
+                    return
+                wheels.append(self.config.pip_wheels[die.face])
+            elif die.face in faces:
+                wheels.append(die.face)
+            else:
+                self.problem = f"a die shows {die.face} wheels: these dice show {sorted(faces)}"
+                self._signal_illegal()
+                return
+        left = turn.dice - len(turn.roll)
+        if len(wheels) > left:
+            self.problem = f"{len(wheels)} dice were rolled but {left} are wanted: roll {left}"
+            self._signal_illegal()
+            return
+        self.problem = None
+        turn.roll += wheels
+        if len(turn.roll) == turn.dice:
+            self._play()
+
+    def _play(self) -> None:
+        state = self._state()
+        assert state is not None
+        turn = self._turn
+        action = Play(turn.codes, tuple(turn.roll), place=turn.place)
+        self._act(state, action)
+
+    def _shown(self, shown: tuple[SeenCard, ...]) -> None:
+        if self.phase != WAITING:
+            return
+        state = self._state()
+        assert state is not None
+        codes = tuple(card.code for card in shown)
+        if not codes or not all(cards.is_chaos(code) for code in codes):
+            return  # a hand shown at the end, a card put down: nothing to act on
+        self._act(state, Chaos(codes))
+
+    def _pass(self) -> None:
+        state = self._state()
+        if state is None or self.phase not in (WAITING, ILLEGAL):
+            self.problem = (
+                "cards are laid at the front: take them back to pass"
+                if self.phase in (STAGED, ASKING)
+                else "PASS is for the player to move, before anything is laid"
+            )
+            self._signal_illegal()
+            return
+        self._act(state, Pass())
+
+    def _act(self, state: GameState, action: Play | Pass | Chaos) -> None:
+        try:
+            events = self.table.act(state.to_move, action)
+        except TableError as error:
+            self.problem = error.message
+            self._turn.roll = []  # the dice are thrown again once it is fixed
+            self._signal_illegal()
+            return
+        self._turns = len(self.table.require().record.turns)
+        self.problem = None
+        if any(event.what == DERAILED for event in events) and self.outputs is not None:
+            self.outputs.derailed()
+        if isinstance(action, Chaos):
+            self._reset(OVER if self.table.require().state.over else WAITING)
+        else:
+            self._reset(CHECKING)
+
+    def _confirm(self) -> None:
+        if self.phase != CHECKING:
+            return  # nothing waits for a confirmation
+        self._check()
+        if self.mismatch is not None:
+            self.problem = f"not yet: {self.mismatch}"
+            self._signal_illegal()
+            return
+        state = self._state()
+        self._reset(OVER if state is not None and state.over else WAITING)
+
+    def _undo(self) -> None:
+        try:
+            self.table.undo()
+        except TableError as error:
+            self.problem = error.message
+            self._signal_illegal()
+            return
+        self._turns = len(self.table.require().record.turns)
+        self._reset(WAITING)
+
+    def _check(self) -> None:
+        """CHECKING: does the table show what the engine computed?"""
+        state = self._state()
+        view = self.view
+        if state is None:
+            self.mismatch = None
+            return
+        if view is None:
+            self.mismatch = "the camera has not seen the table still yet"
+            return
+        self.mismatch = _mismatch(state, view)
+        if self.mismatch is None and self.problem is not None and self.problem.startswith("not"):
+            self.problem = None
+
+    # --- helpers -------------------------------------------------------------------------
+
+    def _reset(self, phase: str) -> None:
+        self.phase = phase
+        self._turn = _Turn()
+        self.question = None
+        self.mismatch = None
+        if phase == CHECKING:
+            self._check()
+        if phase in (WAITING, CHECKING, OVER):
+            self.problem = None
+
+    def _signal_illegal(self) -> None:
+        if self.outputs is not None:
+            self.outputs.illegal()
+
+    def _message(self) -> str:
+        state = self._state()
+        if state is None:
+            return "start a game on the page"
+        if self.question is not None:
+            return self.question.prompt
+        if self.problem is not None:
+            return self.problem
+        name = state.player.name
+        if self.phase == STAGED:
+            left = self._turn.dice - len(self._turn.roll)
+            return f"{name}: roll {left} {'die' if left == 1 else 'dice'}"
+        if self.phase == CHECKING:
+            if self.mismatch is not None:
+                return self.mismatch
+            return "the table shows the computed move: press CONFIRM"
+        if self.phase == OVER:
+            return "the game is over"
+        return f"{name} to move: lay cards at the front, show chaos cards, or press PASS"
+
+    def _announce(self) -> None:
+        if self.outputs is not None:
+            self.outputs.show(self.led())
+        with self._changed:
+            self.version += 1
+            self._changed.notify_all()
+
+
+def _alike(a: str, b: str) -> bool:
+    """Two codes for one card, when one of them may not name the shape."""
+    return cards.matches(a, b) or cards.matches(b, a)
+
+
+def _mismatch(state: GameState, view: TableView) -> str | None:
+    """What the table still shows otherwise than the engine computed, in words; None when
+    the railway and the caboose are as computed."""
+    want, seen = state.railway, view.codes
+    same = len(want) == len(seen) and all(_alike(w, s) for w, s in zip(want, seen, strict=True))
+    if not same:
+        extra = len(seen) - len(want)
+        tail = seen[extra:] if extra > 0 else ()
+        if extra > 0 and all(_alike(w, s) for w, s in zip(want, tail, strict=True)):
+            return f"take {extra} more card{'s' if extra > 1 else ''} from the back of the railway"
+        return (
+            f"the railway should read {' '.join(want)} from the back; "
+            f"the camera sees {' '.join(seen) or 'none'}"
+        )
+    if view.caboose != state.caboose:
+        where = "nowhere" if view.caboose is None else f"on card {view.caboose + 1}"
+        return (
+            f"the caboose belongs on card {state.caboose + 1} from the back "
+            f"({want[state.caboose]}); the camera sees it {where}"
+        )
+    return None
+
+
+def _engine_poses(
+    state: GameState, view: TableView, laid: tuple[SeenCard, ...]
+) -> tuple[Pose, ...] | None:
+    """The laid cards' poses in the engine's frame. The engine lays its first railway from
+    its own origin, the table lies wherever it lies: the two frames are matched on the
+    front card (its centre and its open rail end), so a placement is judged against the
+    railway as the engine knows it. None when the engine knows no poses (a record's setup)."""
+    count = len(state.railway)
+    seen = view.railway[:count]
+    if not state.layout or state.layout[-1] is None or len(seen) < count:
+        return None
+    size = state.edition.card_mm
+    engine_ends = geometry.open_ends(state.railway, state.layout, size)
+    table_ends = geometry.open_ends([c.code for c in seen], [c.pose for c in seen], size)
+    if not engine_ends or not table_ends:
+        return None
+    to_engine = _matching(seen[-1].pose, table_ends[0], state.layout[-1], engine_ends[0])
+    return tuple(to_engine(card.pose) for card in laid)
+
+
+def _matching(
+    table_front: Pose,
+    table_end: tuple[float, float],
+    engine_front: Pose,
+    engine_end: tuple[float, float],
+) -> Callable[[Pose], Pose]:
+    """The rigid motion (a quarter-turn rotation and a shift) that takes the table's front
+    card and its open end onto the engine's."""
+    a_table = math.atan2(table_end[1] - table_front.y, table_end[0] - table_front.x)
+    a_engine = math.atan2(engine_end[1] - engine_front.y, engine_end[0] - engine_front.x)
+    turn = (round(math.degrees(a_engine - a_table) / 90.0) * 90) % 360
+    c, s = round(math.cos(math.radians(turn))), round(math.sin(math.radians(turn)))
+
+    def to_engine(pose: Pose) -> Pose:
+        dx, dy = pose.x - table_front.x, pose.y - table_front.y
+        return Pose(
+            round(engine_front.x + dx * c - dy * s, 2),
+            round(engine_front.y + dx * s + dy * c, 2),
+            round((pose.rotation + turn) % 360.0, 2),
+        )
+
+    return to_engine

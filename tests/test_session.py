@@ -1,0 +1,460 @@
+"""The session: table events, buttons and page commands matched against what the engine
+expects next. Views are built by hand from the engine's own railway (moved to where it
+lies on the table), so each test says exactly what the camera saw."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import replace
+
+import pytest
+from gpiozero.pins.mock import MockFactory
+
+from companion.bots import greedy
+from companion.rules.engine import deal
+from companion.rules.geometry import Pose
+from companion.rules.state import Pass, Play
+from companion.session import (
+    ASKING,
+    CHECKING,
+    CONFIRM,
+    ILLEGAL,
+    LED_ERROR,
+    LED_NEEDS_CONFIRMATION,
+    LED_WAITING,
+    PASS,
+    STAGED,
+    UNDO,
+    WAITING,
+    Session,
+    SessionConfig,
+)
+from companion.store import Store
+from companion.table import Table, TableError
+from companion.tracker import (
+    CABOOSE_MOVED,
+    CARDS_LAID,
+    CARDS_LIFTED,
+    CARDS_SHOWN,
+    CARDS_TAKEN,
+    DICE_SETTLED,
+    TABLE_SEEN,
+    TableEvent,
+    TableView,
+)
+from companion.vision.observe import SeenCard, SeenDie
+from hw import controls as hw_controls
+
+OFFSET = (300.0, 150.0)  # where the engine's origin lies on the table
+
+
+class Outputs:
+    """Records what the session asks of the LED and the buzzer."""
+
+    def __init__(self) -> None:
+        self.led: list[str] = []
+        self.buzzes: list[str] = []
+
+    def show(self, status: str) -> None:
+        self.led.append(status)
+
+    def derailed(self) -> None:
+        self.buzzes.append("derailed")
+
+    def illegal(self) -> None:
+        self.buzzes.append("illegal")
+
+
+def on_table(pose: Pose) -> Pose:
+    return Pose(pose.x + OFFSET[0], pose.y + OFFSET[1], pose.rotation)
+
+
+def seen(code: str, pose: Pose, confidence: float = 0.9) -> SeenCard:
+    return SeenCard(code, confidence, on_table(pose))
+
+
+def view_of(
+    table: Table,
+    laid: Sequence[tuple[str, Pose]] = (),
+    caboose: int | None = None,
+    dice: Sequence[int] = (),
+    shown: Sequence[str] = (),
+    confidence: float = 0.9,
+) -> TableView:
+    """What the camera sees: the engine's railway where it lies, plus what is given."""
+    state = table.require().state
+    railway = [seen(c, p) for c, p in zip(state.railway, state.layout, strict=True)]
+    railway += [seen(c, p, confidence) for c, p in laid]
+    return TableView(
+        tuple(railway),
+        state.caboose if caboose is None else caboose,
+        tuple(SeenDie("wheels", w, (400.0 + 40 * i, 560.0), 1.0) for i, w in enumerate(dice)),
+        tuple(SeenCard(c, 0.9, Pose(100.0 + 90 * i, 560.0, 90.0)) for i, c in enumerate(shown)),
+    )
+
+
+def event(what: str, view: TableView, **fields) -> list[TableEvent]:
+    return [TableEvent(what, view, **fields)]
+
+
+def first_play(edition: str, names: Sequence[str] = ("Ana", "Ben")) -> tuple[int, Play]:
+    """A seed whose first player's greedy choice is a play, and that play."""
+    for seed in range(200):
+        action = greedy(deal(edition, list(names), seed))
+        if isinstance(action, Play) and action.place:
+            return seed, action
+    raise AssertionError("no seed opens with a play")
+
+
+@pytest.fixture
+def store(tmp_path) -> Store:
+    return Store(tmp_path / "table.sqlite3")
+
+
+def start(store: Store, edition: str = "loose-caboose", names=("Ana", "Ben")):
+    seed, play = first_play(edition, names)
+    table = Table(store)
+    table.new_game(edition, list(names), seed=seed)
+    outputs = Outputs()
+    session = Session(table, SessionConfig(), outputs)
+    session.on_events(event(TABLE_SEEN, view_of(table)))
+    return table, session, outputs, play
+
+
+def lay(table: Table, session: Session, play: Play, **kwargs) -> TableView:
+    view = view_of(table, list(zip(play.cards, play.place, strict=True)), **kwargs)
+    session.on_events(event(CARDS_LAID, view))
+    return view
+
+
+def roll(session: Session, view: TableView, wheels: Sequence[int]) -> TableView:
+    dice = tuple(SeenDie("wheels", w, (400.0 + 40 * i, 560.0), 1.0) for i, w in enumerate(wheels))
+    rolled = replace(view, dice=dice)
+    session.on_events(event(DICE_SETTLED, rolled, dice=dice))
+    return rolled
+
+
+def test_the_session_and_hw_controls_name_buttons_and_statuses_alike():
+    assert (PASS, CONFIRM, UNDO) == (hw_controls.PASS, hw_controls.CONFIRM, hw_controls.UNDO)
+    assert (LED_WAITING, LED_NEEDS_CONFIRMATION, LED_ERROR) == (
+        hw_controls.WAITING,
+        hw_controls.NEEDS_CONFIRMATION,
+        hw_controls.ERROR,
+    )
+
+
+def test_a_whole_play_laid_rolled_checked_and_confirmed(store):
+    table, session, outputs, play = start(store)
+    view = lay(table, session, play)
+    assert session.phase == STAGED
+    staged = table.staged
+    assert staged is not None and staged.cards == play.cards
+    # the camera's poses, moved back into the engine's frame, are the engine's placements
+    for got, want in zip(staged.place, play.place, strict=True):
+        assert got == pytest.approx(want, abs=0.01)
+    dice = staged.dice
+    assert not table.require().record.turns  # nothing kept before the roll
+
+    rolled = roll(session, view, [0] * dice)
+    turns = table.require().record.turns
+    assert turns[-1]["play"] == list(play.cards) and turns[-1]["roll"] == [0] * dice
+    assert session.phase == CHECKING
+    assert Store(store.path).record(table.require().id).turns == turns  # journaled already
+
+    state = table.require().state
+    session.on_events(event(CABOOSE_MOVED, replace(rolled, caboose=None)))
+    assert session.mismatch is not None and "caboose" in session.mismatch
+    session.on_button(CONFIRM)
+    assert session.phase == CHECKING and session.problem.startswith("not yet")
+    assert outputs.buzzes[-1] == "illegal" and outputs.led[-1] == LED_ERROR
+
+    matching = view_of(table, dice=[0] * dice)
+    assert matching.caboose == state.caboose
+    session.on_events(event(CABOOSE_MOVED, matching, caboose=state.caboose))
+    assert session.mismatch is None and session.problem is None
+    assert session.led() == LED_NEEDS_CONFIRMATION
+    session.on_button(CONFIRM)
+    assert session.phase == WAITING and outputs.led[-1] == LED_WAITING
+
+
+def test_the_check_names_the_penalty_cards_still_to_take(store):
+    table, session, _, play = start(store)
+    before = table.require().state
+    view = lay(table, session, play)
+    roll(session, view, [2] * table.staged.dice)  # as far as it goes: a derailment
+    after = table.require().state
+    taken = len(before.railway) + len(play.cards) - len(after.railway)
+    assert taken > 0
+    # the camera still sees every card: the caboose moved to the front, none taken yet
+    everything = tuple(
+        seen(c, p)
+        for c, p in zip(before.railway + play.cards, before.layout + tuple(play.place), strict=True)
+    )
+    session.on_events(
+        event(CABOOSE_MOVED, TableView(everything, len(everything) - 1), caboose=len(everything))
+    )
+    assert (
+        session.mismatch
+        == f"take {taken} more card{'s' if taken > 1 else ''} from the back of the railway"
+    )
+
+
+def test_an_illegal_placement_is_announced_and_nothing_is_applied(store):
+    table, session, outputs, play = start(store)
+    wrong = Pose(play.place[0].x + 40.0, play.place[0].y + 40.0, play.place[0].rotation)
+    view = view_of(table, [(play.cards[0], wrong)])
+    session.on_events(event(CARDS_LAID, view))
+    assert session.phase == ILLEGAL
+    assert "cannot be played" in session.problem
+    assert outputs.buzzes == ["illegal"] and session.led() == LED_ERROR
+    assert table.staged is None and not table.require().record.turns
+    roll(session, view, [1])  # dice thrown anyway: still nothing
+    assert not table.require().record.turns
+    # the card is put right: staged, the error is gone
+    lay(table, session, play)
+    assert session.phase == STAGED and session.problem is None
+
+
+def test_cards_taken_back_unstage(store):
+    table, session, _, play = start(store)
+    lay(table, session, play)
+    assert table.staged is not None
+    session.on_events(event(CARDS_LIFTED, view_of(table)))
+    assert session.phase == WAITING and table.staged is None
+
+
+def test_pass_button_then_undo_by_holding_confirm(store):
+    table, session, _, _ = start(store)
+    session.on_button(PASS)
+    assert table.require().record.turns == [{"pass": True}]
+    assert session.phase == CHECKING
+    session.on_button(UNDO)
+    assert table.require().record.turns == []
+    assert session.phase == WAITING
+
+
+def test_undo_never_goes_past_a_roll(store):
+    table, session, outputs, play = start(store)
+    view = lay(table, session, play)
+    roll(session, view, [0] * table.staged.dice)
+    session.on_button(UNDO)
+    assert len(table.require().record.turns) == 1
+    assert "dice roll once seen is not undone" in session.problem
+    assert outputs.buzzes[-1] == "illegal"
+
+
+def test_undo_while_staged_takes_the_cards_back(store):
+    table, session, _, play = start(store)
+    lay(table, session, play)
+    session.on_button(UNDO)
+    assert table.staged is None and session.phase == WAITING
+
+
+def test_pass_with_cards_laid_is_refused(store):
+    table, session, outputs, play = start(store)
+    lay(table, session, play)
+    session.on_button(PASS)
+    assert not table.require().record.turns
+    assert "take them back to pass" in session.problem and outputs.buzzes == ["illegal"]
+
+
+def test_an_unsure_card_is_asked_about_not_guessed(store):
+    table, session, _, play = start(store)
+    lay(table, session, play, confidence=0.1)
+    assert session.phase == ASKING and table.staged is None
+    question = session.status()["question"]
+    assert play.cards[0] in question["options"]
+    session.answer(play.cards[0])
+    assert session.phase in (STAGED, ASKING)
+    while session.phase == ASKING:  # each unsure card in turn
+        session.answer(play.cards[session.question.card])
+    assert session.phase == STAGED and table.staged.cards == play.cards
+    with pytest.raises(TableError):
+        session.answer(play.cards[0])
+
+
+def test_a_card_not_in_the_hand_is_asked_about(store):
+    table, session, _, play = start(store)
+    hand = table.require().state.player.hand + table.require().state.draw[:1]
+    stranger = next(c for c in ("1/s", "2/s", "3/s", "4/s", "1/c") if c not in hand)
+    view = view_of(table, [(stranger, play.place[0])])
+    session.on_events(event(CARDS_LAID, view))
+    assert session.phase == ASKING
+    assert set(session.question.options) <= set(hand)
+    with pytest.raises(TableError):
+        session.answer("C4")
+
+
+def test_chaos_cards_shown_in_the_zone_are_discarded_in_order(store):
+    table = Table(store)
+    for seed in range(300):
+        table.new_game("rollecate", ["Ana", "Ben"], seed=seed)
+        state = table.require().state
+        chaos = [c for c in state.player.hand + state.draw[:1] if c.startswith("C")]
+        if chaos:
+            break
+    session = Session(table, SessionConfig(), Outputs())
+    session.on_events(event(TABLE_SEEN, view_of(table)))
+    view = view_of(table, shown=chaos)
+    session.on_events(event(CARDS_SHOWN, view, cards=view.shown))
+    assert table.require().record.turns == [{"chaos": chaos}]
+    assert session.phase == WAITING
+
+
+def test_more_dice_than_the_table_has_are_rolled_in_batches(store):
+    table, session, _, play = start(store, "rollecate")
+    view = lay(table, session, play)
+    needed = table.staged.dice
+    session.on_events(event(DICE_SETTLED, view, dice=view_of(table, dice=[1] * 5).dice))
+    assert "5 dice were rolled" in session.problem or needed >= 5
+    session.config = replace(session.config, dice_per_roll=1)
+    for number in range(needed):
+        assert not table.require().record.turns
+        dice = (SeenDie("wheels", 1, (400.0 + 3 * number, 560.0), 1.0),)
+        session.on_events(event(DICE_SETTLED, replace(view, dice=dice), dice=dice))
+    assert table.require().record.turns[-1]["roll"] == [1] * needed
+
+
+def test_pip_dice_need_the_tables_face_map(store):
+    table, session, _, play = start(store)
+    view = lay(table, session, play)
+    dice = tuple(SeenDie("pips", 6, (400.0 + 40 * i, 560.0), 1.0) for i in range(table.staged.dice))
+    session.on_events(event(DICE_SETTLED, replace(view, dice=dice), dice=dice))
+    assert "face map" in session.problem and not table.require().record.turns
+    session.config = replace(session.config, pip_wheels={1: 0, 2: 0, 3: 1, 4: 1, 5: 2, 6: 2})
+    session.on_events(event(DICE_SETTLED, replace(view, dice=dice), dice=dice))
+    assert table.require().record.turns[-1]["roll"] == [2] * len(dice)
+
+
+def test_the_session_follows_the_page_and_a_restart(store):
+    table, session, _, _ = start(store)
+    table.act(0, Pass())  # the page passed for Ana
+    session.sync()
+    assert session.phase == CHECKING
+    restarted = Session(Table(Store(store.path)), SessionConfig())
+    assert restarted.phase == CHECKING  # the table is checked again before CONFIRM
+    session.on_events(event(CARDS_TAKEN, view_of(table)))
+    session.on_button(CONFIRM)
+    assert session.phase == WAITING
+
+
+def wait_for(condition, seconds: float = 2.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "the session did not hear the button"
+        time.sleep(0.01)
+
+
+@pytest.fixture
+def wired(store):
+    """A session driven through hw.controls on gpiozero's mock pins."""
+    table, session, _, play = start(store)
+    factory = MockFactory()
+    controls = hw_controls.Controls(
+        session.on_button,
+        {"pass": 5, "confirm": 6, "led": 13, "buzzer": 19},
+        debounce=0.02,
+        hold=0.3,
+        pin_factory=factory,
+    )
+    session.outputs = controls
+    yield table, session, factory, controls, play
+    time.sleep(0.1)  # a button's callback may still be lighting the LED on its timer thread
+    controls.close()
+
+
+def press(factory: MockFactory, pin: int, seconds: float = 0.06) -> None:
+    factory.pin(pin).drive_low()
+    time.sleep(seconds)
+    factory.pin(pin).drive_high()
+
+
+def test_buttons_on_mock_pins_pass_confirm_and_hold_to_undo(wired):
+    table, session, factory, controls, _ = wired
+    press(factory, 5)
+    wait_for(lambda: len(table.require().record.turns) == 1)
+    assert session.phase == CHECKING and controls.status == LED_NEEDS_CONFIRMATION
+    press(factory, 6, seconds=0.45)  # held: UNDO, not CONFIRM
+    wait_for(lambda: not table.require().record.turns)
+    assert session.phase == WAITING and controls.status == LED_WAITING
+    press(factory, 5)
+    wait_for(lambda: len(table.require().record.turns) == 1)
+    session.on_events(event(CARDS_TAKEN, view_of(table)))
+    press(factory, 6)
+    wait_for(lambda: session.phase == WAITING)
+    assert len(table.require().record.turns) == 1
+
+
+def test_a_bouncing_pass_button_passes_once(wired):
+    table, _, factory, _, _ = wired
+    pin = factory.pin(5)
+    for _ in range(6):
+        pin.drive_low()
+        time.sleep(0.002)
+        pin.drive_high()
+        time.sleep(0.002)
+    pin.drive_low()
+    time.sleep(0.08)
+    for _ in range(4):
+        pin.drive_high()
+        time.sleep(0.002)
+        pin.drive_low()
+        time.sleep(0.002)
+    pin.drive_high()
+    time.sleep(0.15)
+    assert table.require().record.turns == [{"pass": True}]
+
+
+def test_an_illegal_move_lights_the_error_and_sounds_the_buzzer(wired):
+    table, session, factory, controls, play = wired
+    wrong = Pose(play.place[0].x + 40.0, play.place[0].y + 40.0, play.place[0].rotation)
+    session.on_events(event(CARDS_LAID, view_of(table, [(play.cards[0], wrong)])))
+    assert controls.status == LED_ERROR
+    time.sleep(0.03)
+    assert factory.pin(19).state == 1  # the buzzer's first beep
+
+
+def test_a_railway_lying_turned_on_the_table_is_judged_in_the_engines_frame(store):
+    """The table's railway need not lie as the engine laid it out: turned a quarter round
+    and shifted, the laid card's pose still comes back as the engine's placement."""
+    from companion.session import _engine_poses
+
+    table, _, _, play = start(store)
+    state = table.require().state
+
+    def turned(pose: Pose) -> Pose:  # a quarter turn clockwise about the origin, then a shift
+        return Pose(-pose.y + 500.0, pose.x + 100.0, (pose.rotation + 90.0) % 360.0)
+
+    pairs = zip(state.railway, state.layout, strict=True)
+    railway = tuple(SeenCard(c, 0.9, turned(p)) for c, p in pairs)
+    laid = tuple(SeenCard(c, 0.9, turned(p)) for c, p in zip(play.cards, play.place, strict=True))
+    poses = _engine_poses(state, TableView(railway + laid, 0), laid)
+    for got, want in zip(poses, play.place, strict=True):
+        assert got.x == pytest.approx(want.x, abs=0.01)
+        assert got.y == pytest.approx(want.y, abs=0.01)
+        assert got.rotation % 180 == pytest.approx(want.rotation % 180, abs=0.01)
+
+
+def test_the_turn_in_progress_is_on_the_pages_api(store):
+    from companion.run import attach_session
+    from web.app import create_app
+
+    table, session, _, play = start(store)
+    app = create_app(table, "246810")
+    attach_session(app, session)
+    client = app.test_client()
+    assert client.get("/api/session").json["phase"] == WAITING
+    lay(table, session, play, confidence=0.1)
+    question = client.get("/api/session").json["question"]
+    assert question is not None and play.cards[0] in question["options"]
+    refused = client.post("/api/session/answer", json={"code": play.cards[0]})
+    assert refused.status_code == 401  # changing the game needs the table's PIN
+    pin = {"X-Table-Pin": "246810"}
+    assert client.post("/api/session/answer", json={"card": "x"}, headers=pin).status_code == 400
+    answered = client.post(
+        "/api/session/answer", json={"code": play.cards[question["card"]]}, headers=pin
+    )
+    assert answered.status_code == 200 and answered.json["phase"] in (STAGED, ASKING)
+    wrong = client.post("/api/session/answer", json={"code": "C9"}, headers=pin)
+    assert wrong.status_code >= 400 and "error" in wrong.json
