@@ -44,11 +44,14 @@ class DebouncedButton:
         self._settle: threading.Timer | None = None
         self._holding: threading.Timer | None = None
         self._held = False
+        self._closed = False
         self._input.when_activated = self._edge
         self._input.when_deactivated = self._edge
 
     def _edge(self) -> None:
         with self._lock:
+            if self._closed:
+                return
             if self._settle is not None:
                 self._settle.cancel()
             self._settle = threading.Timer(self._debounce, self._settled)
@@ -57,6 +60,8 @@ class DebouncedButton:
 
     def _settled(self) -> None:
         with self._lock:
+            if self._closed:
+                return
             level = bool(self._input.value)
             if level == self._pressed:
                 return  # a bounce that came back to where it was
@@ -76,16 +81,20 @@ class DebouncedButton:
 
     def _held_long(self) -> None:
         with self._lock:
-            if not self._pressed:
+            if self._closed or not self._pressed:
                 return
             self._held = True
         assert self._on_hold is not None
         self._on_hold()
 
     def close(self) -> None:
-        for timer in (self._settle, self._holding):
-            if timer is not None:
-                timer.cancel()
+        """Stop reporting: a timer that fires after this (it may already be running)
+        finds the button closed and reports nothing."""
+        with self._lock:
+            self._closed = True
+            for timer in (self._settle, self._holding):
+                if timer is not None:
+                    timer.cancel()
         self._input.close()
 
 
@@ -115,30 +124,45 @@ class Controls:
         )
         self.led = LED(pins["led"], pin_factory=pin_factory)
         self.buzzer = Buzzer(pins["buzzer"], pin_factory=pin_factory)
+        # A press reported from a timer thread can reach show() while the service closes:
+        # the lock orders the two, and a closed LED or buzzer is left alone.
+        self._lock = threading.RLock()
+        self._closed = False
         self.status = ""
         self.show(WAITING)
 
     def show(self, status: str) -> None:
         """The LED says what the table waits for: a slow blink while waiting for the
         players, steady while a derailment waits for CONFIRM, a fast blink on an error."""
-        if status == self.status:
-            return
-        self.status = status
-        if status == WAITING:
-            self.led.blink(on_time=0.2, off_time=1.8)
-        elif status == NEEDS_CONFIRMATION:
-            self.led.on()
-        elif status == ERROR:
-            self.led.blink(on_time=0.1, off_time=0.1)
-        else:
+        if status not in (WAITING, NEEDS_CONFIRMATION, ERROR):
             raise ValueError(f"unknown status {status!r}")
+        with self._lock:
+            if self._closed or status == self.status:
+                return
+            self.status = status
+            if status == WAITING:
+                self.led.blink(on_time=0.2, off_time=1.8)
+            elif status == NEEDS_CONFIRMATION:
+                self.led.on()
+            else:
+                self.led.blink(on_time=0.1, off_time=0.1)
 
     def derailed(self) -> None:
-        self.buzzer.beep(on_time=0.4, off_time=0.2, n=2)
+        self._beep(on_time=0.4, off_time=0.2, n=2)
 
     def illegal(self) -> None:
-        self.buzzer.beep(on_time=0.08, off_time=0.08, n=3)
+        self._beep(on_time=0.08, off_time=0.08, n=3)
+
+    def _beep(self, on_time: float, off_time: float, n: int) -> None:
+        with self._lock:
+            if not self._closed:
+                self.buzzer.beep(on_time=on_time, off_time=off_time, n=n)
 
     def close(self) -> None:
-        for device in (self.pass_button, self.confirm_button, self.led, self.buzzer):
-            device.close()
+        """Release the pins; later calls from a button's timer thread do nothing."""
+        for button in (self.pass_button, self.confirm_button):
+            button.close()
+        with self._lock:
+            self._closed = True
+            self.led.close()
+            self.buzzer.close()

@@ -96,3 +96,17 @@ def test_the_led_shows_the_status_and_the_buzzer_sounds(table):
     controls.derailed()
     time.sleep(0.1)
     assert factory.pin(19).state == 1  # the buzzer is on during its first beep
+
+
+def test_closing_while_a_press_settles_reports_nothing_and_raises_nothing(table):
+    """The service closes the pins while a press is still settling on a timer thread:
+    the press is dropped, and the session's answer to it (show, a beep) finds the LED and
+    buzzer closed and leaves them alone."""
+    factory, controls, heard = table
+    factory.pin(5).drive_low()  # PASS goes down: its debounce timer is running
+    controls.close()
+    settle()
+    assert heard == []
+    controls.show(ERROR)
+    controls.illegal()
+    assert controls.status != ERROR
