@@ -21,6 +21,7 @@ SEED = "e2e"
 GAMES = [
     pytest.param(["--edition", "loose-caboose", "--players", "3"], id="loose-caboose"),
     pytest.param(["--edition", "rollecate", "--players", "2"], id="rollecate"),
+    pytest.param(["--edition", "loknroll", "--players", "4"], id="loknroll"),
     pytest.param(["--edition", "loknroll", "--variant", "solo-laura"], id="loknroll-laura"),
 ]
 
