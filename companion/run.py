@@ -133,7 +133,8 @@ class Service:
             stop.wait(max(0.0, period - (time.monotonic() - started)))
 
     def follow_page(self, stop: threading.Event) -> None:
-        """Keep the session (and so the LED) with the table when the page acts on it."""
+        """Keep the session (and so the LED) with the table when the page acts on it. The
+        session wakes the table in turn only when what it shows changed, so this settles."""
         version = self.table.version
         while not stop.is_set():
             version = self.table.wait(version, 1.0)
@@ -146,27 +147,15 @@ class Service:
 
 
 def attach_session(app: Any, session: Session) -> None:
-    """Put the turn in progress on the page's API, next to the table's own routes (the
-    page's app guards them alike: a POST needs the table's PIN):
-    `GET /api/session` is `Session.status()` (phase, what to do now, the problem, the
-    camera's check of the computed move, a question about an unsure card), and
-    `POST /api/session/answer` with `{"code": …}` answers that question."""
-    from flask import jsonify, request
-
-    def status() -> Any:
-        return jsonify(session.status())
-
-    def answer() -> Any:
-        body = request.get_json(silent=True)
-        if not isinstance(body, dict) or set(body) != {"code"} or not isinstance(body["code"], str):
-            message = 'send {"code": "<one of the question\'s options>"}'
-            return jsonify({"error": {"rule": "request", "message": message}}), 400
-        session.answer(body["code"])
-        return jsonify(session.status())
-
+    """Put the turn in progress on the page (`web.api`): every view of the table carries
+    `Session.status()` (phase, what to do now, the problem, the camera's check of the
+    computed move, a question about an unsure card, what the camera could not see),
+    `GET /api/session` gives it alone, and `POST /api/session/answer` with `{"code": …}`
+    answers the question (the table's PIN needed, as for every POST). The session then
+    wakes open pages through the table at each change; one touch now tells pages already
+    open, and drops views kept without it."""
     app.extensions["caboose.session"] = session
-    app.add_url_rule("/api/session", "session_status", status, methods=["GET"])
-    app.add_url_rule("/api/session/answer", "session_answer", answer, methods=["POST"])
+    session.table.touch()
 
 
 def serve_page(service: Service, pin: str | None) -> str:

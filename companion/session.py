@@ -115,7 +115,9 @@ def _turn_kind(turn: Mapping[str, Any]) -> str:
 
 class Session:
     """One table's turn flow. Thread-safe: camera events, button timers and page requests
-    arrive on different threads."""
+    arrive on different threads. Its lock is taken before the table's, never inside it:
+    the table never calls back into the session, and the page reads the two one after
+    the other."""
 
     def __init__(
         self,
@@ -128,7 +130,7 @@ class Session:
         self.outputs = outputs
         self._lock = threading.RLock()
         self._changed = threading.Condition(self._lock)
-        self.version = 0
+        self.version = 0  # grows when what `status` shows changes
         self.phase = WAITING
         self.problem: str | None = None  # announced, blocks what it names until fixed
         self.mismatch: str | None = None  # CHECKING: what the table still shows wrongly
@@ -140,6 +142,7 @@ class Session:
         self._turns = -1
         with self._lock:
             self.sync()
+            self._announced = self._showing()
 
     # --- inputs --------------------------------------------------------------------------
 
@@ -174,7 +177,7 @@ class Session:
             if self.phase != ASKING or question is None:
                 raise TableError("session", "there is no question to answer")
             if code not in question.options:
-                raise TableError("session", f"choose one of {', '.join(question.options)}")
+                raise TableError("answer", f"choose one of {', '.join(question.options)}")
             self._turn.chosen[question.card] = code
             self.question = None
             self.phase = WAITING
@@ -235,6 +238,11 @@ class Session:
     def status(self) -> dict[str, Any]:
         """What the page shows of the turn in progress, as JSON."""
         with self._lock:
+            return self._showing() | {"version": self.version}
+
+    def _showing(self) -> dict[str, Any]:
+        """`status` but its version: what an announcement compares with the last one."""
+        with self._lock:
             turn = self._turn
             return {
                 "phase": self.phase,
@@ -254,7 +262,6 @@ class Session:
                 if self.phase == STAGED
                 else None,
                 "camera": list(self.camera),
-                "version": self.version,
             }
 
     # --- the turn ------------------------------------------------------------------------
@@ -518,11 +525,20 @@ class Session:
         return f"{name} to move: lay cards at the front, show chaos cards, or press PASS"
 
     def _announce(self) -> None:
+        """Light the LED, and when what the page shows of the turn changed, wake the pages
+        through the table. Only a change is told: the service feeds every change of the
+        table back to the session (`Service.follow_page`), so telling it of nothing new
+        would wake the two of them forever."""
         if self.outputs is not None:
             self.outputs.show(self.led())
+        showing = self._showing()
+        if showing == self._announced:
+            return
+        self._announced = showing
         with self._changed:
             self.version += 1
             self._changed.notify_all()
+        self.table.touch()
 
 
 def _alike(a: str, b: str) -> bool:

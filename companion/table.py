@@ -321,6 +321,12 @@ class Table:
             self.store.append(game.id, CORRECT, turn, note)
             self._resume(game.id)
 
+    def touch(self) -> None:
+        """Something the page shows besides the game changed (the turn in progress as the
+        camera follows it: `Session`): every open page is woken as by a change of the game,
+        so one stream of events carries both. The game itself is not touched."""
+        self._bump()
+
     # --- helpers -------------------------------------------------------------------------
 
     @staticmethod

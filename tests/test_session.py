@@ -455,6 +455,6 @@ def test_the_turn_in_progress_is_on_the_pages_api(store):
     answered = client.post(
         "/api/session/answer", json={"code": play.cards[question["card"]]}, headers=pin
     )
-    assert answered.status_code == 200 and answered.json["phase"] in (STAGED, ASKING)
+    assert answered.status_code == 200 and answered.json["session"]["phase"] in (STAGED, ASKING)
     wrong = client.post("/api/session/answer", json={"code": "C9"}, headers=pin)
     assert wrong.status_code >= 400 and "error" in wrong.json

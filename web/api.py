@@ -15,7 +15,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
@@ -28,6 +28,9 @@ from companion.rules.state import Chaos, Pass, Play
 from companion.table import Table, TableError, snapshot_of
 from web import view
 from web.i18n import TEXT, pick
+
+if TYPE_CHECKING:
+    from companion.session import Session
 
 api = Blueprint("api", __name__, url_prefix="/api")
 
@@ -47,10 +50,17 @@ def table() -> Table:
     return current_app.extensions["caboose.table"]
 
 
+def attached_session() -> Session | None:
+    """The turn in progress when a camera follows the table (`companion run`, the demo:
+    `companion.run.attach_session`); None when the page is the table's only input."""
+    return current_app.extensions.get("caboose.session")
+
+
 class Views:
     """The view of the table's latest version in each language, built once however many
     phones ask for it (each open page's stream and every refresh would otherwise redo the
-    odds and placements of every play)."""
+    odds and placements of every play). A session's every visible change wakes the table
+    (`Table.touch`), so its status can be kept in the view of a table version too."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
@@ -59,25 +69,35 @@ class Views:
         # within one `boot`, or they would ignore every state after a restart.
         self.boot = secrets.token_hex(4)
 
-    def text(self, the_table: Table, lang: str) -> tuple[int, str]:
-        """(version, JSON text) of the table now."""
+    def text(self, the_table: Table, lang: str, session: Session | None = None) -> tuple[int, str]:
+        """(version, JSON text) of the table now, with the session's status when one follows
+        the table. The status is read after the table's version, outside the table's lock:
+        it is then at least as new as that version (a session changes, then wakes the table,
+        both under its own lock), and the session's lock is never taken inside the table's."""
         if the_table.game is None:
             version = the_table.version
-            return version, json.dumps({"version": version, "boot": self.boot, "game": None})
+            doc = {"version": version, "boot": self.boot, "game": None}
+            return version, json.dumps(doc | {"session": _status(session)})
         snap = the_table.snapshot()
         with self._lock:
             kept = self._kept.get(lang)
         if kept is not None and kept[0] == snap.version:
             return kept
-        made = (snap.version, json.dumps(view.build(snap, lang) | {"boot": self.boot}))
+        doc = view.build(snap, lang) | {"boot": self.boot, "session": _status(session)}
+        made = (snap.version, json.dumps(doc))
         with self._lock:
             self._kept[lang] = made
         return made
 
 
+def _status(session: Session | None) -> dict[str, Any] | None:
+    return None if session is None else session.status()
+
+
 def _view_response() -> Response:
     views: Views = current_app.extensions["caboose.views"]
-    return Response(views.text(table(), language())[1], mimetype="application/json")
+    text = views.text(table(), language(), attached_session())[1]
+    return Response(text, mimetype="application/json")
 
 
 def language() -> str:
@@ -94,14 +114,21 @@ def _seat(value: Any, name: str) -> int:
     return value
 
 
+def _code(value: Any, name: str) -> str:
+    if not isinstance(value, str):
+        raise ApiError(400, "card", f"{name} must be a card code")
+    try:
+        cards.parse(value)
+    except cards.CardCodeError as error:
+        raise ApiError(400, "card", f"{name}: {error}") from None
+    return value
+
+
 def _codes(value: Any, name: str, marks: bool = False) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(code, str) for code in value):
         raise ApiError(400, "card", f"{name} must be a list of card codes")
     for code in value:
-        try:
-            cards.parse(code.removesuffix("!") if marks else code)
-        except cards.CardCodeError as error:
-            raise ApiError(400, "card", f"{name}: {error}") from None
+        _code(code.removesuffix("!") if marks else code, name)
     return tuple(value)
 
 
@@ -257,6 +284,7 @@ def events() -> Response:
         raise ApiError(503, "busy", "too many open pages: close one and retry")
     lang = language()
     the_table = table()
+    session = attached_session()  # the stream runs outside the app's context
     views: Views = current_app.extensions["caboose.views"]
 
     def stream() -> Iterator[str]:
@@ -268,7 +296,7 @@ def events() -> Response:
             if version == seen:
                 yield ": heartbeat\n\n"  # a write to a closed connection ends the stream
                 continue
-            seen, text = views.text(the_table, lang)
+            seen, text = views.text(the_table, lang, session)
             yield f"id: {seen}\nevent: state\ndata: {text}\n\n"
 
     response = Response(
@@ -403,3 +431,31 @@ def _last_action() -> Pass | Play | Chaos:
     if not snap.record.turns:
         raise TableError("correct", "no turn has been played yet: there is nothing to change")
     return view.last_action(snap)
+
+
+# --- the turn at the table (when a camera follows it) --------------------------------------
+
+
+def _session() -> Session:
+    session = attached_session()
+    if session is None:
+        raise ApiError(
+            404, "session", "no camera follows this table: the turn at the table is not known"
+        )
+    return session
+
+
+@api.get("/session")
+def session_status() -> Response:
+    """The turn in progress at the table, alone (every view carries it too)."""
+    return jsonify(_session().status())
+
+
+@api.post("/session/answer")
+def session_answer() -> Response:
+    """The players' choice for a card the camera was unsure of, among the question's
+    options; answered with the new view, as every change is."""
+    session = _session()
+    data = body({"code": _code}, required=("code",))
+    session.answer(data["code"])
+    return _changed()

@@ -36,7 +36,7 @@ PIN_HEADER = "X-Table-Pin"
 # Requests that change nothing need no PIN (watching a record replayed).
 OPEN_POSTS = {"api.replay"}
 # Rules that say "not now" rather than "not allowed": the table's state is in the way.
-CONFLICTS = {"turn", "game", "undo", "correct", "R-14"}
+CONFLICTS = {"turn", "game", "undo", "correct", "R-14", "session"}
 
 
 @dataclass(frozen=True)

@@ -117,6 +117,12 @@ TEXT: dict[str, dict[str, str]] = {
         "by_solo": "a solo game",
         "nobody": "nobody",
         "fits_nowhere": "no room on the table",
+        "session": "At the table",
+        "session_mismatch": "Not yet as computed",
+        "session_choose": "The camera is unsure: tap the card it is",
+        "session_laid": "Laid at the front",
+        "session_roll": "Dice seen: {seen} of {n}",
+        "session_camera": "The camera cannot see",
     },
     "es": {
         "title": "Caboose Companion",
@@ -225,6 +231,12 @@ TEXT: dict[str, dict[str, str]] = {
         "by_solo": "una partida en solitario",
         "nobody": "nadie",
         "fits_nowhere": "no cabe en la mesa",
+        "session": "En la mesa",
+        "session_mismatch": "Aún no está como se calculó",
+        "session_choose": "La cámara duda: toca la carta que es",
+        "session_laid": "Puestas al frente",
+        "session_roll": "Dados vistos: {seen} de {n}",
+        "session_camera": "La cámara no ve",
     },
 }
 

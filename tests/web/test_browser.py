@@ -10,15 +10,21 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 import urllib.request
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from werkzeug.serving import make_server
 
+from companion.run import attach_session
+from companion.session import ASKING, CONFIRM, STAGED, Session
 from companion.store import Store
 from companion.table import Table
+from companion.tracker import CABOOSE_MOVED
+from tests.test_session import event, lay, roll, start
 from web.app import Settings, create_app
 
 pytestmark = pytest.mark.browser
@@ -38,11 +44,14 @@ CHROMIUM_ARGS = [
 
 
 class Server:
-    """The app on a free port of localhost, in a thread, with plain HTTP helpers."""
+    """The app on a free port of localhost, in a thread, with plain HTTP helpers; with a
+    session attached, as `companion run` serves it, when one is given."""
 
-    def __init__(self, tmp: Path) -> None:
-        self.table = Table(Store(tmp / "table.sqlite3"))
+    def __init__(self, table: Table, session: Session | None = None) -> None:
+        self.table = table
         app = create_app(self.table, PIN, Settings(heartbeat=1.0, stream_seconds=60.0))
+        if session is not None:
+            attach_session(app, session)
         self.httpd = make_server("127.0.0.1", 0, app, threaded=True)
         self.url = f"http://127.0.0.1:{self.httpd.server_port}"
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
@@ -84,7 +93,7 @@ def browser() -> Iterator:
 
 @pytest.fixture
 def server(tmp_path) -> Iterator[Server]:
-    server = Server(tmp_path)
+    server = Server(Table(Store(tmp_path / "table.sqlite3")))
     yield server
     server.close()
 
@@ -263,3 +272,67 @@ def test_a_wrong_pin_and_a_refused_play_are_said_on_the_page(browser, server):
     page.click("#pass")
     page.wait_for_function("() => document.querySelector('#error').textContent.includes('PIN')")
     assert server.state()["turn"] == before["turn"]
+
+
+def test_the_camera_asks_and_the_page_answers(browser, tmp_path):
+    """The turn at the table, as the camera follows it: a card seen unsure is asked about on
+    the page, answered by a tap, and every open page follows the session by itself; the
+    computed move the table does not show yet is said before CONFIRM."""
+    table, session, _, play = start(Store(tmp_path / "table.sqlite3"))
+    server = Server(table, session)
+    try:
+        page, errors = open_page(browser, server.url, 390, 844)  # a phone at the table
+        page.wait_for_selector("#session:not([hidden]) #session-message")
+        assert page.locator("#session h2").inner_text() == "At the table"
+        assert "to move" in page.locator("#session-message").inner_text()
+        enter_pin(page)
+        watcher, watcher_errors = open_page(browser, server.url)  # a screen beside the table
+
+        # The camera sees the laid cards but is unsure of them: the page asks, by itself.
+        view = lay(table, session, play, confidence=0.1)
+        question = session.question
+        assert session.phase == ASKING and question is not None
+        page.wait_for_selector("#session-question button[data-answer]")
+        assert page.locator("#session-prompt").inner_text() == question.prompt
+        buttons = page.locator("#session-question button[data-answer]")
+        assert [buttons.nth(i).get_attribute("data-answer") for i in range(buttons.count())] == [
+            *question.options
+        ]
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+        watcher.wait_for_selector("#session-question button[data-answer]")
+        shot(page, "8-camera-asks-phone")
+
+        # Tapped, card by card: the cards are staged and every page says to roll.
+        while session.phase == ASKING:
+            asked = session.question
+            page.click(f"#session-question button[data-answer='{play.cards[asked.card]}']")
+            deadline = time.monotonic() + 5
+            while session.question == asked:
+                assert time.monotonic() < deadline, "the answer did not reach the session"
+                time.sleep(0.02)
+        assert session.phase == STAGED and table.staged.cards == play.cards
+        dice = table.staged.dice
+        for screen in (page, watcher):
+            screen.wait_for_selector("#session-roll")
+            assert screen.locator("#session-question").count() == 0
+            assert f"roll {dice} di" in screen.locator("#session-message").inner_text()
+            assert screen.locator("#session-laid .card").count() == len(play.cards)
+        shot(watcher, "9-staged-by-the-camera")
+
+        # The dice roll; the caboose is not yet where the computed move puts it.
+        rolled = roll(session, view, [0] * dice)
+        session.on_events(event(CABOOSE_MOVED, replace(rolled, caboose=None)))
+        watcher.wait_for_selector("#session-mismatch")
+        assert "caboose" in watcher.locator("#session-mismatch").inner_text()
+        session.on_button(CONFIRM)  # too early: refused, and said
+        watcher.wait_for_selector("#session.led-error #session-problem")
+        problem = watcher.locator("#session-problem").inner_text()
+        assert problem.startswith("not yet") and "caboose" in problem
+        shot(watcher, "10-not-yet-as-computed")
+
+        # A problem of the camera's own is listed too.
+        session.seen_problems(["the caboose is not seen"])
+        page.wait_for_selector("#session-camera li:has-text('the caboose is not seen')")
+        assert errors == [] and watcher_errors == []
+    finally:
+        server.close()

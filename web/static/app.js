@@ -127,6 +127,7 @@ function render(next) {
 }
 
 function draw(v, replay) {
+  drawSession(replay ? null : v && v.session);
   const hasGame = Boolean(v && v.game !== null && v.railway);
   for (const id of ["table-view", "piles", "log-section"]) {
     document.getElementById(id).hidden = !hasGame;
@@ -249,6 +250,54 @@ function drawRailway(v) {
   });
   document.getElementById("railway").replaceChildren(svg);
   document.getElementById("schematic").textContent = rw.schematic ? `(${t("schematic")})` : "";
+}
+
+// --- the turn at the table (when a camera follows it) ---------------------------------------
+
+// What the referee at the table says now, in the service's own words: what to do, what is
+// wrong, what the camera sees otherwise than the computed move or cannot see at all, and a
+// card it is unsure of, which the players answer by tapping it.
+function drawSession(session) {
+  const box = document.getElementById("session");
+  box.hidden = !session;
+  if (!session) return;
+  box.className = `led-${session.led}`;
+  const question = session.question;
+  const parts = [h("h2", {}, t("session"))];
+  // The message repeats the problem, the mismatch or the question when one stands.
+  if (![session.problem, session.mismatch, question && question.prompt].includes(session.message)) {
+    parts.push(h("p", { class: "big", id: "session-message" }, session.message));
+  }
+  if (session.problem) parts.push(h("p", { class: "problem", id: "session-problem" }, session.problem));
+  // A CONFIRM refused too early names the mismatch already.
+  if (session.mismatch && !(session.problem || "").includes(session.mismatch)) {
+    parts.push(h("p", { id: "session-mismatch" },
+      h("strong", {}, `${t("session_mismatch")}: `), session.mismatch));
+  }
+  if (question) {
+    parts.push(h("div", { id: "session-question" },
+      h("h3", {}, t("session_choose")),
+      h("p", { id: "session-prompt" }, question.prompt),
+      h("div", { class: "options" }, question.options.map((code) => h("button", {
+        "data-answer": code, onclick: () => send("/api/session/answer", { code }) },
+      cardChip(code)))),
+      pin ? null : h("p", {}, h("small", {}, t("pin_ask")))));
+  }
+  if (session.laid.length) {
+    parts.push(h("div", { id: "session-laid" }, h("small", {}, `${t("session_laid")}: `),
+      chips(session.laid)));
+  }
+  if (session.roll) {
+    const seen = session.roll.seen;
+    parts.push(h("p", { id: "session-roll" },
+      t("session_roll", { seen: seen.length, n: session.roll.needed }),
+      seen.length ? ` (${seen.join(" + ")})` : ""));
+  }
+  if (session.camera.length) {
+    parts.push(h("div", { id: "session-camera" }, h("h3", {}, t("session_camera")),
+      h("ul", {}, session.camera.map((seen) => h("li", {}, seen)))));
+  }
+  box.replaceChildren(...parts);
 }
 
 // --- the computed move ----------------------------------------------------------------------
