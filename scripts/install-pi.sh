@@ -2,7 +2,7 @@
 # Install Caboose Companion as a service on a Raspberry Pi (Raspberry Pi OS Bookworm or
 # newer), from this checkout. Run as root (`sudo scripts/install-pi.sh` or
 # `sudo make install-pi`); running it again upgrades in place and keeps the config and
-# the games. See docs/raspberry-pi.md.
+# the games. See README.md, "Setting up a Raspberry Pi".
 #
 #   PREFIX   where the code and its venv go        (default /opt/caboose-companion)
 #   SERVICE_USER  the unprivileged user it runs as (default caboose)
