@@ -98,18 +98,20 @@ def image_paths(folder: Path) -> list[Path]:
     return sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
 
 
-def evaluate(folder: Path, boxes: str | None = None, every: int = 1) -> dict:
+def evaluate(folder: Path, boxes: str | None = None, every: int = 1, offset: int = 0) -> dict:
     """Run the reader over every image of `folder` and count dice read and images exact.
 
     Raises FileNotFoundError when the folder is missing or holds no images, so callers can
     tell "nothing to measure" apart from "measured zero", and UnreadableImage when an image
     cannot be decoded (skipping it would quietly change what was measured). `every` > 1
-    measures only every n-th image (sorted by name), a quicker look for tests.
+    measures only every n-th image (sorted by name), starting at `offset`: a quicker look
+    for tests, and a split (every=2, offset 1 to tune on, offset 0 to check) that shows
+    when tuning has fitted the images rather than the dice.
     """
     folder = Path(folder)
     if not folder.is_dir():
         raise FileNotFoundError(f"no such folder: {folder}")
-    paths = image_paths(folder)[:: max(1, every)]
+    paths = image_paths(folder)[max(0, offset) :: max(1, every)]
     if not paths:
         raise FileNotFoundError(f"no images (.jpg/.jpeg/.png) in {folder}")
     boxes = boxes or default_boxes(folder)
@@ -174,7 +176,8 @@ def format_table(result: dict) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """`companion eval-dice DIR [--boxes pips|die] [--every N] [--json]`: 0 ok, 2 bad input."""
+    """`companion eval-dice DIR [--boxes pips|die] [--every N [--offset K]] [--json]`: 0 ok,
+    2 bad input."""
     parser = argparse.ArgumentParser(
         prog="companion eval-dice",
         description="Measure the pip-dice reader on a folder of YOLO-labelled photographs.",
@@ -190,10 +193,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--every", type=int, default=1, metavar="N", help="measure only every N-th image"
     )
+    parser.add_argument(
+        "--offset", type=int, default=0, metavar="K", help="with --every, start at the K-th image"
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
     try:
-        result = evaluate(args.folder, args.boxes, args.every)
+        result = evaluate(args.folder, args.boxes, args.every, args.offset)
     except (FileNotFoundError, NotADirectoryError, PermissionError, UnreadableImage) as error:
         if args.json:
             print(json.dumps({"error": str(error)}))

@@ -8,8 +8,10 @@ readers share the work, because neither sees every die:
   from a smooth background estimate, so each die's outline is known. Its pips are then found
   inside it with thresholds relative to that die alone (a gold die is darker than the tray,
   which defeats a frame-wide local threshold), many threshold hypotheses are tried, and only
-  those whose pips form a real die layout vote for the count. Dice touching each other are
-  cut apart by k-means on their pixels when the blob holds about k dice' area.
+  those whose pips form a real die layout vote for the count. Pips that break up (glare, a
+  light rim on translucent dice) make the vote undercount, so a grid check of the nine pip
+  places, which needs no blobs, may raise the count. Dice touching each other are cut apart
+  by k-means on their pixels when the blob holds about k dice' area.
 * Pips first, for the rest of the frame (white dice on light wood, where a die barely
   differs from the table): find round contrasting blobs of both polarities with an adaptive
   threshold, link two when they could be pips of one face (same polarity, similar size,
@@ -69,6 +71,15 @@ LAYOUT_TOL = 0.45  # worst pip-to-template distance, in corner-pip offsets
 CENTRE_OFF = (0.2, 0.3)  # pip pattern centre to blob centre, for a 1 and for more pips
 COUNT_BIAS = 1.5  # votes are scaled by count**this: a missed pip is likelier than a false one
 NEAR_DIE = 9  # pixels round a die read die-first where the pips-first reader is not trusted
+# Grid check of a die blob: the nine places a pip can have, laid from the blob's rectangle.
+GRID_SCALES = (0.2, 0.24, 0.28)  # corner-place offset (per axis) against the die side
+GRID_SHIFT = 0.08  # the face may sit this far off the blob's centre (side faces, shadow)
+GRID_TURN = 8.0  # degrees either way from the blob rectangle's angle
+GRID_SMOOTH = 0.1  # evidence is averaged over this share of the side (about a pip's core)
+GRID_ONE = 0.4  # a 1 needs one bright place only, so a highlight fakes it: its margin counts less
+GRID_OVERRULE = 0.8  # a higher count wins over the vote when the vote's margin is below this share
+GRID_ALONE = 30.0  # grey levels of margin the grid needs to read a die that no layout voted for
+GRID_PIP = 0.18  # pip diameter against the die side, reported for a count the grid read
 
 # Standard pip places, in units of the corner pip's offset from the face centre.
 LAYOUTS = {
@@ -87,6 +98,25 @@ _ROTATIONS = np.stack(
     ],
     axis=1,
 )  # (angles, 2, 2)
+_CELLS = np.array([(x, y) for y in (-1, 0, 1) for x in (-1, 0, 1)], float)  # grid places
+
+
+def _cell_masks() -> tuple[np.ndarray, np.ndarray]:
+    """Each layout as a mask over the nine grid places, in both of its orientations on the
+    grid (2, 3 and 6 differ when turned 90 degrees); and the pip count of each mask."""
+    masks: list[np.ndarray] = []
+    counts = []
+    for count, places in LAYOUTS.items():
+        for turned in (places, [(-y, x) for x, y in places]):
+            mask = np.zeros(9, bool)
+            mask[[(y + 1) * 3 + x + 1 for x, y in turned]] = True
+            if not any((mask == seen).all() for seen in masks):
+                masks.append(mask)
+                counts.append(count)
+    return np.array(masks), np.array(counts)
+
+
+_CELL_MASKS, _CELL_COUNTS = _cell_masks()
 
 
 @dataclass(frozen=True)
@@ -529,6 +559,11 @@ def _die_pips(
     pip-sized, round blobs well inside the outline. Those that form a real die layout vote
     for their count with their contrast, so a count seen in many planes and thresholds wins
     over a stray highlight that makes a layout once.
+
+    The vote undercounts when pips break up (translucent dice, dark-red pips with a light
+    rim): the whole pips never pass as round blobs, and two of a 4's pips still make a 2. So
+    a grid check that needs no blobs has the last word when the voted count fits the grid
+    much worse than another count does (see `_grid_margins`).
     """
     depth = cv2.distanceTransform(np.pad(part, 1), cv2.DIST_L2, 3)[1:-1, 1:-1]
     window = max(3, int(side * LOCAL_WINDOW) | 1)
@@ -537,6 +572,10 @@ def _die_pips(
     inside = part > 0
     ys, xs = np.nonzero(part)
     centre = np.array([xs.mean(), ys.mean()])
+    grid = _grid_places(xs, ys, side, part.shape)
+    smooth = max(1, round(GRID_SMOOTH * side))
+    margins = np.full((len(_CELL_MASKS),), -np.inf)
+    places = np.zeros((len(_CELL_MASKS), 9, 2))
     hypotheses: list[tuple[int, float, np.ndarray, float]] = []
     fits: dict[bytes, bool] = {}  # planes and thresholds often find the same pips again
     planes = dict(zip("bgr", cv2.split(bgr), strict=True))
@@ -544,7 +583,12 @@ def _die_pips(
     for name in DIE_PLANES:
         values = planes[name].astype(np.float32)
         diff = values - cv2.blur(values * weight, (window, window)) / weight_sum
-        for signed in (diff, -diff):
+        evidence = cv2.blur(diff, (smooth, smooth))[grid[..., 1], grid[..., 0]]
+        for sign, signed in ((1.0, diff), (-1.0, -diff)):
+            found_margin, config = _grid_margins(sign * evidence)
+            better = found_margin > margins
+            margins[better] = found_margin[better]
+            places[better] = grid[config[better]]
             for threshold in DIE_THRESHOLDS:
                 blobs = ((signed > threshold) & inside).astype(np.uint8)
                 n, labels, stats, centres = cv2.connectedComponentsWithStatsWithAlgorithm(
@@ -562,14 +606,69 @@ def _die_pips(
                 if fits[key]:
                     diam = float(np.median(2.0 * np.sqrt(area / np.pi)))
                     hypotheses.append((len(xy), float(contrast.mean()), xy, diam))
-    if not hypotheses:
+    by_count = np.full(7, -np.inf)
+    np.maximum.at(by_count, _CELL_COUNTS, margins)
+    by_count[1] *= GRID_ONE
+    grid_best = int(np.argmax(by_count))
+    if hypotheses:
+        votes: dict[int, float] = {}
+        for count, contrast, _, _ in hypotheses:
+            votes[count] = votes.get(count, 0.0) + contrast
+        best = max(votes, key=lambda count: (votes[count] * count**COUNT_BIAS, count))
+        # The grid only ever adds pips: below the vote it is mostly a highlight posing as a 1
+        # or a grid squared on a shadow, while a vote below the truth is the common miss. A
+        # grid where no layout has every pip above every empty place proves nothing.
+        if (
+            grid_best <= best
+            or by_count[grid_best] <= 0
+            or by_count[best] >= GRID_OVERRULE * by_count[grid_best]
+        ):
+            _, contrast, xy, diam = max((h for h in hypotheses if h[0] == best), key=lambda h: h[1])
+            return xy, diam, contrast
+    elif by_count[grid_best] < GRID_ALONE:
         return None
-    votes: dict[int, float] = {}
-    for count, contrast, _, _ in hypotheses:
-        votes[count] = votes.get(count, 0.0) + contrast
-    best = max(votes, key=lambda count: (votes[count] * count**COUNT_BIAS, count))
-    _, contrast, xy, diam = max((h for h in hypotheses if h[0] == best), key=lambda h: h[1])
-    return xy, diam, contrast
+    pattern = int(np.argmax(np.where(grid_best == _CELL_COUNTS, margins, -np.inf)))
+    xy = places[pattern][_CELL_MASKS[pattern]]
+    return xy, GRID_PIP * side, float(margins[pattern])
+
+
+def _grid_places(xs: np.ndarray, ys: np.ndarray, side: float, shape: tuple) -> np.ndarray:
+    """The nine pip places of every grid tried on a blob, as (grids, 9, 2) integer pixels.
+
+    The grid is squared with the blob's minimum-area rectangle, then turned, scaled and
+    moved a little, since the blob also holds a shadow or a sliver of side face.
+    """
+    (cx, cy), _, angle = cv2.minAreaRect(np.stack([xs, ys], axis=1).astype(np.float32))
+    turns = np.deg2rad(angle + np.array([-GRID_TURN, 0.0, GRID_TURN]))
+    rotations = np.stack(
+        [np.stack([np.cos(turns), -np.sin(turns)], 1), np.stack([np.sin(turns), np.cos(turns)], 1)],
+        axis=1,
+    )
+    shifts = np.array([(dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)]) * GRID_SHIFT * side
+    cells = np.einsum("rij,nj->rni", rotations, _CELLS)  # (turns, 9, 2)
+    grids = (
+        cells[:, None, None] * (np.array(GRID_SCALES) * side)[None, :, None, None, None]
+        + shifts[None, None, :, None, :]
+        + (cx, cy)
+    ).reshape(-1, 9, 2)
+    grids = np.rint(grids).astype(int)
+    grids[..., 0] = grids[..., 0].clip(0, shape[1] - 1)
+    grids[..., 1] = grids[..., 1].clip(0, shape[0] - 1)
+    return grids
+
+
+def _grid_margins(evidence: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For each layout mask: the best margin over all grids, and the grid giving it.
+
+    `evidence` is (grids, 9), how much each place stands out from the die (pip polarity
+    positive). A layout's margin is its weakest pip place minus its strongest empty place:
+    only a real face, seen on the right grid, has every pip above every empty place.
+    """
+    pips = np.where(_CELL_MASKS[None], evidence[:, None, :], np.inf).min(axis=2)
+    empty = np.where(~_CELL_MASKS[None], evidence[:, None, :], -np.inf).max(axis=2)
+    margin = pips - empty  # (grids, masks); a 6 on the 3x3 grid still has 3 empty places
+    config = np.argmax(margin, axis=0)
+    return margin[config, np.arange(margin.shape[1])], config
 
 
 def _pip_hypothesis(

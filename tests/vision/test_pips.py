@@ -131,9 +131,10 @@ def test_eval_counts_a_synthetic_folder(tmp_path: Path, capsys) -> None:
     assert '"accuracy": 1.0' in capsys.readouterr().out
 
 
-# Measured on every second image (to keep the run short) minus about two points: a
-# regression floor, not a target. Measured: overhead-tray 0.813, webcam-table 0.966.
-FLOORS = {"overhead-tray": 0.78, "webcam-table": 0.95}
+# Measured on every second image (to keep the run short; the other half is where the
+# reader was tuned) minus one to two points: a regression floor, not a target. Measured:
+# overhead-tray 0.848, webcam-table 0.966.
+FLOORS = {"overhead-tray": 0.83, "webcam-table": 0.95}
 
 
 @pytest.mark.parametrize("folder", sorted(FLOORS))

@@ -10,10 +10,12 @@ import pytest
 
 from companion.vision.eval_dice import main
 from companion.vision.pips import (
+    _CELL_COUNTS,
     LAYOUT_TOL,
     LAYOUTS,
     _die_blobs,
     _die_mask,
+    _grid_margins,
     _layout_error,
     read_pips,
 )
@@ -83,6 +85,34 @@ def test_blob_touching_the_frame_edge_is_not_read_die_first() -> None:
     square_die(image, (15, 240), 4, (40, 40, 180))  # cut off by the left edge
     lab = cv2.cvtColor(cv2.GaussianBlur(image, (3, 3), 0), cv2.COLOR_BGR2Lab).astype(np.float32)
     assert _die_blobs(_die_mask(image, lab)) == []
+
+
+def test_grid_margin_is_best_for_the_whole_layout_on_the_right_grid() -> None:
+    five = np.array([0.0] * 9)
+    five[[0, 2, 4, 6, 8]] = 50.0  # corners and centre stand out
+    shifted = np.roll(five, 1)  # the same values on a grid off by one place
+    margins, grid = _grid_margins(np.stack([shifted, five + 1.0]))
+    best = int(np.argmax(margins))
+    assert _CELL_COUNTS[best] == 5 and grid[best] == 1
+    four = int(np.flatnonzero(_CELL_COUNTS == 4)[0])  # a subset of the 5 has the centre empty
+    assert margins[four] <= 0 < margins[best]
+
+
+@pytest.mark.parametrize("pips", range(2, 7))
+def test_pips_broken_into_pieces_are_read_by_the_grid(pips: int) -> None:
+    """Dark-red pips cut into quarters (as a light rim or glare cuts them on translucent dice)
+    make no round blob, so no layout is voted for; the grid still sees them."""
+    image = tray()
+    cx, cy = 300, 240
+    cv2.rectangle(image, (cx - 18, cy - 18), (cx + 18, cy + 18), (45, 35, 35), -1)
+    for dx, dy in LAYOUTS[pips]:
+        px, py = cx + 10 * dx, cy + 10 * dy
+        cv2.circle(image, (px, py), 4, (50, 50, 170), -1, cv2.LINE_AA)
+        cv2.line(image, (px - 5, py), (px + 5, py), (45, 35, 35), 2)
+        cv2.line(image, (px, py - 5), (px, py + 5), (45, 35, 35), 2)
+    dice = read_pips(image)
+    assert [d.pips for d in dice] == [pips]
+    assert abs(dice[0].x - cx) < 4 and abs(dice[0].y - cy) < 4
 
 
 def test_eval_cli_unreadable_image_is_exit_2(tmp_path: Path, capsys) -> None:
