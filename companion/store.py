@@ -1,7 +1,8 @@
 """The game kept on disk: every accepted action is in SQLite before anyone is told of it.
 
 Append-only: a game is its record's setup and a journal of entries (a turn, an undo, a
-corrected turn). The current record is the fold of the journal, so a power cut at any
+corrected turn, a deal fixed by what the table showed: `companion.deal`). The current
+record is the fold of the journal, so a power cut at any
 moment leaves either the whole entry or none of it, and the journal keeps every correction
 for the log. WAL with `synchronous=FULL` makes each commit durable before `append` returns.
 """
@@ -19,25 +20,26 @@ from typing import Any
 
 from companion.record import Record, from_json
 
-TURN, UNDO, CORRECT = "turn", "undo", "correct"
+TURN, UNDO, CORRECT, DEAL = "turn", "undo", "correct", "deal"
+KINDS = (TURN, UNDO, CORRECT, DEAL)
 
-_SCHEMA = """
+_GAMES = """
 CREATE TABLE IF NOT EXISTS games (
     id INTEGER PRIMARY KEY,
     started TEXT NOT NULL DEFAULT (datetime('now')),
     record TEXT NOT NULL,            -- the caboose-record/1 without turns
     finished INTEGER NOT NULL DEFAULT 0
-);
+)"""
+_JOURNAL = """
 CREATE TABLE IF NOT EXISTS journal (
     game INTEGER NOT NULL REFERENCES games(id),
     seq INTEGER NOT NULL,
-    kind TEXT NOT NULL CHECK (kind IN ('turn', 'undo', 'correct')),
-    turn TEXT,                       -- the record turn (turn, correct)
+    kind TEXT NOT NULL CHECK (kind IN ('turn', 'undo', 'correct', 'deal')),
+    turn TEXT,                       -- the record turn (turn, correct); the deal (deal)
     note TEXT,                       -- why, in words, for the log (correct)
     at TEXT NOT NULL DEFAULT (datetime('now')),
     PRIMARY KEY (game, seq)
-);
-"""
+)"""
 
 
 @dataclass(frozen=True)
@@ -58,7 +60,23 @@ class Store:
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.execute("PRAGMA foreign_keys=ON")
-        self._db.executescript(_SCHEMA)
+        self._db.execute(_GAMES)
+        self._db.execute(_JOURNAL)
+        self._allow_deal_entries()
+
+    def _allow_deal_entries(self) -> None:
+        """A file made before deal entries existed refuses them (its CHECK lists the old
+        kinds): copy its journal into a table that takes them, in one transaction."""
+        (sql,) = self._db.execute(
+            "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'journal'"
+        ).fetchone()
+        if f"'{DEAL}'" in sql:
+            return
+        with self._write() as db:
+            db.execute("ALTER TABLE journal RENAME TO journal_before_deal")
+            db.execute(_JOURNAL)
+            db.execute("INSERT INTO journal SELECT * FROM journal_before_deal")
+            db.execute("DROP TABLE journal_before_deal")
 
     def close(self) -> None:
         with self._lock:
@@ -93,7 +111,7 @@ class Store:
         self, game: int, kind: str, turn: dict[str, Any] | None = None, note: str = ""
     ) -> None:
         """Journal one accepted entry; returns only once it is on disk."""
-        if kind not in (TURN, UNDO, CORRECT):
+        if kind not in KINDS:
             raise ValueError(f"unknown journal entry {kind!r}")
         with self._write() as db:
             (last,) = db.execute(
@@ -134,6 +152,8 @@ class Store:
                 turns.append(entry.turn)
             elif entry.kind == UNDO:
                 turns.pop()
+            elif entry.kind == DEAL:
+                doc["setup"] = entry.turn["setup"]
             else:
                 turns[-1] = entry.turn
         doc["turns"] = turns

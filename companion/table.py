@@ -5,6 +5,10 @@ with the engine, writes it to the store before anyone hears of it, and then wake
 listener (the page's Server-Sent Events). A restarted service builds its `Table` from the
 store and is back on the same turn.
 
+A table whose deal is provisional (a real table, its deck shuffled by hand) fixes the deal
+from what it is shown (`companion.deal`): cards laid from a hand, the first railway, the
+hands shown at the end. Each fix is journaled like a turn.
+
 Undo follows the table's etiquette: it goes back over passes and chaos discards, but never
 past a dice roll, because a roll once seen is not undone. A mistyped roll is corrected
 instead, which needs an explicit confirmation and stays in the journal for the log.
@@ -19,6 +23,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from companion import cards
+from companion.deal import DealError, hold, lay_railway
 from companion.record import (
     Record,
     RecordError,
@@ -32,8 +37,8 @@ from companion.rules import engine, geometry
 from companion.rules.edition import EDITIONS
 from companion.rules.edition import load as load_edition
 from companion.rules.log import turn_line
-from companion.rules.state import Action, Event, GameState, Play, RuleError
-from companion.store import CORRECT, TURN, UNDO, Store
+from companion.rules.state import Action, Chaos, Event, GameState, Play, RuleError
+from companion.store import CORRECT, DEAL, TURN, UNDO, Store
 
 
 class TableError(ValueError):
@@ -65,6 +70,7 @@ class _Game:
     events: list[tuple[Event, ...]] = field(default_factory=list)  # one tuple per turn
     notes: list[str] = field(default_factory=list)  # corrections, for the log
     before: GameState | None = None  # the state before the last turn: its pile and odds
+    shown: dict[int, tuple[str, ...]] = field(default_factory=dict)  # hands shown at the end
 
 
 @dataclass(frozen=True)
@@ -127,8 +133,11 @@ def snapshot_of(record: Record, turns: int) -> Snapshot:
 class Table:
     """One game at a time, shared by every thread of the service (a lock guards it)."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, provisional: bool = False) -> None:
+        """`provisional`: the companion does not know the deal (a real table); every game
+        is dealt at random and fixed from what the table shows."""
         self.store = store
+        self.provisional = provisional
         self._lock = threading.RLock()
         self._changed = threading.Condition(self._lock)
         self.version = 0
@@ -214,7 +223,12 @@ class Table:
     def _resume(self, game_id: int) -> None:
         game = _fold(self.store.record(game_id))
         game.id = game_id
-        game.notes = [e.note for e in self.store.journal(game_id) if e.kind == CORRECT and e.note]
+        journal = self.store.journal(game_id)
+        game.notes = [e.note for e in journal if e.kind == CORRECT and e.note]
+        for entry in journal:
+            if entry.kind == DEAL:
+                shown = entry.turn.get("shown", {})
+                game.shown = {int(seat): tuple(hand) for seat, hand in shown.items()}
         self._game = game
         self.staged = None
         self._bump()
@@ -229,6 +243,8 @@ class Table:
             state = game.state
             self._check_seat(state, seat)
             poses = tuple(place) if place is not None else None
+            self._reveal(seat, played)
+            state = self.require().state
             trial = Play(tuple(played), (), place=poses)
             dice = 0 if state.player.laura else state.edition.dice_for(tuple(played))
             # Check everything but the roll by applying the play with a roll of blanks.
@@ -253,6 +269,9 @@ class Table:
         with self._lock:
             game = self.require()
             self._check_seat(game.state, seat)
+            if isinstance(action, Play | Chaos):
+                self._reveal(seat, action.cards)
+                game = self.require()
             name = game.state.player.name
             try:
                 state, events = engine.apply(game.state, action)
@@ -321,6 +340,48 @@ class Table:
             self.store.append(game.id, CORRECT, turn, note)
             self._resume(game.id)
 
+    def lay_first_railway(self, railway: Sequence[str]) -> None:
+        """The first railway as the table shows it, back first (a provisional deal only,
+        before the first turn)."""
+        with self._lock:
+            game = self.require()
+            if not self.provisional:
+                raise TableError("deal", "this table knows its deal: its railway is dealt")
+            if list(railway) == list(game.state.railway):
+                return
+            try:
+                fixed = lay_railway(game.record, _checked(railway))
+            except (DealError, cards.CardCodeError) as error:
+                raise TableError("deal", str(error)) from None
+            self._journal_deal(fixed.setup, game.shown)
+
+    def show_hand(self, seat: int, hand: Sequence[str]) -> None:
+        """A hand shown at the end of a game with a provisional deal: the deal is fixed so
+        that `seat` ends with exactly these cards, which then count in the score."""
+        with self._lock:
+            game = self.require()
+            state = game.state
+            if not self.provisional:
+                raise TableError("deal", "this table knows its deal: the hands are known")
+            if not state.over:
+                raise TableError("turn", "hands are shown once the game is over")
+            if not 0 <= seat < len(state.seats):
+                raise TableError("turn", f"there is no seat {seat}")
+            held = state.seats[seat].hand
+            if len(hand) != len(held):
+                raise TableError(
+                    "hand",
+                    f"{state.seats[seat].name} ends with {len(held)} cards, "
+                    f"not {len(hand)}: show every card of the hand",
+                )
+            try:
+                codes = tuple(_checked(hand))
+                keep = {other: shown for other, shown in game.shown.items() if other != seat}
+                fixed = hold(game.record, seat, codes, drawing=False, keep=keep)
+            except (DealError, cards.CardCodeError) as error:
+                raise TableError("deal", str(error)) from None
+            self._journal_deal(fixed.setup, {**game.shown, seat: codes})
+
     def touch(self) -> None:
         """Something the page shows besides the game changed (the turn in progress as the
         camera follows it: `Session`): every open page is woken as by a change of the game,
@@ -328,6 +389,28 @@ class Table:
         self._bump()
 
     # --- helpers -------------------------------------------------------------------------
+
+    def _reveal(self, seat: int, codes: Sequence[str]) -> None:
+        """Cards laid by `seat` (with the card they draw this turn): on a provisional deal,
+        the deal is fixed so that they held them. Nothing changes if they did already."""
+        game = self.require()
+        if not self.provisional:
+            return
+        try:
+            bare = _checked([code.rstrip("!") for code in codes])
+            fixed = hold(game.record, seat, bare, drawing=True, keep=game.shown)
+        except (DealError, cards.CardCodeError) as error:
+            raise TableError("deal", str(error)) from None
+        if fixed.setup != game.record.setup:
+            self._journal_deal(fixed.setup, game.shown)
+
+    def _journal_deal(self, setup: dict[str, Any], shown: dict[int, tuple[str, ...]]) -> None:
+        game = self.require()
+        entry = {"setup": setup, "shown": {str(seat): list(hand) for seat, hand in shown.items()}}
+        self.store.append(game.id, DEAL, entry)  # on disk before anyone is told
+        staged = self.staged
+        self._resume(game.id)
+        self.staged = staged
 
     @staticmethod
     def _check_seat(state: GameState, seat: int) -> None:
@@ -344,6 +427,13 @@ class Table:
         with self._changed:
             self.version += 1
             self._changed.notify_all()
+
+
+def _checked(codes: Sequence[str]) -> list[str]:
+    """The codes, each a card code (raises `cards.CardCodeError` naming one that is not)."""
+    for code in codes:
+        cards.parse(code)
+    return list(codes)
 
 
 def edition_names() -> dict[str, str]:

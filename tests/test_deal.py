@@ -1,0 +1,185 @@
+"""A real table's deal is not known: the companion fixes a provisional one from what the
+table shows, and ends with the same game as if it had known the deal all along."""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+from collections import Counter
+from copy import deepcopy
+from dataclasses import replace
+
+import pytest
+
+from companion.bots import POLICIES
+from companion.deal import DealError, hold, lay_railway, replay, take
+from companion.record import Record, from_json, record_of, summary
+from companion.rules.engine import deal
+from companion.rules.state import TOOK, Pass, Play
+from companion.simulate import play_game
+from companion.store import DEAL, TURN, Store
+from companion.table import Table, TableError
+from tests.tables import ROLLECATE_TWO
+
+
+def scrambled(record: Record, seed: int) -> Record:
+    """The record's deal with every card nobody sees at the start (hands, draw pile)
+    shuffled among those places: what a companion guesses of a hand-shuffled deck."""
+    setup = deepcopy(record.setup)
+    places = [(hand, i) for hand in setup["hands"] for i in range(len(hand))]
+    places += [(setup["draw"], i) for i in range(len(setup["draw"]))]
+    codes = [where[i] for where, i in places]
+    random.Random(seed).shuffle(codes)
+    for (where, i), code in zip(places, codes, strict=True):
+        where[i] = code
+    return replace(record, setup=setup, turns=[])
+
+
+def every_card(record: Record) -> Counter[str]:
+    setup = record.setup
+    return Counter(setup["railway"] + setup["draw"] + [c for hand in setup["hands"] for c in hand])
+
+
+@pytest.mark.parametrize(
+    ("edition", "players"), [("loose-caboose", 3), ("rollecate", 4), ("loknroll", 3)]
+)
+@pytest.mark.parametrize("seed", ["a", "b"])
+def test_a_guessed_deal_fixed_from_what_is_laid_ends_as_the_true_game(edition, players, seed):
+    policies = [POLICIES["cautious"], POLICIES["greedy"]]
+    truth = play_game(edition, [f"P{i}" for i in range(players)], seed, policies).record
+    guess = scrambled(truth, 7)
+    assert guess.setup != truth.setup
+    _, true_shown = replay(truth)
+    for turn, events in zip(truth.turns, true_shown, strict=True):
+        state, _ = replay(guess)  # the cards laid are the first the table shows of a turn
+        laid = [code.rstrip("!") for code in turn.get("play", turn.get("chaos", []))]
+        fixed = hold(guess, state.to_move, laid, drawing=True)
+        assert every_card(fixed) == every_card(truth)  # cards exchanged, none made up
+        guess = replace(fixed, turns=[*fixed.turns, turn])
+        # Loose Caboose: cards taken from the draw pile are shown once taken
+        taken = [e.cards[0] for e in events if e.what == TOOK and e.detail["source"] == "draw"]
+        if taken:
+            guess = take(guess, taken)
+    true_end, _ = replay(truth)
+    shown: dict[int, tuple[str, ...]] = {}
+    for seat, player in enumerate(true_end.seats):  # the hands shown at the end
+        guess = hold(guess, seat, player.hand, drawing=False, keep=shown)
+        shown[seat] = player.hand
+    end, _ = replay(guess)
+    assert sorted_hands(summary(end, [])) == sorted_hands(summary(true_end, []))
+    assert guess.turns == truth.turns
+
+
+def sorted_hands(doc: dict) -> dict:
+    """A replay summary in which a hand is a set of cards: the order a player holds them
+    in is not something the table shows."""
+    return doc | {"players": [p | {"hand": sorted(p["hand"])} for p in doc["players"]]}
+
+
+def test_a_card_laid_that_the_deal_gave_elsewhere_is_exchanged_with_an_unseen_one():
+    record = from_json(ROLLECATE_TWO)  # Ana holds 1 C2 and draws 2
+    fixed = hold(record, 0, ["4"], drawing=True)
+    state, _ = replay(fixed)
+    assert "4" in state.seats[0].hand + state.draw[:1]
+    assert fixed.setup["railway"] == record.setup["railway"]  # the railway is in view
+    assert every_card(fixed) == every_card(record)
+    assert hold(record, 0, ["1"], drawing=True) == record  # she holds it: nothing changes
+
+
+def test_no_unseen_card_can_be_one_the_deck_lacks_or_has_shown():
+    record = from_json(ROLLECATE_TWO)
+    with pytest.raises(DealError, match="no card nobody has seen can be 1x"):
+        hold(record, 0, ["1x"], drawing=True)  # no broken 1 in this deal at all
+    # The deal has three 4s and one lies on the railway, in plain view: two can be held.
+    two = hold(record, 0, ["4", "4"], drawing=False)
+    assert Counter(replay(two)[0].seats[0].hand)["4"] == 2
+    with pytest.raises(DealError, match="every 4 of the deck is accounted for"):
+        hold(record, 0, ["4", "4", "4"], drawing=False)
+
+
+def test_a_shown_hand_is_kept_when_the_next_one_is_shown():
+    record = from_json(ROLLECATE_TWO)
+    first = hold(record, 0, ["3", "3"], drawing=False)
+    second = hold(first, 1, ["1", "C2"], drawing=False, keep={0: ("3", "3")})
+    state, _ = replay(second)
+    assert sorted(state.seats[0].hand) == ["3", "3"]
+    assert sorted(state.seats[1].hand) == ["1", "C2"]
+
+
+def test_the_first_railway_is_laid_as_the_table_shows_it():
+    record = from_json(ROLLECATE_TWO)
+    fixed = lay_railway(record, ["2", "3", "1", "4"])
+    assert fixed.setup["railway"] == ["2", "3", "1", "4"]
+    assert every_card(fixed) == every_card(record)
+    with pytest.raises(DealError, match="3 railway cards"):
+        lay_railway(record, ["2", "3", "4"])
+
+
+def test_a_provisional_table_fixes_its_deal_journals_it_and_resumes_it(tmp_path):
+    path = tmp_path / "table.sqlite3"
+    table = Table(Store(path), provisional=True)
+    table.new_game("rollecate", ["Ana", "Ben"], seed=3)
+    state = table.require().state
+    unseen = Counter(state.draw[1:]) + Counter(state.seats[1].hand)
+    held = Counter(state.player.hand + state.draw[:1])
+    code = next(c for c in unseen if c not in held and not c.startswith("C"))
+    try:
+        table.stage(0, [code])
+    except TableError as error:  # the railway may not take it: the deal is fixed anyway
+        assert error.rule != "deal"
+    fixed = table.require()
+    assert code in fixed.state.player.hand + fixed.state.draw[:1]
+    kinds = [entry.kind for entry in table.store.journal(fixed.id)]
+    assert kinds == [DEAL]
+    table.act(0, Pass())
+    again = Table(Store(path), provisional=True)  # a restart: the fixed deal stands
+    assert again.require().record == table.require().record
+    assert again.require().state.turn == 1
+
+
+def test_a_known_deal_is_never_changed(tmp_path):
+    table = Table(Store(tmp_path / "t.sqlite3"))
+    table.load(from_json(ROLLECATE_TWO))
+    with pytest.raises(TableError) as refused:
+        table.act(0, Play(("4",), (1, 1, 1, 1)))
+    assert refused.value.rule == "hand"
+    with pytest.raises(TableError, match="knows its deal"):
+        table.lay_first_railway(["2", "3", "1", "4"])
+
+
+def test_hands_shown_at_the_end_count_and_are_checked(tmp_path):
+    table = Table(Store(tmp_path / "t.sqlite3"), provisional=True)
+    state = deal("rollecate", ["Ana", "Ben"], 5)
+    table.load(replace(record_of(state), turns=[]))
+    with pytest.raises(TableError, match="once the game is over"):
+        table.show_hand(0, list(state.seats[0].hand))
+    while not table.require().state.over:
+        table.act(table.require().state.to_move, Pass())
+    end = table.require().state
+    ben = list(end.seats[1].hand)
+    with pytest.raises(TableError, match="show every card"):
+        table.show_hand(1, ben[:-1])
+    table.show_hand(1, ben)
+    assert table.require().shown == {1: tuple(ben)}
+
+
+def test_a_store_from_before_deal_entries_takes_them(tmp_path):
+    path = tmp_path / "old.sqlite3"
+    old = sqlite3.connect(path)
+    old.executescript(
+        """
+        CREATE TABLE games (id INTEGER PRIMARY KEY, started TEXT NOT NULL DEFAULT
+            (datetime('now')), record TEXT NOT NULL, finished INTEGER NOT NULL DEFAULT 0);
+        CREATE TABLE journal (game INTEGER NOT NULL REFERENCES games(id),
+            seq INTEGER NOT NULL,
+            kind TEXT NOT NULL CHECK (kind IN ('turn', 'undo', 'correct')),
+            turn TEXT, note TEXT, at TEXT NOT NULL DEFAULT (datetime('now')),
+            PRIMARY KEY (game, seq));
+        INSERT INTO games (record) VALUES ('{"format": "caboose-record/1"}');
+        INSERT INTO journal (game, seq, kind, turn) VALUES (1, 1, 'turn', '{"pass": true}');
+        """
+    )
+    old.close()
+    store = Store(path)
+    store.append(1, DEAL, {"setup": {"railway": ["1"]}, "shown": {}})
+    assert [entry.kind for entry in store.journal(1)] == [TURN, DEAL]
