@@ -58,7 +58,8 @@ class Service:
         self.config = config
         self.source = source
         self.store = Store(config.store)
-        self.table = Table(self.store)
+        # A real table's deck is shuffled by hand: the deal is fixed from what it shows.
+        self.table = Table(self.store, provisional=True)
         self.session = Session(
             self.table,
             SessionConfig(

@@ -271,6 +271,9 @@ class Session:
         return None if game is None else game.state
 
     def _on_event(self, event: TableEvent) -> None:
+        if event.what == CARDS_SHOWN and self.table.to_show() is not None:
+            self._shown(event.cards)  # what a provisional deal waits for, in any phase
+            return
         if self.phase == CHECKING:
             self._check()
             return
@@ -292,6 +295,19 @@ class Session:
         assert state is not None
         seen = view.railway
         want = state.railway
+        game = self.table.game
+        if self.table.provisional and game is not None and not game.record.turns:
+            first = tuple(card.code for card in seen[: len(want)])
+            if len(first) == len(want) and first != want:
+                try:  # the first railway dealt at the table tells the companion its cards
+                    self.table.lay_first_railway(first)
+                except TableError as error:
+                    self.problem = error.message
+                    self._signal_illegal()
+                    return
+                state = self._state()
+                assert state is not None
+                want = state.railway
         if len(seen) < len(want) or not all(
             _alike(w, s.code) for w, s in zip(want, seen, strict=False)
         ):
@@ -315,6 +331,11 @@ class Session:
         if laid != self._turn.laid:
             self._turn = _Turn(laid=laid, chosen=self._turn.chosen if self._same(laid) else {})
         hand = list(state.player.hand + state.draw[:1])
+        if self.table.provisional:
+            # The deal is not known: what is laid is what the player held (the table fixes
+            # its deal on staging); only a card the camera is unsure of is asked about.
+            hand = sorted({code for code in state.edition.deck if not cards.is_chaos(code)})
+            hand = [code for code in hand for _ in laid]
         codes: list[str] = []
         for index, card in enumerate(laid):
             code = self._turn.chosen.get(index)
@@ -415,6 +436,21 @@ class Session:
         self._act(state, action)
 
     def _shown(self, shown: tuple[SeenCard, ...]) -> None:
+        wanted = self.table.to_show()
+        if wanted is not None and shown:
+            codes = [card.code for card in shown]
+            try:  # cards taken from the draw pile, or a hand at the end
+                if wanted[0] == "taken":
+                    self.table.show_taken(codes)
+                else:
+                    self.table.show_hand(wanted[1], codes)
+            except TableError as error:
+                self.problem = error.message
+                self._signal_illegal()
+                return
+            self._turns = len(self.table.require().record.turns)
+            self.problem = None
+            return
         if self.phase != WAITING:
             return
         state = self._state()
@@ -456,6 +492,11 @@ class Session:
     def _confirm(self) -> None:
         if self.phase != CHECKING:
             return  # nothing waits for a confirmation
+        wanted = self.table.to_show()
+        if wanted is not None and wanted[0] == "taken":
+            self.problem = f"not yet: {_show_words(self._state(), wanted)}"
+            self._signal_illegal()
+            return
         self._check()
         if self.mismatch is not None:
             self.problem = f"not yet: {self.mismatch}"
@@ -512,6 +553,9 @@ class Session:
             return self.question.prompt
         if self.problem is not None:
             return self.problem
+        wanted = self.table.to_show()
+        if wanted is not None:
+            return _show_words(state, wanted)
         name = state.player.name
         if self.phase == STAGED:
             left = self._turn.dice - len(self._turn.roll)
@@ -539,6 +583,16 @@ class Session:
             self.version += 1
             self._changed.notify_all()
         self.table.touch()
+
+
+def _show_words(state: GameState | None, wanted: tuple[str, int, int]) -> str:
+    """What to show the camera in the marked zone (or enter on the page), in words."""
+    what, seat, count = wanted
+    name = state.seats[seat].name if state is not None else f"player {seat + 1}"
+    cards_word = "card" if count == 1 else f"{count} cards"
+    if what == "taken":
+        return f"{name}: show the {cards_word} taken from the draw pile in the marked zone"
+    return f"game over: {name}, show your hand ({cards_word}) in the marked zone"
 
 
 def _alike(a: str, b: str) -> bool:

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from companion import cards
-from companion.deal import DealError, hold, lay_railway
+from companion.deal import DealError, hold, lay_railway, take
 from companion.record import (
     Record,
     RecordError,
@@ -37,7 +37,7 @@ from companion.rules import engine, geometry
 from companion.rules.edition import EDITIONS
 from companion.rules.edition import load as load_edition
 from companion.rules.log import turn_line
-from companion.rules.state import Action, Chaos, Event, GameState, Play, RuleError
+from companion.rules.state import TOOK, Action, Chaos, Event, GameState, Play, RuleError
 from companion.store import CORRECT, DEAL, TURN, UNDO, Store
 
 
@@ -71,6 +71,7 @@ class _Game:
     notes: list[str] = field(default_factory=list)  # corrections, for the log
     before: GameState | None = None  # the state before the last turn: its pile and odds
     shown: dict[int, tuple[str, ...]] = field(default_factory=dict)  # hands shown at the end
+    taken_shown: set[int] = field(default_factory=set)  # turns whose draw-pile cards were shown
 
 
 @dataclass(frozen=True)
@@ -87,6 +88,7 @@ class Snapshot:
     events: tuple[tuple[Event, ...], ...]
     notes: tuple[str, ...]
     staged: Staged | None
+    provisional: bool = False  # the deal is a guess: hands are not shown
 
 
 def _with_layout(state: GameState) -> GameState:
@@ -178,6 +180,7 @@ class Table:
                 events=tuple(game.events),
                 notes=tuple(game.notes),
                 staged=self.staged,
+                provisional=self.provisional,
             )
 
     def export(self) -> Record:
@@ -229,6 +232,7 @@ class Table:
             if entry.kind == DEAL:
                 shown = entry.turn.get("shown", {})
                 game.shown = {int(seat): tuple(hand) for seat, hand in shown.items()}
+                game.taken_shown = set(entry.turn.get("taken", []))
         self._game = game
         self.staged = None
         self._bump()
@@ -353,7 +357,40 @@ class Table:
                 fixed = lay_railway(game.record, _checked(railway))
             except (DealError, cards.CardCodeError) as error:
                 raise TableError("deal", str(error)) from None
-            self._journal_deal(fixed.setup, game.shown)
+            self._journal_deal(fixed.setup, game.shown, game.taken_shown)
+
+    def to_show(self) -> tuple[str, int, int] | None:
+        """What a provisional deal still needs to be shown, or None: `("taken", seat, n)`,
+        the n cards the last turn's player took from the draw pile (Loose Caboose), or
+        `("hand", seat, n)`, a hand at the end of the game."""
+        game = self._game
+        if not self.provisional or game is None or not game.record.turns:
+            return None
+        number = len(game.record.turns)
+        taken = _taken_from_draw(game.events[-1])
+        if taken and number not in game.taken_shown:
+            seat = (game.before or game.state).to_move
+            return ("taken", seat, len(taken))
+        if game.state.over:
+            for seat, player in enumerate(game.state.seats):
+                if player.hand and seat not in game.shown:
+                    return ("hand", seat, len(player.hand))
+        return None
+
+    def show_taken(self, codes: Sequence[str]) -> None:
+        """The cards the last turn took from the draw pile, as the player shows them (a
+        provisional deal): the deal is fixed so that those were the cards taken."""
+        with self._lock:
+            game = self.require()
+            wanted = self.to_show()
+            if wanted is None or wanted[0] != "taken":
+                raise TableError("deal", "no card taken from the draw pile waits to be shown")
+            try:
+                fixed = take(game.record, _checked(codes))
+            except (DealError, cards.CardCodeError) as error:
+                raise TableError("deal", str(error)) from None
+            taken = game.taken_shown | {len(game.record.turns)}
+            self._journal_deal(fixed.setup, game.shown, taken)
 
     def show_hand(self, seat: int, hand: Sequence[str]) -> None:
         """A hand shown at the end of a game with a provisional deal: the deal is fixed so
@@ -380,7 +417,7 @@ class Table:
                 fixed = hold(game.record, seat, codes, drawing=False, keep=keep)
             except (DealError, cards.CardCodeError) as error:
                 raise TableError("deal", str(error)) from None
-            self._journal_deal(fixed.setup, {**game.shown, seat: codes})
+            self._journal_deal(fixed.setup, {**game.shown, seat: codes}, game.taken_shown)
 
     def touch(self) -> None:
         """Something the page shows besides the game changed (the turn in progress as the
@@ -402,11 +439,17 @@ class Table:
         except (DealError, cards.CardCodeError) as error:
             raise TableError("deal", str(error)) from None
         if fixed.setup != game.record.setup:
-            self._journal_deal(fixed.setup, game.shown)
+            self._journal_deal(fixed.setup, game.shown, game.taken_shown)
 
-    def _journal_deal(self, setup: dict[str, Any], shown: dict[int, tuple[str, ...]]) -> None:
+    def _journal_deal(
+        self, setup: dict[str, Any], shown: dict[int, tuple[str, ...]], taken: set[int]
+    ) -> None:
         game = self.require()
-        entry = {"setup": setup, "shown": {str(seat): list(hand) for seat, hand in shown.items()}}
+        entry = {
+            "setup": setup,
+            "shown": {str(seat): list(hand) for seat, hand in shown.items()},
+            "taken": sorted(taken),
+        }
         self.store.append(game.id, DEAL, entry)  # on disk before anyone is told
         staged = self.staged
         self._resume(game.id)
@@ -427,6 +470,10 @@ class Table:
         with self._changed:
             self.version += 1
             self._changed.notify_all()
+
+
+def _taken_from_draw(events: Sequence[Event]) -> list[str]:
+    return [e.cards[0] for e in events if e.what == TOOK and e.detail.get("source") == "draw"]
 
 
 def _checked(codes: Sequence[str]) -> list[str]:

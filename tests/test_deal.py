@@ -183,3 +183,34 @@ def test_a_store_from_before_deal_entries_takes_them(tmp_path):
     store = Store(path)
     store.append(1, DEAL, {"setup": {"railway": ["1"]}, "shown": {}})
     assert [entry.kind for entry in store.journal(1)] == [TURN, DEAL]
+
+
+def test_loose_caboose_cards_taken_from_the_draw_pile_are_shown_then_counted(tmp_path):
+    table = Table(Store(tmp_path / "t.sqlite3"), provisional=True)
+    table.new_game("loose-caboose", ["Ana", "Ben"], seed=4)
+    while table.to_show() is None:  # passes eat the railway behind the caboose
+        assert not table.require().state.over
+        table.act(table.require().state.to_move, Pass())
+    what, seat, count = table.to_show()
+    assert (what, count) == ("taken", 1)
+    game = table.require()
+    took = next(e.cards[0] for e in game.events[-1] if e.what == TOOK)
+    unseen = Counter(game.state.draw) + sum((Counter(p.hand) for p in game.state.seats), Counter())
+    other = next(code for code in unseen if code != took)
+    with pytest.raises(TableError, match="1 cards from the draw pile, not 2"):
+        table.show_taken([other, other])
+    table.show_taken([other])
+    player = table.require().state.seats[seat]
+    assert other in player.pile + player.banked and table.to_show() is None
+
+
+def test_the_page_of_a_provisional_table_shows_no_guessed_hand(tmp_path):
+    from web.view import build
+
+    table = Table(Store(tmp_path / "t.sqlite3"), provisional=True)
+    table.new_game("rollecate", ["Ana", "Ben"], seed=3)
+    choices = build(table.snapshot())["choices"]
+    assert choices["provisional"] and choices["hand"] == [] and choices["plays"] == []
+    known = Table(Store(tmp_path / "k.sqlite3"))
+    known.new_game("rollecate", ["Ana", "Ben"], seed=3)
+    assert build(known.snapshot())["choices"]["hand"]

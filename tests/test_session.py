@@ -458,3 +458,37 @@ def test_the_turn_in_progress_is_on_the_pages_api(store):
     assert answered.status_code == 200 and answered.json["session"]["phase"] in (STAGED, ASKING)
     wrong = client.post("/api/session/answer", json={"code": "C9"}, headers=pin)
     assert wrong.status_code >= 400 and "error" in wrong.json
+
+
+def test_on_a_provisional_deal_a_card_laid_is_the_card_the_player_held(store):
+    """A real table: the companion's deal is a guess. A card laid that its guess gave to
+    someone else is taken as laid, and the deal is fixed, not the player questioned."""
+    seed, play = first_play("loose-caboose")
+    table = Table(store, provisional=True)
+    table.new_game("loose-caboose", ["Ana", "Ben"], seed=seed)
+    session = Session(table, SessionConfig(), Outputs())
+    session.on_events(event(TABLE_SEEN, view_of(table)))
+    state = table.require().state
+    held = state.player.hand + state.draw[:1]
+    shape = play.cards[0].split("/")[1]
+    stranger = next(f"{value}/{shape}" for value in "1234" if f"{value}/{shape}" not in held)
+    session.on_events(event(CARDS_LAID, view_of(table, [(stranger, play.place[0])])))
+    assert session.phase == STAGED and table.staged.cards == (stranger,)
+    state = table.require().state
+    assert stranger in state.player.hand + state.draw[:1]
+    assert [entry.kind for entry in store.journal(table.require().id)] == ["deal"]
+
+
+def test_on_a_provisional_deal_the_hands_are_shown_at_the_end(store):
+    table = Table(store, provisional=True)
+    table.new_game("rollecate", ["Ana", "Ben"], seed=2)
+    session = Session(table, SessionConfig(), Outputs())
+    while not table.require().state.over:
+        table.act(table.require().state.to_move, Pass())
+    session.on_events(())
+    assert session.status()["message"].startswith("game over: Ana, show your hand")
+    ana = list(table.require().state.seats[0].hand)
+    view = view_of(table, shown=ana)
+    session.on_events(event(CARDS_SHOWN, view, cards=view.shown))
+    assert table.require().shown == {0: tuple(ana)}
+    assert "Ben, show your hand" in session.status()["message"]

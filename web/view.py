@@ -122,10 +122,20 @@ def _extra(state: GameState) -> int:
     return max(0, len(state.draw) - 1) + len(state.discard)
 
 
-def choices(state: GameState) -> dict[str, Any]:
-    """What the player to move may do now, with the odds of every play."""
+def choices(state: GameState, provisional: bool = False) -> dict[str, Any]:
+    """What the player to move may do now, with the odds of every play. On a provisional
+    deal (a real table) the companion does not know the hand: no hand and no plays are
+    shown (they would be its guess), only what the cards laid at the front will cost."""
     player = state.player
     hand = player.hand + state.draw[:1]
+    if provisional:
+        return {
+            "hand": [],
+            "plays": [],
+            "chaos": [],
+            "faces": sorted(set(state.edition.die_faces)),
+            "provisional": True,
+        }
     if player.laura:
         action = laura_action(state)
         return {"laura": _action_json(action), "hand": [card(c) for c in hand]}
@@ -395,7 +405,7 @@ def build(snap: Snapshot, lang: str = "en", *, light: bool = False) -> dict[str,
     }
     if not light and not state.over:
         doc["staged"] = staged(snap)
-        doc["choices"] = choices(state)
+        doc["choices"] = choices(state, snap.provisional)
     return doc
 
 

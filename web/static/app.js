@@ -354,7 +354,8 @@ function drawMove(v, replay) {
   const c = v.choices;
   const mover = v.players[v.to_move];
   const parts = [h("h2", {}, t("your_turn", { name: mover.name }))];
-  parts.push(h("div", {}, h("h3", {}, t("hand")), chips(c.hand.map((x) => x.code))));
+  // A real table's deal is not known: the hand is the player's own, not shown.
+  if (!c.provisional) parts.push(h("div", {}, h("h3", {}, t("hand")), chips(c.hand.map((x) => x.code))));
   if (c.laura) {
     const a = c.laura;
     const said = a.kind === "pass" ? t("pass") : `${a.kind} ${(a.cards || []).map(base).join(" ")}`;
