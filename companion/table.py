@@ -89,6 +89,7 @@ class Snapshot:
     notes: tuple[str, ...]
     staged: Staged | None
     provisional: bool = False  # the deal is a guess: hands are not shown
+    to_show: tuple[str, int, int] | None = None  # what the guess waits to be shown
 
 
 def _with_layout(state: GameState) -> GameState:
@@ -181,6 +182,7 @@ class Table:
                 notes=tuple(game.notes),
                 staged=self.staged,
                 provisional=self.provisional,
+                to_show=self.to_show(),
             )
 
     def export(self) -> Record:

@@ -419,6 +419,21 @@ def correct() -> Response:
     return _changed()
 
 
+@api.post("/shown")
+def shown() -> Response:
+    """The cards a provisional deal waits for (the view's `to_show`), entered on the page
+    rather than shown to the camera: those taken from the draw pile, or a hand at the end."""
+    data = body({"cards": _cards}, required=("cards",))
+    wanted = table().to_show()
+    if wanted is None:
+        raise ApiError(409, "deal", "the table is not waiting for any cards to be shown")
+    if wanted[0] == "taken":
+        table().show_taken(data["cards"])
+    else:
+        table().show_hand(wanted[1], data["cards"])
+    return _changed()
+
+
 @api.post("/undo")
 def undo() -> Response:
     body({})

@@ -123,6 +123,9 @@ TEXT: dict[str, dict[str, str]] = {
         "session_laid": "Laid at the front",
         "session_roll": "Dice seen: {seen} of {n}",
         "session_camera": "The camera cannot see",
+        "show_taken": "{name}: the {n} card(s) taken from the draw pile",
+        "show_hand": "{name}: the {n} card(s) left in the hand",
+        "show_button": "Show",
     },
     "es": {
         "title": "Caboose Companion",
@@ -237,6 +240,9 @@ TEXT: dict[str, dict[str, str]] = {
         "session_laid": "Puestas al frente",
         "session_roll": "Dados vistos: {seen} de {n}",
         "session_camera": "La cámara no ve",
+        "show_taken": "{name}: la(s) {n} carta(s) tomada(s) del mazo",
+        "show_hand": "{name}: la(s) {n} carta(s) que quedan en la mano",
+        "show_button": "Mostrar",
     },
 }
 

@@ -402,11 +402,21 @@ def build(snap: Snapshot, lang: str = "en", *, light: bool = False) -> dict[str,
         "staged": None,
         "choices": None,
         "undo": undo_state(snap),
+        "to_show": _to_show(snap),
     }
     if not light and not state.over:
         doc["staged"] = staged(snap)
         doc["choices"] = choices(state, snap.provisional)
     return doc
+
+
+def _to_show(snap: Snapshot) -> dict[str, Any] | None:
+    """What a provisional deal waits to be shown (in the camera's zone or on the page):
+    `taken`, the cards the last turn took from the draw pile, or `hand`, at the end."""
+    if snap.to_show is None:
+        return None
+    what, seat, count = snap.to_show
+    return {"what": what, "seat": seat, "name": snap.state.seats[seat].name, "count": count}
 
 
 def last_action(snap: Snapshot) -> Pass | Play | Chaos:

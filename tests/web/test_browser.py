@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 from werkzeug.serving import make_server
 
+from companion.rules.state import Pass
 from companion.run import attach_session
 from companion.session import ASKING, CONFIRM, STAGED, Session
 from companion.store import Store
@@ -334,5 +335,33 @@ def test_the_camera_asks_and_the_page_answers(browser, tmp_path):
         session.seen_problems(["the caboose is not seen"])
         page.wait_for_selector("#session-camera li:has-text('the caboose is not seen')")
         assert errors == [] and watcher_errors == []
+    finally:
+        server.close()
+
+
+def test_a_real_tables_hands_are_typed_on_the_page_at_the_end(browser, tmp_path):
+    """A provisional deal (a real table) shows no guessed hand; at the end the page asks
+    for each hand, and what is typed is what counts."""
+    table = Table(Store(tmp_path / "table.sqlite3"), provisional=True)
+    table.new_game("rollecate", ["Ana", "Ben"], seed=2)
+    server = Server(table)
+    try:
+        page, errors = open_page(browser, server.url, 390, 844)
+        page.wait_for_selector("#move:not([hidden])")
+        assert page.locator("#move .card").count() == 0  # no guessed hand, no guessed plays
+        enter_pin(page)
+        while not table.require().state.over:
+            table.act(table.require().state.to_move, Pass())
+        page.wait_for_selector("#show-form")
+        assert "Ana" in page.locator("#show-form label").inner_text()
+        ana = table.require().state.seats[0].hand
+        page.fill("#show-cards", " ".join(ana))
+        page.click("#show-form button")
+        page.wait_for_function(
+            "() => document.querySelector('#show-form label').textContent.includes('Ben')"
+        )
+        shot(page, "11-hands-typed-at-the-end")
+        assert table.require().shown == {0: tuple(ana)}
+        assert errors == []
     finally:
         server.close()

@@ -127,7 +127,7 @@ function render(next) {
 }
 
 function draw(v, replay) {
-  drawSession(replay ? null : v && v.session);
+  drawSession(replay ? null : v && v.session, replay ? null : v && v.to_show);
   const hasGame = Boolean(v && v.game !== null && v.railway);
   for (const id of ["table-view", "piles", "log-section"]) {
     document.getElementById(id).hidden = !hasGame;
@@ -257,10 +257,31 @@ function drawRailway(v) {
 // What the referee at the table says now, in the service's own words: what to do, what is
 // wrong, what the camera sees otherwise than the computed move or cannot see at all, and a
 // card it is unsure of, which the players answer by tapping it.
-function drawSession(session) {
+function drawShow(want) {
+  // A real table's deal is learnt from what it shows: typed here instead of the camera.
+  const input = h("input", { id: "show-cards", type: "text", autocomplete: "off",
+    placeholder: "3 2x C1" });
+  const label = want.what === "taken"
+    ? t("show_taken", { name: want.name, n: want.count })
+    : t("show_hand", { name: want.name, n: want.count });
+  const form = h("form", { id: "show-form" }, h("label", { for: "show-cards" }, label), input,
+    h("button", { type: "submit" }, t("show_button")));
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    send("/api/shown", { cards: input.value.trim().split(/[\s,]+/).filter(Boolean) });
+  });
+  return form;
+}
+
+function drawSession(session, want) {
   const box = document.getElementById("session");
-  box.hidden = !session;
-  if (!session) return;
+  box.hidden = !session && !want;
+  if (box.hidden) return;
+  if (!session) {
+    box.className = "";
+    box.replaceChildren(h("h2", {}, t("session")), drawShow(want));
+    return;
+  }
   box.className = `led-${session.led}`;
   const question = session.question;
   const parts = [h("h2", {}, t("session"))];
@@ -293,6 +314,7 @@ function drawSession(session) {
       t("session_roll", { seen: seen.length, n: session.roll.needed }),
       seen.length ? ` (${seen.join(" + ")})` : ""));
   }
+  if (want) parts.push(drawShow(want));
   if (session.camera.length) {
     parts.push(h("div", { id: "session-camera" }, h("h3", {}, t("session_camera")),
       h("ul", {}, session.camera.map((seen) => h("li", {}, seen)))));

@@ -1,0 +1,36 @@
+"""A real table's deal is learnt from what it shows: the page takes the cards the camera
+could not read (those taken from the draw pile, the hands at the end)."""
+
+from __future__ import annotations
+
+from companion.rules.state import Pass
+from companion.store import Store
+from companion.table import Table
+from tests.web.conftest import HEADERS, PIN
+from web.app import create_app
+
+
+def test_hands_at_the_end_are_entered_on_the_page(tmp_path, settings):
+    table = Table(Store(tmp_path / "t.sqlite3"), provisional=True)
+    client = create_app(table, PIN, settings).test_client()
+    table.new_game("rollecate", ["Ana", "Ben"], seed=2)
+    refused = client.post("/api/shown", json={"cards": ["1"]}, headers=HEADERS)
+    assert refused.status_code == 409 and refused.json["error"]["rule"] == "deal"
+    while not table.require().state.over:
+        table.act(table.require().state.to_move, Pass())
+    view = client.get("/api/state").json
+    assert view["to_show"] == {
+        "what": "hand", "seat": 0, "name": "Ana", "count": len(table.require().state.seats[0].hand)
+    }  # fmt: skip
+    ana = list(table.require().state.seats[0].hand)
+    version = table.version
+    short = client.post("/api/shown", json={"cards": ana[:-1]}, headers=HEADERS)
+    assert short.status_code == 422 and "show every card" in short.json["error"]["message"]
+    assert table.version == version  # nothing changed
+    bad = client.post("/api/shown", json={"cards": ["9"]}, headers=HEADERS)
+    assert bad.status_code == 400
+    assert client.post("/api/shown", json={"cards": ana}).status_code == 401  # no PIN
+    done = client.post("/api/shown", json={"cards": ana}, headers=HEADERS)
+    assert done.status_code == 200
+    assert done.json["to_show"]["name"] == "Ben"
+    assert sorted(done.json["players"][0]["hand"]) == sorted(ana)
