@@ -74,6 +74,7 @@ class Scene:
     hands: tuple[Hand, ...] = ()
     card_mm: tuple[float, float] = card_art.CARD_MM
     layout: TableLayout = field(default_factory=TableLayout)
+    design: str = "ours"  # "ours" (card_art) or "printed" (printed_card: a deck we do not ship)
 
 
 @dataclass(frozen=True)
@@ -293,12 +294,107 @@ def _paste(canvas: np.ndarray, sprite: np.ndarray, x: float, y: float,
     canvas[y0:y1, x0:x1] = cv2.blendLinear(warped[..., :3], roi, alpha, 1.0 - alpha)
 
 
+# the printed deck's colours: sky and ground of each kind's art (BGR), all unlike the wood
+_PRINTED_SKY = {cards.TRACK: (240, 214, 168), cards.BROKEN: (214, 216, 212),
+                cards.CHAOS: (226, 178, 214)}  # fmt: skip
+_PRINTED_GROUND = {cards.TRACK: (112, 182, 124), cards.BROKEN: (150, 142, 128),
+                   cards.CHAOS: (166, 92, 148)}  # fmt: skip
+_PRINTED_BADGE = {cards.TRACK: (90, 50, 20), cards.BROKEN: (20, 60, 120),
+                  cards.CHAOS: (90, 20, 70)}  # fmt: skip
+
+
+@cache
+def printed_card(
+    code: str, px_per_mm: float = 4.0, card_mm: tuple[float, float] = card_art.CARD_MM
+) -> card_art.Sprite:
+    """A face of a commercial-looking deck that is not ours, as a stand-in for the real printed
+    decks whose art we do not ship: full-bleed art to the cut edge (no white border, no inset
+    frame), a sky over a hilly ground whose colours say the kind, a ballasted track with
+    sleepers between geometry's rail ends (a gap and a warning board when broken, a lightning
+    bolt and no track on a chaos card), the value as a big white numeral on a dark badge top
+    right and a small one upside down bottom left (the only difference between the values:
+    the art is the same), rounded corners. Two such cards laid edge to edge show no band
+    between them: only the art changing at the cut, and the table where the hand left a
+    gap. Portrait, rotation 0, as card_art.draw_card."""
+    value, kind, shape = cards.parse(code)
+    w_mm, h_mm = card_mm
+    h, w = round(h_mm * px_per_mm), round(w_mm * px_per_mm)
+
+    def pt(x: float, y: float) -> tuple[int, int]:  # card mm from the centre, 1/16 px
+        return (round((x + w_mm / 2) * px_per_mm * 16), round((y + h_mm / 2) * px_per_mm * 16))
+
+    def mm(length: float) -> int:
+        return max(1, round(length * px_per_mm))
+
+    img = np.empty((h, w, 3), np.uint8)
+    img[:] = _PRINTED_SKY[kind]
+    xs = np.linspace(-w_mm / 2, w_mm / 2, 60)
+    horizon = 0.1 * h_mm + 4.0 * np.sin(xs * 2 * np.pi / 40.0)  # hills
+    ground = [pt(x, y) for x, y in zip(xs, horizon, strict=True)]
+    ground += [pt(w_mm / 2, h_mm / 2), pt(-w_mm / 2, h_mm / 2)]
+    cv2.fillPoly(img, [np.array(ground, np.int32)], _PRINTED_GROUND[kind], cv2.LINE_AA, 4)
+    cv2.ellipse(img, pt(-12, -28), (mm(9) * 16, mm(4) * 16), 0, 0, 360,
+                (250, 250, 250), -1, cv2.LINE_AA, 4)  # fmt: skip
+    if kind == cards.CHAOS:
+        bolt = [(-4, -22), (9, -22), (2, -4), (11, -4), (-7, 24), (-2, 3), (-10, 3)]
+        cv2.fillPoly(img, [np.array([pt(x, y) for x, y in bolt], np.int32)], (250, 250, 250),
+                     cv2.LINE_AA, 4)  # fmt: skip
+    else:
+        path = card_art._track_path(shape, w_mm, h_mm)  # the rail ends' line
+        poly = np.array([pt(x, y) for x, y in path], np.int32)
+        cv2.polylines(img, [poly], False, (132, 136, 140), mm(14), cv2.LINE_AA, 4)  # ballast
+        steps = np.hypot(*np.diff(path, axis=0).T)
+        along = np.concatenate([[0.0], np.cumsum(steps)])
+        for at in np.arange(2.0, along[-1] - 1.0, 4.5):
+            i = min(max(int(np.searchsorted(along, at)), 1), len(path) - 1)
+            d = (path[i] - path[i - 1]) / max(steps[i - 1], 1e-6)
+            mid, n = path[i - 1] + d * (at - along[i - 1]), np.array([-d[1], d[0]]) * 5.5
+            cv2.line(img, pt(*(mid - n)), pt(*(mid + n)), (50, 62, 80), mm(1.6), cv2.LINE_AA, 4)
+        normals = np.gradient(path, axis=0)[:, ::-1] * (1, -1)
+        normals /= np.linalg.norm(normals, axis=1, keepdims=True)
+        for side in (-2.6, 2.6):
+            rail = np.array([pt(*(p + side * q)) for p, q in zip(path, normals, strict=True)])
+            cv2.polylines(img, [rail.astype(np.int32)], False, (196, 196, 200), mm(0.9),
+                          cv2.LINE_AA, 4)  # fmt: skip
+        if kind == cards.BROKEN:
+            centre = path[len(path) // 2]
+            cv2.circle(img, pt(*centre), mm(8) * 16, _PRINTED_GROUND[kind], -1, cv2.LINE_AA, 4)
+            x, y = centre
+            cv2.rectangle(img, pt(x - 10, y - 3), pt(x + 10, y + 3), (20, 20, 20), -1,
+                          cv2.LINE_AA, 4)  # fmt: skip
+            for stripe in range(-8, 10, 6):
+                cv2.rectangle(img, pt(x + stripe - 1.5, y - 2), pt(x + stripe + 1.5, y + 2),
+                              (30, 200, 240), -1, cv2.LINE_AA, 4)  # fmt: skip
+    font = cv2.FONT_HERSHEY_SIMPLEX
+    for centre, height, turn in (((w_mm / 2 - 13, -h_mm / 2 + 14), 15.0, False),
+                                 ((-w_mm / 2 + 7, h_mm / 2 - 7), 5.0, True)):  # fmt: skip
+        badge = np.zeros(img.shape[:2], np.uint8)
+        cv2.circle(badge, pt(*centre), mm(height * 0.85) * 16, 255, -1, cv2.LINE_AA, 4)
+        thick = mm(height / 6)
+        (_, th), _ = cv2.getTextSize(str(value), font, 1.0, thick)
+        scale = height * px_per_mm / th
+        (tw, th), _ = cv2.getTextSize(str(value), font, scale, thick)
+        digit = np.zeros(img.shape[:2], np.uint8)
+        cx, cy = pt(*centre)
+        org = (round(cx / 16 - tw / 2), round(cy / 16 + th / 2))
+        cv2.putText(digit, str(value), org, font, scale, 255, thick, cv2.LINE_AA)
+        if turn:
+            digit = cv2.warpAffine(digit, cv2.getRotationMatrix2D((cx / 16, cy / 16), 180, 1),
+                                   (w, h))  # fmt: skip
+        img[badge > 127] = _PRINTED_BADGE[kind]
+        alpha = (digit.astype(np.float32) / 255)[..., None]
+        img = (img * (1 - alpha) + 250 * alpha).astype(np.uint8)
+    return img, card_art._rounded_rect((h, w), mm(card_art.CORNER_MM))
+
+
 @cache
 def _sprite(kind: str, what: str | int) -> np.ndarray:
     """A card, die or caboose face at canvas scale as one BGRA image (one warp per paste)."""
     s = CANVAS_PX_PER_MM
     if kind == "card":
         image, mask = card_art.draw_card(str(what), s)
+    elif kind == "printed":
+        image, mask = printed_card(str(what), s)
     elif kind == "wheels":
         image, mask = card_art.draw_wheel_die(int(what), s)
     elif kind == "pips":
@@ -362,11 +458,15 @@ def _draw_table(scene: Scene, rng: np.random.Generator) -> np.ndarray:
         x0, y0 = (lo * s).round().astype(int)
         marker = marker_image(marker_id, side)
         canvas[y0 : y0 + side, x0 : x0 + side] = np.where(marker[..., None] > 127, 236, 25)
+    if scene.design not in ("ours", "printed"):
+        raise ValueError(f"unknown card design {scene.design!r}: use ours or printed")
+    kind = "card" if scene.design == "ours" else "printed"
+    draw = card_art.draw_card if scene.design == "ours" else printed_card
     for placed in scene.cards:
         sprite = (
-            _sprite("card", placed.code)
+            _sprite(kind, placed.code)
             if scene.card_mm == card_art.CARD_MM
-            else np.dstack(card_art.draw_card(placed.code, s, scene.card_mm))
+            else np.dstack(draw(placed.code, s, scene.card_mm))
         )
         _paste(canvas, sprite, placed.pose.x, placed.pose.y, placed.pose.rotation)
     if scene.caboose_at is not None:

@@ -25,7 +25,7 @@ from companion import cards
 from companion.rules import edition as editions
 from companion.vision.calibrate import calibrate, top_down
 from companion.vision.catalogue import TEMPLATE_PX, Catalogue, normalise
-from companion.vision.observe import VisionConfig, card_image, card_poses
+from companion.vision.observe import VisionConfig, card_image, card_poses, unlike_table
 from hw.frames import FrameSource, FrameSourceError, open_source
 
 _TRIES = 10  # frames read for one card before asking again
@@ -48,7 +48,8 @@ def learn_card(frame: np.ndarray, config: VisionConfig) -> tuple[np.ndarray, str
     k = 4.0  # learn at a finer scale than recognition needs; the catalogue shrinks it
     top = top_down(frame, calibration, config.layout, k)
     grey = cv2.cvtColor(top, cv2.COLOR_BGR2GRAY)
-    poses = card_poses(grey, VisionConfig(config.layout, config.card_mm, px_per_mm=k), True)
+    outlines = unlike_table(top, config.layout, k)
+    poses = card_poses(grey, VisionConfig(config.layout, config.card_mm, px_per_mm=k), outlines)
     if not poses:
         return np.empty(0), "no card found: lay one card alone on the table, face up"
     if len(poses) > 1:

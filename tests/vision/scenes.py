@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import cache
 
 import numpy as np
 
 from companion.rules.geometry import Pose
+from companion.vision import enroll
+from companion.vision.catalogue import Catalogue
+from companion.vision.observe import VisionConfig
 from hw import synthetic
+from hw.frames import SyntheticFrames
 from hw.synthetic import Camera, PlacedCard, PlacedDie, Scene
 
 
@@ -46,3 +51,27 @@ def explicit_scene() -> Scene:
 @cache
 def explicit_frame(difficulty: str = "hard", seed: int = 5) -> np.ndarray:
     return synthetic.render(explicit_scene(), seed, Camera.preset(difficulty))
+
+
+@cache
+def printed_deck() -> Catalogue:
+    """Rollecate's faces of a printed deck that is not our design (synthetic.printed_card:
+    full-bleed art, no frame), learnt the way a player teaches the companion a deck:
+    `enroll` with a fixed camera over the table, each card laid alone when it asks."""
+    camera = SyntheticFrames(40, "easy")
+    codes = enroll.faces_of("rollecate")
+    to_lay = iter(codes)
+
+    def lay_next(_prompt: str) -> None:
+        card = PlacedCard(next(to_lay), Pose(400.0, 300.0, 0.0))
+        camera.show(Scene(cards=(card,), railway=(), design="printed"))
+
+    return enroll.enroll(camera, codes, VisionConfig(), wait=lay_next, say=lambda _: None)
+
+
+@cache
+def printed_frame(seed: int, difficulty: str = "hard") -> tuple[Scene, np.ndarray]:
+    """`random_frame`'s table (any number of cards) laid with the printed deck's cards."""
+    scene = synthetic.random_scene(seed, "rollecate", loose_cards=1)
+    scene = replace(scene, design="printed")
+    return scene, synthetic.render(scene, seed, Camera.preset(difficulty))

@@ -15,6 +15,7 @@ from companion.vision.observe import VisionConfig, observe
 from hw import synthetic
 from hw.frames import FolderFrames
 from hw.synthetic import Camera, PlacedCard, Scene
+from tests.vision.scenes import printed_deck, printed_frame
 
 CODES = ["1/s", "3/c", "4x/s", "C2"]
 
@@ -58,6 +59,35 @@ def test_enroll_round_trip_recognises_with_the_learnt_catalogue(tmp_path: Path) 
         assert [c.code for c in near] == [card.code]
         turn = (near[0].pose.rotation - card.pose.rotation + 180) % 360 - 180
         assert abs(turn) < 3
+
+
+@pytest.mark.parametrize(("difficulty", "seed"), [("easy", 5016), ("hard", 5003), ("hard", 5027)])
+def test_a_railway_of_touching_cards_of_an_enrolled_printed_deck_is_read(
+    tmp_path: Path, difficulty: str, seed: int
+) -> None:
+    """A deck without our inset frame: its cards laid edge to edge are one region unlike the
+    table, which recognition takes apart card by card (the railways here turn back beside
+    themselves, so cards also touch long edge to long edge without being joined)."""
+    printed_deck().save(tmp_path / "deck")
+    config = VisionConfig(catalogue=Catalogue.load(tmp_path / "deck"))
+    scene, frame = printed_frame(seed, difficulty)
+    back = scene.cards[scene.railway[0]].pose
+    seen = observe(frame, config, back=(back.x, back.y))
+    assert seen.problems == ()
+    assert len(seen.cards) == len(scene.cards)
+    found = {}
+    for i, card in enumerate(scene.cards):
+        near = [
+            j
+            for j, got in enumerate(seen.cards)
+            if math.dist((got.pose.x, got.pose.y), (card.pose.x, card.pose.y)) < 3.0
+        ]
+        assert [seen.cards[j].code for j in near] == [card.code], (card, near)
+        turn = (seen.cards[near[0]].pose.rotation - card.pose.rotation + 180) % 360 - 180
+        assert abs(turn) < 3.0, (card, seen.cards[near[0]])
+        found[i] = near[0]
+    assert seen.railway == tuple(found[i] for i in scene.railway)
+    assert seen.railway[seen.caboose] == found[scene.caboose]
 
 
 def test_enroll_command_writes_catalogue_and_preview(tmp_path: Path, capsys) -> None:
