@@ -7,11 +7,14 @@ buttons are pressed on gpiozero's mock pins through hw.controls, debounce includ
 accepted action is journaled by the real Table and store; and, unless `--headless`, the
 real web page serves the game live.
 
-The players know the truth (the action they chose, the dice they threw); the companion
-knows only what it saw. After every turn the demo compares the two, so a run says whether
-the camera saw every turn right. With `--store` a killed demo resumes its game where the
-store left it, and a finished one prints its result again: that is how the kill test
-checks that no accepted action is ever lost.
+The players know the truth (the deal, the action they chose, the dice they threw); the
+companion knows only what it saw. As at a real table it plays on a provisional deal of
+its own (the true deal with the hands and the draw pile shuffled together) and learns the
+true one from the cards shown: laid, taken from the draw pile, and the hands at the end.
+After every turn the demo compares the two, so a run says whether the camera saw every
+turn right, and at the end whether the companion's game is the true one. With `--store`
+a killed demo resumes its game where the store left it, and a finished one prints its
+result again: that is how the kill test checks that no accepted action is ever lost.
 """
 
 from __future__ import annotations
@@ -32,16 +35,17 @@ from typing import Any
 
 from companion import cards
 from companion.bots import POLICIES
-from companion.record import Record, replay, save, summary
+from companion.deal import replay as deal_replay
+from companion.record import Record, record_of, replay, save, summary
 from companion.rules import geometry
 from companion.rules.edition import EDITIONS
 from companion.rules.edition import load as load_edition
-from companion.rules.engine import laura_action
+from companion.rules.engine import deal, laura_action
 from companion.rules.geometry import Pose
-from companion.rules.state import Action, Chaos, GameState, Pass, Play
+from companion.rules.state import TOOK, Action, Chaos, GameState, Pass, Play, RuleError
 from companion.session import CHECKING, OVER, STAGED, WAITING, Session, SessionConfig
 from companion.store import Store
-from companion.table import Table, TableError
+from companion.table import Table
 from companion.tracker import Tracker, TrackerConfig, Watcher
 from companion.vision.table import TableLayout
 
@@ -52,6 +56,7 @@ RAILWAY_AREA = (68.0, 68.0, 772.0, 488.0)
 ZONE = (70.0, 495.0, 360.0, 565.0)
 LAURA_AREA = (5.0, 65.0, 835.0, 565.0)  # the whole table between the rows of markers
 DICE_AREA = (375.0, 505.0, 695.0, 545.0)
+ZONE_CARDS = 3  # cards side by side in the zone
 PINS = {"pass": 17, "confirm": 27, "led": 22, "buzzer": 23}
 _AREA_CENTRE = ((RAILWAY_AREA[0] + RAILWAY_AREA[2]) / 2, (RAILWAY_AREA[1] + RAILWAY_AREA[3]) / 2)
 
@@ -252,11 +257,13 @@ class Demo:
         self.synthetic = synthetic
         self.table = table
         self.log = log
+        try:
+            dealt = record_of(deal(options.edition, _names(options), options.seed, options.variant))
+        except RuleError as error:
+            raise DemoError(f"cannot deal the game: {error.message}") from None
+        self.truth_setup = dealt.setup  # the deal the players really hold
         if table.game is None:
-            try:
-                table.new_game(options.edition, _names(options), options.variant, options.seed)
-            except TableError as error:
-                raise DemoError(f"cannot deal the game: {error.message}") from None
+            table.load(_guessed(dealt, options.seed))
         game = table.require()
         edition = load_edition(game.record.edition)
         if None in game.state.layout:
@@ -381,7 +388,16 @@ class Demo:
         return True
 
     def confirm(self, state: GameState) -> None:
-        """Move the caboose and take the penalty cards as computed, then CONFIRM."""
+        """Move the caboose and take the penalty cards as computed (showing those taken
+        from the draw pile), then CONFIRM."""
+        wanted = self.table.to_show()
+        if wanted is not None and wanted[0] == "taken":
+            taken = self.taken_from_draw()
+            self.look_until(
+                self.scene(state, shown=taken),
+                lambda: self.table.to_show() != wanted,
+                f"the cards taken from the draw pile ({' '.join(taken)})",
+            )
         scene = self.scene(state)
         self.look_until(scene, lambda: self.session.mismatch is None, "the computed move")
         if not self.press("confirm", lambda: self.session.phase in (WAITING, OVER)):
@@ -392,9 +408,9 @@ class Demo:
     def turn(self) -> None:
         """One whole turn as the players live it, then the truth compared with the record."""
         if self.session.phase == CHECKING:  # resumed after the turn was accepted
-            self.confirm(self.table.require().state)
+            self.confirm(self.true_state())
             return
-        state = self.table.require().state
+        state = self.true_state()
         offset = self.players.offset
         action = self.players.choose(state)
         if self.players.offset != offset:  # the players slid the railway: let it settle
@@ -407,12 +423,20 @@ class Demo:
             shown = self.scene(state, shown=action.cards)
             self.look_until(shown, lambda: self._accepted(turns), "the chaos cards shown")
             self._announce(turns)
-            self.look(self.scene(self.table.require().state))
+            self.look(self.scene(self.true_state()))
         else:
+            if state.player.laura:  # her card is turned up, cannot be played: she passes
+                card = state.draw[0]
+                self.look_until(
+                    self.scene(state, shown=(card,)),
+                    lambda: self.table.require().state.draw[:1] == (card,),
+                    f"Laura's card {card} shown",
+                )
+                self.look(self.scene(state))
             if not self.press("pass", lambda: self._accepted(turns)):
                 raise DemoError(f"PASS was not taken: {self.session.status()['message']}")
             self._announce(turns)
-            self.confirm(self.table.require().state)
+            self.confirm(self.true_state())
         self._compare(turns, action)
 
     def play(self, state: GameState, action: Play) -> None:
@@ -441,7 +465,7 @@ class Demo:
         if not self._accepted(turns):
             raise DemoError(f"the play was not taken: {self.session.status()['message']}")
         self._announce(turns)
-        self.confirm(self.table.require().state)
+        self.confirm(self.true_state())
 
     def _throw(self, wheels: Sequence[int], settled: bool) -> tuple[Any, ...]:
         """Dice at random spots along the dice area, apart from each other and from where
@@ -502,15 +526,79 @@ class Demo:
     def play_game(self) -> dict[str, Any]:
         """Turns until the game is over; the final state as `companion replay --json`
         prints it, and how the camera did."""
-        self.look(self.scene(self.table.require().state))  # the table as it lies now
+        self.look(self.scene(self.true_state()))  # the table as it lies now
         while not self.table.require().state.over:
             self.turn()
         if self.session.phase == CHECKING:
-            self.confirm(self.table.require().state)
+            self.confirm(self.true_state())
+        self.show_hands()
         doc = self.table.summary()
         doc["camera_matched_every_turn"] = not self.tally.mismatched and not self.tally.asked
         doc["camera"] = self.tally.as_json()
+        doc["truth_matched"] = _hands_sorted(doc) == _hands_sorted(
+            summary(self.true_state(), doc["log"])
+        )
         return doc
+
+    # --- the truth -----------------------------------------------------------------------
+
+    def _true_record(self) -> Record:
+        """The game the players really play: the true deal and the turns the companion
+        accepted (the turns are the players' own actions, seen)."""
+        return replace(self.table.export(), setup=self.truth_setup)
+
+    def true_state(self) -> GameState:
+        state, _ = deal_replay(self._true_record())
+        return _with_layout_of(state, self.table.require().state)
+
+    def taken_from_draw(self) -> tuple[str, ...]:
+        """The cards the last turn really took from the draw pile (Loose Caboose)."""
+        _, shown = deal_replay(self._true_record())
+        return tuple(
+            e.cards[0] for e in shown[-1] if e.what == TOOK and e.detail["source"] == "draw"
+        )
+
+    def show_hands(self) -> None:
+        """At the end each player shows their hand in the zone; a hand longer than the
+        zone holds is typed on the page instead (as `POST /api/shown` does)."""
+        truth = self.true_state()
+        while (wanted := self.table.to_show()) is not None and wanted[0] == "hand":
+            hand = truth.seats[wanted[1]].hand
+            if len(hand) > ZONE_CARDS:
+                self.table.show_hand(wanted[1], hand)
+                continue
+            self.truth = hand
+            self.look_until(
+                self.scene(truth, shown=hand),
+                lambda wanted=wanted: self.table.to_show() != wanted,
+                f"{truth.seats[wanted[1]].name}'s hand shown",
+            )
+
+
+def _guessed(record: Record, seed: str) -> Record:
+    """The companion's provisional deal: the record's hands and draw pile, which nobody
+    sees at the start, shuffled together (the railway lies in plain view)."""
+    setup = {key: list(value) if isinstance(value, list) else value for key, value in
+             record.setup.items()}  # fmt: skip
+    setup["hands"] = [list(hand) for hand in record.setup["hands"]]
+    unseen = [code for hand in setup["hands"] for code in hand] + setup["draw"]
+    random.Random(f"{seed}/guess").shuffle(unseen)
+    for hand in setup["hands"]:
+        hand[:], unseen = unseen[: len(hand)], unseen[len(hand) :]
+    setup["draw"] = unseen
+    return replace(record, setup=setup, turns=[])
+
+
+def _with_layout_of(state: GameState, seen: GameState) -> GameState:
+    """The true state with the railway's poses as the table has them (the same cards lie
+    in the same places; the engine's fold does not keep the setup's poses)."""
+    return replace(state, layout=seen.layout)
+
+
+def _hands_sorted(doc: dict[str, Any]) -> list[dict[str, Any]]:
+    """A summary's players, each hand as a set of cards: the order in which a player holds
+    them is not something a table shows."""
+    return [p | {"hand": sorted(p["hand"])} for p in doc["players"]]
 
 
 def _same_turn(seen: dict[str, Any], truth: Action) -> bool:
@@ -540,7 +628,7 @@ def run_demo(
     it, plus how the camera did) and its record. `serve(table, session)` starts the page.
     A store whose demo is already over only reports how it ended."""
     with tempfile.TemporaryDirectory(prefix="caboose-demo-") as folder:
-        table = Table(Store(store or Path(folder) / "demo.sqlite3"))
+        table = Table(Store(store or Path(folder) / "demo.sqlite3"), provisional=True)
         try:
             games = table.store.games()
             if table.game is None and games:
@@ -549,6 +637,11 @@ def run_demo(
                 doc = summary(done.state, done.lines)
                 doc["camera_matched_every_turn"] = True  # no turn was watched this time
                 doc["camera"] = Tally().as_json()
+                dealt = deal(options.edition, _names(options), options.seed, options.variant)
+                truth, _ = deal_replay(replace(record, setup=record_of(dealt).setup))
+                doc["truth_matched"] = _hands_sorted(doc) == _hands_sorted(
+                    summary(truth, doc["log"])
+                )
                 return doc, record
             demo = Demo(options, table, log)
             if serve is not None:

@@ -456,6 +456,18 @@ class Session:
         state = self._state()
         assert state is not None
         codes = tuple(card.code for card in shown)
+        if state.player.laura and self.table.provisional and len(codes) == 1:
+            # Laura's card, turned up from the draw pile: on a provisional deal the table
+            # learns it, and the rules then say whether she plays it or passes.
+            try:
+                self.table.reveal(state.to_move, codes)
+            except TableError as error:
+                self.problem = error.message
+                self._signal_illegal()
+                return
+            if cards.is_chaos(codes[0]):  # shown in the zone: discarded, as anyone's
+                self._act(self.table.require().state, Chaos(codes))
+            return
         if not codes or not all(cards.is_chaos(code) for code in codes):
             return  # a hand shown at the end, a card put down: nothing to act on
         self._act(state, Chaos(codes))

@@ -285,13 +285,12 @@ class Table:
                 raise TableError(error.rule, error.message) from None
             turn = to_turn(action, events)
             self.store.append(game.id, TURN, turn)  # on disk before anyone is told
-            if state.over:
-                self.store.finish(game.id)
             game.record.turns.append(turn)
             game.before = game.state
             game.state = state
             game.lines.append(turn_line(len(game.record.turns), name, events))
             game.events.append(events)
+            self._finish_if_known()
             self.staged = None
             self._bump()
             return events
@@ -361,6 +360,20 @@ class Table:
                 raise TableError("deal", str(error)) from None
             self._journal_deal(fixed.setup, game.shown, game.taken_shown)
 
+    def reveal(self, seat: int, codes: Sequence[str]) -> None:
+        """Cards the player to move is seen to hold (with the card they draw this turn),
+        before they act: Laura's card turned up from the draw pile. Fixes a provisional
+        deal; a known deal must already agree."""
+        with self._lock:
+            game = self.require()
+            self._check_seat(game.state, seat)
+            if not self.provisional:
+                held = game.state.player.hand + game.state.draw[:1]
+                if any(code not in held for code in codes):
+                    raise TableError("hand", f"{' '.join(codes)} is not what this player holds")
+                return
+            self._reveal(seat, codes)
+
     def to_show(self) -> tuple[str, int, int] | None:
         """What a provisional deal still needs to be shown, or None: `("taken", seat, n)`,
         the n cards the last turn's player took from the draw pile (Loose Caboose), or
@@ -393,6 +406,7 @@ class Table:
                 raise TableError("deal", str(error)) from None
             taken = game.taken_shown | {len(game.record.turns)}
             self._journal_deal(fixed.setup, game.shown, taken)
+            self._finish_if_known()
 
     def show_hand(self, seat: int, hand: Sequence[str]) -> None:
         """A hand shown at the end of a game with a provisional deal: the deal is fixed so
@@ -420,6 +434,7 @@ class Table:
             except (DealError, cards.CardCodeError) as error:
                 raise TableError("deal", str(error)) from None
             self._journal_deal(fixed.setup, {**game.shown, seat: codes}, game.taken_shown)
+            self._finish_if_known()
 
     def touch(self) -> None:
         """Something the page shows besides the game changed (the turn in progress as the
@@ -442,6 +457,13 @@ class Table:
             raise TableError("deal", str(error)) from None
         if fixed.setup != game.record.setup:
             self._journal_deal(fixed.setup, game.shown, game.taken_shown)
+
+    def _finish_if_known(self) -> None:
+        """A game over is finished in the store (a restart no longer resumes it) once
+        nothing of it waits to be shown: on a provisional deal, the hands at the end."""
+        game = self.require()
+        if game.state.over and self.to_show() is None:
+            self.store.finish(game.id)
 
     def _journal_deal(
         self, setup: dict[str, Any], shown: dict[int, tuple[str, ...]], taken: set[int]

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 COMPANION = [sys.executable, "-m", "companion"]
-CAMERA_FIELDS = ("camera_matched_every_turn", "camera")
+CAMERA_FIELDS = ("camera_matched_every_turn", "camera", "truth_matched")
 SEED = "e2e"
 
 GAMES = [
@@ -64,6 +64,8 @@ def test_a_whole_demo_game_ends_as_its_record_replays(args):
     assert state_only(doc) == json.loads(replayed.stdout)
     camera = doc["camera"]
     assert doc["camera_matched_every_turn"] is True, camera
+    # the companion played on a deal of its own and ended with the true game
+    assert doc["truth_matched"] is True
     assert camera["turns"] == doc["turn"] == camera["matched"]
     assert camera["asked"] == 0 and camera["mismatched_turns"] == []
     # the frames were really looked at, and repeated frames were not recognised again

@@ -639,7 +639,8 @@ def _hidden_by_token(
 def _railway(
     seen: Sequence[SeenCard], card_mm: tuple[float, float], back: tuple[float, float] | None
 ) -> tuple[int, ...]:
-    """The longest chain of cards joined rail end to rail end, back to front."""
+    """The longest chain of cards joined rail end to rail end, back to front; of chains as
+    long, the one nearest `back` (a railway of one card beside a card shown in the zone)."""
     track = [i for i, card in enumerate(seen) if not cards.is_chaos(card.code)]
     ends = {i: geometry.rail_ends(seen[i].code, seen[i].pose, card_mm) for i in track}
     links: dict[int, set[int]] = {i: set() for i in track}
@@ -650,13 +651,21 @@ def _railway(
                 links[j].add(i)
     best: list[int] = []
     done: set[int] = set()
+
+    def off_back(chain: list[int]) -> float:
+        if back is None:
+            return 0.0
+        return min(math.dist(back, (seen[i].pose.x, seen[i].pose.y)) for i in chain)
+
     for start in track:
         if start in done:
             continue
         component = _component(start, links)
         done |= component
         chain = _chain(component, links)
-        if len(chain) > len(best):
+        if len(chain) > len(best) or (
+            best and len(chain) == len(best) and off_back(chain) < off_back(best)
+        ):
             best = chain
     if len(best) > 1:
         first, last = seen[best[0]].pose, seen[best[-1]].pose
