@@ -245,11 +245,10 @@ class Demo:
     """One demo game end to end: players, synthetic camera, tracker, session, table."""
 
     def __init__(self, options: DemoOptions, table: Table, log: Any = None) -> None:
-        from gpiozero.pins.mock import MockFactory
 
         from companion.vision.observe import VisionConfig
         from hw import synthetic
-        from hw.controls import Controls
+        from hw.controls import Controls, pin_factory
 
         if options.edition not in EDITIONS:
             raise DemoError(f"unknown edition {options.edition!r}: use one of {EDITIONS}")
@@ -283,7 +282,7 @@ class Demo:
         tracker = Tracker(TrackerConfig(still_frames=options.still_frames, zone=ZONE))
         self.watcher = Watcher(vision, tracker)
         self.session = Session(table, SessionConfig())
-        self.pins = MockFactory()
+        self.pins = pin_factory("mock")
         self.controls = Controls(
             self.session.on_button,
             PINS,

@@ -31,24 +31,6 @@ from companion.tracker import Tracker, TrackerConfig, Watcher
 log = logging.getLogger("companion.run")
 
 
-def pin_factory(name: str) -> Any:
-    """gpiozero's pin factory by name; ConfigError says how to get lgpio on a Pi."""
-    if name == "mock":
-        from gpiozero.pins.mock import MockFactory
-
-        return MockFactory()
-    try:
-        from gpiozero.pins.lgpio import LGPIOFactory
-
-        return LGPIOFactory()
-    except Exception as error:  # ImportError off a Pi, an OSError without /dev/gpiochip*
-        raise ConfigError(
-            f"the GPIO pins cannot be opened ({error}): on a Raspberry Pi install "
-            "python3-lgpio (apt) and run as a user in the gpio group; elsewhere set "
-            'gpio.pin_factory = "mock"'
-        ) from error
-
-
 class Service:
     """The camera loop and everything it drives, built from a configuration."""
 
@@ -173,13 +155,14 @@ def serve_page(service: Service, pin: str | None) -> str:
 
 def main(path: Path, frames: int | None = None, serve: bool = True) -> int:
     """Run the service from a configuration file; 2 with a message if it cannot start."""
+    from hw.controls import PinsError, pin_factory
     from hw.frames import FrameSourceError, open_source
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     try:
         config = load(path)
         pins = pin_factory(config.gpio.pin_factory)
-    except ConfigError as error:
+    except (ConfigError, PinsError) as error:
         print(f"companion run: {error}", file=sys.stderr)
         return 2
     try:

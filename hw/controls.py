@@ -21,6 +21,29 @@ WAITING, NEEDS_CONFIRMATION, ERROR = "waiting", "needs-confirmation", "error"
 DEFAULT_PINS = {"pass": 17, "confirm": 27, "led": 22, "buzzer": 23}
 
 
+class PinsError(RuntimeError):
+    """The GPIO pins cannot be opened; the message says how to get them."""
+
+
+def pin_factory(name: str) -> Any:
+    """gpiozero's pin factory by name: "lgpio" on a Pi (imported only then), "mock" to
+    run without buttons (gpiozero's MockFactory: the demo and the tests press its pins)."""
+    if name == "mock":
+        from gpiozero.pins.mock import MockFactory
+
+        return MockFactory()
+    try:
+        from gpiozero.pins.lgpio import LGPIOFactory
+
+        return LGPIOFactory()
+    except Exception as error:  # ImportError off a Pi, an OSError without /dev/gpiochip*
+        raise PinsError(
+            f"the GPIO pins cannot be opened ({error}): on a Raspberry Pi install "
+            "python3-lgpio (apt) and run as a user in the gpio group; elsewhere set "
+            'gpio.pin_factory = "mock"'
+        ) from error
+
+
 class DebouncedButton:
     """A push button to ground (internal pull-up) that reports clean presses and holds."""
 

@@ -5,7 +5,16 @@ import time
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from hw.controls import CONFIRM, ERROR, NEEDS_CONFIRMATION, PASS, UNDO, Controls
+from hw.controls import (
+    CONFIRM,
+    ERROR,
+    NEEDS_CONFIRMATION,
+    PASS,
+    UNDO,
+    Controls,
+    PinsError,
+    pin_factory,
+)
 
 DEBOUNCE = 0.02
 HOLD = 0.3
@@ -110,3 +119,17 @@ def test_closing_while_a_press_settles_reports_nothing_and_raises_nothing(table)
     controls.show(ERROR)
     controls.illegal()
     assert controls.status != ERROR
+
+
+def test_pins_that_cannot_be_opened_say_how_to_get_them():
+    """Off a Pi (no lgpio), asking for the real pins is one clear error, not a traceback."""
+    pytest.importorskip("gpiozero")
+    try:
+        import lgpio  # noqa: F401  (on a Pi the real factory would open)
+
+        pytest.skip("lgpio is installed: this is a Pi")
+    except ImportError:
+        pass
+    with pytest.raises(PinsError, match="python3-lgpio"):
+        pin_factory("lgpio")
+    assert pin_factory("mock") is not None
