@@ -214,3 +214,23 @@ def test_the_page_of_a_provisional_table_shows_no_guessed_hand(tmp_path):
     known = Table(Store(tmp_path / "k.sqlite3"))
     known.new_game("rollecate", ["Ana", "Ben"], seed=3)
     assert build(known.snapshot())["choices"]["hand"]
+
+
+def test_lauras_card_turned_up_is_learnt_before_she_acts(tmp_path):
+    """LOK'n'ROLL solo against Laura: her card comes from the draw pile, face up. On a
+    provisional deal the table learns it, and the rules then decide what she does."""
+    table = Table(Store(tmp_path / "t.sqlite3"), provisional=True)
+    table.new_game("loknroll", ["Ana"], variant="solo-laura", seed=1)
+    state = table.require().state
+    assert state.player.laura
+    other = next(c for c in state.draw[1:] if c != state.draw[0])
+    table.reveal(state.to_move, [other])
+    assert table.require().state.draw[0] == other
+    with pytest.raises(TableError, match="not Ana's"):
+        table.reveal(1 - state.to_move, [other])
+    known = Table(Store(tmp_path / "k.sqlite3"))
+    known.new_game("loknroll", ["Ana"], variant="solo-laura", seed=1)
+    top = known.require().state.draw[0]
+    known.reveal(known.require().state.to_move, [top])  # agrees: nothing to fix
+    with pytest.raises(TableError, match="not what this player holds"):
+        known.reveal(known.require().state.to_move, [other if other != top else "4x/s"])
