@@ -22,11 +22,16 @@ in the hand), the session asks the players to choose instead of guessing (`answe
 
 A restarted service has lost only this flow, never an accepted action: it resumes from the
 table and checks the table again before the next CONFIRM.
+
+Everything the session says is a `Message`, a key of `MESSAGES` and its parameters, not a
+sentence: `status` gives the English (what the API has always carried) and the key, so the
+page says it in its own language (web/i18n.py).
 """
 
 from __future__ import annotations
 
 import math
+import re
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -64,6 +69,54 @@ ASKING = "asking"  # the camera is unsure of a card: the players choose
 CHECKING = "checking"  # turn applied: waiting for the table to match it, then CONFIRM
 OVER = "over"
 
+# What the session says, in English. The page's other languages have the same keys in
+# web/i18n.py (a test keeps them complete); a count that changes the words has a key of its
+# own per form (`roll_one`, `roll`), as the page's own words do.
+MESSAGES: dict[str, str] = {
+    "no_game": "start a game on the page",
+    "to_move": "{name} to move: lay cards at the front, show chaos cards, or press PASS",
+    "roll_one": "{name}: roll 1 die",
+    "roll": "{name}: roll {n} dice",
+    "confirm": "the table shows the computed move: press CONFIRM",
+    "over": "the game is over",
+    "show_taken_one": "{name}: show the card taken from the draw pile in the marked zone",
+    "show_taken": "{name}: show the {n} cards taken from the draw pile in the marked zone",
+    "show_hand_one": "game over: {name}, show your hand (card) in the marked zone",
+    "show_hand": "game over: {name}, show your hand ({n} cards) in the marked zone",
+    "ask_unknown": "card {n} laid: the camera reads {code} but is not in the hand; "
+    "which card is it?",
+    "ask_unsure": "card {n} laid: the camera reads {code} but is unsure ({percent}%); "
+    "which card is it?",
+    "railway_differs": "the railway does not look as the game has it: it should read {want} "
+    "from the back, the camera sees {seen}",
+    "cannot_play": "{cards} cannot be played so: {detail}",
+    "pip_dice": "a pip die was rolled but the table has no face map for pip dice "
+    "(pip_wheels in the config): roll the game's own dice",
+    "die_face": "a die shows {face} wheels: these dice show {faces}",
+    "too_many_dice": "{n} dice were rolled but {left} are wanted: roll {left}",
+    "pass_laid": "cards are laid at the front: take them back to pass",
+    "pass_not_now": "PASS is for the player to move, before anything is laid",
+    "not_yet": "not yet: {why}",
+    "not_seen": "the camera has not seen the table still yet",
+    "take_one": "take 1 more card from the back of the railway",
+    "take": "take {n} more cards from the back of the railway",
+    "railway_should": "the railway should read {want} from the back; the camera sees {seen}",
+    "railway_unseen": "the railway should read {want} from the back; the camera sees none",
+    "caboose_unseen": "the caboose belongs on card {n} from the back ({code}); "
+    "the camera sees it nowhere",
+    "caboose_elsewhere": "the caboose belongs on card {n} from the back ({code}); "
+    "the camera sees it on card {seen}",
+    "undo_nothing": "there is nothing to undo: no turn has been played",
+    "undo_roll": "a dice roll once seen is not undone; if it was entered wrongly, "
+    "correct the roll instead",
+    "refused": "{detail}",
+}
+
+# A share the camera gives in percent (how much of the table a hand covers) changes with
+# every frame while a hand moves; only a change of this many points is news to the pages.
+CAMERA_PERCENT_STEP = 10.0
+_PERCENT = re.compile(r"(\d+(?:\.\d+)?)\s?%")
+
 
 class Outputs(Protocol):
     """What the session drives besides the page: hw.controls.Controls fits."""
@@ -88,10 +141,56 @@ class SessionConfig:
 
 
 @dataclass(frozen=True)
+class Message:
+    """Something the session says, kept as its key in `MESSAGES` and its parameters rather
+    than as English, so that each page can say it in its own language. A parameter may be a
+    Message itself: a CONFIRM refused says why in the words of the mismatch."""
+
+    key: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+    def as_json(self) -> dict[str, Any]:
+        params = {
+            name: value.as_json() if isinstance(value, Message) else value
+            for name, value in self.params.items()
+        }
+        return {"key": self.key, "params": params}
+
+    @property
+    def text(self) -> str:
+        """In English, as the API gives it."""
+        return say(MESSAGES, self.as_json())
+
+
+def say(words: Mapping[str, str], said: Mapping[str, Any]) -> str:
+    """A message in JSON (`Message.as_json`) in the language of `words`, a table with every
+    key of `MESSAGES`: a message among the parameters is said first, in the same words."""
+    params = {
+        name: say(words, value) if isinstance(value, Mapping) else value
+        for name, value in said["params"].items()
+    }
+    return words[said["key"]].format_map(params)
+
+
+def _said(message: Message | None) -> dict[str, Any] | None:
+    return None if message is None else message.as_json()
+
+
+def _text(message: Message | None) -> str | None:
+    return None if message is None else message.text
+
+
+def _refused(error: TableError) -> Message:
+    """A refusal by the table or the engine. Their words exist in English only: the page
+    says them after a lead-in in its own language."""
+    return Message("refused", {"detail": error.message})
+
+
+@dataclass(frozen=True)
 class Question:
     """A card the camera is unsure of: the players pick what it is among `options`."""
 
-    prompt: str
+    prompt: Message
     options: tuple[str, ...]
     card: int  # which laid card (0: the first laid)
 
@@ -132,8 +231,8 @@ class Session:
         self._changed = threading.Condition(self._lock)
         self.version = 0  # grows when what `status` shows changes
         self.phase = WAITING
-        self.problem: str | None = None  # announced, blocks what it names until fixed
-        self.mismatch: str | None = None  # CHECKING: what the table still shows wrongly
+        self.problem: Message | None = None  # announced, blocks what it names until fixed
+        self.mismatch: Message | None = None  # CHECKING: what the table still shows wrongly
         self.question: Question | None = None
         self.camera: tuple[str, ...] = ()  # what the camera could not see just now
         self.view: TableView | None = None
@@ -185,10 +284,13 @@ class Session:
             self._announce()
 
     def seen_problems(self, problems: Sequence[str]) -> None:
-        """What the camera could not see in the last frame: shown, never acted on."""
+        """What the camera could not see in the last frame: shown, never acted on. Only news
+        is announced (`_same_camera`): a hand moving over the table changes its share of it
+        on every frame, and each announcement sends every open page a whole new view. Until
+        then `camera` keeps the words last announced, so the pages and `status` agree."""
         with self._lock:
             problems = tuple(problems)
-            if problems != self.camera:
+            if not _same_camera(self.camera, problems):
                 self.camera = problems
                 self._announce()
 
@@ -244,16 +346,18 @@ class Session:
         """`status` but its version: what an announcement compares with the last one."""
         with self._lock:
             turn = self._turn
+            message = self._message()
+            prompt = None if self.question is None else self.question.prompt
             return {
                 "phase": self.phase,
                 "led": self.led(),
-                "message": self._message(),
-                "problem": self.problem,
-                "mismatch": self.mismatch,
+                "message": message.text,
+                "problem": _text(self.problem),
+                "mismatch": _text(self.mismatch),
                 "question": None
                 if self.question is None
                 else {
-                    "prompt": self.question.prompt,
+                    "prompt": self.question.prompt.text,
                     "options": list(self.question.options),
                     "card": self.question.card,
                 },
@@ -262,6 +366,13 @@ class Session:
                 if self.phase == STAGED
                 else None,
                 "camera": list(self.camera),
+                # the same words as keys and parameters, for the page to say in its language
+                "said": {
+                    "message": message.as_json(),
+                    "problem": _said(self.problem),
+                    "mismatch": _said(self.mismatch),
+                    "prompt": _said(prompt),
+                },
             }
 
     # --- the turn ------------------------------------------------------------------------
@@ -302,7 +413,7 @@ class Session:
                 try:  # the first railway dealt at the table tells the companion its cards
                     self.table.lay_first_railway(first)
                 except TableError as error:
-                    self.problem = error.message
+                    self.problem = _refused(error)
                     self._signal_illegal()
                     return
                 state = self._state()
@@ -311,9 +422,8 @@ class Session:
         if len(seen) < len(want) or not all(
             _alike(w, s.code) for w, s in zip(want, seen, strict=False)
         ):
-            self.problem = (
-                f"the railway does not look as the game has it: it should read "
-                f"{' '.join(want)} from the back, the camera sees {' '.join(view.codes)}"
+            self.problem = Message(
+                "railway_differs", {"want": " ".join(want), "seen": " ".join(view.codes)}
             )
             self._signal_illegal()
             return
@@ -360,12 +470,12 @@ class Session:
 
     def _ask(self, index: int, card: SeenCard, hand: list[str], unknown: bool) -> None:
         options = tuple(dict.fromkeys(c for c in hand if not cards.is_chaos(c)))
-        why = "is not in the hand" if unknown else f"is unsure ({card.confidence:.0%})"
-        self.question = Question(
-            f"card {index + 1} laid: the camera reads {card.code} but {why}; which card is it?",
-            options,
-            index,
-        )
+        said = {"n": index + 1, "code": card.code}
+        if unknown:
+            prompt = Message("ask_unknown", said)
+        else:
+            prompt = Message("ask_unsure", said | {"percent": round(card.confidence * 100)})
+        self.question = Question(prompt, options, index)
         self.phase = ASKING
 
     def _stage(self, state: GameState, laid: tuple[SeenCard, ...]) -> None:
@@ -376,7 +486,9 @@ class Session:
         except TableError as error:
             self.table.unstage()
             self.phase = ILLEGAL
-            self.problem = f"{' '.join(turn.codes)} cannot be played so: {error.message}"
+            self.problem = Message(
+                "cannot_play", {"cards": " ".join(turn.codes), "detail": error.message}
+            )
             self._signal_illegal()
             return
         self.problem = None
@@ -405,22 +517,19 @@ class Session:
         for die in dice:
             if die.kind == "pips":
                 if self.config.pip_wheels is None or die.face not in self.config.pip_wheels:
-                    self.problem = (
-                        "a pip die was rolled but the table has no face map for pip dice "
-                        "(pip_wheels in the config): roll the game's own dice"
-                    )
+                    self.problem = Message("pip_dice")
                     self._signal_illegal()
                     return
                 wheels.append(self.config.pip_wheels[die.face])
             elif die.face in faces:
                 wheels.append(die.face)
             else:
-                self.problem = f"a die shows {die.face} wheels: these dice show {sorted(faces)}"
+                self.problem = Message("die_face", {"face": die.face, "faces": sorted(faces)})
                 self._signal_illegal()
                 return
         left = turn.dice - len(turn.roll)
         if len(wheels) > left:
-            self.problem = f"{len(wheels)} dice were rolled but {left} are wanted: roll {left}"
+            self.problem = Message("too_many_dice", {"n": len(wheels), "left": left})
             self._signal_illegal()
             return
         self.problem = None
@@ -445,7 +554,7 @@ class Session:
                 else:
                     self.table.show_hand(wanted[1], codes)
             except TableError as error:
-                self.problem = error.message
+                self.problem = _refused(error)
                 self._signal_illegal()
                 return
             self._turns = len(self.table.require().record.turns)
@@ -462,7 +571,7 @@ class Session:
             try:
                 self.table.reveal(state.to_move, codes)
             except TableError as error:
-                self.problem = error.message
+                self.problem = _refused(error)
                 self._signal_illegal()
                 return
             if cards.is_chaos(codes[0]):  # shown in the zone: discarded, as anyone's
@@ -475,10 +584,8 @@ class Session:
     def _pass(self) -> None:
         state = self._state()
         if state is None or self.phase not in (WAITING, ILLEGAL):
-            self.problem = (
-                "cards are laid at the front: take them back to pass"
-                if self.phase in (STAGED, ASKING)
-                else "PASS is for the player to move, before anything is laid"
+            self.problem = Message(
+                "pass_laid" if self.phase in (STAGED, ASKING) else "pass_not_now"
             )
             self._signal_illegal()
             return
@@ -488,7 +595,7 @@ class Session:
         try:
             events = self.table.act(state.to_move, action)
         except TableError as error:
-            self.problem = error.message
+            self.problem = _refused(error)
             self._turn.roll = []  # the dice are thrown again once it is fixed
             self._signal_illegal()
             return
@@ -506,12 +613,13 @@ class Session:
             return  # nothing waits for a confirmation
         wanted = self.table.to_show()
         if wanted is not None and wanted[0] == "taken":
-            self.problem = f"not yet: {_show_words(self._state(), wanted)}"
+            why = _show_words(self.table.require().state, wanted)
+            self.problem = Message("not_yet", {"why": why})
             self._signal_illegal()
             return
         self._check()
         if self.mismatch is not None:
-            self.problem = f"not yet: {self.mismatch}"
+            self.problem = Message("not_yet", {"why": self.mismatch})
             self._signal_illegal()
             return
         state = self._state()
@@ -521,11 +629,20 @@ class Session:
         try:
             self.table.undo()
         except TableError as error:
-            self.problem = error.message
+            self.problem = self._undo_refused(error)
             self._signal_illegal()
             return
         self._turns = len(self.table.require().record.turns)
         self._reset(WAITING)
+
+    def _undo_refused(self, error: TableError) -> Message:
+        """Why UNDO was refused, in words the page can translate: held CONFIRM after a roll
+        is the refusal players meet most, so it is not left in the table's English."""
+        if error.rule != "undo":
+            return _refused(error)
+        game = self.table.game
+        turns = game.record.turns if game is not None else []
+        return Message("undo_roll" if turns and "roll" in turns[-1] else "undo_nothing")
 
     def _check(self) -> None:
         """CHECKING: does the table show what the engine computed?"""
@@ -535,10 +652,10 @@ class Session:
             self.mismatch = None
             return
         if view is None:
-            self.mismatch = "the camera has not seen the table still yet"
+            self.mismatch = Message("not_seen")
             return
         self.mismatch = _mismatch(state, view)
-        if self.mismatch is None and self.problem is not None and self.problem.startswith("not"):
+        if self.mismatch is None and self.problem is not None and self.problem.key == "not_yet":
             self.problem = None
 
     # --- helpers -------------------------------------------------------------------------
@@ -557,10 +674,10 @@ class Session:
         if self.outputs is not None:
             self.outputs.illegal()
 
-    def _message(self) -> str:
+    def _message(self) -> Message:
         state = self._state()
         if state is None:
-            return "start a game on the page"
+            return Message("no_game")
         if self.question is not None:
             return self.question.prompt
         if self.problem is not None:
@@ -571,14 +688,14 @@ class Session:
         name = state.player.name
         if self.phase == STAGED:
             left = self._turn.dice - len(self._turn.roll)
-            return f"{name}: roll {left} {'die' if left == 1 else 'dice'}"
+            return Message("roll_one" if left == 1 else "roll", {"name": name, "n": left})
         if self.phase == CHECKING:
             if self.mismatch is not None:
                 return self.mismatch
-            return "the table shows the computed move: press CONFIRM"
+            return Message("confirm")
         if self.phase == OVER:
-            return "the game is over"
-        return f"{name} to move: lay cards at the front, show chaos cards, or press PASS"
+            return Message("over")
+        return Message("to_move", {"name": name})
 
     def _announce(self) -> None:
         """Light the LED, and when what the page shows of the turn changed, wake the pages
@@ -597,14 +714,12 @@ class Session:
         self.table.touch()
 
 
-def _show_words(state: GameState | None, wanted: tuple[str, int, int]) -> str:
-    """What to show the camera in the marked zone (or enter on the page), in words."""
+def _show_words(state: GameState, wanted: tuple[str, int, int]) -> Message:
+    """What to show the camera in the marked zone (or enter on the page)."""
     what, seat, count = wanted
-    name = state.seats[seat].name if state is not None else f"player {seat + 1}"
-    cards_word = "card" if count == 1 else f"{count} cards"
-    if what == "taken":
-        return f"{name}: show the {cards_word} taken from the draw pile in the marked zone"
-    return f"game over: {name}, show your hand ({cards_word}) in the marked zone"
+    name = state.seats[seat].name
+    key = "show_taken" if what == "taken" else "show_hand"
+    return Message(key + "_one" if count == 1 else key, {"name": name, "n": count})
 
 
 def _alike(a: str, b: str) -> bool:
@@ -612,27 +727,41 @@ def _alike(a: str, b: str) -> bool:
     return cards.matches(a, b) or cards.matches(b, a)
 
 
-def _mismatch(state: GameState, view: TableView) -> str | None:
-    """What the table still shows otherwise than the engine computed, in words; None when
-    the railway and the caboose are as computed."""
+def _mismatch(state: GameState, view: TableView) -> Message | None:
+    """What the table still shows otherwise than the engine computed; None when the railway
+    and the caboose are as computed."""
     want, seen = state.railway, view.codes
     same = len(want) == len(seen) and all(_alike(w, s) for w, s in zip(want, seen, strict=True))
     if not same:
         extra = len(seen) - len(want)
         tail = seen[extra:] if extra > 0 else ()
         if extra > 0 and all(_alike(w, s) for w, s in zip(want, tail, strict=True)):
-            return f"take {extra} more card{'s' if extra > 1 else ''} from the back of the railway"
-        return (
-            f"the railway should read {' '.join(want)} from the back; "
-            f"the camera sees {' '.join(seen) or 'none'}"
-        )
+            return Message("take_one" if extra == 1 else "take", {"n": extra})
+        if not seen:
+            return Message("railway_unseen", {"want": " ".join(want)})
+        return Message("railway_should", {"want": " ".join(want), "seen": " ".join(seen)})
     if view.caboose != state.caboose:
-        where = "nowhere" if view.caboose is None else f"on card {view.caboose + 1}"
-        return (
-            f"the caboose belongs on card {state.caboose + 1} from the back "
-            f"({want[state.caboose]}); the camera sees it {where}"
-        )
+        where = {"n": state.caboose + 1, "code": want[state.caboose]}
+        if view.caboose is None:
+            return Message("caboose_unseen", where)
+        return Message("caboose_elsewhere", where | {"seen": view.caboose + 1})
     return None
+
+
+def _same_camera(shown: Sequence[str], seen: Sequence[str]) -> bool:
+    """Whether the camera's problems `seen` are no news beside those `shown`: the same
+    problems in the same words, but for percentages less than CAMERA_PERCENT_STEP points
+    from the shown ones. Measured from what was shown, not rounded to steps, so a share
+    wavering about a step's edge does not announce each crossing."""
+    if len(shown) != len(seen):
+        return False
+    for before, now in zip(shown, seen, strict=True):
+        if _PERCENT.sub("%", before) != _PERCENT.sub("%", now):
+            return False
+        shares = zip(_PERCENT.findall(before), _PERCENT.findall(now), strict=True)
+        if any(abs(float(a) - float(b)) >= CAMERA_PERCENT_STEP for a, b in shares):
+            return False
+    return True
 
 
 def _engine_poses(

@@ -164,9 +164,9 @@ def test_a_whole_play_laid_rolled_checked_and_confirmed(store):
 
     state = table.require().state
     session.on_events(event(CABOOSE_MOVED, replace(rolled, caboose=None)))
-    assert session.mismatch is not None and "caboose" in session.mismatch
+    assert session.mismatch is not None and "caboose" in session.mismatch.text
     session.on_button(CONFIRM)
-    assert session.phase == CHECKING and session.problem.startswith("not yet")
+    assert session.phase == CHECKING and session.problem.text.startswith("not yet")
     assert outputs.buzzes[-1] == "illegal" and outputs.led[-1] == LED_ERROR
 
     matching = view_of(table, dice=[0] * dice)
@@ -195,7 +195,7 @@ def test_the_check_names_the_penalty_cards_still_to_take(store):
         event(CABOOSE_MOVED, TableView(everything, len(everything) - 1), caboose=len(everything))
     )
     assert (
-        session.mismatch
+        session.mismatch.text
         == f"take {taken} more card{'s' if taken > 1 else ''} from the back of the railway"
     )
 
@@ -206,7 +206,7 @@ def test_an_illegal_placement_is_announced_and_nothing_is_applied(store):
     view = view_of(table, [(play.cards[0], wrong)])
     session.on_events(event(CARDS_LAID, view))
     assert session.phase == ILLEGAL
-    assert "cannot be played" in session.problem
+    assert "cannot be played" in session.problem.text
     assert outputs.buzzes == ["illegal"] and session.led() == LED_ERROR
     assert table.staged is None and not table.require().record.turns
     roll(session, view, [1])  # dice thrown anyway: still nothing
@@ -240,7 +240,7 @@ def test_undo_never_goes_past_a_roll(store):
     roll(session, view, [0] * table.staged.dice)
     session.on_button(UNDO)
     assert len(table.require().record.turns) == 1
-    assert "dice roll once seen is not undone" in session.problem
+    assert "dice roll once seen is not undone" in session.problem.text
     assert outputs.buzzes[-1] == "illegal"
 
 
@@ -256,7 +256,7 @@ def test_pass_with_cards_laid_is_refused(store):
     lay(table, session, play)
     session.on_button(PASS)
     assert not table.require().record.turns
-    assert "take them back to pass" in session.problem and outputs.buzzes == ["illegal"]
+    assert "take them back to pass" in session.problem.text and outputs.buzzes == ["illegal"]
 
 
 def test_an_unsure_card_is_asked_about_not_guessed(store):
@@ -307,7 +307,7 @@ def test_more_dice_than_the_table_has_are_rolled_in_batches(store):
     view = lay(table, session, play)
     needed = table.staged.dice
     session.on_events(event(DICE_SETTLED, view, dice=view_of(table, dice=[1] * 5).dice))
-    assert "5 dice were rolled" in session.problem or needed >= 5
+    assert "5 dice were rolled" in session.problem.text or needed >= 5
     session.config = replace(session.config, dice_per_roll=1)
     for number in range(needed):
         assert not table.require().record.turns
@@ -321,7 +321,7 @@ def test_pip_dice_need_the_tables_face_map(store):
     view = lay(table, session, play)
     dice = tuple(SeenDie("pips", 6, (400.0 + 40 * i, 560.0), 1.0) for i in range(table.staged.dice))
     session.on_events(event(DICE_SETTLED, replace(view, dice=dice), dice=dice))
-    assert "face map" in session.problem and not table.require().record.turns
+    assert "face map" in session.problem.text and not table.require().record.turns
     session.config = replace(session.config, pip_wheels={1: 0, 2: 0, 3: 1, 4: 1, 5: 2, 6: 2})
     session.on_events(event(DICE_SETTLED, replace(view, dice=dice), dice=dice))
     assert table.require().record.turns[-1]["roll"] == [2] * len(dice)
@@ -492,3 +492,33 @@ def test_on_a_provisional_deal_the_hands_are_shown_at_the_end(store):
     session.on_events(event(CARDS_SHOWN, view, cards=view.shown))
     assert table.require().shown == {0: tuple(ana)}
     assert "Ben, show your hand" in session.status()["message"]
+
+
+def test_a_hand_moving_over_the_table_does_not_wake_the_pages(store):
+    """The camera's share of the table a hand covers changes on every frame while the hand
+    moves: only a new kind of problem, or a share changed by 10 points, is announced."""
+    table, session, _, _ = start(store)
+
+    def covers(percent: int) -> str:  # as companion.vision.observe words it
+        return f"something covers {percent}% of the table (a hand?): what lies under it is not seen"
+
+    def announced(problems: Sequence[str]) -> bool:
+        version, own = table.version, session.version
+        session.seen_problems(problems)
+        assert (table.version > version) == (session.version > own)
+        return table.version > version
+
+    assert announced([covers(12)])
+    assert not announced([covers(13)])
+    assert not announced([covers(15)])
+    assert session.status()["camera"] == [covers(12)]  # the words the pages were told
+    for _ in range(3):  # wavering about a round number is no news either
+        assert not announced([covers(14)]) and not announced([covers(16)])
+    assert announced([covers(12), "the caboose is not seen"])  # a new kind of problem
+    assert not announced([covers(19), "the caboose is not seen"])
+    assert announced([covers(22), "the caboose is not seen"])  # the hand covers much more
+    assert session.status()["camera"] == [covers(22), "the caboose is not seen"]
+    assert announced(["table marker 2 not seen: is something lying on it?"])
+    assert announced(["table markers 2, 3 not seen: is something lying on it?"])
+    assert announced([])
+    assert not announced([])

@@ -77,21 +77,21 @@ class Views:
         if the_table.game is None:
             version = the_table.version
             doc = {"version": version, "boot": self.boot, "game": None}
-            return version, json.dumps(doc | {"session": _status(session)})
+            return version, json.dumps(doc | {"session": _status(session, lang)})
         snap = the_table.snapshot()
         with self._lock:
             kept = self._kept.get(lang)
         if kept is not None and kept[0] == snap.version:
             return kept
-        doc = view.build(snap, lang) | {"boot": self.boot, "session": _status(session)}
+        doc = view.build(snap, lang) | {"boot": self.boot, "session": _status(session, lang)}
         made = (snap.version, json.dumps(doc))
         with self._lock:
             self._kept[lang] = made
         return made
 
 
-def _status(session: Session | None) -> dict[str, Any] | None:
-    return None if session is None else session.status()
+def _status(session: Session | None, lang: str) -> dict[str, Any] | None:
+    return None if session is None else view.session(session.status(), lang)
 
 
 def _view_response() -> Response:
@@ -462,8 +462,9 @@ def _session() -> Session:
 
 @api.get("/session")
 def session_status() -> Response:
-    """The turn in progress at the table, alone (every view carries it too)."""
-    return jsonify(_session().status())
+    """The turn in progress at the table, alone (every view carries it too), in the
+    request's language as the view says it."""
+    return jsonify(view.session(_session().status(), language()))
 
 
 @api.post("/session/answer")

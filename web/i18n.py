@@ -2,10 +2,17 @@
 
 The server picks the language (Accept-Language, or the player's choice kept in a cookie)
 and hands the page one table of words, so the JavaScript never holds any text of its own.
-The game log's lines come from `companion.rules.log`, which speaks both languages too.
+The game log's lines come from `companion.rules.log`, which speaks both languages too, and
+what the referee at the table says (`companion.session`) is said here in the page's
+language from its keys and parameters.
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from companion.session import MESSAGES, say
 
 LANGUAGES = ("en", "es")
 
@@ -252,3 +259,55 @@ def pick(requested: str | None, accept: str | None) -> str:
     if requested in LANGUAGES:
         return requested
     return accept if accept in LANGUAGES else "en"
+
+
+# What the session at the table says (`companion.session.MESSAGES`), in each language, with
+# the same keys and the same {parameters} (a test checks both). Two parameters stay English
+# whatever the language: `detail` of `refused` and `cannot_play`, the refusal of the table or
+# the engine, which word their rules in English only. Card codes are the same in both.
+SESSION: dict[str, dict[str, str]] = {
+    "en": MESSAGES,
+    "es": {
+        "no_game": "empieza una partida en la página",
+        "to_move": "le toca a {name}: pon cartas al frente, enseña cartas de caos o pulsa PASS",
+        "roll_one": "{name}: tira 1 dado",
+        "roll": "{name}: tira {n} dados",
+        "confirm": "la mesa muestra la jugada calculada: pulsa CONFIRM",
+        "over": "la partida ha terminado",
+        "show_taken_one": "{name}: enseña en la zona marcada la carta tomada del mazo",
+        "show_taken": "{name}: enseña en la zona marcada las {n} cartas tomadas del mazo",
+        "show_hand_one": "fin de la partida: {name}, enseña tu mano (1 carta) en la zona marcada",
+        "show_hand": "fin de la partida: {name}, enseña tu mano ({n} cartas) en la zona marcada",
+        "ask_unknown": "carta {n} puesta: la cámara lee {code}, pero no está en la mano; "
+        "¿qué carta es?",
+        "ask_unsure": "carta {n} puesta: la cámara lee {code}, pero no está segura "
+        "({percent} %); ¿qué carta es?",
+        "railway_differs": "la vía no está como la tiene la partida: debería ser {want} "
+        "desde el final, la cámara ve {seen}",
+        "cannot_play": "{cards} no se puede jugar así: {detail}",
+        "pip_dice": "se ha tirado un dado de puntos, pero la mesa no sabe cuántas ruedas vale "
+        "cada cara (pip_wheels en la configuración): tirad los dados del juego",
+        "die_face": "un dado muestra {face} ruedas: estos dados muestran {faces}",
+        "too_many_dice": "se han tirado {n} dados, pero faltan {left}: tira {left}",
+        "pass_laid": "hay cartas puestas al frente: retíralas para pasar",
+        "pass_not_now": "PASS es para el jugador al que le toca, antes de poner nada",
+        "not_yet": "aún no: {why}",
+        "not_seen": "la cámara aún no ha visto la mesa quieta",
+        "take_one": "toma 1 carta más del final de la vía",
+        "take": "toma {n} cartas más del final de la vía",
+        "railway_should": "la vía debería ser {want} desde el final; la cámara ve {seen}",
+        "railway_unseen": "la vía debería ser {want} desde el final; la cámara no ve ninguna",
+        "caboose_unseen": "el furgón va en la carta {n} desde el final ({code}); "
+        "la cámara no lo ve en ninguna",
+        "caboose_elsewhere": "el furgón va en la carta {n} desde el final ({code}); "
+        "la cámara lo ve en la carta {seen}",
+        "undo_nothing": "no hay nada que deshacer: aún no se ha jugado ningún turno",
+        "undo_roll": "una tirada ya vista no se deshace; si se anotó mal, corrige la tirada",
+        "refused": "no se puede: {detail}",
+    },
+}
+
+
+def session_words(said: Mapping[str, Any] | None, lang: str) -> str | None:
+    """A message of the session (`Message.as_json`) in `lang`; None stays None."""
+    return None if said is None else say(SESSION[lang], said)

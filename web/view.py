@@ -38,6 +38,7 @@ from companion.rules.state import (
     Play,
 )
 from companion.table import Snapshot
+from web.i18n import session_words
 
 # Beyond this many penalty cards in one turn the alternative orders are too many to list.
 MAX_ORDER_CARDS = 6
@@ -407,6 +408,22 @@ def build(snap: Snapshot, lang: str = "en", *, light: bool = False) -> dict[str,
     if not light and not state.over:
         doc["staged"] = staged(snap)
         doc["choices"] = choices(state, snap.provisional)
+    return doc
+
+
+def session(status: dict[str, Any] | None, lang: str) -> dict[str, Any] | None:
+    """The turn at the table (`Session.status`) with its words in `lang`: the session keeps
+    what it says as keys and parameters (`said`), and speaks English itself."""
+    if status is None:
+        return None
+    said = status["said"]
+    doc = status | {
+        "message": session_words(said["message"], lang),
+        "problem": session_words(said["problem"], lang),
+        "mismatch": session_words(said["mismatch"], lang),
+    }
+    if status["question"] is not None:
+        doc["question"] = status["question"] | {"prompt": session_words(said["prompt"], lang)}
     return doc
 
 

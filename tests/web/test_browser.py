@@ -277,8 +277,9 @@ def test_a_wrong_pin_and_a_refused_play_are_said_on_the_page(browser, server):
 
 def test_the_camera_asks_and_the_page_answers(browser, tmp_path):
     """The turn at the table, as the camera follows it: a card seen unsure is asked about on
-    the page, answered by a tap, and every open page follows the session by itself; the
-    computed move the table does not show yet is said before CONFIRM."""
+    the page, answered by a tap, and every open page follows the session by itself, each in
+    its own language; the computed move the table does not show yet is said before
+    CONFIRM."""
     table, session, _, play = start(Store(tmp_path / "table.sqlite3"))
     server = Server(table, session)
     try:
@@ -288,19 +289,27 @@ def test_the_camera_asks_and_the_page_answers(browser, tmp_path):
         assert "to move" in page.locator("#session-message").inner_text()
         enter_pin(page)
         watcher, watcher_errors = open_page(browser, server.url)  # a screen beside the table
+        spanish, spanish_errors = open_page(browser, server.url, 390, 844, lang="es-ES")
+        spanish.wait_for_selector("#session:not([hidden]) #session-message")
+        assert spanish.locator("#session h2").inner_text() == "En la mesa"
+        assert spanish.locator("#session-message").inner_text() == (
+            "le toca a Ana: pon cartas al frente, enseña cartas de caos o pulsa PASS"
+        )
 
         # The camera sees the laid cards but is unsure of them: the page asks, by itself.
         view = lay(table, session, play, confidence=0.1)
         question = session.question
         assert session.phase == ASKING and question is not None
         page.wait_for_selector("#session-question button[data-answer]")
-        assert page.locator("#session-prompt").inner_text() == question.prompt
+        assert page.locator("#session-prompt").inner_text() == question.prompt.text
         buttons = page.locator("#session-question button[data-answer]")
         assert [buttons.nth(i).get_attribute("data-answer") for i in range(buttons.count())] == [
             *question.options
         ]
         assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
         watcher.wait_for_selector("#session-question button[data-answer]")
+        spanish.wait_for_selector("#session-prompt:has-text('la cámara lee')")
+        assert "¿qué carta es?" in spanish.locator("#session-prompt").inner_text()
         shot(page, "8-camera-asks-phone")
 
         # Tapped, card by card: the cards are staged and every page says to roll.
@@ -329,12 +338,15 @@ def test_the_camera_asks_and_the_page_answers(browser, tmp_path):
         watcher.wait_for_selector("#session.led-error #session-problem")
         problem = watcher.locator("#session-problem").inner_text()
         assert problem.startswith("not yet") and "caboose" in problem
+        spanish.wait_for_selector("#session.led-error #session-problem")
+        assert spanish.locator("#session-problem").inner_text().startswith("aún no: el furgón")
         shot(watcher, "10-not-yet-as-computed")
+        shot(spanish, "10-not-yet-as-computed-es")
 
         # A problem of the camera's own is listed too.
         session.seen_problems(["the caboose is not seen"])
         page.wait_for_selector("#session-camera li:has-text('the caboose is not seen')")
-        assert errors == [] and watcher_errors == []
+        assert errors == [] and watcher_errors == [] and spanish_errors == []
     finally:
         server.close()
 

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from string import Formatter
 
-from web.i18n import LANGUAGES, TEXT, pick
+from companion.session import MESSAGES
+from web.i18n import LANGUAGES, SESSION, TEXT, pick
 
 STATIC = Path(__file__).resolve().parents[2] / "web" / "static" / "app.js"
 
@@ -30,6 +32,20 @@ def test_every_word_the_page_uses_exists():
     }.items():
         assert prefix in prefixed
         assert all(prefix + name in TEXT["en"] for name in names)
+
+
+def test_the_session_says_everything_in_both_languages():
+    """Every key the session says exists in each language, with the same parameters, so a
+    Spanish page never fails to say one nor drops a card code or a count."""
+
+    def fields(template: str) -> set[str]:
+        return {name for _, name, _, _ in Formatter().parse(template) if name}
+
+    assert set(SESSION) == set(LANGUAGES) and SESSION["en"] is MESSAGES
+    for lang in LANGUAGES:
+        assert set(SESSION[lang]) == set(MESSAGES), lang
+        for key, template in MESSAGES.items():
+            assert fields(SESSION[lang][key]) == fields(template), (lang, key)
 
 
 def test_language_choice():

@@ -254,9 +254,9 @@ function drawRailway(v) {
 
 // --- the turn at the table (when a camera follows it) ---------------------------------------
 
-// What the referee at the table says now, in the service's own words: what to do, what is
-// wrong, what the camera sees otherwise than the computed move or cannot see at all, and a
-// card it is unsure of, which the players answer by tapping it.
+// What the referee at the table says now, said by the server in the page's language: what
+// to do, what is wrong, what the camera sees otherwise than the computed move or cannot see
+// at all, and a card it is unsure of, which the players answer by tapping it.
 function drawShow(want) {
   // A real table's deal is learnt from what it shows: typed here instead of the camera.
   const input = h("input", { id: "show-cards", type: "text", autocomplete: "off",

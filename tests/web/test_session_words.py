@@ -1,0 +1,156 @@
+"""The referee at the table speaks the page's language: the session says everything as keys
+and parameters, the view says them in English or Spanish, and the English is what the API
+always gave. The session is driven as in tests/test_session.py."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from companion.rules.state import Pass
+from companion.run import attach_session
+from companion.session import CHECKING, CONFIRM, STAGED, UNDO, Session, SessionConfig
+from companion.store import Store
+from companion.table import Table
+from companion.tracker import CABOOSE_MOVED, CARDS_SHOWN
+from tests.test_session import Outputs, event, lay, roll, start, view_of
+from tests.web.conftest import PIN
+from web.app import create_app
+
+
+@pytest.fixture
+def seated(tmp_path, settings):
+    """A first play's table, its session having seen it, and the page's app following it."""
+    table, session, _, play = start(Store(tmp_path / "table.sqlite3"))
+    app = create_app(table, PIN, settings)
+    attach_session(app, session)
+    return table, session, play, app.test_client()
+
+
+def said(client, lang: str) -> dict:
+    """The view's `session` in `lang`, checked against `GET /api/session` in that language."""
+    doc = client.get(f"/api/state?lang={lang}").json["session"]
+    alone = client.get(f"/api/session?lang={lang}").json
+    assert alone == doc
+    return doc
+
+
+def english_unchanged(client, session: Session) -> None:
+    """The English view carries the session's own words, as before there were others."""
+    assert said(client, "en") == session.status()
+    assert client.get("/api/session").json == session.status()
+
+
+def test_waiting_for_the_player_to_move(seated):
+    _, session, _, client = seated
+    es = said(client, "es")
+    assert es["message"] == (
+        "le toca a Ana: pon cartas al frente, enseña cartas de caos o pulsa PASS"
+    )
+    assert es["said"]["message"] == {"key": "to_move", "params": {"name": "Ana"}}
+    en = said(client, "en")
+    assert en["message"] == "Ana to move: lay cards at the front, show chaos cards, or press PASS"
+    english_unchanged(client, session)
+    # the browser's own language is followed too, and the event stream speaks it
+    spanish = client.get("/api/state", headers={"Accept-Language": "es-ES,es;q=0.9"}).json
+    assert spanish["session"]["message"] == es["message"]
+    stream = client.get("/api/events?lang=es").get_data(as_text=True)
+    assert "le toca a Ana" in stream
+
+
+def test_roll_the_dice(seated):
+    table, session, play, client = seated
+    lay(table, session, play)
+    assert session.phase == STAGED
+    dice = table.staged.dice
+    es = said(client, "es")
+    assert es["message"] == (f"Ana: tira {dice} dados" if dice != 1 else "Ana: tira 1 dado")
+    assert es["roll"] == {"needed": dice, "seen": []}
+    en = said(client, "en")
+    assert en["message"] == (f"Ana: roll {dice} dice" if dice != 1 else "Ana: roll 1 die")
+    english_unchanged(client, session)
+
+
+def test_a_question_about_an_unsure_card(seated):
+    table, session, play, client = seated
+    lay(table, session, play, confidence=0.1)
+    es = said(client, "es")
+    code = session.question.prompt.params["code"]
+    prompt = f"carta 1 puesta: la cámara lee {code}, pero no está segura (10 %); ¿qué carta es?"
+    assert es["question"]["prompt"] == es["message"] == prompt
+    assert es["question"]["options"] == list(session.question.options)
+    en = said(client, "en")
+    assert en["question"]["prompt"] == (
+        f"card 1 laid: the camera reads {code} but is unsure (10%); which card is it?"
+    )
+    english_unchanged(client, session)
+
+
+def test_confirm_refused_with_the_mismatch(seated):
+    table, session, play, client = seated
+    view = lay(table, session, play)
+    rolled = roll(session, view, [0] * table.staged.dice)
+    assert session.phase == CHECKING
+    session.on_events(event(CABOOSE_MOVED, replace(rolled, caboose=None)))
+    state = table.require().state
+    where = f"{state.caboose + 1} desde el final ({state.railway[state.caboose]})"
+    mismatch = f"el furgón va en la carta {where}; la cámara no lo ve en ninguna"
+    es = said(client, "es")
+    assert es["mismatch"] == es["message"] == mismatch
+    session.on_button(CONFIRM)  # too early: refused, and why
+    es = said(client, "es")
+    assert es["problem"] == f"aún no: {mismatch}" and es["mismatch"] == mismatch
+    assert es["said"]["problem"]["key"] == "not_yet"
+    assert es["said"]["problem"]["params"]["why"] == es["said"]["mismatch"]
+    en = said(client, "en")
+    assert en["problem"].startswith("not yet: the caboose belongs on card")
+    english_unchanged(client, session)
+
+
+def test_a_roll_not_undone_is_said_in_spanish(seated):
+    table, session, play, client = seated
+    view = lay(table, session, play)
+    roll(session, view, [0] * table.staged.dice)
+    session.on_button(UNDO)
+    es = said(client, "es")
+    assert es["problem"] == "una tirada ya vista no se deshace; si se anotó mal, corrige la tirada"
+    assert "dice roll once seen is not undone" in said(client, "en")["problem"]
+    english_unchanged(client, session)
+
+
+def test_show_the_hand_at_the_end_of_a_real_tables_game(tmp_path, settings):
+    """A provisional deal: the hands are shown at the end. A hand the table refuses is said
+    after a Spanish lead-in, in the table's own English."""
+    table = Table(Store(tmp_path / "table.sqlite3"), provisional=True)
+    table.new_game("rollecate", ["Ana", "Ben"], seed=2)
+    session = Session(table, SessionConfig(), Outputs())
+    app = create_app(table, PIN, settings)
+    attach_session(app, session)
+    client = app.test_client()
+    while not table.require().state.over:
+        table.act(table.require().state.to_move, Pass())
+    session.on_events(())
+    ana = list(table.require().state.seats[0].hand)
+    count = f"{len(ana)} cartas" if len(ana) != 1 else "1 carta"
+    es = said(client, "es")
+    assert es["message"] == f"fin de la partida: Ana, enseña tu mano ({count}) en la zona marcada"
+    assert said(client, "en")["message"].startswith("game over: Ana, show your hand")
+    english_unchanged(client, session)
+
+    short = view_of(table, shown=ana[:-1] if len(ana) > 1 else [*ana, *ana])
+    session.on_events(event(CARDS_SHOWN, short, cards=short.shown))
+    es = said(client, "es")
+    detail = session.problem.params["detail"]
+    assert es["problem"] == f"no se puede: {detail}" and "show every card" in detail
+    assert said(client, "en")["problem"] == detail
+    english_unchanged(client, session)
+
+
+def test_without_a_game_too(tmp_path, settings):
+    table = Table(Store(tmp_path / "table.sqlite3"))
+    app = create_app(table, PIN, settings)
+    attach_session(app, Session(table))
+    client = app.test_client()
+    assert said(client, "es")["message"] == "empieza una partida en la página"
+    assert said(client, "en")["message"] == "start a game on the page"
