@@ -90,6 +90,7 @@ class Snapshot:
     staged: Staged | None
     provisional: bool = False  # the deal is a guess: hands are not shown
     to_show: tuple[str, int, int] | None = None  # what the guess waits to be shown
+    hands_shown: tuple[int, ...] = ()  # seats whose hand at the end was shown
 
 
 def _with_layout(state: GameState) -> GameState:
@@ -183,6 +184,7 @@ class Table:
                 staged=self.staged,
                 provisional=self.provisional,
                 to_show=self.to_show(),
+                hands_shown=tuple(sorted(game.shown)),
             )
 
     def export(self) -> Record:

@@ -310,22 +310,36 @@ def _used_order(pile: Sequence[str], steps: Sequence[Event]) -> list[str]:
     return order
 
 
-def players(state: GameState) -> list[dict[str, Any]]:
+def players(state: GameState, awaited: Sequence[int] = ()) -> list[dict[str, Any]]:
+    """Every seat's pile, score and, once the game is over, hand. `awaited`: seats whose
+    hand a real table has not shown yet (a provisional deal only guesses it): no hand, and
+    a score without it."""
     return [
         {
             "seat": index,
             "name": seat.name,
             "laura": seat.laura,
             "hand_size": len(seat.hand),
-            "hand": list(seat.hand) if state.over else None,
+            "hand": list(seat.hand) if state.over and index not in awaited else None,
             "pile": list(seat.pile),
             "banked": list(seat.banked),
-            "score": score(seat, state.over),
-            "cards": len(counted(seat, state.over)),
+            "score": score(seat, state.over and index not in awaited),
+            "cards": len(counted(seat, state.over and index not in awaited)),
             "derailments": seat.derailments,
             "to_move": index == state.to_move and not state.over,
         }
         for index, seat in enumerate(state.seats)
+    ]
+
+
+def _awaited(snap: Snapshot) -> list[int]:
+    """Seats whose hand at the end a provisional deal still waits to be shown."""
+    if snap.to_show is None or snap.to_show[0] != "hand":
+        return []
+    return [
+        index
+        for index, seat in enumerate(snap.state.seats)
+        if seat.hand and index not in snap.hands_shown
     ]
 
 
@@ -396,9 +410,9 @@ def build(snap: Snapshot, lang: str = "en", *, light: bool = False) -> dict[str,
         "draw": len(state.draw),
         "discard": len(state.discard),
         "railway": railway(state),
-        "players": players(state),
+        "players": players(state, _awaited(snap)),
         "last": last_turn(snap),
-        "ranking": ranking(state),
+        "ranking": None if _awaited(snap) else ranking(state),
         "log": log(snap, lang),
         "staged": None,
         "choices": None,

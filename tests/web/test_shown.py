@@ -19,6 +19,9 @@ def test_hands_at_the_end_are_entered_on_the_page(tmp_path, settings):
     while not table.require().state.over:
         table.act(table.require().state.to_move, Pass())
     view = client.get("/api/state").json
+    # The guessed hands are not shown, nor counted, nor ranked, until the table shows them.
+    assert [player["hand"] for player in view["players"]] == [None, None]
+    assert view["ranking"] is None
     assert view["to_show"] == {
         "what": "hand", "seat": 0, "name": "Ana", "count": len(table.require().state.seats[0].hand)
     }  # fmt: skip
@@ -34,3 +37,8 @@ def test_hands_at_the_end_are_entered_on_the_page(tmp_path, settings):
     assert done.status_code == 200
     assert done.json["to_show"]["name"] == "Ben"
     assert sorted(done.json["players"][0]["hand"]) == sorted(ana)
+    assert done.json["players"][1]["hand"] is None and done.json["ranking"] is None
+    ben = list(table.require().state.seats[1].hand)
+    last = client.post("/api/shown", json={"cards": ben}, headers=HEADERS).json
+    assert last["to_show"] is None and last["ranking"]["winners"]
+    assert sorted(last["players"][1]["hand"]) == sorted(ben)
