@@ -377,7 +377,7 @@ def _take_apart(
             Pose(float(cx), float(cy), (angle + (0.0 if bw < bh else 90.0)) % 360.0)
             for (cx, cy), (_, _, bw, bh) in zip(centres, boxes, strict=True)
         ]
-        matches = _match(top, poses, config, token)
+        matches = _match(top, poses, config, token, closely=False)
         taken: list[tuple[float, float, float, float]] = []
         for i in sorted(range(len(boxes)), key=lambda i: -matches[i].score):
             if matches[i].score < _PIECE_SCORE:
@@ -556,7 +556,7 @@ def _recognise(
     half = cv2.resize(top, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
     token = _caboose(half, k / 2)
     if outlines is not None:  # an enrolled deck: each card is placed by its print
-        matches = _match(top, poses, config, token)
+        matches = _match(top, poses, config, token, closely=False)
         poses = [_locate(top, p, m, config) for p, m in zip(poses, matches, strict=True)]
         poses += touching_cards(top, outlines, poses, config, token)
     matches = _match(top, poses, config, token)
@@ -608,12 +608,20 @@ def _recognise(
 
 
 def _match(
-    top: np.ndarray, poses: Sequence[Pose], config: VisionConfig, token: tuple[float, float] | None
+    top: np.ndarray,
+    poses: Sequence[Pose],
+    config: VisionConfig,
+    token: tuple[float, float] | None,
+    *,
+    closely: bool = True,
 ) -> list[Match]:
-    """The catalogue's best face for the card at each pose, the caboose's place left out."""
+    """The catalogue's best face for the card at each pose, the caboose's place left out.
+    `closely=False` (Catalogue.match_all) where only whether and where a face fits counts:
+    a printed deck's candidate pieces of a region, and its cards before `_locate`."""
     return config.faces().match_all(
         [card_image(top, pose, config.card_mm, config.px_per_mm) for pose in poses],
         [_hidden_by_token(pose, token, config.card_mm) for pose in poses],
+        closely=closely,
     )
 
 
