@@ -721,6 +721,7 @@ def main(args: argparse.Namespace) -> int:
         for line in doc["log"]:
             print(line)
         print(f"camera matched every turn: {doc['camera_matched_every_turn']}")
+        print(f"the companion's game is the players' true game: {doc['truth_matched']}")
     if not args.headless:
         print("the game is over; the page stays up until Ctrl-C")
         with contextlib.suppress(KeyboardInterrupt):
