@@ -572,6 +572,7 @@ class Demo:
                 lambda wanted=wanted: self.table.to_show() != wanted,
                 f"{truth.seats[wanted[1]].name}'s hand shown",
             )
+            self.look(self.scene(truth))  # the cards are taken back: the zone is empty again
 
 
 def _guessed(record: Record, seed: str) -> Record:

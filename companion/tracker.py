@@ -332,6 +332,7 @@ class Watcher:
                 self.vision,
                 calibration=self.last.calibration if self.last else None,
                 back=self.tracker.back(),
+                apart=self.tracker.config.zone,
             )
         if self.last is None:
             return []

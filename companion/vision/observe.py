@@ -122,13 +122,16 @@ def observe(
     *,
     calibration: Calibration | None = None,
     back: tuple[float, float] | None = None,
+    apart: tuple[float, float, float, float] | None = None,
 ) -> Observation:
     """Recognise one frame. `calibration` (from a previous Observation) is kept while the
     camera has not moved (its warp tables are then reused) and stands in when markers are
     hidden, if the ones still seen lie where it expects them. `back` is where the railway's
     back card was last seen (table mm): the chain end nearest it is the back. Without it the
     back is the chain end nearer the table's top edge (smaller y), then the left edge; a
-    tracker that knows the previous railway should always pass it."""
+    tracker that knows the previous railway should always pass it. `apart` (left, top,
+    right, bottom in table mm) is where cards are shown, not laid: cards there are never
+    part of the railway, even side by side with their rail ends touching."""
     config = config or VisionConfig()
     problems: list[str] = []
     frame = _as_frame(frame_bgr, problems)
@@ -158,7 +161,7 @@ def observe(
             return Observation(problems=tuple(problems))
     try:
         top = top_down(frame, seen, config.layout, config.px_per_mm)
-        return _recognise(frame, top, seen, config, back, problems)
+        return _recognise(frame, top, seen, config, back, problems, apart)
     except cv2.error as error:  # OpenCV refusing some odd frame must not stop the referee
         problems.append(f"this frame could not be read ({str(error).strip()})")
         return Observation(problems=tuple(problems), calibration=seen)
@@ -548,6 +551,7 @@ def _recognise(
     config: VisionConfig,
     back: tuple[float, float] | None,
     problems: list[str],
+    apart: tuple[float, float, float, float] | None = None,
 ) -> Observation:
     k = config.px_per_mm
     grey = cv2.cvtColor(top, cv2.COLOR_BGR2GRAY)
@@ -576,7 +580,7 @@ def _recognise(
             f"{unreadable} card{'s' if unreadable > 1 else ''} could not be read: "
             "is something lying on it?"
         )
-    railway = _railway(seen, config.card_mm, back)
+    railway = _railway(seen, config.card_mm, back, apart)
     caboose = None
     if token is None:
         problems.append("the caboose is not seen")
@@ -645,11 +649,18 @@ def _hidden_by_token(
 
 
 def _railway(
-    seen: Sequence[SeenCard], card_mm: tuple[float, float], back: tuple[float, float] | None
+    seen: Sequence[SeenCard],
+    card_mm: tuple[float, float],
+    back: tuple[float, float] | None,
+    apart: tuple[float, float, float, float] | None = None,
 ) -> tuple[int, ...]:
     """The longest chain of cards joined rail end to rail end, back to front; of chains as
     long, the one nearest `back` (a railway of one card beside a card shown in the zone)."""
-    track = [i for i, card in enumerate(seen) if not cards.is_chaos(card.code)]
+    track = [
+        i
+        for i, card in enumerate(seen)
+        if not cards.is_chaos(card.code) and not _inside(card.pose, apart)
+    ]
     ends = {i: geometry.rail_ends(seen[i].code, seen[i].pose, card_mm) for i in track}
     links: dict[int, set[int]] = {i: set() for i in track}
     for n, i in enumerate(track):
@@ -684,6 +695,13 @@ def _railway(
         if turn:
             best.reverse()
     return tuple(best)
+
+
+def _inside(pose: Pose, region: tuple[float, float, float, float] | None) -> bool:
+    if region is None:
+        return False
+    left, top, right, bottom = region
+    return left <= pose.x <= right and top <= pose.y <= bottom
 
 
 def _component(start: int, links: dict[int, set[int]]) -> set[int]:

@@ -145,3 +145,25 @@ def test_another_card_size_from_the_edition() -> None:
     seen = observe(frame, VisionConfig(card_mm=(57.0, 89.0)))
     assert [c.code for c in seen.cards] == ["2/s"]
     assert "the caboose is not seen" in seen.problems
+
+
+def test_cards_shown_side_by_side_in_the_zone_are_never_the_railway():
+    """At the end of a game the railway may be one card, while a player shows three cards
+    side by side in the marked zone, rail end against rail end: a longer chain, but cards
+    shown, not laid."""
+    zone = (60.0, 480.0, 380.0, 580.0)
+    shown = ("3/s", "4/c", "1/s")
+    side_by_side = [PlacedCard(c, Pose(118.0 + 88.0 * i, 530.0, 90.0)) for i, c in enumerate(shown)]
+    scene = Scene(
+        cards=(PlacedCard("2/s", Pose(500.0, 250.0, 0.0)), *side_by_side),  # railway: 1 card
+        railway=(0,),
+        caboose=0,
+        caboose_at=(500.0, 250.0),
+    )
+    frame = synthetic.render(scene, 3, Camera.preset("easy"))
+    seen = observe(frame, back=(500.0, 250.0), apart=zone)
+    assert [seen.cards[i].code for i in seen.railway] == ["2/s"]
+    in_zone = sorted((c for c in seen.cards if c.pose.y > 480.0), key=lambda c: c.pose.x)
+    assert tuple(c.code for c in in_zone) == shown
+    unaware = observe(frame, back=(500.0, 250.0))  # without the zone, a longer chain wins
+    assert len(unaware.railway) >= 2
