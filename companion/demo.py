@@ -54,11 +54,19 @@ from companion.vision.table import TableLayout
 LAYOUT = TableLayout()
 RAILWAY_AREA = (68.0, 68.0, 772.0, 488.0)
 ZONE = (70.0, 495.0, 360.0, 565.0)
-LAURA_AREA = (5.0, 65.0, 835.0, 565.0)  # the whole table between the rows of markers
+# Laura's railway may use the whole table between the rows of markers but the marked zone
+# (cards there are shown, never railway); dice are thrown off whatever cards lie there.
+LAURA_AREA = (5.0, 65.0, 835.0, 565.0)
 DICE_AREA = (375.0, 505.0, 695.0, 545.0)
 ZONE_CARDS = 3  # cards side by side in the zone
+# How far a new card's rail ends keep from every other card's: well clear, or (when Laura
+# has no other choice) just beyond the distance at which the camera joins two ends.
+_CLEAR_MM = 20.0
+# Half a card's length and a die's half width and room: a die this far from a card's
+# centre on either axis lies off it.
+CARD_REACH_MM = 44.0 + 12.0
+_FORCED_CLEAR_MM = 15.0
 PINS = {"pass": 17, "confirm": 27, "led": 22, "buzzer": 23}
-_AREA_CENTRE = ((RAILWAY_AREA[0] + RAILWAY_AREA[2]) / 2, (RAILWAY_AREA[1] + RAILWAY_AREA[3]) / 2)
 
 
 class DemoError(RuntimeError):
@@ -124,15 +132,21 @@ class Players:
         self.offset = (0.0, 0.0)  # where the engine's origin lies on the table (mm)
         self.policies = [POLICIES[name] for name in options.policies]
 
-    def centre(self, state: GameState) -> None:
-        """Slide the railway to the middle of its area, as players do when it runs
-        towards the table's edge (the camera sees the whole railway move; the game does
-        not change)."""
-        xs = [p.x for p in state.layout if p is not None]
-        ys = [p.y for p in state.layout if p is not None]
+    def centre(
+        self,
+        state: GameState,
+        area: tuple[float, ...] = RAILWAY_AREA,
+        also: Sequence[Pose] = (),
+    ) -> None:
+        """Slide the railway (with the cards about to be laid, `also`) to the middle of
+        `area`, as players do when it runs towards the table's edge (the camera sees the
+        whole railway move; the game does not change)."""
+        poses = [p for p in state.layout if p is not None] + list(also)
+        xs = [p.x for p in poses]
+        ys = [p.y for p in poses]
         self.offset = (
-            round(_AREA_CENTRE[0] - (min(xs) + max(xs)) / 2),
-            round(_AREA_CENTRE[1] - (min(ys) + max(ys)) / 2),
+            round((area[0] + area[2]) / 2 - (min(xs) + max(xs)) / 2),
+            round((area[1] + area[3]) / 2 - (min(ys) + max(ys)) / 2),
         )
 
     def choose(self, state: GameState) -> Action:
@@ -150,7 +164,10 @@ class Players:
         fitted = self.fit(state, action.cards, area)
         if len(fitted) < len(action.cards):
             before = self.offset
-            self.centre(state)
+            first = geometry.legal_placements(
+                state.edition, state.railway, state.layout, action.cards[0]
+            )
+            self.centre(state, area, first[:1])
             slid = self.fit(state, action.cards, area)
             if len(slid) > len(fitted):
                 fitted = slid
@@ -169,16 +186,23 @@ class Players:
         self, state: GameState, played: Sequence[str], area: tuple[float, ...] = RAILWAY_AREA
     ) -> list[tuple[str, Pose]]:
         """The longest prefix of `played` that can lie inside `area`, each card
-        at the legal placement farthest from the area's edges, touching no other rail end
-        (a loop would leave the camera two ways to read the railway)."""
+        at the legal placement farthest from the area's edges, its rail ends well clear of
+        every other card's (a loop would leave the camera two ways to read the railway).
+        Laura must play a card that can go somewhere (R-10): for her, a placement whose
+        ends are clear only of the camera's joining distance will do when no other will."""
         railway, layout = list(state.railway), list(state.layout)
         fitted: list[tuple[str, Pose]] = []
+        clearances = (_CLEAR_MM, _FORCED_CLEAR_MM) if state.player.laura else (_CLEAR_MM,)
         for code in played:
             best: tuple[float, Pose] | None = None
-            for pose in geometry.legal_placements(state.edition, railway, layout, code):
-                room = self._room(state, railway, layout, code, pose, area)
-                if room is not None and (best is None or room > best[0]):
-                    best = (room, pose)
+            options = geometry.legal_placements(state.edition, railway, layout, code)
+            for clear in clearances:
+                for pose in options:
+                    room = self._room(state, railway, layout, code, pose, area, clear)
+                    if room is not None and (best is None or room > best[0]):
+                        best = (room, pose)
+                if best is not None:
+                    break
             if best is None:
                 break
             fitted.append((code, best[1]))
@@ -194,6 +218,7 @@ class Players:
         code: str,
         pose: Pose,
         area: tuple[float, ...],
+        clear: float = _CLEAR_MM,
     ) -> float | None:
         size = state.edition.card_mm
         table_pose = self.on_table(pose)
@@ -209,6 +234,14 @@ class Players:
         )
         if room < 0:
             return None
+        zone_left, zone_top, zone_right, zone_bottom = ZONE
+        if (
+            table_pose.x + half_w > zone_left
+            and table_pose.x - half_w < zone_right
+            and table_pose.y + half_h > zone_top
+            and table_pose.y - half_h < zone_bottom
+        ):
+            return None  # the marked zone is for cards shown, never laid
         open_end = geometry.open_ends(railway, layout, size)
         ends = geometry.rail_ends(code, pose, size)
         for index, (other, other_pose) in enumerate(zip(railway, layout, strict=True)):
@@ -217,7 +250,7 @@ class Players:
             for end in geometry.rail_ends(other, other_pose, size):
                 if index == len(railway) - 1 and any(math.dist(end, o) < 1.0 for o in open_end):
                     continue
-                if any(math.dist(end, new) < 20.0 for new in ends):
+                if any(math.dist(end, new) < clear for new in ends):
                     return None
         return room
 
@@ -390,7 +423,9 @@ class Demo:
         """Move the caboose and take the penalty cards as computed (showing those taken
         from the draw pile), then CONFIRM."""
         wanted = self.table.to_show()
-        if wanted is not None and wanted[0] == "taken":
+        if wanted is not None and wanted[0] == "taken" and wanted[2] > ZONE_CARDS:
+            self.table.show_taken(self.taken_from_draw())  # more than the zone holds: typed
+        elif wanted is not None and wanted[0] == "taken":
             taken = self.taken_from_draw()
             self.look_until(
                 self.scene(state, shown=taken),
@@ -443,6 +478,11 @@ class Demo:
         laid = list(zip(action.cards, action.place or (), strict=True))
         if self.moving(state):
             self.look(self.scene(state, laid[:1], hand_over=True), frames=1)
+        # Dice left from the last roll where the new cards go are gathered up, all of them
+        # (a die left alone would look like one just rolled).
+        down = self.scene(state, laid).cards
+        if any(_under(die, down) for die in self.dice):
+            self.dice = ()
         target = CHECKING if state.player.laura else STAGED
         self.look_until(
             self.scene(state, laid),
@@ -451,10 +491,11 @@ class Demo:
         )
         for start in range(0, len(action.roll), self.session.config.dice_per_roll):
             batch = action.roll[start : start + self.session.config.dice_per_roll]
+            cards_down = self.scene(state, laid).cards
             if self.moving(state):
-                self.dice = self._throw(batch, settled=False)
+                self.dice = self._throw(batch, settled=False, cards_down=cards_down)
                 self.look(self.scene(state, laid), frames=1)
-            self.dice = self._throw(batch, settled=True)
+            self.dice = self._throw(batch, settled=True, cards_down=cards_down)
             rolled = self._rolled()
             self.look_until(
                 self.scene(state, laid),
@@ -466,11 +507,14 @@ class Demo:
         self._announce(turns)
         self.confirm(self.true_state())
 
-    def _throw(self, wheels: Sequence[int], settled: bool) -> tuple[Any, ...]:
+    def _throw(
+        self, wheels: Sequence[int], settled: bool, cards_down: Sequence[Any] = ()
+    ) -> tuple[Any, ...]:
         """Dice at random spots along the dice area, apart from each other and from where
         the last throw lay (thrown dice never land exactly where they lay: the tracker
-        tells a new throw by that); faces are the roll once settled, anything while
-        they tumble."""
+        tells a new throw by that), and off the cards lying there (a railway slid down
+        the table may reach the dice area; a die on a card is not a die rolled); faces are
+        the roll once settled, anything while they tumble."""
         left, top, right, bottom = DICE_AREA
         slots = list(range(int((right - left) // 40)))
         self.rng.shuffle(slots)
@@ -478,6 +522,11 @@ class Demo:
         def x_of(slot: int) -> float:
             return left + 20 + 40 * slot
 
+        middle = (top + bottom) / 2
+        spot = self.synthetic.PlacedDie("wheels", 0, 0.0, middle, 0.0)
+        off_cards = [slot for slot in slots if not _under(replace(spot, x=x_of(slot)), cards_down)]
+        if len(off_cards) >= len(wheels):
+            slots = off_cards
         before = self.dice + self.thrown
         free = [slot for slot in slots if all(abs(d.x - x_of(slot)) >= 30 for d in before)]
         slots = free + [slot for slot in slots if slot not in free]
@@ -573,6 +622,14 @@ class Demo:
                 f"{truth.seats[wanted[1]].name}'s hand shown",
             )
             self.look(self.scene(truth))  # the cards are taken back: the zone is empty again
+
+
+def _under(die: Any, cards_down: Sequence[Any]) -> bool:
+    """Whether a die at this spot would lie on (or against) one of the cards."""
+    return any(
+        abs(card.pose.x - die.x) <= CARD_REACH_MM and abs(card.pose.y - die.y) <= CARD_REACH_MM
+        for card in cards_down
+    )
 
 
 def _guessed(record: Record, seed: str) -> Record:
