@@ -85,3 +85,29 @@ def test_a_demo_that_cannot_start_says_why_and_exits_2(tmp_path):
     )
     assert done.returncode == 2
     assert "for 2 to 4 players" in done.stderr and "Traceback" not in done.stderr
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("seed", "args"),
+    [
+        pytest.param("a", ["--edition", "loose-caboose", "--players", "4"], id="hands-in-zone"),
+        pytest.param("b", ["--edition", "loose-caboose", "--players", "2"], id="4-from-draw"),
+        pytest.param("g", ["--edition", "loknroll", "--variant", "solo-laura"], id="laura-edge"),
+        pytest.param("a", ["--edition", "loknroll", "--players", "4"], id="dice-near-cards"),
+    ],
+)
+def test_games_that_once_tripped_the_companion_end_as_the_true_game(seed, args):
+    """Games whose tables once fooled the demo or the companion: hands shown side by side
+    in the zone at the end, more cards taken from the draw pile than the zone holds, a
+    solo railway reaching the table's edge, a railway reaching down to the dice."""
+    done = subprocess.run(
+        [*COMPANION, "demo", "--headless", "--json", "--seed", seed, *args],
+        capture_output=True,
+        text=True,
+        timeout=240,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    doc = json.loads(done.stdout)
+    assert doc["over"] and doc["camera_matched_every_turn"] and doc["truth_matched"]
