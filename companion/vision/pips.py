@@ -1,4 +1,4 @@
-"""Read standard pip dice from an overhead camera frame, with classical OpenCV only.
+"""Read standard pip dice from an overhead camera frame: OpenCV, plus a tiny numpy network.
 
 Why this shape: the Pi has no GPU and nothing may be downloaded, and the table has dice of
 any colour (black pips on white, white pips on red, red on black, yellow on green...). Two
@@ -11,7 +11,9 @@ readers share the work, because neither sees every die:
   those whose pips form a real die layout vote for the count. Pips that break up (glare, a
   light rim on translucent dice) make the vote undercount, so a grid check of the nine pip
   places, which needs no blobs, may raise the count. Dice touching each other are cut apart
-  by k-means on their pixels when the blob holds about k dice' area.
+  by k-means on their pixels when the blob holds about k dice' area. A small learned network
+  (pip_model.py) looks at each blob squared up as a whole and overrules the count when it is
+  sure; it alone reads blobs that are not square (a tilted die with a side face showing).
 * Pips first, for the rest of the frame (white dice on light wood, where a die barely
   differs from the table): find round contrasting blobs of both polarities with an adaptive
   threshold, link two when they could be pips of one face (same polarity, similar size,
@@ -25,6 +27,8 @@ from dataclasses import dataclass
 
 import cv2
 import numpy as np
+
+from companion.vision.pip_model import count_chances
 
 MAX_SIDE = 1024  # larger frames are shrunk first: pips stay several pixels wide, work drops
 MIN_SIDE = 16  # below this there is no die to read
@@ -80,6 +84,10 @@ GRID_ONE = 0.4  # a 1 needs one bright place only, so a highlight fakes it: its 
 GRID_OVERRULE = 0.8  # a higher count wins over the vote when the vote's margin is below this share
 GRID_ALONE = 30.0  # grey levels of margin the grid needs to read a die that no layout voted for
 GRID_PIP = 0.18  # pip diameter against the die side, reported for a count the grid read
+# Learned check of a die blob's count (pip_model.py): it replaces the reader's count when it is
+# at least this sure of its own and gives the reader's count at most this chance (chosen by
+# 5-fold cross-validation on the odd-numbered images; 0.7-0.8 and 0.1 were a plateau).
+MODEL_SURE, MODEL_DOUBT = 0.7, 0.1
 
 # Standard pip places, in units of the corner pip's offset from the face centre.
 LAYOUTS = {
@@ -437,20 +445,42 @@ def _die_first(bgr: np.ndarray, lab: np.ndarray) -> tuple[list[_Face], np.ndarra
     mask = _die_mask(bgr, lab)
     done = np.zeros(mask.shape, np.uint8)
     faces: list[_Face] = []
-    for x, y, part in _die_blobs(mask):
+    for x, y, part, shaped in _die_blobs(mask):
         h, w = part.shape
         side = float(np.sqrt(part.sum()))
-        found = _die_pips(bgr[y : y + h, x : x + w], part, side)
-        if found is None:
+        found, grid = _die_pips(bgr[y : y + h, x : x + w], part, side) if shaped else (None, None)
+        ys, xs = np.nonzero(part)
+        rect = cv2.minAreaRect(np.stack([xs + x, ys + y], axis=1).astype(np.float32))
+        chances = count_chances(bgr, rect)
+        learned = int(np.argmax(chances))
+        count = 0 if found is None else len(found[0])
+        if _network_wins(chances, learned, count, grid):
+            centre, count = np.array(rect[0]), learned
+            diam, confidence = GRID_PIP * side, float(chances[learned])
+        elif found is None:
             continue
-        xy, diam, contrast = found
+        else:
+            xy, diam, contrast = found
+            centre = xy.mean(axis=0) + (x, y)
+            confidence = float(np.clip(contrast / 100.0, 0.0, 1.0))
         done[y : y + h, x : x + w] |= part
-        centre = xy.mean(axis=0) + (x, y)
-        confidence = float(np.clip(contrast / 100.0, 0.0, 1.0))
-        faces.append(
-            _Face(float(centre[0]), float(centre[1]), side, len(xy), confidence, diam, 1.0)
-        )
+        faces.append(_Face(float(centre[0]), float(centre[1]), side, count, confidence, diam, 1.0))
     return faces, done
+
+
+def _network_wins(chances: np.ndarray, learned: int, count: int, grid: np.ndarray | None) -> bool:
+    """Whether the pip-count network's answer replaces the reader's `count` (0: none).
+
+    The network sees the whole face at once, so it reads dice whose pips never come out as
+    round blobs (dark dice with red pips, marbled or glossy dice, logos) and blobs that are
+    not square (a side face or a neighbour in the outline). It must be sure of its count and
+    nearly rule out the reader's. Where the grid check clearly sees the reader's count, the
+    network must also fit the grid about as well: drawn or unusual dice, unlike any it was
+    trained on, can fool it where the grid is not fooled.
+    """
+    if not learned or chances[learned] < MODEL_SURE or chances[count] > MODEL_DOUBT:
+        return False
+    return grid is None or grid[count] < GRID_ALONE or grid[learned] >= GRID_OVERRULE * grid[count]
 
 
 def _die_mask(bgr: np.ndarray, lab: np.ndarray) -> np.ndarray:
@@ -490,12 +520,14 @@ def _die_shaped(part: np.ndarray, frame_side: int) -> bool:
     )
 
 
-def _die_blobs(mask: np.ndarray) -> list[tuple[int, int, np.ndarray]]:
-    """Die-shaped blobs of the mask as (x, y, crop mask), with touching dice cut apart.
+def _die_blobs(mask: np.ndarray) -> list[tuple[int, int, np.ndarray, bool]]:
+    """Die-sized blobs of the mask as (x, y, crop mask, die-shaped), touching dice cut apart.
 
     Blobs touching the frame edge are skipped: a cut-off die cannot be read, and on a busy
     table they are mostly other objects. So are blobs much smaller than the frame's typical
     die: that is a light die only partly told apart from the table, or not a die at all.
+    A blob of one die's area that is not square (a die tilted against another, with a side
+    face or its shadow) is kept but marked, for the learned check alone to read.
     """
     frame_side = max(mask.shape)
     height, width = mask.shape
@@ -508,22 +540,29 @@ def _die_blobs(mask: np.ndarray) -> list[tuple[int, int, np.ndarray]]:
         if x <= 1 or y <= 1 or x + w >= width - 1 or y + h >= height - 1:
             continue
         part = (labels[y : y + h, x : x + w] == r).astype(np.uint8)
-        (blobs if _die_shaped(part, frame_side) else others).append((int(x), int(y), part))
+        if _die_shaped(part, frame_side):
+            blobs.append((int(x), int(y), part, True))
+        else:
+            others.append((int(x), int(y), part))
     if blobs:
-        typical = float(np.median([part.sum() for _, _, part in blobs]))
+        typical = float(np.median([part.sum() for _, _, part, _ in blobs]))
         blobs = [blob for blob in blobs if blob[2].sum() >= PART_AREA[0] * typical]
         for x, y, part in others:
-            blobs += _split_touching(x, y, part, typical, frame_side)
+            if PART_AREA[0] * typical <= part.sum() < SPLIT_MIN * typical:
+                blobs.append((x, y, part, False))
+            else:
+                blobs += _split_touching(x, y, part, typical, frame_side)
     return blobs
 
 
 def _split_touching(
     x: int, y: int, part: np.ndarray, typical: float, frame_side: int
-) -> list[tuple[int, int, np.ndarray]]:
+) -> list[tuple[int, int, np.ndarray, bool]]:
     """Cut a blob of k touching dice into k pieces by k-means on its pixel positions.
 
     The start splits the blob into k slices along its long axis, so the result is the same
-    on every run (k-means++ would draw random numbers).
+    on every run (k-means++ would draw random numbers). A piece that is not square is kept
+    but marked, like a lone non-square blob: a pile's pieces often hold a tilted die.
     """
     k = round(float(part.sum()) / typical)
     if part.sum() < SPLIT_MIN * typical or k > SPLIT_MAX:
@@ -545,15 +584,15 @@ def _split_touching(
         x0, y0 = px.min(), py.min()
         piece = np.zeros((py.max() - y0 + 1, px.max() - x0 + 1), np.uint8)
         piece[py - y0, px - x0] = 1
-        if _die_shaped(piece, frame_side):
-            pieces.append((x + int(x0), y + int(y0), piece))
+        pieces.append((x + int(x0), y + int(y0), piece, _die_shaped(piece, frame_side)))
     return pieces
 
 
 def _die_pips(
     bgr: np.ndarray, part: np.ndarray, side: float
-) -> tuple[np.ndarray, float, float] | None:
-    """Pips of one die blob: (centres, median diameter, mean contrast), or None.
+) -> tuple[tuple[np.ndarray, float, float] | None, np.ndarray]:
+    """Pips of one die blob, (centres, median diameter, mean contrast) or None, and the grid
+    check's margin for each count 0-6 (what `_network_wins` weighs against).
 
     Each plane of DIE_PLANES, polarity and threshold gives a hypothesis: the
     pip-sized, round blobs well inside the outline. Those that form a real die layout vote
@@ -624,12 +663,12 @@ def _die_pips(
             or by_count[best] >= GRID_OVERRULE * by_count[grid_best]
         ):
             _, contrast, xy, diam = max((h for h in hypotheses if h[0] == best), key=lambda h: h[1])
-            return xy, diam, contrast
+            return (xy, diam, contrast), by_count
     elif by_count[grid_best] < GRID_ALONE:
-        return None
+        return None, by_count
     pattern = int(np.argmax(np.where(grid_best == _CELL_COUNTS, margins, -np.inf)))
     xy = places[pattern][_CELL_MASKS[pattern]]
-    return xy, GRID_PIP * side, float(margins[pattern])
+    return (xy, GRID_PIP * side, float(margins[pattern])), by_count
 
 
 def _grid_places(xs: np.ndarray, ys: np.ndarray, side: float, shape: tuple) -> np.ndarray:

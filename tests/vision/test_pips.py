@@ -132,9 +132,9 @@ def test_eval_counts_a_synthetic_folder(tmp_path: Path, capsys) -> None:
 
 
 # Measured on every second image (to keep the run short; the other half is where the
-# reader was tuned) minus one to two points: a regression floor, not a target. Measured:
-# overhead-tray 0.848, webcam-table 0.966.
-FLOORS = {"overhead-tray": 0.83, "webcam-table": 0.95}
+# reader was tuned and the pip-count network trained) minus one to two points: a regression
+# floor, not a target. Measured: overhead-tray 0.874, webcam-table 0.966.
+FLOORS = {"overhead-tray": 0.86, "webcam-table": 0.95}
 
 
 @pytest.mark.parametrize("folder", sorted(FLOORS))

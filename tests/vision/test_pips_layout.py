@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from companion.vision.eval_dice import main
+from companion.vision.pip_model import count_chances
 from companion.vision.pips import (
     _CELL_COUNTS,
     LAYOUT_TOL,
@@ -121,3 +122,24 @@ def test_eval_cli_unreadable_image_is_exit_2(tmp_path: Path, capsys) -> None:
     assert "cannot read image" in capsys.readouterr().err
     assert main([str(tmp_path), "--json"]) == 2
     assert "cannot read image" in capsys.readouterr().out
+
+
+def test_learned_check_gives_chances_that_do_not_depend_on_the_rectangle_corner() -> None:
+    image = tray()
+    square_die(image, (300, 240), 5, (40, 40, 180))
+    chances = count_chances(image, ((300.0, 240.0), (45.0, 45.0), 0.0))
+    assert chances.shape == (7,) and abs(float(chances.sum()) - 1.0) < 1e-5
+    assert int(np.argmax(chances)) == 5
+    # The same square named from another corner is a quarter turn of the cut-out.
+    turned = count_chances(image, ((300.0, 240.0), (45.0, 45.0), 90.0))
+    assert np.allclose(chances, turned, atol=1e-3)  # up to the corners' rounding
+
+
+def test_a_die_with_a_side_face_is_kept_for_the_learned_check_only() -> None:
+    image = tray()
+    square_die(image, (150, 120), 2, (40, 140, 40))  # a lone die sets the typical size
+    square_die(image, (300, 240), 3, (40, 40, 180))
+    cv2.rectangle(image, (278, 263), (322, 282), (30, 30, 120), -1)  # a side face below it
+    lab = cv2.cvtColor(cv2.GaussianBlur(image, (3, 3), 0), cv2.COLOR_BGR2Lab).astype(np.float32)
+    shaped = sorted((x, is_square) for x, _, _, is_square in _die_blobs(_die_mask(image, lab)))
+    assert shaped == [(128, True), (278, False)]
