@@ -28,6 +28,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from companion.vision import card_art
 from companion.vision.pip_model import count_chances
 
 MAX_SIDE = 1024  # larger frames are shrunk first: pips stay several pixels wide, work drops
@@ -89,15 +90,9 @@ GRID_PIP = 0.18  # pip diameter against the die side, reported for a count the g
 # 5-fold cross-validation on the odd-numbered images; 0.7-0.8 and 0.1 were a plateau).
 MODEL_SURE, MODEL_DOUBT = 0.7, 0.1
 
-# Standard pip places, in units of the corner pip's offset from the face centre.
-LAYOUTS = {
-    1: ((0, 0),),
-    2: ((-1, -1), (1, 1)),
-    3: ((-1, -1), (0, 0), (1, 1)),
-    4: ((-1, -1), (1, -1), (-1, 1), (1, 1)),
-    5: ((-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)),
-    6: ((-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)),
-}
+# Standard pip places, in units of the corner pip's offset from the face centre: the same
+# faces our printable dice show.
+LAYOUTS = card_art.PIP_SPOTS
 _ANGLES = np.deg2rad(np.arange(0, 180, 6))  # 2, 3 and 6 repeat every 180 degrees
 _ROTATIONS = np.stack(
     [
