@@ -45,6 +45,7 @@ from companion.tracker import (
 )
 from companion.vision.observe import SeenCard, SeenDie
 from hw import controls as hw_controls
+from tests.hw.test_controls import chattering_press
 
 OFFSET = (300.0, 150.0)  # where the engine's origin lies on the table
 
@@ -388,20 +389,7 @@ def test_buttons_on_mock_pins_pass_confirm_and_hold_to_undo(wired):
 
 def test_a_bouncing_pass_button_passes_once(wired):
     table, _, factory, _, _ = wired
-    pin = factory.pin(5)
-    for _ in range(6):
-        pin.drive_low()
-        time.sleep(0.002)
-        pin.drive_high()
-        time.sleep(0.002)
-    pin.drive_low()
-    time.sleep(0.08)
-    for _ in range(4):
-        pin.drive_high()
-        time.sleep(0.002)
-        pin.drive_low()
-        time.sleep(0.002)
-    pin.drive_high()
+    chattering_press(factory, 5)
     time.sleep(0.15)
     assert table.require().record.turns == [{"pass": True}]
 

@@ -64,22 +64,28 @@ def test_holding_confirm_is_undo_and_not_confirm(table):
     assert heard == [UNDO]
 
 
+def chattering_press(factory, pin: int) -> None:
+    """One press of a real push button: its contacts chatter for a few milliseconds on the
+    way down and on the way up."""
+    contact = factory.pin(pin)
+    for _ in range(6):
+        contact.drive_low()
+        time.sleep(0.002)
+        contact.drive_high()
+        time.sleep(0.002)
+    contact.drive_low()
+    time.sleep(0.08)
+    for _ in range(4):
+        contact.drive_high()
+        time.sleep(0.002)
+        contact.drive_low()
+        time.sleep(0.002)
+    contact.drive_high()
+
+
 def test_a_bouncing_contact_is_one_press(table):
     factory, _, heard = table
-    pin = factory.pin(5)
-    for _ in range(6):  # contacts chatter for a few milliseconds on the way down
-        pin.drive_low()
-        time.sleep(0.002)
-        pin.drive_high()
-        time.sleep(0.002)
-    pin.drive_low()
-    time.sleep(0.08)
-    for _ in range(4):  # and on the way up
-        pin.drive_high()
-        time.sleep(0.002)
-        pin.drive_low()
-        time.sleep(0.002)
-    pin.drive_high()
+    chattering_press(factory, 5)
     settle()
     assert heard == [PASS]
 
