@@ -440,12 +440,13 @@ class Session:
             return
         if laid != self._turn.laid:
             self._turn = _Turn(laid=laid, chosen=self._turn.chosen if self._same(laid) else {})
+        provisional = self.table.provisional
         hand = list(state.player.hand + state.draw[:1])
-        if self.table.provisional:
+        if provisional:
             # The deal is not known: what is laid is what the player held (the table fixes
-            # its deal on staging); only a card the camera is unsure of is asked about.
+            # its deal on staging), any card of the deck, as often as it is laid; only a
+            # card the camera is unsure of is asked about.
             hand = sorted({code for code in state.edition.deck if not cards.is_chaos(code)})
-            hand = [code for code in hand for _ in laid]
         codes: list[str] = []
         for index, card in enumerate(laid):
             code = self._turn.chosen.get(index)
@@ -455,7 +456,7 @@ class Session:
                     self._ask(index, card, hand, held is None)
                     return
                 code = held
-            if code in hand:
+            if code in hand and not provisional:
                 hand.remove(code)
             codes.append(code)
         self._turn.codes = tuple(codes)
