@@ -398,6 +398,7 @@ def undo_state(snap: Snapshot) -> dict[str, Any]:
 def build(snap: Snapshot, lang: str = "en", *, light: bool = False) -> dict[str, Any]:
     """The whole page's data. `light` leaves out the choices (a replay being watched)."""
     state = snap.state
+    awaited = _awaited(snap)
     doc: dict[str, Any] = {
         "version": snap.version,
         "game": snap.game_id,
@@ -410,9 +411,9 @@ def build(snap: Snapshot, lang: str = "en", *, light: bool = False) -> dict[str,
         "draw": len(state.draw),
         "discard": len(state.discard),
         "railway": railway(state),
-        "players": players(state, _awaited(snap)),
+        "players": players(state, awaited),
         "last": last_turn(snap),
-        "ranking": None if _awaited(snap) else ranking(state),
+        "ranking": None if awaited else ranking(state),
         "log": log(snap, lang),
         "staged": None,
         "choices": None,
