@@ -713,14 +713,9 @@ def run_demo(
 
 def _serve(host: str, port: int, pin: str | None) -> Any:
     def start(table: Table, session: Session) -> None:
-        from companion.run import attach_session
-        from web.app import Settings, create_app, new_pin
-        from web.serve import MAX_STREAMS, serve_in_background
+        from companion.run import serve_page
 
-        chosen = pin or new_pin()
-        app = create_app(table, chosen, Settings(max_streams=MAX_STREAMS))
-        attach_session(app, session)
-        serve_in_background(app, host, port)
+        chosen = serve_page(table, session, host, port, pin)
         shown = "localhost" if host in ("0.0.0.0", "::") else host
         print(f"Caboose Companion demo: watch at http://{shown}:{port}/  (PIN {chosen})")
         sys.stdout.flush()

@@ -141,15 +141,16 @@ def attach_session(app: Any, session: Session) -> None:
     session.table.touch()
 
 
-def serve_page(service: Service, pin: str | None) -> str:
-    """The web page served from a daemon thread; returns the PIN. Raises `ServeError`."""
+def serve_page(table: Table, session: Session, host: str, port: int, pin: str | None) -> str:
+    """The web page of a table followed by a session, served from a daemon thread (the
+    camera loop keeps the main one); returns the PIN. Raises `ServeError`."""
     from web.app import Settings, create_app, new_pin
     from web.serve import MAX_STREAMS, serve_in_background
 
     chosen = pin or new_pin()
-    app = create_app(service.table, chosen, Settings(max_streams=MAX_STREAMS))
-    attach_session(app, service.session)
-    serve_in_background(app, service.config.web.host, service.config.web.port)
+    app = create_app(table, chosen, Settings(max_streams=MAX_STREAMS))
+    attach_session(app, session)
+    serve_in_background(app, host, port)
     return chosen
 
 
@@ -181,7 +182,8 @@ def main(path: Path, frames: int | None = None, serve: bool = True) -> int:
     signal.signal(signal.SIGINT, lambda *_: stop.set())
     if serve:
         try:
-            pin = serve_page(service, config.web.pin)
+            web = config.web
+            pin = serve_page(service.table, service.session, web.host, web.port, web.pin)
         except OSError as error:
             service.close()
             print(f"companion run: {error}", file=sys.stderr)
