@@ -15,6 +15,7 @@ from __future__ import annotations
 import hmac
 import json
 import logging
+import math
 import secrets
 import threading
 import time
@@ -36,7 +37,7 @@ PIN_HEADER = "X-Table-Pin"
 # Requests that change nothing need no PIN (watching a record replayed).
 OPEN_POSTS = {"api.replay"}
 # Rules that say "not now" rather than "not allowed": the table's state is in the way.
-CONFLICTS = {"turn", "game", "undo", "correct", "R-14", "session"}
+CONFLICTS = {"turn", "game", "undo", "correct", "R-14", "session", "stale"}
 
 
 @dataclass(frozen=True)
@@ -49,33 +50,51 @@ class Settings:
     retry_ms: int = 1000  # how soon the browser reconnects
     max_streams: int = 12  # leave threads of waitress's pool free for the API
     max_upload: int = 256 * 1024  # a record of a long game is a few tens of kB
-    pin_failures: int = 10  # wrong PINs allowed per window…
+    pin_failures: int = 10  # wrong PINs allowed per client and window…
     pin_window: float = 60.0  # …of this many seconds
 
 
 class _PinGuard:
-    """Counts wrong PINs: after too many within the window every PIN is refused until it
-    passes, so a 6-digit PIN cannot be brute-forced over the table's Wi-Fi."""
+    """Counts wrong PINs per client (its network address): after `pin_failures` wrong
+    ones within `pin_window` seconds that client is refused until its oldest wrong try
+    leaves the window, so a 6-digit PIN cannot be brute-forced over the table's Wi-Fi.
+    Per client, because a watcher's phone, or a child tapping wrong PINs, must never lock
+    the PIN holder's phone out; a missing PIN is no guess and is not counted at all."""
 
     def __init__(self, pin: str, settings: Settings) -> None:
         self._pin = pin.encode()
         self._settings = settings
         self._lock = threading.Lock()
-        self._failures: list[float] = []
+        self._failures: dict[str, list[float]] = {}  # client address -> wrong tries
 
-    def check(self, given: str | None) -> None:
+    def check(self, client: str, given: str | None) -> None:
+        if not given:
+            raise ApiError(
+                401,
+                "pin",
+                f"changing the game needs the table's PIN ({PIN_HEADER}): enter the PIN "
+                "shown on the table's screen or log",
+            )
         now = time.monotonic()
+        window = self._settings.pin_window
         with self._lock:
-            window = self._settings.pin_window
-            self._failures = [t for t in self._failures if now - t < window]
-            if len(self._failures) >= self._settings.pin_failures:
-                raise ApiError(429, "pin", "too many wrong PINs: wait a minute and retry")
-            if given is None:
+            # Forget tries older than the window, and the clients left with none.
+            self._failures = {
+                who: kept
+                for who, tries in self._failures.items()
+                if (kept := [t for t in tries if now - t < window])
+            }
+            tries = self._failures.get(client, [])
+            if len(tries) >= self._settings.pin_failures:
+                wait = max(1, math.ceil(window - (now - tries[0])))
                 raise ApiError(
-                    401, "pin", f"changing the game needs the table's PIN ({PIN_HEADER})"
+                    429,
+                    "pin",
+                    f"too many wrong PINs from this device: wait {wait} s and retry",
+                    retry_after=wait,
                 )
             if not hmac.compare_digest(given.encode(), self._pin):
-                self._failures.append(now)
+                self._failures[client] = [*tries, now]
                 raise ApiError(401, "pin", "wrong PIN: it is shown on the table's screen or log")
 
 
@@ -106,12 +125,13 @@ def create_app(table: Table, pin: str | None = None, settings: Settings | None =
         if request.mimetype != "application/json":
             raise ApiError(415, "csrf", "changes are sent as JSON (Content-Type: application/json)")
         origin = request.headers.get("Origin")
-        if origin is not None and origin.split("://", 1)[-1] != request.host:
+        # Scheme and host both: http://table and https://table are different origins.
+        if origin is not None and origin.lower() != f"{request.scheme}://{request.host}".lower():
             raise ApiError(403, "csrf", "requests from another site are refused")
         if request.headers.get("Sec-Fetch-Site") == "cross-site":
             raise ApiError(403, "csrf", "requests from another site are refused")
         if request.endpoint not in OPEN_POSTS:
-            guard.check(request.headers.get(PIN_HEADER))
+            guard.check(request.remote_addr or "", request.headers.get(PIN_HEADER))
 
     @app.after_request
     def headers(response: Response) -> Response:
@@ -166,4 +186,7 @@ def _error_answer(exc: Exception) -> tuple[Response, int]:
     else:
         log.exception("unexpected error on %s %s", request.method, request.path)
         status, rule, message = 500, "internal", "something went wrong on the table's computer"
-    return jsonify({"error": {"rule": rule, "message": message, **extra}}), status
+    answer = jsonify({"error": {"rule": rule, "message": message, **extra}})
+    if "retry_after" in extra:
+        answer.headers["Retry-After"] = str(extra["retry_after"])
+    return answer, status
