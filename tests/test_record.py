@@ -57,8 +57,8 @@ def test_replay_json_prints_the_spec_object(tmp_path, capsys):
     assert set(out) == SPEC_KEYS
     assert all(set(p) == PLAYER_KEYS for p in out["players"])
     assert out["turn"] == 2 and out["to_move"] == 0 and out["over"] is False
-    # Ana draws a 2, plays a 2 onto the 1, one wheel: caboose 2 -> 3.
-    assert out["log"][0] == "turn 1 Ana plays 2, rolls 1 wheel, caboose 2 -> 3"
+    # Ana draws a 2, plays a 2 onto the 1, one wheel: from the 3rd card to the 4th.
+    assert out["log"][0] == "turn 1 Ana plays 2, rolls 1 wheel, caboose 3 -> 4"
     assert out["railway"][-1] == "2" and out["winners"] == []
     assert out["draw"] == 2
 

@@ -33,52 +33,80 @@ WORDS = {
         PASSED: "passes",
         PLAYED: "plays {cards}",
         ROLLED: "rolls {n} wheels",
-        "rolled-one": "rolls 1 wheel",
+        f"{ROLLED}-one": "rolls 1 wheel",
         MOVED: "caboose {a} -> {b}",
         BROKEN_TRACK: "crosses broken track {cards}",
         DERAILED: "derails {n} short",
         TOOK: "takes {cards} from the {source}",
         RESHUFFLED: "the discard pile is shuffled into a new draw pile",
         FORGIVEN: "{n} penalty cards forgiven: none left to take",
+        f"{FORGIVEN}-one": "1 penalty card forgiven: none left to take",
         BANKED: "banks {cards}",
         CANCELLED: "{a} cancels {b}",
         CHAOS: "discards chaos {cards}",
         LEFT_GAME: "{cards} leaves the game",
         LOST: "the caboose derailed a {n}th time: the solo game is lost",
         GAME_OVER: "game over, won by {winners} ({decided_by})",
+        f"{GAME_OVER}-shared": "game over, won by {winners} ({decided_by})",
+        f"{GAME_OVER}-nobody": "game over, nobody wins ({decided_by})",
         "railway": "back of the railway",
         "draw": "draw pile",
         "reshuffled": "new draw pile",
-        "nobody": "nobody",
+        # How the ranking was decided (`Ranking.decided_by`), as the page's ranking says it.
+        "by-score": "the lowest score",
+        "by-cards": "the fewest cards",
+        "by-4s": "the fewest 4s",
+        "by-3s": "the fewest 3s",
+        "by-2s": "the fewest 2s",
+        "by-1s": "the fewest 1s",
+        "by-shared": "a tie: the victory is shared",
+        "by-lost": "the solo game was lost",
+        "by-solo": "a solo game",
     },
     "es": {
         "turn": "turno {n} {name}",
         PASSED: "pasa",
         PLAYED: "juega {cards}",
         ROLLED: "saca {n} ruedas",
-        "rolled-one": "saca 1 rueda",
+        f"{ROLLED}-one": "saca 1 rueda",
         MOVED: "furgón {a} -> {b}",
         BROKEN_TRACK: "pasa por la vía rota {cards}",
         DERAILED: "descarrila, le faltan {n}",
+        f"{DERAILED}-one": "descarrila, le falta 1",
         TOOK: "toma {cards} del {source}",
         RESHUFFLED: "la pila de descartes se baraja como nuevo mazo",
         FORGIVEN: "{n} cartas de penalización perdonadas: no queda ninguna",
+        f"{FORGIVEN}-one": "1 carta de penalización perdonada: no queda ninguna",
         BANKED: "deposita {cards}",
         CANCELLED: "{a} cancela {b}",
         CHAOS: "descarta caos {cards}",
         LEFT_GAME: "{cards} sale de la partida",
         LOST: "el tren descarriló {n} veces: partida en solitario perdida",
         GAME_OVER: "fin de la partida, gana {winners} ({decided_by})",
+        f"{GAME_OVER}-shared": "fin de la partida, ganan {winners} ({decided_by})",
+        f"{GAME_OVER}-nobody": "fin de la partida, no gana nadie ({decided_by})",
         "railway": "final de la vía",
         "draw": "mazo",
         "reshuffled": "mazo nuevo",
-        "nobody": "nadie",
+        "by-score": "la puntuación más baja",
+        "by-cards": "menos cartas",
+        "by-4s": "menos cuatros",
+        "by-3s": "menos treses",
+        "by-2s": "menos doses",
+        "by-1s": "menos unos",
+        "by-shared": "un empate: la victoria se comparte",
+        "by-lost": "la partida en solitario se perdió",
+        "by-solo": "una partida en solitario",
     },
 }
 
 
 def turn_line(number: int, name: str, events: Sequence[Event], lang: str = "en") -> str:
-    """`turn 1 Ana plays 3, rolls 2 wheels, caboose 2 -> 4, ...` (the record spec's form)."""
+    """`turn 1 Ana plays 3, rolls 2 wheels, caboose 3 -> 5, ...` (the record spec's form).
+
+    The line says the events in the engine's order, so a cancel or a banked card follows
+    the take that caused it; cards taken one after another from one source are said
+    together. Railway cards are counted from 1, from the back, as the page draws them."""
     words = WORDS.get(lang, WORDS["en"])
     parts = [words["turn"].format(n=number, name=name)]
     took: list[str] = []
@@ -99,8 +127,7 @@ def turn_line(number: int, name: str, events: Sequence[Event], lang: str = "en")
         text = _say(event, words)
         if text is None:
             continue
-        if event.what not in (BANKED, CANCELLED):
-            flush()
+        flush()
         parts.append(text)
     flush()
     head, *rest = parts
@@ -114,12 +141,16 @@ def _say(event: Event, words: dict[str, str]) -> str | None:
     if what == MOVED:
         if event.detail["from"] == event.detail["to"]:
             return None
-        return words[MOVED].format(a=event.detail["from"], b=event.detail["to"])
-    if what == ROLLED and event.number == 1:
-        return words["rolled-one"]
+        return words[MOVED].format(a=event.detail["from"] + 1, b=event.detail["to"] + 1)
     if what == CANCELLED:
         return words[CANCELLED].format(a=cards.base(event.cards[0]), b=cards.base(event.cards[1]))
     if what == GAME_OVER:
-        winners = " & ".join(event.detail["winners"]) or words["nobody"]
-        return words[GAME_OVER].format(winners=winners, decided_by=event.detail["decided_by"])
-    return words[what].format(cards=" ".join(map(cards.base, event.cards)), n=event.number)
+        winners = event.detail["winners"]
+        how = words[f"by-{event.detail['decided_by']}"]
+        if not winners:
+            return words[f"{GAME_OVER}-nobody"].format(decided_by=how)
+        key = f"{GAME_OVER}-shared" if len(winners) > 1 else GAME_OVER
+        return words[key].format(winners=" & ".join(winners), decided_by=how)
+    # A count of one has words of its own ("rolls 1 wheel", "le falta 1").
+    template = words.get(f"{what}-one", words[what]) if event.number == 1 else words[what]
+    return template.format(cards=" ".join(map(cards.base, event.cards)), n=event.number)
