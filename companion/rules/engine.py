@@ -110,6 +110,20 @@ def start(
         raise RuleError("setup", "the railway needs at least one card")
     if not 0 <= caboose < len(railway):
         raise RuleError("setup", f"the caboose index {caboose} is not on the railway")
+    chaos_track = [code for code in railway if cards.is_chaos(code)]
+    if chaos_track:
+        raise RuleError(
+            "setup",
+            f"the railway shows chaos card {chaos_track[0]}: chaos cards are never track; "
+            "they go from a hand onto a penalty pile",
+        )
+    for seat, hand in zip(seats, hands, strict=True):
+        if seat.laura and hand:
+            raise RuleError(
+                "R-10",
+                f"Laura holds {', '.join(hand)} in the setup, but she never holds a hand: "
+                "she plays or passes the card she draws each turn; give her an empty hand",
+            )
     return GameState(
         edition=edition,
         variant=variant,
@@ -123,13 +137,20 @@ def start(
 
 
 def _check_cards_exist(edition: Edition, groups: Sequence[Sequence[str]]) -> None:
-    """Every card of a dealt table must be in the edition's box, no more often than it is."""
+    """Every card of a dealt table must be in the edition's box, no more often than it is:
+    counted by value and kind, and a code that names its shape also by that shape."""
     box = Counter(cards.base(code) for code in edition.deck)
+    box.update(code for code in edition.deck if code != cards.base(code))
     seen: Counter[str] = Counter()
     for group in groups:
         for code in group:
-            cards.parse(code)
+            try:
+                cards.parse(code)
+            except cards.CardCodeError as error:
+                raise RuleError("setup", str(error)) from None
             seen[cards.base(code)] += 1
+            if code != cards.base(code):
+                seen[code] += 1
     for code, count in seen.items():
         if count > box[code]:
             have = f"has {box[code]}" if box[code] else "has none"
@@ -347,6 +368,8 @@ def apply(state: GameState, action: Action) -> tuple[GameState, tuple[Event, ...
         turn.emptied_draw = True
     if seat.laura:
         _check_laura(state, action)
+    if isinstance(action, Pass | Play) and action.order is not None:
+        _check_order_is_the_players(state)
     if isinstance(action, Pass):
         _pass(turn, action)
     elif isinstance(action, Play):
@@ -359,7 +382,47 @@ def apply(state: GameState, action: Action) -> tuple[GameState, tuple[Event, ...
         _discard_taken(turn, action.order)
     elif isinstance(action, Pass | Play) and action.order:
         raise RuleError("R-7", "an order was given but no penalty cards were taken")
+    _check_drawn_used(turn)
     return _finish(state, turn)
+
+
+def _check_order_is_the_players(state: GameState) -> None:
+    """`order` is the player's choice of R-7; where nobody chooses, a given order is refused
+    for that reason, whatever this turn took."""
+    if state.edition.cancel_at_once:
+        raise RuleError(
+            "R-13",
+            f"{state.edition.name} has no discard order: each penalty card goes onto the pile "
+            "as it is taken and cancels at once (R-13); R-7's order is for Rollecate and "
+            "LOK'n'ROLL only: leave order out",
+        )
+    if state.player.laura:
+        raise RuleError(
+            "R-10",
+            "Laura chooses no order: she puts every penalty card on her pile at once and "
+            "always combines (R-10); leave order out of her turns",
+        )
+
+
+def _check_drawn_used(turn: _Turn) -> None:
+    """`drawn` names cards that came from a reshuffled discard pile (R-3): each one must
+    have been drawn from one this turn."""
+    extra = turn.requested_drawn[len(turn.drawn_from_reshuffle) :]
+    if not extra:
+        return
+    listed = ", ".join(turn.requested_drawn)
+    if not turn.drawn_from_reshuffle:
+        raise RuleError(
+            "R-3",
+            f"drawn lists {listed}, but no card was drawn from a reshuffled discard pile this "
+            "turn: drawn is only for penalty cards that come after a reshuffle; leave it out",
+        )
+    raise RuleError(
+        "R-3",
+        f"drawn lists {len(turn.requested_drawn)} cards ({listed}), but only "
+        f"{len(turn.drawn_from_reshuffle)} came from the reshuffled discard pile this turn: "
+        f"{', '.join(turn.drawn_from_reshuffle)}",
+    )
 
 
 def _check_laura(state: GameState, action: Action) -> None:

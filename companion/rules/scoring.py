@@ -13,7 +13,10 @@ if TYPE_CHECKING:
 
 def counted(seat: Seat, over: bool) -> tuple[str, ...]:
     """The cards that count against a player: pile and banked cards, and the hand once the
-    game is over (it joins the pile without cancelling)."""
+    game is over (it joins the pile without cancelling). Laura's pile alone (R-10): she
+    never holds a hand, so no card in one can count for her."""
+    if seat.laura:
+        return seat.pile
     return seat.pile + seat.banked + (seat.hand if over else ())
 
 
