@@ -24,6 +24,8 @@ from companion.rules.state import TOOK, Action, Chaos, Event, GameState, Pass, P
 
 FORMAT = "caboose-record/1"
 MAX_TURNS = 10_000
+MAX_DEPTH = 8  # a record nests 5 deep at most: the document, turns, a turn, place, a pose
+_TOO_DEEP = f"not a record: its JSON nests lists or objects more than {MAX_DEPTH} deep"
 _TOP_KEYS = {"format", "edition", "variant", "players", "setup", "turns"}
 _SETUP_KEYS = {"railway", "caboose", "hands", "draw", "discard"}
 _TURN_KEYS = {"pass", "play", "roll", "chaos", "order", "place", "drawn"}
@@ -66,12 +68,15 @@ def _fail(message: str, turn: int = 0, rule: str = "record") -> RecordError:
     return RecordError(turn, rule, message)
 
 
-def _codes(value: Any, what: str, turn: int = 0) -> list[str]:
+def _codes(value: Any, what: str, turn: int = 0, marks: bool = False) -> list[str]:
+    """The card codes of one list; `marks` lets a code end in `!` (do not combine), which
+    only the cards going onto a pile (`order`, `chaos`) may."""
     if not isinstance(value, list):
         raise _fail(f"{what} must be a list of card codes", turn)
     for code in value:
+        bare = code.removesuffix("!") if marks and isinstance(code, str) else code
         try:
-            cards.parse(code.rstrip("!") if isinstance(code, str) else code)
+            cards.parse(bare)
         except cards.CardCodeError as error:
             raise _fail(f"{what}: {error}", turn) from None
     return list(value)
@@ -83,12 +88,34 @@ def parse(text: str | bytes) -> Record:
         doc = json.loads(text)
     except (json.JSONDecodeError, UnicodeDecodeError) as error:
         raise _fail(f"not valid JSON: {error}") from None
+    except RecursionError:
+        # The parser recurses once per `[` or `{`, and gives up long before 100000 of them.
+        raise _fail(_TOO_DEEP) from None
+    except ValueError:
+        # An integer too long to convert (over sys.get_int_max_str_digits() digits).
+        raise _fail("not a record: it holds a number with thousands of digits") from None
     return from_json(doc)
 
 
+def _depth(doc: Any) -> int:
+    """How deeply lists and objects nest in a parsed document, counted without recursion."""
+    deepest = 0
+    stack = [(doc, 1)]
+    while stack:
+        value, level = stack.pop()
+        if isinstance(value, dict | list):
+            deepest = max(deepest, level)
+            items = value.values() if isinstance(value, dict) else value
+            stack.extend((item, level + 1) for item in items)
+    return deepest
+
+
 def from_json(doc: Any) -> Record:
+    """A record from a parsed JSON document, checked for shape, from a file or a request."""
     if not isinstance(doc, dict):
         raise _fail("a record is a JSON object")
+    if _depth(doc) > MAX_DEPTH:
+        raise _fail(_TOO_DEEP)  # before any message could try to quote such a value
     if doc.get("format") != FORMAT:
         raise _fail(f"the format must be {FORMAT!r}, not {doc.get('format')!r}")
     unknown = set(doc) - _TOP_KEYS
@@ -153,7 +180,7 @@ def to_action(turn: Any, number: int) -> Action:
     kinds = [k for k in ("pass", "play", "chaos") if k in turn]
     if len(kinds) != 1:
         raise _fail("a turn is exactly one of pass, play or chaos", number)
-    order = tuple(_codes(turn["order"], "order", number)) if "order" in turn else None
+    order = tuple(_codes(turn["order"], "order", number, marks=True)) if "order" in turn else None
     drawn = tuple(_codes(turn.get("drawn", []), "drawn", number))
     if kinds == ["pass"]:
         if turn["pass"] is not True or set(turn) - {"pass", "order", "drawn"}:
@@ -162,7 +189,7 @@ def to_action(turn: Any, number: int) -> Action:
     if kinds == ["chaos"]:
         if set(turn) != {"chaos"}:
             raise _fail("a chaos turn lists only its chaos cards, in order", number)
-        return Chaos(tuple(_codes(turn["chaos"], "chaos", number)))
+        return Chaos(tuple(_codes(turn["chaos"], "chaos", number, marks=True)))
     played = tuple(_codes(turn["play"], "play", number))
     roll = turn.get("roll")
     if not isinstance(roll, list) or not all(
