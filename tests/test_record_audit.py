@@ -99,3 +99,17 @@ def test_hostile_json_is_one_clear_line_and_exit_2(tmp_path, capsys, text, words
     assert captured.out == ""
     assert captured.err.count("\n") == 1 and "Traceback" not in captured.err
     assert captured.err.startswith("error in the record (record): ") and words in captured.err
+
+
+@pytest.mark.parametrize(
+    ("setup_change", "rule", "words"),
+    [
+        ({"draw": []}, "R-14", "draw pile is empty"),
+        ({"discard": ["3", "3", "1"]}, "R-1", "odd number of 1s"),
+    ],
+)
+def test_a_setup_no_game_could_reach_is_refused(tmp_path, capsys, setup_change, rule, words):
+    doc = record("rollecate", ROLLECATE | setup_change, [{"pass": True}])
+    code, out = replay_json(tmp_path, capsys, doc)
+    assert code == 2 and out["error"]["turn"] == 0 and out["error"]["rule"] == rule
+    assert words in out["error"]["message"]

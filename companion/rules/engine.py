@@ -110,6 +110,13 @@ def start(
         raise RuleError("setup", "the railway needs at least one card")
     if not 0 <= caboose < len(railway):
         raise RuleError("setup", f"the caboose index {caboose} is not on the railway")
+    if not draw:
+        raise RuleError(
+            "R-14",
+            "the setup's draw pile is empty: the game ended with the turn that drew its last "
+            "card, so no turn can follow; a setup has cards left to draw",
+        )
+    _check_discard_pairs(discard_pile)
     chaos_track = [code for code in railway if cards.is_chaos(code)]
     if chaos_track:
         raise RuleError(
@@ -134,6 +141,18 @@ def start(
         discard=tuple(discard_pile),
         layout=(None,) * len(railway),
     )
+
+
+def _check_discard_pairs(discard_pile: Sequence[str]) -> None:
+    """Cards reach the discard pile only by cancelling or combining, two of one value at a
+    time (R-1); the reshuffle of R-3 takes the whole pile. An odd count of a value cannot be."""
+    odd = sorted(v for v, n in Counter(map(cards.value, discard_pile)).items() if n % 2)
+    if odd:
+        raise RuleError(
+            "R-1",
+            f"the setup's discard pile holds an odd number of {odd[0]}s: cards are only ever "
+            "discarded in pairs of equal value, a card with the top card it cancelled",
+        )
 
 
 def _check_cards_exist(edition: Edition, groups: Sequence[Sequence[str]]) -> None:

@@ -93,14 +93,14 @@ def test_R7_an_order_in_rollecate_is_still_the_players_choice(make_table):
 
 def test_R3_drawn_in_a_turn_that_reshuffled_nothing_is_refused(make_table):
     # The pass's penalty card comes from the back of the railway: nothing is reshuffled.
-    state = make_table("loose-caboose", ["1", "2", "3"], 1, [["4"], ["1"]], discard=["2"])
+    state = make_table("loose-caboose", ["1", "2", "3"], 1, [["4"], ["1"]], discard=["2", "2"])
     error = refused(state, Pass(drawn=("2",)))
     assert error.rule == "R-3"
     assert "no card was drawn from a reshuffled discard pile" in error.message
 
 
 def test_R3_drawn_in_rollecate_which_never_reshuffles_is_refused(make_table):
-    state = make_table("rollecate", ["1", "2", "1", "2"], 2, [["4"], ["1"]], discard=["3"])
+    state = make_table("rollecate", ["1", "2", "1", "2"], 2, [["4"], ["1"]], discard=["3", "3"])
     assert refused(state, Pass(drawn=("3",))).rule == "R-3"
 
 
@@ -108,7 +108,9 @@ def test_R3_drawn_listing_more_cards_than_the_reshuffle_gave_is_refused(make_tab
     # Ana draws the last 1 and plays her 2 with three wheels: two steps short. The first
     # penalty card is the railway's 3; the second, with only the caboose's card left and
     # the draw pile empty, comes from the reshuffled discard pile.
-    state = make_table("loose-caboose", ["3"], 0, [["2"], ["1"]], draw=["1"], discard=["4", "1"])
+    state = make_table(
+        "loose-caboose", ["3"], 0, [["2"], ["1"]], draw=["1"], discard=["4", "1", "4", "1"]
+    )
     _after, events = apply(state, Play(("2",), (2, 1), drawn=("1",)))
     assert [e.detail["source"] for e in events if e.what == TOOK] == ["railway", "reshuffled"]
     error = refused(state, Play(("2",), (2, 1), drawn=("1", "4")))
@@ -134,3 +136,18 @@ def test_setup_more_cards_of_one_shape_than_the_box_holds_is_refused():
 def test_setup_a_code_that_is_not_a_card_is_a_rule_error_not_a_crash():
     with pytest.raises(RuleError, match="not a card code"):
         start("rollecate", ["Ana", "Ben"], ["1", "2!"], 1, [["1"], ["2"]], ["1"])
+
+
+def test_R14_a_setup_with_nothing_left_to_draw_is_refused():
+    with pytest.raises(RuleError) as error:
+        start("rollecate", ["Ana", "Ben"], ["1", "2"], 1, [["1"], ["2"]], [])
+    assert error.value.rule == "R-14" and "draw pile is empty" in error.value.message
+
+
+def test_R1_a_setup_discard_pile_that_is_not_pairs_is_refused():
+    """Cards are discarded only two of one value at a time, a card and the top card it
+    cancelled or combined with."""
+    with pytest.raises(RuleError) as error:
+        start("loose-caboose", ["Ana", "Ben"], ["1"], 0, [["1"], ["2"]], ["3"], ["4", "4", "2"])
+    assert error.value.rule == "R-1" and "odd number of 2s" in error.value.message
+    start("loose-caboose", ["Ana", "Ben"], ["1"], 0, [["1"], ["2"]], ["3"], ["2", "4", "4", "2"])

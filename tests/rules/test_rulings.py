@@ -40,20 +40,21 @@ def test_R2_taking_penalties_shortens_the_railway_and_the_caboose_keeps_its_card
 
 
 def test_R3_draw_pile_then_reshuffled_discard_then_forgiven(make_table):
-    state = make_table(
-        "loose-caboose", ["3"], 0, [["4"], ["1"]], draw=["2", "1"], discard=["4", "3"]
-    )
+    # Cancelled cards come in pairs; drawn oldest first, none of these cancel.
+    discard = ["2", "4", "2", "4"]
+    state = make_table("loose-caboose", ["3"], 0, [["4"], ["1"]], draw=["2", "1"], discard=discard)
     # Ana draws 2 (the draw pile keeps the 1), plays the 4: 4 dice, 8 wheels, 7 short.
     after, events = apply(state, Play(("4",), (2, 2, 2, 2)))
     sources = [e.detail["source"] for e in events if e.what == TOOK]
-    assert sources == ["railway", "draw", "reshuffled", "reshuffled"]
-    assert [e.number for e in events if e.what == RESHUFFLED] == [2]
-    assert [e.number for e in events if e.what == FORGIVEN] == [3]
+    assert sources == ["railway", "draw", "reshuffled", "reshuffled", "reshuffled", "reshuffled"]
+    assert [e.number for e in events if e.what == RESHUFFLED] == [4]
+    assert [e.number for e in events if e.what == FORGIVEN] == [1]
     assert after.over  # the draw pile ran out in this turn
 
 
 def test_R3_the_record_says_which_cards_came_from_the_reshuffle(make_table):
-    state = make_table("loose-caboose", ["3"], 0, [["2"], ["1"]], draw=["1"], discard=["4", "1"])
+    discard = ["4", "1", "4", "1"]
+    state = make_table("loose-caboose", ["3"], 0, [["2"], ["1"]], draw=["1"], discard=discard)
     _after, events = apply(state, Play(("2",), (2, 2), drawn=("1",)))
     took = [e.cards[0] for e in events if e.what == TOOK]
     assert took == ["3", "1", "4"]  # the railway's 3, the 1 named by `drawn`, then the 4
@@ -132,7 +133,7 @@ def test_R13_broken_then_derailment_order(make_table):
 
 def test_R14_the_game_ends_after_the_turn_even_if_the_draw_pile_was_refilled(make_table):
     state = make_table(
-        "loose-caboose", ["3"], 0, [["2"], ["1"]], draw=["1"], discard=["4", "1", "2"]
+        "loose-caboose", ["3"], 0, [["2"], ["1"]], draw=["1"], discard=["4", "1", "4", "1"]
     )
     after, _ = apply(state, Play(("2",), (2, 2)))
     assert after.draw  # refilled from the discard pile
