@@ -297,10 +297,15 @@ class Table:
             self._bump()
             return events
 
-    def undo(self) -> None:
-        """Take back the last turn if it rolled no dice (R: a roll once seen stands)."""
+    def undo(self, turn: int | None = None) -> None:
+        """Take back the last turn if it rolled no dice (R: a roll once seen stands).
+        `turn`: the number of the last turn as the caller saw it; when another has been
+        played or undone since, nothing happens (TableError `stale`), so twenty taps of a
+        slow phone's UNDO take back one turn, not twenty. The buttons act on the table as
+        it stands now and give none."""
         with self._lock:
             game = self.require()
+            check_turn(len(game.record.turns), turn)
             if self.staged is not None:
                 self.staged = None
                 self._bump()
@@ -317,11 +322,14 @@ class Table:
             self.store.append(game.id, UNDO)
             self._resume(game.id)
 
-    def correct(self, action: Action, confirm: bool = False) -> None:
+    def correct(self, action: Action, confirm: bool = False, turn: int | None = None) -> None:
         """Replace the last turn (a mistyped roll, another discard order). Changing a roll
-        needs `confirm`; the journal keeps what was corrected, and the log says it."""
+        needs `confirm`; the journal keeps what was corrected, and the log says it. `turn`:
+        the number of the turn meant, as for `undo`; a correction meant for a turn that is
+        no longer the last is refused (`stale`) rather than applied to the next one."""
         with self._lock:
             game = self.require()
+            check_turn(len(game.record.turns), turn)
             if not game.record.turns:
                 raise TableError("correct", "there is no turn to correct yet")
             *kept, before = game.record.turns
@@ -496,6 +504,19 @@ class Table:
         with self._changed:
             self.version += 1
             self._changed.notify_all()
+
+
+def check_turn(played: int, turn: int | None) -> None:
+    """Refuse a command meant for another last turn than the table's, `played` turns in
+    (None: whatever the table's last turn is)."""
+    if turn is None or turn == played:
+        return
+    now = f"the last turn is now turn {played}" if played else "no turn has been played now"
+    raise TableError(
+        "stale",
+        f"this was meant for turn {turn}, but {now}: nothing was changed; "
+        "look at the table again and retry if it is still wanted",
+    )
 
 
 def _taken_from_draw(events: Sequence[Event]) -> list[str]:

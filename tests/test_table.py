@@ -172,3 +172,34 @@ def test_snapshot_is_consistent(table):
     assert snap.version == table.version
     assert snap.state == table.require().state
     assert snap.before is not None and snap.before.turn == 0
+
+
+def test_twenty_undos_meant_for_one_turn_take_back_one_turn(table):
+    table.act(0, Pass())
+    table.act(1, Pass())
+    table.act(0, Pass())
+    refused: list[str] = []
+
+    def tap() -> None:
+        try:
+            table.undo(turn=3)
+        except TableError as error:
+            refused.append(error.rule)
+
+    taps = [threading.Thread(target=tap) for _ in range(20)]
+    for thread in taps:
+        thread.start()
+    for thread in taps:
+        thread.join()
+    assert len(table.require().record.turns) == 2
+    assert refused == ["stale"] * 19
+
+
+def test_a_late_correction_meant_for_an_earlier_turn_changes_nothing(table):
+    table.act(0, Play(("2",), (1, 1)))
+    table.act(1, Pass())
+    before = journal_and_state(table)
+    with pytest.raises(TableError) as error:
+        table.correct(Play(("2",), (0, 1)), confirm=True, turn=1)
+    assert error.value.rule == "stale" and "turn 2" in error.value.message
+    assert journal_and_state(table) == before

@@ -25,7 +25,7 @@ from companion.rules.edition import EDITIONS
 from companion.rules.edition import load as load_edition
 from companion.rules.geometry import Pose
 from companion.rules.state import Chaos, Pass, Play
-from companion.table import Table, TableError, snapshot_of
+from companion.table import Table, TableError, check_turn, snapshot_of
 from web import view
 from web.i18n import TEXT, pick
 
@@ -197,6 +197,17 @@ def _turn_number(value: Any, name: str) -> int:
     return value
 
 
+def _last_turn(value: Any, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ApiError(
+            400,
+            "request",
+            f"{name} must be the number of the last turn as the page shows it "
+            "(the view's last.number; 0 before the first turn)",
+        )
+    return value
+
+
 Check = Callable[[Any, str], Any]
 
 
@@ -277,7 +288,10 @@ def export() -> Response:
 def events() -> Response:
     """Server-Sent Events: the whole view each time the table changes, a comment every
     `heartbeat` seconds so a dead connection is noticed, and an end after `stream_seconds`
-    so no server thread is held forever (the browser's EventSource reconnects by itself)."""
+    so no server thread is held forever (the browser's EventSource reconnects by itself).
+    Every `poll` seconds the stream also asks the server whether the page is still there
+    (waitress notices a closed connection: `web.serve.listen`), so a closed page frees its
+    slot at once rather than at the next heartbeat's failed write."""
     settings = current_app.extensions["caboose.settings"]
     streams = current_app.extensions["caboose.streams"]
     if not streams.acquire(blocking=False):
@@ -286,18 +300,22 @@ def events() -> Response:
     the_table = table()
     session = attached_session()  # the stream runs outside the app's context
     views: Views = current_app.extensions["caboose.views"]
+    gone: Callable[[], bool] = request.environ.get("waitress.client_disconnected", _never)
 
     def stream() -> Iterator[str]:
         yield f"retry: {settings.retry_ms}\n\n"
-        deadline = time.monotonic() + settings.stream_seconds
+        now = time.monotonic()
+        deadline = now + settings.stream_seconds
+        beat = now + settings.heartbeat
         seen = -1
-        while (left := deadline - time.monotonic()) > 0:
-            version = the_table.wait(seen, min(settings.heartbeat, left))
-            if version == seen:
+        while (now := time.monotonic()) < deadline and not gone():
+            if now >= beat:
                 yield ": heartbeat\n\n"  # a write to a closed connection ends the stream
-                continue
-            seen, text = views.text(the_table, lang, session)
-            yield f"id: {seen}\nevent: state\ndata: {text}\n\n"
+                beat = now + settings.heartbeat
+            version = the_table.wait(seen, min(settings.poll, beat - now, deadline - now))
+            if version != seen:
+                seen, text = views.text(the_table, lang, session)
+                yield f"id: {seen}\nevent: state\ndata: {text}\n\n"
 
     response = Response(
         stream(),
@@ -307,6 +325,11 @@ def events() -> Response:
     # The server closes the response however the stream ends, even if it never started.
     response.call_on_close(streams.release)
     return response
+
+
+def _never() -> bool:
+    """A server that cannot tell when a page goes: the heartbeat's failed write says it."""
+    return False
 
 
 @api.post("/replay")
@@ -391,11 +414,11 @@ def chaos() -> Response:
 @api.post("/order")
 def order() -> Response:
     """Another discard order for the last turn, the same roll (no confirmation needed)."""
-    data = body({"order": _order}, required=("order",))
-    last = _last_action()
+    data = body({"order": _order, "turn": _last_turn}, required=("order", "turn"))
+    last = _last_action(data["turn"])
     if isinstance(last, Chaos):
         raise ApiError(409, "R-7", "a chaos discard has no penalty cards to order")
-    table().correct(replace(last, order=data["order"]))
+    table().correct(replace(last, order=data["order"]), turn=data["turn"])
     return _changed()
 
 
@@ -403,8 +426,8 @@ def order() -> Response:
 def correct() -> Response:
     """A mistyped roll of the last turn corrected; without `confirm` the API answers 409
     with `needs_confirm`, and the page asks the players before sending it again."""
-    data = body({"roll": _roll, "confirm": _flag}, required=("roll",))
-    last = _last_action()
+    data = body({"roll": _roll, "confirm": _flag, "turn": _last_turn}, required=("roll", "turn"))
+    last = _last_action(data["turn"])
     if not isinstance(last, Play):
         raise ApiError(409, "correct", "the last turn rolled no dice: there is no roll to correct")
     confirm = data.get("confirm", False)
@@ -415,7 +438,7 @@ def correct() -> Response:
             f"changing the roll from {list(last.roll)} to {list(data['roll'])} must be confirmed",
             needs_confirm=True,
         )
-    table().correct(replace(last, roll=data["roll"], order=None, drawn=()), confirm)
+    table().correct(replace(last, roll=data["roll"], order=None, drawn=()), confirm, data["turn"])
     return _changed()
 
 
@@ -436,13 +459,19 @@ def shown() -> Response:
 
 @api.post("/undo")
 def undo() -> Response:
-    body({})
-    table().undo()
+    """Staged cards taken back, else the last turn; `turn` says which last turn the phone
+    saw, so repeated or crossing taps take back one turn only (`Table.undo`)."""
+    data = body({"turn": _last_turn}, required=("turn",))
+    table().undo(data["turn"])
     return _changed()
 
 
-def _last_action() -> Pass | Play | Chaos:
+def _last_action(turn: int) -> Pass | Play | Chaos:
+    """The last turn as an action, when it is the turn the phone meant: a late tap meant
+    for an earlier turn is refused here before its checks, and by the table under its lock
+    (another phone may play in between)."""
     snap = table().snapshot()
+    check_turn(len(snap.record.turns), turn)
     if not snap.record.turns:
         raise TableError("correct", "no turn has been played yet: there is nothing to change")
     return view.last_action(snap)

@@ -46,6 +46,7 @@ class Settings:
     and a PIN cannot be guessed by trying them all quickly."""
 
     heartbeat: float = 15.0  # seconds between SSE comments
+    poll: float = 0.5  # seconds between checks that a streaming page is still there
     stream_seconds: float = 300.0  # an SSE stream's lifetime before the browser reconnects
     retry_ms: int = 1000  # how soon the browser reconnects
     max_streams: int = 12  # leave threads of waitress's pool free for the API

@@ -51,11 +51,15 @@ class ServeError(OSError):
 
 def listen(app: Any, host: str, port: int) -> Any:
     """A waitress server bound to `host:port`, not yet serving. Binding here, before any
-    thread starts, turns a port in use into one clear message instead of a dead thread."""
+    thread starts, turns a port in use into one clear message instead of a dead thread.
+    `channel_request_lookahead` keeps reading a connection while its request runs, so a
+    page that goes away is noticed at once and its event stream ends (`web.api.events`)."""
     from waitress.server import create_server
 
     try:
-        return create_server(app, host=host, port=port, threads=THREADS, ident="caboose")
+        return create_server(
+            app, host=host, port=port, threads=THREADS, ident="caboose", channel_request_lookahead=1
+        )
     except OSError as error:
         raise ServeError(
             f"cannot listen on {host}:{port} ({error.strerror or error}): another program, "

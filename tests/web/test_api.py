@@ -399,7 +399,7 @@ def test_derailment_with_the_proposed_order_and_the_others(client, dealt):
 
 def test_another_discard_order(client, dealt):
     derail_ben(client)
-    answer = client.post("/api/order", json={"order": ["4", "3"]}, headers=HEADERS)
+    answer = client.post("/api/order", json={"order": ["4", "3"], "turn": 2}, headers=HEADERS)
     assert answer.status_code == 200
     assert answer.json["players"][1]["pile"] == ["4", "3"]
     assert answer.json["last"]["order"] == ["4", "3"]
@@ -409,26 +409,28 @@ def test_another_discard_order(client, dealt):
 def test_a_wrong_order_is_refused(client, dealt):
     derail_ben(client)
     before = snapshot(client, dealt)
-    answer = client.post("/api/order", json={"order": ["4", "4"]}, headers=HEADERS)
+    answer = client.post("/api/order", json={"order": ["4", "4"], "turn": 2}, headers=HEADERS)
     assert answer.status_code == 422 and error_of(answer)["rule"] == "R-7"
     assert snapshot(client, dealt) == before
 
 
 def test_no_order_for_a_chaos_discard(client, dealt):
     client.post("/api/chaos", json={"seat": 0, "cards": ["C2"]}, headers=HEADERS)
-    answer = client.post("/api/order", json={"order": ["C2"]}, headers=HEADERS)
+    answer = client.post("/api/order", json={"order": ["C2"], "turn": 1}, headers=HEADERS)
     assert answer.status_code == 409
 
 
 def test_order_and_correct_need_a_turn(client, dealt):
-    assert client.post("/api/order", json={"order": ["2"]}, headers=HEADERS).status_code == 409
-    assert client.post("/api/correct", json={"roll": [1]}, headers=HEADERS).status_code == 409
+    order = client.post("/api/order", json={"order": ["2"], "turn": 0}, headers=HEADERS)
+    assert order.status_code == 409
+    correct = client.post("/api/correct", json={"roll": [1], "turn": 0}, headers=HEADERS)
+    assert correct.status_code == 409
 
 
 def test_correcting_a_roll_asks_for_confirmation(client, dealt):
     derail_ben(client)
     before = snapshot(client, dealt)
-    body = {"roll": [1, 1, 0, 0, 0, 0]}
+    body = {"roll": [1, 1, 0, 0, 0, 0], "turn": 2}
     asked = client.post("/api/correct", json=body, headers=HEADERS)
     assert asked.status_code == 409 and error_of(asked)["needs_confirm"] is True
     assert snapshot(client, dealt) == before
@@ -441,23 +443,25 @@ def test_correcting_a_roll_asks_for_confirmation(client, dealt):
 def test_an_impossible_corrected_roll_is_refused(client, dealt):
     derail_ben(client)
     before = snapshot(client, dealt)
-    answer = client.post("/api/correct", json={"roll": [1, 1], "confirm": True}, headers=HEADERS)
+    body = {"roll": [1, 1], "confirm": True, "turn": 2}
+    answer = client.post("/api/correct", json=body, headers=HEADERS)
     assert answer.status_code == 422 and error_of(answer)["rule"] == "dice"
     assert snapshot(client, dealt) == before
 
 
 def test_a_pass_has_no_roll_to_correct(client, dealt):
     client.post("/api/pass", json={"seat": 0}, headers=HEADERS)
-    answer = client.post("/api/correct", json={"roll": [1], "confirm": True}, headers=HEADERS)
+    body = {"roll": [1], "confirm": True, "turn": 1}
+    answer = client.post("/api/correct", json=body, headers=HEADERS)
     assert answer.status_code == 409
 
 
 def test_undo_goes_back_to_the_last_roll(client, dealt):
     derail_ben(client)
     client.post("/api/chaos", json={"seat": 0, "cards": ["C2"]}, headers=HEADERS)
-    undone = client.post("/api/undo", json={}, headers=HEADERS)
+    undone = client.post("/api/undo", json={"turn": 3}, headers=HEADERS)
     assert undone.status_code == 200 and undone.json["turn"] == 2
-    refused = client.post("/api/undo", json={}, headers=HEADERS)
+    refused = client.post("/api/undo", json={"turn": 2}, headers=HEADERS)
     assert refused.status_code == 409 and error_of(refused)["rule"] == "undo"
     assert client.get("/api/state").json["undo"] == {"possible": False, "rule": "roll"}
 

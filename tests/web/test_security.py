@@ -4,14 +4,22 @@ cannot come back in. Each keeps the game as it was and says why."""
 
 from __future__ import annotations
 
+import http.client
+import socket
+import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
 
 import pytest
 from flask.testing import FlaskClient
 
+from companion.store import Store
+from companion.table import Table
 from tests.web.conftest import HEADERS, PIN
-from tests.web.test_api import snapshot
+from tests.web.test_api import derail_ben, snapshot
 from web.app import Settings, create_app
+from web.serve import deal_demo, listen
 
 HOLDER = {"REMOTE_ADDR": "192.168.1.20"}  # the phone of the player who knows the PIN
 WATCHER = {"REMOTE_ADDR": "192.168.1.31"}  # a phone that only watches, or guesses
@@ -88,3 +96,99 @@ def test_the_page_s_own_origin_is_accepted(client, dealt):
         "/api/pass", json={"seat": 0}, headers=HEADERS | {"Origin": "http://localhost"}
     )
     assert answer.status_code == 200
+
+
+# --- commands say which turn they mean --------------------------------------------------------
+
+
+def test_twenty_parallel_undos_for_one_turn_undo_one_turn(app, dealt):
+    client = app.test_client()
+    for seat in (0, 1, 0):
+        assert client.post("/api/pass", json={"seat": seat}, headers=HEADERS).status_code == 200
+    answers: list[tuple[int, str | None]] = []
+
+    def tap() -> None:
+        answer = app.test_client().post("/api/undo", json={"turn": 3}, headers=HEADERS)
+        rule = None if answer.status_code == 200 else answer.json["error"]["rule"]
+        answers.append((answer.status_code, rule))
+
+    taps = [threading.Thread(target=tap) for _ in range(20)]
+    for thread in taps:
+        thread.start()
+    for thread in taps:
+        thread.join()
+    assert sorted(answers, key=str) == [(200, None)] + [(409, "stale")] * 19
+    assert client.get("/api/state").json["turn"] == 2
+
+
+def test_a_late_correction_meant_for_turn_two_does_not_change_turn_three(client, dealt):
+    derail_ben(client)  # turn 2: Ben's roll
+    assert client.post("/api/pass", json={"seat": 0}, headers=HEADERS).status_code == 200
+    before = snapshot(client, dealt)
+    late = {"roll": [1, 1, 0, 0, 0, 0], "confirm": True, "turn": 2}
+    answer = client.post("/api/correct", json=late, headers=HEADERS)
+    assert answer.status_code == 409 and error_of(answer)["rule"] == "stale"
+    assert "turn 3" in error_of(answer)["message"]
+    order = client.post("/api/order", json={"order": ["4", "3"], "turn": 2}, headers=HEADERS)
+    assert order.status_code == 409 and error_of(order)["rule"] == "stale"
+    assert snapshot(client, dealt) == before
+
+
+@pytest.mark.parametrize("path", ["/api/undo", "/api/correct", "/api/order"])
+def test_a_command_without_its_turn_is_refused(client, dealt, path):
+    derail_ben(client)
+    before = snapshot(client, dealt)
+    body = {"/api/undo": {}, "/api/correct": {"roll": [1]}, "/api/order": {"order": ["4"]}}
+    answer = client.post(path, json=body[path], headers=HEADERS)
+    assert answer.status_code == 400 and error_of(answer)["fields"] == ["turn"]
+    assert snapshot(client, dealt) == before
+
+
+# --- the event stream: a page that goes frees its slot at once ---------------------------------
+
+
+@contextmanager
+def served(app) -> Iterator[int]:
+    """The app under waitress as `companion serve` binds it (`web.serve.listen`); its port."""
+    server = listen(app, "127.0.0.1", 0)
+
+    def run() -> None:
+        with suppress(OSError):  # its sockets closed under the loop by close(): how it stops
+            server.run()
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    try:
+        yield server.effective_port
+    finally:
+        server.close()
+        thread.join(2)
+
+
+def stream_status(port: int) -> int:
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+    connection.request("GET", "/api/events")
+    status = connection.getresponse().status
+    connection.close()
+    return status
+
+
+def test_a_closed_page_frees_its_stream_slot_within_a_second(tmp_path):
+    table = Table(Store(tmp_path / "t.sqlite3"))
+    deal_demo(table, turns=1)
+    # Heartbeats a minute apart: only noticing the closed connection can free the slot.
+    settings = Settings(heartbeat=60, stream_seconds=120, max_streams=1)
+    with served(create_app(table, "1111", settings)) as port:
+        page = socket.create_connection(("127.0.0.1", port), timeout=5)
+        page.sendall(b"GET /api/events HTTP/1.1\r\nHost: table\r\n\r\n")
+        received = b""
+        while b"event: state" not in received:
+            received += page.recv(65536)
+        assert received.startswith(b"HTTP/1.1 200")
+        assert stream_status(port) == 503  # the one slot is the page's
+        page.close()  # the phone goes away
+        closed = time.monotonic()
+        while stream_status(port) != 200:
+            assert time.monotonic() - closed < 3, "the closed page still holds its slot"
+            time.sleep(0.05)
+        assert time.monotonic() - closed < 1.5

@@ -67,24 +67,40 @@ function chips(codes, extra = "") {
 
 // --- talking to the table -----------------------------------------------------------------
 
+// A refused tap is said in a toast fixed in the viewport (index.html's #error, aria-live),
+// so a phone scrolled far down the page sees it; it stays a few seconds, or until tapped.
+const TOAST_MS = 6000;
+let toastTimer = null;
+
 function showError(message) {
   const box = document.getElementById("error");
+  clearTimeout(toastTimer);
   box.textContent = message;
   box.hidden = !message;
+  if (message) toastTimer = setTimeout(() => { box.hidden = true; }, TOAST_MS);
 }
 
 async function send(path, body = {}) {
+  const headers = { "Content-Type": "application/json" };
+  if (pin) headers["X-Table-Pin"] = pin;  // no PIN yet: none sent, rather than an empty one
   const response = await fetch(`${path}?lang=${LANG}`, {
     method: "POST",
-    headers: { "Content-Type": "application/json", "X-Table-Pin": pin },
+    headers,
     body: JSON.stringify(body),
   });
   const data = await response.json();
   if (!response.ok) {
     const error = data.error || {};
     if (error.needs_confirm) return { needsConfirm: true, error };
+    if (response.status === 429 && error.rule === "pin") {
+      // Too many wrong tries from this phone: the stored PIN may well be right; keep it.
+      pin = localStorage.getItem("caboose-pin") || pin;
+      setPinState("wait", { n: error.retry_after });
+      showError(t("pin_wait", { n: error.retry_after }));
+      return null;
+    }
     showError(`${error.message} (${error.rule})`);
-    if (error.rule === "pin") setPinState(false);
+    if (error.rule === "pin") setPinState(pin ? "wrong" : "ask");
     return null;
   }
   showError("");
@@ -92,24 +108,46 @@ async function send(path, body = {}) {
   return data;
 }
 
+function refresh() {
+  return fetch(`/api/state?lang=${LANG}`).then((r) => r.json()).then(render).catch(() => null);
+}
+
+// The live stream. The browser's EventSource reconnects by itself after a dropped stream,
+// but gives up for good on an answer other than 200 (a 503 when too many pages are open, a
+// proxy's 502 while the service restarts): the page then reopens it itself, waiting twice as
+// long each time (1 s up to 30 s), and fetches the state first, so it is current once back.
+const RETRY_FIRST_MS = 1000;
+const RETRY_MAX_MS = 30000;
+let retryMs = RETRY_FIRST_MS;
+let retryTimer = null;
+
 function connect() {
   const live = document.getElementById("live");
   const source = new EventSource(`/api/events?lang=${LANG}`);
   source.addEventListener("state", (event) => render(JSON.parse(event.data)));
   source.onopen = () => {
+    retryMs = RETRY_FIRST_MS;
     live.textContent = t("live");
     live.className = "badge on";
   };
   source.onerror = () => {
     live.textContent = t("offline");
     live.className = "badge off";
+    if (source.readyState !== EventSource.CLOSED || retryTimer !== null) return;
+    retryTimer = setTimeout(() => {
+      retryTimer = null;
+      refresh();
+      connect();
+    }, retryMs + Math.random() * 250);  // a little apart, when many pages were refused at once
+    retryMs = Math.min(retryMs * 2, RETRY_MAX_MS);
   };
 }
 
-function setPinState(ok) {
-  const state = document.getElementById("pin-state");
-  state.textContent = ok ? t("pin_ok") : t("pin_wrong");
-  if (!ok) {
+// What the PIN field says. Only a PIN the table called wrong is forgotten.
+function setPinState(state, params = {}) {
+  const words = { ok: "pin_ok", wrong: "pin_wrong", wait: "pin_wait", ask: "pin_ask" };
+  document.getElementById("pin-state").textContent = t(words[state], params);
+  if (state === "wrong") {
     pin = "";
     localStorage.removeItem("caboose-pin");
   }
@@ -410,7 +448,7 @@ function drawMove(v, replay) {
     parts.push(actions);
   }
   parts.push(h("button", { id: "undo", disabled: !v.undo.possible, title: t("undo_no"),
-    onclick: () => send("/api/undo") }, t("undo")));
+    onclick: () => send("/api/undo", { turn: v.last ? v.last.number : 0 }) }, t("undo")));
   box.replaceChildren(...parts);
 }
 
@@ -514,7 +552,7 @@ function drawLast(v, replay) {
       parts.push(h("div", { id: "order-options" }, h("div", {}, t("order_choose")),
         last.order_options.map((o) => h("button", {
           class: o.chosen ? "chosen" : "", "data-order": o.order.join(","),
-          onclick: () => send("/api/order", { order: o.order }),
+          onclick: () => send("/api/order", { order: o.order, turn: last.number }),
         }, chips(o.order), ` → ${t("order_result", { pile: o.pile.map(base).join(" ") || "∅", points: o.points })}`))));
     }
   }
@@ -531,10 +569,10 @@ function correctRoll(last) {
   return h("details", { id: "correct" }, h("summary", {}, t("correct_roll")),
     h("div", { class: "dice" }, dice),
     h("button", { id: "correct-send", onclick: async () => {
-      const answer = await send("/api/correct", { roll: fixed });
+      const answer = await send("/api/correct", { roll: fixed, turn: last.number });
       if (answer && answer.needsConfirm) {
         const text = t("correct_confirm", { n: last.number, a: last.roll.join(","), b: fixed.join(",") });
-        if (window.confirm(text)) send("/api/correct", { roll: fixed, confirm: true });
+        if (window.confirm(text)) send("/api/correct", { roll: fixed, confirm: true, turn: last.number });
       }
     } }, t("correct_roll")));
 }
@@ -624,7 +662,7 @@ function setup() {
     pin = document.getElementById("pin").value.trim();
     if (await send("/api/pin")) {
       localStorage.setItem("caboose-pin", pin);
-      setPinState(true);
+      setPinState("ok");
     }
   });
   document.getElementById("start-form").addEventListener("submit", (event) => {
@@ -674,7 +712,8 @@ function setup() {
     draw(view, false);
   });
   loadEditions();
-  fetch(`/api/state?lang=${LANG}`).then((r) => r.json()).then(render);
+  document.getElementById("error").addEventListener("click", () => showError(""));
+  refresh();
   connect();
 }
 
