@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+import reprlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -97,6 +98,11 @@ def parse(text: str | bytes) -> Record:
     return from_json(doc)
 
 
+def _shown(value: Any) -> str:
+    """A value quoted in a message, cut short: a message stays one readable line."""
+    return reprlib.repr(value)
+
+
 def _depth(doc: Any) -> int:
     """How deeply lists and objects nest in a parsed document, counted without recursion."""
     deepest = 0
@@ -117,12 +123,14 @@ def from_json(doc: Any) -> Record:
     if _depth(doc) > MAX_DEPTH:
         raise _fail(_TOO_DEEP)  # before any message could try to quote such a value
     if doc.get("format") != FORMAT:
-        raise _fail(f"the format must be {FORMAT!r}, not {doc.get('format')!r}")
+        raise _fail(f"the format must be {FORMAT!r}, not {_shown(doc.get('format'))}")
     unknown = set(doc) - _TOP_KEYS
     if unknown:
         raise _fail(f"unknown fields {sorted(unknown)}: a record has {sorted(_TOP_KEYS)}")
     if doc.get("edition") not in EDITIONS:
-        raise _fail(f"edition must be one of {', '.join(EDITIONS)}, not {doc.get('edition')!r}")
+        raise _fail(
+            f"edition must be one of {', '.join(EDITIONS)}, not {_shown(doc.get('edition'))}"
+        )
     players = doc.get("players")
     if not isinstance(players, list) or not all(isinstance(p, str) and p for p in players):
         raise _fail("players must be a list of names")

@@ -113,3 +113,11 @@ def test_a_setup_no_game_could_reach_is_refused(tmp_path, capsys, setup_change, 
     code, out = replay_json(tmp_path, capsys, doc)
     assert code == 2 and out["error"]["turn"] == 0 and out["error"]["rule"] == rule
     assert words in out["error"]["message"]
+
+
+def test_a_huge_wrong_value_is_quoted_short(tmp_path, capsys):
+    """The message stays one readable line, whatever the record held."""
+    doc = record("rollecate", ROLLECATE, []) | {"edition": "x" * 1_000_000}
+    code, out = replay_json(tmp_path, capsys, doc)
+    assert code == 2 and "edition must be one of" in out["error"]["message"]
+    assert len(out["error"]["message"]) < 200
