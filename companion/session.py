@@ -93,6 +93,7 @@ MESSAGES: dict[str, str] = {
     "pip_dice": "a pip die was rolled but the table has no face map for pip dice "
     "(pip_wheels in the config): roll the game's own dice",
     "die_face": "a die shows {face} wheels: these dice show {faces}",
+    "too_many_dice_one": "{n} dice were rolled but 1 is wanted: roll 1",
     "too_many_dice": "{n} dice were rolled but {left} are wanted: roll {left}",
     "pass_laid": "cards are laid at the front: take them back to pass",
     "pass_not_now": "PASS is for the player to move, before anything is laid",
@@ -530,7 +531,8 @@ class Session:
                 return
         left = turn.dice - len(turn.roll)
         if len(wheels) > left:
-            self.problem = Message("too_many_dice", {"n": len(wheels), "left": left})
+            key = "too_many_dice_one" if left == 1 else "too_many_dice"
+            self.problem = Message(key, {"n": len(wheels), "left": left})
             self._signal_illegal()
             return
         self.problem = None

@@ -13,11 +13,35 @@ let chosenPlay = null; // cards of the play being looked at, joined by commas
 let chosenPlace = 0; // index of the placement option chosen for it
 let roll = []; // wheels per die being entered
 let watching = null; // {record, turn, total, frame} while a record is replayed
+let nameFinder = null; // the players' names of the view being drawn, to isolate them
 
+// A word whose count changes it has a `_one` form, said when the count `n` is 1.
 function t(key, params = {}) {
-  let text = TEXT[key] || key;
+  let text = (params.n === 1 && TEXT[`${key}_one`]) || TEXT[key] || key;
   for (const [name, value] of Object.entries(params)) text = text.replaceAll(`{${name}}`, value);
   return text;
+}
+
+// A player's name in its own direction: an Arabic or Hebrew name must not carry the
+// numbers and colons around it into its right-to-left run (the status line, the log).
+function bdi(name) {
+  return h("bdi", {}, name);
+}
+
+function learnNames(players) {
+  const names = [...new Set((players || []).map((p) => p.name).filter(Boolean))];
+  names.sort((a, b) => b.length - a.length);  // the longest first: "Ana" inside "Ana Mari"
+  const escaped = names.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+  nameFinder = names.length
+    ? new RegExp(`(?<![\\p{L}\\p{M}\\p{N}])(${escaped.join("|")})(?![\\p{L}\\p{M}\\p{N}])`, "u")
+    : null;
+}
+
+// A sentence made elsewhere (a word of the page, a log line, the referee at the table) as
+// nodes, with every player's name in it isolated.
+function isolateNames(text) {
+  if (!nameFinder || !text) return text;
+  return text.split(nameFinder).map((part, i) => (i % 2 ? bdi(part) : part)).filter((p) => p !== "");
 }
 
 function h(tag, attrs = {}, ...children) {
@@ -48,7 +72,7 @@ function base(code) {
 }
 
 function diceWords(n) {
-  return n === 1 ? t("die_to_roll") : t("dice_to_roll", { n });
+  return t("dice_to_roll", { n });
 }
 
 function cardChip(code, extra = "") {
@@ -165,6 +189,7 @@ function render(next) {
 }
 
 function draw(v, replay) {
+  learnNames(v && v.players);
   drawSession(replay ? null : v && v.session, replay ? null : v && v.to_show);
   const hasGame = Boolean(v && v.game !== null && v.railway);
   for (const id of ["table-view", "piles", "log-section"]) {
@@ -190,9 +215,10 @@ function drawStatus(v) {
   const mover = v.players[v.to_move];
   status.replaceChildren(
     h("div", { class: "to-move", id: "to-move" },
-      v.over ? t("game_over") : t("to_move", { name: mover.name })),
+      v.over ? t("game_over") : isolateNames(t("to_move", { name: mover.name }))),
     h("div", { id: "draw-left" }, `${v.edition.name} · ${t("draw_left", { n: v.draw })}`),
-    h("div", {}, v.players.map((p) => `${p.name}: ${t("hand_size", { n: p.hand_size })}`).join(" · ")),
+    h("div", { id: "hand-sizes" }, v.players.flatMap((p, i) => [i ? " · " : "", bdi(p.name),
+      `: ${t("hand_size", { n: p.hand_size })}`])),
   );
 }
 
@@ -302,7 +328,7 @@ function drawShow(want) {
   const label = want.what === "taken"
     ? t("show_taken", { name: want.name, n: want.count })
     : t("show_hand", { name: want.name, n: want.count });
-  const form = h("form", { id: "show-form" }, h("label", { for: "show-cards" }, label), input,
+  const form = h("form", { id: "show-form" }, h("label", { for: "show-cards" }, isolateNames(label)), input,
     h("button", { type: "submit" }, t("show_button")));
   form.addEventListener("submit", (event) => {
     event.preventDefault();
@@ -325,18 +351,20 @@ function drawSession(session, want) {
   const parts = [h("h2", {}, t("session"))];
   // The message repeats the problem, the mismatch or the question when one stands.
   if (![session.problem, session.mismatch, question && question.prompt].includes(session.message)) {
-    parts.push(h("p", { class: "big", id: "session-message" }, session.message));
+    parts.push(h("p", { class: "big", id: "session-message" }, isolateNames(session.message)));
   }
-  if (session.problem) parts.push(h("p", { class: "problem", id: "session-problem" }, session.problem));
+  if (session.problem) {
+    parts.push(h("p", { class: "problem", id: "session-problem" }, isolateNames(session.problem)));
+  }
   // A CONFIRM refused too early names the mismatch already.
   if (session.mismatch && !(session.problem || "").includes(session.mismatch)) {
     parts.push(h("p", { id: "session-mismatch" },
-      h("strong", {}, `${t("session_mismatch")}: `), session.mismatch));
+      h("strong", {}, `${t("session_mismatch")}: `), isolateNames(session.mismatch)));
   }
   if (question) {
     parts.push(h("div", { id: "session-question" },
       h("h3", {}, t("session_choose")),
-      h("p", { id: "session-prompt" }, question.prompt),
+      h("p", { id: "session-prompt" }, isolateNames(question.prompt)),
       h("div", { class: "options" }, question.options.map((code) => h("button", {
         "data-answer": code, onclick: () => send("/api/session/answer", { code }) },
       cardChip(code)))),
@@ -388,7 +416,7 @@ function oddsChart(odds) {
   const pct = odds.p_derail.percent;
   const oneIn = friendly(odds.p_derail.num / odds.p_derail.den);
   const rows = odds.penalties.map((p, k) => [
-    h("span", {}, t("k_cards", { k })),
+    h("span", {}, t("k_cards", { n: k })),
     h("div", { class: `bar${k ? " risk" : ""}`, "data-percent": p.percent }),
     h("span", {}, `${p.percent}%`),
   ]);
@@ -413,7 +441,7 @@ function drawMove(v, replay) {
   if (box.hidden) return;
   const c = v.choices;
   const mover = v.players[v.to_move];
-  const parts = [h("h2", {}, t("your_turn", { name: mover.name }))];
+  const parts = [h("h2", {}, isolateNames(t("your_turn", { name: mover.name })))];
   // A real table's deal is not known: the hand is the player's own, not shown.
   if (!c.provisional) parts.push(h("div", {}, h("h3", {}, t("hand")), chips(c.hand.map((x) => x.code))));
   if (c.laura) {
@@ -520,7 +548,7 @@ function drawLast(v, replay) {
   const items = [];
   if (last.played.length) {
     const wheels = (last.roll || []).reduce((a, b) => a + b, 0);
-    items.push(h("li", {}, `${last.name}: `, chips(last.played),
+    items.push(h("li", {}, bdi(last.name), ": ", chips(last.played),
       last.roll ? ` · ${last.roll.join(" + ")} = ${wheels}` : ""));
   }
   if (last.moved) {
@@ -528,7 +556,7 @@ function drawLast(v, replay) {
     // caboose stands now.
     const steps = last.moved.to - last.moved.from;
     const now = v.railway.caboose + 1;
-    items.push(h("li", { id: "moved" }, steps === 1 ? t("moved_one", { b: now }) : steps ? t("moved", { n: steps, b: now }) : t("stayed", { a: now })));
+    items.push(h("li", { id: "moved" }, steps ? t("moved", { n: steps, b: now }) : t("stayed", { a: now })));
   }
   if (last.kind === "play") {
     items.push(h("li", { id: "derail", class: last.derailed ? "derailed" : "" },
@@ -537,8 +565,8 @@ function drawLast(v, replay) {
   if (last.broken.length) items.push(h("li", {}, t("broken", { cards: last.broken.map(base).join(" ") })));
   if (last.reshuffled) items.push(h("li", {}, t("reshuffled")));
   for (const took of last.took) {
-    items.push(h("li", { class: "took" }, t("took", { name: last.name, card: base(took.card),
-      source: t(`source_${took.source}`), cause: t(`cause_${took.cause}`) })));
+    items.push(h("li", { class: "took" }, isolateNames(t("took", { name: last.name,
+      card: base(took.card), source: t(`source_${took.source}`), cause: t(`cause_${took.cause}`) }))));
   }
   for (const card of last.banked) items.push(h("li", {}, t("banked", { card: base(card) })));
   for (const [a, b] of last.cancelled) {
@@ -553,7 +581,7 @@ function drawLast(v, replay) {
         last.order_options.map((o) => h("button", {
           class: o.chosen ? "chosen" : "", "data-order": o.order.join(","),
           onclick: () => send("/api/order", { order: o.order, turn: last.number }),
-        }, chips(o.order), ` → ${t("order_result", { pile: o.pile.map(base).join(" ") || "∅", points: o.points })}`))));
+        }, chips(o.order), ` → ${t("order_result", { pile: o.pile.map(base).join(" ") || "∅", n: o.points })}`))));
     }
   }
   if (!replay && last.roll && last.roll.length) parts.push(correctRoll(last));
@@ -583,11 +611,11 @@ function drawPiles(v) {
   const box = document.getElementById("piles");
   box.replaceChildren(h("h2", {}, t("piles")), ...v.players.map((p) => h("div", {
     class: `player${p.to_move ? " to-move" : ""}`, "data-seat": p.seat },
-    h("div", {}, h("span", { class: "name" }, p.name), " · ",
+    h("div", {}, h("bdi", { class: "name" }, p.name), " · ",
       h("strong", { class: "score" }, t("score", { n: p.score })), " · ",
       t("hand_size", { n: p.hand_size }),
       p.derailments ? h("span", { class: "derailed" },
-        ` · ${p.derailments === 1 ? t("derailments_one") : t("derailments", { n: p.derailments })}`) : null),
+        ` · ${t("derailments", { n: p.derailments })}`) : null),
     h("div", { class: "pile" }, h("small", {}, `${t("pile")}: `), chips(p.pile)),
     p.banked.length ? h("div", { class: "banked" }, h("small", {}, `${t("banked_cards")}: `),
       chips(p.banked, "banked")) : null,
@@ -602,17 +630,17 @@ function drawRanking(v) {
   const r = v.ranking;
   box.replaceChildren(h("h2", {}, t("ranking")),
     h("p", { class: "winner", id: "winners" },
-      t("winners", { names: r.winners.join(" & ") || t("nobody") }), " — ",
+      isolateNames(t("winners", { names: r.winners.join(" & ") || t("nobody") })), " — ",
       t("decided_by", { how: t(`by_${r.decided_by}`) })),
     h("table", {}, r.rows.map((row) => h("tr", {},
-      h("td", {}, String(row.place)), h("td", {}, row.name),
-      h("td", {}, t("score", { n: row.score })), h("td", {}, t("k_cards", { k: row.cards }))))));
+      h("td", {}, String(row.place)), h("td", {}, bdi(row.name)),
+      h("td", {}, t("score", { n: row.score })), h("td", {}, t("k_cards", { n: row.cards }))))));
 }
 
 function drawLog(v) {
   document.getElementById("log").replaceChildren(...v.log.map((entry) =>
     h("li", { class: entry.correction ? "correction" : "" },
-      entry.correction ? `${t("correction")}: ${entry.text}` : entry.text)));
+      entry.correction ? `${t("correction")}: ` : null, isolateNames(entry.text))));
 }
 
 // --- starting, importing, watching --------------------------------------------------------
@@ -625,7 +653,7 @@ async function loadEditions() {
   const fill = () => {
     const edition = editions.find((e) => e.id === select.value);
     variant.replaceChildren(h("option", { value: "" }, t("none")),
-      ...edition.variants.map((name) => h("option", { value: name }, name)));
+      ...edition.variants.map((name) => h("option", { value: name }, t(`variant_${name}`))));
   };
   select.addEventListener("change", fill);
   fill();
