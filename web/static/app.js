@@ -234,18 +234,62 @@ function trackPath(shape, w, h2) {
   return `M 0 ${-h2} L 0 ${h2}`;
 }
 
+function cardBox(pose, size) {
+  const [hw, hh] = halfExtents(pose, size);
+  return [pose[0] - hw, pose[1] - hh, pose[0] + hw, pose[1] + hh];
+}
+
+function overlaps(a, b) {
+  return a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3];
+}
+
+// Where the "back" or "front" label of an end card goes: beside that card on the side away
+// from its neighbour in the railway (whichever way the railway runs), else on the first
+// side that covers no other card. `away`: the direction of that side when the railway is
+// one card long.
+function endLabel(rw, index, neighbour, word, away) {
+  const pose = rw.cards[index].pose;
+  const [hw, hh] = halfExtents(pose, rw.size);
+  let [dx, dy] = away;
+  if (neighbour !== null) {
+    dx = pose[0] - rw.cards[neighbour].pose[0];
+    dy = pose[1] - rw.cards[neighbour].pose[1];
+  }
+  const lw = word.length * 9 + 4, lh = 16, gap = 5;  // the label's size at 14px, bold
+  const sides = {
+    up: [pose[0], pose[1] - hh - gap - lh / 2],
+    down: [pose[0], pose[1] + hh + gap + lh / 2],
+    left: [pose[0] - hw - gap - lw / 2, pose[1]],
+    right: [pose[0] + hw + gap + lw / 2, pose[1]],
+  };
+  const vertical = [dy < 0 ? "up" : "down", dy < 0 ? "down" : "up"];
+  const horizontal = [dx < 0 ? "left" : "right", dx < 0 ? "right" : "left"];
+  const order = Math.abs(dy) >= Math.abs(dx)
+    ? [vertical[0], horizontal[0], horizontal[1], vertical[1]]
+    : [horizontal[0], vertical[0], vertical[1], horizontal[1]];
+  const others = rw.cards.filter((_, i) => i !== index).map((c) => cardBox(c.pose, rw.size));
+  const placed = order.map((side) => {
+    const [x, y] = sides[side];
+    return { x, y, box: [x - lw / 2, y - lh / 2, x + lw / 2, y + lh / 2] };
+  });
+  return placed.find((p) => !others.some((box) => overlaps(p.box, box))) || placed[0];
+}
+
 function drawRailway(v) {
   const rw = v.railway;
   const [W, H] = rw.size;
   const ghosts = placementOptions(v);
-  const poses = rw.cards.map((c) => c.pose).concat(ghosts.map((g) => g[0]));
+  const n = rw.cards.length;
+  const back = endLabel(rw, 0, n > 1 ? 1 : null, t("back"), [0, -1]);
+  const front = endLabel(rw, n - 1, n > 1 ? n - 2 : null, t("front"), [0, 1]);
+  const boxes = rw.cards.map((c) => c.pose).concat(ghosts.map((g) => g[0]))
+    .map((pose) => cardBox(pose, rw.size)).concat([back.box, front.box]);
   let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
-  for (const pose of poses) {
-    const [hw, hh] = halfExtents(pose, rw.size);
-    minX = Math.min(minX, pose[0] - hw);
-    maxX = Math.max(maxX, pose[0] + hw);
-    minY = Math.min(minY, pose[1] - hh);
-    maxY = Math.max(maxY, pose[1] + hh);
+  for (const box of boxes) {
+    minX = Math.min(minX, box[0]);
+    minY = Math.min(minY, box[1]);
+    maxX = Math.max(maxX, box[2]);
+    maxY = Math.max(maxY, box[3]);
   }
   const pad = 30;
   const svg = s("svg", {
@@ -254,7 +298,6 @@ function drawRailway(v) {
     "aria-label": t("railway"),
     id: "railway-svg",
   });
-  const n = rw.cards.length;
   rw.cards.forEach((c, i) => {
     const [x, y, r] = c.pose;
     const g = s("g", {
@@ -291,11 +334,10 @@ function drawRailway(v) {
     svg.append(s("text", { x: x - hw + 4, y: y - hh + 13, class: "rw-index" },
       document.createTextNode(String(i + 1))));
   });
-  const first = rw.cards[0].pose, last = rw.cards[n - 1].pose;
-  svg.append(s("text", { x: first[0], y: first[1] - halfExtents(first, rw.size)[1] - 8,
-    class: "rw-label", id: "label-back" }, document.createTextNode(t("back"))));
-  svg.append(s("text", { x: last[0], y: last[1] + halfExtents(last, rw.size)[1] + 18,
-    class: "rw-label", id: "label-front" }, document.createTextNode(t("front"))));
+  svg.append(s("text", { x: back.x, y: back.y, class: "rw-label", id: "label-back" },
+    document.createTextNode(t("back"))));
+  svg.append(s("text", { x: front.x, y: front.y, class: "rw-label", id: "label-front" },
+    document.createTextNode(t("front"))));
   // The caboose on its card.
   const [cx, cy] = rw.cards[rw.caboose].pose;
   svg.append(s("g", { transform: `translate(${cx} ${cy + 24})`, id: "caboose" },

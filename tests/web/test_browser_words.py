@@ -1,0 +1,169 @@
+"""The page's words and drawing in a real headless Chromium (see tests/web/test_browser.py):
+counts of one, the variants by name, the "back" and "front" labels on their cards whichever
+way the railway runs, players' names isolated from the text around them, and on a phone the
+move to make before the railway."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from tests.tables import ROLLECATE_TWO
+from tests.web import test_browser as shared
+from web.i18n import TEXT
+
+pytestmark = pytest.mark.browser
+
+browser = shared.browser  # one Chromium for the module, as test_browser.py starts it
+server = shared.server
+
+ARABIC = "أحمد"
+
+# The boxes, on the screen, of the railway's cards and of a label, as Chromium laid them out.
+BOXES = """label => {
+  const box = (el) => { const r = el.getBoundingClientRect();
+    return [r.left, r.top, r.right, r.bottom]; };
+  return {
+    cards: [...document.querySelectorAll('#railway-svg g.rw rect.rw-card')].map(box),
+    label: box(document.getElementById(label)),
+    svg: box(document.getElementById('railway-svg')),
+  };
+}"""
+
+
+def gap(a: list[float], b: list[float]) -> float:
+    """How far apart two boxes are (0 when they touch or overlap)."""
+    dx = max(a[0] - b[2], b[0] - a[2], 0.0)
+    dy = max(a[1] - b[3], b[1] - a[3], 0.0)
+    return (dx * dx + dy * dy) ** 0.5
+
+
+def overlap(a: list[float], b: list[float]) -> bool:
+    return a[0] < b[2] - 0.5 and b[0] < a[2] - 0.5 and a[1] < b[3] - 0.5 and b[1] < a[3] - 0.5
+
+
+def turned(railway: dict, quarters: int) -> dict:
+    """The same railway turned a quarter clockwise `quarters` times on the table."""
+    doc = copy.deepcopy(railway)
+    for card in doc["cards"]:
+        x, y, r = card["pose"]
+        for _ in range(quarters):
+            x, y, r = -y, x, r + 90
+        card["pose"] = [x, y, r % 360]
+    return doc
+
+
+def direction(railway: dict, a: int, b: int) -> str:
+    (x1, y1, _), (x2, y2, _) = railway["cards"][a]["pose"], railway["cards"][b]["pose"]
+    if abs(y2 - y1) >= abs(x2 - x1):
+        return "down" if y2 > y1 else "up"
+    return "right" if x2 > x1 else "left"
+
+
+def test_back_and_front_label_their_own_cards_whichever_way_the_railway_runs(browser, server):
+    """A dealt railway runs up the table; turned, it runs right, down and left. Each time
+    "back" lies beside the back card and "front" beside the front card, on no other card
+    and inside the drawing."""
+    server.post("/api/game", {"edition": "rollecate", "names": ["Ana", "Ben"], "seed": 0})
+    dealt = server.state()["railway"]
+    assert not dealt["schematic"]
+    page, errors = shared.open_page(browser, server.url, 1280, 900)
+    page.wait_for_selector("#railway-svg")
+    seen = set()
+    for quarters in range(4):
+        railway = turned(dealt, quarters)
+        seen.add(direction(railway, 0, 1))
+        page.evaluate("rw => drawRailway({ ...view, railway: rw })", railway)
+        last = len(railway["cards"]) - 1
+        for label, card in (("label-back", 0), ("label-front", last)):
+            boxes = page.evaluate(BOXES, label)
+            box, cards = boxes["label"], boxes["cards"]
+            height = box[3] - box[1]
+            where = (quarters, label)
+            assert gap(box, cards[card]) < height, where  # beside its card
+            assert not any(overlap(box, c) for i, c in enumerate(cards) if i != card), where
+            nearest = min(range(len(cards)), key=lambda i: gap(box, cards[i]))
+            assert nearest == card, where
+            svg = boxes["svg"]
+            assert svg[0] <= box[0] and box[2] <= svg[2] and svg[1] <= box[1] and box[3] <= svg[3]
+        shared.shot(page, f"words-railway-turned-{quarters}")
+    assert seen == {"up", "right", "down", "left"}
+    assert errors == []
+
+
+def test_an_arabic_name_is_isolated_wherever_the_page_prints_it(browser, server):
+    """Every name the page prints is in its own <bdi>: a right-to-left name then cannot
+    pull the colon and the count after it into its run ("5 :أحمد in hand")."""
+    server.post("/api/game", {"edition": "rollecate", "names": [ARABIC, "Ben"], "seed": 3})
+    for _ in range(2):
+        server.post("/api/pass", {"seat": server.state()["to_move"]})
+    page, errors = shared.open_page(browser, server.url, 390, 844)
+    page.wait_for_selector("#railway-svg")
+    unisolated = """name => {
+      const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+      const found = [];
+      let inside = 0;
+      while (walker.nextNode()) {
+        const node = walker.currentNode;
+        if (!node.textContent.includes(name) || node.parentElement.closest('[hidden]')) continue;
+        const bdi = node.parentElement.closest('bdi');
+        if (bdi && bdi.textContent === name) inside += 1;
+        else found.push(node.parentElement.outerHTML);
+      }
+      return { inside, found };
+    }"""
+    during = page.evaluate(unisolated, ARABIC)
+    assert during["found"] == []
+    # the status line (to move, hand sizes), the move's heading, the piles, the log
+    assert during["inside"] >= 5
+    assert page.locator("#hand-sizes bdi").first.inner_text() == ARABIC
+    doc = server.state()
+    while not doc["over"]:
+        doc = server.post("/api/pass", {"seat": doc["to_move"]})
+    page.wait_for_selector("#ranking:not([hidden])")
+    after = page.evaluate(unisolated, ARABIC)
+    assert after["found"] == [] and after["inside"] >= 4
+    assert page.locator("#ranking table bdi").count() == 2
+    shared.shot(page, "words-arabic-name")
+    assert errors == []
+
+
+def test_on_a_phone_the_move_to_make_comes_before_the_railway(browser, server):
+    server.post("/api/game", {"edition": "rollecate", "names": ["Ana", "Ben"], "seed": "e2e"})
+    page, errors = shared.open_page(browser, server.url, 390, 844)
+    page.wait_for_selector("#move:not([hidden]) button[data-play]")
+    move = page.locator("#move").bounding_box()
+    railway = page.locator("#railway").bounding_box()
+    assert move["y"] < 844 * 0.5  # in the first screen, with room for its plays
+    assert move["y"] < railway["y"]
+    shared.shot(page, "words-phone-move-first")
+    # On a wide screen the railway keeps its place beside the piles, the move under it.
+    wide, wide_errors = shared.open_page(browser, server.url, 1920, 1080)
+    wide.wait_for_selector("#move:not([hidden]) button[data-play]")
+    assert wide.locator("#railway").bounding_box()["y"] < wide.locator("#move").bounding_box()["y"]
+    assert errors == [] and wide_errors == []
+
+
+def test_spanish_counts_of_one_and_the_variants_by_name(browser, server):
+    doc = copy.deepcopy(ROLLECATE_TWO)
+    doc["setup"]["draw"] = ["2"]  # one card left to draw
+    server.post("/api/import", {"record": doc})
+    page, errors = shared.open_page(browser, server.url, 390, 844, lang="es-ES")
+    page.wait_for_selector("#railway-svg")
+    assert "queda 1 carta en el mazo" in page.locator("#draw-left").inner_text()
+    page.click("#start-details summary")
+    page.select_option("#edition", "loknroll")
+    options = page.locator("#variant option")
+    texts = [options.nth(i).inner_text() for i in range(options.count())]
+    values = [options.nth(i).get_attribute("value") for i in range(options.count())]
+    assert values == ["", "solo", "solo-hard", "solo-laura"]
+    assert texts == [TEXT["es"]["none"]] + [TEXT["es"][f"variant_{v}"] for v in values[1:]]
+    # The odds of a play list "1 carta", not "1 cartas".
+    server.post("/api/game", {"edition": "rollecate", "names": ["Ana", "Ben"], "seed": "e2e"})
+    page.wait_for_selector("button[data-play='3/c,3/c']")
+    page.click("button[data-play='3/c,3/c']")
+    page.wait_for_selector(".odds .chart")
+    chart = page.locator(".odds .chart").inner_text()
+    assert "1 carta\n" in chart + "\n" and "1 cartas" not in chart
+    assert errors == []
