@@ -106,6 +106,7 @@ def start(
     _check_cards_exist(edition, [railway, draw, discard_pile, *hands])
     if len(hands) != len(seats):
         raise RuleError("setup", f"{len(hands)} hands for {len(seats)} players")
+    _check_cards_in_play(edition, len(seats), [railway, draw, discard_pile, *hands])
     if not railway:
         raise RuleError("setup", "the railway needs at least one card")
     if not 0 <= caboose < len(railway):
@@ -141,6 +142,19 @@ def start(
         discard=tuple(discard_pile),
         layout=(None,) * len(railway),
     )
+
+
+def _check_cards_in_play(edition: Edition, seats: int, groups: Sequence[Sequence[str]]) -> None:
+    """The cards removed at setup never come back: a table shows at most the rest."""
+    removed = edition.removed_at_setup[seats]
+    in_play = len(edition.deck) - removed
+    shown = sum(len(group) for group in groups)
+    if shown > in_play:
+        raise RuleError(
+            "setup",
+            f"the table shows {shown} cards, but a game of {edition.name} with {seats} seats "
+            f"has {in_play} in play: {removed} of the {len(edition.deck)} are removed at setup",
+        )
 
 
 def _check_discard_pairs(discard_pile: Sequence[str]) -> None:

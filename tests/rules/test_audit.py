@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from companion.rules.edition import load
 from companion.rules.engine import apply, start
 from companion.rules.scoring import counted, score
 from companion.rules.state import TOOK, Pass, Play, RuleError, Seat
@@ -151,3 +152,12 @@ def test_R1_a_setup_discard_pile_that_is_not_pairs_is_refused():
         start("loose-caboose", ["Ana", "Ben"], ["1"], 0, [["1"], ["2"]], ["3"], ["4", "4", "2"])
     assert error.value.rule == "R-1" and "odd number of 2s" in error.value.message
     start("loose-caboose", ["Ana", "Ben"], ["1"], 0, [["1"], ["2"]], ["3"], ["2", "4", "4", "2"])
+
+
+def test_setup_more_cards_than_are_left_in_play_after_the_removal_is_refused():
+    """Rollecate for two removes 11 of its 55 cards at setup: a table shows at most 44."""
+    deck = list(load("rollecate").deck)  # tracks first, the chaos cards last
+    railway, hands, draw = deck[:4], [deck[4:24], deck[24:44]], deck[44:45]
+    with pytest.raises(RuleError, match=r"shows 45 cards.* has 44 in play: 11 of the 55"):
+        start("rollecate", ["Ana", "Ben"], railway, 2, hands, draw)
+    start("rollecate", ["Ana", "Ben"], railway, 2, [deck[4:24], deck[24:43]], draw)
