@@ -167,3 +167,21 @@ def test_spanish_counts_of_one_and_the_variants_by_name(browser, server):
     chart = page.locator(".odds .chart").inner_text()
     assert "1 carta\n" in chart + "\n" and "1 cartas" not in chart
     assert errors == []
+
+
+def test_lauras_turn_is_said_in_spanish(browser, server):
+    """LOK'n'ROLL's solo rival: what the rules make her do is said in the page's language,
+    not as the engine's raw `play`, `chaos` or `pass`."""
+    doc = server.post(
+        "/api/game",
+        {"edition": "loknroll", "names": ["Ana"], "variant": "solo-laura", "seed": 1},
+    )
+    while not doc["choices"].get("laura"):
+        doc = server.post("/api/pass", {"seat": doc["to_move"]})
+    action = doc["choices"]["laura"]
+    page, errors = shared.open_page(browser, server.url, 390, 844, lang="es-ES")
+    page.wait_for_selector("#move p.big")
+    cards = " ".join(code.split("/")[0] for code in action.get("cards", []))
+    said = TEXT["es"][f"laura_{action['kind']}"].replace("{cards}", cards)
+    assert page.locator("#move p.big").inner_text() == f"Turno de Laura: {said}"
+    assert errors == []

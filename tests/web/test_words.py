@@ -13,7 +13,7 @@ from companion.record import from_json
 from companion.rules import edition
 from companion.rules.engine import apply
 from companion.rules.log import turn_line
-from companion.rules.state import GAME_OVER, Event, Pass, Play
+from companion.rules.state import GAME_OVER, Chaos, Event, Pass, Play
 from companion.store import Store
 from companion.table import snapshot_of
 from tests.rules.conftest import table
@@ -151,3 +151,14 @@ def test_rollecate_combines_after_the_takes_at_the_end_of_the_turn():
         "turn 1 Ana plays 2 2, rolls 4 wheels, caboose 4 -> 6, derails 2 short, "
         "takes 3, 3 from the back of the railway, 3 cancels 3"
     )
+
+
+def test_every_action_laura_takes_has_words_in_both_languages():
+    """The page says Laura's action from `choices.laura.kind`; none is left raw English."""
+    kinds = {
+        view._action_json(action)["kind"] for action in (Pass(), Play(("3",), ()), Chaos(("C1",)))
+    }
+    for lang in LANGUAGES:
+        said = {TEXT[lang][f"laura_{kind}"] for kind in kinds}
+        assert len(said) == len(kinds)
+    assert not any(TEXT["es"][f"laura_{kind}"].startswith(kind) for kind in kinds)

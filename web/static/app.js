@@ -488,8 +488,8 @@ function drawMove(v, replay) {
   if (!c.provisional) parts.push(h("div", {}, h("h3", {}, t("hand")), chips(c.hand.map((x) => x.code))));
   if (c.laura) {
     const a = c.laura;
-    const said = a.kind === "pass" ? t("pass") : `${a.kind} ${(a.cards || []).map(base).join(" ")}`;
-    parts.push(h("p", { class: "big" }, t("laura", { action: said })),
+    const action = t(`laura_${a.kind}`, { cards: (a.cards || []).map(base).join(" ") });
+    parts.push(h("p", { class: "big", id: "laura-action" }, t("laura", { action })),
       h("button", { class: "primary", id: "laura-do", onclick: () => doLaura(a) }, t("laura_do")));
   } else {
     parts.push(h("h3", {}, t("plays")));
