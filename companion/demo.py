@@ -45,7 +45,7 @@ from companion.rules.geometry import Pose
 from companion.rules.state import TOOK, Action, Chaos, GameState, Pass, Play, RuleError
 from companion.session import CHECKING, OVER, STAGED, WAITING, Session, SessionConfig
 from companion.store import Store
-from companion.table import Table
+from companion.table import Table, snapshot_of
 from companion.tracker import Tracker, TrackerConfig, Watcher
 from companion.vision.table import TableLayout
 
@@ -67,6 +67,9 @@ _CLEAR_MM = 20.0
 CARD_REACH_MM = 44.0 + 12.0
 _FORCED_CLEAR_MM = 15.0
 PINS = {"pass": 17, "confirm": 27, "led": 22, "buzzer": 23}
+# A safety net, not a deadline: a press waits for the controls and the session to take it,
+# however slowly; only a press not taken after this long means something is broken.
+PRESS_TIMEOUT = 120.0
 
 
 class DemoError(RuntimeError):
@@ -130,6 +133,7 @@ class Players:
     def __init__(self, options: DemoOptions) -> None:
         self.options = options
         self.offset = (0.0, 0.0)  # where the engine's origin lies on the table (mm)
+        self.quarters = 0  # how many quarter turns the railway lies turned on the table
         self.policies = [POLICIES[name] for name in options.policies]
 
     def centre(
@@ -141,7 +145,7 @@ class Players:
         """Slide the railway (with the cards about to be laid, `also`) to the middle of
         `area`, as players do when it runs towards the table's edge (the camera sees the
         whole railway move; the game does not change)."""
-        poses = [p for p in state.layout if p is not None] + list(also)
+        poses = [self.turned(p) for p in [*state.layout, *also] if p is not None]
         xs = [p.x for p in poses]
         ys = [p.y for p in poses]
         self.offset = (
@@ -163,16 +167,11 @@ class Players:
         area = LAURA_AREA if state.player.laura else RAILWAY_AREA
         fitted = self.fit(state, action.cards, area)
         if len(fitted) < len(action.cards):
-            before = self.offset
-            first = geometry.legal_placements(
-                state.edition, state.railway, state.layout, action.cards[0]
+            fitted = self.make_room(state, action.cards, area, fitted)
+        if not fitted and state.player.laura:
+            raise DemoError(
+                f"Laura must play {action.cards[0]} (R-10), but no table area holds the railway"
             )
-            self.centre(state, area, first[:1])
-            slid = self.fit(state, action.cards, area)
-            if len(slid) > len(fitted):
-                fitted = slid
-            else:
-                self.offset = before
         if not fitted:
             chaos = tuple(c for c in state.player.hand + state.draw[:1] if cards.is_chaos(c))
             return Chaos(chaos) if chaos and not state.player.laura else Pass()
@@ -181,6 +180,33 @@ class Players:
         dice = 0 if state.player.laura else state.edition.dice_for(played)
         roll = tuple(rng.choice(state.edition.die_faces) for _ in range(dice))
         return Play(played, roll, place=poses)
+
+    def make_room(
+        self,
+        state: GameState,
+        played: Sequence[str],
+        area: tuple[float, ...],
+        fitted: list[tuple[str, Pose]],
+    ) -> list[tuple[str, Pose]]:
+        """Room for more of `played` than `fitted`, as players make it when the railway
+        runs towards the table's edge: they slide the whole railway to the middle of the
+        area, or, when it has grown longer than the table is deep, turn it a quarter (or
+        half) turn as well. The table stays as it was when no move lays more cards. A
+        card Laura must lay (R-10) always has a legal placement, which the engine's
+        railway does not bound: only moving the railway on the table can make it fit."""
+        before = (self.offset, self.quarters)
+        first = geometry.legal_placements(state.edition, state.railway, state.layout, played[0])
+        best, moved = fitted, before
+        for quarters in (self.quarters, self.quarters + 1, self.quarters + 3, self.quarters + 2):
+            self.quarters = quarters % 4
+            self.centre(state, area, first[:1])
+            tried = self.fit(state, played, area)
+            if len(tried) > len(best):
+                best, moved = tried, (self.offset, self.quarters)
+                if len(best) == len(played):
+                    break
+        self.offset, self.quarters = moved
+        return best
 
     def fit(
         self, state: GameState, played: Sequence[str], area: tuple[float, ...] = RAILWAY_AREA
@@ -223,7 +249,7 @@ class Players:
         size = state.edition.card_mm
         table_pose = self.on_table(pose)
         half_w, half_h = (size[0] / 2, size[1] / 2)
-        if round(pose.rotation) % 180 == 90:
+        if round(table_pose.rotation) % 180 == 90:
             half_w, half_h = half_h, half_w
         left, top, right, bottom = area
         room = min(
@@ -254,8 +280,18 @@ class Players:
                     return None
         return room
 
+    def turned(self, pose: Pose) -> Pose:
+        """An engine pose turned as the railway lies turned on the table (a quarter turn
+        takes the engine's (x, y) to (-y, x) and adds 90 degrees, as geometry draws it)."""
+        x, y = pose.x, pose.y
+        for _ in range(self.quarters):
+            x, y = -y, x
+        return Pose(x, y, (pose.rotation + 90.0 * self.quarters) % 360.0)
+
     def on_table(self, pose: Pose) -> Pose:
-        return Pose(pose.x + self.offset[0], pose.y + self.offset[1], pose.rotation)
+        """Where an engine pose lies on the table: turned, then slid."""
+        turned = self.turned(pose)
+        return Pose(turned.x + self.offset[0], turned.y + self.offset[1], turned.rotation)
 
 
 def _scene_cards(
@@ -293,15 +329,15 @@ class Demo:
             dealt = record_of(deal(options.edition, _names(options), options.seed, options.variant))
         except RuleError as error:
             raise DemoError(f"cannot deal the game: {error.message}") from None
-        self.truth_setup = dealt.setup  # the deal the players really hold
         if table.game is None:
             table.load(_guessed(dealt, options.seed))
         game = table.require()
         edition = load_edition(game.record.edition)
         if None in game.state.layout:
             raise DemoError(f"{edition.name}'s railway cannot be laid out on the table")
+        self.truth_setup = dealt.setup  # the deal the players really hold
         self.players = Players(options)
-        self.players.centre(game.state)
+        self._follow_history()
         self.camera = replace(
             synthetic.Camera.preset(options.camera), frame_size=options.frame_size
         )
@@ -316,8 +352,10 @@ class Demo:
         self.watcher = Watcher(vision, tracker)
         self.session = Session(table, SessionConfig())
         self.pins = pin_factory("mock")
+        self._presses = threading.Condition()
+        self.presses_taken = 0  # button presses the session has dealt with (taken or refused)
         self.controls = Controls(
-            self.session.on_button,
+            self._on_button,
             PINS,
             debounce=options.debounce,
             hold=options.hold,
@@ -328,11 +366,24 @@ class Demo:
         self.dice: tuple[Any, ...] = ()  # the dice on the table now
         self.thrown: tuple[Any, ...] = ()  # where the last settled throw lay
         self.showing: tuple[Any, int] | None = None  # the scene under the camera
-        self.rng = random.Random(f"{options.seed}/table")
+        self.rng = random.Random()  # where dice land: seeded anew by each turn (`turn`)
         self.truth: tuple[str, ...] = ()  # the cards really laid this turn
 
     def close(self) -> None:
         self.controls.close()
+
+    def _follow_history(self) -> None:
+        """Lay the railway where the players have it: centred at the start, then moved as
+        they moved it (slid, turned) for each turn already played. Where it lies decides
+        where the next cards fit, so a resumed game must not start from the railway as it
+        lies now: its players choose exactly as the uninterrupted game's did."""
+        record = self.table.export()
+        self.players.centre(snapshot_of(record, 0).state)
+        for played in range(len(record.turns)):
+            seen = snapshot_of(record, played).state
+            before = replace(record, setup=self.truth_setup, turns=record.turns[:played])
+            truth, _ = deal_replay(before)
+            self.players.choose(_with_layout_of(truth, seen))
 
     # --- the camera ----------------------------------------------------------------------
 
@@ -404,20 +455,37 @@ class Demo:
 
     # --- the buttons ---------------------------------------------------------------------
 
-    def press(self, button: str, done: Callable[[], bool], seconds: float = 0.05) -> bool:
-        """Press and release a button on its mock pin, then wait (a few seconds at most:
-        the debounce runs on timer threads, late on a busy machine) until `done()`."""
+    def _on_button(self, button: str) -> None:
+        """The session takes the press; then whoever pressed is told it was dealt with."""
+        try:
+            self.session.on_button(button)
+        finally:
+            with self._presses:
+                self.presses_taken += 1
+                self._presses.notify_all()
+
+    def press(self, button: str, done: Callable[[], bool]) -> bool:
+        """Press a button on its mock pin until the controls count it as down, release it,
+        and wait until the session has dealt with the press; then whether `done()`. Each
+        step waits for what it needs, not for a time: the debounce runs on timer threads,
+        late on a busy machine, and a slow machine makes the demo slower, never wrong.
+        Only a step that has not happened after PRESS_TIMEOUT seconds stops the demo."""
+        device = self.controls.pass_button if button == "pass" else self.controls.confirm_button
         pin = self.pins.pin(PINS[button])
+        with self._presses:
+            taken = self.presses_taken
         pin.drive_low()
-        time.sleep(seconds)
+        down = device.wait_until(True, PRESS_TIMEOUT)
         pin.drive_high()
-        deadline = time.monotonic() + 5.0
-        version = self.session.version
-        while not done():
-            if time.monotonic() > deadline:
-                return False
-            version = self.session.wait(version, timeout=0.1)
-        return True
+        if not down:
+            raise DemoError(f"{button.upper()} was held {PRESS_TIMEOUT:.0f} s, never seen down")
+        with self._presses:
+            if not self._presses.wait_for(lambda: self.presses_taken > taken, PRESS_TIMEOUT):
+                raise DemoError(
+                    f"{button.upper()} was released but not reported within "
+                    f"{PRESS_TIMEOUT:.0f} s: the controls' debounce timers did not run"
+                )
+        return done()
 
     def confirm(self, state: GameState) -> None:
         """Move the caboose and take the penalty cards as computed (showing those taken
@@ -445,11 +513,14 @@ class Demo:
             self.confirm(self.true_state())
             return
         state = self.true_state()
-        offset = self.players.offset
+        moved = (self.players.offset, self.players.quarters)
         action = self.players.choose(state)
-        if self.players.offset != offset:  # the players slid the railway: let it settle
+        if (self.players.offset, self.players.quarters) != moved:  # let the railway settle
             self.look(self.scene(state))
         turns = len(self.table.require().record.turns)
+        # seeded by the turn, not by the turns this run has watched: a resumed game's
+        # dice land where the uninterrupted game's did
+        self.rng = random.Random(f"{self.options.seed}/table/{turns}")
         self.truth = action.cards if isinstance(action, Play) else ()
         if isinstance(action, Play):
             self.play(state, action)

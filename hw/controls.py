@@ -63,6 +63,7 @@ class DebouncedButton:
         self._debounce = debounce
         self._hold = hold
         self._lock = threading.Lock()
+        self._level = threading.Condition(self._lock)  # told when the debounced level changes
         self._pressed = False  # the debounced level
         self._settle: threading.Timer | None = None
         self._holding: threading.Timer | None = None
@@ -89,6 +90,7 @@ class DebouncedButton:
             if level == self._pressed:
                 return  # a bounce that came back to where it was
             self._pressed = level
+            self._level.notify_all()
             if level:
                 self._held = False
                 if self._on_hold is not None:
@@ -101,6 +103,13 @@ class DebouncedButton:
             fire = not self._held
         if fire:
             self._on_press()
+
+    def wait_until(self, pressed: bool, timeout: float) -> bool:
+        """Block until the debounced level is `pressed` (down when True), at most `timeout`
+        seconds; whether it is. A press shorter than the debounce (as its timers, late on a
+        busy machine, see it) is no press: whoever presses for a program waits for this."""
+        with self._level:
+            return self._level.wait_for(lambda: self._pressed == pressed, timeout)
 
     def _held_long(self) -> None:
         with self._lock:

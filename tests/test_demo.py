@@ -111,3 +111,83 @@ def test_games_that_once_tripped_the_companion_end_as_the_true_game(seed, args):
     assert done.returncode == 0, done.stderr
     doc = json.loads(done.stdout)
     assert doc["over"] and doc["camera_matched_every_turn"] and doc["truth_matched"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", ["23", "28", "31"])
+def test_laura_lays_every_card_the_rules_say_she_must(seed):
+    """R-10: Laura plays the card she turns up whenever it has a legal placement. Her
+    railway once grew longer than the synthetic table is deep, or ran into the marked zone,
+    and her players passed instead, which the companion rightly refused ("Laura must play
+    3/s this turn, not pass"): now they turn the railway on the table to make room."""
+    done = subprocess.run(
+        [*COMPANION, "demo", "--headless", "--json", "--seed", seed]
+        + ["--edition", "loknroll", "--variant", "solo-laura"],
+        capture_output=True,
+        text=True,
+        timeout=240,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    doc = json.loads(done.stdout)
+    assert doc["over"] and doc["camera_matched_every_turn"] and doc["truth_matched"]
+
+
+def test_a_press_is_waited_for_however_slow_the_buttons_timers(tmp_path):
+    """On a busy machine the buttons' debounce timers run late: a press as short as the
+    demo's once was (50 ms) is then shorter than the debounce sees it, and was dropped.
+    Here the debounce (0.3 s) is longer than that press: the demo holds the button until
+    the controls see it down and waits for the session to deal with it, so it is slower,
+    never wrong; a press the session refuses is said at once, with the session's words."""
+    from companion.demo import Demo, DemoOptions
+    from companion.store import Store
+    from companion.table import Table
+
+    table = Table(Store(tmp_path / "table.sqlite3"), provisional=True)
+    options = DemoOptions(edition="loose-caboose", players=2, seed="slow", debounce=0.3)
+    demo = Demo(options, table)
+    try:
+        assert demo.press("pass", lambda: demo._accepted(0)), demo.session.status()
+        assert "pass" in table.require().record.turns[0]
+        # the pass waits for CONFIRM: PASS now is refused, and said so, not waited for
+        assert not demo.press("pass", lambda: demo._accepted(1))
+        assert demo.session.status()["said"]["problem"]["key"] == "pass_not_now"
+        assert len(table.require().record.turns) == 1
+    finally:
+        demo.close()
+        table.store.close()
+
+
+@pytest.mark.slow
+def test_a_demo_killed_six_times_ends_as_the_same_game(tmp_path):
+    """Same seed, same game, however often it is killed: where the players have slid or
+    turned the railway, and where their dice land, come from the game's turns, never from
+    how far this run has watched it. Rollecate seed 21 once ended with other scores."""
+    import signal
+    import time
+
+    game = ["--edition", "rollecate", "--players", "3", "--seed", "21"]
+    command = [*COMPANION, "demo", "--headless", "--json", *game]
+    reference = subprocess.run(command, capture_output=True, text=True, timeout=240, check=True)
+    store = tmp_path / "table.sqlite3"
+    for turns, wait in ((2, 0.0), (5, 0.3), (3, 0.1), (6, 0.5), (4, 0.2), (7, 0.4)):
+        process = subprocess.Popen(
+            [*command, "--store", str(store), "--progress"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        assert process.stderr is not None
+        heard = 0
+        for line in process.stderr:
+            heard += line.startswith("accepted turn")
+            if heard == turns:
+                break
+        time.sleep(wait)  # into the next turn: mid-play, mid-roll or mid-confirm
+        process.send_signal(signal.SIGKILL)
+        process.wait(timeout=30)
+        assert heard == turns, "the game ended before its six kills"
+    resumed = subprocess.run(
+        [*command, "--store", str(store)], capture_output=True, text=True, timeout=240, check=True
+    )
+    assert state_only(json.loads(resumed.stdout)) == state_only(json.loads(reference.stdout))
