@@ -203,3 +203,14 @@ def test_a_late_correction_meant_for_an_earlier_turn_changes_nothing(table):
         table.correct(Play(("2",), (0, 1)), confirm=True, turn=1)
     assert error.value.rule == "stale" and "turn 2" in error.value.message
     assert journal_and_state(table) == before
+
+
+@pytest.mark.parametrize("name", ["\u200b", "  ", "\u200e", "A" * 201, "Ana\nBen"])
+def test_a_name_nobody_can_read_starts_no_game_and_loads_no_record(tmp_path, name):
+    table = Table(Store(tmp_path / "table.sqlite3"))
+    with pytest.raises(TableError) as error:
+        table.new_game("rollecate", ["Ana", name], seed=1)
+    assert error.value.rule == "setup" and "player 2's name" in error.value.message
+    with pytest.raises(TableError):
+        table.load(from_json(RECORD | {"players": ["Ana", name]}))
+    assert table.game is None

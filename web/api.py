@@ -25,7 +25,14 @@ from companion.rules.edition import EDITIONS
 from companion.rules.edition import load as load_edition
 from companion.rules.geometry import Pose
 from companion.rules.state import Chaos, Pass, Play
-from companion.table import Table, TableError, check_turn, snapshot_of
+from companion.table import (
+    Table,
+    TableError,
+    check_names,
+    check_turn,
+    name_problem,
+    snapshot_of,
+)
 from web import view
 from web.i18n import TEXT, pick
 
@@ -176,7 +183,11 @@ def _optional_text(value: Any, name: str) -> str | None:
 def _names(value: Any, name: str) -> list[str]:
     if not isinstance(value, list) or not 1 <= len(value) <= 4:
         raise ApiError(400, "request", f"{name} must list 1 to 4 players' names")
-    return [_text(n, name) for n in value]
+    for seat, player in enumerate(value):
+        problem = name_problem(player)
+        if problem is not None:
+            raise ApiError(400, "request", f"{name}: player {seat + 1}'s name {problem}")
+    return value
 
 
 def _seed(value: Any, name: str) -> int | str | None:
@@ -236,12 +247,15 @@ def body(fields: dict[str, Check], required: tuple[str, ...] = ()) -> dict[str, 
 
 
 def _record(doc: dict[str, Any]) -> Record:
-    """A record from its JSON. `cards.parse` raises TypeError, not CardCodeError, for a
+    """A record from its JSON, its players' names checked as a new game's are (a record
+    watched shows them too). `cards.parse` raises TypeError, not CardCodeError, for a
     card that is a list or an object (its cache cannot hash it): still the record's fault."""
     try:
-        return from_json(doc)
+        record = from_json(doc)
     except TypeError:
         raise ApiError(422, "record", 'a card code must be a string such as "3" or "2x"') from None
+    check_names(record.players)
+    return record
 
 
 def _changed() -> Response:

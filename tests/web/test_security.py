@@ -5,6 +5,7 @@ cannot come back in. Each keeps the game as it was and says why."""
 from __future__ import annotations
 
 import http.client
+import json
 import socket
 import threading
 import time
@@ -13,10 +14,12 @@ from contextlib import contextmanager, suppress
 
 import pytest
 from flask.testing import FlaskClient
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
 
 from companion.store import Store
 from companion.table import Table
-from tests.web.conftest import HEADERS, PIN
+from tests.web.conftest import HEADERS, PIN, record
 from tests.web.test_api import derail_ben, snapshot
 from web.app import Settings, create_app
 from web.serve import deal_demo, listen
@@ -192,3 +195,87 @@ def test_a_closed_page_frees_its_stream_slot_within_a_second(tmp_path):
             assert time.monotonic() - closed < 3, "the closed page still holds its slot"
             time.sleep(0.05)
         assert time.monotonic() - closed < 1.5
+
+
+# --- names: one rule wherever a name enters, and every export imports again -----------------
+
+INVISIBLE = ["\u200b", " \u200b ", "\u200e\u200f", "\ufeff", "\u3164", "\u2800", "\u00a0", " "]
+UNREADABLE = [*INVISIBLE, "A" * 201, "Ana\nBen", "Ana\x00"]
+READABLE = ["Ana", "محمد", "李雷", "👩‍👧", "O'Neil", "Zoë ", "x" * 200, "\u200bBen"]
+
+
+@pytest.mark.parametrize("name", UNREADABLE)
+def test_a_name_nobody_can_read_is_refused_everywhere_it_enters(client, dealt, name):
+    before = snapshot(client, dealt)
+    started = client.post(
+        "/api/game", json={"edition": "rollecate", "names": ["Ana", name]}, headers=HEADERS
+    )
+    assert started.status_code == 400 and "player 2's name" in error_of(started)["message"]
+    doc = record(players=["Ana", name])
+    imported = client.post("/api/import", json={"record": doc}, headers=HEADERS)
+    assert imported.status_code == 422 and "player 2's name" in error_of(imported)["message"]
+    watched = client.post("/api/replay", json={"record": doc, "turn": 0})
+    assert watched.status_code == 422 and error_of(watched)["rule"] == "setup"
+    assert snapshot(client, dealt) == before
+
+
+def test_a_name_of_two_hundred_thousand_characters_is_refused_on_import(client, dealt):
+    before = snapshot(client, dealt)
+    doc = record(players=["Ana", "B" * 200_000])
+    answer = client.post("/api/import", json={"record": doc}, headers=HEADERS)
+    assert answer.status_code in (413, 422)  # too long a name, or too large an upload
+    assert snapshot(client, dealt) == before
+    # Under the upload limit, the name itself is what is refused.
+    long = record(players=["Ana", "B" * 20_000])
+    answer = client.post("/api/import", json={"record": long}, headers=HEADERS)
+    assert answer.status_code == 422
+    assert "at most 200" in error_of(answer)["message"]
+    assert snapshot(client, dealt) == before
+
+
+@pytest.mark.parametrize("name", READABLE)
+def test_readable_names_of_any_script_are_welcome(client, name):
+    body = {"edition": "rollecate", "names": [name, "Ben"], "seed": 1}
+    answer = client.post("/api/game", json=body, headers=HEADERS)
+    assert answer.status_code == 200, answer.json
+    assert answer.json["players"][0]["name"] == name.strip()
+
+
+names = st.one_of(
+    st.text(max_size=40),
+    # Long names of accented letters: small as UTF-8, six times larger once the export
+    # escapes them (\u00e9), so an export could outgrow the upload limit.
+    st.builds(lambda letter, n: letter * n, st.sampled_from("éжاß"), st.integers(150, 20_000)),
+)
+
+
+def post_utf8(client: FlaskClient, path: str, doc: dict):
+    """A body as a phone sends it: UTF-8, not the test client's escaped ASCII."""
+    data = json.dumps(doc, ensure_ascii=False).encode()
+    return client.post(path, data=data, headers=HEADERS | {"Content-Type": "application/json"})
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(players=st.lists(names, min_size=2, max_size=2))
+@example(players=["Ana", "é" * 15_000])
+def test_every_record_the_api_accepts_is_exported_so_it_imports_again(client, players):
+    """Whatever the API lets in, its export file can be sent back in (upload limit included)."""
+    first = post_utf8(client, "/api/import", {"record": record(players=players)})
+    assert first.status_code in (200, 413, 422), first.json
+    if first.status_code != 200:
+        return
+    for _ in range(3):  # a few turns, so the record holds more than its setup
+        client.post(
+            "/api/pass", json={"seat": client.get("/api/state").json["to_move"]}, headers=HEADERS
+        )
+    # The export file as downloaded (its names escaped, \u00e9), sent back as it is.
+    exported = client.get("/api/export").get_data()
+    again = client.post(
+        "/api/import",
+        data=b'{"record": ' + exported + b"}",
+        headers=HEADERS | {"Content-Type": "application/json"},
+    )
+    assert again.status_code == 200, again.json
+    assert [p["name"] for p in again.json["players"]] == [p["name"] for p in first.json["players"]]
