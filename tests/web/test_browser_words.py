@@ -138,11 +138,59 @@ def test_on_a_phone_the_move_to_make_comes_before_the_railway(browser, server):
     assert move["y"] < 844 * 0.5  # in the first screen, with room for its plays
     assert move["y"] < railway["y"]
     shared.shot(page, "words-phone-move-first")
+    # Ana plays and derails: what the table must do now (the caboose, the cards to take)
+    # comes right after the next move, still above the railway.
+    play = next(p for p in server.state()["choices"]["plays"] if p["cards"] == ["3/c", "3/c"])
+    server.post(
+        "/api/play",
+        {
+            "seat": 0,
+            "cards": play["cards"],
+            "roll": [1] * play["dice"],
+            "place": play["placements"][0],
+        },
+    )
+    page.wait_for_selector("#last:not([hidden]) #derail.derailed")
+    last = page.locator("#last").bounding_box()
+    move = page.locator("#move").bounding_box()
+    assert (
+        move["y"] < 844 * 0.5
+        and move["y"] < last["y"] < page.locator("#railway").bounding_box()["y"]
+    )
+    shared.shot(page, "words-phone-after-the-dice")
     # On a wide screen the railway keeps its place beside the piles, the move under it.
     wide, wide_errors = shared.open_page(browser, server.url, 1920, 1080)
     wide.wait_for_selector("#move:not([hidden]) button[data-play]")
     assert wide.locator("#railway").bounding_box()["y"] < wide.locator("#move").bounding_box()["y"]
     assert errors == [] and wide_errors == []
+
+
+def test_the_last_turn_and_the_log_count_railway_cards_alike(browser, server):
+    """Cards are counted from 1 everywhere the page says them: the caboose's move in the
+    last-turn panel is the log's, and once penalty cards left the back the panel adds the
+    card it stands on now, the number the drawing shows."""
+    server.post("/api/game", {"edition": "rollecate", "names": ["Ana", "Ben"], "seed": "e2e"})
+    play = next(p for p in server.state()["choices"]["plays"] if p["cards"] == ["3/c", "3/c"])
+    page, errors = shared.open_page(browser, server.url, 1280, 900)
+    page.wait_for_selector("#railway-svg")
+    doc = server.post(
+        "/api/play",
+        {
+            "seat": 0,
+            "cards": play["cards"],
+            "roll": [1] * play["dice"],
+            "place": play["placements"][0],
+        },
+    )
+    page.wait_for_selector("#last:not([hidden]) #moved")
+    moved, now = doc["last"]["moved"], doc["railway"]["caboose"]
+    assert doc["last"]["took"] and now != moved["to"]  # cards left the back
+    panel = page.locator("#moved").inner_text()
+    assert f"to card {moved['to'] + 1}" in panel and f"now card {now + 1}" in panel
+    assert f"caboose {moved['from'] + 1} -> {moved['to'] + 1}," in doc["log"][0]["text"]
+    drawn = page.locator(f"#railway-svg .rw-index >> nth={now}").text_content()
+    assert drawn == str(now + 1)
+    assert errors == []
 
 
 def test_spanish_counts_of_one_and_the_variants_by_name(browser, server):

@@ -594,11 +594,14 @@ function drawLast(v, replay) {
       last.roll ? ` · ${last.roll.join(" + ")} = ${wheels}` : ""));
   }
   if (last.moved) {
-    // Railway indices shift as penalty cards leave the back: say the steps, then where the
-    // caboose stands now.
+    // Cards counted from 1 as the log counts them, on the railway as it was when the caboose
+    // moved; penalty cards taken from the back then renumber it, as the drawing shows.
     const steps = last.moved.to - last.moved.from;
+    const reached = last.moved.to + 1;
     const now = v.railway.caboose + 1;
-    items.push(h("li", { id: "moved" }, steps ? t("moved", { n: steps, b: now }) : t("stayed", { a: now })));
+    items.push(h("li", { id: "moved" },
+      steps ? t("moved", { n: steps, b: reached }) : t("stayed", { a: reached }),
+      now === reached ? null : ` ${t("now_card", { b: now })}`));
   }
   if (last.kind === "play") {
     items.push(h("li", { id: "derail", class: last.derailed ? "derailed" : "" },
