@@ -57,10 +57,23 @@ def test_replay_json_prints_the_spec_object(tmp_path, capsys):
     assert set(out) == SPEC_KEYS
     assert all(set(p) == PLAYER_KEYS for p in out["players"])
     assert out["turn"] == 2 and out["to_move"] == 0 and out["over"] is False
-    # Ana draws a 2, plays a 2 onto the 1, one wheel: from the 3rd card to the 4th.
-    assert out["log"][0] == "turn 1 Ana plays 2, rolls 1 wheel, caboose 3 -> 4"
+    # Ana draws a 2, plays a 2 onto the 1, one wheel: the caboose's index 2 -> 3, counted
+    # as the record's `caboose` counts (the spec's form; the page counts from 1).
+    assert out["log"][0] == "turn 1 Ana plays 2, rolls 1 wheel, caboose 2 -> 3"
     assert out["railway"][-1] == "2" and out["winners"] == []
     assert out["draw"] == 2
+
+
+def test_replay_logs_the_spec_example_turn_exactly_as_the_spec_prints_it(tmp_path, capsys):
+    """spec/game-record.md: from the caboose on index 2 of the railway, a 3 played and 2
+    wheels log `turn 1 Ana plays 3, rolls 2 wheels, caboose 2 -> 4`. Other tools read this
+    line, so the page's counting from 1 must not leak into it."""
+    doc = small_record([{"play": ["3"], "roll": [1, 0, 1]}])
+    doc["setup"]["railway"] = ["2", "3", "4", "2"]
+    doc["setup"]["hands"][0] = ["1", "3"]
+    assert run_replay(tmp_path, doc, "--json") == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["log"][0] == "turn 1 Ana plays 3, rolls 2 wheels, caboose 2 -> 4"
 
 
 def test_a_finished_game_lists_its_winners(tmp_path, capsys):

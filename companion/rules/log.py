@@ -101,13 +101,19 @@ WORDS = {
 }
 
 
-def turn_line(number: int, name: str, events: Sequence[Event], lang: str = "en") -> str:
-    """`turn 1 Ana plays 3, rolls 2 wheels, caboose 3 -> 5, ...` (the record spec's form).
+def turn_line(number: int, name: str, events: Sequence[Event], lang: str | None = None) -> str:
+    """One turn in words. Without `lang`, the record's own notation, exactly as
+    `shared/spec/game-record.md` prints it (`turn 1 Ana plays 3, rolls 2 wheels, caboose
+    2 -> 4`): English, railway cards by their index as the record's `caboose` counts them
+    (from 0), and the ranking's `decided_by` as its id, because other tools read it.
+    With `lang` ("en", "es"), the page's words for people: railway cards counted from 1,
+    from the back, as the page draws them, and how the game was decided in words.
 
-    The line says the events in the engine's order, so a cancel or a banked card follows
-    the take that caused it; cards taken one after another from one source are said
-    together. Railway cards are counted from 1, from the back, as the page draws them."""
-    words = WORDS.get(lang, WORDS["en"])
+    Either way the line says the events in the engine's order, so a cancel or a banked card
+    follows the take that caused it; cards taken one after another from one source are said
+    together."""
+    people = lang is not None
+    words = WORDS.get(lang or "en", WORDS["en"])
     parts = [words["turn"].format(n=number, name=name)]
     took: list[str] = []
     source = ""
@@ -124,7 +130,7 @@ def turn_line(number: int, name: str, events: Sequence[Event], lang: str = "en")
             source = event.detail["source"]
             took.append(cards.base(event.cards[0]))
             continue
-        text = _say(event, words)
+        text = _say(event, words, people)
         if text is None:
             continue
         flush()
@@ -134,18 +140,22 @@ def turn_line(number: int, name: str, events: Sequence[Event], lang: str = "en")
     return f"{head} {', '.join(rest)}" if rest else head
 
 
-def _say(event: Event, words: dict[str, str]) -> str | None:
+def _say(event: Event, words: dict[str, str], people: bool) -> str | None:
     what = event.what
     if what not in words:
         return None  # drew, piled: the line stays short; the hand is secret
     if what == MOVED:
         if event.detail["from"] == event.detail["to"]:
             return None
-        return words[MOVED].format(a=event.detail["from"] + 1, b=event.detail["to"] + 1)
+        first = 1 if people else 0
+        return words[MOVED].format(a=event.detail["from"] + first, b=event.detail["to"] + first)
     if what == CANCELLED:
         return words[CANCELLED].format(a=cards.base(event.cards[0]), b=cards.base(event.cards[1]))
     if what == GAME_OVER:
         winners = event.detail["winners"]
+        if not people:
+            said = " & ".join(winners) or "nobody"
+            return words[GAME_OVER].format(winners=said, decided_by=event.detail["decided_by"])
         how = words[f"by-{event.detail['decided_by']}"]
         if not winners:
             return words[f"{GAME_OVER}-nobody"].format(decided_by=how)

@@ -124,7 +124,7 @@ def test_a_cancel_is_said_after_the_take_from_the_railway_that_caused_it():
     the 2 on her pile."""
     state = table("loose-caboose", ["2", "3", "4", "3"], 2, [["1"], ["3"]], piles=[["2"], []])
     _, events = apply(state, Pass())
-    assert turn_line(1, "Ana", events) == (
+    assert turn_line(1, "Ana", events, "en") == (
         "turn 1 Ana passes, caboose 3 -> 4, takes 2 from the back of the railway, 2 cancels 2"
     )
 
@@ -136,7 +136,7 @@ def test_a_cancel_is_said_after_the_draw_that_caused_it():
         "loose-caboose", ["3"], 0, [["1"], ["3"]], draw=["1", "2", "4", "4"], piles=[["2"], []]
     )
     _, events = apply(state, Pass())
-    assert turn_line(1, "Ana", events) == (
+    assert turn_line(1, "Ana", events, "en") == (
         "turn 1 Ana passes, takes 2 from the draw pile, 2 cancels 2"
     )
     assert turn_line(1, "Ana", events, "es") == ("turno 1 Ana pasa, toma 2 del mazo, 2 cancela 2")
@@ -147,7 +147,7 @@ def test_rollecate_combines_after_the_takes_at_the_end_of_the_turn():
     taken combine only then, and the line says so in that order."""
     state = table("rollecate", ["3", "3", "4", "3"], 3, [["2", "2"], ["3"]])
     _, events = apply(state, Play(("2", "2"), (1, 1, 1, 1)))
-    assert turn_line(1, "Ana", events) == (
+    assert turn_line(1, "Ana", events, "en") == (
         "turn 1 Ana plays 2 2, rolls 4 wheels, caboose 4 -> 6, derails 2 short, "
         "takes 3, 3 from the back of the railway, 3 cancels 3"
     )
