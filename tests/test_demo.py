@@ -191,3 +191,33 @@ def test_a_demo_killed_six_times_ends_as_the_same_game(tmp_path):
         [*command, "--store", str(store)], capture_output=True, text=True, timeout=240, check=True
     )
     assert state_only(json.loads(resumed.stdout)) == state_only(json.loads(reference.stdout))
+
+
+def test_laura_plays_her_card_when_her_railway_outgrows_the_table():
+    """Six straights in a line and Laura's 3/s after them: 616 mm, longer than the table
+    is deep (500 mm between the marker rows). The rules do not bound a railway, so she
+    must play it (R-10); her players turn the railway a quarter turn on the table to lay
+    it, where they once passed and the companion refused the pass."""
+    from dataclasses import replace
+
+    from companion.demo import LAURA_AREA, DemoOptions, Players
+    from companion.rules import engine, geometry
+
+    state = engine.start(
+        "loknroll",
+        ["Laura", "Ana"],
+        ["1/s", "2/s", "3/s", "4/s", "1/s", "2/s"],
+        0,
+        [[], ["4/c", "1/c", "2/c"]],
+        ["3/s", "4/s", "2/c"],
+        variant="solo-laura",
+    )
+    state = replace(state, layout=geometry.first_railway_layout(state.edition, state.railway))
+    players = Players(DemoOptions(edition="loknroll", variant="solo-laura"))
+    players.centre(state, LAURA_AREA)
+    action = players.choose(state)
+    assert action == engine.laura_action(state)
+    left, top, right, bottom = LAURA_AREA
+    for pose in [*state.layout, *action.place]:
+        on_table = players.on_table(pose)
+        assert left < on_table.x < right and top < on_table.y < bottom
