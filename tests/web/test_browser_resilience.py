@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import json
 import socket
+import subprocess
+import sys
 import threading
 import time
 import urllib.error
@@ -156,3 +158,35 @@ def test_a_page_refused_its_stream_comes_back_by_itself(browser, tmp_path):  # n
         table.act(1, Pass())
         page.wait_for_function("() => document.querySelectorAll('#log li').length === 2")
         assert errors == []
+
+
+def test_a_tap_the_table_never_answers_is_said(browser, tmp_path):  # noqa: F811
+    with socket.socket() as probe:  # a free port for the service
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    args = ["serve", "--host", "127.0.0.1", "--port", str(port), "--pin", PIN, "--demo"]
+    service = subprocess.Popen(
+        [sys.executable, "-m", "companion", *args, "--db", str(tmp_path / "t.sqlite3")],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        url = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 30
+        while True:
+            with suppress(OSError), urllib.request.urlopen(f"{url}/api/state") as answer:
+                if answer.status == 200:
+                    break
+            assert time.monotonic() < deadline, "companion serve did not start"
+            time.sleep(0.2)
+        page, errors = open_page(browser, url, 390, 844)
+        page.wait_for_selector("#railway-svg")
+        enter_pin(page)
+    finally:
+        service.kill()  # the service dies (kill -9, a power cut): nothing will answer
+        service.wait(10)
+    page.click("#pass")
+    page.wait_for_selector("#error:not([hidden])")
+    assert "The table did not answer" in page.locator("#error").inner_text()
+    assert in_view(page, "#error")
+    assert errors == []

@@ -107,12 +107,20 @@ function showError(message) {
 async function send(path, body = {}) {
   const headers = { "Content-Type": "application/json" };
   if (pin) headers["X-Table-Pin"] = pin;  // no PIN yet: none sent, rather than an empty one
-  const response = await fetch(`${path}?lang=${LANG}`, {
-    method: "POST",
-    headers,
-    body: JSON.stringify(body),
-  });
-  const data = await response.json();
+  let response, data;
+  try {
+    response = await fetch(`${path}?lang=${LANG}`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify(body),
+    });
+    data = await response.json();
+  } catch {
+    // No answer, or not the table's (the Wi-Fi dropped, the service restarts): the tap
+    // was perhaps not taken; say so rather than nothing.
+    showError(t("no_answer"));
+    return null;
+  }
   if (!response.ok) {
     const error = data.error || {};
     if (error.needs_confirm) return { needsConfirm: true, error };
