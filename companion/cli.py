@@ -3,11 +3,17 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import ipaddress
 import json
+import math
+import re
 import sys
+import tempfile
 from collections.abc import Callable
 from importlib import import_module
 from pathlib import Path
+from typing import NoReturn
 
 from companion import __version__
 from companion.rules.edition import EDITIONS
@@ -32,6 +38,145 @@ DELEGATED: dict[str, tuple[str, str]] = {
         "measure the pip-dice reader on a folder of labelled photographs",
     ),
 }
+
+
+class CommandLine(argparse.ArgumentParser):
+    """An argument parser whose every refusal is one line on stderr and exit status 2: what
+    was wrong, said once, rather than a usage block with the reason on its last line."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {message} (`{self.prog} --help` lists the options)\n")
+
+
+def port_number(text: str) -> int:
+    """A TCP port to listen on. Only 1-65535: a larger number wraps round to another port
+    and 0 lets the system choose one, so the address printed for the family would be
+    wrong."""
+    try:
+        port = int(text)
+    except ValueError:
+        port = 0
+    if not 1 <= port <= 65535:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a port: give a number from 1 to 65535, such as 8000"
+        )
+    return port
+
+
+# A host name: dot-separated labels of letters, digits and inner hyphens (RFC 1123).
+_HOST_NAME = re.compile(r"(?!-)[A-Za-z0-9-]{1,63}(?<!-)(\.(?!-)[A-Za-z0-9-]{1,63}(?<!-))*\.?")
+
+
+def host_address(text: str) -> str:
+    """An address to listen on: an IP address or a name. Numbers that are no IP address
+    (256.1.1.1) are refused here, with the usual choices, rather than by the server."""
+    with contextlib.suppress(ValueError):
+        return str(ipaddress.ip_address(text))
+    numbers = text.replace(".", "").isdigit()
+    if len(text) <= 253 and not numbers and _HOST_NAME.fullmatch(text):
+        return text
+    raise argparse.ArgumentTypeError(
+        f"{text!r} is not an address to listen on: give 0.0.0.0 (every network), "
+        "127.0.0.1 (this machine only) or one of this machine's addresses or names"
+    )
+
+
+def table_pin(text: str) -> str:
+    """The table's PIN, as the configuration's `web.pin` asks for it: digits a phone's
+    number pad can type, at least 4 of them."""
+    if not (text.isascii() and text.isdigit() and len(text) >= 4):
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a PIN: give at least 4 digits, such as 482913, or leave "
+            "--pin out for a new one"
+        )
+    return text
+
+
+def seconds(text: str) -> float:
+    """A pause in seconds: a finite number, 0 or more."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value >= 0):
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a number of seconds: give 0 or more, such as 0.4"
+        )
+    return value
+
+
+def writable_file(example: str) -> Callable[[str], Path]:
+    """The argument type of a file the command will write (a record, a store, a preview):
+    checked while the command line is read, so that a wrong path never loses a game played
+    first. Its folder must exist: a typo in a folder's name is then a message, not a new
+    folder holding a new, empty table. `example` names a file for the message."""
+
+    def check(text: str) -> Path:
+        if not text.strip():
+            raise argparse.ArgumentTypeError(f"an empty path: give a file, such as {example}")
+        path = Path(text)
+        if path.is_dir():
+            raise argparse.ArgumentTypeError(
+                f"{path} is a folder: give a file in it, such as {path / example}"
+            )
+        in_the_way = _file_in_the_way(path.parent)
+        if in_the_way is not None:
+            raise argparse.ArgumentTypeError(
+                f"{in_the_way} is a file, not a folder: give a path in a folder"
+            )
+        if not path.parent.is_dir():
+            raise argparse.ArgumentTypeError(
+                f"there is no folder {path.parent}: create it first (mkdir -p "
+                f"{path.parent}) or give a file in a folder that exists"
+            )
+        existed = path.exists()
+        try:
+            with path.open("a"):  # appending changes nothing in a file already there
+                pass
+        except OSError as error:
+            raise argparse.ArgumentTypeError(
+                f"cannot write {path} ({error.strerror or error}): give a file in a folder "
+                "you can write"
+            ) from None
+        if not existed:
+            path.unlink()
+        return path
+
+    return check
+
+
+def folder_path(text: str) -> Path:
+    """A folder's path as typed. An empty one (an unset shell variable) is refused: it would
+    mean the current folder, which nobody meant."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("an empty path: give a folder")
+    return Path(text)
+
+
+def writable_folder(path: Path) -> str | None:
+    """Why the command cannot write files into the folder `path`, made if need be; None if
+    it can. Asked before the work whose results go there begins."""
+    in_the_way = _file_in_the_way(path)
+    if in_the_way is not None:
+        return f"{in_the_way} is a file, not a folder: give a folder"
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=path):
+            pass
+    except OSError as error:
+        return (
+            f"cannot make or write the folder {path} ({error.strerror or error}): give a "
+            "folder you can write"
+        )
+    return None
+
+
+def _file_in_the_way(path: Path) -> Path | None:
+    """The nearest of `path` and the folders above it that exists, if it is not a folder."""
+    for place in (path, *path.parents):
+        if place.exists():
+            return None if place.is_dir() else place
+    return None
 
 
 def _replay(args: argparse.Namespace) -> int:
@@ -83,6 +228,11 @@ def _simulate(args: argparse.Namespace) -> int:
     if args.games < 1:
         print("--games must be at least 1", file=sys.stderr)
         return 2
+    if args.records is not None:
+        problem = writable_folder(args.records)
+        if problem is not None:  # said now, not after the games are played
+            print(f"companion simulate: --records: {problem}", file=sys.stderr)
+            return 2
     try:
         result = simulate(
             args.edition, args.players, args.games, args.seed, policies, args.records, args.variant
@@ -123,7 +273,7 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = CommandLine(
         prog="companion",
         description="Caboose Companion: referee Loose Caboose, Rollecate and LOK'n'ROLL.",
     )
@@ -154,7 +304,9 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument(
         "--policies", default="cautious,greedy", help="bots by seat, comma-separated, repeating"
     )
-    sim.add_argument("--records", type=Path, help="write each game's record into this folder")
+    sim.add_argument(
+        "--records", type=folder_path, help="write each game's record into this folder"
+    )
     sim.add_argument("--json", action="store_true", help="print one JSON object")
     sim.set_defaults(run=_simulate)
 
@@ -163,14 +315,17 @@ def build_parser() -> argparse.ArgumentParser:
         help="serve the table's web page (waitress)",
         description="Serve the table's web page under waitress and print its URL and PIN.",
     )
-    serve.add_argument("--host", default="0.0.0.0", help="address to listen on")
-    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--host", type=host_address, default="0.0.0.0", help="address to listen on")
+    serve.add_argument("--port", type=port_number, default=8000, help="1-65535 (default 8000)")
     serve.add_argument(
         "--db",
-        type=Path,
-        help="the table's SQLite file (default ~/.local/share/caboose-companion/table.sqlite3)",
+        type=writable_file("table.sqlite3"),
+        help="the table's SQLite file, in a folder that exists "
+        "(default ~/.local/share/caboose-companion/table.sqlite3)",
     )
-    serve.add_argument("--pin", help="the table's PIN (default: a new one, printed)")
+    serve.add_argument(
+        "--pin", type=table_pin, help="the table's PIN, 4 digits or more (default: a new one)"
+    )
     serve.add_argument("--demo", action="store_true", help="start with a game in progress")
     serve.set_defaults(run=_serve)
 

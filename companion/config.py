@@ -8,12 +8,15 @@ message says which key and what is wrong; `companion run` prints it and exits 2.
 
 from __future__ import annotations
 
+import math
 import tomllib
+from argparse import ArgumentTypeError
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from companion.cli import host_address
 from companion.rules.edition import EDITIONS
 
 DEFAULT_STORE = Path("/var/lib/caboose-companion/table.sqlite3")
@@ -90,10 +93,19 @@ def load(path: str | Path) -> Config:
         doc = tomllib.loads(path.read_text())
     except FileNotFoundError:
         raise ConfigError(f"no configuration file at {path}") from None
+    except UnicodeDecodeError:
+        raise ConfigError(
+            f"{path} is not a text file: a configuration is TOML text, as in "
+            "examples/companion.toml"
+        ) from None
     except OSError as error:
         raise ConfigError(f"cannot read {path}: {error.strerror}") from None
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(f"{path} is not valid TOML: {error}") from None
+    except RecursionError:
+        raise ConfigError(f"{path}: arrays or tables nested too deeply to read") from None
+    except ValueError:  # the one left once TOMLDecodeError is caught: a number too long
+        raise ConfigError(f"{path}: a number has too many digits to read") from None
     return parse(doc, str(path))
 
 
@@ -148,7 +160,9 @@ def parse(doc: Mapping[str, Any], where: str = "the configuration") -> Config:
         if set(wheels) != set(range(1, 7)):
             raise ConfigError("session.pip_wheels: give the wheels of every face 1 to 6")
     pin = web.get("pin")
-    if pin is not None and (not isinstance(pin, str) or not pin.isdigit() or len(pin) < 4):
+    if pin is not None and (
+        not isinstance(pin, str) or not (pin.isascii() and pin.isdigit()) or len(pin) < 4
+    ):
         raise ConfigError('web.pin: a string of at least 4 digits, such as "482913"')
     config = Config(
         camera=CameraConfig(
@@ -192,6 +206,10 @@ def parse(doc: Mapping[str, Any], where: str = "the configuration") -> Config:
         raise ConfigError("tracker.still_frames: at least 1")
     if not 0 < config.web.port < 65536:
         raise ConfigError(f"web.port: {config.web.port} is not a port number")
+    try:
+        host_address(config.web.host)
+    except ArgumentTypeError as error:
+        raise ConfigError(f"web.host: {error}") from None
     if config.session.dice_per_roll < 1:
         raise ConfigError("session.dice_per_roll: at least 1")
     return config
@@ -222,8 +240,8 @@ def _get(section: Mapping[str, Any], name: str, kind: type, default: Any) -> Any
 
 def _positive(section: Mapping[str, Any], name: str, default: float) -> float:
     value = _get(section, name, float, default)
-    if value <= 0:
-        raise ConfigError(f"{name}: must be more than 0, not {value}")
+    if not (math.isfinite(value) and value > 0):
+        raise ConfigError(f"{name}: must be a number more than 0, not {value}")
     return value
 
 

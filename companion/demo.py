@@ -35,8 +35,9 @@ from typing import Any
 
 from companion import cards
 from companion.bots import POLICIES
+from companion.cli import host_address, port_number, seconds, table_pin, writable_file
 from companion.deal import replay as deal_replay
-from companion.record import Record, record_of, replay, save, summary
+from companion.record import Record, RecordError, record_of, replay, save, summary
 from companion.rules import geometry
 from companion.rules.edition import EDITIONS
 from companion.rules.edition import load as load_edition
@@ -794,6 +795,56 @@ def _serve(host: str, port: int, pin: str | None) -> Any:
     return start
 
 
+def store_refusal(path: Path, options: DemoOptions) -> str | None:
+    """Why the demo cannot play its game in the store at `path`, or None if it can. A store
+    keeps one game: resuming it with another edition, other players or another seed would
+    be another game, so it is refused before anything is played, naming what to give
+    instead. Raises StoreError (an OSError) for a file that is no store at all."""
+    store = Store(path)
+    try:
+        games = store.games()
+        if not games:
+            return None
+        current = store.current()
+        kept = store.record(current if current is not None else games[-1][0])
+    except RecordError as error:
+        return f"{path} holds a game the demo cannot read ({error}): give another --store file"
+    finally:
+        store.close()
+    try:
+        dealt = record_of(deal(options.edition, _names(options), options.seed, options.variant))
+    except RuleError:
+        return None  # these options deal no game at all: the demo says why
+    if (kept.edition, kept.variant, kept.players) != (dealt.edition, dealt.variant, dealt.players):
+        return (
+            f"{path} holds a game of {_described(kept)}, not of {_described(dealt)}: give "
+            f"another --store file, or that game's options ({_options_of(kept)})"
+        )
+    public = ("railway", "caboose")  # what a deal shows face up, the same in every store
+    if any(kept.setup.get(key) != dealt.setup.get(key) for key in public):
+        return (
+            f"{path} holds a game dealt from another seed than {options.seed!r}: give "
+            "another --store file, or the --seed of that game"
+        )
+    return None
+
+
+def _described(record: Record) -> str:
+    """A game in words: its edition, variant and players."""
+    game = load_edition(record.edition).name
+    if record.variant:
+        return f"{game} ({record.variant})"
+    return f"{game} for {len(record.players)} players"
+
+
+def _options_of(record: Record) -> str:
+    """The demo's options that deal a game like `record` (all but its seed)."""
+    edition = f"--edition {record.edition}"
+    if record.variant:
+        return f"{edition} --variant {record.variant}"
+    return f"{edition} --players {len(record.players)}"
+
+
 def build_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     parser.add_argument("--edition", choices=EDITIONS, default="loose-caboose")
     parser.add_argument("--players", type=int, default=3, help="2-4 (default 3)")
@@ -802,15 +853,25 @@ def build_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     parser.add_argument("--headless", action="store_true", help="play without serving the page")
     parser.add_argument("--json", action="store_true", help="print the result as one JSON object")
     parser.add_argument(
-        "--store", type=Path, help="keep the game in this SQLite file (a killed demo resumes)"
+        "--store",
+        type=writable_file("demo.sqlite3"),
+        help="keep the game in this SQLite file (a killed demo resumes)",
     )
-    parser.add_argument("--record", type=Path, help="write the game's caboose-record/1 here")
-    parser.add_argument("--progress", action="store_true", help="say each accepted turn on stderr")
-    parser.add_argument("--host", default="127.0.0.1", help="where the page listens")
-    parser.add_argument("--port", type=int, default=8000)
-    parser.add_argument("--pin", help="the table's PIN (default: a new one, printed)")
     parser.add_argument(
-        "--delay", type=float, help="seconds per camera frame (default 0.4 served, 0 headless)"
+        "--record",
+        type=writable_file("game.json"),
+        help="write the game's caboose-record/1 here (its folder must exist)",
+    )
+    parser.add_argument("--progress", action="store_true", help="say each accepted turn on stderr")
+    parser.add_argument(
+        "--host", type=host_address, default="127.0.0.1", help="where the page listens"
+    )
+    parser.add_argument("--port", type=port_number, default=8000, help="1-65535 (default 8000)")
+    parser.add_argument(
+        "--pin", type=table_pin, help="the table's PIN, 4 digits or more (default: a new one)"
+    )
+    parser.add_argument(
+        "--delay", type=seconds, help="seconds per camera frame (default 0.4 served, 0 headless)"
     )
     parser.add_argument("--camera", choices=("easy", "hard"), default="easy")
     return parser
@@ -828,6 +889,14 @@ def main(args: argparse.Namespace) -> int:
         delay=delay,
         motion_every=4 if args.headless else 1,
     )
+    if args.store is not None:
+        try:
+            refusal = store_refusal(args.store, options)
+        except OSError as error:  # StoreError: a folder, another program's file
+            refusal = str(error)
+        if refusal is not None:
+            print(f"companion demo: --store: {refusal}", file=sys.stderr)
+            return 2
     serve = None if args.headless else _serve(args.host, args.port, args.pin)
     try:
         doc, record = run_demo(options, args.store, sys.stderr if args.progress else None, serve)

@@ -49,20 +49,72 @@ class Entry:
     note: str | None
 
 
+class StoreError(OSError):
+    """The store's file cannot be opened as a table's store; the message names the file,
+    what is wrong with it and what to do. An OSError, as a folder that cannot be written is:
+    the commands already turn those into one line and exit status 2."""
+
+
 class Store:
     """One SQLite file of games. Safe to share between threads of one process."""
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
-        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except (FileExistsError, NotADirectoryError):
+            raise StoreError(
+                f"a file stands where the folder {self.path.parent} of the table's store "
+                "should be: give a path in a folder"
+            ) from None
+        except OSError as error:
+            raise StoreError(
+                f"cannot make the folder {self.path.parent} for the table's store "
+                f"({error.strerror or error}): give a file in a folder you can write"
+            ) from None
+        if self.path.is_dir():
+            raise StoreError(
+                f"{self.path} is a folder, not a store: give a file in it, such as "
+                f"{self.path / 'table.sqlite3'}"
+            )
+        try:
+            self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        except sqlite3.Error as error:
+            raise StoreError(self._refusal(error)) from None
+        try:
+            self._open()
+        except sqlite3.Error as error:
+            self._db.close()
+            raise StoreError(self._refusal(error)) from None
+
+    def _open(self) -> None:
+        """Check that the file is a store (or empty) before changing anything in it, then
+        make its tables."""
+        tables = {
+            name
+            for (name,) in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+        }
+        if tables and "games" not in tables:
+            raise sqlite3.DatabaseError("an SQLite file of another program")
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.execute("PRAGMA foreign_keys=ON")
         self._db.execute(_GAMES)
         self._db.execute(_JOURNAL)
         self._allow_deal_entries()
+
+    def _refusal(self, error: sqlite3.Error) -> str:
+        """Why the file is no store, in words, and what to do."""
+        if isinstance(error, sqlite3.OperationalError):
+            return (
+                f"cannot open or write the table's store {self.path} ({error}): give a file "
+                "in a folder you can write"
+            )
+        return (
+            f"{self.path} is not a table's store ({error}): give another file, or move this "
+            "one away to start a new store there"
+        )
 
     def _allow_deal_entries(self) -> None:
         """A file made before deal entries existed refuses them (its CHECK lists the old

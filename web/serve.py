@@ -7,6 +7,7 @@ size (`Settings.max_streams`) and end after a few minutes; the browser reconnect
 
 from __future__ import annotations
 
+import errno
 import logging
 import random
 import sys
@@ -17,7 +18,7 @@ from typing import Any
 
 from companion.bots import cautious, greedy
 from companion.rules.state import Play
-from companion.store import Store
+from companion.store import Store, StoreError
 from companion.table import Table
 from web.app import Settings, create_app, new_pin
 
@@ -60,11 +61,30 @@ def listen(app: Any, host: str, port: int) -> Any:
         return create_server(
             app, host=host, port=port, threads=THREADS, ident="caboose", channel_request_lookahead=1
         )
-    except OSError as error:
+    except ValueError:  # waitress's word for an address it could not look up
         raise ServeError(
-            f"cannot listen on {host}:{port} ({error.strerror or error}): another program, "
-            "perhaps another companion, uses that port; stop it or choose another port"
+            f"cannot listen on {host}:{port}: no address of this machine is called {host}; "
+            "give 0.0.0.0 (every network) or 127.0.0.1 (this machine only)"
         ) from None
+    except OSError as error:
+        raise ServeError(f"cannot listen on {host}:{port} {_why_not(error)}") from None
+
+
+def _why_not(error: OSError) -> str:
+    """What a refused bind means for the person who chose the address, and what to do."""
+    if error.errno == errno.EADDRINUSE:
+        return (
+            "(the port is in use): another program, perhaps another companion, uses that "
+            "port; stop it or choose another port"
+        )
+    if error.errno == errno.EACCES:
+        return "(permission denied): ports below 1024 need root; choose another, such as 8000"
+    if error.errno == errno.EADDRNOTAVAIL:
+        return (
+            "(not an address of this machine): give 0.0.0.0 (every network), 127.0.0.1 "
+            "(this machine only) or one of this machine's addresses"
+        )
+    return f"({error.strerror or error}): choose another address or port"
 
 
 def serve_in_background(app: Any, host: str, port: int) -> Any:
@@ -82,7 +102,12 @@ def serve(
     demo: bool = False,
 ) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
-    table = Table(Store(db or DEFAULT_DB))
+    try:
+        store = Store(db or DEFAULT_DB)
+    except StoreError as error:
+        print(f"companion serve: {error}", file=sys.stderr)
+        return 2
+    table = Table(store)
     if demo:
         deal_demo(table)
     pin = pin or new_pin()

@@ -22,6 +22,7 @@ import cv2
 import numpy as np
 
 from companion import cards
+from companion.cli import CommandLine, folder_path, writable_file, writable_folder
 from companion.rules import edition as editions
 from companion.vision.calibrate import calibrate, top_down
 from companion.vision.catalogue import TEMPLATE_PX, Catalogue, normalise
@@ -106,16 +107,29 @@ def enroll(
     return Catalogue(list(codes), learnt)
 
 
+def _preview_file(text: str) -> Path:
+    """The preview's path: a file that can be written, of a kind OpenCV writes (it would
+    otherwise fail only once the first card is learnt)."""
+    path = writable_file("preview.png")(text)
+    if not cv2.haveImageWriter(str(path)):
+        raise argparse.ArgumentTypeError(f"{path} is not an image file: end it in .png or .jpg")
+    return path
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
+    parser = CommandLine(
         prog="companion enroll",
         description="Teach the camera a deck: show it each card face once.",
     )
-    parser.add_argument("folder", type=Path, help="where to write the catalogue")
+    parser.add_argument("folder", type=folder_path, help="where to write the catalogue")
     parser.add_argument("--source", default="picamera2", help="frame source (default picamera2)")
     parser.add_argument("--edition", choices=editions.EDITIONS, default="rollecate")
     parser.add_argument("--codes", help="comma-separated card codes instead of the edition's")
-    parser.add_argument("--preview", type=Path, help="preview image (default FOLDER/preview.png)")
+    parser.add_argument(
+        "--preview",
+        type=_preview_file,
+        help="preview image, .png or .jpg (default FOLDER/preview.png)",
+    )
     parser.add_argument(
         "--no-wait", action="store_true", help="do not wait for Enter: frames come in code order"
     )
@@ -128,8 +142,13 @@ def main(argv: list[str] | None = None) -> int:
                 cards.parse(code)
             except cards.CardCodeError as error:
                 parser.error(str(error))
+        if not codes:
+            parser.error(f"--codes {args.codes!r} names no card: give codes such as 1/s,2/c")
     config = VisionConfig.for_edition(args.edition)
-    args.folder.mkdir(parents=True, exist_ok=True)
+    problem = writable_folder(args.folder)
+    if problem is not None:  # said before the first card, not after the last
+        print(f"companion enroll: {problem}", file=sys.stderr)
+        return 2
     preview_path = args.preview or args.folder / "preview.png"
     try:
         with open_source(args.source) as source:

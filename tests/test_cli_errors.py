@@ -1,0 +1,188 @@
+"""Every bad command line is one clear line on stderr and exit status 2, never a traceback,
+and changes nothing: a family typing a wrong path or number reads what was wrong and what to
+do, and a game kept on disk stays as it was.
+
+Each invocation runs as a user runs it, in its own process. Outputs (record folders, the
+demo's --record and --store) are checked before any game is played, and a command that
+would serve a page fails before it listens, so the table stays quick. As root, `chmod` does
+not stop a write: a path under a regular file or under /proc is what cannot be written.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from companion.record import record_of
+from companion.rules.engine import deal
+from companion.store import Store, StoreError
+
+ROOT = Path(__file__).parents[1]
+COMPANION = [sys.executable, "-m", "companion"]
+
+
+@pytest.fixture(scope="module")
+def place(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder of bad inputs, shared by the table below (no invocation may change it)."""
+    place = tmp_path_factory.mktemp("bad-inputs")
+    (place / "afile").write_text("a regular file: nothing can be made under it\n")
+    (place / "not-sqlite.sqlite3").write_text("a shopping list, not a table's store\n")
+    other = sqlite3.connect(place / "other-program.sqlite3")
+    other.execute("CREATE TABLE bookmarks (url TEXT)")
+    other.commit()
+    other.close()
+    (place / "binary.toml").write_bytes(bytes(range(128, 256)))
+    (place / "deep.toml").write_text("a = " + "[" * 100_000 + "\n")
+    (place / "digits.toml").write_text("[web]\nport = " + "1" * 5000 + "\n")
+    (place / "host.toml").write_text("[web]\nhost = '256.1.1.1'\n")
+    (place / "nan.toml").write_text("[camera]\nfps = nan\n")
+    (place / "store.toml").write_text(
+        f"[store]\npath = '{place / 'not-sqlite.sqlite3'}'\n"
+        "[gpio]\npin_factory = 'mock'\n[camera]\nsource = 'synthetic:1'\n"
+    )
+    (place / "nested.json").write_text("[" * 100_000)
+    (place / "big-number.json").write_text("1" * 5000)
+    # The game `companion demo` deals by default (Loose Caboose, three players, seed "demo").
+    store = Store(place / "loose-caboose-3.sqlite3")
+    store.start(record_of(deal("loose-caboose", ["Ana", "Ben", "Cleo"], "demo")))
+    store.close()
+    return place
+
+
+def contents(folder: Path) -> dict[str, str]:
+    """Every file under `folder` and a digest of its bytes: what a refusal must not touch."""
+    return {
+        str(path.relative_to(folder)): hashlib.sha256(path.read_bytes()).hexdigest()
+        for path in sorted(folder.rglob("*"))
+        if path.is_file()
+    }
+
+
+# (the command line, words its one line must hold). {tmp} is the shared folder of bad
+# inputs, {own} a folder of the test's own (for a store a command may make).
+BAD = [
+    # simulate: the records folder is checked before a game is played.
+    (["simulate", "--games", "1", "--records", "/proc/caboose-records"], ["/proc/caboose-records"]),
+    (["simulate", "--games", "1", "--records", "{tmp}/afile"], ["--records", "is a file"]),
+    (["simulate", "--games", "1", "--records", "{tmp}/afile/games"], ["afile is a file"]),
+    (["simulate", "--games", "1", "--records", ""], ["--records", "empty path"]),
+    (["simulate", "--players", "x"], ["--players", "'x'"]),
+    (["simulate", "--edition", "uno"], ["--edition", "'uno'"]),
+    # run: a configuration that is no text, or holds values that cannot be used.
+    (["run", "--config", "{tmp}/binary.toml"], ["binary.toml is not a text file"]),
+    (["run", "--config", "{tmp}/deep.toml"], ["nested too deeply"]),
+    (["run", "--config", "{tmp}/digits.toml"], ["too many digits"]),
+    (["run", "--config", "{tmp}/host.toml"], ["web.host", "256.1.1.1"]),
+    (["run", "--config", "{tmp}/nan.toml"], ["camera.fps", "nan"]),
+    (["run", "--config", "{tmp}/store.toml"], ["not-sqlite.sqlite3 is not a table's store"]),
+    (["run"], ["--config"]),
+    # serve: the address and the store, all before a port is opened.
+    (["serve", "--port", "-1"], ["--port", "1 to 65535"]),
+    (["serve", "--port", "99999"], ["--port", "'99999'"]),
+    (["serve", "--port", "0"], ["--port", "1 to 65535"]),
+    (["serve", "--port", "eighty"], ["--port", "'eighty'"]),
+    (["serve", "--host", "256.1.1.1"], ["--host", "'256.1.1.1'"]),
+    (["serve", "--host", "bad host"], ["--host", "'bad host'"]),
+    (["serve", "--host", ""], ["--host", "''"]),
+    (
+        ["serve", "--host", "192.0.2.1", "--port", "8765", "--db", "{own}/table.sqlite3"],
+        ["192.0.2.1:8765", "not an address of this machine"],
+    ),
+    (["serve", "--db", "{tmp}"], ["--db", "is a folder"]),
+    (["serve", "--db", "{tmp}/not-sqlite.sqlite3"], ["not-sqlite.sqlite3 is not a table's store"]),
+    (["serve", "--db", "{tmp}/other-program.sqlite3"], ["another program"]),
+    (["serve", "--db", "{tmp}/missing/table.sqlite3"], ["--db", "no folder {tmp}/missing"]),
+    (["serve", "--db", "{tmp}/afile/table.sqlite3"], ["--db", "afile is a file"]),
+    (["serve", "--db", "/proc/table.sqlite3"], ["--db", "cannot write /proc/table.sqlite3"]),
+    (["serve", "--pin", "12"], ["--pin", "4 digits"]),
+    # demo: every file it will open or write, before the first card is dealt.
+    (["demo", "--headless", "--store", "{tmp}/not-sqlite.sqlite3"], ["--store", "not a table's"]),
+    (["demo", "--headless", "--store", "{tmp}/other-program.sqlite3"], ["another program"]),
+    (["demo", "--headless", "--store", "{tmp}"], ["--store", "is a folder"]),
+    (["demo", "--headless", "--delay", "-1"], ["--delay", "'-1'"]),
+    (["demo", "--headless", "--delay", "nan"], ["--delay", "'nan'"]),
+    (["demo", "--headless", "--record", "{tmp}/missing/game.json"], ["--record", "no folder"]),
+    (["demo", "--headless", "--record", "/proc/game.json"], ["--record", "cannot write"]),
+    (["demo", "--headless", "--record", "{tmp}"], ["--record", "is a folder"]),
+    (["demo", "--headless", "--record", "{tmp}/afile/game.json"], ["--record", "is a file"]),
+    (
+        [
+            "demo",
+            "--headless",
+            "--edition",
+            "rollecate",
+            "--store",
+            "{tmp}/loose-caboose-3.sqlite3",
+        ],
+        ["holds a game of Loose Caboose for 3 players", "--edition loose-caboose --players 3"],
+    ),
+    (
+        ["demo", "--headless", "--players", "4", "--store", "{tmp}/loose-caboose-3.sqlite3"],
+        ["not of Loose Caboose for 4 players", "--players 3"],
+    ),
+    (
+        ["demo", "--headless", "--seed", "other", "--store", "{tmp}/loose-caboose-3.sqlite3"],
+        ["another seed than 'other'", "--seed"],
+    ),
+    (["demo", "--port", "99999"], ["--port", "'99999'"]),
+    (["demo", "--host", "256.1.1.1"], ["--host", "'256.1.1.1'"]),
+    (["demo", "--camera", "blurry"], ["--camera", "'blurry'"]),
+    # enroll: the catalogue's folder and the preview, before the first card is asked for.
+    (["enroll", "/proc/caboose-deck", "--no-wait"], ["cannot make or write", "/proc/caboose-deck"]),
+    (["enroll", "{tmp}/afile/deck", "--no-wait"], ["afile is a file"]),
+    (
+        ["enroll", "{tmp}/deck", "--preview", "{tmp}/missing/preview.png", "--no-wait"],
+        ["--preview", "no folder"],
+    ),
+    (
+        ["enroll", "{tmp}/deck", "--preview", "{tmp}/preview.txt", "--no-wait"],
+        ["--preview", "not an image file"],
+    ),
+    (["enroll", "{tmp}/deck", "--codes", ",", "--no-wait"], ["--codes", "names no card"]),
+    (["enroll"], ["folder"]),
+    # replay: records no parser should choke on.
+    (["replay", "{tmp}/nested.json"], ["nest"]),
+    (["replay", "{tmp}/big-number.json"], ["digits"]),
+    (["replay", "{tmp}/missing.json"], ["cannot read"]),
+    # the command itself
+    (["referee"], ["'referee'"]),
+]
+
+
+@pytest.mark.parametrize(("argv", "words"), BAD, ids=[" ".join(argv) for argv, _ in BAD])
+def test_a_bad_command_line_is_one_clear_line_and_exit_2(
+    place: Path, tmp_path: Path, argv: list[str], words: list[str]
+) -> None:
+    before = contents(place)
+    done = subprocess.run(
+        [*COMPANION, *(arg.format(tmp=place, own=tmp_path) for arg in argv)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=ROOT,
+        stdin=subprocess.DEVNULL,
+        check=False,
+    )
+    assert "Traceback" not in done.stderr, done.stderr
+    assert done.returncode == 2, done.stderr
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1, done.stderr
+    for word in words:
+        assert word.format(tmp=place) in lines[0]
+    assert done.stdout == ""  # nothing started: no address, no PIN, no game
+    assert contents(place) == before
+
+
+def test_a_file_that_is_no_store_is_left_as_it_was(place: Path) -> None:
+    """The store refuses another program's SQLite file before it would add its tables."""
+    with pytest.raises(StoreError, match="another program"):
+        Store(place / "other-program.sqlite3")
+    other = sqlite3.connect(place / "other-program.sqlite3")
+    tables = other.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()
+    other.close()
+    assert tables == [("bookmarks",)]
