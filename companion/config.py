@@ -20,6 +20,8 @@ from companion.cli import host_address
 from companion.rules.edition import EDITIONS
 
 DEFAULT_STORE = Path("/var/lib/caboose-companion/table.sqlite3")
+MAX_TABLE_MM = 5000.0  # a table, its markers and their inset, in mm: five metres is plenty
+MAX_PIXELS = 10_000  # a camera frame's width or height
 
 
 class ConfigError(ValueError):
@@ -140,6 +142,11 @@ def parse(doc: Mapping[str, Any], where: str = "the configuration") -> Config:
             raise ConfigError("table.zone: give [left, top, right, bottom] with some area")
     catalogue = table.get("catalogue")
     size = _numbers(camera.get("frame_size", [1456, 1088]), "camera.frame_size", 2)
+    if not all(v == int(v) and 1 <= v <= MAX_PIXELS for v in size):
+        raise ConfigError(
+            f"camera.frame_size: [width, height] in whole pixels, each 1 to {MAX_PIXELS}, "
+            f"not {list(size)}"
+        )
     factory = _get(gpio, "gpio.pin_factory", str, "lgpio")
     if factory not in ("lgpio", "mock"):
         raise ConfigError(f"gpio.pin_factory: {factory!r} is not lgpio or mock")
@@ -147,6 +154,11 @@ def parse(doc: Mapping[str, Any], where: str = "the configuration") -> Config:
         name: _get(gpio, f"gpio.{name}", int, default)
         for name, default in GpioConfig().pins.items()
     }
+    for name, number in pins.items():
+        if not 0 <= number <= 27:  # gpiozero would refuse it only when the service starts
+            raise ConfigError(
+                f"gpio.{name}: {number} is not a GPIO pin: give a BCM number from 0 to 27"
+            )
     if len(set(pins.values())) != len(pins):
         raise ConfigError(f"gpio: two devices share one pin: {pins}")
     wheels = session.get("pip_wheels")
@@ -171,10 +183,10 @@ def parse(doc: Mapping[str, Any], where: str = "the configuration") -> Config:
             fps=_positive(camera, "camera.fps", 8.0),
         ),
         table=TableConfig(
-            width=_positive(table, "table.width", 840.0),
-            height=_positive(table, "table.height", 630.0),
-            marker_mm=_positive(table, "table.marker_mm", 50.0),
-            inset_mm=_positive(table, "table.inset_mm", 10.0),
+            width=_positive(table, "table.width", 840.0, MAX_TABLE_MM),
+            height=_positive(table, "table.height", 630.0, MAX_TABLE_MM),
+            marker_mm=_positive(table, "table.marker_mm", 50.0, MAX_TABLE_MM),
+            inset_mm=_positive(table, "table.inset_mm", 10.0, MAX_TABLE_MM),
             zone=zone,
             catalogue=Path(_get(table, "table.catalogue", str, "")) if catalogue else None,
             edition=edition,
@@ -212,6 +224,10 @@ def parse(doc: Mapping[str, Any], where: str = "the configuration") -> Config:
         raise ConfigError(f"web.host: {error}") from None
     if config.session.dice_per_roll < 1:
         raise ConfigError("session.dice_per_roll: at least 1")
+    if not 0 <= config.session.unsure_below <= 1:
+        raise ConfigError(
+            f"session.unsure_below: a confidence from 0 to 1, not {config.session.unsure_below}"
+        )
     return config
 
 
@@ -238,10 +254,15 @@ def _get(section: Mapping[str, Any], name: str, kind: type, default: Any) -> Any
     return value
 
 
-def _positive(section: Mapping[str, Any], name: str, default: float) -> float:
+def _positive(
+    section: Mapping[str, Any], name: str, default: float, most: float = math.inf
+) -> float:
+    """A number more than 0 (and at most `most`): nan, infinity or a table kilometres wide
+    would only fail later, deep in the camera's arithmetic."""
     value = _get(section, name, float, default)
-    if not (math.isfinite(value) and value > 0):
-        raise ConfigError(f"{name}: must be a number more than 0, not {value}")
+    if not (math.isfinite(value) and 0 < value <= most):
+        limit = f" and at most {most:g}" if math.isfinite(most) else ""
+        raise ConfigError(f"{name}: must be a number more than 0{limit}, not {value}")
     return value
 
 
@@ -249,7 +270,10 @@ def _numbers(value: Any, name: str, count: int) -> tuple[float, ...]:
     if (
         not isinstance(value, list)
         or len(value) != count
-        or not all(isinstance(v, int | float) and not isinstance(v, bool) for v in value)
+        or not all(
+            isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
+            for v in value
+        )
     ):
         raise ConfigError(f"{name}: a list of {count} numbers, not {value!r}")
     return tuple(float(v) for v in value)

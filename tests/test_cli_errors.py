@@ -41,6 +41,12 @@ def place(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (place / "digits.toml").write_text("[web]\nport = " + "1" * 5000 + "\n")
     (place / "host.toml").write_text("[web]\nhost = '256.1.1.1'\n")
     (place / "nan.toml").write_text("[camera]\nfps = nan\n")
+    # Values the service would take and fail on only later (gpiozero, numpy, the camera).
+    usable = "[gpio]\npin_factory = 'mock'\n[camera]\nsource = 'synthetic:1'\n"
+    (place / "pin.toml").write_text(usable.replace("'mock'", "'mock'\npass = 99"))
+    (place / "frame.toml").write_text(usable + "frame_size = [0, 0]\n")
+    (place / "wide.toml").write_text(usable + "[table]\nwidth = 1e308\n")
+    (place / "unsure.toml").write_text(usable + "[session]\nunsure_below = 5\n")
     (place / "store.toml").write_text(
         f"[store]\npath = '{place / 'not-sqlite.sqlite3'}'\n"
         "[gpio]\npin_factory = 'mock'\n[camera]\nsource = 'synthetic:1'\n"
@@ -80,6 +86,10 @@ BAD = [
     (["run", "--config", "{tmp}/host.toml"], ["web.host", "256.1.1.1"]),
     (["run", "--config", "{tmp}/nan.toml"], ["camera.fps", "nan"]),
     (["run", "--config", "{tmp}/store.toml"], ["not-sqlite.sqlite3 is not a table's store"]),
+    (["run", "--config", "{tmp}/pin.toml"], ["gpio.pass", "0 to 27"]),
+    (["run", "--config", "{tmp}/frame.toml"], ["camera.frame_size"]),
+    (["run", "--config", "{tmp}/wide.toml"], ["table.width", "at most 5000"]),
+    (["run", "--config", "{tmp}/unsure.toml"], ["session.unsure_below", "0 to 1"]),
     (["run"], ["--config"]),
     # serve: the address and the store, all before a port is opened.
     (["serve", "--port", "-1"], ["--port", "1 to 65535"]),
