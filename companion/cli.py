@@ -92,6 +92,18 @@ def table_pin(text: str) -> str:
     return text
 
 
+def seed_text(text: str) -> str:
+    """A seed: any text, but text (a terminal in another encoding can pass bytes that are
+    not, and the dealer's random numbers are seeded from its UTF-8)."""
+    try:
+        text.encode()
+    except UnicodeEncodeError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not UTF-8 text: give a seed of letters and digits, such as 42"
+        ) from None
+    return text
+
+
 def seconds(text: str) -> float:
     """A pause in seconds: a finite number, 0 or more."""
     try:
@@ -300,7 +312,9 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--players", type=int, default=4, help="2-4 (default 4)")
     sim.add_argument("--variant", choices=("solo", "solo-hard", "solo-laura"), default=None)
     sim.add_argument("--games", type=int, default=100)
-    sim.add_argument("--seed", default="0", help="any text; the same seed plays the same games")
+    sim.add_argument(
+        "--seed", type=seed_text, default="0", help="any text; the same seed plays the same games"
+    )
     sim.add_argument(
         "--policies", default="cautious,greedy", help="bots by seat, comma-separated, repeating"
     )

@@ -35,7 +35,14 @@ from typing import Any
 
 from companion import cards
 from companion.bots import POLICIES
-from companion.cli import host_address, port_number, seconds, table_pin, writable_file
+from companion.cli import (
+    host_address,
+    port_number,
+    seconds,
+    seed_text,
+    table_pin,
+    writable_file,
+)
 from companion.deal import replay as deal_replay
 from companion.record import Record, RecordError, record_of, replay, save, summary
 from companion.rules import geometry
@@ -849,7 +856,9 @@ def build_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     parser.add_argument("--edition", choices=EDITIONS, default="loose-caboose")
     parser.add_argument("--players", type=int, default=3, help="2-4 (default 3)")
     parser.add_argument("--variant", choices=("solo", "solo-hard", "solo-laura"), default=None)
-    parser.add_argument("--seed", default="demo", help="any text: the same seed, the same game")
+    parser.add_argument(
+        "--seed", type=seed_text, default="demo", help="any text: the same seed, the same game"
+    )
     parser.add_argument("--headless", action="store_true", help="play without serving the page")
     parser.add_argument("--json", action="store_true", help="print the result as one JSON object")
     parser.add_argument(
@@ -907,7 +916,15 @@ def main(args: argparse.Namespace) -> int:
         print(f"companion demo: {error}", file=sys.stderr)
         return 2
     if args.record is not None:
-        save(record, args.record)
+        try:
+            save(record, args.record)
+        except OSError as error:  # checked at the start, but its folder may since have gone
+            print(
+                f"companion demo: cannot write the record {args.record} "
+                f"({error.strerror or error}): its folder went while the game was played",
+                file=sys.stderr,
+            )
+            return 2
     if args.json:
         print(json.dumps(doc))
     else:

@@ -78,6 +78,8 @@ BAD = [
     (["simulate", "--games", "1", "--records", "{tmp}/afile/games"], ["afile is a file"]),
     (["simulate", "--games", "1", "--records", ""], ["--records", "empty path"]),
     (["simulate", "--players", "x"], ["--players", "'x'"]),
+    (["simulate", "--games", "1", "--seed", "\udcff"], ["--seed", "not UTF-8 text"]),
+    (["demo", "--headless", "--seed", "\udcff"], ["--seed", "not UTF-8 text"]),
     (["simulate", "--edition", "uno"], ["--edition", "'uno'"]),
     # run: a configuration that is no text, or holds values that cannot be used.
     (["run", "--config", "{tmp}/binary.toml"], ["binary.toml is not a text file"]),
