@@ -24,6 +24,11 @@ from companion.store import Store, StoreError
 
 ROOT = Path(__file__).parents[1]
 COMPANION = [sys.executable, "-m", "companion"]
+# A documentation address (TEST-NET-1) is no address of this machine, unless the kernel is
+# told to let programs bind addresses they do not have.
+NOT_OURS = "192.0.2.1"
+_NONLOCAL = Path("/proc/sys/net/ipv4/ip_nonlocal_bind")
+BINDS_ANY = _NONLOCAL.exists() and _NONLOCAL.read_text().strip() == "1"
 
 
 @pytest.fixture(scope="module")
@@ -102,8 +107,8 @@ BAD = [
     (["serve", "--host", "bad host"], ["--host", "'bad host'"]),
     (["serve", "--host", ""], ["--host", "''"]),
     (
-        ["serve", "--host", "192.0.2.1", "--port", "8765", "--db", "{own}/table.sqlite3"],
-        ["192.0.2.1:8765", "not an address of this machine"],
+        ["serve", "--host", NOT_OURS, "--port", "8765", "--db", "{own}/table.sqlite3"],
+        [f"{NOT_OURS}:8765", "not an address of this machine"],
     ),
     (["serve", "--db", "{tmp}"], ["--db", "is a folder"]),
     (["serve", "--db", "{tmp}/not-sqlite.sqlite3"], ["not-sqlite.sqlite3 is not a table's store"]),
@@ -170,6 +175,8 @@ BAD = [
 def test_a_bad_command_line_is_one_clear_line_and_exit_2(
     place: Path, tmp_path: Path, argv: list[str], words: list[str]
 ) -> None:
+    if NOT_OURS in argv and BINDS_ANY:
+        pytest.skip("this kernel lets a program listen on an address it does not have")
     before = contents(place)
     done = subprocess.run(
         [*COMPANION, *(arg.format(tmp=place, own=tmp_path) for arg in argv)],
