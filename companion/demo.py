@@ -199,15 +199,18 @@ class Players:
         """Room for more of `played` than `fitted`, as players make it when the railway
         runs towards the table's edge: they slide the whole railway to the middle of the
         area, or, when it has grown longer than the table is deep, turn it a quarter (or
-        half) turn as well. The table stays as it was when no move lays more cards. A
-        card Laura must lay (R-10) always has a legal placement, which the engine's
-        railway does not bound: only moving the railway on the table can make it fit."""
+        half) turn as well, the whole railway kept on the table and off the marked zone.
+        The table stays as it was when no move lays more cards. A card Laura must lay
+        (R-10) always has a legal placement, which the engine's railway does not bound:
+        only moving the railway on the table can make it fit."""
         before = (self.offset, self.quarters)
         first = geometry.legal_placements(state.edition, state.railway, state.layout, played[0])
         best, moved = fitted, before
         for quarters in (self.quarters, self.quarters + 1, self.quarters + 3, self.quarters + 2):
             self.quarters = quarters % 4
             self.centre(state, area, first[:1])
+            if any(self._space(state, p, LAURA_AREA) is None for p in state.layout if p):
+                continue  # the railway moved so would leave the table or cover the zone
             tried = self.fit(state, played, area)
             if len(tried) > len(best):
                 best, moved = tried, (self.offset, self.quarters)
@@ -254,6 +257,25 @@ class Players:
         area: tuple[float, ...],
         clear: float = _CLEAR_MM,
     ) -> float | None:
+        room = self._space(state, pose, area)
+        if room is None:
+            return None
+        size = state.edition.card_mm
+        open_end = geometry.open_ends(railway, layout, size)
+        ends = geometry.rail_ends(code, pose, size)
+        for index, (other, other_pose) in enumerate(zip(railway, layout, strict=True)):
+            if other_pose is None:
+                continue
+            for end in geometry.rail_ends(other, other_pose, size):
+                if index == len(railway) - 1 and any(math.dist(end, o) < 1.0 for o in open_end):
+                    continue
+                if any(math.dist(end, new) < clear for new in ends):
+                    return None
+        return room
+
+    def _space(self, state: GameState, pose: Pose, area: tuple[float, ...]) -> float | None:
+        """How far a card at this engine pose keeps inside `area` on the table; None when
+        it reaches out of it or into the marked zone (for cards shown, never laid)."""
         size = state.edition.card_mm
         table_pose = self.on_table(pose)
         half_w, half_h = (size[0] / 2, size[1] / 2)
@@ -266,27 +288,14 @@ class Players:
             table_pose.y - half_h - top,
             bottom - table_pose.y - half_h,
         )
-        if room < 0:
-            return None
         zone_left, zone_top, zone_right, zone_bottom = ZONE
-        if (
+        on_zone = (
             table_pose.x + half_w > zone_left
             and table_pose.x - half_w < zone_right
             and table_pose.y + half_h > zone_top
             and table_pose.y - half_h < zone_bottom
-        ):
-            return None  # the marked zone is for cards shown, never laid
-        open_end = geometry.open_ends(railway, layout, size)
-        ends = geometry.rail_ends(code, pose, size)
-        for index, (other, other_pose) in enumerate(zip(railway, layout, strict=True)):
-            if other_pose is None:
-                continue
-            for end in geometry.rail_ends(other, other_pose, size):
-                if index == len(railway) - 1 and any(math.dist(end, o) < 1.0 for o in open_end):
-                    continue
-                if any(math.dist(end, new) < clear for new in ends):
-                    return None
-        return room
+        )
+        return None if room < 0 or on_zone else room
 
     def turned(self, pose: Pose) -> Pose:
         """An engine pose turned as the railway lies turned on the table (a quarter turn
