@@ -95,12 +95,15 @@ def test_a_demo_that_cannot_start_says_why_and_exits_2(tmp_path):
         pytest.param("b", ["--edition", "loose-caboose", "--players", "2"], id="4-from-draw"),
         pytest.param("g", ["--edition", "loknroll", "--variant", "solo-laura"], id="laura-edge"),
         pytest.param("a", ["--edition", "loknroll", "--players", "4"], id="dice-near-cards"),
+        pytest.param("22", ["--edition", "rollecate", "--players", "3"], id="turned-railway"),
+        pytest.param("21", ["--edition", "loose-caboose", "--players", "4"], id="slid-railway"),
     ],
 )
 def test_games_that_once_tripped_the_companion_end_as_the_true_game(seed, args):
     """Games whose tables once fooled the demo or the companion: hands shown side by side
     in the zone at the end, more cards taken from the draw pile than the zone holds, a
-    solo railway reaching the table's edge, a railway reaching down to the dice."""
+    solo railway reaching the table's edge, a railway reaching down to the dice, railways
+    moved to make room that once left part of themselves off the table."""
     done = subprocess.run(
         [*COMPANION, "demo", "--headless", "--json", "--seed", seed, *args],
         capture_output=True,
