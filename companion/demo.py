@@ -74,6 +74,8 @@ _CLEAR_MM = 20.0
 # centre on either axis lies off it.
 CARD_REACH_MM = 44.0 + 12.0
 _FORCED_CLEAR_MM = 15.0
+# How far from the middle of the area players may slide a railway to make room (mm).
+_SHIFTS_MM = tuple(range(-400, 401, 40))
 PINS = {"pass": 17, "confirm": 27, "led": 22, "buzzer": 23}
 # A safety net, not a deadline: a press waits for the controls and the session to take it,
 # however slowly; only a press not taken after this long means something is broken.
@@ -198,8 +200,9 @@ class Players:
     ) -> list[tuple[str, Pose]]:
         """Room for more of `played` than `fitted`, as players make it when the railway
         runs towards the table's edge: they slide the whole railway to the middle of the
-        area, or, when it has grown longer than the table is deep, turn it a quarter (or
-        half) turn as well, the whole railway kept on the table and off the marked zone.
+        area (or as near it as the table lets), or, when it has grown longer than the table
+        is deep, turn it a quarter (or half) turn as well, the whole railway kept on the
+        table and off the marked zone.
         The table stays as it was when no move lays more cards. A card Laura must lay
         (R-10) always has a legal placement, which the engine's railway does not bound:
         only moving the railway on the table can make it fit."""
@@ -209,13 +212,22 @@ class Players:
         for quarters in (self.quarters, self.quarters + 1, self.quarters + 3, self.quarters + 2):
             self.quarters = quarters % 4
             self.centre(state, area, first[:1])
-            if any(self._space(state, p, LAURA_AREA) is None for p in state.layout if p):
-                continue  # the railway moved so would leave the table or cover the zone
-            tried = self.fit(state, played, area)
-            if len(tried) > len(best):
-                best, moved = tried, (self.offset, self.quarters)
-                if len(best) == len(played):
-                    break
+            x, y = self.offset
+            # the middle first; then ever farther from it, as far as the table goes
+            shifts = sorted(
+                ((x + dx, y + dy) for dx in _SHIFTS_MM for dy in _SHIFTS_MM),
+                key=lambda shift: math.dist(shift, (x, y)),
+            )
+            for offset in shifts:
+                self.offset = offset
+                if any(self._space(state, p, LAURA_AREA) is None for p in state.layout if p):
+                    continue  # the railway would leave the table or cover the zone
+                tried = self.fit(state, played, area)
+                if len(tried) > len(best):
+                    best, moved = tried, (self.offset, self.quarters)
+                    if len(best) == len(played):
+                        self.offset, self.quarters = moved
+                        return best
         self.offset, self.quarters = moved
         return best
 
