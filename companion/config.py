@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.cli import host_address
+from companion.hardware import FRAME_SIZE, GPIO_PINS
 from companion.rules.edition import EDITIONS
 
 DEFAULT_STORE = Path("/var/lib/caboose-companion/table.sqlite3")
@@ -31,7 +32,7 @@ class ConfigError(ValueError):
 @dataclass(frozen=True)
 class CameraConfig:
     source: str = "picamera2"  # hw.frames.open_source: picamera2, usb:N, folder:…, synthetic:N
-    frame_size: tuple[int, int] = (1456, 1088)
+    frame_size: tuple[int, int] = FRAME_SIZE
     fps: float = 8.0  # at most this many frames a second are read
 
 
@@ -63,9 +64,7 @@ class SessionSettings:
 @dataclass(frozen=True)
 class GpioConfig:
     pin_factory: str = "lgpio"  # "lgpio" on a Pi, "mock" to run without buttons
-    pins: dict[str, int] = field(
-        default_factory=lambda: {"pass": 17, "confirm": 27, "led": 22, "buzzer": 23}
-    )
+    pins: dict[str, int] = field(default_factory=lambda: dict(GPIO_PINS))
     debounce: float = 0.03
     hold: float = 2.0
 
@@ -141,7 +140,7 @@ def parse(doc: Mapping[str, Any], where: str = "the configuration") -> Config:
         if zone[2] <= zone[0] or zone[3] <= zone[1]:
             raise ConfigError("table.zone: give [left, top, right, bottom] with some area")
     catalogue = table.get("catalogue")
-    size = _numbers(camera.get("frame_size", [1456, 1088]), "camera.frame_size", 2)
+    size = _numbers(camera.get("frame_size", list(FRAME_SIZE)), "camera.frame_size", 2)
     if not all(v == int(v) and 1 <= v <= MAX_PIXELS for v in size):
         raise ConfigError(
             f"camera.frame_size: [width, height] in whole pixels, each 1 to {MAX_PIXELS}, "

@@ -36,7 +36,6 @@ from companion.record import (
 )
 from companion.rules import engine, geometry
 from companion.rules.edition import EDITIONS
-from companion.rules.edition import load as load_edition
 from companion.rules.log import turn_line
 from companion.rules.state import TOOK, Action, Chaos, Event, GameState, Play, RuleError
 from companion.store import CORRECT, DEAL, TURN, UNDO, Store
@@ -562,8 +561,3 @@ def _checked(codes: Sequence[str]) -> list[str]:
     for code in codes:
         cards.parse(code)
     return list(codes)
-
-
-def edition_names() -> dict[str, str]:
-    """Edition ids and the names printed on their boxes, for the page's start form."""
-    return {edition: load_edition(edition).name for edition in EDITIONS}

@@ -14,11 +14,10 @@ from typing import Any
 
 from gpiozero import LED, Buzzer, DigitalInputDevice
 
+from companion.hardware import GPIO_PINS
+
 PASS, CONFIRM, UNDO = "pass", "confirm", "undo"
 WAITING, NEEDS_CONFIRMATION, ERROR = "waiting", "needs-confirmation", "error"
-
-# BCM numbers, as gpiozero counts them; a table overrides them in its config.
-DEFAULT_PINS = {"pass": 17, "confirm": 27, "led": 22, "buzzer": 23}
 
 
 class PinsError(RuntimeError):
@@ -142,7 +141,7 @@ class Controls:
         hold: float = 2.0,
         pin_factory: Any = None,
     ) -> None:
-        pins = {**DEFAULT_PINS, **(pins or {})}
+        pins = {**GPIO_PINS, **(pins or {})}
         self.pass_button = DebouncedButton(
             pins["pass"], lambda: on_button(PASS), debounce=debounce, pin_factory=pin_factory
         )

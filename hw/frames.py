@@ -23,7 +23,8 @@ from types import TracebackType
 import cv2
 import numpy as np
 
-FRAME_SIZE = (1456, 1088)
+from companion.hardware import FRAME_SIZE
+
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp")
 
 

@@ -14,20 +14,20 @@ object's true pose is known exactly in table mm. Poses are companion.rules.geome
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import cache
 
 import cv2
 import numpy as np
 
 from companion import cards
+from companion.hardware import FRAME_SIZE
 from companion.rules import edition as editions
 from companion.rules import geometry
 from companion.rules.geometry import Pose
 from companion.vision import card_art
 from companion.vision.table import TableLayout, card_corners, rotate
 
-FRAME_SIZE = (1456, 1088)  # width, height: the Pi HQ / Camera Module 3 binned video mode
 CANVAS_PX_PER_MM = 2.2  # top-view drawing scale, finer than the camera's 1.2-1.9 px/mm
 _MAP_STEP = 8  # the camera remap is computed on this grid and interpolated: it is smooth
 
@@ -649,11 +649,3 @@ def random_scene(
         card_mm=size,
         layout=layout,
     )
-
-
-def with_hand(scene: Scene, seed: int, scale: float = 1.0) -> Scene:
-    """The same scene with a hand reaching in over a random card of the railway."""
-    rng = np.random.default_rng(seed)
-    target = scene.cards[int(rng.integers(0, len(scene.cards)))].pose
-    hand = Hand(target.x, target.y, float(rng.uniform(0, 360)), scale)
-    return replace(scene, hands=(*scene.hands, hand))

@@ -34,6 +34,7 @@ import cv2
 import numpy as np
 
 from companion import cards
+from companion.hardware import FRAME_SIZE
 from companion.rules import edition as editions
 from companion.rules import geometry
 from companion.rules.geometry import Pose
@@ -43,7 +44,6 @@ from companion.vision.catalogue import TEMPLATE_PX, Catalogue, Match, ours
 from companion.vision.dice import find_dice, read_die
 from companion.vision.table import TableLayout, card_corners
 
-FRAME_SIZE = (1456, 1088)
 _JOIN_MM = 12.0  # two rail ends this close are joined
 _MIN_CONFIDENCE = 0.15  # below this a card-shaped thing is reported as unreadable
 _FRAME_CONTRAST = 25  # grey levels a card's frame is darker than its surroundings, at least
