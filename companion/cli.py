@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import NoReturn
 
 from companion import __version__
-from companion.rules.edition import EDITIONS
+from companion.rules.edition import EDITIONS, variant_ids
 
 # Commands that live with their subsystem: name -> (module, one-line help). Each module has
 # `main(argv) -> int` with its own argparse, so `companion NAME --help` is the module's own.
@@ -310,7 +310,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sim.add_argument("--edition", choices=EDITIONS, default="loose-caboose")
     sim.add_argument("--players", type=int, default=4, help="2-4 (default 4)")
-    sim.add_argument("--variant", choices=("solo", "solo-hard", "solo-laura"), default=None)
+    sim.add_argument("--variant", choices=variant_ids(), default=None)
     sim.add_argument("--games", type=int, default=100)
     sim.add_argument(
         "--seed", type=seed_text, default="0", help="any text; the same seed plays the same games"

@@ -44,9 +44,10 @@ from companion.cli import (
     writable_file,
 )
 from companion.deal import replay as deal_replay
+from companion.hardware import GPIO_PINS
 from companion.record import Record, RecordError, record_of, replay, save, summary
 from companion.rules import geometry
-from companion.rules.edition import EDITIONS
+from companion.rules.edition import EDITIONS, variant_ids
 from companion.rules.edition import load as load_edition
 from companion.rules.engine import deal, laura_action
 from companion.rules.geometry import Pose
@@ -76,7 +77,6 @@ CARD_REACH_MM = 44.0 + 12.0
 _FORCED_CLEAR_MM = 15.0
 # How far from the middle of the area players may slide a railway to make room (mm).
 _SHIFTS_MM = tuple(range(-400, 401, 40))
-PINS = {"pass": 17, "confirm": 27, "led": 22, "buzzer": 23}
 # A safety net, not a deadline: a press waits for the controls and the session to take it,
 # however slowly; only a press not taken after this long means something is broken.
 PRESS_TIMEOUT = 120.0
@@ -130,10 +130,12 @@ class Tally:
 
 
 def _names(options: DemoOptions) -> list[str]:
-    if options.variant in ("solo", "solo-hard", "solo-laura"):
-        return ["Ana"]
+    """The people at the table: as many as the variant seats (a rival is the rules' own
+    seat), else as many as --players."""
+    variant = load_edition(options.edition).variants.get(options.variant or "")
+    players = variant.players if variant is not None else options.players
     known = ["Ana", "Ben", "Cleo", "Dan"]
-    return [known[i] if i < len(known) else f"Player {i + 1}" for i in range(options.players)]
+    return [known[i] if i < len(known) else f"Player {i + 1}" for i in range(players)]
 
 
 class Players:
@@ -385,7 +387,7 @@ class Demo:
         self.presses_taken = 0  # button presses the session has dealt with (taken or refused)
         self.controls = Controls(
             self._on_button,
-            PINS,
+            GPIO_PINS,
             debounce=options.debounce,
             hold=options.hold,
             pin_factory=self.pins,
@@ -500,7 +502,7 @@ class Demo:
         late on a busy machine, and a slow machine makes the demo slower, never wrong.
         Only a step that has not happened after PRESS_TIMEOUT seconds stops the demo."""
         device = self.controls.pass_button if button == "pass" else self.controls.confirm_button
-        pin = self.pins.pin(PINS[button])
+        pin = self.pins.pin(GPIO_PINS[button])
         with self._presses:
             taken = self.presses_taken
         pin.drive_low()
@@ -876,7 +878,7 @@ def _options_of(record: Record) -> str:
 def build_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     parser.add_argument("--edition", choices=EDITIONS, default="loose-caboose")
     parser.add_argument("--players", type=int, default=3, help="2-4 (default 3)")
-    parser.add_argument("--variant", choices=("solo", "solo-hard", "solo-laura"), default=None)
+    parser.add_argument("--variant", choices=variant_ids(), default=None)
     parser.add_argument(
         "--seed", type=seed_text, default="demo", help="any text: the same seed, the same game"
     )

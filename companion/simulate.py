@@ -14,6 +14,7 @@ from pathlib import Path
 
 from companion.bots import POLICIES
 from companion.record import Record, record_of, save, to_turn
+from companion.rules.edition import load
 from companion.rules.engine import apply, deal
 from companion.rules.scoring import final_ranking, score
 from companion.rules.state import Action, Event, GameState, Play
@@ -100,7 +101,8 @@ def simulate(
 ) -> Summary:
     """Play `games` games; seat i uses policy i modulo the list."""
     policies = [POLICIES[name] for name in policy_names]
-    seats = 1 if variant in ("solo", "solo-hard", "solo-laura") else players
+    rules = load(edition).variants.get(variant) if variant is not None else None
+    seats = rules.players if rules is not None else players  # a solo variant seats one bot
     names = [f"Bot {i + 1} ({policy_names[i % len(policy_names)]})" for i in range(seats)]
     if records is not None:
         records.mkdir(parents=True, exist_ok=True)

@@ -1,7 +1,8 @@
 """Dice results as the engine takes them: wheels per die (RULINGS.md R-6).
 
 A table without the custom dice can roll standard pip dice; a face map, chosen by the table
-and shown on screen, says how many wheels each pip count stands for.
+and shown on screen, says how many wheels each pip count stands for. Each edition's file gives
+a default map that keeps its dice odds (R-9: a fact of the box, not of the code).
 """
 
 from __future__ import annotations
@@ -10,18 +11,11 @@ from collections.abc import Mapping, Sequence
 
 from companion.rules.edition import Edition
 
-# Defaults that keep each edition's odds: Rollecate/LOK'n'ROLL dice have 4 wheel faces and
-# 2 blanks; Loose Caboose's (assumed) 2 blank, 2 one-wheel, 2 two-wheel faces.
-DEFAULT_FACE_MAPS: dict[str, dict[int, int]] = {
-    "loose-caboose": {1: 0, 2: 0, 3: 1, 4: 1, 5: 2, 6: 2},
-    "rollecate": {1: 1, 2: 1, 3: 1, 4: 1, 5: 0, 6: 0},
-    "loknroll": {1: 1, 2: 1, 3: 1, 4: 1, 5: 0, 6: 0},
-}
-
 
 def face_map_for(edition: Edition, custom: Mapping[int, int] | None = None) -> dict[int, int]:
-    """The table's pip-to-wheels map, checked against the edition's dice faces."""
-    face_map = dict(custom) if custom is not None else dict(DEFAULT_FACE_MAPS[edition.id])
+    """The table's pip-to-wheels map (the edition file's when the table gives none), checked
+    against the edition's dice faces: a corrected file is checked like a table's choice."""
+    face_map = dict(custom if custom is not None else edition.pip_face_map)
     if sorted(face_map) != [1, 2, 3, 4, 5, 6]:
         raise ValueError("a face map gives the wheels for each pip count 1 to 6")
     allowed = set(edition.die_faces)

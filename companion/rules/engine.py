@@ -44,9 +44,6 @@ from companion.rules.state import (
     Seat,
 )
 
-LAURA = "Laura"
-HARD_SOLO_DERAILMENTS = 3
-
 
 def deal(
     edition_id: str, names: Sequence[str], seed: int | str, variant: str | None = None
@@ -201,23 +198,32 @@ def _seats_for(
     names = [str(n).strip() for n in names]
     if any(not n for n in names):
         raise RuleError("setup", "every player needs a name")
-    if variant == "solo-laura":
-        # Laura moves first and is seat 0; a record lists her, a new game adds her.
+    rules = edition.variants.get(variant) if variant is not None else None
+    if rules is not None and rules.rival is not None:
+        # R-10: the rival moves first and is seat 0; a record lists them, a new game adds them.
         if named_laura:
-            if len(names) != 2:
-                raise RuleError("setup", "solo against Laura has two seats: Laura, then you")
-            return [Seat(names[0], laura=True), Seat(names[1])]
-        if len(names) != 1:
-            raise RuleError("setup", "solo against Laura is for one player")
-        return [Seat(LAURA, laura=True), Seat(names[0])]
-    if variant in ("solo", "solo-hard"):
-        if len(names) != 1:
-            raise RuleError("setup", "the solo variants are for one player")
+            if len(names) != rules.players + 1:
+                seats = _count(rules.players + 1, "seat")
+                raise RuleError("setup", f"{rules.name} has {seats}: {rules.rival}, then you")
+            return [Seat(names[0], laura=True), *(Seat(n) for n in names[1:])]
+        if len(names) != rules.players:
+            raise RuleError("setup", f"{rules.name} is for {_count(rules.players, 'player')}")
+        return [Seat(rules.rival, laura=True), *(Seat(n) for n in names)]
+    if rules is not None:
+        if len(names) != rules.players:
+            raise RuleError("setup", f"{rules.name} is for {_count(rules.players, 'player')}")
     elif not edition.min_players <= len(names) <= edition.max_players or len(names) < 2:
         raise RuleError(
             "setup", f"{edition.name} is for 2 to {edition.max_players} players, not {len(names)}"
         )
     return [Seat(n) for n in names]
+
+
+def _count(number: int, thing: str) -> str:
+    """ "one player", "two seats": how a setup message counts the people of a variant."""
+    words = ("no", "one", "two", "three", "four", "five")
+    said = words[number] if number < len(words) else str(number)
+    return f"{said} {thing}" if number == 1 else f"{said} {thing}s"
 
 
 def _fits_first_railway(edition: Edition, railway: list[str], code: str) -> bool:
@@ -598,7 +604,12 @@ def _finish(state: GameState, turn: _Turn) -> tuple[GameState, tuple[Event, ...]
         state.player.laura,
     )
     seats = (*state.seats[: turn.seat_index], seat, *state.seats[turn.seat_index + 1 :])
-    lost = state.variant == "solo-hard" and turn.derailments > HARD_SOLO_DERAILMENTS
+    variant = state.edition.variants.get(state.variant) if state.variant else None
+    lost = (
+        variant is not None
+        and variant.loses_at_derailment is not None
+        and turn.derailments >= variant.loses_at_derailment
+    )
     if lost:
         turn.event(LOST, number=turn.derailments)
     over = lost or turn.emptied_draw  # R-14, even when R-3 refilled the draw pile
