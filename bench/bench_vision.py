@@ -17,9 +17,9 @@ import time
 import cv2
 import numpy as np
 
+from companion.app.eval_vision import evaluate
 from companion.vision import observe as vision
 from companion.vision.calibrate import calibrate, top_down
-from companion.vision.eval_vision import evaluate
 from hw import synthetic
 
 

@@ -22,7 +22,7 @@ from companion.rules.edition import EDITIONS, variant_ids
 # `main(argv) -> int` with its own argparse, so `companion NAME --help` is the module's own.
 DELEGATED: dict[str, tuple[str, str]] = {
     "eval-vision": (
-        "companion.vision.eval_vision",
+        "companion.app.eval_vision",
         "render synthetic scenes, recognise them, report accuracy and latency",
     ),
     "markers": (
@@ -30,7 +30,7 @@ DELEGATED: dict[str, tuple[str, str]] = {
         "write the printable A4 sheet of the four table markers (PDF or PNG)",
     ),
     "enroll": (
-        "companion.vision.enroll",
+        "companion.app.enroll",
         "teach the companion a printed deck by showing it each card face once",
     ),
     "eval-dice": (

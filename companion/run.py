@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from companion.config import Config, ConfigError, load
+from companion.app.config import Config, ConfigError, load
 from companion.rules.edition import load as load_edition
 from companion.session import Session, SessionConfig
 from companion.store import Store

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.config import ConfigError, load
+from companion.app.config import ConfigError, load
 from companion.record import replay, summary
 from companion.store import Store
 from tests.test_demo import COMPANION, SEED, state_only, uninterrupted

@@ -7,8 +7,8 @@ from functools import cache
 
 import numpy as np
 
+from companion.app import enroll
 from companion.rules.geometry import Pose
-from companion.vision import enroll
 from companion.vision.catalogue import Catalogue
 from companion.vision.observe import VisionConfig
 from hw import synthetic

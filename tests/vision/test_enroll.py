@@ -8,9 +8,9 @@ from pathlib import Path
 import cv2
 import pytest
 
+from companion.app import enroll
 from companion.rules.geometry import Pose
 from companion.session import SessionConfig
-from companion.vision import enroll
 from companion.vision.catalogue import Catalogue, CatalogueError
 from companion.vision.observe import VisionConfig, observe
 from hw import synthetic

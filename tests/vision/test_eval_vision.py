@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from companion.vision import eval_vision
+from companion.app import eval_vision
 
 
 def test_json_report_has_the_figures_and_they_are_right_on_easy_scenes(capsys) -> None:

@@ -7,7 +7,7 @@ its top towards the markers 0 and 1 (a curve's track must then end at the bottom
 edges, as companion.rules.geometry draws it), and presses Enter. The card is found by its
 outline, cut out straight, and stored; progress goes to the console and a preview of every
 face learnt so far to an image file, so a wrong card or a bad crop is seen at once. The
-result is a catalogue folder (catalogue.py) that `VisionConfig.for_edition(...,
+result is a catalogue folder (companion/vision/catalogue.py) that `VisionConfig.for_edition(...,
 catalogue_folder)` loads.
 """
 
