@@ -17,26 +17,33 @@ import logging
 import signal
 import sys
 import threading
-import time
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+from gpiozero import Factory
+
 from companion.app.config import Config, ConfigError, load
+from companion.app.service import FrameLoop
 from companion.rules.edition import load as load_edition
 from companion.session import Session, SessionConfig
 from companion.store import Store
 from companion.table import Table
-from companion.tracker import Tracker, TrackerConfig, Watcher
+from companion.tracker import TableEvent, Tracker, TrackerConfig, Watcher
+from companion.vision.catalogue import CatalogueError
+from companion.vision.observe import VisionConfig
+from companion.vision.table import TableLayout
+from hw.controls import Controls, PinsError, pin_factory
+from hw.frames import FrameSource, FrameSourceError, open_source
+from web.app import Settings, create_app, new_pin
+from web.serve import MAX_STREAMS, serve_in_background
 
-log = logging.getLogger("companion.run")
 
+class Service(FrameLoop):
+    """The frame loop at a real table and everything it drives, built from a configuration:
+    the store, the table, the session, the buttons and the camera."""
 
-class Service:
-    """The camera loop and everything it drives, built from a configuration."""
-
-    def __init__(self, config: Config, source: Any, pins: Any) -> None:
-        from hw.controls import Controls
-
+    def __init__(self, config: Config, source: FrameSource, pins: Factory) -> None:
         self.config = config
         self.source = source
         self.store = Store(config.store)
@@ -59,16 +66,11 @@ class Service:
         )
         self.session.outputs = self.controls
         self.edition = ""
-        self.watcher = self._watcher()
-        self.frames = 0
+        super().__init__(self._watcher(), self.session)
 
     def _watcher(self) -> Watcher:
         """Recognition for the card size of the game at the table (or of the configured
         edition before the first game); a new edition gets a new watcher."""
-        from companion.vision.catalogue import CatalogueError
-        from companion.vision.observe import VisionConfig
-        from companion.vision.table import TableLayout
-
         game = self.table.game
         self.edition = game.record.edition if game is not None else self.config.table.edition
         table = self.config.table
@@ -85,35 +87,15 @@ class Service:
         settings = TrackerConfig(tracker.still_frames, tracker.card_mm, tracker.die_mm, table.zone)
         return Watcher(vision, Tracker(settings))
 
-    def step(self, frame: Any) -> None:
-        """One frame from the camera (None: a dropped frame, the same picture as before)."""
+    def step(self, frame: np.ndarray | None) -> list[TableEvent]:
+        """One frame from the camera, recognised for the card size of the game at the
+        table: a game of another edition may need another watcher."""
         game = self.table.game
         if game is not None and game.record.edition != self.edition:
             if load_edition(game.record.edition).card_mm != load_edition(self.edition).card_mm:
                 self.watcher = self._watcher()
             self.edition = game.record.edition
-        events = self.watcher.see(frame, game.state.railway if game is not None else None)
-        self.frames += 1
-        last = self.watcher.last
-        self.session.seen_problems(last.problems if last is not None else ())
-        if events:
-            log.info("table: %s", ", ".join(event.what for event in events))
-            self.session.on_events(events)
-
-    def run(self, stop: threading.Event, frames: int | None = None) -> None:
-        """Read frames until `stop` (or `frames` have been read); a source that runs dry
-        (a recording) ends the loop."""
-        period = 1.0 / self.config.camera.fps
-        dry = 0
-        while not stop.is_set() and (frames is None or self.frames < frames):
-            started = time.monotonic()
-            frame = self.source.read()
-            dry = dry + 1 if frame is None else 0
-            if dry > 50:
-                log.warning("the camera gives no more frames: stopping")
-                return
-            self.step(frame)
-            stop.wait(max(0.0, period - (time.monotonic() - started)))
+        return super().step(frame)
 
     def follow_page(self, stop: threading.Event) -> None:
         """Keep the session (and so the LED) with the table when the page acts on it. The
@@ -144,9 +126,6 @@ def attach_session(app: Any, session: Session) -> None:
 def serve_page(table: Table, session: Session, host: str, port: int, pin: str | None) -> str:
     """The web page of a table followed by a session, served from a daemon thread (the
     camera loop keeps the main one); returns the PIN. Raises `ServeError`."""
-    from web.app import Settings, create_app, new_pin
-    from web.serve import MAX_STREAMS, serve_in_background
-
     chosen = pin or new_pin()
     app = create_app(table, chosen, Settings(max_streams=MAX_STREAMS))
     attach_session(app, session)
@@ -156,9 +135,6 @@ def serve_page(table: Table, session: Session, host: str, port: int, pin: str | 
 
 def main(path: Path, frames: int | None = None, serve: bool = True) -> int:
     """Run the service from a configuration file; 2 with a message if it cannot start."""
-    from hw.controls import PinsError, pin_factory
-    from hw.frames import FrameSourceError, open_source
-
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     try:
         config = load(path)
@@ -193,7 +169,7 @@ def main(path: Path, frames: int | None = None, serve: bool = True) -> int:
         sys.stdout.flush()
     threading.Thread(target=service.follow_page, args=(stop,), daemon=True).start()
     try:
-        service.run(stop, frames)
+        service.run(source, stop, 1.0 / config.camera.fps, frames)
     finally:
         stop.set()
         service.close()
