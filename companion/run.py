@@ -153,7 +153,7 @@ def main(path: Path, frames: int | None = None, serve: bool = True) -> int:
         source.close()
         print(f"companion run: {error}", file=sys.stderr)
         return 2
-    stop = threading.Event()
+    stop = service.stop
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     signal.signal(signal.SIGINT, lambda *_: stop.set())
     if serve:
@@ -169,7 +169,7 @@ def main(path: Path, frames: int | None = None, serve: bool = True) -> int:
         sys.stdout.flush()
     threading.Thread(target=service.follow_page, args=(stop,), daemon=True).start()
     try:
-        service.run(source, stop, 1.0 / config.camera.fps, frames)
+        service.run(source, 1.0 / config.camera.fps, frames)
     finally:
         stop.set()
         service.close()

@@ -33,6 +33,7 @@ class FrameLoop:
         self.watcher = watcher
         self.session = session
         self.frames = 0  # frames stepped, dropped ones included
+        self.stop = threading.Event()  # set, it ends the loop after the frame in hand
 
     def step(self, frame: np.ndarray | None) -> list[TableEvent]:
         """One frame (None: a dropped frame, the same picture as before): what the camera
@@ -47,18 +48,12 @@ class FrameLoop:
             self.session.on_events(events)
         return events
 
-    def run(
-        self,
-        source: FrameSource,
-        stop: threading.Event,
-        period: float = 0.0,
-        frames: int | None = None,
-    ) -> None:
+    def run(self, source: FrameSource, period: float = 0.0, frames: int | None = None) -> None:
         """Step the frames `source` reads, one every `period` seconds at most, until `stop`
-        (or until `frames` have been read); a source that runs dry (a recording) ends the
-        loop."""
+        is set (or until `frames` have been read); a source that runs dry (a recording)
+        ends the loop."""
         read = dry = 0
-        while not stop.is_set() and (frames is None or read < frames):
+        while not self.stop.is_set() and (frames is None or read < frames):
             started = time.monotonic()
             frame = source.read()
             read += 1
@@ -67,4 +62,4 @@ class FrameLoop:
                 log.warning("the camera gives no more frames: stopping")
                 return
             self.step(frame)
-            stop.wait(max(0.0, period - (time.monotonic() - started)))
+            self.stop.wait(max(0.0, period - (time.monotonic() - started)))
