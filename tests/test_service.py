@@ -1,0 +1,77 @@
+"""The frame loop that `companion run` and `companion demo` share (companion/app/service.py):
+frames through the watcher to the session, ended by the source running dry or by `stop`."""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.app.service import FrameLoop
+from companion.hardware import FRAME_SIZE
+from companion.session import Session, SessionConfig
+from companion.store import Store
+from companion.table import Table
+from companion.tracker import Watcher
+from companion.vision.observe import VisionConfig
+from hw import synthetic
+from hw.frames import FolderFrames, SyntheticFrames
+
+
+@pytest.fixture
+def loop(tmp_path: Path):
+    store = Store(tmp_path / "table.sqlite3")
+    session = Session(Table(store, provisional=True), SessionConfig())
+    yield FrameLoop(Watcher(VisionConfig.for_edition("rollecate")), session)
+    store.close()
+
+
+def _finishes(loop: FrameLoop, *args) -> bool:
+    """Whether `loop.run(*args)` returns by itself (a loop that never ends would hang)."""
+    runner = threading.Thread(target=loop.run, args=args, daemon=True)
+    runner.start()
+    runner.join(60)
+    return not runner.is_alive()
+
+
+def test_what_the_camera_cannot_see_reaches_the_session_and_clears(loop) -> None:
+    black = np.zeros((FRAME_SIZE[1], FRAME_SIZE[0], 3), np.uint8)
+    loop.step(black)
+    assert loop.session.status()["camera"], "a black frame is a problem the page shows"
+    table = synthetic.render(synthetic.random_scene(3, "rollecate", n_dice=0), 3)
+    loop.step(table)
+    assert loop.session.status()["camera"] == []
+    assert loop.frames == 2
+
+
+def test_a_recording_that_runs_out_ends_the_loop_once_its_frames_are_seen(
+    loop, tmp_path: Path
+) -> None:
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    scene = synthetic.random_scene(5, "rollecate", n_dice=0)
+    cv2.imwrite(str(folder / "0.png"), synthetic.render(scene, 5))
+    assert _finishes(loop, FolderFrames(folder))
+    assert loop.watcher.last is not None and len(loop.watcher.last.cards) == len(scene.cards)
+
+
+def test_stop_ends_the_loop_over_a_camera_that_never_runs_out(loop) -> None:
+    camera = SyntheticFrames(7)
+    runner = threading.Thread(target=loop.run, args=(camera, 0.01), daemon=True)
+    runner.start()
+    loop.stop.set()
+    runner.join(60)
+    assert not runner.is_alive()
+
+
+def test_the_loop_reads_the_frames_asked_for_at_the_pace_asked_for(loop) -> None:
+    """The service reads at most `camera.fps` frames a second; the demo's --delay paces
+    its frames for a person watching."""
+    started = time.monotonic()
+    assert _finishes(loop, SyntheticFrames(7), 0.2, 3)
+    assert loop.frames == 3
+    assert time.monotonic() - started >= 0.6
