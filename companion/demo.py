@@ -222,8 +222,8 @@ class Players:
             )
             for offset in shifts:
                 self.offset = offset
-                if any(self._space(state, p, LAURA_AREA) is None for p in state.layout if p):
-                    continue  # the railway would leave the table or cover the zone
+                if any(self._space(state, p, area) is None for p in state.layout if p):
+                    continue  # the railway would leave its area (to the dice) or cover the zone
                 tried = self.fit(state, played, area)
                 if len(tried) > len(best):
                     best, moved = tried, (self.offset, self.quarters)
