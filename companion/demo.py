@@ -210,6 +210,10 @@ class Players:
         only moving the railway on the table can make it fit."""
         before = (self.offset, self.quarters)
         first = geometry.legal_placements(state.edition, state.railway, state.layout, played[0])
+        # Laura's railway may use the whole table (she moves by her card, and the dice are
+        # thrown off whatever cards lie there); everyone else's keeps clear of the dice.
+        laura = any(seat.laura for seat in state.seats)
+        table = LAURA_AREA if laura else area
         best, moved = fitted, before
         for quarters in (self.quarters, self.quarters + 1, self.quarters + 3, self.quarters + 2):
             self.quarters = quarters % 4
@@ -222,8 +226,8 @@ class Players:
             )
             for offset in shifts:
                 self.offset = offset
-                if any(self._space(state, p, area) is None for p in state.layout if p):
-                    continue  # the railway would leave its area (to the dice) or cover the zone
+                if any(self._space(state, p, table) is None for p in state.layout if p):
+                    continue  # the railway would leave the table, reach the dice or the zone
                 tried = self.fit(state, played, area)
                 if len(tried) > len(best):
                     best, moved = tried, (self.offset, self.quarters)
