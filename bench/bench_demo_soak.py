@@ -23,7 +23,7 @@ import traceback
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from companion.demo import DemoError, DemoOptions, run_demo
+from companion.app.demo import DemoError, DemoOptions, run_demo
 
 # Every game the demo can play: each edition for 2-4 players, and LOK'n'ROLL's solo
 # variants (Loose Caboose and Rollecate have no solo variant).

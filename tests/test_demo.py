@@ -142,7 +142,7 @@ def test_a_press_is_waited_for_however_slow_the_buttons_timers(tmp_path):
     Here the debounce (0.3 s) is longer than that press: the demo holds the button until
     the controls see it down and waits for the session to deal with it, so it is slower,
     never wrong; a press the session refuses is said at once, with the session's words."""
-    from companion.demo import Demo, DemoOptions
+    from companion.app.demo import Demo, DemoOptions
     from companion.store import Store
     from companion.table import Table
 
@@ -203,7 +203,7 @@ def test_laura_plays_her_card_when_her_railway_outgrows_the_table():
     it, where they once passed and the companion refused the pass."""
     from dataclasses import replace
 
-    from companion.demo import LAURA_AREA, DemoOptions, Players
+    from companion.app.demo import LAURA_AREA, DemoOptions, Players
     from companion.rules import engine, geometry
 
     state = engine.start(

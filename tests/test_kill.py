@@ -164,7 +164,7 @@ def test_the_example_configuration_is_valid_and_documents_every_key():
 
 
 def test_the_service_loop_runs_on_the_synthetic_camera_and_mock_pins(tmp_path):
-    from companion.run import main
+    from companion.app.run import main
 
     config = write(
         tmp_path,

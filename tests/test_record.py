@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from companion.app.cli import main
 from companion.bots import POLICIES
-from companion.cli import main
 from companion.record import RecordError, load, parse, replay, save, summary
 from companion.simulate import play_game
 

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from companion.cli import main
+from companion.app.cli import main
 
 
 def record(edition: str, setup: dict, turns: list, players=("Ana", "Ben"), variant=None) -> dict:

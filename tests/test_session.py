@@ -425,7 +425,7 @@ def test_a_railway_lying_turned_on_the_table_is_judged_in_the_engines_frame(stor
 
 
 def test_the_turn_in_progress_is_on_the_pages_api(store):
-    from companion.run import attach_session
+    from companion.app.run import attach_session
     from web.app import create_app
 
     table, session, _, play = start(store)

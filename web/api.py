@@ -59,7 +59,7 @@ def table() -> Table:
 
 def attached_session() -> Session | None:
     """The turn in progress when a camera follows the table (`companion run`, the demo:
-    `companion.run.attach_session`); None when the page is the table's only input."""
+    `companion.app.run.attach_session`); None when the page is the table's only input."""
     return current_app.extensions.get("caboose.session")
 
 

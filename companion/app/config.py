@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from companion.cli import host_address
+from companion.app.cli import host_address
 from companion.hardware import FRAME_SIZE, GPIO_PINS
 from companion.rules.edition import EDITIONS
 

@@ -22,7 +22,7 @@ import cv2
 import numpy as np
 
 from companion import cards
-from companion.cli import CommandLine, folder_path, writable_file, writable_folder
+from companion.app.cli import CommandLine, folder_path, writable_file, writable_folder
 from companion.rules import edition as editions
 from companion.vision.calibrate import calibrate, top_down
 from companion.vision.catalogue import TEMPLATE_PX, Catalogue, normalise

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.cli import build_parser
+from companion.app.cli import build_parser
 from companion.rules import dice
 from companion.rules.edition import EDITIONS, discover, load, variant_ids
 from companion.rules.engine import apply

@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 from werkzeug.serving import make_server
 
+from companion.app.run import attach_session
 from companion.rules.state import Pass
-from companion.run import attach_session
 from companion.session import ASKING, CONFIRM, STAGED, Session
 from companion.store import Store
 from companion.table import Table

@@ -14,7 +14,7 @@ import waitress
 import waitress.server
 from flask import Flask
 
-from companion.cli import main
+from companion.app.cli import main
 from companion.rules.state import Pass
 from companion.store import Store
 from companion.table import Table

@@ -13,8 +13,8 @@ from types import SimpleNamespace
 
 import pytest
 
+from companion.app.run import Service, attach_session
 from companion.rules.geometry import Pose
-from companion.run import Service, attach_session
 from companion.session import ASKING, CHECKING, CONFIRM, STAGED, WAITING, Session
 from companion.store import Store
 from companion.table import Table

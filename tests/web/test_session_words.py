@@ -8,8 +8,8 @@ from dataclasses import replace
 
 import pytest
 
+from companion.app.run import attach_session
 from companion.rules.state import Pass
-from companion.run import attach_session
 from companion.session import CHECKING, CONFIRM, STAGED, UNDO, Session, SessionConfig
 from companion.store import Store
 from companion.table import Table

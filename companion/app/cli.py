@@ -16,7 +16,13 @@ from pathlib import Path
 from typing import NoReturn
 
 from companion import __version__
+from companion.bots import POLICIES
+from companion.record import RecordError, summary
+from companion.record import load as load_record
+from companion.record import replay as replay_record
 from companion.rules.edition import EDITIONS, variant_ids
+from companion.rules.state import RuleError
+from companion.simulate import simulate
 
 # Commands that live with their subsystem: name -> (module, one-line help). Each module has
 # `main(argv) -> int` with its own argparse, so `companion NAME --help` is the module's own.
@@ -192,10 +198,8 @@ def _file_in_the_way(path: Path) -> Path | None:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    from companion.record import RecordError, load, replay, summary
-
     try:
-        result = replay(load(args.file))
+        result = replay_record(load_record(args.file))
     except RecordError as error:
         return _record_error(error, args.json)
     if result.error is not None:
@@ -228,10 +232,6 @@ def _record_error(error, as_json: bool) -> int:
 
 
 def _simulate(args: argparse.Namespace) -> int:
-    from companion.bots import POLICIES
-    from companion.rules.state import RuleError
-    from companion.simulate import simulate
-
     policies = [p.strip() for p in args.policies.split(",") if p.strip()]
     unknown = [p for p in policies if p not in POLICIES]
     if unknown or not policies:
@@ -267,21 +267,61 @@ def _simulate(args: argparse.Namespace) -> int:
 
 
 def _serve(args: argparse.Namespace) -> int:
+    # Imported when the page is served: the other commands start without loading Flask.
     from web.serve import serve
 
     return serve(args.host, args.port, args.db, args.pin, args.demo)
 
 
 def _demo(args: argparse.Namespace) -> int:
-    from companion.demo import main as demo_main
+    # Imported when the demo plays: the other commands start without loading OpenCV,
+    # gpiozero and Flask.
+    from companion.app.demo import main as demo_main
 
     return demo_main(args)
 
 
 def _run(args: argparse.Namespace) -> int:
-    from companion.run import main as run_main
+    # Imported when the service runs: the other commands start without loading the camera,
+    # the pins and the page, and its configuration (companion.app.config) imports this
+    # module.
+    from companion.app.run import main as run_main
 
     return run_main(args.config)
+
+
+def _demo_options(parser: argparse.ArgumentParser) -> None:
+    """The options of `companion demo`."""
+    parser.add_argument("--edition", choices=EDITIONS, default="loose-caboose")
+    parser.add_argument("--players", type=int, default=3, help="2-4 (default 3)")
+    parser.add_argument("--variant", choices=variant_ids(), default=None)
+    parser.add_argument(
+        "--seed", type=seed_text, default="demo", help="any text: the same seed, the same game"
+    )
+    parser.add_argument("--headless", action="store_true", help="play without serving the page")
+    parser.add_argument("--json", action="store_true", help="print the result as one JSON object")
+    parser.add_argument(
+        "--store",
+        type=writable_file("demo.sqlite3"),
+        help="keep the game in this SQLite file (a killed demo resumes)",
+    )
+    parser.add_argument(
+        "--record",
+        type=writable_file("game.json"),
+        help="write the game's caboose-record/1 here (its folder must exist)",
+    )
+    parser.add_argument("--progress", action="store_true", help="say each accepted turn on stderr")
+    parser.add_argument(
+        "--host", type=host_address, default="127.0.0.1", help="where the page listens"
+    )
+    parser.add_argument("--port", type=port_number, default=8000, help="1-65535 (default 8000)")
+    parser.add_argument(
+        "--pin", type=table_pin, help="the table's PIN, 4 digits or more (default: a new one)"
+    )
+    parser.add_argument(
+        "--delay", type=seconds, help="seconds per camera frame (default 0.4 served, 0 headless)"
+    )
+    parser.add_argument("--camera", choices=("easy", "hard"), default="easy")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -350,9 +390,7 @@ def build_parser() -> argparse.ArgumentParser:
         "goes through the real vision, tracker, session, engine, store and (unless "
         "--headless) the web page. Exit 2 if the companion stopped following the table.",
     )
-    from companion.demo import build_parser as demo_parser
-
-    demo_parser(demo)
+    _demo_options(demo)
     demo.set_defaults(run=_demo)
 
     run = sub.add_parser(

@@ -27,27 +27,22 @@ import random
 import sys
 import tempfile
 import threading
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from companion import cards
+from companion.app.run import serve_page
+from companion.app.service import FrameLoop
 from companion.bots import POLICIES
-from companion.cli import (
-    host_address,
-    port_number,
-    seconds,
-    seed_text,
-    table_pin,
-    writable_file,
-)
 from companion.deal import replay as deal_replay
 from companion.hardware import GPIO_PINS
 from companion.record import Record, RecordError, record_of, replay, save, summary
 from companion.rules import geometry
-from companion.rules.edition import EDITIONS, variant_ids
+from companion.rules.edition import EDITIONS
 from companion.rules.edition import load as load_edition
 from companion.rules.engine import deal, laura_action
 from companion.rules.geometry import Pose
@@ -55,8 +50,12 @@ from companion.rules.state import TOOK, Action, Chaos, GameState, Pass, Play, Ru
 from companion.session import CHECKING, OVER, STAGED, WAITING, Session, SessionConfig
 from companion.store import Store
 from companion.table import Table, snapshot_of
-from companion.tracker import Tracker, TrackerConfig, Watcher
+from companion.tracker import TableEvent, Tracker, TrackerConfig, Watcher
+from companion.vision.observe import VisionConfig
 from companion.vision.table import TableLayout
+from hw import synthetic
+from hw.controls import Controls, pin_factory
+from hw.frames import FrameSource
 
 # The synthetic table's regions (mm): the railway keeps to the top, the marked zone where
 # cards are shown is bottom left, the dice land along the bottom.
@@ -334,30 +333,23 @@ def _scene_cards(
 ) -> tuple[list[Any], int]:
     """The railway as it lies on the table (engine poses moved to the table), plus cards
     laid at the front; and the caboose's card index."""
-    from hw.synthetic import PlacedCard
-
     placed = [
-        PlacedCard(code, players.on_table(pose))
+        synthetic.PlacedCard(code, players.on_table(pose))
         for code, pose in zip(state.railway, state.layout, strict=True)
         if pose is not None
     ]
-    placed += [PlacedCard(code, players.on_table(pose)) for code, pose in extra]
+    placed += [synthetic.PlacedCard(code, players.on_table(pose)) for code, pose in extra]
     return placed, state.caboose
 
 
-class Demo:
-    """One demo game end to end: players, synthetic camera, tracker, session, table."""
+class Demo(FrameLoop):
+    """One demo game end to end: players, synthetic camera, tracker, session, table. Its
+    frames go through the frame loop of `companion run`."""
 
     def __init__(self, options: DemoOptions, table: Table, log: Any = None) -> None:
-
-        from companion.vision.observe import VisionConfig
-        from hw import synthetic
-        from hw.controls import Controls, pin_factory
-
         if options.edition not in EDITIONS:
             raise DemoError(f"unknown edition {options.edition!r}: use one of {EDITIONS}")
         self.options = options
-        self.synthetic = synthetic
         self.table = table
         self.log = log
         try:
@@ -384,8 +376,7 @@ class Demo:
             px_per_mm=options.px_per_mm,
         )
         tracker = Tracker(TrackerConfig(still_frames=options.still_frames, zone=ZONE))
-        self.watcher = Watcher(vision, tracker)
-        self.session = Session(table, SessionConfig())
+        super().__init__(Watcher(vision, tracker), Session(table, SessionConfig()))
         self.pins = pin_factory("mock")
         self._presses = threading.Condition()
         self.presses_taken = 0  # button presses the session has dealt with (taken or refused)
@@ -431,7 +422,6 @@ class Demo:
     ) -> Any:
         """The synthetic table showing the game's railway and caboose, plus cards being
         laid at the front, cards shown in the zone, the dice, and a hand if wanted."""
-        synthetic = self.synthetic
         placed, caboose = _scene_cards(state, self.players, laid)
         on = placed[caboose].pose
         for index, code in enumerate(shown):  # side by side, landscape, in pile order
@@ -459,22 +449,21 @@ class Demo:
         shows is not rendered again: nothing on the table moved."""
         frame = None
         if (scene, attempt) != self.showing:
-            frame = self.synthetic.render(scene, self.camera_seed + attempt, self.camera)
+            frame = synthetic.render(scene, self.camera_seed + attempt, self.camera)
             self.showing = (scene, attempt)
             self.tally.rendered += 1
-        for index in range(frames or self.options.still_frames):
-            railway = self.table.require().state.railway
-            events = self.watcher.see(frame if index == 0 else None, railway)
-            self.tally.frames += 1
-            self.session.seen_problems(self.watcher.last.problems if self.watcher.last else ())
-            if events:
-                self.session.on_events(events)
-            question = self.session.question
-            if question is not None and question.card < len(self.truth):
-                self.tally.asked += 1
-                self.session.answer(self.truth[question.card])
-            if self.options.delay:
-                time.sleep(self.options.delay)
+        self.run(_Still(frame), self.options.delay, frames or self.options.still_frames)
+
+    def step(self, frame: np.ndarray | None) -> list[TableEvent]:
+        """One frame through the service's loop; then a question about a card is answered
+        with the truth, and counted, as the players at the table would answer it."""
+        events = super().step(frame)
+        self.tally.frames += 1
+        question = self.session.question
+        if question is not None and question.card < len(self.truth):
+            self.tally.asked += 1
+            self.session.answer(self.truth[question.card])
+        return events
 
     def look_until(self, scene: Any, done: Any, what: str) -> None:
         """Show a still scene until `done()`; a camera that stays stuck on one frame is
@@ -629,7 +618,7 @@ class Demo:
             return left + 20 + 40 * slot
 
         middle = (top + bottom) / 2
-        spot = self.synthetic.PlacedDie("wheels", 0, 0.0, middle, 0.0)
+        spot = synthetic.PlacedDie("wheels", 0, 0.0, middle, 0.0)
         off_cards = [slot for slot in slots if not _under(replace(spot, x=x_of(slot)), cards_down)]
         if len(off_cards) >= len(wheels):
             slots = off_cards
@@ -640,7 +629,7 @@ class Demo:
         for slot, face in zip(slots, wheels, strict=False):
             shown = face if settled else self.rng.choice((0, 1, 2))
             dice.append(
-                self.synthetic.PlacedDie(
+                synthetic.PlacedDie(
                     "wheels",
                     shown,
                     x_of(slot) + self.rng.uniform(-5, 5),
@@ -728,6 +717,18 @@ class Demo:
                 f"{truth.seats[wanted[1]].name}'s hand shown",
             )
             self.look(self.scene(truth))  # the cards are taken back: the zone is empty again
+
+
+class _Still(FrameSource):
+    """The camera over a table where nothing moves: the frame shown, then the same picture
+    again (None: not recognised again, as on a real camera)."""
+
+    def __init__(self, frame: np.ndarray | None) -> None:
+        self.frame = frame
+
+    def read(self) -> np.ndarray | None:
+        frame, self.frame = self.frame, None
+        return frame
 
 
 def _under(die: Any, cards_down: Sequence[Any]) -> bool:
@@ -819,8 +820,6 @@ def run_demo(
 
 def _serve(host: str, port: int, pin: str | None) -> Any:
     def start(table: Table, session: Session) -> None:
-        from companion.run import serve_page
-
         chosen = serve_page(table, session, host, port, pin)
         shown = "localhost" if host in ("0.0.0.0", "::") else host
         print(f"Caboose Companion demo: watch at http://{shown}:{port}/  (PIN {chosen})")
@@ -877,40 +876,6 @@ def _options_of(record: Record) -> str:
     if record.variant:
         return f"{edition} --variant {record.variant}"
     return f"{edition} --players {len(record.players)}"
-
-
-def build_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
-    parser.add_argument("--edition", choices=EDITIONS, default="loose-caboose")
-    parser.add_argument("--players", type=int, default=3, help="2-4 (default 3)")
-    parser.add_argument("--variant", choices=variant_ids(), default=None)
-    parser.add_argument(
-        "--seed", type=seed_text, default="demo", help="any text: the same seed, the same game"
-    )
-    parser.add_argument("--headless", action="store_true", help="play without serving the page")
-    parser.add_argument("--json", action="store_true", help="print the result as one JSON object")
-    parser.add_argument(
-        "--store",
-        type=writable_file("demo.sqlite3"),
-        help="keep the game in this SQLite file (a killed demo resumes)",
-    )
-    parser.add_argument(
-        "--record",
-        type=writable_file("game.json"),
-        help="write the game's caboose-record/1 here (its folder must exist)",
-    )
-    parser.add_argument("--progress", action="store_true", help="say each accepted turn on stderr")
-    parser.add_argument(
-        "--host", type=host_address, default="127.0.0.1", help="where the page listens"
-    )
-    parser.add_argument("--port", type=port_number, default=8000, help="1-65535 (default 8000)")
-    parser.add_argument(
-        "--pin", type=table_pin, help="the table's PIN, 4 digits or more (default: a new one)"
-    )
-    parser.add_argument(
-        "--delay", type=seconds, help="seconds per camera frame (default 0.4 served, 0 headless)"
-    )
-    parser.add_argument("--camera", choices=("easy", "hard"), default="easy")
-    return parser
 
 
 def main(args: argparse.Namespace) -> int:
