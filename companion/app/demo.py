@@ -608,32 +608,45 @@ class Demo(FrameLoop):
         """Dice at random spots along the dice area, apart from each other and from where
         the last throw lay (thrown dice never land exactly where they lay: the tracker
         tells a new throw by that), and off the cards lying there (a railway slid down
-        the table may reach the dice area; a die on a card is not a die rolled); faces are
-        the roll once settled, anything while they tumble."""
+        the table may reach the dice area; a die on a card is not a die rolled). When the
+        railway leaves too little of the dice area free (in a game with Laura it may cover
+        it), the dice land wherever the table is free of cards and of the marked zone, as
+        players throw them where there is room. Faces are the roll once settled, anything
+        while they tumble."""
         left, top, right, bottom = DICE_AREA
-        slots = list(range(int((right - left) // 40)))
-        self.rng.shuffle(slots)
-
-        def x_of(slot: int) -> float:
-            return left + 20 + 40 * slot
-
         middle = (top + bottom) / 2
-        spot = synthetic.PlacedDie("wheels", 0, 0.0, middle, 0.0)
-        off_cards = [slot for slot in slots if not _under(replace(spot, x=x_of(slot)), cards_down)]
+        spots = [(left + 20 + 40 * slot, middle) for slot in range(int((right - left) // 40))]
+        self.rng.shuffle(spots)
+
+        def clear(spot: tuple[float, float]) -> bool:
+            die = synthetic.PlacedDie("wheels", 0, spot[0], spot[1], 0.0)
+            return not _under(die, cards_down)
+
+        off_cards = [spot for spot in spots if clear(spot)]
+        if len(off_cards) < len(wheels):
+            elsewhere = [
+                (x, y)
+                for x in range(int(LAURA_AREA[0]) + 30, int(LAURA_AREA[2]) - 29, 40)
+                for y in range(int(LAURA_AREA[1]) + 30, int(LAURA_AREA[3]) - 29, 40)
+                if clear((x, y)) and not _in(ZONE, (x, y), margin=30.0)
+            ]
+            self.rng.shuffle(elsewhere)
+            off_cards += elsewhere
         if len(off_cards) >= len(wheels):
-            slots = off_cards
+            spots = off_cards
         before = self.dice + self.thrown
-        free = [slot for slot in slots if all(abs(d.x - x_of(slot)) >= 30 for d in before)]
-        slots = free + [slot for slot in slots if slot not in free]
+        free = [spot for spot in spots if all(abs(d.x - spot[0]) >= 30 for d in before)]
+        spots = free + [spot for spot in spots if spot not in free]
         dice = []
-        for slot, face in zip(slots, wheels, strict=False):
+        for (x, y), face in zip(spots, wheels, strict=False):
             shown = face if settled else self.rng.choice((0, 1, 2))
+            in_dice_area = _in(DICE_AREA, (x, y))
             dice.append(
                 synthetic.PlacedDie(
                     "wheels",
                     shown,
-                    x_of(slot) + self.rng.uniform(-5, 5),
-                    self.rng.uniform(top + 5, bottom - 5),
+                    x + self.rng.uniform(-5, 5),
+                    self.rng.uniform(top + 5, bottom - 5) if in_dice_area else y,
                     self.rng.uniform(0, 90),
                 )
             )
@@ -729,6 +742,12 @@ class _Still(FrameSource):
     def read(self) -> np.ndarray | None:
         frame, self.frame = self.frame, None
         return frame
+
+
+def _in(area: tuple[float, ...], spot: tuple[float, float], margin: float = 0.0) -> bool:
+    """Whether a spot lies within `margin` of a table area (left, top, right, bottom)."""
+    left, top, right, bottom = area
+    return left - margin <= spot[0] <= right + margin and top - margin <= spot[1] <= bottom + margin
 
 
 def _under(die: Any, cards_down: Sequence[Any]) -> bool:
