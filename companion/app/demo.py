@@ -214,27 +214,65 @@ class Players:
         laura = any(seat.laura for seat in state.seats)
         table = LAURA_AREA if laura else area
         best, moved = fitted, before
-        for quarters in (self.quarters, self.quarters + 1, self.quarters + 3, self.quarters + 2):
-            self.quarters = quarters % 4
-            self.centre(state, area, first[:1])
-            x, y = self.offset
-            # the middle first; then ever farther from it, as far as the table goes
-            shifts = sorted(
-                ((x + dx, y + dy) for dx in _SHIFTS_MM for dy in _SHIFTS_MM),
-                key=lambda shift: math.dist(shift, (x, y)),
-            )
-            for offset in shifts:
-                self.offset = offset
-                if any(self._space(state, p, table) is None for p in state.layout if p):
-                    continue  # the railway would leave the table, reach the dice or the zone
-                tried = self.fit(state, played, area)
-                if len(tried) > len(best):
-                    best, moved = tried, (self.offset, self.quarters)
-                    if len(best) == len(played):
-                        self.offset, self.quarters = moved
-                        return best
+        turns = [
+            q % 4 for q in (self.quarters, self.quarters + 1, self.quarters + 3, self.quarters + 2)
+        ]
+        for centred_by_edges in (False, True):
+            for quarters in turns:
+                self.quarters = quarters
+                self.centre(state, area, first[:1])
+                x, y = self.offset
+                if centred_by_edges:
+                    # A railway nearly as long as the table fits only when centred by its
+                    # cards' edges, not their middles (its end cards may lie either way
+                    # round): that line, with the other direction's shifts.
+                    ex, ey = self._centred_by_edges(state, table, first[:1])
+                    shifts = [(ex, ey), *((ex, y + d) for d in _SHIFTS_MM)]
+                    shifts += [(x + d, ey) for d in _SHIFTS_MM]
+                    x, y = ex, ey
+                else:
+                    shifts = [(x + dx, y + dy) for dx in _SHIFTS_MM for dy in _SHIFTS_MM]
+                # the middle first; then ever farther from it, as far as the table goes
+                for offset in sorted(shifts, key=lambda shift: math.dist(shift, (x, y))):
+                    self.offset = offset
+                    if any(self._space(state, p, table) is None for p in state.layout if p):
+                        continue  # the railway would leave the table, reach the dice or the zone
+                    tried = self.fit(state, played, area)
+                    if len(tried) > len(best):
+                        best, moved = tried, (self.offset, self.quarters)
+                        if len(best) == len(played):
+                            self.offset, self.quarters = moved
+                            return best
         self.offset, self.quarters = moved
         return best
+
+    def _centred_by_edges(
+        self, state: GameState, area: tuple[float, ...], also: Sequence[Pose]
+    ) -> tuple[float, float]:
+        """The slide that puts the middle of the cards' outer edges (the railway with the
+        cards about to be laid, turned as it lies) on the middle of `area`."""
+        short, long = state.edition.card_mm
+        lefts, tops, rights, bottoms = [], [], [], []
+        for pose in [*state.layout, *also]:
+            if pose is None:
+                continue
+            turned = self.turned(pose)
+            half_w, half_h = (
+                (long / 2, short / 2)
+                if round(turned.rotation) % 180 == 90
+                else (
+                    short / 2,
+                    long / 2,
+                )
+            )
+            lefts.append(turned.x - half_w)
+            rights.append(turned.x + half_w)
+            tops.append(turned.y - half_h)
+            bottoms.append(turned.y + half_h)
+        return (
+            (area[0] + area[2]) / 2 - (min(lefts) + max(rights)) / 2,
+            (area[1] + area[3]) / 2 - (min(tops) + max(bottoms)) / 2,
+        )
 
     def fit(
         self, state: GameState, played: Sequence[str], area: tuple[float, ...] = RAILWAY_AREA
