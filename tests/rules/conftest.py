@@ -30,6 +30,22 @@ def table(
     return state
 
 
+def laura_table(
+    railway: list[str], caboose: int, draw: list[str], pile: tuple[str, ...] | list[str] = ()
+) -> GameState:
+    """Solo against Laura: Laura (seat 0, to move) and Ana holding a 2 and a 3."""
+    return table(
+        "loknroll",
+        railway,
+        caboose,
+        [[], ["2", "3"]],
+        draw=draw,
+        names=["Laura", "Ana"],
+        variant="solo-laura",
+        piles=[list(pile), []],
+    )
+
+
 @pytest.fixture
 def make_table():
     return table

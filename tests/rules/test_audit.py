@@ -9,20 +9,7 @@ from companion.rules.edition import load
 from companion.rules.engine import apply, start
 from companion.rules.scoring import counted, score
 from companion.rules.state import TOOK, Pass, Play, RuleError, Seat
-
-
-def laura_table(make_table, railway, caboose, draw, pile=()):
-    """Solo against Laura: Laura (seat 0, to move) and Ana holding a 2 and a 3."""
-    return make_table(
-        "loknroll",
-        railway,
-        caboose,
-        [[], ["2", "3"]],
-        draw=draw,
-        names=["Laura", "Ana"],
-        variant="solo-laura",
-        piles=[list(pile), []],
-    )
+from tests.rules.conftest import laura_table
 
 
 def refused(state, action) -> RuleError:
@@ -74,8 +61,8 @@ def test_R13_a_loose_caboose_derailment_with_an_order_is_refused_the_same_way(ma
     assert error.rule == "R-13" and "no discard order" in error.message
 
 
-def test_R10_a_laura_derailment_with_an_order_is_refused_because_she_never_chooses(make_table):
-    state = laura_table(make_table, ["1", "2", "1", "3"], 3, ["4", "1"], pile=["1"])
+def test_R10_a_laura_derailment_with_an_order_is_refused_because_she_never_chooses():
+    state = laura_table(["1", "2", "1", "3"], 3, ["4", "1"], pile=["1"])
     assert len([e for e in apply(state, Play(("4",), ()))[1] if e.what == TOOK]) == 1
     error = refused(state, Play(("4",), (), order=("1",)))
     assert error.rule == "R-10"

@@ -8,6 +8,7 @@ from companion import cards
 from companion.rules.engine import apply, deal, laura_action
 from companion.rules.scoring import final_ranking, score
 from companion.rules.state import DERAILED, LEFT_GAME, TOOK, Chaos, Pass, Play, RuleError
+from tests.rules.conftest import laura_table
 
 
 @pytest.mark.parametrize(("players", "removed"), [(2, 11), (3, 9), (4, 7)])
@@ -54,45 +55,32 @@ def test_solo_record_is_set_up_as_for_two_players():
         deal("rollecate", ["Ana"], 1, "solo")
 
 
-def laura_table(make_table, railway, caboose, draw, pile=()):
-    return make_table(
-        "loknroll",
-        railway,
-        caboose,
-        [[], ["2", "3"]],
-        draw=draw,
-        names=["Laura", "Ana"],
-        variant="solo-laura",
-        piles=[list(pile), []],
-    )
-
-
-def test_laura_moves_first_and_moves_by_the_value_of_her_card(make_table):
+def test_laura_moves_first_and_moves_by_the_value_of_her_card():
     state = deal("loknroll", ["Ana"], 5, "solo-laura")
     assert state.seats[0].laura and state.seats[0].hand == () and state.to_move == 0
-    state = laura_table(make_table, ["1", "2", "1", "2", "1", "2"], 0, ["3", "1"])
+    state = laura_table(["1", "2", "1", "2", "1", "2"], 0, ["3", "1"])
     assert laura_action(state) == Play(("3",), ())
     after, events = apply(state, Play(("3",), ()))
     assert after.caboose == 3 and not any(e.what == DERAILED for e in events)
 
 
-def test_laura_takes_exactly_one_card_when_she_derails_and_always_combines(make_table):
-    state = laura_table(make_table, ["1", "2", "1", "3"], 3, ["4", "1"], pile=["1"])
+def test_laura_takes_exactly_one_card_when_she_derails_and_always_combines():
+    state = laura_table(["1", "2", "1", "3"], 3, ["4", "1"], pile=["1"])
     after, events = apply(state, Play(("4",), ()))  # 4 steps, 1 possible: derails 3 short
     assert [e.number for e in events if e.what == DERAILED] == [3]
     assert len([e for e in events if e.what == TOOK]) == 1
     assert after.seats[0].pile == ()  # the 1 taken combined with her 1 at once
 
 
-def test_laura_discards_a_chaos_card_she_draws(make_table):
-    state = laura_table(make_table, ["1", "2"], 0, ["C3", "1"], pile=["3"])
+def test_laura_discards_a_chaos_card_she_draws():
+    state = laura_table(["1", "2"], 0, ["C3", "1"], pile=["3"])
     assert laura_action(state) == Chaos(("C3",))
     after, _ = apply(state, Chaos(("C3",)))
     assert after.seats[0].pile == ()
 
 
-def test_laura_passes_when_she_cannot_play_and_the_card_leaves_the_game(make_table):
-    state = laura_table(make_table, ["1", "2", "1", "4"], 1, ["2", "1"])
+def test_laura_passes_when_she_cannot_play_and_the_card_leaves_the_game():
+    state = laura_table(["1", "2", "1", "4"], 1, ["2", "1"])
     assert laura_action(state) == Pass()  # a 2 cannot join a 4
     after, events = apply(state, Pass())
     assert [e.cards for e in events if e.what == LEFT_GAME] == [("2",)]
@@ -100,8 +88,8 @@ def test_laura_passes_when_she_cannot_play_and_the_card_leaves_the_game(make_tab
     assert after.caboose == 1 and len(after.seats[0].pile) == 1
 
 
-def test_laura_must_do_what_the_rules_say(make_table):
-    state = laura_table(make_table, ["1", "2"], 0, ["3", "1"])
+def test_laura_must_do_what_the_rules_say():
+    state = laura_table(["1", "2"], 0, ["3", "1"])
     with pytest.raises(RuleError) as error:
         apply(state, Pass())
     assert error.value.rule == "R-10"
@@ -110,8 +98,8 @@ def test_laura_must_do_what_the_rules_say(make_table):
     assert error.value.rule == "R-10"
 
 
-def test_laura_scores_the_number_of_cards_on_her_pile(make_table):
-    state = laura_table(make_table, ["1", "2"], 0, ["1"], pile=["4", "3"])
+def test_laura_scores_the_number_of_cards_on_her_pile():
+    state = laura_table(["1", "2"], 0, ["1"], pile=["4", "3"])
     after, _ = apply(state, Play(("1",), ()))
     assert after.over
     laura, ana = after.seats
@@ -120,10 +108,10 @@ def test_laura_scores_the_number_of_cards_on_her_pile(make_table):
     assert final_ranking(after).winners == ["Laura"]
 
 
-def test_laura_may_pass_when_the_railway_was_not_all_seen(make_table):
+def test_laura_may_pass_when_the_railway_was_not_all_seen():
     """R-10 with R-12: a shaped card that fits by value may still have had no room on the
     table; where the setup's poses are unknown, her recorded pass stands."""
-    state = laura_table(make_table, ["1/s", "2/s"], 0, ["3/s", "1/s"])
+    state = laura_table(["1/s", "2/s"], 0, ["3/s", "1/s"])
     after, _ = apply(state, Pass())
     assert after.to_move == 1
     with pytest.raises(RuleError):
