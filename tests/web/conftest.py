@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import copy
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
 from typing import Any
 
 import pytest
@@ -12,6 +15,7 @@ from companion.store import Store
 from companion.table import Table
 from tests.tables import ROLLECATE_TWO
 from web.app import Settings, create_app
+from web.serve import listen
 
 PIN = "246810"
 HEADERS = {"X-Table-Pin": PIN}
@@ -51,3 +55,21 @@ def dealt(client, table) -> Table:
     answer = client.post("/api/import", json={"record": record()}, headers=HEADERS)
     assert answer.status_code == 200, answer.json
     return table
+
+
+@contextmanager
+def served(app) -> Iterator[int]:
+    """The app under waitress as `companion serve` binds it (`web.serve.listen`); its port."""
+    server = listen(app, "127.0.0.1", 0)
+
+    def run() -> None:
+        with suppress(OSError):  # its sockets closed under the loop by close(): how it stops
+            server.run()
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    try:
+        yield server.effective_port
+    finally:
+        server.close()
+        thread.join(2)

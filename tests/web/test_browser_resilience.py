@@ -14,7 +14,6 @@ import json
 import socket
 import subprocess
 import sys
-import threading
 import time
 import urllib.error
 import urllib.request
@@ -26,29 +25,19 @@ import pytest
 from companion.rules.state import Pass
 from companion.store import Store
 from companion.table import Table
+from tests.web.conftest import served
 from tests.web.test_browser import PIN, browser, enter_pin, open_page, shot  # noqa: F401
 from web.app import Settings, create_app
-from web.serve import listen
 
 pytestmark = pytest.mark.browser
 
 
 @contextmanager
 def serving(table: Table, settings: Settings) -> Iterator[str]:
-    """The table's page under waitress on a free port of localhost; its address."""
-    server = listen(create_app(table, PIN, settings), "127.0.0.1", 0)
-
-    def run() -> None:
-        with suppress(OSError):  # its sockets closed under the loop by close(): how it stops
-            server.run()
-
-    thread = threading.Thread(target=run, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.effective_port}"
-    finally:
-        server.close()
-        thread.join(2)
+    """The table's page as `companion serve` binds it, on a free port of localhost; its
+    address."""
+    with served(create_app(table, PIN, settings)) as port:
+        yield f"http://127.0.0.1:{port}"
 
 
 def post(url: str, path: str, body: dict, pin: str = PIN) -> int:

@@ -9,8 +9,6 @@ import json
 import socket
 import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager, suppress
 
 import pytest
 from flask.testing import FlaskClient
@@ -19,10 +17,10 @@ from hypothesis import strategies as st
 
 from companion.store import Store
 from companion.table import Table
-from tests.web.conftest import HEADERS, PIN, record
+from tests.web.conftest import HEADERS, PIN, record, served
 from tests.web.test_api import derail_ben, snapshot
 from web.app import Settings, create_app
-from web.serve import deal_demo, listen
+from web.serve import deal_demo
 
 HOLDER = {"REMOTE_ADDR": "192.168.1.20"}  # the phone of the player who knows the PIN
 WATCHER = {"REMOTE_ADDR": "192.168.1.31"}  # a phone that only watches, or guesses
@@ -148,24 +146,6 @@ def test_a_command_without_its_turn_is_refused(client, dealt, path):
 
 
 # --- the event stream: a page that goes frees its slot at once ---------------------------------
-
-
-@contextmanager
-def served(app) -> Iterator[int]:
-    """The app under waitress as `companion serve` binds it (`web.serve.listen`); its port."""
-    server = listen(app, "127.0.0.1", 0)
-
-    def run() -> None:
-        with suppress(OSError):  # its sockets closed under the loop by close(): how it stops
-            server.run()
-
-    thread = threading.Thread(target=run, daemon=True)
-    thread.start()
-    try:
-        yield server.effective_port
-    finally:
-        server.close()
-        thread.join(2)
 
 
 def stream_status(port: int) -> int:
