@@ -26,9 +26,10 @@ GAMES = [
 ]
 
 
-def demo(*args: str, timeout: float = 240.0) -> dict[str, Any]:
+def demo(*args: str, seed: str = SEED, timeout: float = 240.0) -> dict[str, Any]:
+    """A whole headless demo game of that seed; its JSON, once it exited 0."""
     done = subprocess.run(
-        [*COMPANION, "demo", "--headless", "--json", "--seed", SEED, *args],
+        [*COMPANION, "demo", "--headless", "--json", "--seed", seed, *args],
         capture_output=True,
         text=True,
         timeout=timeout,
@@ -104,15 +105,7 @@ def test_games_that_once_tripped_the_companion_end_as_the_true_game(seed, args):
     in the zone at the end, more cards taken from the draw pile than the zone holds, a
     solo railway reaching the table's edge, a railway reaching down to the dice, railways
     moved to make room that once left part of themselves off the table."""
-    done = subprocess.run(
-        [*COMPANION, "demo", "--headless", "--json", "--seed", seed, *args],
-        capture_output=True,
-        text=True,
-        timeout=240,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    doc = json.loads(done.stdout)
+    doc = demo(*args, seed=seed)
     assert doc["over"] and doc["camera_matched_every_turn"] and doc["truth_matched"]
 
 
@@ -125,16 +118,7 @@ def test_laura_lays_every_card_the_rules_say_she_must(seed):
     3/s this turn, not pass"): now they turn the railway on the table to make room. In
     seed 2 it is nearly as long as the table is wide, and fits only centred by its cards'
     edges, not their middles."""
-    done = subprocess.run(
-        [*COMPANION, "demo", "--headless", "--json", "--seed", seed]
-        + ["--edition", "loknroll", "--variant", "solo-laura"],
-        capture_output=True,
-        text=True,
-        timeout=240,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    doc = json.loads(done.stdout)
+    doc = demo("--edition", "loknroll", "--variant", "solo-laura", seed=seed)
     assert doc["over"] and doc["camera_matched_every_turn"] and doc["truth_matched"]
 
 
