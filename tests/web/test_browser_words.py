@@ -140,16 +140,7 @@ def test_on_a_phone_the_move_to_make_comes_before_the_railway(browser, server):
     shared.shot(page, "words-phone-move-first")
     # Ana plays and derails: what the table must do now (the caboose, the cards to take)
     # comes right after the next move, still above the railway.
-    play = next(p for p in server.state()["choices"]["plays"] if p["cards"] == ["3/c", "3/c"])
-    server.post(
-        "/api/play",
-        {
-            "seat": 0,
-            "cards": play["cards"],
-            "roll": [1] * play["dice"],
-            "place": play["placements"][0],
-        },
-    )
+    derail_with_two_curved_3s(server)
     page.wait_for_selector("#last:not([hidden]) #derail.derailed")
     last = page.locator("#last").bounding_box()
     move = page.locator("#move").bounding_box()
@@ -165,15 +156,11 @@ def test_on_a_phone_the_move_to_make_comes_before_the_railway(browser, server):
     assert errors == [] and wide_errors == []
 
 
-def test_the_last_turn_and_the_log_count_railway_cards_alike(browser, server):
-    """Cards are counted from 1 everywhere the page says them: the caboose's move in the
-    last-turn panel is the log's, and once penalty cards left the back the panel adds the
-    card it stands on now, the number the drawing shows."""
-    server.post("/api/game", {"edition": "rollecate", "names": ["Ana", "Ben"], "seed": "e2e"})
+def derail_with_two_curved_3s(server) -> dict:
+    """Ana (seat 0, the "e2e" Rollecate deal) plays her two curved 3s and every die shows
+    a wheel: the caboose derails and cards leave the back. The new view."""
     play = next(p for p in server.state()["choices"]["plays"] if p["cards"] == ["3/c", "3/c"])
-    page, errors = shared.open_page(browser, server.url, 1280, 900)
-    page.wait_for_selector("#railway-svg")
-    doc = server.post(
+    return server.post(
         "/api/play",
         {
             "seat": 0,
@@ -182,6 +169,16 @@ def test_the_last_turn_and_the_log_count_railway_cards_alike(browser, server):
             "place": play["placements"][0],
         },
     )
+
+
+def test_the_last_turn_and_the_log_count_railway_cards_alike(browser, server):
+    """Cards are counted from 1 everywhere the page says them: the caboose's move in the
+    last-turn panel is the log's, and once penalty cards left the back the panel adds the
+    card it stands on now, the number the drawing shows."""
+    server.post("/api/game", {"edition": "rollecate", "names": ["Ana", "Ben"], "seed": "e2e"})
+    page, errors = shared.open_page(browser, server.url, 1280, 900)
+    page.wait_for_selector("#railway-svg")
+    doc = derail_with_two_curved_3s(server)
     page.wait_for_selector("#last:not([hidden]) #moved")
     moved, now = doc["last"]["moved"], doc["railway"]["caboose"]
     assert doc["last"]["took"] and now != moved["to"]  # cards left the back
