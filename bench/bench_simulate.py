@@ -11,9 +11,9 @@ import platform
 import statistics
 import time
 
-from companion.rules.engine import deal
-from companion.rules.odds import derail_odds
-from companion.simulate import simulate
+from companion.games.caboose.rules.engine import deal
+from companion.games.caboose.rules.odds import derail_odds
+from companion.games.caboose.simulate import simulate
 
 CASES = [
     ("loose-caboose", 4, None),

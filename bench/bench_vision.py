@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 
 from companion.app.eval_vision import evaluate
-from companion.vision import observe as vision
+from companion.games.caboose.vision import observe as vision
 from companion.vision.calibrate import calibrate, top_down
 from hw import synthetic
 

@@ -4,7 +4,7 @@ real app under waitress (the server `companion serve` runs), on this machine's l
 
 "Accepted" is the instant the table announces the change (after the store's commit), taken
 from inside the table; "reached" is when a client thread has read the whole event off its
-socket. Bots play real turns (companion.bots) so each event carries a real view.
+socket. Bots play real turns (companion.games.caboose.bots) so each event carries a real view.
 
     .venv/bin/python bench/bench_web.py [--actions 300] [--clients 1,8] [--seconds 5]
 """
@@ -24,11 +24,11 @@ from pathlib import Path
 
 import waitress
 
-from companion.bots import cautious
-from companion.rules.state import Play
+from companion.games.caboose import view
+from companion.games.caboose.bots import cautious
+from companion.games.caboose.rules.state import Play
+from companion.games.caboose.table import Table
 from companion.store import Store
-from companion.table import Table
-from web import view
 from web.app import Settings, create_app
 from web.serve import THREADS
 

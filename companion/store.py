@@ -1,7 +1,7 @@
 """The game kept on disk: every accepted action is in SQLite before anyone is told of it.
 
 Append-only: a game is its record's setup and a journal of entries (a turn, an undo, a
-corrected turn, a deal fixed by what the table showed: `companion.deal`). The current
+corrected turn, a deal fixed by what the table showed: `companion.games.caboose.deal`). The current
 record is the fold of the journal, so a power cut at any
 moment leaves either the whole entry or none of it, and the journal keeps every correction
 for the log. WAL with `synchronous=FULL` makes each commit durable before `append` returns.
@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from companion.record import Record, from_json
+from companion.games.caboose.record import Record, from_json
 
 TURN, UNDO, CORRECT, DEAL = "turn", "undo", "correct", "deal"
 KINDS = (TURN, UNDO, CORRECT, DEAL)

@@ -8,7 +8,7 @@ small sensor (noise), focus (blur) and JPEG compression. Each is a field of `Cam
 
 The scene is drawn in table millimetres on a top-view canvas, then one remap takes it
 through the camera (homography, then lens distortion) to the 1456x1088 frame, so every
-object's true pose is known exactly in table mm. Poses are companion.rules.geometry's.
+object's true pose is known exactly in table mm. Poses are companion.games.caboose.rules.geometry's.
 """
 
 from __future__ import annotations
@@ -20,12 +20,12 @@ from functools import cache
 import cv2
 import numpy as np
 
-from companion import cards
+from companion.games.caboose import cards
+from companion.games.caboose.rules import edition as editions
+from companion.games.caboose.rules import geometry
+from companion.games.caboose.rules.geometry import Pose
+from companion.games.caboose.vision import card_art
 from companion.hardware import FRAME_SIZE
-from companion.rules import edition as editions
-from companion.rules import geometry
-from companion.rules.geometry import Pose
-from companion.vision import card_art
 from companion.vision.table import TableLayout, card_corners, rotate
 
 CANVAS_PX_PER_MM = 2.2  # top-view drawing scale, finer than the camera's 1.2-1.9 px/mm

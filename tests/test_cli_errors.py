@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from companion.record import record_of
-from companion.rules.engine import deal
+from companion.games.caboose.record import record_of
+from companion.games.caboose.rules.engine import deal
 from companion.store import Store, StoreError
 
 ROOT = Path(__file__).parents[1]

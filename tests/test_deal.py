@@ -11,14 +11,14 @@ from dataclasses import replace
 
 import pytest
 
-from companion.bots import POLICIES
-from companion.deal import DealError, hold, lay_railway, replay, take
-from companion.record import Record, from_json, record_of, summary
-from companion.rules.engine import deal
-from companion.rules.state import TOOK, Pass, Play
-from companion.simulate import play_game
+from companion.games.caboose.bots import POLICIES
+from companion.games.caboose.deal import DealError, hold, lay_railway, replay, take
+from companion.games.caboose.record import Record, from_json, record_of, summary
+from companion.games.caboose.rules.engine import deal
+from companion.games.caboose.rules.state import TOOK, Pass, Play
+from companion.games.caboose.simulate import play_game
+from companion.games.caboose.table import Table, TableError
 from companion.store import DEAL, TURN, Store
-from companion.table import Table, TableError
 from tests.tables import ROLLECATE_TWO
 
 
@@ -205,7 +205,7 @@ def test_loose_caboose_cards_taken_from_the_draw_pile_are_shown_then_counted(tmp
 
 
 def test_the_page_of_a_provisional_table_shows_no_guessed_hand(tmp_path):
-    from web.view import build
+    from companion.games.caboose.view import build
 
     table = Table(Store(tmp_path / "t.sqlite3"), provisional=True)
     table.new_game("rollecate", ["Ana", "Ben"], seed=3)

@@ -129,8 +129,8 @@ def test_a_press_is_waited_for_however_slow_the_buttons_timers(tmp_path):
     the controls see it down and waits for the session to deal with it, so it is slower,
     never wrong; a press the session refuses is said at once, with the session's words."""
     from companion.app.demo import Demo, DemoOptions
+    from companion.games.caboose.table import Table
     from companion.store import Store
-    from companion.table import Table
 
     table = Table(Store(tmp_path / "table.sqlite3"), provisional=True)
     options = DemoOptions(edition="loose-caboose", players=2, seed="slow", debounce=0.3)
@@ -190,7 +190,7 @@ def test_laura_plays_her_card_when_her_railway_outgrows_the_table():
     from dataclasses import replace
 
     from companion.app.demo import LAURA_AREA, DemoOptions, Players
-    from companion.rules import engine, geometry
+    from companion.games.caboose.rules import engine, geometry
 
     state = engine.start(
         "loknroll",

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from companion.app.config import ConfigError, load
-from companion.record import replay, summary
+from companion.games.caboose.record import replay, summary
 from companion.store import Store
 from tests.test_demo import COMPANION, SEED, state_only, uninterrupted
 

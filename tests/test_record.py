@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from companion.app.cli import main
-from companion.bots import POLICIES
-from companion.record import RecordError, load, parse, replay, save, summary
-from companion.simulate import play_game
+from companion.games.caboose.bots import POLICIES
+from companion.games.caboose.record import RecordError, load, parse, replay, save, summary
+from companion.games.caboose.simulate import play_game
 
 SPEC_KEYS = {
     "edition",

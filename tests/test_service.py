@@ -12,12 +12,12 @@ import numpy as np
 import pytest
 
 from companion.app.service import FrameLoop
+from companion.games.caboose.session import Session, SessionConfig
+from companion.games.caboose.table import Table
+from companion.games.caboose.tracker import Watcher
+from companion.games.caboose.vision.observe import VisionConfig
 from companion.hardware import FRAME_SIZE
-from companion.session import Session, SessionConfig
 from companion.store import Store
-from companion.table import Table
-from companion.tracker import Watcher
-from companion.vision.observe import VisionConfig
 from hw import synthetic
 from hw.frames import FolderFrames, SyntheticFrames
 

@@ -11,11 +11,11 @@ from dataclasses import replace
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from companion.bots import greedy
-from companion.rules.engine import deal
-from companion.rules.geometry import Pose
-from companion.rules.state import Pass, Play
-from companion.session import (
+from companion.games.caboose.bots import greedy
+from companion.games.caboose.rules.engine import deal
+from companion.games.caboose.rules.geometry import Pose
+from companion.games.caboose.rules.state import Pass, Play
+from companion.games.caboose.session import (
     ASKING,
     CHECKING,
     CONFIRM,
@@ -30,9 +30,8 @@ from companion.session import (
     Session,
     SessionConfig,
 )
-from companion.store import Store
-from companion.table import Table, TableError
-from companion.tracker import (
+from companion.games.caboose.table import Table, TableError
+from companion.games.caboose.tracker import (
     CABOOSE_MOVED,
     CARDS_LAID,
     CARDS_LIFTED,
@@ -43,7 +42,8 @@ from companion.tracker import (
     TableEvent,
     TableView,
 )
-from companion.vision.observe import SeenCard, SeenDie
+from companion.games.caboose.vision.observe import SeenCard, SeenDie
+from companion.store import Store
 from hw import controls as hw_controls
 from tests.hw.test_controls import chattering_press
 
@@ -406,7 +406,7 @@ def test_an_illegal_move_lights_the_error_and_sounds_the_buzzer(wired):
 def test_a_railway_lying_turned_on_the_table_is_judged_in_the_engines_frame(store):
     """The table's railway need not lie as the engine laid it out: turned a quarter round
     and shifted, the laid card's pose still comes back as the engine's placement."""
-    from companion.session import _engine_poses
+    from companion.games.caboose.session import _engine_poses
 
     table, _, _, play = start(store)
     state = table.require().state
@@ -487,7 +487,7 @@ def test_a_hand_moving_over_the_table_does_not_wake_the_pages(store):
     moves: only a new kind of problem, or a share changed by 10 points, is announced."""
     table, session, _, _ = start(store)
 
-    def covers(percent: int) -> str:  # as companion.vision.observe words it
+    def covers(percent: int) -> str:  # as companion.games.caboose.vision.observe words it
         return f"something covers {percent}% of the table (a hand?): what lies under it is not seen"
 
     def announced(problems: Sequence[str]) -> bool:

@@ -4,8 +4,8 @@ import sqlite3
 
 import pytest
 
-from companion.record import record_of
-from companion.rules.engine import deal
+from companion.games.caboose.record import record_of
+from companion.games.caboose.rules.engine import deal
 from companion.store import CORRECT, TURN, UNDO, Store
 
 

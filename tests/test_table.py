@@ -7,10 +7,10 @@ import time
 
 import pytest
 
-from companion.record import from_json
-from companion.rules.state import Chaos, Pass, Play
+from companion.games.caboose.record import from_json
+from companion.games.caboose.rules.state import Chaos, Pass, Play
+from companion.games.caboose.table import Table, TableError, snapshot_of
 from companion.store import Store
-from companion.table import Table, TableError, snapshot_of
 from tests.tables import ROLLECATE_TWO
 
 RECORD = ROLLECATE_TWO

@@ -10,8 +10,8 @@ from functools import cache
 
 import pytest
 
-from companion.rules.geometry import Pose
-from companion.tracker import (
+from companion.games.caboose.rules.geometry import Pose
+from companion.games.caboose.tracker import (
     CABOOSE_MOVED,
     CARDS_LAID,
     CARDS_LIFTED,
@@ -24,7 +24,7 @@ from companion.tracker import (
     TrackerConfig,
     Watcher,
 )
-from companion.vision.observe import Observation, SeenCard, SeenDie, VisionConfig
+from companion.games.caboose.vision.observe import Observation, SeenCard, SeenDie, VisionConfig
 
 ZONE = (70.0, 495.0, 360.0, 565.0)
 HAND = ("something covers 6% of the table (a hand?): what lies under it is not seen",)

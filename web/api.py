@@ -19,13 +19,13 @@ from typing import TYPE_CHECKING, Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
-from companion import cards
-from companion.record import Record, from_json
-from companion.rules.edition import EDITIONS
-from companion.rules.edition import load as load_edition
-from companion.rules.geometry import Pose
-from companion.rules.state import Chaos, Pass, Play
-from companion.table import (
+from companion.games.caboose import cards, view
+from companion.games.caboose.record import Record, from_json
+from companion.games.caboose.rules.edition import EDITIONS
+from companion.games.caboose.rules.edition import load as load_edition
+from companion.games.caboose.rules.geometry import Pose
+from companion.games.caboose.rules.state import Chaos, Pass, Play
+from companion.games.caboose.table import (
     Table,
     TableError,
     check_names,
@@ -33,11 +33,10 @@ from companion.table import (
     name_problem,
     snapshot_of,
 )
-from web import view
-from web.i18n import TEXT, pick
+from companion.games.caboose.words import TEXT, pick
 
 if TYPE_CHECKING:
-    from companion.session import Session
+    from companion.games.caboose.session import Session
 
 api = Blueprint("api", __name__, url_prefix="/api")
 

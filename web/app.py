@@ -25,11 +25,11 @@ from typing import Any
 from flask import Flask, Response, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
 
-from companion.record import RecordError
-from companion.rules.state import RuleError
-from companion.table import Table, TableError
+from companion.games.caboose.record import RecordError
+from companion.games.caboose.rules.state import RuleError
+from companion.games.caboose.table import Table, TableError
+from companion.games.caboose.words import LANGUAGES, TEXT
 from web.api import ApiError, Views, api, language
-from web.i18n import LANGUAGES, TEXT
 
 log = logging.getLogger("companion.web")
 

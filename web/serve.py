@@ -16,10 +16,10 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from companion.bots import cautious, greedy
-from companion.rules.state import Play
+from companion.games.caboose.bots import cautious, greedy
+from companion.games.caboose.rules.state import Play
+from companion.games.caboose.table import Table
 from companion.store import Store, StoreError
-from companion.table import Table
 from web.app import Settings, create_app, new_pin
 
 THREADS = 16

@@ -16,13 +16,13 @@ from pathlib import Path
 from typing import NoReturn
 
 from companion import __version__
-from companion.bots import POLICIES
-from companion.record import RecordError, summary
-from companion.record import load as load_record
-from companion.record import replay as replay_record
-from companion.rules.edition import EDITIONS, variant_ids
-from companion.rules.state import RuleError
-from companion.simulate import simulate
+from companion.games.caboose.bots import POLICIES
+from companion.games.caboose.record import RecordError, summary
+from companion.games.caboose.record import load as load_record
+from companion.games.caboose.record import replay as replay_record
+from companion.games.caboose.rules.edition import EDITIONS, variant_ids
+from companion.games.caboose.rules.state import RuleError
+from companion.games.caboose.simulate import simulate
 
 # Commands that live with their subsystem: name -> (module, one-line help). Each module has
 # `main(argv) -> int` with its own argparse, so `companion NAME --help` is the module's own.

@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from companion.app.cli import host_address
+from companion.games.caboose.rules.edition import EDITIONS
 from companion.hardware import FRAME_SIZE, GPIO_PINS
-from companion.rules.edition import EDITIONS
 
 DEFAULT_STORE = Path("/var/lib/caboose-companion/table.sqlite3")
 MAX_TABLE_MM = 5000.0  # a table, its markers and their inset, in mm: five metres is plenty

@@ -1,6 +1,6 @@
 """`companion demo`: scripted players play a whole game on the synthetic table.
 
-Nothing is short-circuited: the players (the bots of companion.bots) lay cards, roll dice,
+Nothing is short-circuited: the players (the game's bots) lay cards, roll dice,
 move the caboose and take penalty cards on a synthetic table; what the camera sees of it is
 rendered (hw.synthetic) and goes through the real recognition, tracker and session; the
 buttons are pressed on gpiozero's mock pins through hw.controls, debounce included; every
@@ -34,24 +34,32 @@ from typing import Any
 
 import numpy as np
 
-from companion import cards
 from companion.app.run import serve_page
 from companion.app.service import FrameLoop
-from companion.bots import POLICIES
-from companion.deal import replay as deal_replay
+from companion.games.caboose import cards
+from companion.games.caboose.bots import POLICIES
+from companion.games.caboose.deal import replay as deal_replay
+from companion.games.caboose.record import Record, RecordError, record_of, replay, save, summary
+from companion.games.caboose.rules import geometry
+from companion.games.caboose.rules.edition import EDITIONS
+from companion.games.caboose.rules.edition import load as load_edition
+from companion.games.caboose.rules.engine import deal, laura_action
+from companion.games.caboose.rules.geometry import Pose
+from companion.games.caboose.rules.state import (
+    TOOK,
+    Action,
+    Chaos,
+    GameState,
+    Pass,
+    Play,
+    RuleError,
+)
+from companion.games.caboose.session import CHECKING, OVER, STAGED, WAITING, Session, SessionConfig
+from companion.games.caboose.table import Table, snapshot_of
+from companion.games.caboose.tracker import TableEvent, Tracker, TrackerConfig, Watcher
+from companion.games.caboose.vision.observe import VisionConfig
 from companion.hardware import GPIO_PINS
-from companion.record import Record, RecordError, record_of, replay, save, summary
-from companion.rules import geometry
-from companion.rules.edition import EDITIONS
-from companion.rules.edition import load as load_edition
-from companion.rules.engine import deal, laura_action
-from companion.rules.geometry import Pose
-from companion.rules.state import TOOK, Action, Chaos, GameState, Pass, Play, RuleError
-from companion.session import CHECKING, OVER, STAGED, WAITING, Session, SessionConfig
 from companion.store import Store
-from companion.table import Table, snapshot_of
-from companion.tracker import TableEvent, Tracker, TrackerConfig, Watcher
-from companion.vision.observe import VisionConfig
 from companion.vision.table import TableLayout
 from hw import synthetic
 from hw.controls import Controls, pin_factory

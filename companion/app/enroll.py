@@ -4,10 +4,10 @@ Why: the deck on a real table may not be our printable design, and nothing may b
 downloaded, so the camera learns the faces it will have to tell apart. For each face of the
 edition (or the codes given), the player lays that one card alone on the table, portrait,
 its top towards the markers 0 and 1 (a curve's track must then end at the bottom and right
-edges, as companion.rules.geometry draws it), and presses Enter. The card is found by its
+edges, as the rules' geometry draws it), and presses Enter. The card is found by its
 outline, cut out straight, and stored; progress goes to the console and a preview of every
 face learnt so far to an image file, so a wrong card or a bad crop is seen at once. The
-result is a catalogue folder (companion/vision/catalogue.py) that `VisionConfig.for_edition(...,
+result is a catalogue folder (the game's vision/catalogue.py) that `VisionConfig.for_edition(...,
 catalogue_folder)` loads.
 """
 
@@ -21,12 +21,17 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from companion import cards
 from companion.app.cli import CommandLine, folder_path, writable_file, writable_folder
-from companion.rules import edition as editions
+from companion.games.caboose import cards
+from companion.games.caboose.rules import edition as editions
+from companion.games.caboose.vision.catalogue import TEMPLATE_PX, Catalogue, normalise
+from companion.games.caboose.vision.observe import (
+    VisionConfig,
+    card_image,
+    card_poses,
+    unlike_table,
+)
 from companion.vision.calibrate import calibrate, top_down
-from companion.vision.catalogue import TEMPLATE_PX, Catalogue, normalise
-from companion.vision.observe import VisionConfig, card_image, card_poses, unlike_table
 from hw.frames import FrameSource, FrameSourceError, open_source
 
 _TRIES = 10  # frames read for one card before asking again

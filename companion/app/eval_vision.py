@@ -25,8 +25,8 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
-from companion.rules.edition import EDITIONS
-from companion.vision.observe import Observation, VisionConfig, observe
+from companion.games.caboose.rules.edition import EDITIONS
+from companion.games.caboose.vision.observe import Observation, VisionConfig, observe
 from hw import synthetic
 
 _SAME_CARD_MM = 15.0  # a seen card this close to a true card's centre is that card

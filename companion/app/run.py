@@ -25,13 +25,13 @@ from gpiozero import Factory
 
 from companion.app.config import Config, ConfigError, load
 from companion.app.service import FrameLoop
-from companion.rules.edition import load as load_edition
-from companion.session import Session, SessionConfig
+from companion.games.caboose.rules.edition import load as load_edition
+from companion.games.caboose.session import Session, SessionConfig
+from companion.games.caboose.table import Table
+from companion.games.caboose.tracker import TableEvent, Tracker, TrackerConfig, Watcher
+from companion.games.caboose.vision.catalogue import CatalogueError
+from companion.games.caboose.vision.observe import VisionConfig
 from companion.store import Store
-from companion.table import Table
-from companion.tracker import TableEvent, Tracker, TrackerConfig, Watcher
-from companion.vision.catalogue import CatalogueError
-from companion.vision.observe import VisionConfig
 from companion.vision.table import TableLayout
 from hw.controls import Controls, PinsError, pin_factory
 from hw.frames import FrameSource, FrameSourceError, open_source

@@ -16,8 +16,8 @@ import time
 
 import numpy as np
 
-from companion.session import Session
-from companion.tracker import TableEvent, Watcher
+from companion.games.caboose.session import Session
+from companion.games.caboose.tracker import TableEvent, Watcher
 from hw.frames import FrameSource
 
 # The service's name in its journal (`journalctl -u caboose-companion`), as it always was.

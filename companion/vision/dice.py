@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from companion.vision import card_art
+from companion.games.caboose.vision import card_art
 from companion.vision.calibrate import Calibration
 
 WHEELS, PIPS = "wheels", "pips"

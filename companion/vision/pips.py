@@ -28,7 +28,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from companion.vision import card_art
+from companion.games.caboose.vision import card_art
 from companion.vision.pip_model import count_chances
 
 MAX_SIDE = 1024  # larger frames are shrunk first: pips stay several pixels wide, work drops

@@ -6,8 +6,8 @@ from dataclasses import replace
 
 import pytest
 
-from companion.rules.engine import start
-from companion.rules.state import GameState
+from companion.games.caboose.rules.engine import start
+from companion.games.caboose.rules.state import GameState
 
 
 def table(

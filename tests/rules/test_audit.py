@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from companion.rules.edition import load
-from companion.rules.engine import apply, start
-from companion.rules.scoring import counted, score
-from companion.rules.state import TOOK, Pass, Play, RuleError, Seat
+from companion.games.caboose.rules.edition import load
+from companion.games.caboose.rules.engine import apply, start
+from companion.games.caboose.rules.scoring import counted, score
+from companion.games.caboose.rules.state import TOOK, Pass, Play, RuleError, Seat
 from tests.rules.conftest import laura_table
 
 
@@ -114,7 +114,7 @@ def test_setup_a_chaos_card_on_the_railway_is_refused():
 
 
 def test_setup_more_cards_of_one_shape_than_the_box_holds_is_refused():
-    # The box has six straight 3s (companion/editions/rollecate.json); seven cannot be shown,
+    # The box has six straight 3s (editions/rollecate.json); seven cannot be shown,
     # though seven 3s of any shape could.
     with pytest.raises(RuleError, match="7 of card 3/s"):
         start("rollecate", ["Ana", "Ben"], ["3/s"] * 7, 2, [["1"], ["2"]], ["1"])

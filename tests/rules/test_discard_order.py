@@ -5,8 +5,8 @@ from itertools import permutations, product
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion import cards
-from companion.rules.discard import NO_COMBINE, best_order, pile_key, place
+from companion.games.caboose import cards
+from companion.games.caboose.rules.discard import NO_COMBINE, best_order, pile_key, place
 
 
 def outcome(pile, order):

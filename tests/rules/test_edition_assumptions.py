@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.rules.edition import EDITIONS, load
+from companion.games.caboose.rules.edition import EDITIONS, load
 
 RULEBOOKS = Path(__file__).resolve().parents[2].parent / "shared" / "rules"
 RULEBOOK = {

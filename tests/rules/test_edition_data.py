@@ -1,4 +1,5 @@
-"""R-9: the edition files are the editions. A file dropped into `companion/editions/` is a new
+"""R-9: the edition files are the editions. A file dropped into the
+game's `editions/` is a new
 edition in the menus, its variants say who plays them and when they are lost, and its default
 face map for standard pip dice is read from it, so a table corrects a file, not the code."""
 
@@ -13,12 +14,12 @@ from pathlib import Path
 import pytest
 
 from companion.app.cli import build_parser
-from companion.rules import dice
-from companion.rules.edition import EDITIONS, discover, load, variant_ids
-from companion.rules.engine import apply
-from companion.rules.state import LOST, Play
+from companion.games.caboose.rules import dice
+from companion.games.caboose.rules.edition import EDITIONS, discover, load, variant_ids
+from companion.games.caboose.rules.engine import apply
+from companion.games.caboose.rules.state import LOST, Play
 
-PACKAGED = Path(str(resources.files("companion").joinpath("editions")))
+PACKAGED = Path(str(resources.files("companion.games.caboose").joinpath("editions")))
 
 
 @pytest.fixture

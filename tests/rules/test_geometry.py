@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.rules import engine
-from companion.rules.edition import load
-from companion.rules.geometry import (
+from companion.games.caboose.rules import engine
+from companion.games.caboose.rules.edition import load
+from companion.games.caboose.rules.geometry import (
     PlacementError,
     Pose,
     check_play,
@@ -20,7 +20,7 @@ from companion.rules.geometry import (
     open_ends,
     rail_ends,
 )
-from companion.rules.state import Play, RuleError
+from companion.games.caboose.rules.state import Play, RuleError
 
 LC = load("loose-caboose")
 RC = load("rollecate")

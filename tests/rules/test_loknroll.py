@@ -4,10 +4,18 @@ from collections import Counter
 
 import pytest
 
-from companion import cards
-from companion.rules.engine import apply, deal, laura_action
-from companion.rules.scoring import final_ranking, score
-from companion.rules.state import DERAILED, LEFT_GAME, TOOK, Chaos, Pass, Play, RuleError
+from companion.games.caboose import cards
+from companion.games.caboose.rules.engine import apply, deal, laura_action
+from companion.games.caboose.rules.scoring import final_ranking, score
+from companion.games.caboose.rules.state import (
+    DERAILED,
+    LEFT_GAME,
+    TOOK,
+    Chaos,
+    Pass,
+    Play,
+    RuleError,
+)
 from tests.rules.conftest import laura_table
 
 
@@ -39,7 +47,7 @@ def test_cards_set_aside_at_setup_are_shuffled_back():
 def _first_four_need_setting_aside(seed):
     import random
 
-    from companion.rules.edition import load
+    from companion.games.caboose.rules.edition import load
 
     deck = list(load("loknroll").deck)
     random.Random(seed).shuffle(deck)

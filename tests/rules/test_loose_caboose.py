@@ -2,9 +2,9 @@
 
 import pytest
 
-from companion.rules.engine import apply
-from companion.rules.scoring import final_ranking, score
-from companion.rules.state import DERAILED, Pass, Play, RuleError
+from companion.games.caboose.rules.engine import apply
+from companion.games.caboose.rules.scoring import final_ranking, score
+from companion.games.caboose.rules.state import DERAILED, Pass, Play, RuleError
 
 LC = "loose-caboose"
 
@@ -126,7 +126,7 @@ def test_equal_score_and_cards_share_the_victory(make_table):
 
 
 def test_loose_caboose_has_no_chaos_action(make_table):
-    from companion.rules.state import Chaos
+    from companion.games.caboose.rules.state import Chaos
 
     state = make_table(LC, ["2", "1", "4"], 2, [["3"], ["3"]])
     with pytest.raises(RuleError) as error:

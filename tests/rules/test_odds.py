@@ -2,8 +2,8 @@
 
 from fractions import Fraction
 
-from companion.rules.edition import load
-from companion.rules.odds import derail_odds, legal_plays, wheel_counts
+from companion.games.caboose.rules.edition import load
+from companion.games.caboose.rules.odds import derail_odds, legal_plays, wheel_counts
 
 
 def test_wheel_counts_are_exact():

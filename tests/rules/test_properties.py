@@ -5,12 +5,12 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion import cards
-from companion.bots import POLICIES
-from companion.record import parse, replay, summary
-from companion.rules.engine import deal
-from companion.rules.scoring import counted, score
-from companion.simulate import play_game, turns
+from companion.games.caboose import cards
+from companion.games.caboose.bots import POLICIES
+from companion.games.caboose.record import parse, replay, summary
+from companion.games.caboose.rules.engine import deal
+from companion.games.caboose.rules.scoring import counted, score
+from companion.games.caboose.simulate import play_game, turns
 
 games = st.sampled_from(
     [

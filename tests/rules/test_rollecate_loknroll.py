@@ -2,9 +2,9 @@
 
 import pytest
 
-from companion.rules.engine import apply
-from companion.rules.scoring import final_ranking, score
-from companion.rules.state import CANCELLED, DERAILED, Chaos, Pass, Play, RuleError
+from companion.games.caboose.rules.engine import apply
+from companion.games.caboose.rules.scoring import final_ranking, score
+from companion.games.caboose.rules.state import CANCELLED, DERAILED, Chaos, Pass, Play, RuleError
 
 both = pytest.mark.parametrize("edition", ["rollecate", "loknroll"])
 

@@ -4,10 +4,10 @@ from collections import Counter
 
 import pytest
 
-from companion.rules import dice
-from companion.rules.edition import EDITIONS, load
-from companion.rules.engine import apply, deal
-from companion.rules.state import (
+from companion.games.caboose.rules import dice
+from companion.games.caboose.rules.edition import EDITIONS, load
+from companion.games.caboose.rules.engine import apply, deal
+from companion.games.caboose.rules.state import (
     BANKED,
     BROKEN_TRACK,
     FORGIVEN,

@@ -8,9 +8,9 @@ from functools import cache
 import numpy as np
 
 from companion.app import enroll
-from companion.rules.geometry import Pose
-from companion.vision.catalogue import Catalogue
-from companion.vision.observe import VisionConfig
+from companion.games.caboose.rules.geometry import Pose
+from companion.games.caboose.vision.catalogue import Catalogue
+from companion.games.caboose.vision.observe import VisionConfig
 from hw import synthetic
 from hw.frames import SyntheticFrames
 from hw.synthetic import Camera, PlacedCard, PlacedDie, Scene

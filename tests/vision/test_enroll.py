@@ -9,10 +9,10 @@ import cv2
 import pytest
 
 from companion.app import enroll
-from companion.rules.geometry import Pose
-from companion.session import SessionConfig
-from companion.vision.catalogue import Catalogue, CatalogueError
-from companion.vision.observe import VisionConfig, observe
+from companion.games.caboose.rules.geometry import Pose
+from companion.games.caboose.session import SessionConfig
+from companion.games.caboose.vision.catalogue import Catalogue, CatalogueError
+from companion.games.caboose.vision.observe import VisionConfig, observe
 from hw import synthetic
 from hw.frames import FolderFrames
 from hw.synthetic import Camera, PlacedCard, Scene

@@ -8,8 +8,8 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.rules.geometry import Pose
-from companion.vision.observe import ChangeGate, Observation, VisionConfig, observe
+from companion.games.caboose.rules.geometry import Pose
+from companion.games.caboose.vision.observe import ChangeGate, Observation, VisionConfig, observe
 from hw import synthetic
 from hw.synthetic import Camera, PlacedCard, Scene
 from tests.vision.scenes import explicit_frame, explicit_scene, random_frame

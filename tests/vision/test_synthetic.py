@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from companion.rules import edition, geometry
+from companion.games.caboose.rules import edition, geometry
 from companion.vision.table import card_corners
 from hw import synthetic
 from hw.synthetic import Camera

@@ -20,11 +20,11 @@ import pytest
 from werkzeug.serving import make_server
 
 from companion.app.run import attach_session
-from companion.rules.state import Pass
-from companion.session import ASKING, CONFIRM, STAGED, Session
+from companion.games.caboose.rules.state import Pass
+from companion.games.caboose.session import ASKING, CONFIRM, STAGED, Session
+from companion.games.caboose.table import Table
+from companion.games.caboose.tracker import CABOOSE_MOVED
 from companion.store import Store
-from companion.table import Table
-from companion.tracker import CABOOSE_MOVED
 from tests.test_session import event, lay, roll, start
 from web.app import Settings, create_app
 

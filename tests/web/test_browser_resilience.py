@@ -22,9 +22,9 @@ from contextlib import contextmanager, suppress
 
 import pytest
 
-from companion.rules.state import Pass
+from companion.games.caboose.rules.state import Pass
+from companion.games.caboose.table import Table
 from companion.store import Store
-from companion.table import Table
 from tests.web.conftest import served
 from tests.web.test_browser import PIN, browser, enter_pin, open_page, shot  # noqa: F401
 from web.app import Settings, create_app

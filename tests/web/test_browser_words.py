@@ -9,9 +9,9 @@ import copy
 
 import pytest
 
+from companion.games.caboose.words import TEXT
 from tests.tables import ROLLECATE_TWO
 from tests.web import test_browser as shared
-from web.i18n import TEXT
 
 pytestmark = pytest.mark.browser
 

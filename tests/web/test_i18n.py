@@ -7,8 +7,8 @@ import re
 from pathlib import Path
 from string import Formatter
 
-from companion.session import MESSAGES
-from web.i18n import LANGUAGES, SESSION, TEXT, pick
+from companion.games.caboose.session import MESSAGES
+from companion.games.caboose.words import LANGUAGES, SESSION, TEXT, pick
 
 STATIC = Path(__file__).resolve().parents[2] / "web" / "static" / "app.js"
 

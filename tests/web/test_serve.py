@@ -15,9 +15,9 @@ import waitress.server
 from flask import Flask
 
 from companion.app.cli import main
-from companion.rules.state import Pass
+from companion.games.caboose.rules.state import Pass
+from companion.games.caboose.table import Table
 from companion.store import Store
-from companion.table import Table
 from web.app import Settings, create_app
 from web.serve import deal_demo
 

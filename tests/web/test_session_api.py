@@ -14,11 +14,11 @@ from types import SimpleNamespace
 import pytest
 
 from companion.app.run import Service, attach_session
-from companion.rules.geometry import Pose
-from companion.session import ASKING, CHECKING, CONFIRM, STAGED, WAITING, Session
+from companion.games.caboose.rules.geometry import Pose
+from companion.games.caboose.session import ASKING, CHECKING, CONFIRM, STAGED, WAITING, Session
+from companion.games.caboose.table import Table
+from companion.games.caboose.tracker import CABOOSE_MOVED, CARDS_LAID, DICE_SETTLED
 from companion.store import Store
-from companion.table import Table
-from companion.tracker import CABOOSE_MOVED, CARDS_LAID, DICE_SETTLED
 from tests.test_session import event, lay, start, view_of
 from tests.web.conftest import HEADERS, PIN
 from web.app import create_app

@@ -9,11 +9,11 @@ from dataclasses import replace
 import pytest
 
 from companion.app.run import attach_session
-from companion.rules.state import Pass
-from companion.session import CHECKING, CONFIRM, STAGED, UNDO, Session, SessionConfig
+from companion.games.caboose.rules.state import Pass
+from companion.games.caboose.session import CHECKING, CONFIRM, STAGED, UNDO, Session, SessionConfig
+from companion.games.caboose.table import Table
+from companion.games.caboose.tracker import CABOOSE_MOVED, CARDS_SHOWN
 from companion.store import Store
-from companion.table import Table
-from companion.tracker import CABOOSE_MOVED, CARDS_SHOWN
 from tests.test_session import Outputs, event, lay, roll, start, view_of
 from tests.web.conftest import PIN
 from web.app import create_app

@@ -3,9 +3,9 @@ could not read (those taken from the draw pile, the hands at the end)."""
 
 from __future__ import annotations
 
-from companion.rules.state import Pass
+from companion.games.caboose.rules.state import Pass
+from companion.games.caboose.table import Table
 from companion.store import Store
-from companion.table import Table
 from tests.web.conftest import HEADERS, PIN
 from web.app import create_app
 

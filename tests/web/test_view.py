@@ -3,11 +3,11 @@ schematic railway, and the log with its corrections in place."""
 
 from __future__ import annotations
 
-from companion.record import from_json
-from companion.rules.state import CANCELLED, PILED, Event
-from companion.table import snapshot_of
+from companion.games.caboose import view
+from companion.games.caboose.record import from_json
+from companion.games.caboose.rules.state import CANCELLED, PILED, Event
+from companion.games.caboose.table import snapshot_of
 from tests.web.conftest import record
-from web import view
 
 
 def test_the_order_used_marks_a_card_that_did_not_combine():

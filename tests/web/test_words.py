@@ -9,18 +9,18 @@ from string import Formatter
 
 import pytest
 
-from companion.record import from_json
-from companion.rules import edition
-from companion.rules.engine import apply
-from companion.rules.log import turn_line
-from companion.rules.state import GAME_OVER, Chaos, Event, Pass, Play
+from companion.games.caboose import view
+from companion.games.caboose.record import from_json
+from companion.games.caboose.rules import edition
+from companion.games.caboose.rules.engine import apply
+from companion.games.caboose.rules.log import turn_line
+from companion.games.caboose.rules.state import GAME_OVER, Chaos, Event, Pass, Play
+from companion.games.caboose.table import snapshot_of
+from companion.games.caboose.words import LANGUAGES, TEXT, session_words
 from companion.store import Store
-from companion.table import snapshot_of
 from tests.rules.conftest import table
 from tests.test_session import lay, roll, start
 from tests.web.conftest import record
-from web import view
-from web.i18n import LANGUAGES, TEXT, session_words
 
 # "1 cards", "1 cartas", "1 puntos", "1 dice", "le faltan 1": a plural said of one thing.
 PLURAL_OF_ONE = re.compile(r"\b1 (\w+s|dice)\b|\b(faltan|quedan) 1\b")

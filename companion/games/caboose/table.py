@@ -6,7 +6,7 @@ listener (the page's Server-Sent Events). A restarted service builds its `Table`
 store and is back on the same turn.
 
 A table whose deal is provisional (a real table, its deck shuffled by hand) fixes the deal
-from what it is shown (`companion.deal`): cards laid from a hand, the first railway, the
+from what it is shown (`deal.py`): cards laid from a hand, the first railway, the
 hands shown at the end. Each fix is journaled like a turn.
 
 Undo follows the table's etiquette: it goes back over passes and chaos discards, but never
@@ -23,9 +23,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from companion import cards
-from companion.deal import DealError, hold, lay_railway, take
-from companion.record import (
+from companion.games.caboose import cards
+from companion.games.caboose.deal import DealError, hold, lay_railway, take
+from companion.games.caboose.record import (
     Record,
     RecordError,
     initial_state,
@@ -34,10 +34,18 @@ from companion.record import (
     to_action,
     to_turn,
 )
-from companion.rules import engine, geometry
-from companion.rules.edition import EDITIONS
-from companion.rules.log import turn_line
-from companion.rules.state import TOOK, Action, Chaos, Event, GameState, Play, RuleError
+from companion.games.caboose.rules import engine, geometry
+from companion.games.caboose.rules.edition import EDITIONS
+from companion.games.caboose.rules.log import turn_line
+from companion.games.caboose.rules.state import (
+    TOOK,
+    Action,
+    Chaos,
+    Event,
+    GameState,
+    Play,
+    RuleError,
+)
 from companion.store import CORRECT, DEAL, TURN, UNDO, Store
 
 

@@ -12,12 +12,12 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from companion.bots import POLICIES
-from companion.record import Record, record_of, save, to_turn
-from companion.rules.edition import load
-from companion.rules.engine import apply, deal
-from companion.rules.scoring import final_ranking, score
-from companion.rules.state import Action, Event, GameState, Play
+from companion.games.caboose.bots import POLICIES
+from companion.games.caboose.record import Record, record_of, save, to_turn
+from companion.games.caboose.rules.edition import load
+from companion.games.caboose.rules.engine import apply, deal
+from companion.games.caboose.rules.scoring import final_ranking, score
+from companion.games.caboose.rules.state import Action, Event, GameState, Play
 
 
 @dataclass

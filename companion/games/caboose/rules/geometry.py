@@ -26,8 +26,8 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import NamedTuple
 
-from companion import cards
-from companion.rules.edition import Edition
+from companion.games.caboose import cards
+from companion.games.caboose.rules.edition import Edition
 
 Point = tuple[float, float]
 

@@ -22,9 +22,9 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from copy import deepcopy
 from dataclasses import replace
 
-from companion.record import Record, RecordError, initial_state, to_action
-from companion.rules import engine
-from companion.rules.state import DREW, TOOK, Event, GameState, RuleError
+from companion.games.caboose.record import Record, RecordError, initial_state, to_action
+from companion.games.caboose.rules import engine
+from companion.games.caboose.rules.state import DREW, TOOK, Event, GameState, RuleError
 
 Slot = tuple[str, int, int]  # ("hands", seat, index) or ("draw", 0, index) or ("railway", 0, k)
 

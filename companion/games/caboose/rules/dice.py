@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from companion.rules.edition import Edition
+from companion.games.caboose.rules.edition import Edition
 
 
 def face_map_for(edition: Edition, custom: Mapping[int, int] | None = None) -> dict[int, int]:

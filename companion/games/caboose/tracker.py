@@ -25,12 +25,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from companion import cards
+from companion.games.caboose import cards
 
 if TYPE_CHECKING:  # recognition pulls in OpenCV: only the Watcher needs it, when it runs
     import numpy as np
 
-    from companion.vision.observe import (
+    from companion.games.caboose.vision.observe import (
         ChangeGate,
         Observation,
         SeenCard,
@@ -310,7 +310,7 @@ class Watcher:
     def __init__(
         self, vision: VisionConfig, tracker: Tracker | None = None, gate: ChangeGate | None = None
     ) -> None:
-        from companion.vision.observe import ChangeGate
+        from companion.games.caboose.vision.observe import ChangeGate
 
         self.vision = vision
         self.tracker = tracker or Tracker()
@@ -324,7 +324,7 @@ class Watcher:
         picture as before, which counts towards stillness without being recognised again.
         `railway`, the game's railway back to front, tells the back until the table has
         been seen still once."""
-        from companion.vision.observe import observe
+        from companion.games.caboose.vision.observe import observe
 
         if frame is not None and (self.gate.changed(frame) or self.last is None):
             self.last = observe(

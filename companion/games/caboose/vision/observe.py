@@ -33,14 +33,14 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from companion import cards
+from companion.games.caboose import cards
+from companion.games.caboose.rules import edition as editions
+from companion.games.caboose.rules import geometry
+from companion.games.caboose.rules.geometry import Pose
+from companion.games.caboose.vision import card_art
+from companion.games.caboose.vision.catalogue import TEMPLATE_PX, Catalogue, Match, ours
 from companion.hardware import FRAME_SIZE
-from companion.rules import edition as editions
-from companion.rules import geometry
-from companion.rules.geometry import Pose
-from companion.vision import card_art
 from companion.vision.calibrate import Calibration, calibrate, top_down
-from companion.vision.catalogue import TEMPLATE_PX, Catalogue, Match, ours
 from companion.vision.dice import find_dice, read_die
 from companion.vision.table import TableLayout, card_corners
 
@@ -56,7 +56,7 @@ _LOCATE_PX = 3  # how far (TEMPLATE_PX pixels, 1.5 mm each) `_locate` looks roun
 
 @dataclass(frozen=True)
 class SeenCard:
-    """A card on the table: its code (as in companion.cards, e.g. "3x/s", "C2"), how sure the
+    """A card on the table: its code (as in cards.py, e.g. "3x/s", "C2"), how sure the
     match is (0-1) and its pose in table mm."""
 
     code: str

@@ -23,8 +23,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from companion import cards
-from companion.vision import card_art
+from companion.games.caboose import cards
+from companion.games.caboose.vision import card_art
 
 FORMAT = "caboose-catalogue/1"
 TEMPLATE_PX = (42, 58)  # width, height of a normalised portrait card image

@@ -14,9 +14,9 @@ from fractions import Fraction
 from functools import cache, lru_cache
 from itertools import combinations
 
-from companion import cards
-from companion.rules.edition import Edition
-from companion.rules.state import GameState
+from companion.games.caboose import cards
+from companion.games.caboose.rules.edition import Edition
+from companion.games.caboose.rules.state import GameState
 
 
 @dataclass(frozen=True)

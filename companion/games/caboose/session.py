@@ -25,7 +25,7 @@ table and checks the table again before the next CONFIRM.
 
 Everything the session says is a `Message`, a key of `MESSAGES` and its parameters, not a
 sentence: `status` gives the English (what the API has always carried) and the key, so the
-page says it in its own language (web/i18n.py).
+page says it in its own language (companion/games/caboose/words.py).
 """
 
 from __future__ import annotations
@@ -37,12 +37,12 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
-from companion import cards
-from companion.rules import geometry
-from companion.rules.geometry import Pose
-from companion.rules.state import DERAILED, Chaos, GameState, Pass, Play
-from companion.table import Table, TableError
-from companion.tracker import (
+from companion.games.caboose import cards
+from companion.games.caboose.rules import geometry
+from companion.games.caboose.rules.geometry import Pose
+from companion.games.caboose.rules.state import DERAILED, Chaos, GameState, Pass, Play
+from companion.games.caboose.table import Table, TableError
+from companion.games.caboose.tracker import (
     CARDS_LAID,
     CARDS_LIFTED,
     CARDS_SHOWN,
@@ -54,7 +54,7 @@ from companion.tracker import (
 )
 
 if TYPE_CHECKING:
-    from companion.vision.observe import SeenCard, SeenDie
+    from companion.games.caboose.vision.observe import SeenCard, SeenDie
 
 # The buttons and the LED statuses, as hw.controls names them (kept equal by a test; the
 # core does not import hardware code).
@@ -70,7 +70,7 @@ CHECKING = "checking"  # turn applied: waiting for the table to match it, then C
 OVER = "over"
 
 # What the session says, in English. The page's other languages have the same keys in
-# web/i18n.py (a test keeps them complete); a count that changes the words has a key of its
+# words.py (a test keeps them complete); a count that changes the words has a key of its
 # own per form (`roll_one`, `roll`), as the page's own words do.
 MESSAGES: dict[str, str] = {
     "no_game": "start a game on the page",

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from companion import cards
-from companion.rules.state import (
+from companion.games.caboose import cards
+from companion.games.caboose.rules.state import (
     BANKED,
     BROKEN_TRACK,
     CANCELLED,

@@ -2,8 +2,8 @@
 
 The server picks the language (Accept-Language, or the player's choice kept in a cookie)
 and hands the page one table of words, so the JavaScript never holds any text of its own.
-The game log's lines come from `companion.rules.log`, which speaks both languages too, and
-what the referee at the table says (`companion.session`) is said here in the page's
+The game log's lines come from `rules/log.py`, which speaks both languages too, and
+what the referee at the table says (`companion.games.caboose.session`) is said here in the page's
 language from its keys and parameters.
 """
 
@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from companion.session import MESSAGES, say
+from companion.games.caboose.session import MESSAGES, say
 
 LANGUAGES = ("en", "es")
 
@@ -297,7 +297,7 @@ def pick(requested: str | None, accept: str | None) -> str:
     return accept if accept in LANGUAGES else "en"
 
 
-# What the session at the table says (`companion.session.MESSAGES`), in each language, with
+# What the session at the table says (`session.MESSAGES`), in each language, with
 # the same keys and the same {parameters} (a test checks both). Two parameters stay English
 # whatever the language: `detail` of `refused` and `cannot_play`, the refusal of the table or
 # the engine, which word their rules in English only. Card codes are the same in both.

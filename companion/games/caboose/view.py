@@ -13,14 +13,14 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
-from companion import cards
-from companion.record import to_action
-from companion.rules import discard, geometry
-from companion.rules.engine import laura_action
-from companion.rules.log import turn_line
-from companion.rules.odds import Odds, derail_odds, play_odds
-from companion.rules.scoring import counted, final_ranking, score
-from companion.rules.state import (
+from companion.games.caboose import cards
+from companion.games.caboose.record import to_action
+from companion.games.caboose.rules import discard, geometry
+from companion.games.caboose.rules.engine import laura_action
+from companion.games.caboose.rules.log import turn_line
+from companion.games.caboose.rules.odds import Odds, derail_odds, play_odds
+from companion.games.caboose.rules.scoring import counted, final_ranking, score
+from companion.games.caboose.rules.state import (
     BANKED,
     BROKEN_TRACK,
     CANCELLED,
@@ -37,8 +37,8 @@ from companion.rules.state import (
     Pass,
     Play,
 )
-from companion.table import Snapshot
-from web.i18n import session_words
+from companion.games.caboose.table import Snapshot
+from companion.games.caboose.words import session_words
 
 # Beyond this many penalty cards in one turn the alternative orders are too many to list.
 MAX_ORDER_CARDS = 6

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from companion import cards
-from companion.rules import geometry
-from companion.rules.engine import laura_action
-from companion.rules.geometry import Pose
-from companion.rules.odds import expected_penalties, legal_plays
-from companion.rules.state import Action, Chaos, GameState, Pass, Play
+from companion.games.caboose import cards
+from companion.games.caboose.rules import geometry
+from companion.games.caboose.rules.engine import laura_action
+from companion.games.caboose.rules.geometry import Pose
+from companion.games.caboose.rules.odds import expected_penalties, legal_plays
+from companion.games.caboose.rules.state import Action, Chaos, GameState, Pass, Play
 
 # How much a cautious player values shedding one point of hand: hand cards count at the end.
 SHED_WEIGHT = 0.35

@@ -15,13 +15,22 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from companion import cards
-from companion.rules import engine
-from companion.rules.edition import EDITIONS
-from companion.rules.geometry import Pose
-from companion.rules.log import turn_line
-from companion.rules.scoring import counted, final_ranking, score
-from companion.rules.state import TOOK, Action, Chaos, Event, GameState, Pass, Play, RuleError
+from companion.games.caboose import cards
+from companion.games.caboose.rules import engine
+from companion.games.caboose.rules.edition import EDITIONS
+from companion.games.caboose.rules.geometry import Pose
+from companion.games.caboose.rules.log import turn_line
+from companion.games.caboose.rules.scoring import counted, final_ranking, score
+from companion.games.caboose.rules.state import (
+    TOOK,
+    Action,
+    Chaos,
+    Event,
+    GameState,
+    Pass,
+    Play,
+    RuleError,
+)
 
 FORMAT = "caboose-record/1"
 MAX_TURNS = 10_000

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
-from companion import cards
+from companion.games.caboose import cards
 
 NO_COMBINE = "!"
 

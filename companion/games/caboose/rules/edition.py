@@ -1,4 +1,5 @@
-"""Edition facts as data (RULINGS.md R-9): one JSON file per edition in `companion/editions/`.
+"""Edition facts as data (RULINGS.md R-9): one JSON file per edition in the
+game's `editions/`.
 
 The rulebooks do not print everything the engine needs (the mix of values and shapes, the
 chaos cards' values, the card size, how many faces of a die show wheels, which pip counts of a
@@ -18,7 +19,7 @@ from importlib import resources
 from importlib.resources.abc import Traversable
 from typing import Any
 
-from companion import cards
+from companion.games.caboose import cards
 
 
 @dataclass(frozen=True)
@@ -123,7 +124,7 @@ def _edition(raw: dict[str, Any]) -> Edition:
 def discover(folder: Traversable | None = None) -> dict[str, Edition]:
     """Every edition whose file is in `folder` (the package's `editions/`), by id, in their
     `order`: the files, not a list in code, say which editions exist (R-9)."""
-    folder = folder or resources.files("companion").joinpath("editions")
+    folder = folder or resources.files("companion.games.caboose").joinpath("editions")
     found: dict[str, Edition] = {}
     for path in folder.iterdir():
         if not path.name.endswith(".json"):

@@ -13,7 +13,7 @@ The design is made for the camera first, so that recognition stays cheap on a Pi
   gap and a black cross, violet chaos card with a star and no track), so kinds differ in
   shape as well as in colour and a colour cast cannot swap them;
 - the track is thick and runs between the two rail ends of the shape (straight: the short
-  edges' midpoints; curve: bottom short edge to right long edge), as companion.rules.geometry
+  edges' midpoints; curve: bottom short edge to right long edge), as rules/geometry.py
   defines them;
 - the caboose token is the only saturated red thing on the table; wheel dice are yellow, pip
   dice white, so a die's kind is its body colour and a blank wheel face is still a die.
@@ -29,7 +29,7 @@ from functools import cache
 import cv2
 import numpy as np
 
-from companion import cards
+from companion.games.caboose import cards
 
 CARD_MM = (63.0, 88.0)  # short side x long side; an edition's `card_mm` may differ
 MARGIN_MM = 4.0  # white band between the card edge and the frame
@@ -58,7 +58,7 @@ def frame_hole_mm(card_mm: tuple[float, float] = CARD_MM) -> tuple[float, float]
 
 def design_codes() -> tuple[str, ...]:
     """Every card face of the three editions, shapes included: the catalogue that ships."""
-    from companion.rules import edition
+    from companion.games.caboose.rules import edition
 
     codes: dict[str, None] = {}
     for edition_id in edition.EDITIONS:

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from companion.rules.edition import Edition
-from companion.rules.geometry import Pose
+from companion.games.caboose.rules.edition import Edition
+from companion.games.caboose.rules.geometry import Pose
 
 
 class RuleError(ValueError):

@@ -5,10 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from companion import cards
+from companion.games.caboose import cards
 
 if TYPE_CHECKING:
-    from companion.rules.state import GameState, Seat
+    from companion.games.caboose.rules.state import GameState, Seat
 
 
 def counted(seat: Seat, over: bool) -> tuple[str, ...]:

@@ -12,11 +12,11 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
 
-from companion import cards
-from companion.rules import discard, geometry
-from companion.rules.edition import Edition, load
-from companion.rules.scoring import final_ranking
-from companion.rules.state import (
+from companion.games.caboose import cards
+from companion.games.caboose.rules import discard, geometry
+from companion.games.caboose.rules.edition import Edition, load
+from companion.games.caboose.rules.scoring import final_ranking
+from companion.games.caboose.rules.state import (
     BANKED,
     BROKEN_TRACK,
     CANCELLED,
