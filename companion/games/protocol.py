@@ -1,0 +1,139 @@
+"""The one small protocol between the shared table and a game.
+
+The shared parts (the writer `companion.table.Table`, the store, the page's shell and routes,
+the service loop, calibration, frame sources, buttons, the command line) know a game only as
+a `Game`: they never import a game's package (the registry, `companion.games`, does). A game
+package exposes one object that satisfies `Game`; `companion/games/__init__.py` lists it.
+
+What flows through the seam, one way each:
+
+- in: **commands**, plain frozen dataclasses the game defines, made from a route's JSON
+  (`parse`), a button (`button`) or what the camera saw (`Watcher.see`); the table hands
+  each to the game's `Match.handle` under its one lock, in arrival order;
+- out: a **refusal** (`Refusal`: a rule id, an English message and a key with parameters
+  for other languages), or nothing: the match has journaled what changed before it
+  returns, and only then does the table wake the pages;
+- out: the **view** (`Match.view`), one JSON object the game's page script draws, and the
+  **camera hint** (`Match.hint`), what the camera must look for now;
+- records: a record names its format (`"format": "caboose-record/1"`), and `for_record`
+  finds the game that reads it.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+
+class Refusal(ValueError):
+    """A command the game (or the table) will not take: nothing was changed.
+
+    `rule` is the ruling or check that refused it (`R-10`, `turn`, `stale`, …) and says
+    which HTTP status a route answers (`conflict`: the table moved on or is not in the
+    state the command needs; else the request itself was wrong). `key`/`params` let a page
+    say it in its own language; `message` is the English."""
+
+    def __init__(
+        self,
+        rule: str,
+        message: str,
+        *,
+        conflict: bool = False,
+        key: str | None = None,
+        params: Mapping[str, Any] | None = None,
+        **extra: Any,
+    ) -> None:
+        super().__init__(message)
+        self.rule = rule
+        self.message = message
+        self.conflict = conflict
+        self.key = key
+        self.params = dict(params or {})
+        self.extra = extra
+
+
+class RecordProblem(ValueError):
+    """A record that cannot be read or replayed: which turn (0 for the document) and rule."""
+
+    def __init__(self, turn: int, rule: str, message: str) -> None:
+        super().__init__(message)
+        self.turn = turn
+        self.rule = rule
+        self.message = message
+
+    def as_json(self) -> dict[str, Any]:
+        return {"error": {"turn": self.turn, "rule": self.rule, "message": self.message}}
+
+
+@dataclass(frozen=True)
+class Option:
+    """One choice a new game of this kind offers (an edition, a variant): what the start
+    form lists and `GET /api/games` returns."""
+
+    id: str
+    name: str
+    players: tuple[int, int]
+    variants: tuple[Option, ...] = ()
+
+
+@dataclass(frozen=True)
+class Start:
+    """A new game as the start form or the command line asks for it."""
+
+    names: tuple[str, ...]
+    option: str  # an `Option.id` of the game (for the Caboose design: the edition)
+    variant: str | None = None
+    seed: int | str | None = None
+
+
+class Match(Protocol):
+    """One game being played at the table, as the game package keeps it. Called only by
+    the table, under its lock, so a match never needs one of its own."""
+
+    over: bool
+
+    def handle(self, command: object) -> None:
+        """Apply one command: journal it in the store before returning, or raise
+        `Refusal` and change nothing."""
+
+    def view(self, lang: str) -> dict[str, Any]:
+        """Everything a page shows, in `lang` (`en`, `es`): the game's own JSON."""
+
+    def record(self) -> Mapping[str, Any]:
+        """The game so far as its record document (what `GET /api/export` sends)."""
+
+    def hint(self) -> object:
+        """What the camera must look for now (for the Caboose design: the railway as the
+        game has it and where its back card was): handed to the game's watcher."""
+
+
+class Watcher(Protocol):
+    """The camera's side of one game: frames in, commands out."""
+
+    def see(self, frame: Any, hint: object) -> Sequence[object]:
+        """One frame (None: the same picture as before): the commands it brings, if any
+        (cards laid, dice settled, what the camera could not see)."""
+
+
+@dataclass(frozen=True)
+class Game:
+    """A game the table can referee: everything the shared parts may ask of it.
+
+    Plain functions rather than methods, so a game package fills it in from its own
+    modules without a class hierarchy."""
+
+    id: str  # "caboose": its name in URLs, the store and `--game`
+    name: str  # what the start form shows
+    record_format: str  # "caboose-record/1": the `format` its records carry
+    options: Sequence[Option]  # the editions and variants a new game may choose
+    words: Callable[[str], Mapping[str, str]]  # the page's words in a language
+    # --- playing at the table: start, resume, load, parse, button (being added with the
+    # writer, `companion.table`)
+    # --- records and the command line
+    replay: Callable[[Mapping[str, Any], bool], tuple[int, str]]  # (doc, json): exit, text
+    watch: Callable[[Mapping[str, Any], int, str], dict[str, Any]]  # a record's frame
+    add_arguments: Callable[[str, argparse.ArgumentParser], None]  # for simulate, demo
+    simulate: Callable[[argparse.Namespace], int]
+    watcher: Callable[[Any], Watcher]  # (vision config): the camera's side of the game
