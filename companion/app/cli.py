@@ -16,13 +16,8 @@ from pathlib import Path
 from typing import NoReturn
 
 from companion import __version__
-from companion.games.caboose.bots import POLICIES
-from companion.games.caboose.record import RecordError, summary
-from companion.games.caboose.record import load as load_record
-from companion.games.caboose.record import replay as replay_record
-from companion.games.caboose.rules.edition import EDITIONS, variant_ids
-from companion.games.caboose.rules.state import RuleError
-from companion.games.caboose.simulate import simulate
+from companion.games import default, game, games, read_record
+from companion.games.protocol import RecordProblem
 
 # Commands that live with their subsystem: name -> (module, one-line help). Each module has
 # `main(argv) -> int` with its own argparse, so `companion NAME --help` is the module's own.
@@ -198,31 +193,16 @@ def _file_in_the_way(path: Path) -> Path | None:
 
 
 def _replay(args: argparse.Namespace) -> int:
+    """Any game's record: the registry finds the game by the record's format."""
     try:
-        result = replay_record(load_record(args.file))
-    except RecordError as error:
+        game, doc = read_record(args.file)
+        print(game.replay(doc, args.json))
+    except RecordProblem as error:
         return _record_error(error, args.json)
-    if result.error is not None:
-        return _record_error(result.error, args.json)
-    doc = summary(result.state, result.lines)
-    if args.json:
-        print(json.dumps(doc))
-    else:
-        print("\n".join(doc["log"]))
-        print()
-        for player in doc["players"]:
-            print(
-                f"{player['name']}: score {player['score']} ({player['cards']} cards, "
-                f"{player['derailments']} derailments)"
-            )
-        if doc["over"]:
-            print(f"winners: {', '.join(doc['winners']) or 'nobody'}")
-        else:
-            print(f"not over: turn {doc['turn'] + 1}, {doc['draw']} cards left to draw")
     return 0
 
 
-def _record_error(error, as_json: bool) -> int:
+def _record_error(error: RecordProblem, as_json: bool) -> int:
     if as_json:
         print(json.dumps(error.as_json()))
     else:
@@ -232,11 +212,8 @@ def _record_error(error, as_json: bool) -> int:
 
 
 def _simulate(args: argparse.Namespace) -> int:
-    policies = [p.strip() for p in args.policies.split(",") if p.strip()]
-    unknown = [p for p in policies if p not in POLICIES]
-    if unknown or not policies:
-        print(f"unknown policy {unknown}: use {', '.join(POLICIES)}", file=sys.stderr)
-        return 2
+    """What every game's simulation shares is checked here, before any game is played;
+    the rest (bots, options, the summary) is the game's."""
     if args.games < 1:
         print("--games must be at least 1", file=sys.stderr)
         return 2
@@ -245,25 +222,7 @@ def _simulate(args: argparse.Namespace) -> int:
         if problem is not None:  # said now, not after the games are played
             print(f"companion simulate: --records: {problem}", file=sys.stderr)
             return 2
-    try:
-        result = simulate(
-            args.edition, args.players, args.games, args.seed, policies, args.records, args.variant
-        )
-    except RuleError as error:
-        print(f"cannot simulate: {error.message}", file=sys.stderr)
-        return 2
-    doc = result.as_json()
-    if args.json:
-        print(json.dumps(doc))
-        return 0
-    print(f"{doc['games']} games of {args.edition}, {doc['players']} players ({args.policies})")
-    for seat, (mean, wins) in enumerate(zip(doc["mean_score"], doc["wins"], strict=True)):
-        policy = policies[seat % len(policies)]
-        print(f"  seat {seat + 1} ({policy}): mean score {mean:.2f}, wins {wins:.0%}")
-    print(f"  derailments per game {doc['derailments_per_game']:.2f}")
-    print(f"  turns per game {doc['turns_per_game']:.1f}")
-    print(f"  games per second {doc['games_per_second']:.0f}")
-    return 0
+    return game(args.game).simulate(args)
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -290,11 +249,33 @@ def _run(args: argparse.Namespace) -> int:
     return run_main(args.config)
 
 
-def _demo_options(parser: argparse.ArgumentParser) -> None:
+def _game_options(command: str, parser: argparse.ArgumentParser, chosen: str) -> None:
+    """`--game` and the chosen game's own options for `command` (simulate, demo)."""
+    parser.add_argument(
+        "--game",
+        choices=tuple(games()),
+        default=default().id,
+        help="which game (default %(default)s)",
+    )
+    game(chosen).add_arguments(command, parser)
+
+
+def _chosen_game(argv: list[str]) -> str:
+    """The `--game` a command line names, read before the parser is built, so that the
+    parser offers that game's options; an unknown name is left to `--game`'s choices to
+    refuse."""
+    for index, word in enumerate(argv):
+        named = argv[index + 1] if word == "--game" and index + 1 < len(argv) else None
+        if word.startswith("--game="):
+            named = word.removeprefix("--game=")
+        if named in games():
+            return named
+    return default().id
+
+
+def _demo_options(parser: argparse.ArgumentParser, chosen: str) -> None:
     """The options of `companion demo`."""
-    parser.add_argument("--edition", choices=EDITIONS, default="loose-caboose")
-    parser.add_argument("--players", type=int, default=3, help="2-4 (default 3)")
-    parser.add_argument("--variant", choices=variant_ids(), default=None)
+    _game_options("demo", parser, chosen)
     parser.add_argument(
         "--seed", type=seed_text, default="demo", help="any text: the same seed, the same game"
     )
@@ -324,7 +305,10 @@ def _demo_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--camera", choices=("easy", "hard"), default="easy")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(chosen: str | None = None) -> argparse.ArgumentParser:
+    """The whole command line; `chosen` is the game whose options simulate and demo offer
+    (the default game if None)."""
+    chosen = chosen or default().id
     parser = CommandLine(
         prog="companion",
         description="Caboose Companion: referee Loose Caboose, Rollecate and LOK'n'ROLL.",
@@ -334,9 +318,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     replay = sub.add_parser(
         "replay",
-        help="replay a caboose-record/1 file and print the final state",
-        description="Replay a caboose-record/1 game record. Exit 2 if it is malformed or "
-        "breaks a rule, naming the first turn at fault.",
+        help="replay a game record (caboose-record/1) and print the final state",
+        description="Replay a game's record; its format names the game (caboose-record/1). "
+        "Exit 2 if it is malformed or breaks a rule, naming the first turn at fault.",
     )
     replay.add_argument("file", type=Path, help="the record (JSON)")
     replay.add_argument("--json", action="store_true", help="print the spec's JSON object")
@@ -348,15 +332,10 @@ def build_parser() -> argparse.ArgumentParser:
         description="Play whole games between bot players and print mean scores, "
         "derailments, turns and speed.",
     )
-    sim.add_argument("--edition", choices=EDITIONS, default="loose-caboose")
-    sim.add_argument("--players", type=int, default=4, help="2-4 (default 4)")
-    sim.add_argument("--variant", choices=variant_ids(), default=None)
+    _game_options("simulate", sim, chosen)
     sim.add_argument("--games", type=int, default=100)
     sim.add_argument(
         "--seed", type=seed_text, default="0", help="any text; the same seed plays the same games"
-    )
-    sim.add_argument(
-        "--policies", default="cautious,greedy", help="bots by seat, comma-separated, repeating"
     )
     sim.add_argument(
         "--records", type=folder_path, help="write each game's record into this folder"
@@ -390,7 +369,7 @@ def build_parser() -> argparse.ArgumentParser:
         "goes through the real vision, tracker, session, engine, store and (unless "
         "--headless) the web page. Exit 2 if the companion stopped following the table.",
     )
-    _demo_options(demo)
+    _demo_options(demo, chosen)
     demo.set_defaults(run=_demo)
 
     run = sub.add_parser(
@@ -421,7 +400,7 @@ def main(argv: list[str] | None = None) -> int:
     if argv and argv[0] in DELEGATED:
         # Handed over whole: argparse's REMAINDER would swallow `--help` and other options.
         return _delegate(DELEGATED[argv[0]][0])(argparse.Namespace(rest=argv[1:]))
-    parser = build_parser()
+    parser = build_parser(_chosen_game(argv))
     args = parser.parse_args(argv)
     if not getattr(args, "run", None):
         parser.print_help()

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.app.cli import host_address
-from companion.games.caboose.rules.edition import EDITIONS
+from companion.games import default
 from companion.hardware import FRAME_SIZE, GPIO_PINS
 
 DEFAULT_STORE = Path("/var/lib/caboose-companion/table.sqlite3")
@@ -132,8 +132,9 @@ def parse(doc: Mapping[str, Any], where: str = "the configuration") -> Config:
     web = _section(doc, "web", {"host", "port", "pin"}, where)
 
     edition = _get(table, "table.edition", str, "loose-caboose")
-    if edition not in EDITIONS:
-        raise ConfigError(f"table.edition: {edition!r} is not one of {', '.join(EDITIONS)}")
+    editions = [option.id for option in default().options]
+    if edition not in editions:
+        raise ConfigError(f"table.edition: {edition!r} is not one of {', '.join(editions)}")
     zone = table.get("zone")
     if zone is not None:
         zone = _numbers(zone, "table.zone", 4)

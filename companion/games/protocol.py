@@ -58,7 +58,7 @@ class RecordProblem(ValueError):
     """A record that cannot be read or replayed: which turn (0 for the document) and rule."""
 
     def __init__(self, turn: int, rule: str, message: str) -> None:
-        super().__init__(message)
+        super().__init__(f"turn {turn}: {message}" if turn else message)
         self.turn = turn
         self.rule = rule
         self.message = message
@@ -132,7 +132,8 @@ class Game:
     # --- playing at the table: start, resume, load, parse, button (being added with the
     # writer, `companion.table`)
     # --- records and the command line
-    replay: Callable[[Mapping[str, Any], bool], tuple[int, str]]  # (doc, json): exit, text
+    # (doc, json) -> what `companion replay` prints; a bad record raises RecordProblem
+    replay: Callable[[Mapping[str, Any], bool], str]
     watch: Callable[[Mapping[str, Any], int, str], dict[str, Any]]  # a record's frame
     add_arguments: Callable[[str, argparse.ArgumentParser], None]  # for simulate, demo
     simulate: Callable[[argparse.Namespace], int]

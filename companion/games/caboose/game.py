@@ -1,3 +1,62 @@
-"""The Caboose design as the shared table sees it: its `Game` (companion/games/protocol.py)."""
+"""The Caboose design as the shared table sees it: its `Game` (companion/games/protocol.py).
+
+One entry per thing the shared parts ask; each points at the module of the package that
+does it, so this file is the package's table of contents for the seam."""
 
 from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from companion.games.caboose import commandline, view
+from companion.games.caboose.record import FORMAT, RecordError, from_json
+from companion.games.caboose.rules.edition import EDITIONS
+from companion.games.caboose.rules.edition import load as load_edition
+from companion.games.caboose.table import check_names, snapshot_of
+from companion.games.caboose.tracker import Watcher
+from companion.games.caboose.words import TEXT
+from companion.games.protocol import Game, Option
+
+
+def options() -> tuple[Option, ...]:
+    """The editions in their files' order, each with its variants (a variant is played by
+    exactly its number of people)."""
+    found = []
+    for edition_id in EDITIONS:
+        edition = load_edition(edition_id)
+        variants = tuple(
+            Option(v.id, v.name, (v.players, v.players)) for v in edition.variants.values()
+        )
+        players = (edition.min_players, edition.max_players)
+        found.append(Option(edition.id, edition.name, players, variants))
+    return tuple(found)
+
+
+def watch(doc: Mapping[str, Any], turn: int, lang: str) -> dict[str, Any]:
+    """One frame of a record watched turn by turn on the page (`POST /api/replay`): the view
+    after `turn` turns, with the number of turns and the players' names. Its players' names
+    are checked as a new game's are, since the page shows them."""
+    try:
+        record = from_json(doc)
+    except TypeError:  # cards.parse cannot hash a card given as a list or an object
+        raise RecordError(0, "record", 'a card code must be a string such as "3" or "2x"') from None
+    check_names(record.players)
+    turn = min(turn, len(record.turns))
+    frame = view.build(snapshot_of(record, turn), lang, light=True)
+    frame["turns"] = len(record.turns)
+    frame["players_names"] = record.players
+    return frame
+
+
+GAME = Game(
+    id="caboose",
+    name="Loose Caboose · Rollecate · LOK'n'ROLL",
+    record_format=FORMAT,
+    options=options(),
+    words=TEXT.__getitem__,
+    replay=commandline.replay_text,
+    watch=watch,
+    add_arguments=commandline.add_arguments,
+    simulate=commandline.simulate,
+    watcher=Watcher,
+)

@@ -31,28 +31,19 @@ from companion.games.caboose.rules.state import (
     Play,
     RuleError,
 )
+from companion.games.protocol import RecordProblem
+from companion.games.records import MAX_DEPTH, TOO_DEEP, depth, parse_document, read_document
 
 FORMAT = "caboose-record/1"
 MAX_TURNS = 10_000
-MAX_DEPTH = 8  # a record nests 5 deep at most: the document, turns, a turn, place, a pose
-_TOO_DEEP = f"not a record: its JSON nests lists or objects more than {MAX_DEPTH} deep"
 _TOP_KEYS = {"format", "edition", "variant", "players", "setup", "turns"}
 _SETUP_KEYS = {"railway", "caboose", "hands", "draw", "discard"}
 _TURN_KEYS = {"pass", "play", "roll", "chaos", "order", "place", "drawn"}
 
 
-class RecordError(ValueError):
+class RecordError(RecordProblem):
     """A record that is malformed or breaks a rule: `turn` is 1-based (0 for the document or
     its setup), `rule` an R- ruling, `hand`, `dice`, `placement` or `record`."""
-
-    def __init__(self, turn: int, rule: str, message: str) -> None:
-        super().__init__(f"turn {turn}: {message}" if turn else message)
-        self.turn = turn
-        self.rule = rule
-        self.message = message
-
-    def as_json(self) -> dict[str, Any]:
-        return {"error": {"turn": self.turn, "rule": self.rule, "message": self.message}}
 
 
 @dataclass
@@ -95,16 +86,11 @@ def _codes(value: Any, what: str, turn: int = 0, marks: bool = False) -> list[st
 def parse(text: str | bytes) -> Record:
     """A record from JSON text, checked for shape (the rules are checked by `replay`)."""
     try:
-        doc = json.loads(text)
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        raise _fail(f"not valid JSON: {error}") from None
-    except RecursionError:
-        # The parser recurses once per `[` or `{`, and gives up long before 100000 of them.
-        raise _fail(_TOO_DEEP) from None
-    except ValueError:
-        # An integer too long to convert (over sys.get_int_max_str_digits() digits).
-        raise _fail("not a record: it holds a number with thousands of digits") from None
-    return from_json(doc)
+        return from_json(parse_document(text))
+    except RecordError:
+        raise
+    except RecordProblem as problem:
+        raise _fail(problem.message) from None
 
 
 def _shown(value: Any) -> str:
@@ -112,25 +98,12 @@ def _shown(value: Any) -> str:
     return reprlib.repr(value)
 
 
-def _depth(doc: Any) -> int:
-    """How deeply lists and objects nest in a parsed document, counted without recursion."""
-    deepest = 0
-    stack = [(doc, 1)]
-    while stack:
-        value, level = stack.pop()
-        if isinstance(value, dict | list):
-            deepest = max(deepest, level)
-            items = value.values() if isinstance(value, dict) else value
-            stack.extend((item, level + 1) for item in items)
-    return deepest
-
-
 def from_json(doc: Any) -> Record:
     """A record from a parsed JSON document, checked for shape, from a file or a request."""
     if not isinstance(doc, dict):
         raise _fail("a record is a JSON object")
-    if _depth(doc) > MAX_DEPTH:
-        raise _fail(_TOO_DEEP)  # before any message could try to quote such a value
+    if depth(doc) > MAX_DEPTH:
+        raise _fail(TOO_DEEP)  # before any message could try to quote such a value
     if doc.get("format") != FORMAT:
         raise _fail(f"the format must be {FORMAT!r}, not {_shown(doc.get('format'))}")
     unknown = set(doc) - _TOP_KEYS
@@ -177,10 +150,11 @@ def from_json(doc: Any) -> Record:
 
 def load(path: str | Path) -> Record:
     try:
-        text = Path(path).read_bytes()
-    except OSError as error:
-        raise _fail(f"cannot read {path}: {error.strerror}") from None
-    return parse(text)
+        return from_json(read_document(path))
+    except RecordError:
+        raise
+    except RecordProblem as problem:
+        raise _fail(problem.message) from None
 
 
 def save(record: Record, path: str | Path) -> None:

@@ -1,0 +1,58 @@
+"""Reading a record of any game: the JSON document, checked only for what every game's
+record shares (valid JSON, an object, nesting no deeper than a record ever does, no number
+with thousands of digits), so each game's reader sees a sane document and every bad file
+fails with one line that says what is wrong."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from companion.games.protocol import RecordProblem
+
+MAX_DEPTH = 8  # records nest 5 deep at most: the document, turns, a turn, place, a pose
+TOO_DEEP = f"not a record: its JSON nests lists or objects more than {MAX_DEPTH} deep"
+
+
+def depth(doc: Any) -> int:
+    """How deeply lists and objects nest in a parsed document, counted without recursion
+    (a hostile document must not exhaust the stack)."""
+    deepest = 0
+    stack = [(doc, 1)]
+    while stack:
+        value, level = stack.pop()
+        if isinstance(value, dict | list):
+            deepest = max(deepest, level)
+            items = value.values() if isinstance(value, dict) else value
+            stack.extend((item, level + 1) for item in items)
+    return deepest
+
+
+def parse_document(text: str | bytes) -> Any:
+    """JSON text as a document, or `RecordProblem` (turn 0, rule `record`) saying why not."""
+    try:
+        doc = json.loads(text)
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        raise RecordProblem(0, "record", f"not valid JSON: {error}") from None
+    except RecursionError:
+        # The parser recurses once per `[` or `{`, and gives up long before 100000 of them.
+        raise RecordProblem(0, "record", TOO_DEEP) from None
+    except ValueError:
+        # An integer too long to convert (over sys.get_int_max_str_digits() digits).
+        raise RecordProblem(
+            0, "record", "not a record: it holds a number with thousands of digits"
+        ) from None
+    if depth(doc) > MAX_DEPTH:
+        raise RecordProblem(0, "record", TOO_DEEP)  # before any message could quote it
+    return doc
+
+
+def read_document(path: str | Path) -> Any:
+    """A record file's document (see `parse_document`); an unreadable file is a
+    `RecordProblem` naming the file."""
+    try:
+        text = Path(path).read_bytes()
+    except OSError as error:
+        raise RecordProblem(0, "record", f"cannot read {path}: {error.strerror}") from None
+    return parse_document(text)
