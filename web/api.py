@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
+from companion.games import games
 from companion.games.caboose import cards, view
 from companion.games.caboose.record import Record, from_json
 from companion.games.caboose.rules.edition import EDITIONS
@@ -195,6 +196,13 @@ def _seed(value: Any, name: str) -> int | str | None:
     return _text(value, name)
 
 
+def _game(value: Any, name: str) -> str:
+    """One of the games `GET /api/games` lists (today the table deals only the default)."""
+    if value not in games():
+        raise ApiError(422, "request", f"{name} must be one of {', '.join(games())}")
+    return value
+
+
 def _document(value: Any, name: str) -> Any:
     if not isinstance(value, dict):
         raise ApiError(400, "record", f"{name} must be a caboose-record/1 object")
@@ -277,6 +285,23 @@ def editions() -> Response:
         [
             {"id": e, "name": load_edition(e).name, "variants": list(load_edition(e).variants)}
             for e in EDITIONS
+        ]
+    )
+
+
+@api.get("/games")
+def games_list() -> Response:
+    """Every game the table referees, with the options a new game of it may choose (for
+    the Caboose design: its editions and their variants), the default game first."""
+    return jsonify(
+        [
+            {
+                "id": g.id,
+                "name": g.name,
+                "record_format": g.record_format,
+                "options": [option.as_json() for option in g.options],
+            }
+            for g in games().values()
         ]
     )
 
@@ -371,7 +396,13 @@ def pin() -> Response:
 @api.post("/game")
 def new_game() -> Response:
     data = body(
-        {"edition": _text, "variant": _optional_text, "names": _names, "seed": _seed},
+        {
+            "game": _game,
+            "edition": _text,
+            "variant": _optional_text,
+            "names": _names,
+            "seed": _seed,
+        },
         required=("edition", "names"),
     )
     table().new_game(data["edition"], data["names"], data.get("variant"), data.get("seed"))

@@ -77,6 +77,14 @@ class Option:
     players: tuple[int, int]
     variants: tuple[Option, ...] = ()
 
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "name": self.name,
+            "players": list(self.players),
+            "variants": [variant.as_json() for variant in self.variants],
+        }
+
 
 @dataclass(frozen=True)
 class Start:

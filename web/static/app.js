@@ -698,18 +698,26 @@ function drawLog(v) {
 
 // --- starting, importing, watching --------------------------------------------------------
 
-async function loadEditions() {
-  const editions = await (await fetch("/api/editions")).json();
+async function loadGames() {
+  const games = await (await fetch("/api/games")).json();
+  const game = document.getElementById("game");
   const select = document.getElementById("edition");
   const variant = document.getElementById("variant");
-  select.replaceChildren(...editions.map((e) => h("option", { value: e.id }, e.name)));
-  const fill = () => {
-    const edition = editions.find((e) => e.id === select.value);
+  game.replaceChildren(...games.map((g) => h("option", { value: g.id }, g.name)));
+  const fillVariants = () => {
+    const options = games.find((g) => g.id === game.value).options;
+    const edition = options.find((e) => e.id === select.value);
     variant.replaceChildren(h("option", { value: "" }, t("none")),
-      ...edition.variants.map((name) => h("option", { value: name }, t(`variant_${name}`))));
+      ...edition.variants.map((v) => h("option", { value: v.id }, t(`variant_${v.id}`))));
   };
-  select.addEventListener("change", fill);
-  fill();
+  const fillEditions = () => {
+    const options = games.find((g) => g.id === game.value).options;
+    select.replaceChildren(...options.map((e) => h("option", { value: e.id }, e.name)));
+    fillVariants();
+  };
+  game.addEventListener("change", fillEditions);
+  select.addEventListener("change", fillVariants);
+  fillEditions();
 }
 
 async function readRecord() {
@@ -749,7 +757,8 @@ function setup() {
   document.getElementById("start-form").addEventListener("submit", (event) => {
     event.preventDefault();
     const names = document.getElementById("names").value.split("\n").map((n) => n.trim()).filter(Boolean);
-    const body = { edition: document.getElementById("edition").value, names };
+    const body = { game: document.getElementById("game").value,
+      edition: document.getElementById("edition").value, names };
     const variant = document.getElementById("variant").value;
     const seed = document.getElementById("seed").value.trim();
     if (variant) body.variant = variant;
@@ -792,7 +801,7 @@ function setup() {
     document.getElementById("watch").hidden = true;
     draw(view, false);
   });
-  loadEditions();
+  loadGames();
   document.getElementById("error").addEventListener("click", () => showError(""));
   refresh();
   connect();

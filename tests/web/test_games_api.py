@@ -1,0 +1,63 @@
+"""The games the table referees, as the page and other tools ask for them: `GET /api/games`
+lists each game with the options a new game may choose, and a new game names its game."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.games import games
+from companion.games.caboose.rules.edition import EDITIONS
+from companion.games.caboose.rules.edition import load as load_edition
+from tests.web.conftest import HEADERS
+from tests.web.test_browser import browser, enter_pin, open_page, server  # noqa: F401
+
+
+def test_api_games_lists_every_game_with_its_editions_and_variants(client):
+    listed = client.get("/api/games").json
+    assert [g["id"] for g in listed] == list(games()) and listed[0]["id"] == "caboose"
+    caboose = listed[0]
+    assert caboose["record_format"] == "caboose-record/1"
+    assert [o["id"] for o in caboose["options"]] == list(EDITIONS)
+    loknroll = next(o for o in caboose["options"] if o["id"] == "loknroll")
+    assert loknroll["players"] == [load_edition("loknroll").min_players, 4]
+    laura = next(v for v in loknroll["variants"] if v["id"] == "solo-laura")
+    assert laura["players"] == [1, 1]
+
+
+def test_a_new_game_of_a_game_the_table_does_not_know_is_refused_and_changes_nothing(client, table):
+    answer = client.post(
+        "/api/game",
+        json={"game": "chess", "edition": "rollecate", "names": ["Ana", "Ben"]},
+        headers=HEADERS,
+    )
+    assert answer.status_code == 422
+    assert "caboose" in answer.json["error"]["message"]
+    assert table.game is None
+
+
+def test_a_new_game_naming_its_game_is_dealt(client):
+    answer = client.post(
+        "/api/game",
+        json={"game": "caboose", "edition": "rollecate", "names": ["Ana", "Ben"]},
+        headers=HEADERS,
+    )
+    assert answer.status_code == 200 and answer.json["edition"]["id"] == "rollecate"
+
+
+@pytest.mark.browser
+def test_the_start_form_offers_the_games_and_their_editions(browser, server):  # noqa: F811
+    page, errors = open_page(browser, server.url)
+    page.wait_for_selector("#start-form")
+    enter_pin(page)
+    assert page.locator("#game option").all_inner_texts() == [g.name for g in games().values()]
+    names = [load_edition(e).name for e in EDITIONS]
+    assert page.locator("#edition option").all_inner_texts() == names
+    page.select_option("#edition", "loknroll")
+    assert "solo-laura" in page.locator("#variant option").evaluate_all(
+        "options => options.map(o => o.value)"
+    )
+    page.fill("#names", "Ana\nBen")
+    page.click("#start-form button[type=submit]")
+    page.wait_for_selector("#railway-svg")
+    assert server.state()["edition"]["id"] == "loknroll"
+    assert errors == []
