@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
-from companion.games import games
+from companion.games import for_record, games
 from companion.games.caboose import cards, view
 from companion.games.caboose.record import Record, from_json
 from companion.games.caboose.rules.edition import EDITIONS
@@ -32,7 +32,6 @@ from companion.games.caboose.table import (
     check_names,
     check_turn,
     name_problem,
-    snapshot_of,
 )
 from companion.games.caboose.words import TEXT, pick
 
@@ -372,15 +371,11 @@ def _never() -> bool:
 
 @api.post("/replay")
 def replay() -> Response:
-    """One frame of a record being watched, turn by turn; the game at the table is not
-    touched, so watching needs no PIN."""
+    """One frame of a record being watched, turn by turn, drawn by the game whose record it
+    is; the game at the table is not touched, so watching needs no PIN."""
     data = body({"record": _document, "turn": _turn_number}, required=("record", "turn"))
-    record = _record(data["record"])
-    turn = min(data["turn"], len(record.turns))
-    frame = view.build(snapshot_of(record, turn), language(), light=True)
-    frame["turns"] = len(record.turns)
-    frame["players_names"] = record.players
-    return jsonify(frame)
+    game = for_record(data["record"])
+    return jsonify(game.watch(data["record"], data["turn"], language()))
 
 
 # --- acting (PIN needed: see web.app) --------------------------------------------------------

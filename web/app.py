@@ -25,10 +25,10 @@ from typing import Any
 from flask import Flask, Response, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
 
-from companion.games.caboose.record import RecordError
 from companion.games.caboose.rules.state import RuleError
 from companion.games.caboose.table import Table, TableError
 from companion.games.caboose.words import LANGUAGES, TEXT
+from companion.games.protocol import RecordProblem
 from web.api import ApiError, Views, api, language
 
 log = logging.getLogger("companion.web")
@@ -175,7 +175,7 @@ def _error_answer(exc: Exception) -> tuple[Response, int]:
     elif isinstance(exc, TableError):
         status = 409 if exc.rule in CONFLICTS else 422
         rule, message = exc.rule, exc.message
-    elif isinstance(exc, RecordError):
+    elif isinstance(exc, RecordProblem):
         status, rule, message, extra = 422, exc.rule, exc.message, {"turn": exc.turn}
     elif isinstance(exc, RuleError):
         status, rule, message = 422, exc.rule, exc.message

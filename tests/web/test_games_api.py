@@ -8,7 +8,7 @@ import pytest
 from companion.games import games
 from companion.games.caboose.rules.edition import EDITIONS
 from companion.games.caboose.rules.edition import load as load_edition
-from tests.web.conftest import HEADERS
+from tests.web.conftest import HEADERS, record
 from tests.web.test_browser import browser, enter_pin, open_page, server  # noqa: F401
 
 
@@ -61,3 +61,15 @@ def test_the_start_form_offers_the_games_and_their_editions(browser, server):  #
     page.wait_for_selector("#railway-svg")
     assert server.state()["edition"]["id"] == "loknroll"
     assert errors == []
+
+
+def test_a_record_of_no_known_game_is_refused_when_watched(client):
+    answer = client.post("/api/replay", json={"record": {"format": "chess-pgn/1"}, "turn": 0})
+    assert answer.status_code == 422
+    error = answer.json["error"]
+    assert error["rule"] == "record" and "caboose-record/1" in error["message"]
+
+
+def test_a_caboose_record_is_watched_through_its_game(client):
+    answer = client.post("/api/replay", json={"record": record(), "turn": 0})
+    assert answer.status_code == 200 and answer.json["turns"] == len(record()["turns"])
