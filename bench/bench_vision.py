@@ -18,9 +18,9 @@ import cv2
 import numpy as np
 
 from companion.app.eval_vision import evaluate
+from companion.games.caboose import scenes as synthetic
 from companion.games.caboose.vision import observe as vision
 from companion.vision.calibrate import calibrate, top_down
-from hw import synthetic
 
 
 def stages(scenes: int, seed: int) -> dict[str, float]:

@@ -9,7 +9,8 @@ string, so the service, the demo and the tests differ only in that string:
     usb:0                  an OpenCV capture device, here /dev/video0
     folder:/path           the images of a folder in name order (.png, .jpg, .jpeg, .bmp)
     video:/path.mp4        the frames of a video file
-    synthetic:SEED         the synthetic table (hw.synthetic), optionally synthetic:SEED:hard
+    synthetic:SEED         the synthetic table (companion.synthetic), optionally
+                           synthetic:SEED:hard, showing what the caller's game lays on it
 
 A camera that is missing raises one `FrameSourceError` whose message says what to do.
 picamera2 is imported only inside `PiCamera`, so everything else runs on any computer.
@@ -17,6 +18,7 @@ picamera2 is imported only inside `PiCamera`, so everything else runs on any com
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from types import TracebackType
 
@@ -24,6 +26,7 @@ import cv2
 import numpy as np
 
 from companion.hardware import FRAME_SIZE
+from companion.synthetic import Camera, Scene, render
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp")
 
@@ -157,34 +160,33 @@ class FolderFrames(FrameSource):
 
 
 class SyntheticFrames(FrameSource):
-    """The synthetic table as a camera: a fixed camera (drawn from `seed`) over a scene
-    (a random one from `seed` unless shown another); `show` changes what lies on it."""
+    """The synthetic table as a camera: a fixed camera (drawn from `seed`) over a scene (the
+    bare table unless given one: a game lays its own pieces, this module knows none);
+    `show` changes what lies on it."""
 
-    def __init__(self, seed: int, difficulty: str = "easy", edition: str = "rollecate") -> None:
-        from hw import synthetic
-
-        self._synthetic = synthetic
+    def __init__(self, seed: int, difficulty: str = "easy", scene: Scene | None = None) -> None:
         self.seed = seed
-        self.camera = synthetic.Camera.preset(difficulty)
-        self.scene = synthetic.random_scene(seed, edition)
+        self.camera = Camera.preset(difficulty)
+        self.scene = scene if scene is not None else Scene()
         self._open = True
 
-    def show(self, scene: object) -> None:
-        """Put another scene (an hw.synthetic.Scene) under the camera."""
+    def show(self, scene: Scene) -> None:
+        """Put another scene under the camera."""
         self.scene = scene
 
     def read(self) -> np.ndarray | None:
         if not self._open:
             return None
-        return self._synthetic.render(self.scene, self.seed, self.camera)
+        return render(self.scene, self.seed, self.camera)
 
     def close(self) -> None:
         self._open = False
 
 
-def open_source(spec: str) -> FrameSource:
+def open_source(spec: str, scene: Callable[[int], Scene] | None = None) -> FrameSource:
     """The frame source a configuration string names (see the module's docstring);
-    FrameSourceError says what is wrong with the string or the device."""
+    FrameSourceError says what is wrong with the string or the device. `scene(seed)` is
+    what the synthetic table shows (a game's `Game.scene`); without it, the bare table."""
     kind, _, rest = spec.strip().partition(":")
     if kind == "picamera2" and not rest:
         return PiCamera()
@@ -202,7 +204,8 @@ def open_source(spec: str) -> FrameSource:
             raise FrameSourceError(
                 f"{spec!r}: write synthetic:SEED or synthetic:SEED:hard, e.g. synthetic:1"
             )
-        return SyntheticFrames(int(seed_text), difficulty or "easy")
+        seed = int(seed_text)
+        return SyntheticFrames(seed, difficulty or "easy", scene(seed) if scene else None)
     raise FrameSourceError(
         f"unknown frame source {spec!r}: use picamera2, usb:N, folder:PATH, video:PATH "
         "or synthetic:SEED"

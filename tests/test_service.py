@@ -12,13 +12,13 @@ import numpy as np
 import pytest
 
 from companion.app.service import FrameLoop
+from companion.games.caboose import scenes as synthetic
 from companion.games.caboose.session import Session, SessionConfig
 from companion.games.caboose.table import Table
 from companion.games.caboose.tracker import Watcher
 from companion.games.caboose.vision.observe import VisionConfig
 from companion.hardware import FRAME_SIZE
 from companion.store import Store
-from hw import synthetic
 from hw.frames import FolderFrames, SyntheticFrames
 
 

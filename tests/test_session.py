@@ -13,7 +13,6 @@ from gpiozero.pins.mock import MockFactory
 
 from companion.games.caboose.bots import greedy
 from companion.games.caboose.rules.engine import deal
-from companion.games.caboose.rules.geometry import Pose
 from companion.games.caboose.rules.state import Pass, Play
 from companion.games.caboose.session import (
     ASKING,
@@ -43,6 +42,7 @@ from companion.games.caboose.tracker import (
     TableView,
 )
 from companion.games.caboose.vision.observe import SeenCard, SeenDie
+from companion.pose import Pose
 from companion.store import Store
 from hw import controls as hw_controls
 from tests.hw.test_controls import chattering_press

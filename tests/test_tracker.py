@@ -10,7 +10,6 @@ from functools import cache
 
 import pytest
 
-from companion.games.caboose.rules.geometry import Pose
 from companion.games.caboose.tracker import (
     CABOOSE_MOVED,
     CARDS_LAID,
@@ -25,6 +24,7 @@ from companion.games.caboose.tracker import (
     Watcher,
 )
 from companion.games.caboose.vision.observe import Observation, SeenCard, SeenDie, VisionConfig
+from companion.pose import Pose
 
 ZONE = (70.0, 495.0, 360.0, 565.0)
 HAND = ("something covers 6% of the table (a hand?): what lies under it is not seen",)
@@ -171,7 +171,7 @@ FRAME = (960, 720)
 def rendered():
     """A railway with the caboose and two dice, and the same table with a hand moving
     over the cards (six places, some held still): every frame through the real vision."""
-    from hw import synthetic
+    from companion.games.caboose import scenes as synthetic
 
     camera = replace(synthetic.Camera.easy(), frame_size=FRAME)
     scene = synthetic.random_scene(11, "rollecate", n_cards=8, n_dice=2)
@@ -210,7 +210,7 @@ def test_rendered_frames_with_a_hand_moving_over_the_table_trigger_nothing():
 def test_rendered_frames_a_card_taken_after_the_hand_leaves_is_seen():
     """The other half: the same pipeline does report a change once the hand is gone (so
     the test above cannot pass by seeing nothing at all)."""
-    from hw import synthetic
+    from companion.games.caboose import scenes as synthetic
 
     scene, still, hands = rendered()
     camera = replace(synthetic.Camera.easy(), frame_size=FRAME)

@@ -24,7 +24,6 @@ from companion.games.caboose import cards, view
 from companion.games.caboose.record import Record, from_json
 from companion.games.caboose.rules.edition import EDITIONS
 from companion.games.caboose.rules.edition import load as load_edition
-from companion.games.caboose.rules.geometry import Pose
 from companion.games.caboose.rules.state import Chaos, Pass, Play
 from companion.games.caboose.table import (
     Table,
@@ -34,6 +33,7 @@ from companion.games.caboose.table import (
     name_problem,
 )
 from companion.games.caboose.words import TEXT, pick
+from companion.pose import Pose
 
 if TYPE_CHECKING:
     from companion.games.caboose.session import Session

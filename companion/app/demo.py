@@ -2,7 +2,7 @@
 
 Nothing is short-circuited: the players (the game's bots) lay cards, roll dice,
 move the caboose and take penalty cards on a synthetic table; what the camera sees of it is
-rendered (hw.synthetic) and goes through the real recognition, tracker and session; the
+rendered (companion.synthetic) and goes through the real recognition, tracker and session; the
 buttons are pressed on gpiozero's mock pins through hw.controls, debounce included; every
 accepted action is journaled by the real Table and store; and, unless `--headless`, the
 real web page serves the game live.
@@ -37,6 +37,7 @@ import numpy as np
 from companion.app.run import serve_page
 from companion.app.service import FrameLoop
 from companion.games.caboose import cards
+from companion.games.caboose import scenes as synthetic
 from companion.games.caboose.bots import POLICIES
 from companion.games.caboose.deal import replay as deal_replay
 from companion.games.caboose.record import Record, RecordError, record_of, replay, save, summary
@@ -44,7 +45,6 @@ from companion.games.caboose.rules import geometry
 from companion.games.caboose.rules.edition import EDITIONS
 from companion.games.caboose.rules.edition import load as load_edition
 from companion.games.caboose.rules.engine import deal, laura_action
-from companion.games.caboose.rules.geometry import Pose
 from companion.games.caboose.rules.state import (
     TOOK,
     Action,
@@ -59,9 +59,9 @@ from companion.games.caboose.table import Table, snapshot_of
 from companion.games.caboose.tracker import TableEvent, Tracker, TrackerConfig, Watcher
 from companion.games.caboose.vision.observe import VisionConfig
 from companion.hardware import GPIO_PINS
+from companion.pose import Pose
 from companion.store import Store
 from companion.vision.table import TableLayout
-from hw import synthetic
 from hw.controls import Controls, pin_factory
 from hw.frames import FrameSource
 

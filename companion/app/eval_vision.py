@@ -1,6 +1,6 @@
 """`companion eval-vision`: how well recognition reads synthetic tables whose truth is known.
 
-Each scene is drawn by hw.synthetic from its own seed (a legal railway of 3-20 cards, one
+Each scene is drawn by caboose.scenes from its own seed (a legal railway of 3-20 cards, one
 card lying apart, 1-4 wheel or pip dice, the caboose on a railway card), rendered through an
 easy or hard camera, and recognised by `observe`. Recognition is given what a tracker
 knows from earlier frames: where the railway's back card lay (so "railway exact" measures
@@ -25,9 +25,9 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
+from companion.games.caboose import scenes as synthetic
 from companion.games.caboose.rules.edition import EDITIONS
 from companion.games.caboose.vision.observe import Observation, VisionConfig, observe
-from hw import synthetic
 
 _SAME_CARD_MM = 15.0  # a seen card this close to a true card's centre is that card
 _SAME_DIE_MM = 10.0

@@ -6,7 +6,7 @@ can only be one of a few layouts on a 3 x 3 grid, so the reader finds the die's 
 square brighter than the table around it, or yellow), its centre and its turn, looks at how
 dark the face is at each place a pip or wheel can be, on a 4 px/mm crop of the original
 frame, and takes the layout that explains those nine numbers best. The body colour gives
-the kind: our wheel dice are yellow, standard dice white (card_art).
+the kind: our wheel dice are yellow, standard dice white (dice_art).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from companion.games.caboose.vision import card_art
+from companion.vision import dice_art
 from companion.vision.calibrate import Calibration
 
 WHEELS, PIPS = "wheels", "pips"
@@ -41,9 +41,9 @@ class DieReading:
 def _grid(kind: str) -> np.ndarray:
     """Where a dark spot can be on a face, in mm from its centre, die square to the axes."""
     if kind == WHEELS:
-        d = card_art.WHEEL_SPOTS[2][1][0]
+        d = dice_art.WHEEL_SPOTS[2][1][0]
         return np.array([[0, 0], [-d, -d], [d, d], [-d, d], [d, -d]], np.float64)
-    p = card_art.PIP_PITCH_MM
+    p = dice_art.PIP_PITCH_MM
     return np.array([[x * p, y * p] for y in (-1, 0, 1) for x in (-1, 0, 1)], np.float64)
 
 
@@ -51,7 +51,7 @@ def _layouts(kind: str) -> list[tuple[int, np.ndarray]]:
     """(face, expected darkness 0/1 at each grid place) for every face and quarter turn."""
     found: list[tuple[int, np.ndarray]] = []
     if kind == WHEELS:
-        for face, spots in card_art.WHEEL_SPOTS.items():
+        for face, spots in dice_art.WHEEL_SPOTS.items():
             for turn in (0, 1):
                 pattern = np.zeros(5)
                 for x, y in spots:
@@ -59,7 +59,7 @@ def _layouts(kind: str) -> list[tuple[int, np.ndarray]]:
                     pattern[int(np.argmin(np.hypot(*(_grid(kind) - (x, y)).T)))] = 1
                 found.append((face, pattern))
         return found
-    for face, spots in card_art.PIP_SPOTS.items():
+    for face, spots in dice_art.PIP_SPOTS.items():
         for turn in (0, 1):
             pattern = np.zeros(9)
             for x, y in spots:
@@ -127,7 +127,7 @@ def _read_at(frame: np.ndarray, calibration: Calibration, x: float, y: float) ->
         return None
     # the outline nearest a whole die's size: a mask that lost a wheel or gained some table
     # is smaller or larger, and its centre would misplace the spots
-    best = min(outlines, key=lambda o: abs(o[3] - card_art.DIE_MM))
+    best = min(outlines, key=lambda o: abs(o[3] - dice_art.DIE_MM))
     return _read_face(grey, hsv, best[:3], (x - half, y - half))
 
 

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from companion.games.caboose.vision import card_art
+from companion.vision import dice_art
 from companion.vision.pip_model import count_chances
 
 MAX_SIDE = 1024  # larger frames are shrunk first: pips stay several pixels wide, work drops
@@ -92,7 +92,7 @@ MODEL_SURE, MODEL_DOUBT = 0.7, 0.1
 
 # Standard pip places, in units of the corner pip's offset from the face centre: the same
 # faces our printable dice show.
-LAYOUTS = card_art.PIP_SPOTS
+LAYOUTS = dice_art.PIP_SPOTS
 _ANGLES = np.deg2rad(np.arange(0, 180, 6))  # 2, 3 and 6 repeat every 180 degrees
 _ROTATIONS = np.stack(
     [

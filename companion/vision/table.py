@@ -2,9 +2,9 @@
 
 Both the synthetic table (which draws) and recognition (which measures) use these, so a card
 the renderer lays at a pose is the card recognition must report at that pose. Poses are
-the Caboose geometry's `Pose` (x right, y down as seen from the camera, rotation in
-degrees clockwise seen from above, rotation 0 = portrait); rail ends come from
-`geometry.rail_ends`, so the vision and the rules never disagree on where a track ends.
+companion/pose.py's (x right, y down as seen from the camera, rotation in degrees clockwise
+seen from above, rotation 0 = portrait), the same the games' rules use, so the vision and
+the rules never disagree on where a card lies.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from companion.games.caboose.rules.geometry import Pose
+from companion.pose import Pose
 
 
 @dataclass(frozen=True)

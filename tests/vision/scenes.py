@@ -8,19 +8,19 @@ from functools import cache
 import numpy as np
 
 from companion.app import enroll
-from companion.games.caboose.rules.geometry import Pose
+from companion.games.caboose.scenes import PlacedCard, Scene, random_scene, render
 from companion.games.caboose.vision.catalogue import Catalogue
 from companion.games.caboose.vision.observe import VisionConfig
-from hw import synthetic
+from companion.pose import Pose
+from companion.synthetic import Camera, PlacedDie
 from hw.frames import SyntheticFrames
-from hw.synthetic import Camera, PlacedCard, PlacedDie, Scene
 
 
 @cache
 def random_frame(seed: int, difficulty: str = "hard") -> tuple[Scene, np.ndarray]:
     """A random legal table of 20 cards and 4 dice, with one card lying apart."""
-    scene = synthetic.random_scene(seed, "rollecate", n_cards=20, n_dice=4, loose_cards=1)
-    return scene, synthetic.render(scene, seed, Camera.preset(difficulty))
+    scene = random_scene(seed, "rollecate", n_cards=20, n_dice=4, loose_cards=1)
+    return scene, render(scene, seed, Camera.preset(difficulty))
 
 
 def explicit_scene() -> Scene:
@@ -50,12 +50,12 @@ def explicit_scene() -> Scene:
 
 @cache
 def explicit_frame(difficulty: str = "hard", seed: int = 5) -> np.ndarray:
-    return synthetic.render(explicit_scene(), seed, Camera.preset(difficulty))
+    return render(explicit_scene(), seed, Camera.preset(difficulty))
 
 
 @cache
 def printed_deck() -> Catalogue:
-    """Rollecate's faces of a printed deck that is not our design (synthetic.printed_card:
+    """Rollecate's faces of a printed deck that is not our design (scenes.printed_card:
     full-bleed art, no frame), learnt the way a player teaches the companion a deck:
     `enroll` with a fixed camera over the table, each card laid alone when it asks."""
     camera = SyntheticFrames(40, "easy")
@@ -64,7 +64,7 @@ def printed_deck() -> Catalogue:
 
     def lay_next(_prompt: str) -> None:
         card = PlacedCard(next(to_lay), Pose(400.0, 300.0, 0.0))
-        camera.show(Scene(cards=(card,), railway=(), design="printed"))
+        camera.show(Scene(cards=(card,), railway=(), design="printed").drawn())
 
     return enroll.enroll(camera, codes, VisionConfig(), wait=lay_next, say=lambda _: None)
 
@@ -72,6 +72,6 @@ def printed_deck() -> Catalogue:
 @cache
 def printed_frame(seed: int, difficulty: str = "hard") -> tuple[Scene, np.ndarray]:
     """`random_frame`'s table (any number of cards) laid with the printed deck's cards."""
-    scene = synthetic.random_scene(seed, "rollecate", loose_cards=1)
+    scene = random_scene(seed, "rollecate", loose_cards=1)
     scene = replace(scene, design="printed")
-    return scene, synthetic.render(scene, seed, Camera.preset(difficulty))
+    return scene, render(scene, seed, Camera.preset(difficulty))

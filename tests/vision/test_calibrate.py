@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from companion.games.caboose.scenes import random_scene, render
+from companion.synthetic import Camera, camera_view
 from companion.vision.calibrate import calibrate, find_markers, top_down
 from companion.vision.table import TableLayout
-from hw import synthetic
-from hw.synthetic import Camera
 
 GRID = np.stack(np.meshgrid(np.linspace(80, 760, 9), np.linspace(80, 550, 7)), -1).reshape(-1, 2)
 
@@ -19,18 +19,18 @@ def test_calibration_places_table_points_within_millimetres(
 ) -> None:
     camera = Camera.preset(difficulty)
     for seed in (1, 2, 3):
-        scene = synthetic.random_scene(seed, n_cards=5, n_dice=1)
-        frame = synthetic.render(scene, seed, camera)
+        scene = random_scene(seed, n_cards=5, n_dice=1)
+        frame = render(scene, seed, camera)
         calibration = calibrate(frame)
         assert calibration is not None and calibration.markers == (0, 1, 2, 3)
-        view = synthetic.camera_view(seed, camera, scene.layout)
+        view = camera_view(seed, camera, scene.layout)
         error = np.abs(calibration.to_table(view.to_pixels(GRID)) - GRID).max()
         assert error < limit_mm, f"seed {seed}: {error:.2f} mm"
 
 
 def test_top_down_shows_the_markers_where_the_layout_puts_them() -> None:
-    scene = synthetic.random_scene(4, n_cards=5, n_dice=1)
-    frame = synthetic.render(scene, 4, Camera.hard())
+    scene = random_scene(4, n_cards=5, n_dice=1)
+    frame = render(scene, 4, Camera.hard())
     top = top_down(frame, calibrate(frame), px_per_mm=1.0)
     assert top.shape == (630, 840, 3)
     seen = find_markers(top.mean(axis=2).astype(np.uint8))
@@ -43,12 +43,12 @@ def test_no_markers_no_calibration() -> None:
 
 
 def test_a_still_camera_keeps_its_calibration_and_a_moved_one_does_not() -> None:
-    scene = synthetic.random_scene(6, n_cards=5, n_dice=1)
-    here = synthetic.render(scene, 6, Camera.hard())
+    scene = random_scene(6, n_cards=5, n_dice=1)
+    here = render(scene, 6, Camera.hard())
     first = calibrate(here)
     assert calibrate(here, previous=first) is first  # warp tables are reused
-    elsewhere = synthetic.render(scene, 7, Camera.hard())  # another camera position
+    elsewhere = render(scene, 7, Camera.hard())  # another camera position
     moved = calibrate(elsewhere, previous=first)
     assert moved is not first and moved.markers == (0, 1, 2, 3)
-    view = synthetic.camera_view(7, Camera.hard(), scene.layout)
+    view = camera_view(7, Camera.hard(), scene.layout)
     assert np.abs(moved.to_table(view.to_pixels(GRID)) - GRID).max() < 2.5

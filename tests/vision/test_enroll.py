@@ -9,13 +9,13 @@ import cv2
 import pytest
 
 from companion.app import enroll
-from companion.games.caboose.rules.geometry import Pose
+from companion.games.caboose.scenes import PlacedCard, Scene, render
 from companion.games.caboose.session import SessionConfig
 from companion.games.caboose.vision.catalogue import Catalogue, CatalogueError
 from companion.games.caboose.vision.observe import VisionConfig, observe
-from hw import synthetic
+from companion.pose import Pose
+from companion.synthetic import Camera
 from hw.frames import FolderFrames
-from hw.synthetic import Camera, PlacedCard, Scene
 from tests.vision.scenes import printed_deck, printed_frame
 
 CODES = ["1/s", "3/c", "4x/s", "C2"]
@@ -26,7 +26,7 @@ def _record_one_card_each(folder: Path) -> None:
     folder.mkdir()
     for number, code in enumerate(CODES):
         scene = Scene(cards=(PlacedCard(code, Pose(380.0 + 20 * number, 300.0, 0.0)),), railway=())
-        frame = synthetic.render(scene, 40 + number, Camera.easy())
+        frame = render(scene, 40 + number, Camera.easy())
         cv2.imwrite(str(folder / f"{number:02d}.png"), frame)
 
 
@@ -52,7 +52,7 @@ def test_enroll_round_trip_recognises_with_the_learnt_catalogue(tmp_path: Path) 
         ),
         railway=(),
     )
-    seen = observe(synthetic.render(table, 9, Camera.hard()), VisionConfig(catalogue=loaded))
+    seen = observe(render(table, 9, Camera.hard()), VisionConfig(catalogue=loaded))
     for card in table.cards:
         near = [
             c for c in seen.cards if math.dist((c.pose.x, c.pose.y), (card.pose.x, card.pose.y)) < 4
@@ -125,7 +125,7 @@ def test_enroll_command_writes_catalogue_and_preview(tmp_path: Path, capsys) -> 
 def test_enroll_stops_with_a_clear_message_when_no_card_is_shown(tmp_path: Path, capsys) -> None:
     folder = tmp_path / "empty"
     folder.mkdir()
-    frame = synthetic.render(Scene(cards=(), railway=()), 1, Camera.easy())
+    frame = render(Scene(cards=(), railway=()), 1, Camera.easy())
     cv2.imwrite(str(folder / "00.png"), frame)
     code = enroll.main([str(tmp_path / "deck"), "--source", f"folder:{folder}", "--codes", "2/s",
                         "--no-wait"])  # fmt: skip

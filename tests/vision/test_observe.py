@@ -8,10 +8,10 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.games.caboose.rules.geometry import Pose
+from companion.games.caboose.scenes import PlacedCard, Scene, random_scene, render
 from companion.games.caboose.vision.observe import ChangeGate, Observation, VisionConfig, observe
-from hw import synthetic
-from hw.synthetic import Camera, PlacedCard, Scene
+from companion.pose import Pose
+from companion.synthetic import Camera, Hand, PlacedDie, camera_view
 from tests.vision.scenes import explicit_frame, explicit_scene, random_frame
 
 
@@ -99,11 +99,11 @@ def test_wrong_frame_size_is_named_and_still_read() -> None:
 
 
 def test_hand_over_half_the_table_is_reported() -> None:
-    scene = synthetic.random_scene(8, n_cards=16, n_dice=2)
-    hand = synthetic.Hand(420.0, 330.0, 60.0, 3.0)
+    scene = random_scene(8, n_cards=16, n_dice=2)
+    hand = Hand(420.0, 330.0, 60.0, 3.0)
     covered = Scene(scene.cards, scene.railway, scene.caboose, scene.caboose_at, scene.dice,
                     (hand,))  # fmt: skip
-    frame = synthetic.render(covered, 8, Camera.hard())
+    frame = render(covered, 8, Camera.hard())
     seen = observe(frame)
     assert seen.problems
     assert len(seen.cards) < len(scene.cards)
@@ -112,7 +112,7 @@ def test_hand_over_half_the_table_is_reported() -> None:
 def test_covered_markers_are_named_and_a_previous_calibration_is_used() -> None:
     scene, frame = random_frame(1, "easy")
     before = observe(frame)
-    view = synthetic.camera_view(1, Camera.easy(), scene.layout)
+    view = camera_view(1, Camera.easy(), scene.layout)
     covered = frame.copy()
     for marker_id in (1, 2, 3):
         corners = view.to_pixels(scene.layout.marker_corners()[marker_id])
@@ -132,16 +132,16 @@ def test_change_gate_skips_still_frames_and_wakes_for_a_moved_die() -> None:
     assert gate.changed(frame)
     assert not gate.changed(frame.copy())
     die = scene.dice[0]
-    rolled = (synthetic.PlacedDie(die.kind, die.face, 300.0, 420.0), *scene.dice[1:])
+    rolled = (PlacedDie(die.kind, die.face, 300.0, 420.0), *scene.dice[1:])
     moved = Scene(scene.cards, scene.railway, scene.caboose, scene.caboose_at, rolled)
-    assert gate.changed(synthetic.render(moved, 5, Camera.easy()))
+    assert gate.changed(render(moved, 5, Camera.easy()))
 
 
 def test_another_card_size_from_the_edition() -> None:
     layout_scene = Scene(
         cards=(PlacedCard("2/s", Pose(300.0, 300.0, 90.0)),), railway=(0,), card_mm=(57.0, 89.0)
     )
-    frame = synthetic.render(layout_scene, 2, Camera.easy())
+    frame = render(layout_scene, 2, Camera.easy())
     seen = observe(frame, VisionConfig(card_mm=(57.0, 89.0)))
     assert [c.code for c in seen.cards] == ["2/s"]
     assert "the caboose is not seen" in seen.problems
@@ -160,7 +160,7 @@ def test_cards_shown_side_by_side_in_the_zone_are_never_the_railway():
         caboose=0,
         caboose_at=(500.0, 250.0),
     )
-    frame = synthetic.render(scene, 3, Camera.preset("easy"))
+    frame = render(scene, 3, Camera.preset("easy"))
     seen = observe(frame, back=(500.0, 250.0), apart=zone)
     assert [seen.cards[i].code for i in seen.railway] == ["2/s"]
     in_zone = sorted((c for c in seen.cards if c.pose.y > 480.0), key=lambda c: c.pose.x)

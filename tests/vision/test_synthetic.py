@@ -8,22 +8,22 @@ import numpy as np
 import pytest
 
 from companion.games.caboose.rules import edition, geometry
+from companion.games.caboose.scenes import random_scene, render
+from companion.synthetic import Camera, camera_view
 from companion.vision.table import card_corners
-from hw import synthetic
-from hw.synthetic import Camera
 
 
 def test_same_seed_same_frame_and_another_seed_another() -> None:
-    scene = synthetic.random_scene(3, n_cards=6, n_dice=2)
-    first = synthetic.render(scene, 3, Camera.hard())
+    scene = random_scene(3, n_cards=6, n_dice=2)
+    first = render(scene, 3, Camera.hard())
     assert first.shape == (1088, 1456, 3)
-    assert np.array_equal(first, synthetic.render(scene, 3, Camera.hard()))
-    assert not np.array_equal(first, synthetic.render(scene, 4, Camera.hard()))
+    assert np.array_equal(first, render(scene, 3, Camera.hard()))
+    assert not np.array_equal(first, render(scene, 4, Camera.hard()))
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2, 3])
 def test_random_scene_lays_a_legal_railway_by_the_rules(seed: int) -> None:
-    scene = synthetic.random_scene(seed, "loose-caboose", n_cards=20, n_dice=4)
+    scene = random_scene(seed, "loose-caboose", n_cards=20, n_dice=4)
     ed = edition.load("loose-caboose")
     codes = [scene.cards[i].code for i in scene.railway]
     poses = [scene.cards[i].pose for i in scene.railway]
@@ -38,7 +38,7 @@ def test_random_scene_lays_a_legal_railway_by_the_rules(seed: int) -> None:
 
 
 def test_caboose_stands_on_its_card_and_dice_lie_off_the_cards() -> None:
-    scene = synthetic.random_scene(11, n_cards=12, n_dice=4, loose_cards=1)
+    scene = random_scene(11, n_cards=12, n_dice=4, loose_cards=1)
     on = scene.cards[scene.caboose].pose
     assert math.dist(scene.caboose_at, (on.x, on.y)) < 10
     for die in scene.dice:
@@ -48,9 +48,9 @@ def test_caboose_stands_on_its_card_and_dice_lie_off_the_cards() -> None:
 
 def test_view_knows_where_a_table_point_lands() -> None:
     """The marker's dark border shows where View says the marker's corner is."""
-    scene = synthetic.random_scene(5, n_cards=3, n_dice=0)
-    frame = synthetic.render(scene, 5, Camera.easy())
-    view = synthetic.camera_view(5, Camera.easy(), scene.layout)
+    scene = random_scene(5, n_cards=3, n_dice=0)
+    frame = render(scene, 5, Camera.easy())
+    view = camera_view(5, Camera.easy(), scene.layout)
     inside = view.to_pixels(np.array([[12.0, 12.0], [100.0, 100.0]]))
     grey = frame.mean(axis=2)
     x, y = inside[0].round().astype(int)

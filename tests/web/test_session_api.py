@@ -14,10 +14,10 @@ from types import SimpleNamespace
 import pytest
 
 from companion.app.run import Service, attach_session
-from companion.games.caboose.rules.geometry import Pose
 from companion.games.caboose.session import ASKING, CHECKING, CONFIRM, STAGED, WAITING, Session
 from companion.games.caboose.table import Table
 from companion.games.caboose.tracker import CABOOSE_MOVED, CARDS_LAID, DICE_SETTLED
+from companion.pose import Pose
 from companion.store import Store
 from tests.test_session import event, lay, start, view_of
 from tests.web.conftest import HEADERS, PIN

@@ -10,9 +10,9 @@ from collections.abc import Callable, Sequence
 from companion.games.caboose import cards
 from companion.games.caboose.rules import geometry
 from companion.games.caboose.rules.engine import laura_action
-from companion.games.caboose.rules.geometry import Pose
 from companion.games.caboose.rules.odds import expected_penalties, legal_plays
 from companion.games.caboose.rules.state import Action, Chaos, GameState, Pass, Play
+from companion.pose import Pose
 
 # How much a cautious player values shedding one point of hand: hand cards count at the end.
 SHED_WEIGHT = 0.35

@@ -39,7 +39,6 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from companion.games.caboose import cards
 from companion.games.caboose.rules import geometry
-from companion.games.caboose.rules.geometry import Pose
 from companion.games.caboose.rules.state import DERAILED, Chaos, GameState, Pass, Play
 from companion.games.caboose.table import Table, TableError
 from companion.games.caboose.tracker import (
@@ -52,6 +51,7 @@ from companion.games.caboose.tracker import (
     TableEvent,
     TableView,
 )
+from companion.pose import Pose
 
 if TYPE_CHECKING:
     from companion.games.caboose.vision.observe import SeenCard, SeenDie

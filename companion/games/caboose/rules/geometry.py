@@ -24,10 +24,10 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import NamedTuple
 
 from companion.games.caboose import cards
 from companion.games.caboose.rules.edition import Edition
+from companion.pose import Pose
 
 Point = tuple[float, float]
 
@@ -37,32 +37,6 @@ _EXACT_MM = 0.5
 
 class PlacementError(ValueError):
     """A card cannot lie where it was put; the message says why, in a player's words."""
-
-
-class Pose(NamedTuple):
-    """Where a card lies: its centre in table mm and its rotation in degrees clockwise.
-    A named tuple rather than a dataclass: bots and the engine make and compare many of
-    them on every turn, and tuples are several times cheaper to build and hash."""
-
-    x: float
-    y: float
-    rotation: float
-
-    def as_list(self) -> list[float]:
-        return [self.x, self.y, self.rotation]
-
-    @classmethod
-    def from_list(cls, value: object) -> Pose:
-        """A pose from a record's `[x, y, rotation]`; ValueError says what is wrong."""
-        if not isinstance(value, list | tuple) or len(value) != 3:
-            raise ValueError(f"a position is [x, y, rotation], not {value!r}")
-        for number in value:
-            if isinstance(number, bool) or not isinstance(number, int | float):
-                raise ValueError(f"a position holds three numbers, not {value!r}")
-            if not math.isfinite(number):
-                raise ValueError(f"a position holds finite numbers, not {value!r}")
-        x, y, rotation = value
-        return cls(float(x), float(y), float(rotation) % 360.0)
 
 
 @lru_cache(maxsize=64)

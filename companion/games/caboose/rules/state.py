@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from companion.games.caboose.rules.edition import Edition
-from companion.games.caboose.rules.geometry import Pose
+from companion.pose import Pose
 
 
 class RuleError(ValueError):

@@ -1,4 +1,5 @@
-"""Our own printable design of the track cards, the caboose token and the dice, drawn with cv2.
+"""Our own printable design of the track cards and the caboose token, drawn with cv2 (the
+dice are the shared companion/vision/dice_art.py's: any game may roll them).
 
 The design is made for the camera first, so that recognition stays cheap on a Pi:
 
@@ -15,8 +16,8 @@ The design is made for the camera first, so that recognition stays cheap on a Pi
 - the track is thick and runs between the two rail ends of the shape (straight: the short
   edges' midpoints; curve: bottom short edge to right long edge), as rules/geometry.py
   defines them;
-- the caboose token is the only saturated red thing on the table; wheel dice are yellow, pip
-  dice white, so a die's kind is its body colour and a blank wheel face is still a die.
+- the caboose token is the only saturated red thing on the table (the dice are yellow and
+  white).
 
 All drawing is in millimetres scaled by `px_per_mm`; sprites are portrait, rotation 0, and
 come with a mask of their outline so the synthetic table can lay them on its surface.
@@ -30,6 +31,7 @@ import cv2
 import numpy as np
 
 from companion.games.caboose import cards
+from companion.vision.dice_art import INK, Sprite, fixed_point, rounded_rect
 
 CARD_MM = (63.0, 88.0)  # short side x long side; an edition's `card_mm` may differ
 MARGIN_MM = 4.0  # white band between the card edge and the frame
@@ -37,17 +39,11 @@ FRAME_MM = 3.0  # width of the dark frame
 CLEAR_MM = 2.5  # art keeps this far from the frame's inner edge
 CORNER_MM = 3.0  # card corner radius
 CABOOSE_MM = 20.0  # token diameter
-DIE_MM = 16.0  # die side
 
-INK = (30, 30, 30)
 PAPER = (238, 242, 244)
 PANEL = {cards.TRACK: (246, 228, 206), cards.BROKEN: (200, 240, 250), cards.CHAOS: (244, 214, 236)}
 RAIL = {cards.TRACK: (150, 70, 20), cards.BROKEN: (20, 120, 200), cards.CHAOS: (150, 40, 120)}
 CABOOSE_RED = (40, 40, 215)
-WHEEL_DIE = (40, 215, 250)
-PIP_DIE = (245, 245, 245)
-
-Sprite = tuple[np.ndarray, np.ndarray]  # BGR image, uint8 mask (255 inside the outline)
 
 
 def frame_hole_mm(card_mm: tuple[float, float] = CARD_MM) -> tuple[float, float]:
@@ -66,23 +62,7 @@ def design_codes() -> tuple[str, ...]:
     return tuple(codes)
 
 
-def _pt(x_mm: float, y_mm: float, scale: float, origin: tuple[float, float]) -> tuple[int, int]:
-    """A point in card millimetres (origin at the card centre) as 1/16 pixel fixed point."""
-    return (round((x_mm + origin[0]) * scale * 16), round((y_mm + origin[1]) * scale * 16))
-
-
-def _rounded_rect(size: tuple[int, int], radius: int) -> np.ndarray:
-    h, w = size
-    mask = np.zeros((h, w), np.uint8)
-    cv2.rectangle(mask, (radius, 0), (w - 1 - radius, h - 1), 255, -1)
-    cv2.rectangle(mask, (0, radius), (w - 1, h - 1 - radius), 255, -1)
-    for cx, cy in ((radius, radius), (w - 1 - radius, radius), (radius, h - 1 - radius)):
-        cv2.circle(mask, (cx, cy), radius, 255, -1, cv2.LINE_AA)
-    cv2.circle(mask, (w - 1 - radius, h - 1 - radius), radius, 255, -1, cv2.LINE_AA)
-    return mask
-
-
-def _track_path(shape: str | None, w: float, h: float) -> np.ndarray:
+def track_path(shape: str | None, w: float, h: float) -> np.ndarray:
     """Points of the rail's centre line in card mm, from one rail end to the other."""
     if shape == cards.CURVE:
         # quarter ellipse around the bottom right corner: (0, h/2) to (w/2, 0)
@@ -102,7 +82,7 @@ def draw_card(code: str, px_per_mm: float = 4.0, card_mm: tuple[float, float] = 
     origin = (w_mm / 2, h_mm / 2)
 
     def pt(x: float, y: float) -> tuple[int, int]:
-        return _pt(x, y, px_per_mm, origin)
+        return fixed_point(x, y, px_per_mm, origin)
 
     def mm(length: float) -> int:
         return max(1, round(length * px_per_mm))
@@ -136,7 +116,7 @@ def draw_card(code: str, px_per_mm: float = 4.0, card_mm: tuple[float, float] = 
         cv2.fillPoly(art, [poly], RAIL[kind], cv2.LINE_AA, 4)
         cv2.fillPoly(art_mask, [poly], 255, cv2.LINE_AA, 4)
     else:
-        path = _track_path(shape, w_mm, h_mm)
+        path = track_path(shape, w_mm, h_mm)
         poly = np.array([pt(x, y) for x, y in path], np.int32)
         cv2.polylines(art, [poly], False, RAIL[kind], mm(9), cv2.LINE_AA, 4)
         cv2.polylines(art_mask, [poly], False, 255, mm(9), cv2.LINE_AA, 4)
@@ -175,7 +155,7 @@ def draw_card(code: str, px_per_mm: float = 4.0, card_mm: tuple[float, float] = 
     art_mask = cv2.bitwise_and(art_mask, clip)
     alpha = (art_mask.astype(np.float32) / 255)[..., None]
     img = (img * (1 - alpha) + art * alpha).astype(np.uint8)
-    return img, _rounded_rect((h, w), mm(CORNER_MM))
+    return img, rounded_rect((h, w), mm(CORNER_MM))
 
 
 @cache
@@ -190,49 +170,4 @@ def draw_caboose(px_per_mm: float = 4.0) -> Sprite:
     cv2.circle(img, c, r - 8, (25, 25, 90), -1, cv2.LINE_AA, 4)
     cv2.circle(img, c, round(r * 0.86), CABOOSE_RED, -1, cv2.LINE_AA, 4)
     cv2.circle(img, c, round(r * 0.22), (235, 235, 235), -1, cv2.LINE_AA, 4)
-    return img, mask
-
-
-def _die_body(colour: tuple[int, int, int], px_per_mm: float) -> tuple[np.ndarray, np.ndarray]:
-    size = round(DIE_MM * px_per_mm)
-    mask = _rounded_rect((size, size), round(2.5 * px_per_mm))
-    img = np.empty((size, size, 3), np.uint8)
-    img[:] = colour
-    return img, mask
-
-
-WHEEL_SPOTS = {0: (), 1: ((0.0, 0.0),), 2: ((-3.6, -3.6), (3.6, 3.6))}  # mm from the die centre
-PIP_SPOTS = {
-    1: ((0, 0),),
-    2: ((-1, -1), (1, 1)),
-    3: ((-1, -1), (0, 0), (1, 1)),
-    4: ((-1, -1), (1, -1), (-1, 1), (1, 1)),
-    5: ((-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)),
-    6: ((-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)),
-}
-WHEEL_MM = 3.1  # wheel radius: twice a pip's, so a wheel never reads as a pip
-PIP_MM = 1.5  # pip radius
-PIP_PITCH_MM = 4.3
-
-
-@cache
-def draw_wheel_die(face: int, px_per_mm: float = 4.0) -> Sprite:
-    """A custom die showing `face` wheels (0, 1 or 2): yellow body, black spoked wheels."""
-    img, mask = _die_body(WHEEL_DIE, px_per_mm)
-    half = DIE_MM / 2
-    for x, y in WHEEL_SPOTS[face]:
-        c = _pt(x, y, px_per_mm, (half, half))
-        cv2.circle(img, c, round(WHEEL_MM * px_per_mm * 16), INK, -1, cv2.LINE_AA, 4)
-        cv2.circle(img, c, round(0.9 * px_per_mm * 16), (160, 160, 160), -1, cv2.LINE_AA, 4)
-    return img, mask
-
-
-@cache
-def draw_pip_die(face: int, px_per_mm: float = 4.0) -> Sprite:
-    """A standard white die showing `face` black pips."""
-    img, mask = _die_body(PIP_DIE, px_per_mm)
-    half = DIE_MM / 2
-    for x, y in PIP_SPOTS[face]:
-        c = _pt(x * PIP_PITCH_MM, y * PIP_PITCH_MM, px_per_mm, (half, half))
-        cv2.circle(img, c, round(PIP_MM * px_per_mm * 16), INK, -1, cv2.LINE_AA, 4)
     return img, mask

@@ -36,10 +36,10 @@ import numpy as np
 from companion.games.caboose import cards
 from companion.games.caboose.rules import edition as editions
 from companion.games.caboose.rules import geometry
-from companion.games.caboose.rules.geometry import Pose
 from companion.games.caboose.vision import card_art
 from companion.games.caboose.vision.catalogue import TEMPLATE_PX, Catalogue, Match, ours
 from companion.hardware import FRAME_SIZE
+from companion.pose import Pose
 from companion.vision.calibrate import Calibration, calibrate, top_down
 from companion.vision.dice import find_dice, read_die
 from companion.vision.table import TableLayout, card_corners
