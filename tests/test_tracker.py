@@ -19,15 +19,18 @@ from companion.games.caboose.tracker import (
     DICE_SETTLED,
     RAILWAY_CHANGED,
     TABLE_SEEN,
+    CameraHint,
+    TableView,
     Tracker,
     TrackerConfig,
     Watcher,
 )
 from companion.games.caboose.vision.observe import Observation, SeenCard, SeenDie, VisionConfig
+from companion.games.caboose.vision.problems import Problem
 from companion.pose import Pose
 
 ZONE = (70.0, 495.0, 360.0, 565.0)
-HAND = ("something covers 6% of the table (a hand?): what lies under it is not seen",)
+HAND = (Problem("covered", {"percent": 6}),)
 
 # A straight railway running down the table: back at the top.
 RAILWAY = [SeenCard(code, 0.9, Pose(400.0, 100.0 + 88.0 * i, 0.0)) for i, code in
@@ -39,7 +42,7 @@ def seen(
     caboose: int | None = 1,
     dice: tuple[SeenDie, ...] = (),
     loose: tuple[SeenCard, ...] = (),
-    problems: tuple[str, ...] = (),
+    problems: tuple[Problem, ...] = (),
     jitter: float = 0.0,
 ) -> Observation:
     """An observation: the railway (listed in a shuffled order, as recognition may),
@@ -162,6 +165,35 @@ def test_the_config_refuses_nonsense():
         TrackerConfig(zone=(10.0, 10.0, 5.0, 20.0))
 
 
+def test_the_hint_gives_the_back_of_the_last_still_view_and_the_games_railway():
+    (event,) = Tracker(TrackerConfig(still_frames=1)).feed(seen())
+    hint = CameraHint.of(["2", "3", "1", "4"], event.view)
+    assert hint == CameraHint(("2", "3", "1", "4"), (400.0, 100.0))
+    assert CameraHint.of(["2"], None) == CameraHint(("2",), None)
+    assert CameraHint.of([], TableView()).back is None
+
+
+def test_the_watcher_reads_the_railway_from_the_end_the_hint_names():
+    """The hint is all the watcher knows of the back: the same frame is read top end
+    first without it, and from the hinted end with it (the caboose index follows)."""
+    from tests.vision.scenes import explicit_frame
+
+    frame = explicit_frame("easy")
+    codes = []
+    for hint in (None, CameraHint(back=(420.0, 400.0))):
+        watcher = Watcher(VisionConfig(), Tracker(TrackerConfig(still_frames=1)))
+        (event,) = watcher.see(frame, hint)
+        codes.append((event.view.codes, event.view.caboose))
+    assert codes == [(("3/s", "2/c"), 0), (("2/c", "3/s"), 1)]
+
+
+def test_before_any_still_view_the_hints_railway_says_which_end_is_the_back():
+    flipped = Tracker(TrackerConfig(still_frames=1))
+    (event,) = flipped.feed(seen(), ["4", "1", "3", "2"])
+    assert event.view.codes == ("4/s", "1/s", "3/s", "2/s")
+    assert event.view.caboose == 2
+
+
 # --- rendered frames --------------------------------------------------------------------
 
 FRAME = (960, 720)
@@ -197,12 +229,13 @@ def test_rendered_frames_with_a_hand_moving_over_the_table_trigger_nothing():
     events = watcher.see(still) + watcher.see(None)
     assert [e.what for e in events] == [TABLE_SEEN]
     assert len(events[0].view.railway) == len(scene.railway)
+    hint = CameraHint.of(events[0].view.codes, events[0].view)  # as the game tells it
     seen_after: list = []
     for index, frame in enumerate(hands):
-        seen_after += watcher.see(frame)
+        seen_after += watcher.see(frame, hint)
         if index % 2:  # a hand held still over the cards for a while
-            seen_after += watcher.see(None) + watcher.see(None)
-    seen_after += watcher.see(still) + watcher.see(None) + watcher.see(None)
+            seen_after += watcher.see(None, hint) + watcher.see(None, hint)
+    seen_after += watcher.see(still, hint) + watcher.see(None, hint) + watcher.see(None, hint)
     assert seen_after == []
 
 
@@ -233,7 +266,8 @@ def test_rendered_frames_a_card_taken_after_the_hand_leaves_is_seen():
         caboose=kept.index(scene.caboose),
     )
     frame = synthetic.render(fewer, 3, camera)
-    events = watcher.see(hands[0]) + watcher.see(frame) + watcher.see(None)
+    hint = CameraHint.of(first.view.codes, first.view)  # as the game tells it
+    events = watcher.see(hands[0], hint) + watcher.see(frame, hint) + watcher.see(None, hint)
     assert [e.what for e in events] == [CARDS_TAKEN]
     assert [c.code for c in events[0].cards] == [back.code]
 

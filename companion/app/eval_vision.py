@@ -125,7 +125,7 @@ def evaluate(scenes: int, seed: int, difficulty: str, edition: str) -> dict:
             or not result["caboose_right"]
             or result["dice_right"] < result["dice"]
         ):
-            failures.append({"seed": scene_seed, "problems": list(seen.problems)} | {
+            failures.append({"seed": scene_seed, "problems": [p.text() for p in seen.problems]} | {
                 k: result[k] for k in ("cards", "cards_right", "railway_exact",
                                        "caboose_right", "dice", "dice_right")})  # fmt: skip
 

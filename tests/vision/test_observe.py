@@ -10,6 +10,7 @@ import pytest
 
 from companion.games.caboose.scenes import PlacedCard, Scene, random_scene, render
 from companion.games.caboose.vision.observe import ChangeGate, Observation, VisionConfig, observe
+from companion.games.caboose.vision.problems import Problem
 from companion.pose import Pose
 from companion.synthetic import Camera, Hand, PlacedDie, camera_view
 from tests.vision.scenes import explicit_frame, explicit_scene, random_frame
@@ -78,23 +79,35 @@ def test_railway_back_is_the_hinted_end_or_else_the_top_end() -> None:
 
 
 def _problems(frame: object, **kwargs) -> tuple[str, ...]:
+    """The frame's problems in English, as the logs and the API say them."""
     seen = observe(frame, **kwargs)
     assert isinstance(seen, Observation)
-    return seen.problems
+    return tuple(problem.text() for problem in seen.problems)
 
 
 def test_black_overexposed_and_non_frames_give_problems_not_exceptions() -> None:
-    assert "black" in " ".join(_problems(np.zeros((1088, 1456, 3), np.uint8)))
+    assert _problems(np.zeros((1088, 1456, 3), np.uint8)) == (
+        "the picture is almost black: is the light on and the lens uncovered?",
+    )
     assert "overexposed" in " ".join(_problems(np.full((1088, 1456, 3), 255, np.uint8)))
-    assert _problems(None) and _problems("frame") and _problems(np.zeros((10, 10), np.uint8))
-    assert _problems(np.zeros((1088, 1456, 5), np.uint8))
+    assert _problems(None) == ("no usable image came from the camera",)
+    assert _problems("frame") == _problems(None)
+    assert _problems(np.zeros((10, 10), np.uint8)) == ("the frame is only 10x10 pixels",)
+    assert _problems(np.zeros((1088, 1456, 5), np.uint8)) == (
+        "the frame has 5 colour channels, not 3",
+    )
 
 
 def test_wrong_frame_size_is_named_and_still_read() -> None:
     scene, frame = random_frame(0)
     small = cv2.resize(frame, (1200, 900), interpolation=cv2.INTER_AREA)
     seen = observe(small)
-    assert any("1200x900" in p for p in seen.problems)
+    assert seen.problems[0] == Problem(
+        "frame_size", {"width": 1200, "height": 900, "want_width": 1456, "want_height": 1088}
+    )
+    assert seen.problems[0].text() == (
+        "the frame is 1200x900, not the configured 1456x1088: check the camera mode"
+    )
     assert len(seen.cards) >= len(scene.cards) - 2
 
 
@@ -118,10 +131,13 @@ def test_covered_markers_are_named_and_a_previous_calibration_is_used() -> None:
         corners = view.to_pixels(scene.layout.marker_corners()[marker_id])
         cv2.fillConvexPoly(covered, corners.round().astype(np.int32), (90, 120, 160))
     alone = observe(covered)
-    assert any("1, 2, 3" in p for p in alone.problems)
-    assert any("cannot place the table" in p for p in alone.problems) and not alone.cards
+    hidden, placed = (p.text() for p in alone.problems)
+    assert hidden.startswith("table markers ") and "1, 2, 3 not seen: is something" in hidden
+    assert placed == "cannot place the table: fewer than two markers are visible"
+    assert not alone.cards
     helped = observe(covered, calibration=before.calibration)
-    assert any("1, 2, 3" in p for p in helped.problems)
+    assert helped.problems[0].key == "markers_hidden"
+    assert "1, 2, 3" in helped.problems[0].params["markers"]
     assert sorted(c.code for c in helped.cards) == sorted(c.code for c in before.cards)
 
 
@@ -144,7 +160,7 @@ def test_another_card_size_from_the_edition() -> None:
     frame = render(layout_scene, 2, Camera.easy())
     seen = observe(frame, VisionConfig(card_mm=(57.0, 89.0)))
     assert [c.code for c in seen.cards] == ["2/s"]
-    assert "the caboose is not seen" in seen.problems
+    assert [p.text() for p in seen.problems] == ["the caboose is not seen"]
 
 
 def test_cards_shown_side_by_side_in_the_zone_are_never_the_railway():

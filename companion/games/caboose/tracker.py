@@ -14,8 +14,9 @@ back (or lifted from the front), the caboose moved, dice settled, cards shown in
 marked zone. It knows nothing of turns or rules: that is the session's job.
 
 `Watcher` ties it to the vision: it recognises a frame only when it differs from the last
-(`ChangeGate`), hands each observation the calibration and the railway's back, and feeds
-the tracker; an unchanged frame counts as the same view again without being recognised.
+(`ChangeGate`), hands each observation the calibration and what the game tells the camera
+(`CameraHint`: the railway as the game has it, where its back card lay), and feeds the
+tracker; an unchanged frame counts as the same view again without being recognised.
 """
 
 from __future__ import annotations
@@ -87,6 +88,28 @@ class TableView:
     @property
     def codes(self) -> tuple[str, ...]:
         return tuple(card.code for card in self.railway)
+
+
+@dataclass(frozen=True)
+class CameraHint:
+    """What the game tells the camera, one value handed to each `Watcher.see`: `railway`,
+    the railway back to front as the game has it (before any still view it settles which
+    end of the cards is the back), and `back`, where the railway's back card lay in the
+    last still view the game was told of (table mm; recognition reads the railway from the
+    end nearest it). The game knows both; the camera keeps no copy of either."""
+
+    railway: tuple[str, ...] = ()
+    back: tuple[float, float] | None = None
+
+    @classmethod
+    def of(cls, railway: Sequence[str], still: TableView | None) -> CameraHint:
+        """The hint of a game whose railway is `railway` and whose last still view of the
+        table was `still` (None: not seen still yet)."""
+        back = None
+        if still is not None and still.railway:
+            pose = still.railway[0].pose
+            back = pose.x, pose.y
+        return cls(tuple(railway), back)
 
 
 @dataclass(frozen=True)
@@ -165,14 +188,6 @@ class Tracker:
             and _same_dice(a.dice, b.dice, c.die_mm)
             and _same_cards(a.shown, b.shown, c.card_mm)
         )
-
-    def back(self) -> tuple[float, float] | None:
-        """Where the railway's back card lies in the last still view: recognition orders
-        the railway from the end nearest it."""
-        if self.still is None or not self.still.railway:
-            return None
-        pose = self.still.railway[0].pose
-        return pose.x, pose.y
 
     def feed(
         self, observation: Observation, expected: Sequence[str] | None = None
@@ -305,7 +320,7 @@ def _railway_changes(before: TableView, after: TableView, tolerance: float) -> l
 class Watcher:
     """The camera's side of the service: frames in, table events out. Recognises a frame
     only when it differs from the last one recognised; keeps the calibration between
-    frames and tells recognition where the railway's back is."""
+    frames and hands recognition the game's hint (where the railway's back is)."""
 
     def __init__(
         self, vision: VisionConfig, tracker: Tracker | None = None, gate: ChangeGate | None = None
@@ -317,23 +332,23 @@ class Watcher:
         self.gate = gate or ChangeGate()
         self.last: Observation | None = None
 
-    def see(
-        self, frame: np.ndarray | None, railway: Sequence[str] | None = None
-    ) -> list[TableEvent]:
+    def see(self, frame: np.ndarray | None, hint: CameraHint | None = None) -> list[TableEvent]:
         """One camera frame; None (or a frame the gate finds unchanged) stands for the same
         picture as before, which counts towards stillness without being recognised again.
-        `railway`, the game's railway back to front, tells the back until the table has
-        been seen still once."""
+        `hint` is what the game tells the camera now (None: nothing, as before any game):
+        its `back` orders the railway recognition reads, its `railway` which end is the
+        back until the table has been seen still once."""
         from companion.games.caboose.vision.observe import observe
 
+        hint = hint or CameraHint()
         if frame is not None and (self.gate.changed(frame) or self.last is None):
             self.last = observe(
                 frame,
                 self.vision,
                 calibration=self.last.calibration if self.last else None,
-                back=self.tracker.back(),
+                back=hint.back,
                 apart=self.tracker.config.zone,
             )
         if self.last is None:
             return []
-        return self.tracker.feed(self.last, railway)
+        return self.tracker.feed(self.last, hint.railway)

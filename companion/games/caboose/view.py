@@ -38,7 +38,7 @@ from companion.games.caboose.rules.state import (
     Play,
 )
 from companion.games.caboose.table import Snapshot
-from companion.games.caboose.words import session_words
+from companion.games.caboose.words import camera_words, session_words
 
 # Beyond this many penalty cards in one turn the alternative orders are too many to list.
 MAX_ORDER_CARDS = 6
@@ -428,7 +428,7 @@ def build(snap: Snapshot, lang: str = "en", *, light: bool = False) -> dict[str,
 
 def session(status: dict[str, Any] | None, lang: str) -> dict[str, Any] | None:
     """The turn at the table (`Session.status`) with its words in `lang`: the session keeps
-    what it says as keys and parameters (`said`), and speaks English itself."""
+    what it and the camera say as keys and parameters (`said`), and speaks English itself."""
     if status is None:
         return None
     said = status["said"]
@@ -436,6 +436,7 @@ def session(status: dict[str, Any] | None, lang: str) -> dict[str, Any] | None:
         "message": session_words(said["message"], lang),
         "problem": session_words(said["problem"], lang),
         "mismatch": session_words(said["mismatch"], lang),
+        "camera": [camera_words(problem, lang) for problem in said["camera"]],
     }
     if status["question"] is not None:
         doc["question"] = status["question"] | {"prompt": session_words(said["prompt"], lang)}

@@ -2,9 +2,10 @@
 
 The server picks the language (Accept-Language, or the player's choice kept in a cookie)
 and hands the page one table of words, so the JavaScript never holds any text of its own.
-The game log's lines come from `rules/log.py`, which speaks both languages too, and
-what the referee at the table says (`companion.games.caboose.session`) is said here in the page's
-language from its keys and parameters.
+The game log's lines come from `rules/log.py`, which speaks both languages too. What the
+referee at the table says (`companion.games.caboose.session`), what the camera could not see
+(`vision/problems.py`) and why the engine or the table refused something (`RuleError`,
+`TableError`) are kept as keys and parameters, and said here in the page's language.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.games.caboose.session import MESSAGES, say
+from companion.games.caboose.vision.problems import PROBLEMS
 
 LANGUAGES = ("en", "es")
 
@@ -300,9 +302,9 @@ def pick(requested: str | None, accept: str | None) -> str:
 
 
 # What the session at the table says (`session.MESSAGES`), in each language, with
-# the same keys and the same {parameters} (a test checks both). Two parameters stay English
-# whatever the language: `detail` of `refused` and `cannot_play`, the refusal of the table or
-# the engine, which word their rules in English only. Card codes are the same in both.
+# the same keys and the same {parameters} (a test checks both). `detail` of `refused` and
+# `cannot_play` is the refusal of the table or the engine, said in `REFUSALS` below. Card
+# codes are the same in both.
 SESSION: dict[str, dict[str, str]] = {
     "en": MESSAGES,
     "es": {
@@ -347,6 +349,84 @@ SESSION: dict[str, dict[str, str]] = {
 }
 
 
+# The refusals of the engine (`RuleError`) and the table (`TableError`) by their keys, in
+# each language but English: their English is the refusal's own `message`, which the API
+# has always given. A refusal whose key is missing here is said in that English too.
+REFUSALS: dict[str, dict[str, str]] = {
+    "en": {},
+    "es": {
+        # the engine (rules/engine.py, rules/geometry.py)
+        "not_in_hand": "{code} no está en la mano (la mano tiene {hand})",
+        "not_in_empty_hand": "{code} no está en la mano (la mano no tiene cartas)",
+        "game_over": "la partida ha terminado: no hay más turnos",
+        "play_empty": "una jugada necesita al menos una carta",
+        "chaos_as_track": "las cartas de caos se descartan en la pila, nunca se juegan como vía",
+        "mixed_values": "las cartas jugadas juntas deben tener todas el mismo valor",
+        "values_differ": "un {new} no puede unirse a un {front}: los valores contiguos no "
+        "pueden diferir en {gap}",
+        "placement_count": "{n} posiciones para {cards} cartas jugadas",
+        "placement_crooked": "la carta {number} jugada ({code}) está a {degrees} grados: "
+        "ponla recta a lo largo de la mesa",
+        "placement_apart": "la carta {number} jugada ({code}) no se une al extremo abierto de "
+        "la carta del frente: pon uno de sus extremos de vía contra él",
+        "placement_on_top": "la carta {number} jugada ({code}) no puede ir ahí: quedaría "
+        "encima de la carta {other} de la vía ({other_code})",
+        "placement_loop": "la carta {number} jugada ({code}) no puede ir ahí: cerraría un "
+        "bucle con la carta {other} de la vía ({other_code})",
+        "dice_count": "esta jugada tira {dice} dados, pero se han dado {given} resultados",
+        "dice_face": "{face} no es una cara de los dados: cada dado muestra una de {faces}",
+        "no_chaos_cards": "{edition} no tiene cartas de caos",
+        "chaos_empty": "para descartar cartas de caos hace falta al menos una",
+        "chaos_only": "así solo se pueden descartar cartas de caos",
+        "order_unneeded": "se ha dado un orden, pero no se ha tomado ninguna carta de penalización",
+        "order_cards": "el orden debe incluir exactamente las cartas tomadas en este turno: "
+        "{cards}",
+        "laura_rolls": "Laura nunca tira: avanza según el valor de su carta",
+        # the table (table.py)
+        "not_your_turn": "le toca a {name}, no a {other}",
+        "no_seat": "no hay ningún asiento {seat}",
+        "game_over_start": "la partida ha terminado: empieza una nueva",
+        "stale": "esto era para el turno {turn}, pero el último turno ahora es el {played}: no "
+        "se ha cambiado nada; mira la mesa otra vez y vuelve a probar si aún hace falta",
+        "stale_none": "esto era para el turno {turn}, pero ahora no se ha jugado ningún "
+        "turno: no se ha cambiado nada; mira la mesa otra vez y vuelve a probar si aún hace "
+        "falta",
+        "confirm_roll": "cambiar la tirada de {before} a {after} hay que confirmarlo",
+    },
+}
+
+
 def session_words(said: Mapping[str, Any] | None, lang: str) -> str | None:
-    """A message of the session (`Message.as_json`) in `lang`; None stays None."""
-    return None if said is None else say(SESSION[lang], said)
+    """A message of the session (`Message.as_json`) in `lang`, the refusals among its
+    parameters too; None stays None."""
+    return None if said is None else say(SESSION[lang] | REFUSALS[lang], said)
+
+
+# What the camera could not see (`vision.problems.PROBLEMS`), in each language, with the
+# same keys and the same {parameters} (a test checks both).
+CAMERA: dict[str, dict[str, str]] = {
+    "en": PROBLEMS,
+    "es": {
+        "no_image": "la cámara no da ninguna imagen útil",
+        "frame_tiny": "la imagen solo tiene {width}x{height} píxeles",
+        "frame_channels": "la imagen tiene {channels} canales de color, no 3",
+        "frame_size": "la imagen es de {width}x{height}, no de los {want_width}x{want_height} "
+        "configurados: revisa el modo de la cámara",
+        "too_dark": "la imagen está casi negra: ¿hay luz y está destapado el objetivo?",
+        "overexposed": "la imagen está sobreexpuesta: baja la luz o la exposición de la cámara",
+        "markers_hidden_one": "no se ve el marcador {markers} de la mesa: ¿hay algo encima?",
+        "markers_hidden": "no se ven los marcadores {markers} de la mesa: ¿hay algo encima?",
+        "no_table": "no se puede situar la mesa: se ven menos de dos marcadores",
+        "frame_unread": "esta imagen no se ha podido leer ({error})",
+        "cards_unread_one": "1 carta no se ha podido leer: ¿hay algo encima?",
+        "cards_unread": "{n} cartas no se han podido leer: ¿hay algo encima?",
+        "caboose_unseen": "no se ve el furgón",
+        "caboose_off": "el furgón no está sobre una carta de la vía",
+        "covered": "algo tapa el {percent} % de la mesa (¿una mano?): no se ve lo que hay debajo",
+    },
+}
+
+
+def camera_words(said: Mapping[str, Any], lang: str) -> str:
+    """A camera problem (`Problem.as_json`) in `lang`."""
+    return CAMERA[lang][said["key"]].format_map(said["params"])

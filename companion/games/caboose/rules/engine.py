@@ -254,8 +254,20 @@ def _take_from_hand(hand: tuple[str, ...], wanted: Sequence[str]) -> tuple[list[
                 taken.append(left.pop(index))
                 break
         else:
-            shown = ", ".join(hand) or "no cards"
-            raise RuleError("hand", f"{code} is not in the hand (the hand holds {shown})")
+            if not hand:
+                raise RuleError(
+                    "hand",
+                    f"{code} is not in the hand (the hand holds no cards)",
+                    key="not_in_empty_hand",
+                    params={"code": code},
+                )
+            shown = ", ".join(hand)
+            raise RuleError(
+                "hand",
+                f"{code} is not in the hand (the hand holds {shown})",
+                key="not_in_hand",
+                params={"code": code, "hand": shown},
+            )
     return taken, left
 
 
@@ -396,7 +408,7 @@ def apply(state: GameState, action: Action) -> tuple[GameState, tuple[Event, ...
     """The state after one whole turn, and what happened in it. Raises RuleError naming the
     rule when the action is illegal; `state` is never changed."""
     if state.over:
-        raise RuleError("R-14", "the game is over: no more turns")
+        raise RuleError("R-14", "the game is over: no more turns", key="game_over")
     turn = _Turn(state)
     seat = state.player
     if turn.draw:
@@ -420,7 +432,9 @@ def apply(state: GameState, action: Action) -> tuple[GameState, tuple[Event, ...
     if isinstance(action, Pass | Play) and turn.taken:
         _discard_taken(turn, action.order)
     elif isinstance(action, Pass | Play) and action.order:
-        raise RuleError("R-7", "an order was given but no penalty cards were taken")
+        raise RuleError(
+            "R-7", "an order was given but no penalty cards were taken", key="order_unneeded"
+        )
     _check_drawn_used(turn)
     return _finish(state, turn)
 
@@ -484,7 +498,9 @@ def _check_laura(state: GameState, action: Action) -> None:
             "R-10", f"Laura must {_say_action(expected)} this turn, not {_say_action(action)}"
         )
     if isinstance(action, Play) and action.roll:
-        raise RuleError("R-10", "Laura never rolls: she moves by the value of her card")
+        raise RuleError(
+            "R-10", "Laura never rolls: she moves by the value of her card", key="laura_rolls"
+        )
 
 
 def _say_action(action: Action) -> str:
@@ -508,17 +524,26 @@ def _pass(turn: _Turn, action: Pass) -> None:
 def _play(turn: _Turn, action: Play) -> None:
     edition = turn.edition
     if not action.cards:
-        raise RuleError("hand", "a play needs at least one card")
+        raise RuleError("hand", "a play needs at least one card", key="play_empty")
     played, turn.hand = _take_from_hand(tuple(turn.hand), action.cards)
     if any(cards.is_chaos(code) for code in played):
-        raise RuleError("hand", "chaos cards are discarded onto the pile, never played as track")
+        raise RuleError(
+            "hand",
+            "chaos cards are discarded onto the pile, never played as track",
+            key="chaos_as_track",
+        )
     if len({cards.value(code) for code in played}) > 1:
-        raise RuleError("hand", "the cards played together must all have the same value")
+        raise RuleError(
+            "hand", "the cards played together must all have the same value", key="mixed_values"
+        )
     if _differ_forbidden(edition, turn.railway[-1], played[0]):
+        new, front = cards.value(played[0]), cards.value(turn.railway[-1])
         raise RuleError(
             "R-11",
-            f"a {cards.value(played[0])} cannot join a {cards.value(turn.railway[-1])}: "
+            f"a {new} cannot join a {front}: "
             f"adjacent values may not differ by {edition.forbidden_difference}",
+            key="values_differ",
+            params={"new": new, "front": front, "gap": edition.forbidden_difference},
         )
     poses = _placement(turn, played, action.place)
     laura = turn.state.player.laura
@@ -540,33 +565,51 @@ def _placement(turn: _Turn, played: list[str], place) -> list:
     if place is None:
         return [None] * len(played)
     if len(place) != len(played):
-        raise RuleError("placement", f"{len(place)} positions for {len(played)} cards played")
+        raise RuleError(
+            "placement",
+            f"{len(place)} positions for {len(played)} cards played",
+            key="placement_count",
+            params={"n": len(place), "cards": len(played)},
+        )
     try:
         geometry.check_play(turn.edition, turn.railway, turn.layout, played, place)
     except geometry.PlacementError as error:
-        raise RuleError("placement", str(error)) from None
+        raise RuleError("placement", str(error), key=error.key, params=error.params) from None
     return list(place)
 
 
 def _check_roll(edition: Edition, dice: int, roll: Sequence[int]) -> None:
     faces = sorted(set(edition.die_faces))
     if len(roll) != dice:
-        raise RuleError("dice", f"this play rolls {dice} dice, but {len(roll)} results were given")
+        raise RuleError(
+            "dice",
+            f"this play rolls {dice} dice, but {len(roll)} results were given",
+            key="dice_count",
+            params={"dice": dice, "given": len(roll)},
+        )
     for wheels in roll:
         if isinstance(wheels, bool) or not isinstance(wheels, int) or wheels not in faces:
             raise RuleError(
-                "dice", f"{wheels!r} is not a face of the dice: each die shows one of {faces}"
+                "dice",
+                f"{wheels!r} is not a face of the dice: each die shows one of {faces}",
+                key="dice_face",
+                params={"face": repr(wheels), "faces": str(faces)},
             )
 
 
 def _chaos(turn: _Turn, action: Chaos) -> None:
     if not turn.edition.chaos:
-        raise RuleError("hand", f"{turn.edition.name} has no chaos cards")
+        raise RuleError(
+            "hand",
+            f"{turn.edition.name} has no chaos cards",
+            key="no_chaos_cards",
+            params={"edition": turn.edition.name},
+        )
     if not action.cards:
-        raise RuleError("hand", "discarding chaos cards needs at least one")
+        raise RuleError("hand", "discarding chaos cards needs at least one", key="chaos_empty")
     bare = [code.rstrip(discard.NO_COMBINE) for code in action.cards]
     if not all(cards.is_chaos(code) for code in bare):
-        raise RuleError("hand", "only chaos cards can be discarded this way")
+        raise RuleError("hand", "only chaos cards can be discarded this way", key="chaos_only")
     taken, turn.hand = _take_from_hand(tuple(turn.hand), bare)
     turn.event(CHAOS, tuple(taken))
     keep = [code.endswith(discard.NO_COMBINE) for code in action.cards]
@@ -587,6 +630,8 @@ def _discard_taken(turn: _Turn, order: Sequence[str] | None) -> None:
         raise RuleError(
             "R-7",
             f"the order must list exactly the cards taken this turn: {', '.join(turn.taken)}",
+            key="order_cards",
+            params={"cards": ", ".join(turn.taken)},
         )
     marks = [code.endswith(discard.NO_COMBINE) for code in order]
     turn.pile_up([c + discard.NO_COMBINE if m else c for c, m in zip(chosen, marks, strict=True)])

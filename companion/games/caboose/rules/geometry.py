@@ -24,6 +24,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import Any
 
 from companion.games.caboose import cards
 from companion.games.caboose.rules.edition import Edition
@@ -36,7 +37,13 @@ _EXACT_MM = 0.5
 
 
 class PlacementError(ValueError):
-    """A card cannot lie where it was put; the message says why, in a player's words."""
+    """A card cannot lie where it was put; the message says why, in a player's words, and
+    `key` and `params` say the same as a kind and its parameters (see `RuleError`)."""
+
+    def __init__(self, message: str, key: str, params: dict[str, Any]) -> None:
+        super().__init__(message)
+        self.key = key
+        self.params = params
 
 
 @lru_cache(maxsize=64)
@@ -220,19 +227,23 @@ def _conflict(
     new_end: Point | None,
     joined: Point,
     margin: float,
-) -> str | None:
-    """Why a card at `pose` cannot lie there, or None when it can."""
+) -> tuple[str, str, dict[str, Any]] | None:
+    """Why a card at `pose` cannot lie there (in words, as a key and its parameters), or
+    None when it can."""
     size = edition.card_mm
     for index, code, other in near:
+        which = {"other": index + 1, "other_code": code}
         if _overlap(pose, other, size, margin):
-            return f"it would lie on top of railway card {index + 1} ({code})"
+            why = f"it would lie on top of railway card {index + 1} ({code})"
+            return why, "placement_on_top", which
         if edition.loops or new_end is None:
             continue
         for end in rail_ends(code, other, size):
             if _distance(end, joined) <= margin:
                 continue  # the end it is joined to
             if _distance(end, new_end) <= margin:
-                return f"it would close a loop with railway card {index + 1} ({code})"
+                why = f"it would close a loop with railway card {index + 1} ({code})"
+                return why, "placement_loop", which
     return None
 
 
@@ -312,9 +323,13 @@ def check_play(
     railway, layout = list(railway), list(layout) or [None] * len(railway)
     for number, (code, pose) in enumerate(zip(codes, poses, strict=True), start=1):
         card = f"card {number} played ({code})"
+        which = {"number": number, "code": code}
         if not _square(pose.rotation, tolerance_deg):
+            degrees = f"{pose.rotation:.0f}"
             raise PlacementError(
-                f"{card} is laid at {pose.rotation:.0f} degrees: lay it straight along the table"
+                f"{card} is laid at {degrees} degrees: lay it straight along the table",
+                "placement_crooked",
+                which | {"degrees": degrees},
             )
         joined: Point = (math.inf, math.inf)
         new_end = None
@@ -327,12 +342,15 @@ def check_play(
             if layout and layout[-1] is not None:
                 raise PlacementError(
                     f"{card} does not join the open end of the front card: "
-                    "put one of its track ends against it"
+                    "put one of its track ends against it",
+                    "placement_apart",
+                    which,
                 )
         near = _nearby(railway, layout, (pose.x, pose.y), _reach(size, tolerance_mm))
-        why = _conflict(edition, near, pose, new_end, joined, tolerance_mm)
-        if why is not None:
-            raise PlacementError(f"{card} cannot lie there: {why}")
+        conflict = _conflict(edition, near, pose, new_end, joined, tolerance_mm)
+        if conflict is not None:
+            why, key, other = conflict
+            raise PlacementError(f"{card} cannot lie there: {why}", key, which | other)
         railway.append(code)
         layout.append(pose)
 

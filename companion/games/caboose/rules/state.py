@@ -6,7 +6,9 @@ the web page and undone by simply holding on to the previous one.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from companion.games.caboose.rules.edition import Edition
 from companion.pose import Pose
@@ -14,12 +16,24 @@ from companion.pose import Pose
 
 class RuleError(ValueError):
     """An illegal action: `rule` names the rule broken (an R- ruling or `hand`, `dice`,
-    `placement`), the message says what was wrong and what to do. The state is untouched."""
+    `placement`), the message says what was wrong and what to do, in English. The state is
+    untouched. `key` and `params`, when given, are the same refusal as a kind and its
+    parameters, for a page to say in its own language (companion/games/caboose/words.py,
+    `REFUSALS`); the rules speak no other language themselves."""
 
-    def __init__(self, rule: str, message: str) -> None:
+    def __init__(
+        self,
+        rule: str,
+        message: str,
+        *,
+        key: str | None = None,
+        params: Mapping[str, Any] | None = None,
+    ) -> None:
         super().__init__(message)
         self.rule = rule
         self.message = message
+        self.key = key
+        self.params: dict[str, Any] = dict(params or {})
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,8 +19,8 @@ How (each step is a few milliseconds; bench/RESULTS-vision.md has the figures):
    (dice.py);
 6. anything large, smooth and unlike the table off the cards is reported as covering it.
 
-`observe` never raises on a bad frame: what it could not see is in `problems`, in words a
-player can act on.
+`observe` never raises on a bad frame: what it could not see is in `problems`, each a
+`Problem` (problems.py), a kind with parameters whose words a player can act on.
 """
 
 from __future__ import annotations
@@ -38,6 +38,7 @@ from companion.games.caboose.rules import edition as editions
 from companion.games.caboose.rules import geometry
 from companion.games.caboose.vision import card_art
 from companion.games.caboose.vision.catalogue import TEMPLATE_PX, Catalogue, Match, ours
+from companion.games.caboose.vision.problems import Problem, counted
 from companion.hardware import FRAME_SIZE
 from companion.pose import Pose
 from companion.vision.calibrate import Calibration, calibrate, top_down
@@ -78,7 +79,8 @@ class SeenDie:
 class Observation:
     """What one frame shows. `railway` holds indices into `cards`, back to front; `caboose`
     an index into `railway` and `caboose_at` where the token stands (mm); `problems` says
-    in words what could not be seen (empty when all is well). `calibration` should be
+    what could not be seen (empty when all is well), each a `Problem` with its English
+    `text()`. `calibration` should be
     handed to the next `observe` call: it is reused while the camera stays put and stands
     in for hidden markers."""
 
@@ -86,7 +88,7 @@ class Observation:
     railway: tuple[int, ...] = ()
     caboose: int | None = None
     dice: tuple[SeenDie, ...] = ()
-    problems: tuple[str, ...] = ()
+    problems: tuple[Problem, ...] = ()
     caboose_at: tuple[float, float] | None = None
     calibration: Calibration | None = field(default=None, compare=False, repr=False)
 
@@ -133,15 +135,16 @@ def observe(
     right, bottom in table mm) is where cards are shown, not laid: cards there are never
     part of the railway, even side by side with their rail ends touching."""
     config = config or VisionConfig()
-    problems: list[str] = []
+    problems: list[Problem] = []
     frame = _as_frame(frame_bgr, problems)
     if frame is None:
         return Observation(problems=tuple(problems))
     height, width = frame.shape[:2]
     if (width, height) != config.frame_size:
+        want_width, want_height = config.frame_size
+        size = {"width": width, "height": height}
         problems.append(
-            f"the frame is {width}x{height}, not the configured "
-            f"{config.frame_size[0]}x{config.frame_size[1]}: check the camera mode"
+            Problem("frame_size", size | {"want_width": want_width, "want_height": want_height})
         )
     exposure = _exposure_problem(frame)
     if exposure is not None:
@@ -149,21 +152,19 @@ def observe(
     seen = calibrate(frame, config.layout, calibration)
     if seen is None or len(seen.markers) < 4:
         missing = sorted(set(range(4)) - set(seen.markers if seen else ()))
-        problems.append(
-            f"table marker{'s' if len(missing) > 1 else ''} {', '.join(map(str, missing))} "
-            "not seen: is something lying on it?"
-        )
+        markers = ", ".join(map(str, missing))
+        problems.append(counted("markers_hidden", len(missing), markers=markers))
     if seen is None or len(seen.markers) < 4:
         if _still_fits(calibration, seen, config.layout, (width, height)):
             seen = calibration
         elif seen is None:
-            problems.append("cannot place the table: fewer than two markers are visible")
+            problems.append(Problem("no_table"))
             return Observation(problems=tuple(problems))
     try:
         top = top_down(frame, seen, config.layout, config.px_per_mm)
         return _recognise(frame, top, seen, config, back, problems, apart)
     except cv2.error as error:  # OpenCV refusing some odd frame must not stop the referee
-        problems.append(f"this frame could not be read ({str(error).strip()})")
+        problems.append(Problem("frame_unread", {"error": str(error).strip()}))
         return Observation(problems=tuple(problems), calibration=seen)
 
 
@@ -184,12 +185,12 @@ def _still_fits(
     return float(np.abs(expected - seen.corners).max()) < 2.0
 
 
-def _as_frame(frame: object, problems: list[str]) -> np.ndarray | None:
+def _as_frame(frame: object, problems: list[Problem]) -> np.ndarray | None:
     if not isinstance(frame, np.ndarray) or frame.ndim not in (2, 3) or frame.size == 0:
-        problems.append("no usable image came from the camera")
+        problems.append(Problem("no_image"))
         return None
     if min(frame.shape[:2]) < 64:
-        problems.append(f"the frame is only {frame.shape[1]}x{frame.shape[0]} pixels")
+        problems.append(Problem("frame_tiny", {"width": frame.shape[1], "height": frame.shape[0]}))
         return None
     if frame.dtype != np.uint8:
         frame = np.clip(np.nan_to_num(frame.astype(np.float32)), 0, 255).astype(np.uint8)
@@ -198,17 +199,17 @@ def _as_frame(frame: object, problems: list[str]) -> np.ndarray | None:
     if frame.shape[2] == 4:
         return cv2.cvtColor(frame, cv2.COLOR_BGRA2BGR)
     if frame.shape[2] != 3:
-        problems.append(f"the frame has {frame.shape[2]} colour channels, not 3")
+        problems.append(Problem("frame_channels", {"channels": frame.shape[2]}))
         return None
     return frame
 
 
-def _exposure_problem(frame: np.ndarray) -> str | None:
+def _exposure_problem(frame: np.ndarray) -> Problem | None:
     small = cv2.cvtColor(frame[::8, ::8], cv2.COLOR_BGR2GRAY)
     if float(small.mean()) < 20 or float(np.percentile(small, 99)) < 40:
-        return "the picture is almost black: is the light on and the lens uncovered?"
+        return Problem("too_dark")
     if float((small > 250).mean()) > 0.5:
-        return "the picture is overexposed: dim the light or lower the camera's exposure"
+        return Problem("overexposed")
     return None
 
 
@@ -550,7 +551,7 @@ def _recognise(
     calibration: Calibration,
     config: VisionConfig,
     back: tuple[float, float] | None,
-    problems: list[str],
+    problems: list[Problem],
     apart: tuple[float, float, float, float] | None = None,
 ) -> Observation:
     k = config.px_per_mm
@@ -576,18 +577,15 @@ def _recognise(
         pose = Pose(round(pose.x, 1), round(pose.y, 1), round(pose.rotation, 1) % 360.0)
         seen.append(SeenCard(match.code, round(match.confidence, 3), pose))
     if unreadable:
-        problems.append(
-            f"{unreadable} card{'s' if unreadable > 1 else ''} could not be read: "
-            "is something lying on it?"
-        )
+        problems.append(counted("cards_unread", unreadable))
     railway = _railway(seen, config.card_mm, back, apart)
     caboose = None
     if token is None:
-        problems.append("the caboose is not seen")
+        problems.append(Problem("caboose_unseen"))
     else:
         caboose = _card_under(token, seen, railway, config.card_mm)
         if caboose is None:
-            problems.append("the caboose is not on a railway card")
+            problems.append(Problem("caboose_off"))
     free = _off_the_known(grey.shape[:2], config, seen, token)
     dice = _dice(frame, half, calibration, config, free)
     for die in dice:
@@ -596,10 +594,7 @@ def _recognise(
     hidden_mm2 = _covered_area(half, free, k / 2)
     if hidden_mm2 > 0:
         share = hidden_mm2 / (config.layout.width * config.layout.height)
-        problems.append(
-            f"something covers {max(share, 0.01):.0%} of the table (a hand?): "
-            "what lies under it is not seen"
-        )
+        problems.append(Problem("covered", {"percent": round(max(share, 0.01) * 100)}))
     return Observation(
         cards=tuple(seen),
         railway=railway,

@@ -1,0 +1,127 @@
+"""The engine's refusals as kinds with parameters: each keeps the English message the API has
+always given, and carries a key and parameters that the page's other language says
+(companion/games/caboose/words.py, REFUSALS). The rules themselves speak only English."""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import replace
+from pathlib import Path
+from string import Formatter
+
+import pytest
+
+from companion.games.caboose.rules import engine
+from companion.games.caboose.rules.engine import apply, deal
+from companion.games.caboose.rules.state import Chaos, Pass, Play, RuleError
+from companion.games.caboose.session import MESSAGES
+from companion.games.caboose.words import REFUSALS, SESSION
+from companion.pose import Pose
+from tests.rules.conftest import table
+
+PACKAGE = Path(__file__).parents[2] / "companion" / "games" / "caboose"
+REFUSERS = {"RuleError", "TableError", "PlacementError", "Refusal"}
+
+
+def fields(template: str) -> set[str]:
+    return {name for _, name, _, _ in Formatter().parse(template) if name}
+
+
+def refused(state, action) -> RuleError:
+    with pytest.raises(RuleError) as caught:
+        apply(state, action)
+    return caught.value
+
+
+def spanish(error: RuleError) -> str:
+    template = REFUSALS["es"][error.key]
+    assert fields(template) <= set(error.params), (error.key, error.params)
+    return template.format_map(error.params)
+
+
+ANA = table("rollecate", ["2"], 0, [["2", "3"], ["1", "4"]])  # Ana draws a 1 first
+
+
+@pytest.mark.parametrize(
+    ("action", "key", "english", "words"),
+    [
+        (Play(("4",), ()), "not_in_hand", "4 is not in the hand (the hand holds 2, 3, 1)",
+         "4 no está en la mano (la mano tiene 2, 3, 1)"),
+        (Play(("2", "3"), ()), "mixed_values",
+         "the cards played together must all have the same value",
+         "las cartas jugadas juntas deben tener todas el mismo valor"),
+        (Play((), ()), "play_empty", "a play needs at least one card",
+         "una jugada necesita al menos una carta"),
+        (Play(("2",), (1, 1, 1)), "dice_count", "this play rolls 2 dice, but 3 results were given",
+         "esta jugada tira 2 dados, pero se han dado 3 resultados"),
+        (Play(("2",), (1, 7)), "dice_face",
+         "7 is not a face of the dice: each die shows one of [0, 1]",
+         "7 no es una cara de los dados: cada dado muestra una de [0, 1]"),
+        (Play(("2",), (1, 1), place=(Pose(0, 0, 0), Pose(0, 88, 0))), "placement_count",
+         "2 positions for 1 cards played", "2 posiciones para 1 cartas jugadas"),
+        (Chaos(("2",)), "chaos_only", "only chaos cards can be discarded this way",
+         "así solo se pueden descartar cartas de caos"),
+        (Pass(order=("1",)), "order_unneeded",
+         "an order was given but no penalty cards were taken",
+         "se ha dado un orden, pero no se ha tomado ninguna carta de penalización"),
+    ],
+)  # fmt: skip
+def test_a_refusal_keeps_its_english_and_says_it_in_spanish(action, key, english, words):
+    error = refused(ANA, action)
+    assert (error.key, error.message, str(error)) == (key, english, english)
+    assert spanish(error) == words
+
+
+def test_the_game_over_and_an_empty_hand():
+    assert refused(replace(ANA, over=True), Pass()).key == "game_over"
+    with pytest.raises(RuleError) as caught:  # a hand emptied, as at the very end
+        engine._take_from_hand((), ["3"])
+    error = caught.value
+    assert error.message == "3 is not in the hand (the hand holds no cards)"
+    assert spanish(error) == "3 no está en la mano (la mano no tiene cartas)"
+
+
+def test_a_card_laid_crooked_or_apart_is_refused_in_both_languages():
+    state = deal("rollecate", ["Ana", "Ben"], 3)  # the front card lies at (-63, 176)
+    code = state.player.hand[0]
+    dice = (0,) * state.edition.dice_for((code,))
+    crooked = refused(state, Play((code,), dice, place=(Pose(-126.0, 176.0, 45.0),)))
+    assert crooked.rule == "placement" and crooked.key == "placement_crooked"
+    assert crooked.message.endswith("is laid at 45 degrees: lay it straight along the table")
+    assert spanish(crooked) == (
+        f"la carta 1 jugada ({code}) está a 45 grados: ponla recta a lo largo de la mesa"
+    )
+    apart = refused(state, Play((code,), dice, place=(Pose(400.0, 400.0, 0.0),)))
+    assert apart.key == "placement_apart" and "does not join the open end" in apart.message
+    assert spanish(apart).startswith(f"la carta 1 jugada ({code}) no se une al extremo abierto")
+
+
+def keys_raised() -> set[str]:
+    """Every refusal key given in the Caboose package's source: `key="…"` of a refusal (or
+    each key of a `key="…" if … else "…"`), and the placement keys of rules/geometry.py."""
+    keys: set[str] = set()
+    for path in PACKAGE.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and ast.unparse(node.func) in REFUSERS:
+                for keyword in node.keywords:
+                    if keyword.arg == "key":  # a key, or keys chosen by a condition
+                        words = ast.walk(keyword.value)
+                        keys |= {n.value for n in words if isinstance(n, ast.Constant)}
+            elif (
+                path.name == "geometry.py"
+                and isinstance(node, ast.Constant)
+                and str(node.value).startswith("placement_")
+            ):
+                keys.add(node.value)
+    return keys
+
+
+def test_every_refusal_key_raised_has_spanish_words():
+    raised = keys_raised()
+    assert {"not_in_hand", "placement_loop", "placement_on_top", "dice_face"} <= raised
+    missing = {key for key in raised if key not in REFUSALS["es"] and key not in SESSION["es"]}
+    assert missing == set()
+    assert set(REFUSALS["es"]) <= raised  # no words for a refusal nobody gives
+    # a refusal key is no key of the session's own words, unless they say the same thing
+    assert not set(REFUSALS["es"]) & set(MESSAGES)
+    assert REFUSALS["en"] == {}  # English is each refusal's own message
