@@ -95,6 +95,42 @@ def test_the_hardware_and_the_page_never_import_the_application() -> None:
     assert _breaches(refused) == []
 
 
+# Shared modules others are moving off the Caboose package in issue 11: the rule below holds
+# them too once they are moved (then this list goes).
+MOVING_OFF_CABOOSE = ("companion.store", "companion.table")
+
+
+def test_shared_code_knows_a_game_only_through_the_registry() -> None:
+    """hw/ and companion/ outside companion/games/ (the games and their registry) and
+    companion/app/ never import the Caboose package, at the top or inside a function: it is
+    one game among others, and a second game must not find the shared parts shaped for it."""
+
+    def refused(importer: str, imported: str, nested: bool) -> bool:
+        shared = _within(importer, "hw") or (
+            _within(importer, "companion")
+            and not _within(importer, "companion.games")
+            and not _within(importer, "companion.app")
+            and not any(_within(importer, moving) for moving in MOVING_OFF_CABOOSE)
+        )
+        return shared and _within(imported, "companion.games.caboose")
+
+    assert _breaches(refused) == []
+
+
+def test_the_synthetic_table_imports_no_hardware_no_page_and_no_game() -> None:
+    """companion/synthetic/ draws any game's pieces for the tests and the demo: a game's
+    package may use it only if it reaches into none of them."""
+    assert any(_within(_name(path), "companion.synthetic") for path in _modules())
+
+    def refused(importer: str, imported: str, nested: bool) -> bool:
+        below = ("hw", "web", "companion.app", "companion.games")
+        return _within(importer, "companion.synthetic") and any(
+            _within(imported, package) for package in below
+        )
+
+    assert _breaches(refused) == []
+
+
 @pytest.mark.parametrize("library", PI_ONLY)
 def test_pi_only_libraries_are_imported_only_in_hw_and_only_when_used(library: str) -> None:
     """On any other machine they are not installed: importing them at the top of a module

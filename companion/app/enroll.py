@@ -24,6 +24,7 @@ import numpy as np
 from companion.app.cli import CommandLine, folder_path, writable_file, writable_folder
 from companion.games.caboose import cards
 from companion.games.caboose.rules import edition as editions
+from companion.games.caboose.scenes import random_table
 from companion.games.caboose.vision.catalogue import TEMPLATE_PX, Catalogue, normalise
 from companion.games.caboose.vision.observe import (
     VisionConfig,
@@ -156,7 +157,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     preview_path = args.preview or args.folder / "preview.png"
     try:
-        with open_source(args.source) as source:
+        with open_source(args.source, random_table) as source:
             catalogue = enroll(
                 source, codes, config, wait=None if args.no_wait else input,
                 preview_path=preview_path,

@@ -25,6 +25,7 @@ from gpiozero import Factory
 
 from companion.app.config import Config, ConfigError, load
 from companion.app.service import FrameLoop
+from companion.games import default
 from companion.games.caboose.rules.edition import load as load_edition
 from companion.games.caboose.session import Session, SessionConfig
 from companion.games.caboose.table import Table
@@ -143,7 +144,7 @@ def main(path: Path, frames: int | None = None, serve: bool = True) -> int:
         print(f"companion run: {error}", file=sys.stderr)
         return 2
     try:
-        source = open_source(config.camera.source)
+        source = open_source(config.camera.source, default().scene)
     except FrameSourceError as error:
         print(f"companion run: camera: {error}", file=sys.stderr)
         return 2

@@ -146,3 +146,6 @@ class Game:
     add_arguments: Callable[[str, argparse.ArgumentParser], None]  # for simulate, demo
     simulate: Callable[[argparse.Namespace], int]
     watcher: Callable[[Any], Watcher]  # (vision config): the camera's side of the game
+    # (seed): a table of this game in mid-play (a companion.synthetic.Scene), what the
+    # synthetic camera `synthetic:SEED` shows where there is no real one
+    scene: Callable[[int], Any]

@@ -12,6 +12,7 @@ from companion.games.caboose import commandline, view
 from companion.games.caboose.record import FORMAT, RecordError, from_json
 from companion.games.caboose.rules.edition import EDITIONS
 from companion.games.caboose.rules.edition import load as load_edition
+from companion.games.caboose.scenes import random_table
 from companion.games.caboose.table import check_names, snapshot_of
 from companion.games.caboose.tracker import Watcher
 from companion.games.caboose.words import TEXT
@@ -59,4 +60,5 @@ GAME = Game(
     add_arguments=commandline.add_arguments,
     simulate=commandline.simulate,
     watcher=Watcher,
+    scene=random_table,
 )
