@@ -39,8 +39,9 @@ chromium:
 	@$(if $(CHROMIUM),true,echo "chromium is missing: installing it with apt-get" && \
 	  $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq chromium)
 
+# The slow tests (whole demo games, killed services) spread over every core: `-n auto`.
 test: lint chromium
-	$(BIN)/pytest
+	$(BIN)/pytest -n auto
 
 bench: $(VENV)/.installed
 	$(BIN)/python bench/bench_simulate.py
