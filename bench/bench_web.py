@@ -26,9 +26,11 @@ import waitress
 
 from companion.games.caboose import view
 from companion.games.caboose.bots import cautious
+from companion.games.caboose.commands import Act
 from companion.games.caboose.rules.state import Play
-from companion.games.caboose.table import Table
+from companion.games.protocol import Start
 from companion.store import Store
+from companion.table import Table
 from web.app import Settings, create_app
 from web.serve import THREADS
 
@@ -73,18 +75,17 @@ class Listener(threading.Thread):
 
 def play_one(table: Table, dice: random.Random) -> None:
     """One real turn by a bot (a new game when the last one ended)."""
-    game = table.require()
-    if game.state.over:
-        table.new_game("rollecate", ["Ana", "Ben", "Cleo"], seed=dice.random())
+    state = table.match.ledger.state
+    if state.over:
+        table.start("caboose", Start(("Ana", "Ben", "Cleo"), "rollecate", seed=dice.random()))
         return
-    state = game.state
     action = cautious(state)
     if isinstance(action, Play):
         count = state.edition.dice_for(action.cards)
         action = replace(
             action, roll=tuple(dice.choice(state.edition.die_faces) for _ in range(count))
         )
-    table.act(state.to_move, action)
+    table.handle(Act(state.to_move, action))
 
 
 def latency(table: TimedTable, port: int, actions: int, clients: int) -> list[float]:
@@ -136,7 +137,7 @@ def throughput(port: int, seconds: float, workers: int) -> float:
 
 def build_time(table: Table, repeats: int = 200) -> float:
     """Median ms to build the view once (what a change costs before the cache serves it)."""
-    snap = table.snapshot()
+    snap = table.match.ledger.snapshot(table.version)
     times = []
     for _ in range(repeats):
         started = time.perf_counter()
@@ -155,7 +156,7 @@ def main() -> None:
 
     with tempfile.TemporaryDirectory() as tmp:
         table = TimedTable(Store(Path(tmp) / "bench.sqlite3"))
-        table.new_game("rollecate", ["Ana", "Ben", "Cleo"], seed=1)
+        table.start("caboose", Start(("Ana", "Ben", "Cleo"), "rollecate", seed=1))
         app = create_app(table, "0000", Settings(max_streams=THREADS - 4))
         server = waitress.create_server(app, host="127.0.0.1", port=0, threads=THREADS)
         port = server.effective_port

@@ -17,7 +17,7 @@ from companion.games.caboose.record import Record, from_json, record_of, summary
 from companion.games.caboose.rules.engine import deal
 from companion.games.caboose.rules.state import TOOK, Pass, Play
 from companion.games.caboose.simulate import play_game
-from companion.games.caboose.table import Table, TableError
+from companion.games.caboose.table import Ledger, TableError
 from companion.store import DEAL, TURN, Store
 from tests.tables import ROLLECATE_TWO
 
@@ -117,9 +117,8 @@ def test_the_first_railway_is_laid_as_the_table_shows_it():
 
 def test_a_provisional_table_fixes_its_deal_journals_it_and_resumes_it(tmp_path):
     path = tmp_path / "table.sqlite3"
-    table = Table(Store(path), provisional=True)
-    table.new_game("rollecate", ["Ana", "Ben"], seed=3)
-    state = table.require().state
+    table = Ledger.start(Store(path), "rollecate", ["Ana", "Ben"], seed=3, provisional=True)
+    state = table.game.state
     unseen = Counter(state.draw[1:]) + Counter(state.seats[1].hand)
     held = Counter(state.player.hand + state.draw[:1])
     code = next(c for c in unseen if c not in held and not c.startswith("C"))
@@ -127,19 +126,19 @@ def test_a_provisional_table_fixes_its_deal_journals_it_and_resumes_it(tmp_path)
         table.stage(0, [code])
     except TableError as error:  # the railway may not take it: the deal is fixed anyway
         assert error.rule != "deal"
-    fixed = table.require()
+    fixed = table.game
     assert code in fixed.state.player.hand + fixed.state.draw[:1]
     kinds = [entry.kind for entry in table.store.journal(fixed.id)]
     assert kinds == [DEAL]
     table.act(0, Pass())
-    again = Table(Store(path), provisional=True)  # a restart: the fixed deal stands
-    assert again.require().record == table.require().record
-    assert again.require().state.turn == 1
+    store = Store(path)  # a restart: the fixed deal stands
+    again = Ledger(store, store.current(), provisional=True)
+    assert again.game.record == table.game.record
+    assert again.game.state.turn == 1
 
 
 def test_a_known_deal_is_never_changed(tmp_path):
-    table = Table(Store(tmp_path / "t.sqlite3"))
-    table.load(from_json(ROLLECATE_TWO))
+    table = Ledger.load(Store(tmp_path / "t.sqlite3"), from_json(ROLLECATE_TWO))
     with pytest.raises(TableError) as refused:
         table.act(0, Play(("4",), (1, 1, 1, 1)))
     assert refused.value.rule == "hand"
@@ -148,19 +147,19 @@ def test_a_known_deal_is_never_changed(tmp_path):
 
 
 def test_hands_shown_at_the_end_count_and_are_checked(tmp_path):
-    table = Table(Store(tmp_path / "t.sqlite3"), provisional=True)
     state = deal("rollecate", ["Ana", "Ben"], 5)
-    table.load(replace(record_of(state), turns=[]))
+    record = replace(record_of(state), turns=[])
+    table = Ledger.load(Store(tmp_path / "t.sqlite3"), record, provisional=True)
     with pytest.raises(TableError, match="once the game is over"):
         table.show_hand(0, list(state.seats[0].hand))
-    while not table.require().state.over:
-        table.act(table.require().state.to_move, Pass())
-    end = table.require().state
+    while not table.game.state.over:
+        table.act(table.game.state.to_move, Pass())
+    end = table.game.state
     ben = list(end.seats[1].hand)
     with pytest.raises(TableError, match="show every card"):
         table.show_hand(1, ben[:-1])
     table.show_hand(1, ben)
-    assert table.require().shown == {1: tuple(ben)}
+    assert table.game.shown == {1: tuple(ben)}
 
 
 def test_a_store_from_before_deal_entries_takes_them(tmp_path):
@@ -186,51 +185,49 @@ def test_a_store_from_before_deal_entries_takes_them(tmp_path):
 
 
 def test_loose_caboose_cards_taken_from_the_draw_pile_are_shown_then_counted(tmp_path):
-    table = Table(Store(tmp_path / "t.sqlite3"), provisional=True)
-    table.new_game("loose-caboose", ["Ana", "Ben"], seed=4)
+    store = Store(tmp_path / "t.sqlite3")
+    table = Ledger.start(store, "loose-caboose", ["Ana", "Ben"], seed=4, provisional=True)
     while table.to_show() is None:  # passes eat the railway behind the caboose
-        assert not table.require().state.over
-        table.act(table.require().state.to_move, Pass())
+        assert not table.game.state.over
+        table.act(table.game.state.to_move, Pass())
     what, seat, count = table.to_show()
     assert (what, count) == ("taken", 1)
-    game = table.require()
+    game = table.game
     took = next(e.cards[0] for e in game.events[-1] if e.what == TOOK)
     unseen = Counter(game.state.draw) + sum((Counter(p.hand) for p in game.state.seats), Counter())
     other = next(code for code in unseen if code != took)
     with pytest.raises(TableError, match="1 cards from the draw pile, not 2"):
         table.show_taken([other, other])
     table.show_taken([other])
-    player = table.require().state.seats[seat]
+    player = table.game.state.seats[seat]
     assert other in player.pile + player.banked and table.to_show() is None
 
 
 def test_the_page_of_a_provisional_table_shows_no_guessed_hand(tmp_path):
     from companion.games.caboose.view import build
 
-    table = Table(Store(tmp_path / "t.sqlite3"), provisional=True)
-    table.new_game("rollecate", ["Ana", "Ben"], seed=3)
-    choices = build(table.snapshot())["choices"]
+    store = Store(tmp_path / "t.sqlite3")
+    table = Ledger.start(store, "rollecate", ["Ana", "Ben"], seed=3, provisional=True)
+    choices = build(table.snapshot(0))["choices"]
     assert choices["provisional"] and choices["hand"] == [] and choices["plays"] == []
-    known = Table(Store(tmp_path / "k.sqlite3"))
-    known.new_game("rollecate", ["Ana", "Ben"], seed=3)
-    assert build(known.snapshot())["choices"]["hand"]
+    known = Ledger.start(Store(tmp_path / "k.sqlite3"), "rollecate", ["Ana", "Ben"], seed=3)
+    assert build(known.snapshot(0))["choices"]["hand"]
 
 
 def test_lauras_card_turned_up_is_learnt_before_she_acts(tmp_path):
     """LOK'n'ROLL solo against Laura: her card comes from the draw pile, face up. On a
     provisional deal the table learns it, and the rules then decide what she does."""
-    table = Table(Store(tmp_path / "t.sqlite3"), provisional=True)
-    table.new_game("loknroll", ["Ana"], variant="solo-laura", seed=1)
-    state = table.require().state
+    store = Store(tmp_path / "t.sqlite3")
+    table = Ledger.start(store, "loknroll", ["Ana"], "solo-laura", seed=1, provisional=True)
+    state = table.game.state
     assert state.player.laura
     other = next(c for c in state.draw[1:] if c != state.draw[0])
     table.reveal(state.to_move, [other])
-    assert table.require().state.draw[0] == other
+    assert table.game.state.draw[0] == other
     with pytest.raises(TableError, match="not Ana's"):
         table.reveal(1 - state.to_move, [other])
-    known = Table(Store(tmp_path / "k.sqlite3"))
-    known.new_game("loknroll", ["Ana"], variant="solo-laura", seed=1)
-    top = known.require().state.draw[0]
-    known.reveal(known.require().state.to_move, [top])  # agrees: nothing to fix
+    known = Ledger.start(Store(tmp_path / "k.sqlite3"), "loknroll", ["Ana"], "solo-laura", seed=1)
+    top = known.game.state.draw[0]
+    known.reveal(known.game.state.to_move, [top])  # agrees: nothing to fix
     with pytest.raises(TableError, match="not what this player holds"):
-        known.reveal(known.require().state.to_move, [other if other != top else "4x/s"])
+        known.reveal(known.game.state.to_move, [other if other != top else "4x/s"])

@@ -129,19 +129,22 @@ def test_a_press_is_waited_for_however_slow_the_buttons_timers(tmp_path):
     the controls see it down and waits for the session to deal with it, so it is slower,
     never wrong; a press the session refuses is said at once, with the session's words."""
     from companion.app.demo import Demo, DemoOptions
-    from companion.games.caboose.table import Table
+    from companion.games.caboose.session import SessionConfig
+    from companion.games.protocol import Setting
     from companion.store import Store
+    from companion.table import Table
 
-    table = Table(Store(tmp_path / "table.sqlite3"), provisional=True)
+    setting = Setting(provisional=True, camera=SessionConfig())
+    table = Table(Store(tmp_path / "table.sqlite3"), setting)
     options = DemoOptions(edition="loose-caboose", players=2, seed="slow", debounce=0.3)
     demo = Demo(options, table)
     try:
         assert demo.press("pass", lambda: demo._accepted(0)), demo.session.status()
-        assert "pass" in table.require().record.turns[0]
+        assert "pass" in demo.ledger.game.record.turns[0]
         # the pass waits for CONFIRM: PASS now is refused, and said so, not waited for
         assert not demo.press("pass", lambda: demo._accepted(1))
         assert demo.session.status()["said"]["problem"]["key"] == "pass_not_now"
-        assert len(table.require().record.turns) == 1
+        assert len(demo.ledger.game.record.turns) == 1
     finally:
         demo.close()
         table.store.close()

@@ -1,5 +1,5 @@
 """The frame loop that `companion run` and `companion demo` share (companion/app/service.py):
-frames through the watcher to the session, ended by the source running dry or by `stop`."""
+frames through the watcher to the table, ended by the source running dry or by `stop`."""
 
 from __future__ import annotations
 
@@ -13,20 +13,21 @@ import pytest
 
 from companion.app.service import FrameLoop
 from companion.games.caboose import scenes as synthetic
-from companion.games.caboose.session import Session, SessionConfig
-from companion.games.caboose.table import Table
-from companion.games.caboose.tracker import Watcher
+from companion.games.caboose.camera import Camera
+from companion.games.caboose.session import SessionConfig
 from companion.games.caboose.vision.observe import VisionConfig
+from companion.games.protocol import Setting
 from companion.hardware import FRAME_SIZE
 from companion.store import Store
+from companion.table import Table
 from hw.frames import FolderFrames, SyntheticFrames
 
 
 @pytest.fixture
 def loop(tmp_path: Path):
     store = Store(tmp_path / "table.sqlite3")
-    session = Session(Table(store, provisional=True), SessionConfig())
-    yield FrameLoop(Watcher(VisionConfig.for_edition("rollecate")), session)
+    table = Table(store, Setting(provisional=True, camera=SessionConfig()))
+    yield FrameLoop(Camera(VisionConfig.for_edition("rollecate")), table)
     store.close()
 
 
@@ -38,13 +39,15 @@ def _finishes(loop: FrameLoop, *args) -> bool:
     return not runner.is_alive()
 
 
-def test_what_the_camera_cannot_see_reaches_the_session_and_clears(loop) -> None:
+def test_what_the_camera_cannot_see_reaches_the_page_and_clears(loop) -> None:
+    """Before any game too: a table is set up (markers, light) before its first game."""
     black = np.zeros((FRAME_SIZE[1], FRAME_SIZE[0], 3), np.uint8)
     loop.step(black)
-    assert loop.session.status()["camera"], "a black frame is a problem the page shows"
+    camera = loop.table.view("en")["session"]["camera"]
+    assert camera, "a black frame is a problem the page shows"
     table = synthetic.render(synthetic.random_scene(3, "rollecate", n_dice=0), 3)
     loop.step(table)
-    assert loop.session.status()["camera"] == []
+    assert loop.table.view("en")["session"]["camera"] == []
     assert loop.frames == 2
 
 

@@ -1,6 +1,7 @@
 """The session: table events, buttons and page commands matched against what the engine
-expects next. Views are built by hand from the engine's own railway (moved to where it
-lies on the table), so each test says exactly what the camera saw."""
+expects next, each a command handed to the one writer (`Table.handle`). Views are built by
+hand from the engine's own railway (moved to where it lies on the table), so each test says
+exactly what the camera saw."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 
 from companion.games.caboose.bots import greedy
+from companion.games.caboose.commands import Answer, Press, Seen
 from companion.games.caboose.rules.engine import deal
 from companion.games.caboose.rules.state import Pass, Play
 from companion.games.caboose.session import (
@@ -29,7 +31,7 @@ from companion.games.caboose.session import (
     Session,
     SessionConfig,
 )
-from companion.games.caboose.table import Table, TableError
+from companion.games.caboose.table import TableError
 from companion.games.caboose.tracker import (
     CABOOSE_MOVED,
     CARDS_LAID,
@@ -42,10 +44,14 @@ from companion.games.caboose.tracker import (
     TableView,
 )
 from companion.games.caboose.vision.observe import SeenCard, SeenDie
+from companion.games.caboose.vision.problems import Problem
+from companion.games.protocol import Setting
 from companion.pose import Pose
 from companion.store import Store
+from companion.table import Table
 from hw import controls as hw_controls
 from tests.hw.test_controls import chattering_press
+from tests.playing import act, ledger, match, new_game
 
 OFFSET = (300.0, 150.0)  # where the engine's origin lies on the table
 
@@ -84,7 +90,7 @@ def view_of(
     confidence: float = 0.9,
 ) -> TableView:
     """What the camera sees: the engine's railway where it lies, plus what is given."""
-    state = table.require().state
+    state = ledger(table).state
     railway = [seen(c, p) for c, p in zip(state.railway, state.layout, strict=True)]
     railway += [seen(c, p, confidence) for c, p in laid]
     return TableView(
@@ -113,26 +119,47 @@ def store(tmp_path) -> Store:
     return Store(tmp_path / "table.sqlite3")
 
 
+def followed(store: Store, provisional: bool = False, outputs: Outputs | None = None) -> Table:
+    """A table a camera follows, as `companion run` and the demo set it up."""
+    return Table(store, Setting(provisional, SessionConfig(), outputs))
+
+
+def flow(table: Table) -> Session:
+    """The turn at the table, as the game at the table follows it."""
+    session = match(table).session
+    assert session is not None
+    return session
+
+
+def see(table: Table, events: Sequence[TableEvent] = (), problems: Sequence[str] = ()) -> None:
+    """A camera frame's news, handed to the table as the frame loop hands it."""
+    table.handle(Seen(tuple(events), tuple(problems)))
+
+
+def answer(table: Table, code: str) -> None:
+    """The players' answer on the page (`POST /api/session/answer`)."""
+    table.handle(Answer(code))
+
+
 def start(store: Store, edition: str = "loose-caboose", names=("Ana", "Ben")):
     seed, play = first_play(edition, names)
-    table = Table(store)
-    table.new_game(edition, list(names), seed=seed)
     outputs = Outputs()
-    session = Session(table, SessionConfig(), outputs)
-    session.on_events(event(TABLE_SEEN, view_of(table)))
-    return table, session, outputs, play
+    table = followed(store, outputs=outputs)
+    new_game(table, edition, list(names), seed=seed)
+    see(table, event(TABLE_SEEN, view_of(table)))
+    return table, flow(table), outputs, play
 
 
-def lay(table: Table, session: Session, play: Play, **kwargs) -> TableView:
+def lay(table: Table, play: Play, **kwargs) -> TableView:
     view = view_of(table, list(zip(play.cards, play.place, strict=True)), **kwargs)
-    session.on_events(event(CARDS_LAID, view))
+    see(table, event(CARDS_LAID, view))
     return view
 
 
-def roll(session: Session, view: TableView, wheels: Sequence[int]) -> TableView:
+def roll(table: Table, view: TableView, wheels: Sequence[int]) -> TableView:
     dice = tuple(SeenDie("wheels", w, (400.0 + 40 * i, 560.0), 1.0) for i, w in enumerate(wheels))
     rolled = replace(view, dice=dice)
-    session.on_events(event(DICE_SETTLED, rolled, dice=dice))
+    see(table, event(DICE_SETTLED, rolled, dice=dice))
     return rolled
 
 
@@ -147,44 +174,44 @@ def test_the_session_and_hw_controls_name_buttons_and_statuses_alike():
 
 def test_a_whole_play_laid_rolled_checked_and_confirmed(store):
     table, session, outputs, play = start(store)
-    view = lay(table, session, play)
+    view = lay(table, play)
     assert session.phase == STAGED
-    staged = table.staged
+    staged = ledger(table).staged
     assert staged is not None and staged.cards == play.cards
     # the camera's poses, moved back into the engine's frame, are the engine's placements
     for got, want in zip(staged.place, play.place, strict=True):
         assert got == pytest.approx(want, abs=0.01)
     dice = staged.dice
-    assert not table.require().record.turns  # nothing kept before the roll
+    assert not ledger(table).game.record.turns  # nothing kept before the roll
 
-    rolled = roll(session, view, [0] * dice)
-    turns = table.require().record.turns
+    rolled = roll(table, view, [0] * dice)
+    turns = ledger(table).game.record.turns
     assert turns[-1]["play"] == list(play.cards) and turns[-1]["roll"] == [0] * dice
     assert session.phase == CHECKING
-    assert Store(store.path).record(table.require().id).turns == turns  # journaled already
+    assert Store(store.path).record(ledger(table).game.id).turns == turns  # journaled already
 
-    state = table.require().state
-    session.on_events(event(CABOOSE_MOVED, replace(rolled, caboose=None)))
+    state = ledger(table).game.state
+    see(table, event(CABOOSE_MOVED, replace(rolled, caboose=None)))
     assert session.mismatch is not None and "caboose" in session.mismatch.text
-    session.on_button(CONFIRM)
+    table.handle(Press(CONFIRM))
     assert session.phase == CHECKING and session.problem.text.startswith("not yet")
     assert outputs.buzzes[-1] == "illegal" and outputs.led[-1] == LED_ERROR
 
     matching = view_of(table, dice=[0] * dice)
     assert matching.caboose == state.caboose
-    session.on_events(event(CABOOSE_MOVED, matching, caboose=state.caboose))
+    see(table, event(CABOOSE_MOVED, matching, caboose=state.caboose))
     assert session.mismatch is None and session.problem is None
     assert session.led() == LED_NEEDS_CONFIRMATION
-    session.on_button(CONFIRM)
+    table.handle(Press(CONFIRM))
     assert session.phase == WAITING and outputs.led[-1] == LED_WAITING
 
 
 def test_the_check_names_the_penalty_cards_still_to_take(store):
     table, session, _, play = start(store)
-    before = table.require().state
-    view = lay(table, session, play)
-    roll(session, view, [2] * table.staged.dice)  # as far as it goes: a derailment
-    after = table.require().state
+    before = ledger(table).game.state
+    view = lay(table, play)
+    roll(table, view, [2] * ledger(table).staged.dice)  # as far as it goes: a derailment
+    after = ledger(table).game.state
     taken = len(before.railway) + len(play.cards) - len(after.railway)
     assert taken > 0
     # the camera still sees every card: the caboose moved to the front, none taken yet
@@ -192,8 +219,9 @@ def test_the_check_names_the_penalty_cards_still_to_take(store):
         seen(c, p)
         for c, p in zip(before.railway + play.cards, before.layout + tuple(play.place), strict=True)
     )
-    session.on_events(
-        event(CABOOSE_MOVED, TableView(everything, len(everything) - 1), caboose=len(everything))
+    see(
+        table,
+        event(CABOOSE_MOVED, TableView(everything, len(everything) - 1), caboose=len(everything)),
     )
     assert (
         session.mismatch.text
@@ -205,138 +233,138 @@ def test_an_illegal_placement_is_announced_and_nothing_is_applied(store):
     table, session, outputs, play = start(store)
     wrong = Pose(play.place[0].x + 40.0, play.place[0].y + 40.0, play.place[0].rotation)
     view = view_of(table, [(play.cards[0], wrong)])
-    session.on_events(event(CARDS_LAID, view))
+    see(table, event(CARDS_LAID, view))
     assert session.phase == ILLEGAL
     assert "cannot be played" in session.problem.text
     assert outputs.buzzes == ["illegal"] and session.led() == LED_ERROR
-    assert table.staged is None and not table.require().record.turns
-    roll(session, view, [1])  # dice thrown anyway: still nothing
-    assert not table.require().record.turns
+    assert ledger(table).staged is None and not ledger(table).game.record.turns
+    roll(table, view, [1])  # dice thrown anyway: still nothing
+    assert not ledger(table).game.record.turns
     # the card is put right: staged, the error is gone
-    lay(table, session, play)
+    lay(table, play)
     assert session.phase == STAGED and session.problem is None
 
 
 def test_cards_taken_back_unstage(store):
     table, session, _, play = start(store)
-    lay(table, session, play)
-    assert table.staged is not None
-    session.on_events(event(CARDS_LIFTED, view_of(table)))
-    assert session.phase == WAITING and table.staged is None
+    lay(table, play)
+    assert ledger(table).staged is not None
+    see(table, event(CARDS_LIFTED, view_of(table)))
+    assert session.phase == WAITING and ledger(table).staged is None
 
 
 def test_pass_button_then_undo_by_holding_confirm(store):
     table, session, _, _ = start(store)
-    session.on_button(PASS)
-    assert table.require().record.turns == [{"pass": True}]
+    table.handle(Press(PASS))
+    assert ledger(table).game.record.turns == [{"pass": True}]
     assert session.phase == CHECKING
-    session.on_button(UNDO)
-    assert table.require().record.turns == []
+    table.handle(Press(UNDO))
+    assert ledger(table).game.record.turns == []
     assert session.phase == WAITING
 
 
 def test_undo_never_goes_past_a_roll(store):
     table, session, outputs, play = start(store)
-    view = lay(table, session, play)
-    roll(session, view, [0] * table.staged.dice)
-    session.on_button(UNDO)
-    assert len(table.require().record.turns) == 1
+    view = lay(table, play)
+    roll(table, view, [0] * ledger(table).staged.dice)
+    table.handle(Press(UNDO))
+    assert len(ledger(table).game.record.turns) == 1
     assert "dice roll once seen is not undone" in session.problem.text
     assert outputs.buzzes[-1] == "illegal"
 
 
 def test_undo_while_staged_takes_the_cards_back(store):
     table, session, _, play = start(store)
-    lay(table, session, play)
-    session.on_button(UNDO)
-    assert table.staged is None and session.phase == WAITING
+    lay(table, play)
+    table.handle(Press(UNDO))
+    assert ledger(table).staged is None and session.phase == WAITING
 
 
 def test_pass_with_cards_laid_is_refused(store):
     table, session, outputs, play = start(store)
-    lay(table, session, play)
-    session.on_button(PASS)
-    assert not table.require().record.turns
+    lay(table, play)
+    table.handle(Press(PASS))
+    assert not ledger(table).game.record.turns
     assert "take them back to pass" in session.problem.text and outputs.buzzes == ["illegal"]
 
 
 def test_an_unsure_card_is_asked_about_not_guessed(store):
     table, session, _, play = start(store)
-    lay(table, session, play, confidence=0.1)
-    assert session.phase == ASKING and table.staged is None
+    lay(table, play, confidence=0.1)
+    assert session.phase == ASKING and ledger(table).staged is None
     question = session.status()["question"]
     assert play.cards[0] in question["options"]
-    session.answer(play.cards[0])
+    answer(table, play.cards[0])
     assert session.phase in (STAGED, ASKING)
     while session.phase == ASKING:  # each unsure card in turn
-        session.answer(play.cards[session.question.card])
-    assert session.phase == STAGED and table.staged.cards == play.cards
+        answer(table, play.cards[session.question.card])
+    assert session.phase == STAGED and ledger(table).staged.cards == play.cards
     with pytest.raises(TableError):
-        session.answer(play.cards[0])
+        answer(table, play.cards[0])
 
 
 def test_a_card_not_in_the_hand_is_asked_about(store):
     table, session, _, play = start(store)
-    hand = table.require().state.player.hand + table.require().state.draw[:1]
+    hand = ledger(table).game.state.player.hand + ledger(table).game.state.draw[:1]
     stranger = next(c for c in ("1/s", "2/s", "3/s", "4/s", "1/c") if c not in hand)
     view = view_of(table, [(stranger, play.place[0])])
-    session.on_events(event(CARDS_LAID, view))
+    see(table, event(CARDS_LAID, view))
     assert session.phase == ASKING
     assert set(session.question.options) <= set(hand)
     with pytest.raises(TableError):
-        session.answer("C4")
+        answer(table, "C4")
 
 
 def test_chaos_cards_shown_in_the_zone_are_discarded_in_order(store):
-    table = Table(store)
+    table = followed(store)
     for seed in range(300):
-        table.new_game("rollecate", ["Ana", "Ben"], seed=seed)
-        state = table.require().state
+        state = new_game(table, "rollecate", ["Ana", "Ben"], seed=seed).state
         chaos = [c for c in state.player.hand + state.draw[:1] if c.startswith("C")]
         if chaos:
             break
-    session = Session(table, SessionConfig(), Outputs())
-    session.on_events(event(TABLE_SEEN, view_of(table)))
+    session = flow(table)
+    see(table, event(TABLE_SEEN, view_of(table)))
     view = view_of(table, shown=chaos)
-    session.on_events(event(CARDS_SHOWN, view, cards=view.shown))
-    assert table.require().record.turns == [{"chaos": chaos}]
+    see(table, event(CARDS_SHOWN, view, cards=view.shown))
+    assert ledger(table).game.record.turns == [{"chaos": chaos}]
     assert session.phase == WAITING
 
 
 def test_more_dice_than_the_table_has_are_rolled_in_batches(store):
     table, session, _, play = start(store, "rollecate")
-    view = lay(table, session, play)
-    needed = table.staged.dice
-    session.on_events(event(DICE_SETTLED, view, dice=view_of(table, dice=[1] * 5).dice))
+    view = lay(table, play)
+    needed = ledger(table).staged.dice
+    see(table, event(DICE_SETTLED, view, dice=view_of(table, dice=[1] * 5).dice))
     assert "5 dice were rolled" in session.problem.text or needed >= 5
     session.config = replace(session.config, dice_per_roll=1)
     for number in range(needed):
-        assert not table.require().record.turns
+        assert not ledger(table).game.record.turns
         dice = (SeenDie("wheels", 1, (400.0 + 3 * number, 560.0), 1.0),)
-        session.on_events(event(DICE_SETTLED, replace(view, dice=dice), dice=dice))
-    assert table.require().record.turns[-1]["roll"] == [1] * needed
+        see(table, event(DICE_SETTLED, replace(view, dice=dice), dice=dice))
+    assert ledger(table).game.record.turns[-1]["roll"] == [1] * needed
 
 
 def test_pip_dice_need_the_tables_face_map(store):
     table, session, _, play = start(store)
-    view = lay(table, session, play)
-    dice = tuple(SeenDie("pips", 6, (400.0 + 40 * i, 560.0), 1.0) for i in range(table.staged.dice))
-    session.on_events(event(DICE_SETTLED, replace(view, dice=dice), dice=dice))
-    assert "face map" in session.problem.text and not table.require().record.turns
+    view = lay(table, play)
+    dice = tuple(
+        SeenDie("pips", 6, (400.0 + 40 * i, 560.0), 1.0) for i in range(ledger(table).staged.dice)
+    )
+    see(table, event(DICE_SETTLED, replace(view, dice=dice), dice=dice))
+    assert "face map" in session.problem.text and not ledger(table).game.record.turns
     session.config = replace(session.config, pip_wheels={1: 0, 2: 0, 3: 1, 4: 1, 5: 2, 6: 2})
-    session.on_events(event(DICE_SETTLED, replace(view, dice=dice), dice=dice))
-    assert table.require().record.turns[-1]["roll"] == [2] * len(dice)
+    see(table, event(DICE_SETTLED, replace(view, dice=dice), dice=dice))
+    assert ledger(table).game.record.turns[-1]["roll"] == [2] * len(dice)
 
 
 def test_the_session_follows_the_page_and_a_restart(store):
     table, session, _, _ = start(store)
-    table.act(0, Pass())  # the page passed for Ana
-    session.sync()
+    act(table, 0, Pass())  # the page passed for Ana: the session follows in the same step
     assert session.phase == CHECKING
-    restarted = Session(Table(Store(store.path)), SessionConfig())
-    assert restarted.phase == CHECKING  # the table is checked again before CONFIRM
-    session.on_events(event(CARDS_TAKEN, view_of(table)))
-    session.on_button(CONFIRM)
+    restarted = followed(Store(store.path))
+    assert flow(restarted).phase == CHECKING  # the table is checked again before CONFIRM
+    see(table, event(CARDS_TAKEN, view_of(table)))
+    table.handle(Press(CONFIRM))
     assert session.phase == WAITING
 
 
@@ -353,7 +381,7 @@ def wired(store):
     table, session, _, play = start(store)
     factory = MockFactory()
     controls = hw_controls.Controls(
-        session.on_button,
+        lambda button: table.handle(Press(button)),
         {"pass": 5, "confirm": 6, "led": 13, "buzzer": 19},
         debounce=0.02,
         hold=0.3,
@@ -374,30 +402,30 @@ def press(factory: MockFactory, pin: int, seconds: float = 0.06) -> None:
 def test_buttons_on_mock_pins_pass_confirm_and_hold_to_undo(wired):
     table, session, factory, controls, _ = wired
     press(factory, 5)
-    wait_for(lambda: len(table.require().record.turns) == 1)
+    wait_for(lambda: len(ledger(table).game.record.turns) == 1)
     assert session.phase == CHECKING and controls.status == LED_NEEDS_CONFIRMATION
     press(factory, 6, seconds=0.45)  # held: UNDO, not CONFIRM
-    wait_for(lambda: not table.require().record.turns)
+    wait_for(lambda: not ledger(table).game.record.turns)
     assert session.phase == WAITING and controls.status == LED_WAITING
     press(factory, 5)
-    wait_for(lambda: len(table.require().record.turns) == 1)
-    session.on_events(event(CARDS_TAKEN, view_of(table)))
+    wait_for(lambda: len(ledger(table).game.record.turns) == 1)
+    see(table, event(CARDS_TAKEN, view_of(table)))
     press(factory, 6)
     wait_for(lambda: session.phase == WAITING)
-    assert len(table.require().record.turns) == 1
+    assert len(ledger(table).game.record.turns) == 1
 
 
 def test_a_bouncing_pass_button_passes_once(wired):
     table, _, factory, _, _ = wired
     chattering_press(factory, 5)
     time.sleep(0.15)
-    assert table.require().record.turns == [{"pass": True}]
+    assert ledger(table).game.record.turns == [{"pass": True}]
 
 
 def test_an_illegal_move_lights_the_error_and_sounds_the_buzzer(wired):
-    table, session, factory, controls, play = wired
+    table, _, factory, controls, play = wired
     wrong = Pose(play.place[0].x + 40.0, play.place[0].y + 40.0, play.place[0].rotation)
-    session.on_events(event(CARDS_LAID, view_of(table, [(play.cards[0], wrong)])))
+    see(table, event(CARDS_LAID, view_of(table, [(play.cards[0], wrong)])))
     assert controls.status == LED_ERROR
     time.sleep(0.03)
     assert factory.pin(19).state == 1  # the buzzer's first beep
@@ -409,7 +437,7 @@ def test_a_railway_lying_turned_on_the_table_is_judged_in_the_engines_frame(stor
     from companion.games.caboose.session import _engine_poses
 
     table, _, _, play = start(store)
-    state = table.require().state
+    state = ledger(table).game.state
 
     def turned(pose: Pose) -> Pose:  # a quarter turn clockwise about the origin, then a shift
         return Pose(-pose.y + 500.0, pose.x + 100.0, (pose.rotation + 90.0) % 360.0)
@@ -425,15 +453,13 @@ def test_a_railway_lying_turned_on_the_table_is_judged_in_the_engines_frame(stor
 
 
 def test_the_turn_in_progress_is_on_the_pages_api(store):
-    from companion.app.run import attach_session
     from web.app import create_app
 
-    table, session, _, play = start(store)
+    table, _, _, play = start(store)
     app = create_app(table, "246810")
-    attach_session(app, session)
     client = app.test_client()
     assert client.get("/api/session").json["phase"] == WAITING
-    lay(table, session, play, confidence=0.1)
+    lay(table, play, confidence=0.1)
     question = client.get("/api/session").json["question"]
     assert question is not None and play.cards[0] in question["options"]
     refused = client.post("/api/session/answer", json={"code": play.cards[0]})
@@ -452,33 +478,32 @@ def test_on_a_provisional_deal_a_card_laid_is_the_card_the_player_held(store):
     """A real table: the companion's deal is a guess. A card laid that its guess gave to
     someone else is taken as laid, and the deal is fixed, not the player questioned."""
     seed, play = first_play("loose-caboose")
-    table = Table(store, provisional=True)
-    table.new_game("loose-caboose", ["Ana", "Ben"], seed=seed)
-    session = Session(table, SessionConfig(), Outputs())
-    session.on_events(event(TABLE_SEEN, view_of(table)))
-    state = table.require().state
+    table = followed(store, provisional=True)
+    new_game(table, "loose-caboose", ["Ana", "Ben"], seed=seed)
+    session = flow(table)
+    see(table, event(TABLE_SEEN, view_of(table)))
+    state = ledger(table).game.state
     held = state.player.hand + state.draw[:1]
     shape = play.cards[0].split("/")[1]
     stranger = next(f"{value}/{shape}" for value in "1234" if f"{value}/{shape}" not in held)
-    session.on_events(event(CARDS_LAID, view_of(table, [(stranger, play.place[0])])))
-    assert session.phase == STAGED and table.staged.cards == (stranger,)
-    state = table.require().state
+    see(table, event(CARDS_LAID, view_of(table, [(stranger, play.place[0])])))
+    assert session.phase == STAGED and ledger(table).staged.cards == (stranger,)
+    state = ledger(table).game.state
     assert stranger in state.player.hand + state.draw[:1]
-    assert [entry.kind for entry in store.journal(table.require().id)] == ["deal"]
+    assert [entry.kind for entry in store.journal(ledger(table).game.id)] == ["deal"]
 
 
 def test_on_a_provisional_deal_the_hands_are_shown_at_the_end(store):
-    table = Table(store, provisional=True)
-    table.new_game("rollecate", ["Ana", "Ben"], seed=2)
-    session = Session(table, SessionConfig(), Outputs())
-    while not table.require().state.over:
-        table.act(table.require().state.to_move, Pass())
-    session.on_events(())
+    table = followed(store, provisional=True)
+    new_game(table, "rollecate", ["Ana", "Ben"], seed=2)
+    session = flow(table)
+    while not ledger(table).game.state.over:
+        act(table, ledger(table).game.state.to_move, Pass())
     assert session.status()["message"].startswith("game over: Ana, show your hand")
-    ana = list(table.require().state.seats[0].hand)
+    ana = list(ledger(table).game.state.seats[0].hand)
     view = view_of(table, shown=ana)
-    session.on_events(event(CARDS_SHOWN, view, cards=view.shown))
-    assert table.require().shown == {0: tuple(ana)}
+    see(table, event(CARDS_SHOWN, view, cards=view.shown))
+    assert ledger(table).game.shown == {0: tuple(ana)}
     assert "Ben, show your hand" in session.status()["message"]
 
 
@@ -487,26 +512,31 @@ def test_a_hand_moving_over_the_table_does_not_wake_the_pages(store):
     moves: only a new kind of problem, or a share changed by 10 points, is announced."""
     table, session, _, _ = start(store)
 
-    def covers(percent: int) -> str:  # as companion.games.caboose.vision.observe words it
-        return f"something covers {percent}% of the table (a hand?): what lies under it is not seen"
+    def covers(percent: int) -> Problem:  # as companion.games.caboose.vision.observe gives it
+        return Problem("covered", {"percent": percent})
 
-    def announced(problems: Sequence[str]) -> bool:
+    unseen = Problem("caboose_unseen")
+
+    def announced(problems: Sequence[Problem]) -> bool:
         version, own = table.version, session.version
-        session.seen_problems(problems)
+        see(table, problems=problems)
         assert (table.version > version) == (session.version > own)
         return table.version > version
 
     assert announced([covers(12)])
     assert not announced([covers(13)])
     assert not announced([covers(15)])
-    assert session.status()["camera"] == [covers(12)]  # the words the pages were told
+    assert session.status()["camera"] == [covers(12).text()]  # the words the pages were told
     for _ in range(3):  # wavering about a round number is no news either
         assert not announced([covers(14)]) and not announced([covers(16)])
-    assert announced([covers(12), "the caboose is not seen"])  # a new kind of problem
-    assert not announced([covers(19), "the caboose is not seen"])
-    assert announced([covers(22), "the caboose is not seen"])  # the hand covers much more
-    assert session.status()["camera"] == [covers(22), "the caboose is not seen"]
-    assert announced(["table marker 2 not seen: is something lying on it?"])
-    assert announced(["table markers 2, 3 not seen: is something lying on it?"])
+    assert announced([covers(12), unseen])  # a new kind of problem
+    assert not announced([covers(19), unseen])
+    assert announced([covers(22), unseen])  # the hand covers much more
+    assert session.status()["camera"] == [
+        "something covers 22% of the table (a hand?): what lies under it is not seen",
+        "the caboose is not seen",
+    ]
+    assert announced([Problem("markers_hidden_one", {"n": 1, "markers": "2"})])
+    assert announced([Problem("markers_hidden", {"n": 2, "markers": "2, 3"})])
     assert announced([])
     assert not announced([])

@@ -25,10 +25,9 @@ from typing import Any
 from flask import Flask, Response, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
 
-from companion.games.caboose.rules.state import RuleError
-from companion.games.caboose.table import Table, TableError
 from companion.games.caboose.words import LANGUAGES, TEXT
-from companion.games.protocol import RecordProblem
+from companion.games.protocol import Malformed, RecordProblem, Refusal
+from companion.table import Table
 from web.api import ApiError, Views, api, language
 
 log = logging.getLogger("companion.web")
@@ -36,8 +35,6 @@ log = logging.getLogger("companion.web")
 PIN_HEADER = "X-Table-Pin"
 # Requests that change nothing need no PIN (watching a record replayed).
 OPEN_POSTS = {"api.replay"}
-# Rules that say "not now" rather than "not allowed": the table's state is in the way.
-CONFLICTS = {"turn", "game", "undo", "correct", "R-14", "session", "stale"}
 
 
 @dataclass(frozen=True)
@@ -172,13 +169,12 @@ def _error_answer(exc: Exception) -> tuple[Response, int]:
     extra: dict[str, Any] = {}
     if isinstance(exc, ApiError):
         status, rule, message, extra = exc.status, exc.rule, exc.message, exc.extra
-    elif isinstance(exc, TableError):
-        status = 409 if exc.rule in CONFLICTS else 422
-        rule, message = exc.rule, exc.message
+    elif isinstance(exc, Refusal):
+        # the request's shape; "not now" (the table's state is in the way); "not allowed"
+        status = 400 if isinstance(exc, Malformed) else 409 if exc.conflict else 422
+        rule, message, extra = exc.rule, exc.message, exc.extra
     elif isinstance(exc, RecordProblem):
         status, rule, message, extra = 422, exc.rule, exc.message, {"turn": exc.turn}
-    elif isinstance(exc, RuleError):
-        status, rule, message = 422, exc.rule, exc.message
     elif isinstance(exc, HTTPException):
         status, rule = exc.code or 500, "http"
         message = exc.description or exc.name

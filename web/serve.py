@@ -17,9 +17,11 @@ from pathlib import Path
 from typing import Any
 
 from companion.games.caboose.bots import cautious, greedy
+from companion.games.caboose.commands import Act
 from companion.games.caboose.rules.state import Play
-from companion.games.caboose.table import Table
+from companion.games.protocol import Start
 from companion.store import Store, StoreError
+from companion.table import Table
 from web.app import Settings, create_app, new_pin
 
 THREADS = 16
@@ -29,13 +31,14 @@ DEFAULT_DB = Path.home() / ".local" / "share" / "caboose-companion" / "table.sql
 
 
 def deal_demo(table: Table, turns: int = 6, seed: str = "demo") -> None:
-    """A Rollecate game in progress: bots play a few turns through `Table.act`, dice rolled
-    from `seed`, so the page opens with a railway, piles and a log to look at."""
-    table.new_game("rollecate", ["Ana", "Ben", "Cleo"], seed=seed)
+    """A Rollecate game in progress: bots play a few turns through the table, as the page
+    would, dice rolled from `seed`, so the page opens with a railway, piles and a log to
+    look at."""
+    table.start("caboose", Start(("Ana", "Ben", "Cleo"), "rollecate", seed=seed))
     dice = random.Random(seed)
     policies = (cautious, greedy)
     for number in range(turns):
-        state = table.require().state
+        state = table.match.ledger.state
         if state.over:
             return
         action = policies[number % 2](state)
@@ -43,7 +46,7 @@ def deal_demo(table: Table, turns: int = 6, seed: str = "demo") -> None:
             count = state.edition.dice_for(action.cards)
             faces = state.edition.die_faces
             action = replace(action, roll=tuple(dice.choice(faces) for _ in range(count)))
-        table.act(state.to_move, action)
+        table.handle(Act(state.to_move, action))
 
 
 class ServeError(OSError):

@@ -39,7 +39,10 @@ from companion.app.service import FrameLoop
 from companion.games.caboose import cards
 from companion.games.caboose import scenes as synthetic
 from companion.games.caboose.bots import POLICIES
+from companion.games.caboose.camera import Camera
+from companion.games.caboose.commands import Answer, Press, Show
 from companion.games.caboose.deal import replay as deal_replay
+from companion.games.caboose.match import Match
 from companion.games.caboose.record import Record, RecordError, record_of, replay, save, summary
 from companion.games.caboose.rules import geometry
 from companion.games.caboose.rules.edition import EDITIONS
@@ -55,12 +58,14 @@ from companion.games.caboose.rules.state import (
     RuleError,
 )
 from companion.games.caboose.session import CHECKING, OVER, STAGED, WAITING, Session, SessionConfig
-from companion.games.caboose.table import Table, snapshot_of
-from companion.games.caboose.tracker import TableEvent, Tracker, TrackerConfig, Watcher
+from companion.games.caboose.table import Ledger, snapshot_of
+from companion.games.caboose.tracker import Tracker, TrackerConfig
 from companion.games.caboose.vision.observe import VisionConfig
+from companion.games.protocol import Setting
 from companion.hardware import GPIO_PINS
 from companion.pose import Pose
 from companion.store import Store
+from companion.table import Table
 from companion.vision.table import TableLayout
 from hw.controls import Controls, pin_factory
 from hw.frames import FrameSource
@@ -402,9 +407,9 @@ class Demo(FrameLoop):
             dealt = record_of(deal(options.edition, _names(options), options.seed, options.variant))
         except RuleError as error:
             raise DemoError(f"cannot deal the game: {error.message}") from None
-        if table.game is None:
-            table.load(_guessed(dealt, options.seed))
-        game = table.require()
+        if not isinstance(table.match, Match):
+            table.load(_guessed(dealt, options.seed).as_json())
+        game = self.ledger.game
         edition = load_edition(game.record.edition)
         if None in game.state.layout:
             raise DemoError(f"{edition.name}'s railway cannot be laid out on the table")
@@ -422,7 +427,7 @@ class Demo(FrameLoop):
             px_per_mm=options.px_per_mm,
         )
         tracker = Tracker(TrackerConfig(still_frames=options.still_frames, zone=ZONE))
-        super().__init__(Watcher(vision, tracker), Session(table, SessionConfig()))
+        super().__init__(Camera(vision, tracker), table)
         self.pins = pin_factory("mock")
         self._presses = threading.Condition()
         self.presses_taken = 0  # button presses the session has dealt with (taken or refused)
@@ -444,12 +449,26 @@ class Demo(FrameLoop):
     def close(self) -> None:
         self.controls.close()
 
+    @property
+    def ledger(self) -> Ledger:
+        """The game the companion keeps (what it learnt of the players' game)."""
+        match = self.table.match
+        assert isinstance(match, Match)
+        return match.ledger
+
+    @property
+    def session(self) -> Session:
+        """The turn at the table as the companion follows it."""
+        match = self.table.match
+        assert isinstance(match, Match) and match.session is not None
+        return match.session
+
     def _follow_history(self) -> None:
         """Lay the railway where the players have it: centred at the start, then moved as
         they moved it (slid, turned) for each turn already played. Where it lies decides
         where the next cards fit, so a resumed game must not start from the railway as it
         lies now: its players choose exactly as the uninterrupted game's did."""
-        record = self.table.export()
+        record = self.ledger.export()
         self.players.centre(snapshot_of(record, 0).state)
         for played in range(len(record.turns)):
             seen = snapshot_of(record, played).state
@@ -500,7 +519,7 @@ class Demo(FrameLoop):
             self.tally.rendered += 1
         self.run(_Still(frame), self.options.delay, frames or self.options.still_frames)
 
-    def step(self, frame: np.ndarray | None) -> list[TableEvent]:
+    def step(self, frame: np.ndarray | None) -> list[object]:
         """One frame through the service's loop; then a question about a card is answered
         with the truth, and counted, as the players at the table would answer it."""
         events = super().step(frame)
@@ -508,7 +527,7 @@ class Demo(FrameLoop):
         question = self.session.question
         if question is not None and question.card < len(self.truth):
             self.tally.asked += 1
-            self.session.answer(self.truth[question.card])
+            self.table.handle(Answer(self.truth[question.card]))
         return events
 
     def look_until(self, scene: Any, done: Any, what: str) -> None:
@@ -528,7 +547,7 @@ class Demo(FrameLoop):
     def _on_button(self, button: str) -> None:
         """The session takes the press; then whoever pressed is told it was dealt with."""
         try:
-            self.session.on_button(button)
+            self.table.handle(Press(button))
         finally:
             with self._presses:
                 self.presses_taken += 1
@@ -560,14 +579,15 @@ class Demo(FrameLoop):
     def confirm(self, state: GameState) -> None:
         """Move the caboose and take the penalty cards as computed (showing those taken
         from the draw pile), then CONFIRM."""
-        wanted = self.table.to_show()
+        wanted = self.ledger.to_show()
         if wanted is not None and wanted[0] == "taken" and wanted[2] > ZONE_CARDS:
-            self.table.show_taken(self.taken_from_draw())  # more than the zone holds: typed
+            # more than the zone holds: typed on the page
+            self.table.handle(Show(tuple(self.taken_from_draw())))
         elif wanted is not None and wanted[0] == "taken":
             taken = self.taken_from_draw()
             self.look_until(
                 self.scene(state, shown=taken),
-                lambda: self.table.to_show() != wanted,
+                lambda: self.ledger.to_show() != wanted,
                 f"the cards taken from the draw pile ({' '.join(taken)})",
             )
         scene = self.scene(state)
@@ -587,7 +607,7 @@ class Demo(FrameLoop):
         action = self.players.choose(state)
         if (self.players.offset, self.players.quarters) != moved:  # let the railway settle
             self.look(self.scene(state))
-        turns = len(self.table.require().record.turns)
+        turns = len(self.ledger.game.record.turns)
         # seeded by the turn, not by the turns this run has watched: a resumed game's
         # dice land where the uninterrupted game's did
         self.rng = random.Random(f"{self.options.seed}/table/{turns}")
@@ -604,7 +624,7 @@ class Demo(FrameLoop):
                 card = state.draw[0]
                 self.look_until(
                     self.scene(state, shown=(card,)),
-                    lambda: self.table.require().state.draw[:1] == (card,),
+                    lambda: self.ledger.game.state.draw[:1] == (card,),
                     f"Laura's card {card} shown",
                 )
                 self.look(self.scene(state))
@@ -615,7 +635,7 @@ class Demo(FrameLoop):
         self._compare(turns, action)
 
     def play(self, state: GameState, action: Play) -> None:
-        turns = len(self.table.require().record.turns)
+        turns = len(self.ledger.game.record.turns)
         laid = list(zip(action.cards, action.place or (), strict=True))
         if self.moving(state):
             self.look(self.scene(state, laid[:1], hand_over=True), frames=1)
@@ -705,7 +725,7 @@ class Demo(FrameLoop):
         return len(roll["seen"]) if roll else 0
 
     def _accepted(self, turns: int) -> bool:
-        return len(self.table.require().record.turns) > turns
+        return len(self.ledger.game.record.turns) > turns
 
     def _announce(self, turns: int) -> None:
         """Say that a turn was accepted: only now may anyone rely on it (the kill test)."""
@@ -714,7 +734,7 @@ class Demo(FrameLoop):
 
     def _compare(self, turns: int, truth: Action) -> None:
         """The record's turn against the action the players really took."""
-        record = self.table.require().record
+        record = self.ledger.game.record
         self.tally.turns += 1
         if len(record.turns) <= turns:
             self.tally.mismatched.append(turns + 1)
@@ -729,12 +749,12 @@ class Demo(FrameLoop):
         """Turns until the game is over; the final state as `companion replay --json`
         prints it, and how the camera did."""
         self.look(self.scene(self.true_state()))  # the table as it lies now
-        while not self.table.require().state.over:
+        while not self.ledger.game.state.over:
             self.turn()
         if self.session.phase == CHECKING:
             self.confirm(self.true_state())
         self.show_hands()
-        doc = self.table.summary()
+        doc = self.ledger.summary()
         doc["camera_matched_every_turn"] = not self.tally.mismatched and not self.tally.asked
         doc["camera"] = self.tally.as_json()
         doc["truth_matched"] = _hands_sorted(doc) == _hands_sorted(
@@ -747,11 +767,11 @@ class Demo(FrameLoop):
     def _true_record(self) -> Record:
         """The game the players really play: the true deal and the turns the companion
         accepted (the turns are the players' own actions, seen)."""
-        return replace(self.table.export(), setup=self.truth_setup)
+        return replace(self.ledger.export(), setup=self.truth_setup)
 
     def true_state(self) -> GameState:
         state, _ = deal_replay(self._true_record())
-        return _with_layout_of(state, self.table.require().state)
+        return _with_layout_of(state, self.ledger.game.state)
 
     def taken_from_draw(self) -> tuple[str, ...]:
         """The cards the last turn really took from the draw pile (Loose Caboose)."""
@@ -764,15 +784,15 @@ class Demo(FrameLoop):
         """At the end each player shows their hand in the zone; a hand longer than the
         zone holds is typed on the page instead (as `POST /api/shown` does)."""
         truth = self.true_state()
-        while (wanted := self.table.to_show()) is not None and wanted[0] == "hand":
+        while (wanted := self.ledger.to_show()) is not None and wanted[0] == "hand":
             hand = truth.seats[wanted[1]].hand
             if len(hand) > ZONE_CARDS:
-                self.table.show_hand(wanted[1], hand)
+                self.table.handle(Show(tuple(hand)))
                 continue
             self.truth = hand
             self.look_until(
                 self.scene(truth, shown=hand),
-                lambda wanted=wanted: self.table.to_show() != wanted,
+                lambda wanted=wanted: self.ledger.to_show() != wanted,
                 f"{truth.seats[wanted[1]].name}'s hand shown",
             )
             self.look(self.scene(truth))  # the cards are taken back: the zone is empty again
@@ -854,13 +874,14 @@ def run_demo(
     options: DemoOptions, store: Path | None = None, log: Any = None, serve: Any = None
 ) -> tuple[dict[str, Any], Record]:
     """Play (or resume) one demo game: its result (as `companion replay --json` prints
-    it, plus how the camera did) and its record. `serve(table, session)` starts the page.
+    it, plus how the camera did) and its record. `serve(table)` starts the page.
     A store whose demo is already over only reports how it ended."""
     with tempfile.TemporaryDirectory(prefix="caboose-demo-") as folder:
-        table = Table(Store(store or Path(folder) / "demo.sqlite3"), provisional=True)
+        setting = Setting(provisional=True, camera=SessionConfig())
+        table = Table(Store(store or Path(folder) / "demo.sqlite3"), setting)
         try:
             games = table.store.games()
-            if table.game is None and games:
+            if not isinstance(table.match, Match) and games:
                 record = table.store.record(games[-1][0])
                 done = replay(record)
                 doc = summary(done.state, done.lines)
@@ -874,9 +895,9 @@ def run_demo(
                 return doc, record
             demo = Demo(options, table, log)
             if serve is not None:
-                serve(table, demo.session)
+                serve(table)
             try:
-                return demo.play_game(), table.export()
+                return demo.play_game(), demo.ledger.export()
             finally:
                 demo.close()
         finally:
@@ -884,8 +905,8 @@ def run_demo(
 
 
 def _serve(host: str, port: int, pin: str | None) -> Any:
-    def start(table: Table, session: Session) -> None:
-        chosen = serve_page(table, session, host, port, pin)
+    def start(table: Table) -> None:
+        chosen = serve_page(table, host, port, pin)
         shown = "localhost" if host in ("0.0.0.0", "::") else host
         print(f"Caboose Companion demo: watch at http://{shown}:{port}/  (PIN {chosen})")
         sys.stdout.flush()

@@ -1,11 +1,13 @@
-"""The frame loop that `companion run` and `companion demo` share: the camera's frames go
-through the watcher (recognition and tracker) to the session, one frame at a time.
+"""The frame loop that `companion run` and `companion demo` share: each camera frame goes
+through the game's watcher, and the commands it brings go to the table, one frame at a time.
 
 One loop for both, so the demo on the synthetic table tests the very path a real table
-takes: what the camera could not see is told to the session on every frame, and the table
-events of a still table become moves. Only what belongs to one of them is left to it: the
-service rebuilds its watcher for another edition's card size; the demo answers the
-camera's questions with the truth and counts how the camera did.
+takes: what the camera could not see is told to the table on every frame, and the table
+events of a still table become moves, all through the table's one writer
+(`companion.table.Table.handle`), as the page's and the buttons' commands are. Only what
+belongs to one of them is left to it: the service rebuilds its watcher for another
+edition's card size; the demo answers the camera's questions with the truth and counts how
+the camera did.
 """
 
 from __future__ import annotations
@@ -13,11 +15,10 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from typing import Any
 
-import numpy as np
-
-from companion.games.caboose.session import Session
-from companion.games.caboose.tracker import TableEvent, Watcher
+from companion.games.protocol import Refusal, Watcher
+from companion.table import Table
 from hw.frames import FrameSource
 
 # The service's name in its journal (`journalctl -u caboose-companion`), as it always was.
@@ -27,26 +28,27 @@ DRY_FRAMES = 50
 
 
 class FrameLoop:
-    """A watcher and the session it reports to, stepped one camera frame at a time."""
+    """A watcher and the table it reports to, stepped one camera frame at a time."""
 
-    def __init__(self, watcher: Watcher, session: Session) -> None:
+    def __init__(self, watcher: Watcher, table: Table) -> None:
         self.watcher = watcher
-        self.session = session
+        self.table = table
         self.frames = 0  # frames stepped, dropped ones included
         self.stop = threading.Event()  # set, it ends the loop after the frame in hand
 
-    def step(self, frame: np.ndarray | None) -> list[TableEvent]:
-        """One frame (None: a dropped frame, the same picture as before): what the camera
-        could not see goes to the session, and so do the table events it brings."""
-        game = self.session.table.game
-        events = self.watcher.see(frame, game.state.railway if game is not None else None)
+    def step(self, frame: Any) -> list[object]:
+        """One frame (None: a dropped frame, the same picture as before), looked at for
+        what the game tells the camera to look for (`Table.hint`); the commands it brings
+        are handed to the table. A command the game refuses is logged: the camera's
+        commands say what was seen, and the game answers on the page and the LED."""
+        commands = list(self.watcher.see(frame, self.table.hint()))
         self.frames += 1
-        last = self.watcher.last
-        self.session.seen_problems(last.problems if last is not None else ())
-        if events:
-            log.info("table: %s", ", ".join(event.what for event in events))
-            self.session.on_events(events)
-        return events
+        for command in commands:
+            try:
+                self.table.handle(command)
+            except Refusal as refusal:
+                log.info("camera: %s", refusal.message)
+        return commands
 
     def run(self, source: FrameSource, period: float = 0.0, frames: int | None = None) -> None:
         """Step the frames `source` reads, one every `period` seconds at most, until `stop`

@@ -54,6 +54,11 @@ class Refusal(ValueError):
         self.extra = extra
 
 
+class Malformed(Refusal):
+    """A request of the wrong shape (an unknown field, a card code that is none, a roll
+    that is not a list of numbers): refused before it reaches the game (HTTP 400)."""
+
+
 class RecordProblem(ValueError):
     """A record that cannot be read or replayed: which turn (0 for the document) and rule."""
 
@@ -96,15 +101,36 @@ class Start:
     seed: int | str | None = None
 
 
+@dataclass(frozen=True)
+class Setting:
+    """How the table plays, the same for every game started on it: `provisional`, the
+    deal is not known (a real table's deck is shuffled by hand: the game fixes it from
+    what the table shows); `camera`, the game's settings for following the table with a
+    camera (for the Caboose design: its `SessionConfig`), None when the page is the only
+    input; `outputs`, what a match drives besides the page (the LED and the buzzer:
+    hw.controls.Controls), if any."""
+
+    provisional: bool = False
+    camera: Any = None
+    outputs: Any = None
+
+
 class Match(Protocol):
     """One game being played at the table, as the game package keeps it. Called only by
     the table, under its lock, so a match never needs one of its own."""
 
-    over: bool
+    @property
+    def over(self) -> bool:
+        """The game has ended (a new one may be started)."""
 
-    def handle(self, command: object) -> None:
+    @property
+    def id(self) -> int:
+        """Its number in the store (a record's file name says it)."""
+
+    def handle(self, command: object) -> bool:
         """Apply one command: journal it in the store before returning, or raise
-        `Refusal` and change nothing."""
+        `Refusal` and change nothing. Whether anything a page shows changed (the table
+        then wakes the pages; a camera frame that brings no news wakes nobody)."""
 
     def view(self, lang: str) -> dict[str, Any]:
         """Everything a page shows, in `lang` (`en`, `es`): the game's own JSON."""
@@ -137,8 +163,16 @@ class Game:
     record_format: str  # "caboose-record/1": the `format` its records carry
     options: Sequence[Option]  # the editions and variants a new game may choose
     words: Callable[[str], Mapping[str, str]]  # the page's words in a language
-    # --- playing at the table: start, resume, load, parse, button (being added with the
-    # writer, `companion.table`)
+    # --- playing at the table (the writer, `companion.table.Table`, calls these under its
+    # lock; each returns the match, its game already kept in the store)
+    start: Callable[[Any, Start, Setting], Match]  # (store, start, setting): a new game
+    load: Callable[[Any, Mapping[str, Any], Setting], Match]  # a record continued
+    resume: Callable[[Any, int, Setting], Match]  # (store, game id, …): after a restart
+    parse: Callable[[str, Mapping[str, Any]], object]  # (route, JSON): a page's command
+    parse_start: Callable[[Mapping[str, Any]], Start]  # the start form's JSON
+    button: Callable[[str], object]  # a button's name (hw.controls): its command
+    idle: Callable[[Setting], Match]  # the match before any game: it refuses the game's
+    # commands, but shows what the camera cannot see while the table is set up
     # --- records and the command line
     # (doc, json) -> what `companion replay` prints; a bad record raises RecordProblem
     replay: Callable[[Mapping[str, Any], bool], str]

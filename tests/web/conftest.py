@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from companion.games.caboose.table import Table
+from companion.table import Table
 from companion.store import Store
 from tests.tables import ROLLECATE_TWO
 from web.app import Settings, create_app

@@ -7,13 +7,14 @@ import json
 
 import pytest
 
+from tests.playing import ledger
 from tests.web.conftest import HEADERS, PIN, record
 
 
 def snapshot(client, table):
     """What must not move when a request is refused: the record, the journal, the version."""
-    game = table.require()
-    return json.dumps(table.export().as_json()), len(table.store.journal(game.id)), table.version
+    _, number, doc = table.record()
+    return json.dumps(doc), len(table.store.journal(number)), table.version
 
 
 def error_of(answer) -> dict:
@@ -301,7 +302,7 @@ def test_stage_shows_the_dice_and_odds_then_unstage(client, dealt):
     staged = answer.json["staged"]
     assert staged["dice"] == 2 and staged["odds"]["p_derail"]["percent"] == 0.0
     assert answer.json["undo"]["possible"] is True
-    assert dealt.require().record.turns == []
+    assert ledger(dealt).game.record.turns == []
     answer = client.post("/api/unstage", json={}, headers=HEADERS)
     assert answer.json["staged"] is None
 

@@ -19,13 +19,16 @@ from pathlib import Path
 import pytest
 from werkzeug.serving import make_server
 
-from companion.app.run import attach_session
+from companion.games.caboose.commands import Press
 from companion.games.caboose.rules.state import Pass
-from companion.games.caboose.session import ASKING, CONFIRM, STAGED, Session
-from companion.games.caboose.table import Table
+from companion.games.caboose.session import ASKING, CONFIRM, STAGED
 from companion.games.caboose.tracker import CABOOSE_MOVED
+from companion.games.caboose.vision.problems import Problem
+from companion.games.protocol import Setting
 from companion.store import Store
-from tests.test_session import event, lay, roll, start
+from companion.table import Table
+from tests.playing import act, ledger, new_game
+from tests.test_session import event, lay, roll, see, start
 from web.app import Settings, create_app
 
 pytestmark = pytest.mark.browser
@@ -45,14 +48,12 @@ CHROMIUM_ARGS = [
 
 
 class Server:
-    """The app on a free port of localhost, in a thread, with plain HTTP helpers; with a
-    session attached, as `companion run` serves it, when one is given."""
+    """The app on a free port of localhost, in a thread, with plain HTTP helpers; a table
+    a camera follows shows the turn at the table, as `companion run` serves it."""
 
-    def __init__(self, table: Table, session: Session | None = None) -> None:
+    def __init__(self, table: Table) -> None:
         self.table = table
         app = create_app(self.table, PIN, Settings(heartbeat=1.0, stream_seconds=60.0))
-        if session is not None:
-            attach_session(app, session)
         self.httpd = make_server("127.0.0.1", 0, app, threaded=True)
         self.url = f"http://127.0.0.1:{self.httpd.server_port}"
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
@@ -281,7 +282,7 @@ def test_the_camera_asks_and_the_page_answers(browser, tmp_path):
     its own language; the computed move the table does not show yet is said before
     CONFIRM."""
     table, session, _, play = start(Store(tmp_path / "table.sqlite3"))
-    server = Server(table, session)
+    server = Server(table)
     try:
         page, errors = open_page(browser, server.url, 390, 844)  # a phone at the table
         page.wait_for_selector("#session:not([hidden]) #session-message")
@@ -297,7 +298,7 @@ def test_the_camera_asks_and_the_page_answers(browser, tmp_path):
         )
 
         # The camera sees the laid cards but is unsure of them: the page asks, by itself.
-        view = lay(table, session, play, confidence=0.1)
+        view = lay(table, play, confidence=0.1)
         question = session.question
         assert session.phase == ASKING and question is not None
         page.wait_for_selector("#session-question button[data-answer]")
@@ -320,8 +321,8 @@ def test_the_camera_asks_and_the_page_answers(browser, tmp_path):
             while session.question == asked:
                 assert time.monotonic() < deadline, "the answer did not reach the session"
                 time.sleep(0.02)
-        assert session.phase == STAGED and table.staged.cards == play.cards
-        dice = table.staged.dice
+        assert session.phase == STAGED and ledger(table).staged.cards == play.cards
+        dice = ledger(table).staged.dice
         for screen in (page, watcher):
             screen.wait_for_selector("#session-roll")
             assert screen.locator("#session-question").count() == 0
@@ -330,11 +331,11 @@ def test_the_camera_asks_and_the_page_answers(browser, tmp_path):
         shot(watcher, "9-staged-by-the-camera")
 
         # The dice roll; the caboose is not yet where the computed move puts it.
-        rolled = roll(session, view, [0] * dice)
-        session.on_events(event(CABOOSE_MOVED, replace(rolled, caboose=None)))
+        rolled = roll(table, view, [0] * dice)
+        see(table, event(CABOOSE_MOVED, replace(rolled, caboose=None)))
         watcher.wait_for_selector("#session-mismatch")
         assert "caboose" in watcher.locator("#session-mismatch").inner_text()
-        session.on_button(CONFIRM)  # too early: refused, and said
+        table.handle(Press(CONFIRM))  # too early: refused, and said
         watcher.wait_for_selector("#session.led-error #session-problem")
         problem = watcher.locator("#session-problem").inner_text()
         assert problem.startswith("not yet") and "caboose" in problem
@@ -344,8 +345,9 @@ def test_the_camera_asks_and_the_page_answers(browser, tmp_path):
         shot(spanish, "10-not-yet-as-computed-es")
 
         # A problem of the camera's own is listed too.
-        session.seen_problems(["the caboose is not seen"])
+        see(table, problems=[Problem("caboose_unseen")])
         page.wait_for_selector("#session-camera li:has-text('the caboose is not seen')")
+        spanish.wait_for_selector("#session-camera li:has-text('no se ve el furgón')")
         assert errors == [] and watcher_errors == [] and spanish_errors == []
     finally:
         server.close()
@@ -354,26 +356,26 @@ def test_the_camera_asks_and_the_page_answers(browser, tmp_path):
 def test_a_real_tables_hands_are_typed_on_the_page_at_the_end(browser, tmp_path):
     """A provisional deal (a real table) shows no guessed hand; at the end the page asks
     for each hand, and what is typed is what counts."""
-    table = Table(Store(tmp_path / "table.sqlite3"), provisional=True)
-    table.new_game("rollecate", ["Ana", "Ben"], seed=2)
+    table = Table(Store(tmp_path / "table.sqlite3"), Setting(provisional=True))
+    new_game(table, "rollecate", ["Ana", "Ben"], seed=2)
     server = Server(table)
     try:
         page, errors = open_page(browser, server.url, 390, 844)
         page.wait_for_selector("#move:not([hidden])")
         assert page.locator("#move .card").count() == 0  # no guessed hand, no guessed plays
         enter_pin(page)
-        while not table.require().state.over:
-            table.act(table.require().state.to_move, Pass())
+        while not ledger(table).game.state.over:
+            act(table, ledger(table).state.to_move, Pass())
         page.wait_for_selector("#show-form")
         assert "Ana" in page.locator("#show-form label").inner_text()
-        ana = table.require().state.seats[0].hand
+        ana = ledger(table).game.state.seats[0].hand
         page.fill("#show-cards", " ".join(ana))
         page.click("#show-form button")
         page.wait_for_function(
             "() => document.querySelector('#show-form label').textContent.includes('Ben')"
         )
         shot(page, "11-hands-typed-at-the-end")
-        assert table.require().shown == {0: tuple(ana)}
+        assert ledger(table).game.shown == {0: tuple(ana)}
         assert errors == []
     finally:
         server.close()

@@ -23,8 +23,9 @@ from contextlib import contextmanager, suppress
 import pytest
 
 from companion.games.caboose.rules.state import Pass
-from companion.games.caboose.table import Table
 from companion.store import Store
+from companion.table import Table
+from tests.playing import act, ledger, new_game
 from tests.web.conftest import served
 from tests.web.test_browser import PIN, browser, enter_pin, open_page, shot  # noqa: F401
 from web.app import Settings, create_app
@@ -55,7 +56,7 @@ def post(url: str, path: str, body: dict, pin: str = PIN) -> int:
 
 def dealt(tmp_path) -> Table:
     table = Table(Store(tmp_path / "table.sqlite3"))
-    table.new_game("rollecate", ["Ana", "Ben", "Cleo"], seed=3)
+    new_game(table, "rollecate", ["Ana", "Ben", "Cleo"], seed=3)
     return table
 
 
@@ -107,11 +108,11 @@ def test_a_phone_locked_out_keeps_its_pin_and_says_how_long_to_wait(browser, tmp
         )
         assert "Too many tries" in page.locator("#pin-state").inner_text()
         assert page.evaluate("() => localStorage.getItem('caboose-pin')") == PIN
-        assert table.require().state.turn == 0
+        assert ledger(table).game.state.turn == 0
         time.sleep(4.2)  # the wrong tries leave the window: the kept PIN works again
         page.click("#pass")
         page.wait_for_function("() => document.querySelectorAll('#log li').length === 1")
-        assert table.require().state.turn == 1
+        assert ledger(table).game.state.turn == 1
         assert errors == []
 
 
@@ -136,7 +137,7 @@ def test_a_page_refused_its_stream_comes_back_by_itself(browser, tmp_path):  # n
             page.wait_for_timeout(100)
         assert page.locator("#live").get_attribute("class") == "badge off"
         # The game goes on meanwhile; then the other page closes and frees the slot.
-        table.act(0, Pass())
+        act(table, 0, Pass())
         other.close()
         page.wait_for_selector("#live.badge.on", timeout=20_000)
         page.wait_for_function(
@@ -144,7 +145,7 @@ def test_a_page_refused_its_stream_comes_back_by_itself(browser, tmp_path):  # n
         )
         assert "Ben" in page.locator("#to-move").inner_text()
         # Live again: the next turn arrives by the stream, without a reload.
-        table.act(1, Pass())
+        act(table, 1, Pass())
         page.wait_for_function("() => document.querySelectorAll('#log li').length === 2")
         assert errors == []
 

@@ -37,11 +37,11 @@ FUZZ = settings(
 @given(turns=turns, setup=st.none() | setups)
 def test_strange_records_are_refused_cleanly(client, dealt, turns, setup):
     doc = record(turns=turns) if setup is None else record(turns=turns, setup=setup)
-    before = json.dumps(dealt.export().as_json())
+    before = json.dumps(dealt.record()[2])
     answer = client.post("/api/import", json={"record": doc}, headers=HEADERS)
     assert answer.status_code in (200, 400, 422), answer.json
     if answer.status_code != 200:
-        assert json.dumps(dealt.export().as_json()) == before
+        assert json.dumps(dealt.record()[2]) == before
     watched = client.post("/api/replay", json={"record": doc, "turn": 3})
     assert watched.status_code in (200, 400, 422), watched.json
 

@@ -32,7 +32,7 @@ def test_a_new_game_of_a_game_the_table_does_not_know_is_refused_and_changes_not
     )
     assert answer.status_code == 422
     assert "caboose" in answer.json["error"]["message"]
-    assert table.game is None
+    assert table.view("en")["game"] is None
 
 
 def test_a_new_game_naming_its_game_is_dealt(client):

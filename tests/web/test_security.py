@@ -15,8 +15,8 @@ from flask.testing import FlaskClient
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from companion.games.caboose.table import Table
 from companion.store import Store
+from companion.table import Table
 from tests.web.conftest import HEADERS, PIN, record, served
 from tests.web.test_api import derail_ben, snapshot
 from web.app import Settings, create_app

@@ -16,8 +16,9 @@ from flask import Flask
 
 from companion.app.cli import main
 from companion.games.caboose.rules.state import Pass
-from companion.games.caboose.table import Table
 from companion.store import Store
+from companion.table import Table
+from tests.playing import act, ledger
 from web.app import Settings, create_app
 from web.serve import deal_demo
 
@@ -80,7 +81,7 @@ def test_an_event_reaches_a_stream_under_waitress(tmp_path):
         lines = [stream.readline() for _ in range(5)]  # retry, blank, id, event, data
         assert lines[3] == b"event: state\n"
         version = table.version
-        table.act(table.require().state.to_move, Pass())
+        act(table, ledger(table).state.to_move, Pass())
         started = time.monotonic()
         while not stream.readline().startswith(b"id: "):
             pass
@@ -92,8 +93,8 @@ def test_an_event_reaches_a_stream_under_waitress(tmp_path):
 def test_demo_plays_a_few_turns(tmp_path):
     table = Table(Store(tmp_path / "t.sqlite3"))
     deal_demo(table, turns=6)
-    assert table.require().state.turn == 6
-    assert len(table.require().lines) == 6
+    assert ledger(table).game.state.turn == 6
+    assert len(ledger(table).game.lines) == 6
 
 
 def test_serve_command(tmp_path, monkeypatch, capsys):
@@ -116,7 +117,7 @@ def test_serve_command(tmp_path, monkeypatch, capsys):
     assert "http://localhost:8123/" in out and "table PIN: 9999" in out
     assert served["port"] == 8123 and served["threads"] == 16 and served["ran"]
     assert served["app"].extensions["caboose.pin"] == "9999"
-    assert Table(Store(db)).require().state.turn == 6
+    assert ledger(Table(Store(db))).state.turn == 6
 
 
 def test_a_port_in_use_is_a_clear_message(tmp_path, capsys):

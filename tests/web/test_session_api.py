@@ -1,7 +1,8 @@
 """The turn at the table on the page: every view carries the session's status, each change
 of it wakes the open pages (their event stream waits on the table), and the question of an
 unsure card is answered through the API. The session is driven as in tests/test_session.py:
-by the camera's events, built by hand from the engine's railway."""
+by the camera's events, built by hand from the engine's railway, handed to the table as the
+frame loop hands them; the page's commands go to the same table."""
 
 from __future__ import annotations
 
@@ -13,24 +14,24 @@ from types import SimpleNamespace
 
 import pytest
 
-from companion.app.run import Service, attach_session
-from companion.games.caboose.session import ASKING, CHECKING, CONFIRM, STAGED, WAITING, Session
-from companion.games.caboose.table import Table
+from companion.games.caboose.commands import Press
+from companion.games.caboose.session import ASKING, CHECKING, CONFIRM, STAGED, WAITING
 from companion.games.caboose.tracker import CABOOSE_MOVED, CARDS_LAID, DICE_SETTLED
+from companion.games.caboose.vision.problems import Problem
 from companion.pose import Pose
 from companion.store import Store
-from tests.test_session import event, lay, start, view_of
+from tests.playing import ledger
+from tests.test_session import event, followed, lay, see, start, view_of
 from tests.web.conftest import HEADERS, PIN
 from web.app import create_app
 
 
 @pytest.fixture
 def seated(tmp_path, settings):
-    """A table dealt for a first play, its session having seen it, and the page's app with
-    the session attached (as `companion run` serves it)."""
+    """A table a camera follows, dealt for a first play, its session having seen it, and the
+    page's app (as `companion run` serves it)."""
     table, session, outputs, play = start(Store(tmp_path / "table.sqlite3"))
     app = create_app(table, PIN, replace(settings, stream_seconds=5.0))
-    attach_session(app, session)
     return SimpleNamespace(
         table=table, session=session, outputs=outputs, play=play, client=app.test_client()
     )
@@ -38,7 +39,7 @@ def seated(tmp_path, settings):
 
 def asked(seated) -> dict:
     """The laid cards seen with too little confidence: the session asks which they are."""
-    lay(seated.table, seated.session, seated.play, confidence=0.1)
+    lay(seated.table, seated.play, confidence=0.1)
     assert seated.session.phase == ASKING
     return seated.session.status()["question"]
 
@@ -60,9 +61,8 @@ def test_the_view_carries_the_turn_at_the_table(seated):
 
 
 def test_the_view_without_a_game_carries_it_too(tmp_path, settings):
-    table = Table(Store(tmp_path / "table.sqlite3"))
+    table = followed(Store(tmp_path / "table.sqlite3"))
     app = create_app(table, PIN, settings)
-    attach_session(app, Session(table))
     doc = app.test_client().get("/api/state").json
     assert doc["game"] is None
     assert doc["session"]["message"] == "start a game on the page"
@@ -80,19 +80,19 @@ def test_without_a_camera_there_is_no_session(client, dealt):
 
 
 def test_a_change_of_the_session_wakes_the_pages(seated):
-    table, session = seated.table, seated.session
+    table = seated.table
     version = table.version
     woke: list[int] = []
     waiter = threading.Thread(target=lambda: woke.append(table.wait(version, 5)))
     waiter.start()
-    session.seen_problems(["the caboose is not seen"])  # not the game: only what is shown
+    see(table, problems=[Problem("caboose_unseen")])  # not the game: only what is shown
     waiter.join(5)
     assert woke and woke[0] > version
-    assert not table.require().record.turns
+    assert not ledger(table).game.record.turns
     assert state(seated)["session"]["camera"] == ["the caboose is not seen"]
     # the same problems again change nothing shown: no page is woken
     version = table.version
-    session.seen_problems(["the caboose is not seen"])
+    see(table, problems=[Problem("caboose_unseen")])
     assert table.version == version
 
 
@@ -148,11 +148,12 @@ def test_answering_through_the_page(seated):
 )
 def test_a_bad_answer_is_refused_and_changes_nothing(seated, body, status, rule, says):
     asked(seated)
-    before = (seated.session.status(), seated.table.version, seated.table.staged)
+    table = seated.table
+    before = (seated.session.status(), table.version, ledger(table).staged)
     answer = seated.client.post("/api/session/answer", json=body, headers=HEADERS)
     assert answer.status_code == status, answer.json
     assert answer.json["error"]["rule"] == rule and says in answer.json["error"]["message"]
-    assert (seated.session.status(), seated.table.version, seated.table.staged) == before
+    assert (seated.session.status(), table.version, ledger(table).staged) == before
 
 
 def test_answering_needs_the_pin(seated):
@@ -164,67 +165,61 @@ def test_answering_needs_the_pin(seated):
 
 def test_nothing_new_announces_nothing(seated):
     table, session, outputs = seated.table, seated.session, seated.outputs
-    session.on_events(())
+    see(table)
     version, own, lit = table.version, session.version, len(outputs.led)
-    session.on_events(())
-    session.on_events(())
+    see(table)
+    see(table)
     assert (table.version, session.version) == (version, own)
     assert len(outputs.led) == lit + 2  # the LED is still told each time
 
 
-def test_the_service_following_the_page_settles(seated):
-    """`Service.follow_page` feeds every change of the table back to the session, whose
-    change wakes the table again: this must come to rest, not spin."""
-    table, session = seated.table, seated.session
-    service = SimpleNamespace(table=table, session=session)
-    stop = threading.Event()
-    follower = threading.Thread(target=Service.follow_page, args=(service, stop))
-    follower.start()
-    try:
-        seated.client.post("/api/pass", json={"seat": 0}, headers=HEADERS)  # the page acts
-        deadline = time.monotonic() + 5
-        while session.phase != CHECKING:
-            assert time.monotonic() < deadline, "the session did not follow the page"
-            time.sleep(0.01)
-        time.sleep(0.2)
-        settled = table.version
-        time.sleep(0.3)
-        assert table.version == settled
-        assert state(seated)["session"]["phase"] == CHECKING
-    finally:
-        stop.set()
-        follower.join(5)
+def test_the_session_follows_the_page_in_the_same_step(seated):
+    """One writer: the page's pass reaches the session in the command that applies it, so
+    the answer to the POST already shows the move being checked, and nothing follows
+    afterwards (no thread catching up, no further versions)."""
+    table = seated.table
+    answer = seated.client.post("/api/pass", json={"seat": 0}, headers=HEADERS)
+    assert answer.status_code == 200
+    assert answer.json["session"]["phase"] == CHECKING and seated.session.phase == CHECKING
+    settled = table.version
+    assert answer.json["version"] == settled
+    time.sleep(0.3)
+    assert table.version == settled
+    assert state(seated)["session"]["phase"] == CHECKING
 
 
 def test_the_mismatch_and_an_illegal_placement_are_in_the_view(seated):
     table, session, play = seated.table, seated.session, seated.play
     wrong = Pose(play.place[0].x + 40.0, play.place[0].y + 40.0, play.place[0].rotation)
-    session.on_events(event(CARDS_LAID, view_of(table, [(play.cards[0], wrong)])))
+    see(table, event(CARDS_LAID, view_of(table, [(play.cards[0], wrong)])))
     doc = state(seated)["session"]
     assert doc["led"] == "error" and "cannot be played" in doc["problem"]
-    view = lay(table, session, play)
-    dice = table.staged.dice
+    view = lay(table, play)
+    dice = ledger(table).staged.dice
     rolled = replace(view, dice=view_of(table, dice=[0] * dice).dice)
-    session.on_events(event(DICE_SETTLED, rolled, dice=rolled.dice))
+    see(table, event(DICE_SETTLED, rolled, dice=rolled.dice))
     assert session.phase == CHECKING
-    session.on_events(event(CABOOSE_MOVED, replace(rolled, caboose=None)))
+    see(table, event(CABOOSE_MOVED, replace(rolled, caboose=None)))
     doc = state(seated)["session"]
     assert "caboose" in doc["mismatch"]
-    session.on_button(CONFIRM)
+    table.handle(Press(CONFIRM))
     assert state(seated)["session"]["problem"].startswith("not yet")
 
 
 def test_pages_read_while_the_session_acts_without_deadlock(seated):
-    """The session takes its lock, then the table's; a page reads the table, then the
-    session: many of both at once must all finish."""
-    table, session, play = seated.table, seated.session, seated.play
+    """The camera's commands and the pages' reads take the table's one lock: many of both
+    at once must all finish, every page reading a whole view."""
+    table, play = seated.table, seated.play
     failures: list[BaseException] = []
 
     def act() -> None:
         try:
             for index in range(40):
-                lay(table, session, play, confidence=0.1 if index % 2 else 0.9)
-                session.seen_problems([f"problem {index % 3}"])
+                lay(table, play, confidence=0.1 if index % 2 else 0.9)
+                see(
+                    table,
+                    problems=[Problem(("caboose_unseen", "caboose_off", "no_table")[index % 3])],
+                )
         except Exception as error:  # reported below, in the test's own thread
             failures.append(error)
 

@@ -8,13 +8,13 @@ from dataclasses import replace
 
 import pytest
 
-from companion.app.run import attach_session
+from companion.games.caboose.commands import Press
 from companion.games.caboose.rules.state import Pass
-from companion.games.caboose.session import CHECKING, CONFIRM, STAGED, UNDO, Session, SessionConfig
-from companion.games.caboose.table import Table
+from companion.games.caboose.session import CHECKING, CONFIRM, STAGED, UNDO, Session
 from companion.games.caboose.tracker import CABOOSE_MOVED, CARDS_SHOWN
 from companion.store import Store
-from tests.test_session import Outputs, event, lay, roll, start, view_of
+from tests.playing import act, ledger, new_game
+from tests.test_session import Outputs, event, flow, followed, lay, roll, see, start, view_of
 from tests.web.conftest import PIN
 from web.app import create_app
 
@@ -24,7 +24,6 @@ def seated(tmp_path, settings):
     """A first play's table, its session having seen it, and the page's app following it."""
     table, session, _, play = start(Store(tmp_path / "table.sqlite3"))
     app = create_app(table, PIN, settings)
-    attach_session(app, session)
     return table, session, play, app.test_client()
 
 
@@ -61,9 +60,9 @@ def test_waiting_for_the_player_to_move(seated):
 
 def test_roll_the_dice(seated):
     table, session, play, client = seated
-    lay(table, session, play)
+    lay(table, play)
     assert session.phase == STAGED
-    dice = table.staged.dice
+    dice = ledger(table).staged.dice
     es = said(client, "es")
     assert es["message"] == (f"Ana: tira {dice} dados" if dice != 1 else "Ana: tira 1 dado")
     assert es["roll"] == {"needed": dice, "seen": []}
@@ -74,7 +73,7 @@ def test_roll_the_dice(seated):
 
 def test_a_question_about_an_unsure_card(seated):
     table, session, play, client = seated
-    lay(table, session, play, confidence=0.1)
+    lay(table, play, confidence=0.1)
     es = said(client, "es")
     code = session.question.prompt.params["code"]
     prompt = f"carta 1 puesta: la cámara lee {code}, pero no está segura (10 %); ¿qué carta es?"
@@ -89,16 +88,16 @@ def test_a_question_about_an_unsure_card(seated):
 
 def test_confirm_refused_with_the_mismatch(seated):
     table, session, play, client = seated
-    view = lay(table, session, play)
-    rolled = roll(session, view, [0] * table.staged.dice)
+    view = lay(table, play)
+    rolled = roll(table, view, [0] * ledger(table).staged.dice)
     assert session.phase == CHECKING
-    session.on_events(event(CABOOSE_MOVED, replace(rolled, caboose=None)))
-    state = table.require().state
+    see(table, event(CABOOSE_MOVED, replace(rolled, caboose=None)))
+    state = ledger(table).game.state
     where = f"{state.caboose + 1} desde el final ({state.railway[state.caboose]})"
     mismatch = f"el furgón va en la carta {where}; la cámara no lo ve en ninguna"
     es = said(client, "es")
     assert es["mismatch"] == es["message"] == mismatch
-    session.on_button(CONFIRM)  # too early: refused, and why
+    table.handle(Press(CONFIRM))  # too early: refused, and why
     es = said(client, "es")
     assert es["problem"] == f"aún no: {mismatch}" and es["mismatch"] == mismatch
     assert es["said"]["problem"]["key"] == "not_yet"
@@ -110,9 +109,9 @@ def test_confirm_refused_with_the_mismatch(seated):
 
 def test_a_roll_not_undone_is_said_in_spanish(seated):
     table, session, play, client = seated
-    view = lay(table, session, play)
-    roll(session, view, [0] * table.staged.dice)
-    session.on_button(UNDO)
+    view = lay(table, play)
+    roll(table, view, [0] * ledger(table).staged.dice)
+    table.handle(Press(UNDO))
     es = said(client, "es")
     assert es["problem"] == "una tirada ya vista no se deshace; si se anotó mal, corrige la tirada"
     assert "dice roll once seen is not undone" in said(client, "en")["problem"]
@@ -122,16 +121,14 @@ def test_a_roll_not_undone_is_said_in_spanish(seated):
 def test_show_the_hand_at_the_end_of_a_real_tables_game(tmp_path, settings):
     """A provisional deal: the hands are shown at the end. A hand the table refuses is said
     after a Spanish lead-in, in the table's own English."""
-    table = Table(Store(tmp_path / "table.sqlite3"), provisional=True)
-    table.new_game("rollecate", ["Ana", "Ben"], seed=2)
-    session = Session(table, SessionConfig(), Outputs())
+    table = followed(Store(tmp_path / "table.sqlite3"), provisional=True, outputs=Outputs())
+    new_game(table, "rollecate", ["Ana", "Ben"], seed=2)
+    session = flow(table)
     app = create_app(table, PIN, settings)
-    attach_session(app, session)
     client = app.test_client()
-    while not table.require().state.over:
-        table.act(table.require().state.to_move, Pass())
-    session.on_events(())
-    ana = list(table.require().state.seats[0].hand)
+    while not ledger(table).state.over:
+        act(table, ledger(table).state.to_move, Pass())
+    ana = list(ledger(table).game.state.seats[0].hand)
     count = f"{len(ana)} cartas" if len(ana) != 1 else "1 carta"
     es = said(client, "es")
     assert es["message"] == f"fin de la partida: Ana, enseña tu mano ({count}) en la zona marcada"
@@ -139,7 +136,7 @@ def test_show_the_hand_at_the_end_of_a_real_tables_game(tmp_path, settings):
     english_unchanged(client, session)
 
     short = view_of(table, shown=ana[:-1] if len(ana) > 1 else [*ana, *ana])
-    session.on_events(event(CARDS_SHOWN, short, cards=short.shown))
+    see(table, event(CARDS_SHOWN, short, cards=short.shown))
     es = said(client, "es")
     detail = session.problem.params["detail"]
     assert es["problem"] == f"no se puede: {detail}" and "show every card" in detail
@@ -148,9 +145,8 @@ def test_show_the_hand_at_the_end_of_a_real_tables_game(tmp_path, settings):
 
 
 def test_without_a_game_too(tmp_path, settings):
-    table = Table(Store(tmp_path / "table.sqlite3"))
+    table = followed(Store(tmp_path / "table.sqlite3"))
     app = create_app(table, PIN, settings)
-    attach_session(app, Session(table))
     client = app.test_client()
     assert said(client, "es")["message"] == "empieza una partida en la página"
     assert said(client, "en")["message"] == "start a game on the page"

@@ -4,28 +4,30 @@ could not read (those taken from the draw pile, the hands at the end)."""
 from __future__ import annotations
 
 from companion.games.caboose.rules.state import Pass
-from companion.games.caboose.table import Table
+from companion.games.protocol import Setting
 from companion.store import Store
+from companion.table import Table
+from tests.playing import act, ledger, new_game
 from tests.web.conftest import HEADERS, PIN
 from web.app import create_app
 
 
 def test_hands_at_the_end_are_entered_on_the_page(tmp_path, settings):
-    table = Table(Store(tmp_path / "t.sqlite3"), provisional=True)
+    table = Table(Store(tmp_path / "t.sqlite3"), Setting(provisional=True))
     client = create_app(table, PIN, settings).test_client()
-    table.new_game("rollecate", ["Ana", "Ben"], seed=2)
+    new_game(table, "rollecate", ["Ana", "Ben"], seed=2)
     refused = client.post("/api/shown", json={"cards": ["1"]}, headers=HEADERS)
     assert refused.status_code == 409 and refused.json["error"]["rule"] == "deal"
-    while not table.require().state.over:
-        table.act(table.require().state.to_move, Pass())
+    while not ledger(table).state.over:
+        act(table, ledger(table).state.to_move, Pass())
     view = client.get("/api/state").json
     # The guessed hands are not shown, nor counted, nor ranked, until the table shows them.
     assert [player["hand"] for player in view["players"]] == [None, None]
     assert view["ranking"] is None
     assert view["to_show"] == {
-        "what": "hand", "seat": 0, "name": "Ana", "count": len(table.require().state.seats[0].hand)
+        "what": "hand", "seat": 0, "name": "Ana", "count": len(ledger(table).state.seats[0].hand)
     }  # fmt: skip
-    ana = list(table.require().state.seats[0].hand)
+    ana = list(ledger(table).state.seats[0].hand)
     version = table.version
     short = client.post("/api/shown", json={"cards": ana[:-1]}, headers=HEADERS)
     assert short.status_code == 422 and "show every card" in short.json["error"]["message"]
@@ -38,7 +40,7 @@ def test_hands_at_the_end_are_entered_on_the_page(tmp_path, settings):
     assert done.json["to_show"]["name"] == "Ben"
     assert sorted(done.json["players"][0]["hand"]) == sorted(ana)
     assert done.json["players"][1]["hand"] is None and done.json["ranking"] is None
-    ben = list(table.require().state.seats[1].hand)
+    ben = list(ledger(table).state.seats[1].hand)
     last = client.post("/api/shown", json={"cards": ben}, headers=HEADERS).json
     assert last["to_show"] is None and last["ranking"]["winners"]
     assert sorted(last["players"][1]["hand"]) == sorted(ben)

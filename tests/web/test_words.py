@@ -18,6 +18,7 @@ from companion.games.caboose.rules.state import GAME_OVER, Chaos, Event, Pass, P
 from companion.games.caboose.table import snapshot_of
 from companion.games.caboose.words import LANGUAGES, TEXT, session_words
 from companion.store import Store
+from tests.playing import ledger
 from tests.rules.conftest import table
 from tests.test_session import lay, roll, start
 from tests.web.conftest import record
@@ -28,7 +29,7 @@ DECIDERS = ("score", "cards", "4s", "3s", "2s", "1s", "shared", "lost", "solo")
 
 
 def counted_by_the_page(lang: str, key: str, n: int) -> str:
-    """A word of the page as app.js's `t` says it: the `_one` form when the count is 1."""
+    """A word of the page as shell.js's `t` says it: the `_one` form when the count is 1."""
     template = TEXT[lang].get(f"{key}_one", TEXT[lang][key]) if n == 1 else TEXT[lang][key]
     fields = {name for _, name, _, _ in Formatter().parse(template) if name}
     return template.format(**{name: n if name == "n" else "X" for name in fields})
@@ -65,10 +66,10 @@ def test_the_log_says_one_penalty_card_and_one_short():
 def test_the_session_says_one_more_die_in_both_languages(tmp_path):
     """A die more than the one still wanted: "1 is wanted", "falta 1"."""
     table_, session, _, play = start(Store(tmp_path / "table.sqlite3"), "rollecate")
-    laid = lay(table_, session, play)
-    for _ in range(table_.staged.dice - 1):
-        roll(session, laid, [0])
-    roll(session, laid, [0, 0])
+    laid = lay(table_, play)
+    for _ in range(ledger(table_).staged.dice - 1):
+        roll(table_, laid, [0])
+    roll(table_, laid, [0, 0])
     said = session.problem.as_json()
     assert said["params"] == {"n": 2, "left": 1}
     assert session.problem.text == "2 dice were rolled but 1 is wanted: roll 1"

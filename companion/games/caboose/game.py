@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from companion.games.caboose import commandline, view
+from companion.games.caboose import commandline, commands, match, view
 from companion.games.caboose.record import FORMAT, RecordError, from_json
 from companion.games.caboose.rules.edition import EDITIONS
 from companion.games.caboose.rules.edition import load as load_edition
@@ -55,6 +55,13 @@ GAME = Game(
     record_format=FORMAT,
     options=options(),
     words=TEXT.__getitem__,
+    start=match.start,
+    load=match.load,
+    resume=match.resume,
+    parse=commands.parse,
+    parse_start=commands.start,
+    button=commands.button,
+    idle=match.idle,
     replay=commandline.replay_text,
     watch=watch,
     add_arguments=commandline.add_arguments,

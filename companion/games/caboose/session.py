@@ -7,7 +7,7 @@ The session is the one place that knows the order of a turn as the players live 
    their placement checked; an illegal placement is announced and buzzed, and nothing is
    applied until it is fixed), or shows chaos cards in the marked zone, or presses PASS;
 2. the dice settle: their wheels are the roll (in batches of `dice_per_roll` when a play
-   rolls more dice than the table has) and the whole turn goes to `Table.act`, which
+   rolls more dice than the table has) and the whole turn goes to `Ledger.act`, which
    journals it before anyone is told;
 3. the page shows the computed move; the players move the caboose and take the penalty
    cards from the back; the camera checks that the table now shows what the engine
@@ -16,8 +16,10 @@ The session is the one place that knows the order of a turn as the players live 
    with the table's own limit: never past a dice roll.
 
 What a camera cannot see comes from the engine's knowledge of the dealt game (the hands,
-the card drawn) or from the page, which acts on the same `Table`; the session notices
-(`sync`) and follows. Where the camera is unsure of a card (low confidence, or a code not
+the card drawn) or from the page. The page's commands and the camera's go through the same
+match (`match.py`), one at a time: after a page command changed the ledger, the match
+tells the session in the same step (`page_acted`, `page_staged`…), so it never has to
+catch up. Where the camera is unsure of a card (low confidence, or a code not
 in the hand), the session asks the players to choose instead of guessing (`answer`).
 
 A restarted service has lost only this flow, never an accepted action: it resumes from the
@@ -31,8 +33,6 @@ page says it in its own language (companion/games/caboose/words.py).
 from __future__ import annotations
 
 import math
-import re
-import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from companion.games.caboose import cards
 from companion.games.caboose.rules import geometry
 from companion.games.caboose.rules.state import DERAILED, Chaos, GameState, Pass, Play
-from companion.games.caboose.table import Table, TableError
+from companion.games.caboose.table import Ledger, TableError
 from companion.games.caboose.tracker import (
     CARDS_LAID,
     CARDS_LIFTED,
@@ -55,6 +55,7 @@ from companion.pose import Pose
 
 if TYPE_CHECKING:
     from companion.games.caboose.vision.observe import SeenCard, SeenDie
+    from companion.games.caboose.vision.problems import Problem
 
 # The buttons and the LED statuses, as hw.controls names them (kept equal by a test; the
 # core does not import hardware code).
@@ -116,7 +117,6 @@ MESSAGES: dict[str, str] = {
 # A share the camera gives in percent (how much of the table a hand covers) changes with
 # every frame while a hand moves; only a change of this many points is news to the pages.
 CAMERA_PERCENT_STEP = 10.0
-_PERCENT = re.compile(r"(\d+(?:\.\d+)?)\s?%")
 
 
 class Outputs(Protocol):
@@ -165,11 +165,16 @@ class Message:
 
 def say(words: Mapping[str, str], said: Mapping[str, Any]) -> str:
     """A message in JSON (`Message.as_json`) in the language of `words`, a table with every
-    key of `MESSAGES`: a message among the parameters is said first, in the same words."""
+    key of `MESSAGES`: a message among the parameters is said first, in the same words. A
+    refusal among them (`_refusal`) whose key the words do not know is said in the English
+    of its `message`."""
     params = {
         name: say(words, value) if isinstance(value, Mapping) else value
         for name, value in said["params"].items()
     }
+    template = words.get(said["key"])
+    if template is None and "message" in params:
+        return params["message"]
     return words[said["key"]].format_map(params)
 
 
@@ -182,9 +187,17 @@ def _text(message: Message | None) -> str | None:
 
 
 def _refused(error: TableError) -> Message:
-    """A refusal by the table or the engine. Their words exist in English only: the page
-    says them after a lead-in in its own language."""
-    return Message("refused", {"detail": error.message})
+    """A refusal by the table or the engine, after a lead-in in the page's language."""
+    return Message("refused", {"detail": _refusal(error)})
+
+
+def _refusal(error: TableError) -> Message | str:
+    """The words of a refusal: its key and parameters when it has them, with its English
+    `message`, what the page says when its words do not know the key (words.REFUSALS); the
+    English alone when it has no key."""
+    if error.key is None:
+        return error.message
+    return Message(error.key, {**error.params, "message": error.message})
 
 
 @dataclass(frozen=True)
@@ -214,120 +227,122 @@ def _turn_kind(turn: Mapping[str, Any]) -> str:
 
 
 class Session:
-    """One table's turn flow. Thread-safe: camera events, button timers and page requests
-    arrive on different threads. Its lock is taken before the table's, never inside it:
-    the table never calls back into the session, and the page reads the two one after
-    the other."""
+    """One game's turn flow at a table a camera follows: the half of the Caboose match
+    (`match.py`) that turns table events and buttons into actions on its ledger, and
+    follows what the page did to the ledger. The match calls it under the shared table's
+    lock, one command at a time: it needs no lock of its own."""
 
     def __init__(
         self,
-        table: Table,
+        ledger: Ledger,
         config: SessionConfig | None = None,
         outputs: Outputs | None = None,
+        resumed: bool = False,
     ) -> None:
-        self.table = table
+        """`resumed`: the game was played before this flow began (a restarted service): a
+        turn already applied is checked against the table again before the next CONFIRM."""
+        self.ledger = ledger
         self.config = config or SessionConfig()
         self.outputs = outputs
-        self._lock = threading.RLock()
-        self._changed = threading.Condition(self._lock)
         self.version = 0  # grows when what `status` shows changes
         self.phase = WAITING
         self.problem: Message | None = None  # announced, blocks what it names until fixed
         self.mismatch: Message | None = None  # CHECKING: what the table still shows wrongly
         self.question: Question | None = None
-        self.camera: tuple[str, ...] = ()  # what the camera could not see just now
+        self.camera: tuple[Problem, ...] = ()  # what the camera could not see just now
         self.view: TableView | None = None
         self._turn = _Turn()
-        self._game_id: int | None = None
-        self._turns = -1
-        with self._lock:
-            self.sync()
-            self._announced = self._showing()
+        game = ledger.game
+        last = game.record.turns[-1] if game.record.turns else None
+        if game.state.over and not resumed:
+            self._reset(OVER)
+        elif resumed and last is not None and _turn_kind(last) != "chaos":
+            self._reset(CHECKING)  # the table is checked again before CONFIRM
+        else:
+            self._reset(WAITING)
+        self._announced = self._showing()
 
     # --- inputs --------------------------------------------------------------------------
 
     def on_events(self, events: Sequence[TableEvent]) -> None:
         """Events of a table that has just become still (from the tracker)."""
-        with self._lock:
-            self.sync()
-            for event in events:
-                self.view = event.view
-                self._on_event(event)
-            self._announce()
+        for event in events:
+            self.view = event.view
+            self._on_event(event)
 
     def on_button(self, button: str) -> None:
         """PASS, CONFIRM or UNDO (held CONFIRM), debounced by hw.controls."""
-        with self._lock:
-            self.sync()
-            if button == PASS:
-                self._pass()
-            elif button == CONFIRM:
-                self._confirm()
-            elif button == UNDO:
-                self._undo()
-            else:
-                raise ValueError(f"unknown button {button!r}")
-            self._announce()
+        if button == PASS:
+            self._pass()
+        elif button == CONFIRM:
+            self._confirm()
+        elif button == UNDO:
+            self._undo()
+        else:
+            raise TableError("button", f"unknown button {button!r}")
 
     def answer(self, code: str) -> None:
         """The players' choice for the card the camera was unsure of."""
-        with self._lock:
-            self.sync()
-            question = self.question
-            if self.phase != ASKING or question is None:
-                raise TableError("session", "there is no question to answer")
-            if code not in question.options:
-                raise TableError("answer", f"choose one of {', '.join(question.options)}")
-            self._turn.chosen[question.card] = code
-            self.question = None
-            self.phase = WAITING
-            self._consider_laid(self._turn.laid)
-            self._announce()
+        question = self.question
+        if self.phase != ASKING or question is None:
+            raise TableError("session", "there is no question to answer")
+        if code not in question.options:
+            raise TableError("answer", f"choose one of {', '.join(question.options)}")
+        self._turn.chosen[question.card] = code
+        self.question = None
+        self.phase = WAITING
+        self._consider_laid(self._turn.laid)
 
-    def seen_problems(self, problems: Sequence[str]) -> None:
+    def seen_problems(self, problems: Sequence[Problem]) -> None:
         """What the camera could not see in the last frame: shown, never acted on. Only news
-        is announced (`_same_camera`): a hand moving over the table changes its share of it
-        on every frame, and each announcement sends every open page a whole new view. Until
-        then `camera` keeps the words last announced, so the pages and `status` agree."""
-        with self._lock:
-            problems = tuple(problems)
-            if not _same_camera(self.camera, problems):
-                self.camera = problems
-                self._announce()
+        counts (`same_camera`): a hand moving over the table changes its share of it on
+        every frame, and each change sends every open page a whole new view. Until then
+        `camera` keeps the words last shown, so the pages and `status` agree."""
+        problems = tuple(problems)
+        if not same_camera(self.camera, problems):
+            self.camera = problems
 
-    def sync(self) -> None:
-        """Follow the table when something else acted on it (the page, an undo, a new
-        game, a restart): the turn in progress is dropped and the phase set anew."""
-        with self._lock:
-            game = self.table.game
-            if game is None:
-                if self._game_id is not None or self._turns != 0:
-                    self._game_id, self._turns = None, 0
-                    self._reset(WAITING)
-                return
-            turns = len(game.record.turns)
-            if game.id == self._game_id and turns == self._turns:
-                if self.phase == WAITING and self.table.staged is not None:
-                    self._adopt_staged()
-                return
-            grew = game.id == self._game_id and turns > self._turns
-            first = self._game_id is None and self._turns < 0
-            self._game_id, self._turns = game.id, turns
-            last = game.record.turns[-1] if turns else None
-            if game.state.over and not grew:
-                self._reset(OVER)
-            elif last is not None and _turn_kind(last) != "chaos" and (grew or first):
-                self._reset(CHECKING)  # the table is checked again before CONFIRM
-            else:
-                self._reset(WAITING)
+    # --- what the page did to the ledger (the match tells, in the same command) ----------
+
+    def page_acted(self, action: Play | Pass | Chaos) -> None:
+        """The page played a whole turn: as after the camera's own, the table is checked
+        against the computed move before CONFIRM, but for a chaos discard."""
+        if isinstance(action, Chaos):
+            self._reset(OVER if self._state().over else WAITING)
+        else:
+            self._reset(CHECKING)
+
+    def page_staged(self) -> None:
+        """The page staged cards: the dice that settle next are theirs."""
+        staged = self.ledger.staged
+        if staged is not None:
+            self._turn = _Turn(codes=staged.cards, place=staged.place, dice=staged.dice)
+            self.phase = STAGED
+            self.problem = None
+
+    def page_undid(self) -> None:
+        """The page took back staged cards or a turn: the player to move starts again."""
+        self._reset(OVER if self._state().over else WAITING)
+
+    def page_corrected(self) -> None:
+        """The page corrected the last turn: a move being checked is checked anew."""
+        if self.phase == CHECKING:
+            self._check()
 
     # --- reading -------------------------------------------------------------------------
 
-    def wait(self, version: int, timeout: float) -> int:
-        """Block until the session changes past `version` (or the timeout)."""
-        with self._changed:
-            self._changed.wait_for(lambda: self.version != version, timeout)
-            return self.version
+    def announce(self) -> bool:
+        """Light the LED (each time: hw.controls keeps a status it already shows), and say
+        whether what `status` shows changed since it was last announced; if so `version`
+        grows, and the table wakes the pages."""
+        if self.outputs is not None:
+            self.outputs.show(self.led())
+        showing = self._showing()
+        if showing == self._announced:
+            return False
+        self._announced = showing
+        self.version += 1
+        return True
 
     def led(self) -> str:
         """The status LED: an error while a problem stands, needs-confirmation while a
@@ -340,56 +355,54 @@ class Session:
 
     def status(self) -> dict[str, Any]:
         """What the page shows of the turn in progress, as JSON."""
-        with self._lock:
-            return self._showing() | {"version": self.version}
+        return self._showing() | {"version": self.version}
 
     def _showing(self) -> dict[str, Any]:
         """`status` but its version: what an announcement compares with the last one."""
-        with self._lock:
-            turn = self._turn
-            message = self._message()
-            prompt = None if self.question is None else self.question.prompt
-            return {
-                "phase": self.phase,
-                "led": self.led(),
-                "message": message.text,
-                "problem": _text(self.problem),
-                "mismatch": _text(self.mismatch),
-                "question": None
-                if self.question is None
-                else {
-                    "prompt": self.question.prompt.text,
-                    "options": list(self.question.options),
-                    "card": self.question.card,
-                },
-                "laid": list(turn.codes),
-                "roll": {"needed": turn.dice, "seen": list(turn.roll)}
-                if self.phase == STAGED
-                else None,
-                "camera": list(self.camera),
-                # the same words as keys and parameters, for the page to say in its language
-                "said": {
-                    "message": message.as_json(),
-                    "problem": _said(self.problem),
-                    "mismatch": _said(self.mismatch),
-                    "prompt": _said(prompt),
-                },
-            }
+        turn = self._turn
+        message = self._message()
+        prompt = None if self.question is None else self.question.prompt
+        return {
+            "phase": self.phase,
+            "led": self.led(),
+            "message": message.text,
+            "problem": _text(self.problem),
+            "mismatch": _text(self.mismatch),
+            "question": None
+            if self.question is None
+            else {
+                "prompt": self.question.prompt.text,
+                "options": list(self.question.options),
+                "card": self.question.card,
+            },
+            "laid": list(turn.codes),
+            "roll": {"needed": turn.dice, "seen": list(turn.roll)}
+            if self.phase == STAGED
+            else None,
+            "camera": [problem.text() for problem in self.camera],
+            # the same words as keys and parameters, for the page to say in its language
+            "said": {
+                "message": message.as_json(),
+                "problem": _said(self.problem),
+                "mismatch": _said(self.mismatch),
+                "prompt": _said(prompt),
+                "camera": [problem.as_json() for problem in self.camera],
+            },
+        }
 
     # --- the turn ------------------------------------------------------------------------
 
-    def _state(self) -> GameState | None:
-        game = self.table.game
-        return None if game is None else game.state
+    def _state(self) -> GameState:
+        return self.ledger.state
 
     def _on_event(self, event: TableEvent) -> None:
-        if event.what == CARDS_SHOWN and self.table.to_show() is not None:
+        if event.what == CARDS_SHOWN and self.ledger.to_show() is not None:
             self._shown(event.cards)  # what a provisional deal waits for, in any phase
             return
         if self.phase == CHECKING:
             self._check()
             return
-        if self.phase == OVER or self._state() is None:
+        if self.phase == OVER:
             return
         if event.what in (TABLE_SEEN, CARDS_LAID, CARDS_LIFTED, RAILWAY_CHANGED) or (
             self.phase == ILLEGAL and event.what != DICE_SETTLED
@@ -404,21 +417,19 @@ class Session:
         """The railway changed while the player is to move: cards beyond the engine's
         railway are the cards being laid."""
         state = self._state()
-        assert state is not None
         seen = view.railway
         want = state.railway
-        game = self.table.game
-        if self.table.provisional and game is not None and not game.record.turns:
+        game = self.ledger.game
+        if self.ledger.provisional and not game.record.turns:
             first = tuple(card.code for card in seen[: len(want)])
             if len(first) == len(want) and first != want:
                 try:  # the first railway dealt at the table tells the companion its cards
-                    self.table.lay_first_railway(first)
+                    self.ledger.lay_first_railway(first)
                 except TableError as error:
                     self.problem = _refused(error)
                     self._signal_illegal()
                     return
                 state = self._state()
-                assert state is not None
                 want = state.railway
         if len(seen) < len(want) or not all(
             _alike(w, s.code) for w, s in zip(want, seen, strict=False)
@@ -434,14 +445,13 @@ class Session:
 
     def _consider_laid(self, laid: tuple[SeenCard, ...]) -> None:
         state = self._state()
-        assert state is not None
         if not laid:
-            self.table.unstage()
+            self.ledger.unstage()
             self._reset(WAITING)
             return
         if laid != self._turn.laid:
             self._turn = _Turn(laid=laid, chosen=self._turn.chosen if self._same(laid) else {})
-        provisional = self.table.provisional
+        provisional = self.ledger.provisional
         hand = list(state.player.hand + state.draw[:1])
         if provisional:
             # The deal is not known: what is laid is what the player held (the table fixes
@@ -484,12 +494,12 @@ class Session:
         turn = self._turn
         place = _engine_poses(state, self.view, laid) if self.view is not None else None
         try:
-            staged = self.table.stage(state.to_move, turn.codes, place)
+            staged = self.ledger.stage(state.to_move, turn.codes, place)
         except TableError as error:
-            self.table.unstage()
+            self.ledger.unstage()
             self.phase = ILLEGAL
             self.problem = Message(
-                "cannot_play", {"cards": " ".join(turn.codes), "detail": error.message}
+                "cannot_play", {"cards": " ".join(turn.codes), "detail": _refusal(error)}
             )
             self._signal_illegal()
             return
@@ -501,20 +511,12 @@ class Session:
         if staged.dice == 0:  # Laura moves by her card's value: no dice to wait for
             self._play()
 
-    def _adopt_staged(self) -> None:
-        """The page staged cards: the dice that settle next are theirs."""
-        staged = self.table.staged
-        assert staged is not None
-        self._turn = _Turn(codes=staged.cards, place=staged.place, dice=staged.dice)
-        self.phase = STAGED
-
     def _dice(self, dice: tuple[SeenDie, ...]) -> None:
         if self.phase != STAGED:
             return
         turn = self._turn
         wheels: list[int] = []
         state = self._state()
-        assert state is not None
         faces = set(state.edition.die_faces)
         for die in dice:
             if die.kind == "pips":
@@ -542,43 +544,40 @@ class Session:
 
     def _play(self) -> None:
         state = self._state()
-        assert state is not None
         turn = self._turn
         action = Play(turn.codes, tuple(turn.roll), place=turn.place)
         self._act(state, action)
 
     def _shown(self, shown: tuple[SeenCard, ...]) -> None:
-        wanted = self.table.to_show()
+        wanted = self.ledger.to_show()
         if wanted is not None and shown:
             codes = [card.code for card in shown]
             try:  # cards taken from the draw pile, or a hand at the end
                 if wanted[0] == "taken":
-                    self.table.show_taken(codes)
+                    self.ledger.show_taken(codes)
                 else:
-                    self.table.show_hand(wanted[1], codes)
+                    self.ledger.show_hand(wanted[1], codes)
             except TableError as error:
                 self.problem = _refused(error)
                 self._signal_illegal()
                 return
-            self._turns = len(self.table.require().record.turns)
             self.problem = None
             return
         if self.phase != WAITING:
             return
         state = self._state()
-        assert state is not None
         codes = tuple(card.code for card in shown)
-        if state.player.laura and self.table.provisional and len(codes) == 1:
+        if state.player.laura and self.ledger.provisional and len(codes) == 1:
             # Laura's card, turned up from the draw pile: on a provisional deal the table
             # learns it, and the rules then say whether she plays it or passes (R-10).
             try:
-                self.table.reveal(state.to_move, codes)
+                self.ledger.reveal(state.to_move, codes)
             except TableError as error:
                 self.problem = _refused(error)
                 self._signal_illegal()
                 return
             if cards.is_chaos(codes[0]):  # shown in the zone: discarded, as anyone's
-                self._act(self.table.require().state, Chaos(codes))
+                self._act(self.ledger.game.state, Chaos(codes))
             return
         if not codes or not all(cards.is_chaos(code) for code in codes):
             return  # a hand shown at the end, a card put down: nothing to act on
@@ -586,7 +585,7 @@ class Session:
 
     def _pass(self) -> None:
         state = self._state()
-        if state is None or self.phase not in (WAITING, ILLEGAL):
+        if self.phase not in (WAITING, ILLEGAL):
             self.problem = Message(
                 "pass_laid" if self.phase in (STAGED, ASKING) else "pass_not_now"
             )
@@ -596,27 +595,26 @@ class Session:
 
     def _act(self, state: GameState, action: Play | Pass | Chaos) -> None:
         try:
-            events = self.table.act(state.to_move, action)
+            events = self.ledger.act(state.to_move, action)
         except TableError as error:
             self.problem = _refused(error)
             self._turn.roll = []  # the dice are thrown again once it is fixed
             self._signal_illegal()
             return
-        self._turns = len(self.table.require().record.turns)
         self.problem = None
         if any(event.what == DERAILED for event in events) and self.outputs is not None:
             self.outputs.derailed()
         if isinstance(action, Chaos):
-            self._reset(OVER if self.table.require().state.over else WAITING)
+            self._reset(OVER if self.ledger.game.state.over else WAITING)
         else:
             self._reset(CHECKING)
 
     def _confirm(self) -> None:
         if self.phase != CHECKING:
             return  # nothing waits for a confirmation
-        wanted = self.table.to_show()
+        wanted = self.ledger.to_show()
         if wanted is not None and wanted[0] == "taken":
-            why = _show_words(self.table.require().state, wanted)
+            why = _show_words(self.ledger.game.state, wanted)
             self.problem = Message("not_yet", {"why": why})
             self._signal_illegal()
             return
@@ -625,35 +623,29 @@ class Session:
             self.problem = Message("not_yet", {"why": self.mismatch})
             self._signal_illegal()
             return
-        state = self._state()
-        self._reset(OVER if state is not None and state.over else WAITING)
+        self._reset(OVER if self._state().over else WAITING)
 
     def _undo(self) -> None:
         try:
-            self.table.undo()
+            self.ledger.undo()
         except TableError as error:
             self.problem = self._undo_refused(error)
             self._signal_illegal()
             return
-        self._turns = len(self.table.require().record.turns)
         self._reset(WAITING)
 
     def _undo_refused(self, error: TableError) -> Message:
         """Why UNDO was refused, in words the page can translate: held CONFIRM after a roll
-        is the refusal players meet most, so it is not left in the table's English."""
-        if error.rule != "undo":
-            return _refused(error)
-        game = self.table.game
-        turns = game.record.turns if game is not None else []
-        return Message("undo_roll" if turns and "roll" in turns[-1] else "undo_nothing")
+        is the refusal players meet most, so it is not left in the table's English. The
+        ledger decided it (`Ledger.undo_refusal`); its key names the words."""
+        if error.key in ("undo_roll", "undo_nothing"):
+            return Message(error.key)
+        return _refused(error)
 
     def _check(self) -> None:
         """CHECKING: does the table show what the engine computed?"""
         state = self._state()
         view = self.view
-        if state is None:
-            self.mismatch = None
-            return
         if view is None:
             self.mismatch = Message("not_seen")
             return
@@ -679,13 +671,11 @@ class Session:
 
     def _message(self) -> Message:
         state = self._state()
-        if state is None:
-            return Message("no_game")
         if self.question is not None:
             return self.question.prompt
         if self.problem is not None:
             return self.problem
-        wanted = self.table.to_show()
+        wanted = self.ledger.to_show()
         if wanted is not None:
             return _show_words(state, wanted)
         name = state.player.name
@@ -700,21 +690,29 @@ class Session:
             return Message("over")
         return Message("to_move", {"name": name})
 
-    def _announce(self) -> None:
-        """Light the LED, and when what the page shows of the turn changed, wake the pages
-        through the table. Only a change is told: the service feeds every change of the
-        table back to the session (`Service.follow_page`), so telling it of nothing new
-        would wake the two of them forever."""
-        if self.outputs is not None:
-            self.outputs.show(self.led())
-        showing = self._showing()
-        if showing == self._announced:
-            return
-        self._announced = showing
-        with self._changed:
-            self.version += 1
-            self._changed.notify_all()
-        self.table.touch()
+
+def idle_status(camera: Sequence[Problem] = ()) -> dict[str, Any]:
+    """What a table a camera follows shows of the turn before any game is started."""
+    message = Message("no_game")
+    return {
+        "phase": WAITING,
+        "led": LED_WAITING,
+        "message": message.text,
+        "problem": None,
+        "mismatch": None,
+        "question": None,
+        "laid": [],
+        "roll": None,
+        "camera": [problem.text() for problem in camera],
+        "said": {
+            "message": message.as_json(),
+            "problem": None,
+            "mismatch": None,
+            "prompt": None,
+            "camera": [problem.as_json() for problem in camera],
+        },
+        "version": 0,
+    }
 
 
 def _show_words(state: GameState, wanted: tuple[str, int, int]) -> Message:
@@ -751,19 +749,22 @@ def _mismatch(state: GameState, view: TableView) -> Message | None:
     return None
 
 
-def _same_camera(shown: Sequence[str], seen: Sequence[str]) -> bool:
+def same_camera(shown: Sequence[Problem], seen: Sequence[Problem]) -> bool:
     """Whether the camera's problems `seen` are no news beside those `shown`: the same
-    problems in the same words, but for percentages less than CAMERA_PERCENT_STEP points
-    from the shown ones. Measured from what was shown, not rounded to steps, so a share
-    wavering about a step's edge does not announce each crossing."""
+    problems with the same parameters, but for a `percent` less than CAMERA_PERCENT_STEP
+    points from the shown one. Measured from what was shown, not rounded to steps, so a
+    share wavering about a step's edge does not announce each crossing."""
     if len(shown) != len(seen):
         return False
     for before, now in zip(shown, seen, strict=True):
-        if _PERCENT.sub("%", before) != _PERCENT.sub("%", now):
+        if before.key != now.key or before.params.keys() != now.params.keys():
             return False
-        shares = zip(_PERCENT.findall(before), _PERCENT.findall(now), strict=True)
-        if any(abs(float(a) - float(b)) >= CAMERA_PERCENT_STEP for a, b in shares):
-            return False
+        for name, value in before.params.items():
+            if name == "percent":
+                if abs(value - now.params[name]) >= CAMERA_PERCENT_STEP:
+                    return False
+            elif value != now.params[name]:
+                return False
     return True
 
 

@@ -1,9 +1,11 @@
-"""The game at the table: the one place where actions are accepted, kept and announced.
+"""The Caboose game kept at the table: every accepted action checked and journaled.
 
-The web page, the buttons and the camera all act through a `Table`. It checks every action
-with the engine, writes it to the store before anyone hears of it, and then wakes every
-listener (the page's Server-Sent Events). A restarted service builds its `Table` from the
-store and is back on the same turn.
+A `Ledger` is the game half of the Caboose match (`match.py`): it checks every action with
+the engine and writes it to the store before it returns, so nobody hears of an action the
+store does not hold. It has no lock and wakes nobody: the shared writer
+(`companion.table.Table`) calls it, through the match, under its one lock, and tells the
+pages afterwards. A restarted service builds its ledger from the store and is back on the
+same turn.
 
 A table whose deal is provisional (a real table, its deck shuffled by hand) fixes the deal
 from what it is shown (`deal.py`): cards laid from a hand, the first railway, the
@@ -17,7 +19,6 @@ instead, which needs an explicit confirmation and stays in the journal for the l
 from __future__ import annotations
 
 import random
-import threading
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -43,20 +44,37 @@ from companion.games.caboose.rules.state import (
     Chaos,
     Event,
     GameState,
+    Pass,
     Play,
     RuleError,
 )
+from companion.games.protocol import Refusal
 from companion.store import CORRECT, DEAL, TURN, UNDO, Store
 
+# Rules that say "not now" rather than "not allowed": the table's state is in the way (the
+# page answers 409 rather than 422).
+CONFLICTS = frozenset({"turn", "game", "undo", "correct", "R-14", "session", "stale"})
 
-class TableError(ValueError):
-    """A request the table cannot take (no game yet, nothing to undo…). `rule` names the
-    rule when one is broken, as RuleError does, so every caller reports both alike."""
 
-    def __init__(self, rule: str, message: str) -> None:
-        super().__init__(message)
-        self.rule = rule
-        self.message = message
+class TableError(Refusal):
+    """A command the Caboose table cannot take (not this player's turn, nothing to undo…):
+    nothing was changed. `rule` names the rule when one is broken, as RuleError does, so
+    every caller reports both alike; whether it is a conflict follows from the rule unless
+    said."""
+
+    def __init__(
+        self,
+        rule: str,
+        message: str,
+        *,
+        conflict: bool | None = None,
+        key: str | None = None,
+        params: dict[str, Any] | None = None,
+        **extra: Any,
+    ) -> None:
+        if conflict is None:
+            conflict = rule in CONFLICTS
+        super().__init__(rule, message, conflict=conflict, key=key, params=params, **extra)
 
 
 MAX_NAME = 200  # characters in a player's name: a name, not a document
@@ -173,76 +191,33 @@ def snapshot_of(record: Record, turns: int) -> Snapshot:
     )
 
 
-class Table:
-    """One game at a time, shared by every thread of the service (a lock guards it)."""
+class Ledger:
+    """One Caboose game at the table, as the store keeps it. Called only by its match,
+    under the shared table's lock: it needs no lock of its own, and wakes nobody."""
 
-    def __init__(self, store: Store, provisional: bool = False) -> None:
-        """`provisional`: the companion does not know the deal (a real table); every game
-        is dealt at random and fixed from what the table shows."""
+    def __init__(self, store: Store, game_id: int, provisional: bool = False) -> None:
+        """The game `game_id` of the store, resumed. `provisional`: the companion does not
+        know the deal (a real table); it is dealt at random and fixed from what the table
+        shows."""
         self.store = store
         self.provisional = provisional
-        self._lock = threading.RLock()
-        self._changed = threading.Condition(self._lock)
-        self.version = 0
-        self._game: _Game | None = None
         self.staged: Staged | None = None
-        game_id = store.current()
-        if game_id is not None:
-            self._resume(game_id)
-
-    # --- reading -------------------------------------------------------------------------
-
-    @property
-    def game(self) -> _Game | None:
-        return self._game
-
-    def require(self) -> _Game:
-        if self._game is None:
-            raise TableError("game", "no game is being played: start one first")
-        return self._game
-
-    def wait(self, version: int, timeout: float) -> int:
-        """Block until the table changes past `version` (or the timeout); the new version."""
-        with self._changed:
-            self._changed.wait_for(lambda: self.version != version, timeout)
-            return self.version
-
-    def snapshot(self) -> Snapshot:
-        """Everything a page shows, copied at one instant."""
-        with self._lock:
-            game = self.require()
-            return Snapshot(
-                version=self.version,
-                game_id=game.id,
-                record=replace(game.record, turns=list(game.record.turns)),
-                state=game.state,
-                before=game.before,
-                lines=tuple(game.lines),
-                events=tuple(game.events),
-                notes=tuple(game.notes),
-                staged=self.staged,
-                provisional=self.provisional,
-                to_show=self.to_show(),
-                hands_shown=tuple(sorted(game.shown)),
-            )
-
-    def export(self) -> Record:
-        return self.require().record
-
-    def summary(self) -> dict[str, Any]:
-        game = self.require()
-        return summary(game.state, game.lines)
+        self.revision = 0  # grows with every change a page shows: the match compares it
+        self.game = self._fold(game_id)
 
     # --- starting ------------------------------------------------------------------------
 
-    def new_game(
-        self,
+    @classmethod
+    def start(
+        cls,
+        store: Store,
         edition: str,
         names: Sequence[str],
         variant: str | None = None,
         seed: int | str | None = None,
-    ) -> _Game:
-        """A new game dealt from `seed` (a fresh random one when None)."""
+        provisional: bool = False,
+    ) -> Ledger:
+        """A new game dealt from `seed` (a fresh random one when None), kept in the store."""
         if edition not in EDITIONS:
             raise TableError("setup", f"unknown edition {edition!r}: use one of {EDITIONS}")
         check_names(names)
@@ -251,186 +226,238 @@ class Table:
         try:
             state = engine.deal(edition, list(names), seed, variant)
         except RuleError as error:
-            raise TableError(error.rule, error.message) from None
-        return self._begin(record_of(state))
+            raise TableError(
+                error.rule, error.message, key=error.key, params=error.params
+            ) from None
+        return cls(store, _begin(store, record_of(state)), provisional)
 
-    def load(self, record: Record) -> _Game:
+    @classmethod
+    def load(cls, store: Store, record: Record, provisional: bool = False) -> Ledger:
         """Continue the game of a record (its names and every turn are checked first)."""
         check_names(record.players)
-        _fold(record)  # raises RecordError, leaving the current game as it was
-        return self._begin(record)
+        _fold(record)  # raises RecordError, leaving the store as it was
+        return cls(store, _begin(store, record), provisional)
 
-    def _begin(self, record: Record) -> _Game:
-        with self._lock:
-            if self._game is not None:
-                self.store.finish(self._game.id)
-            game_id = self.store.start(record)
-            self._resume(game_id)
-            return self.require()
+    # --- reading -------------------------------------------------------------------------
 
-    def _resume(self, game_id: int) -> None:
-        game = _fold(self.store.record(game_id))
-        game.id = game_id
-        journal = self.store.journal(game_id)
-        game.notes = [e.note for e in journal if e.kind == CORRECT and e.note]
-        for entry in journal:
-            if entry.kind == DEAL:
-                shown = entry.turn.get("shown", {})
-                game.shown = {int(seat): tuple(hand) for seat, hand in shown.items()}
-                game.taken_shown = set(entry.turn.get("taken", []))
-        self._game = game
-        self.staged = None
-        self._bump()
+    @property
+    def id(self) -> int:
+        return self.game.id
+
+    @property
+    def state(self) -> GameState:
+        return self.game.state
+
+    def snapshot(self, version: int) -> Snapshot:
+        """Everything a page shows, copied (the table's `version` is the page's)."""
+        game = self.game
+        return Snapshot(
+            version=version,
+            game_id=game.id,
+            record=replace(game.record, turns=list(game.record.turns)),
+            state=game.state,
+            before=game.before,
+            lines=tuple(game.lines),
+            events=tuple(game.events),
+            notes=tuple(game.notes),
+            staged=self.staged,
+            provisional=self.provisional,
+            to_show=self.to_show(),
+            hands_shown=tuple(sorted(game.shown)),
+        )
+
+    def export(self) -> Record:
+        """The record so far, a copy (a page may save it while the next turn is played)."""
+        return replace(self.game.record, turns=list(self.game.record.turns))
+
+    def summary(self) -> dict[str, Any]:
+        return summary(self.game.state, self.game.lines)
+
+    def undo_refusal(self) -> TableError | None:
+        """Why an undo now would be refused, or None: the one place the undo limit is
+        decided (the page's button, the held CONFIRM and the view's greyed button all ask
+        here). Staged cards can always be taken back; a turn can, unless it rolled dice,
+        because a roll once seen is not undone."""
+        if self.staged is not None:
+            return None
+        turns = self.game.record.turns
+        if not turns:
+            return TableError(
+                "undo", "there is nothing to undo: no turn has been played", key="undo_nothing"
+            )
+        if "roll" in turns[-1]:
+            return TableError(
+                "undo",
+                "a dice roll once seen is not undone; if it was entered wrongly, "
+                "correct the roll instead",
+                key="undo_roll",
+            )
+        return None
 
     # --- acting --------------------------------------------------------------------------
 
     def stage(self, seat: int, played: Sequence[str], place: Sequence | None = None) -> Staged:
         """Cards laid at the front before the dice: checked now, so the page can show the
         dice to roll and the odds; nothing is kept until the roll is entered."""
-        with self._lock:
-            game = self.require()
-            state = game.state
-            self._check_seat(state, seat)
-            poses = tuple(place) if place is not None else None
-            self._reveal(seat, played)
-            state = self.require().state
-            trial = Play(tuple(played), (), place=poses)
-            dice = 0 if state.player.laura else state.edition.dice_for(tuple(played))
-            # Check everything but the roll by applying the play with a roll of blanks.
-            faces = state.edition.die_faces
-            blank = min(faces)
-            try:
-                engine.apply(state, replace(trial, roll=(blank,) * dice))
-            except RuleError as error:
-                raise TableError(error.rule, error.message) from None
-            self.staged = Staged(seat, tuple(played), poses, dice)
-            self._bump()
-            return self.staged
+        self.check_seat(seat)
+        poses = tuple(place) if place is not None else None
+        self._reveal(seat, played)
+        state = self.game.state
+        trial = Play(tuple(played), (), place=poses)
+        dice = 0 if state.player.laura else state.edition.dice_for(tuple(played))
+        # Check everything but the roll by applying the play with a roll of blanks.
+        blank = min(state.edition.die_faces)
+        try:
+            engine.apply(state, replace(trial, roll=(blank,) * dice))
+        except RuleError as error:
+            raise TableError(
+                error.rule, error.message, key=error.key, params=error.params
+            ) from None
+        self.staged = Staged(seat, tuple(played), poses, dice)
+        self.revision += 1
+        return self.staged
 
     def unstage(self) -> None:
-        with self._lock:
-            if self.staged is not None:
-                self.staged = None
-                self._bump()
+        if self.staged is not None:
+            self.staged = None
+            self.revision += 1
 
     def act(self, seat: int, action: Action) -> tuple[Event, ...]:
-        """Apply one whole turn for the player `seat`, keep it, then announce it."""
-        with self._lock:
-            game = self.require()
-            self._check_seat(game.state, seat)
-            if isinstance(action, Play | Chaos):
-                self._reveal(seat, action.cards)
-                game = self.require()
-            name = game.state.player.name
-            try:
-                state, events = engine.apply(game.state, action)
-            except RuleError as error:
-                raise TableError(error.rule, error.message) from None
-            turn = to_turn(action, events)
-            self.store.append(game.id, TURN, turn)  # on disk before anyone is told
-            game.record.turns.append(turn)
-            game.before = game.state
-            game.state = state
-            game.lines.append(turn_line(len(game.record.turns), name, events))
-            game.events.append(events)
-            self._finish_if_known()
-            self.staged = None
-            self._bump()
-            return events
+        """Apply one whole turn for the player `seat` and keep it."""
+        self.check_seat(seat)
+        if isinstance(action, Play | Chaos):
+            self._reveal(seat, action.cards)
+        game = self.game
+        name = game.state.player.name
+        try:
+            state, events = engine.apply(game.state, action)
+        except RuleError as error:
+            raise TableError(
+                error.rule, error.message, key=error.key, params=error.params
+            ) from None
+        turn = to_turn(action, events)
+        self.store.append(game.id, TURN, turn)  # on disk before anyone is told
+        game.record.turns.append(turn)
+        game.before = game.state
+        game.state = state
+        game.lines.append(turn_line(len(game.record.turns), name, events))
+        game.events.append(events)
+        self._finish_if_known()
+        self.staged = None
+        self.revision += 1
+        return events
 
     def undo(self, turn: int | None = None) -> None:
-        """Take back the last turn if it rolled no dice (R: a roll once seen stands).
+        """Take back the staged cards, else the last turn, within `undo_refusal`'s limit.
         `turn`: the number of the last turn as the caller saw it; when another has been
         played or undone since, nothing happens (TableError `stale`), so twenty taps of a
         slow phone's UNDO take back one turn, not twenty. The buttons act on the table as
         it stands now and give none."""
-        with self._lock:
-            game = self.require()
-            check_turn(len(game.record.turns), turn)
-            if self.staged is not None:
-                self.staged = None
-                self._bump()
-                return
-            if not game.record.turns:
-                raise TableError("undo", "there is nothing to undo: no turn has been played")
-            last = game.record.turns[-1]
-            if "roll" in last:
-                raise TableError(
-                    "undo",
-                    "a dice roll once seen is not undone; if it was entered wrongly, "
-                    "correct the roll instead",
-                )
-            self.store.append(game.id, UNDO)
-            self._resume(game.id)
+        check_turn(len(self.game.record.turns), turn)
+        refusal = self.undo_refusal()
+        if refusal is not None:
+            raise refusal
+        if self.staged is not None:
+            self.unstage()
+            return
+        self.store.append(self.game.id, UNDO)
+        self._resume()
+
+    def last_action(self, turn: int | None) -> Pass | Play | Chaos:
+        """The last turn as an action, when it is the turn the caller meant (`check_turn`)."""
+        check_turn(len(self.game.record.turns), turn)
+        turns = self.game.record.turns
+        if not turns:
+            raise TableError("correct", "no turn has been played yet: there is nothing to change")
+        return to_action(turns[-1], len(turns))
+
+    def reorder(self, order: Sequence[str], turn: int | None = None) -> None:
+        """Another discard order for the last turn, the same roll (no confirmation needed)."""
+        last = self.last_action(turn)
+        if isinstance(last, Chaos):
+            raise TableError("R-7", "a chaos discard has no penalty cards to order", conflict=True)
+        self.correct(replace(last, order=tuple(order)), turn=turn)
+
+    def correct_roll(
+        self, roll: Sequence[int], confirm: bool = False, turn: int | None = None
+    ) -> None:
+        """A mistyped roll of the last turn corrected (`correct` asks for the confirmation)."""
+        last = self.last_action(turn)
+        if not isinstance(last, Play):
+            raise TableError("correct", "the last turn rolled no dice: there is no roll to correct")
+        self.correct(replace(last, roll=tuple(roll), order=None, drawn=()), confirm, turn)
 
     def correct(self, action: Action, confirm: bool = False, turn: int | None = None) -> None:
         """Replace the last turn (a mistyped roll, another discard order). Changing a roll
-        needs `confirm`; the journal keeps what was corrected, and the log says it. `turn`:
-        the number of the turn meant, as for `undo`; a correction meant for a turn that is
-        no longer the last is refused (`stale`) rather than applied to the next one."""
-        with self._lock:
-            game = self.require()
-            check_turn(len(game.record.turns), turn)
-            if not game.record.turns:
-                raise TableError("correct", "there is no turn to correct yet")
-            *kept, before = game.record.turns
-            state = _fold(replace(game.record, turns=kept)).state
-            try:
-                _, events = engine.apply(state, action)
-            except RuleError as error:
-                raise TableError(error.rule, error.message) from None
-            turn = to_turn(action, events)
-            number = len(kept) + 1
-            if before.get("roll") != turn.get("roll"):
-                if not confirm:
-                    raise TableError(
-                        "correct",
-                        f"changing the roll of turn {number} from {before.get('roll')} to "
-                        f"{turn.get('roll')} must be confirmed",
-                    )
-                note = f"turn {number}: roll corrected from {before.get('roll')} to {turn['roll']}"
-            elif before.get("order") != turn.get("order"):
-                note = f"turn {number}: discard order changed to {turn.get('order')}"
-            else:
-                note = f"turn {number}: corrected"
-            self.store.append(game.id, CORRECT, turn, note)
-            self._resume(game.id)
+        needs `confirm` (the one place the roll confirmation is decided: refused with
+        `needs_confirm`, which the page answers by asking the players); the journal keeps
+        what was corrected, and the log says it. `turn`: the number of the turn meant, as
+        for `undo`; a correction meant for a turn that is no longer the last is refused
+        (`stale`) rather than applied to the next one."""
+        game = self.game
+        check_turn(len(game.record.turns), turn)
+        if not game.record.turns:
+            raise TableError("correct", "there is no turn to correct yet")
+        *kept, before = game.record.turns
+        number = len(kept) + 1
+        state = _fold(replace(game.record, turns=kept)).state
+        try:
+            _, events = engine.apply(state, action)
+        except RuleError as error:
+            raise TableError(
+                error.rule, error.message, key=error.key, params=error.params
+            ) from None
+        new = to_turn(action, events)
+        if before.get("roll") != new.get("roll") and not confirm:
+            raise TableError(
+                "correct",
+                f"changing the roll from {before.get('roll')} to {new.get('roll')} must be "
+                "confirmed",
+                needs_confirm=True,
+                key="confirm_roll",
+                params={"before": str(before.get("roll")), "after": str(new.get("roll"))},
+            )
+        if before.get("roll") != new.get("roll"):
+            note = f"turn {number}: roll corrected from {before.get('roll')} to {new['roll']}"
+        elif before.get("order") != new.get("order"):
+            note = f"turn {number}: discard order changed to {new.get('order')}"
+        else:
+            note = f"turn {number}: corrected"
+        self.store.append(game.id, CORRECT, new, note)
+        self._resume()
 
     def lay_first_railway(self, railway: Sequence[str]) -> None:
         """The first railway as the table shows it, back first (a provisional deal only,
         before the first turn)."""
-        with self._lock:
-            game = self.require()
-            if not self.provisional:
-                raise TableError("deal", "this table knows its deal: its railway is dealt")
-            if list(railway) == list(game.state.railway):
-                return
-            try:
-                fixed = lay_railway(game.record, _checked(railway))
-            except (DealError, cards.CardCodeError) as error:
-                raise TableError("deal", str(error)) from None
-            self._journal_deal(fixed.setup, game.shown, game.taken_shown)
+        game = self.game
+        if not self.provisional:
+            raise TableError("deal", "this table knows its deal: its railway is dealt")
+        if list(railway) == list(game.state.railway):
+            return
+        try:
+            fixed = lay_railway(game.record, _checked(railway))
+        except (DealError, cards.CardCodeError) as error:
+            raise TableError("deal", str(error)) from None
+        self._journal_deal(fixed.setup, game.shown, game.taken_shown)
 
     def reveal(self, seat: int, codes: Sequence[str]) -> None:
         """Cards the player to move is seen to hold (with the card they draw this turn),
         before they act: Laura's card turned up from the draw pile. Fixes a provisional
         deal; a known deal must already agree."""
-        with self._lock:
-            game = self.require()
-            self._check_seat(game.state, seat)
-            if not self.provisional:
-                held = game.state.player.hand + game.state.draw[:1]
-                if any(code not in held for code in codes):
-                    raise TableError("hand", f"{' '.join(codes)} is not what this player holds")
-                return
-            self._reveal(seat, codes)
+        self.check_seat(seat)
+        if not self.provisional:
+            held = self.game.state.player.hand + self.game.state.draw[:1]
+            if any(code not in held for code in codes):
+                raise TableError("hand", f"{' '.join(codes)} is not what this player holds")
+            return
+        self._reveal(seat, codes)
 
     def to_show(self) -> tuple[str, int, int] | None:
         """What a provisional deal still needs to be shown, or None: `("taken", seat, n)`,
         the n cards the last turn's player took from the draw pile (Loose Caboose), or
         `("hand", seat, n)`, a hand at the end of the game."""
-        game = self._game
-        if not self.provisional or game is None or not game.record.turns:
+        game = self.game
+        if not self.provisional or not game.record.turns:
             return None
         number = len(game.record.turns)
         taken = _taken_from_draw(game.events[-1])
@@ -443,64 +470,108 @@ class Table:
                     return ("hand", seat, len(player.hand))
         return None
 
+    def show(self, codes: Sequence[str]) -> None:
+        """The cards the deal waits to be shown (`to_show`), shown to the camera or
+        entered on the page: those taken from the draw pile, or a hand at the end."""
+        wanted = self.to_show()
+        if wanted is None:
+            raise TableError(
+                "deal", "the table is not waiting for any cards to be shown", conflict=True
+            )
+        if wanted[0] == "taken":
+            self.show_taken(codes)
+        else:
+            self.show_hand(wanted[1], codes)
+
     def show_taken(self, codes: Sequence[str]) -> None:
         """The cards the last turn took from the draw pile, as the player shows them (a
         provisional deal): the deal is fixed so that those were the cards taken."""
-        with self._lock:
-            game = self.require()
-            wanted = self.to_show()
-            if wanted is None or wanted[0] != "taken":
-                raise TableError("deal", "no card taken from the draw pile waits to be shown")
-            try:
-                fixed = take(game.record, _checked(codes))
-            except (DealError, cards.CardCodeError) as error:
-                raise TableError("deal", str(error)) from None
-            taken = game.taken_shown | {len(game.record.turns)}
-            self._journal_deal(fixed.setup, game.shown, taken)
-            self._finish_if_known()
+        game = self.game
+        wanted = self.to_show()
+        if wanted is None or wanted[0] != "taken":
+            raise TableError("deal", "no card taken from the draw pile waits to be shown")
+        try:
+            fixed = take(game.record, _checked(codes))
+        except (DealError, cards.CardCodeError) as error:
+            raise TableError("deal", str(error)) from None
+        taken = game.taken_shown | {len(game.record.turns)}
+        self._journal_deal(fixed.setup, game.shown, taken)
+        self._finish_if_known()
 
     def show_hand(self, seat: int, hand: Sequence[str]) -> None:
         """A hand shown at the end of a game with a provisional deal: the deal is fixed so
         that `seat` ends with exactly these cards, which then count in the score."""
-        with self._lock:
-            game = self.require()
-            state = game.state
-            if not self.provisional:
-                raise TableError("deal", "this table knows its deal: the hands are known")
-            if not state.over:
-                raise TableError("turn", "hands are shown once the game is over")
-            if not 0 <= seat < len(state.seats):
-                raise TableError("turn", f"there is no seat {seat}")
-            held = state.seats[seat].hand
-            if len(hand) != len(held):
-                raise TableError(
-                    "hand",
-                    f"{state.seats[seat].name} ends with {len(held)} cards, "
-                    f"not {len(hand)}: show every card of the hand",
-                )
-            try:
-                codes = tuple(_checked(hand))
-                keep = {other: shown for other, shown in game.shown.items() if other != seat}
-                fixed = hold(game.record, seat, codes, drawing=False, keep=keep)
-            except (DealError, cards.CardCodeError) as error:
-                raise TableError("deal", str(error)) from None
-            self._journal_deal(fixed.setup, {**game.shown, seat: codes}, game.taken_shown)
-            self._finish_if_known()
+        game = self.game
+        state = game.state
+        if not self.provisional:
+            raise TableError("deal", "this table knows its deal: the hands are known")
+        if not state.over:
+            raise TableError("turn", "hands are shown once the game is over")
+        if not 0 <= seat < len(state.seats):
+            raise TableError("turn", f"there is no seat {seat}")
+        held = state.seats[seat].hand
+        if len(hand) != len(held):
+            raise TableError(
+                "hand",
+                f"{state.seats[seat].name} ends with {len(held)} cards, "
+                f"not {len(hand)}: show every card of the hand",
+            )
+        try:
+            codes = tuple(_checked(hand))
+            keep = {other: shown for other, shown in game.shown.items() if other != seat}
+            fixed = hold(game.record, seat, codes, drawing=False, keep=keep)
+        except (DealError, cards.CardCodeError) as error:
+            raise TableError("deal", str(error)) from None
+        self._journal_deal(fixed.setup, {**game.shown, seat: codes}, game.taken_shown)
+        self._finish_if_known()
 
-    def touch(self) -> None:
-        """Something the page shows besides the game changed (the turn in progress as the
-        camera follows it: `Session`): every open page is woken as by a change of the game,
-        so one stream of events carries both. The game itself is not touched."""
-        self._bump()
+    def check_seat(self, seat: int) -> None:
+        """Refuse `seat` unless it is the player to move: the one place whose turn it is
+        is decided, for the page's commands and the camera's alike."""
+        state = self.game.state
+        if state.over:
+            raise TableError("R-14", "the game is over: start a new one", key="game_over_start")
+        if not 0 <= seat < len(state.seats):
+            raise TableError(
+                "turn", f"there is no seat {seat}", key="no_seat", params={"seat": seat}
+            )
+        if seat != state.to_move:
+            name, other = state.player.name, state.seats[seat].name
+            raise TableError(
+                "turn",
+                f"it is {name}'s turn, not {other}'s",
+                key="not_your_turn",
+                params={"name": name, "other": other},
+            )
 
     # --- helpers -------------------------------------------------------------------------
+
+    def _fold(self, game_id: int) -> _Game:
+        """The game `game_id` as the store has it: its record and its journal's deals and
+        corrections."""
+        game = _fold(self.store.record(game_id))
+        game.id = game_id
+        journal = self.store.journal(game_id)
+        game.notes = [e.note for e in journal if e.kind == CORRECT and e.note]
+        for entry in journal:
+            if entry.kind == DEAL:
+                shown = entry.turn.get("shown", {})
+                game.shown = {int(seat): tuple(hand) for seat, hand in shown.items()}
+                game.taken_shown = set(entry.turn.get("taken", []))
+        return game
+
+    def _resume(self) -> None:
+        """Read the game again after the journal changed it (an undo, a correction)."""
+        self.game = self._fold(self.game.id)
+        self.staged = None
+        self.revision += 1
 
     def _reveal(self, seat: int, codes: Sequence[str]) -> None:
         """Cards laid by `seat` (with the card they draw this turn): on a provisional deal,
         the deal is fixed so that they held them. Nothing changes if they did already."""
-        game = self.require()
         if not self.provisional:
             return
+        game = self.game
         try:
             bare = _checked([code.rstrip("!") for code in codes])
             fixed = hold(game.record, seat, bare, drawing=True, keep=game.shown)
@@ -512,39 +583,30 @@ class Table:
     def _finish_if_known(self) -> None:
         """A game over is finished in the store (a restart no longer resumes it) once
         nothing of it waits to be shown: on a provisional deal, the hands at the end."""
-        game = self.require()
-        if game.state.over and self.to_show() is None:
-            self.store.finish(game.id)
+        if self.game.state.over and self.to_show() is None:
+            self.store.finish(self.game.id)
 
     def _journal_deal(
         self, setup: dict[str, Any], shown: dict[int, tuple[str, ...]], taken: set[int]
     ) -> None:
-        game = self.require()
         entry = {
             "setup": setup,
             "shown": {str(seat): list(hand) for seat, hand in shown.items()},
             "taken": sorted(taken),
         }
-        self.store.append(game.id, DEAL, entry)  # on disk before anyone is told
+        self.store.append(self.game.id, DEAL, entry)  # on disk before anyone is told
         staged = self.staged
-        self._resume(game.id)
+        self._resume()
         self.staged = staged
 
-    @staticmethod
-    def _check_seat(state: GameState, seat: int) -> None:
-        if state.over:
-            raise TableError("R-14", "the game is over: start a new one")
-        if not 0 <= seat < len(state.seats):
-            raise TableError("turn", f"there is no seat {seat}")
-        if seat != state.to_move:
-            raise TableError(
-                "turn", f"it is {state.player.name}'s turn, not {state.seats[seat].name}'s"
-            )
 
-    def _bump(self) -> None:
-        with self._changed:
-            self.version += 1
-            self._changed.notify_all()
+def _begin(store: Store, record: Record) -> int:
+    """Keep a new game in the store, the game left unfinished before it finished (a
+    restart resumes the newest unfinished game: now this one)."""
+    previous = store.current()
+    if previous is not None:
+        store.finish(previous)
+    return store.start(record)
 
 
 def check_turn(played: int, turn: int | None) -> None:
@@ -557,6 +619,8 @@ def check_turn(played: int, turn: int | None) -> None:
         "stale",
         f"this was meant for turn {turn}, but {now}: nothing was changed; "
         "look at the table again and retry if it is still wanted",
+        key="stale" if played else "stale_none",
+        params={"turn": turn, "played": played},
     )
 
 

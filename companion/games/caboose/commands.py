@@ -1,0 +1,322 @@
+"""What can be asked of a Caboose match, as commands: one frozen dataclass per thing a
+page, a button or the camera may ask, and the parsing of the page's JSON into them.
+
+Every change to a game at the table is one of these, handed to the match
+(`match.Match.handle`) by the shared writer (`companion.table.Table`), one at a time. A
+route of the page only names its command and passes its JSON here (`parse`): the shape of
+each request (unknown or missing fields, card codes, rolls, poses) is checked here, and a
+request of the wrong shape is refused (`Malformed`, 400) before it reaches the game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from companion.games.caboose import cards
+from companion.games.caboose.rules.state import Chaos, Pass, Play
+from companion.games.caboose.table import name_problem
+from companion.games.caboose.tracker import TableEvent
+from companion.games.protocol import Malformed, Start
+from companion.pose import Pose
+
+# --- the page's commands --------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Act:
+    """A whole turn entered on the page for the player `seat` (a play, a pass, a chaos
+    discard)."""
+
+    seat: int
+    action: Play | Pass | Chaos
+
+
+@dataclass(frozen=True)
+class Stage:
+    """Cards laid at the front before the dice, so the page shows their dice and odds."""
+
+    seat: int
+    cards: tuple[str, ...]
+    place: tuple[Pose, ...] | None = None
+
+
+@dataclass(frozen=True)
+class Unstage:
+    """The staged cards taken back."""
+
+
+@dataclass(frozen=True)
+class Undo:
+    """Staged cards, else the last turn, taken back; `turn`: the last turn as the phone
+    saw it (None: as the table has it now)."""
+
+    turn: int | None = None
+
+
+@dataclass(frozen=True)
+class Reorder:
+    """Another discard order for the last turn, `turn`."""
+
+    order: tuple[str, ...]
+    turn: int | None = None
+
+
+@dataclass(frozen=True)
+class CorrectRoll:
+    """A mistyped roll of the last turn, `turn`, corrected (`confirm`: the players agreed)."""
+
+    roll: tuple[int, ...]
+    confirm: bool = False
+    turn: int | None = None
+
+
+@dataclass(frozen=True)
+class Show:
+    """The cards a provisional deal waits to be shown, entered on the page."""
+
+    cards: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Answer:
+    """The players' choice for the card the camera was unsure of."""
+
+    code: str
+
+
+# --- the table's own inputs -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Press:
+    """A button: PASS, CONFIRM or UNDO (held CONFIRM), debounced by hw.controls."""
+
+    button: str
+
+
+@dataclass(frozen=True)
+class Seen:
+    """What one camera frame brought: the events of a table that has just become still
+    (from the tracker), and what the camera could not see in it."""
+
+    events: tuple[TableEvent, ...] = ()
+    problems: tuple[Any, ...] = ()  # the camera's problems (vision/problems.py)
+
+
+def button(name: str) -> Press:
+    """The command of a button of hw.controls."""
+    return Press(name)
+
+
+# --- parsing the page's JSON ----------------------------------------------------------------
+
+
+def _seat(value: Any, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise Malformed("request", f"{name} must be a seat number (0 for the first player)")
+    return value
+
+
+def _code(value: Any, name: str) -> str:
+    if not isinstance(value, str):
+        raise Malformed("card", f"{name} must be a card code")
+    try:
+        cards.parse(value)
+    except cards.CardCodeError as error:
+        raise Malformed("card", f"{name}: {error}") from None
+    return value
+
+
+def _codes(value: Any, name: str, marks: bool = False) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(code, str) for code in value):
+        raise Malformed("card", f"{name} must be a list of card codes")
+    for code in value:
+        _code(code.removesuffix("!") if marks else code, name)
+    return tuple(value)
+
+
+def _cards(value: Any, name: str) -> tuple[str, ...]:
+    return _codes(value, name)
+
+
+def _order(value: Any, name: str) -> tuple[str, ...]:
+    return _codes(value, name, marks=True)
+
+
+def _roll(value: Any, name: str) -> tuple[int, ...]:
+    if not isinstance(value, list) or not all(
+        isinstance(w, int) and not isinstance(w, bool) for w in value
+    ):
+        raise Malformed("dice", f"{name} must list the wheels shown by each die")
+    return tuple(value)
+
+
+def _place(value: Any, name: str) -> tuple[Pose, ...]:
+    if not isinstance(value, list):
+        raise Malformed("placement", f"{name} must be a list of [x, y, rotation]")
+    try:
+        return tuple(Pose.from_list(pose) for pose in value)
+    except ValueError as error:
+        raise Malformed("placement", f"{name}: {error}") from None
+
+
+def _flag(value: Any, name: str) -> bool:
+    if not isinstance(value, bool):
+        raise Malformed("request", f"{name} must be true or false")
+    return value
+
+
+def _text(value: Any, name: str) -> str:
+    if not isinstance(value, str) or len(value) > 200:
+        raise Malformed("request", f"{name} must be a short text")
+    return value
+
+
+def _optional_text(value: Any, name: str) -> str | None:
+    return None if value is None else _text(value, name)
+
+
+def _names(value: Any, name: str) -> list[str]:
+    if not isinstance(value, list) or not 1 <= len(value) <= 4:
+        raise Malformed("request", f"{name} must list 1 to 4 players' names")
+    for seat, player in enumerate(value):
+        problem = name_problem(player)
+        if problem is not None:
+            raise Malformed("request", f"{name}: player {seat + 1}'s name {problem}")
+    return value
+
+
+def _seed(value: Any, name: str) -> int | str | None:
+    if value is None or (isinstance(value, int) and not isinstance(value, bool)):
+        return value
+    return _text(value, name)
+
+
+def _last_turn(value: Any, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise Malformed(
+            "request",
+            f"{name} must be the number of the last turn as the page shows it "
+            "(the view's last.number; 0 before the first turn)",
+        )
+    return value
+
+
+Check = Callable[[Any, str], Any]
+
+
+def fields(
+    data: Mapping[str, Any], checks: Mapping[str, Check], required: tuple[str, ...] = ()
+) -> dict[str, Any]:
+    """A request's fields, each checked; unknown or missing fields are refused naming them,
+    so a typo never passes silently as a default."""
+    unknown = sorted(set(data) - set(checks))
+    if unknown:
+        raise Malformed(
+            "request",
+            f"unknown fields {unknown}: this request takes {sorted(checks)}",
+            fields=unknown,
+        )
+    missing = [name for name in required if name not in data]
+    if missing:
+        raise Malformed("request", f"missing fields {missing}", fields=missing)
+    return {name: checks[name](value, name) for name, value in data.items()}
+
+
+def _pass(data: Mapping[str, Any]) -> Act:
+    got = fields(data, {"seat": _seat, "order": _order}, ("seat",))
+    return Act(got["seat"], Pass(order=got.get("order")))
+
+
+def _play(data: Mapping[str, Any]) -> Act:
+    got = fields(
+        data,
+        {"seat": _seat, "cards": _cards, "roll": _roll, "place": _place, "order": _order},
+        ("seat", "cards", "roll"),
+    )
+    play = Play(got["cards"], got["roll"], order=got.get("order"), place=got.get("place"))
+    return Act(got["seat"], play)
+
+
+def _chaos(data: Mapping[str, Any]) -> Act:
+    got = fields(data, {"seat": _seat, "cards": _order}, ("seat", "cards"))
+    return Act(got["seat"], Chaos(got["cards"]))
+
+
+def _stage(data: Mapping[str, Any]) -> Stage:
+    got = fields(data, {"seat": _seat, "cards": _cards, "place": _place}, ("seat", "cards"))
+    return Stage(got["seat"], got["cards"], got.get("place"))
+
+
+def _unstage(data: Mapping[str, Any]) -> Unstage:
+    fields(data, {})
+    return Unstage()
+
+
+def _undo(data: Mapping[str, Any]) -> Undo:
+    return Undo(fields(data, {"turn": _last_turn}, ("turn",))["turn"])
+
+
+def _reorder(data: Mapping[str, Any]) -> Reorder:
+    got = fields(data, {"order": _order, "turn": _last_turn}, ("order", "turn"))
+    return Reorder(got["order"], got["turn"])
+
+
+def _correct(data: Mapping[str, Any]) -> CorrectRoll:
+    got = fields(data, {"roll": _roll, "confirm": _flag, "turn": _last_turn}, ("roll", "turn"))
+    return CorrectRoll(got["roll"], got.get("confirm", False), got["turn"])
+
+
+def _show(data: Mapping[str, Any]) -> Show:
+    return Show(fields(data, {"cards": _cards}, ("cards",))["cards"])
+
+
+def _answer(data: Mapping[str, Any]) -> Answer:
+    return Answer(fields(data, {"code": _code}, ("code",))["code"])
+
+
+def _any(value: Any, name: str) -> Any:
+    return value
+
+
+def start(data: Mapping[str, Any]) -> Start:
+    """A new game as the start form sends it (`POST /api/game`). Its optional `game`, the
+    game's id, is the shared route's to check (the registry knows the games)."""
+    got = fields(
+        data,
+        {
+            "game": _any,
+            "edition": _text,
+            "variant": _optional_text,
+            "names": _names,
+            "seed": _seed,
+        },
+        ("edition", "names"),
+    )
+    return Start(tuple(got["names"]), got["edition"], got.get("variant"), got.get("seed"))
+
+
+# The page's routes (`POST /api/<name>`) and the commands they send.
+ROUTES: dict[str, Callable[[Mapping[str, Any]], object]] = {
+    "pass": _pass,
+    "play": _play,
+    "chaos": _chaos,
+    "stage": _stage,
+    "unstage": _unstage,
+    "undo": _undo,
+    "order": _reorder,
+    "correct": _correct,
+    "shown": _show,
+    "session/answer": _answer,
+}
+
+
+def parse(route: str, data: Mapping[str, Any]) -> object:
+    """The command a route's JSON object asks for (`Malformed` if it is not one)."""
+    try:
+        read = ROUTES[route]
+    except KeyError:
+        raise Malformed("request", f"there is no command {route!r}") from None
+    return read(data)

@@ -1,0 +1,103 @@
+"""The table: the one writer of the game being played, whatever the game.
+
+Every change goes through `Table.handle` (or `start` and `load`, which begin a game),
+whether it comes from a phone's page, a button or the camera: under one lock, in the order
+the commands arrive, the table hands each to the game's match (`Match.handle`,
+companion/games/protocol.py), which journals it in the store before it returns; only then
+does the table count a new version and wake the pages waiting for one (`wait`: the page's
+event stream). A refusal (`Refusal`) changed nothing and wakes nobody. Reading (`view`,
+`record`, `hint`) takes the same lock, so nobody ever sees half a command.
+
+The table knows no game: it finds them in the registry (`companion.games`).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Mapping
+from typing import Any
+
+from companion import games
+from companion.games.protocol import Game, Match, Refusal, Setting, Start
+from companion.store import Store
+
+
+class Table:
+    """The game at one table, shared by every thread of the service."""
+
+    def __init__(self, store: Store, setting: Setting | None = None) -> None:
+        """A table keeping its games in `store`, played as `setting` says (a real table's
+        provisional deal, a camera following it, its LED and buzzer). The store's game in
+        progress, if any, is resumed: a restarted service is back on the same turn."""
+        self.store = store
+        self.setting = setting or Setting()
+        self._lock = threading.RLock()
+        self._changed = threading.Condition(self._lock)
+        self.version = 0
+        # The default game's idle match until a game starts: it refuses commands, no game
+        # being played, but shows what the camera sees while the table is set up.
+        self.game: Game = games.default()
+        self.match: Match = self.game.idle(self.setting)
+        current = store.current()
+        if current is not None:  # the store keeps the default game's records
+            self._begin(self.game, self.game.resume(store, current, self.setting))
+
+    # --- changing ------------------------------------------------------------------------
+
+    def handle(self, command: object) -> None:
+        """Apply one command to the game being played; raises `Refusal` (nothing changed)."""
+        with self._lock:
+            if self.match.handle(command):
+                self._bump()
+
+    def start(self, game_id: str, wanted: Start) -> None:
+        """A new game of `game_id` (the registry's id); the one in progress is finished."""
+        try:
+            game = games.game(game_id)
+        except KeyError as error:
+            raise Refusal("request", str(error.args[0])) from None
+        with self._lock:
+            self._begin(game, game.start(self.store, wanted, self.setting))
+
+    def load(self, doc: Mapping[str, Any]) -> None:
+        """Continue the game of a record, of whichever game reads it (its every turn is
+        checked first: a bad record leaves the game in progress as it was)."""
+        game = games.for_record(doc)
+        with self._lock:
+            self._begin(game, game.load(self.store, doc, self.setting))
+
+    # --- reading -------------------------------------------------------------------------
+
+    def wait(self, version: int, timeout: float) -> int:
+        """Block until the table changes past `version` (or the timeout); the new version."""
+        with self._changed:
+            self._changed.wait_for(lambda: self.version != version, timeout)
+            return self.version
+
+    def view(self, lang: str) -> dict[str, Any]:
+        """Everything a page shows, at one version, in `lang` (`"game": None` before any
+        game)."""
+        with self._lock:
+            return self.match.view(lang) | {"version": self.version}
+
+    def record(self) -> tuple[str, int, Mapping[str, Any]]:
+        """The game so far as its record: (the game's id, its number in the store, the
+        record document); a refusal before any game."""
+        with self._lock:
+            return self.game.id, self.match.id, self.match.record()
+
+    def hint(self) -> object:
+        """What the camera must look for now."""
+        with self._lock:
+            return self.match.hint()
+
+    # --- helpers -------------------------------------------------------------------------
+
+    def _begin(self, game: Game, match: Match) -> None:
+        self.game, self.match = game, match
+        self._bump()
+
+    def _bump(self) -> None:
+        with self._changed:
+            self.version += 1
+            self._changed.notify_all()

@@ -1,0 +1,41 @@
+"""Playing a Caboose game through the shared table, as the page, the buttons and the camera
+do: every change a command handed to `Table.handle` (companion/table.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from companion.games.caboose.commands import Act
+from companion.games.caboose.match import Match
+from companion.games.caboose.rules.state import Chaos, Pass, Play
+from companion.games.caboose.table import Ledger
+from companion.games.protocol import Start
+from companion.table import Table
+
+
+def new_game(
+    table: Table,
+    edition: str,
+    names: Sequence[str],
+    variant: str | None = None,
+    seed: int | str | None = None,
+) -> Ledger:
+    """A new Caboose game at the table, as the start form asks for it; its ledger."""
+    table.start("caboose", Start(tuple(names), edition, variant, seed))
+    return ledger(table)
+
+
+def act(table: Table, seat: int, action: Pass | Play | Chaos) -> None:
+    """A whole turn entered on the page."""
+    table.handle(Act(seat, action))
+
+
+def match(table: Table) -> Match:
+    """The Caboose game at the table (there must be one)."""
+    assert isinstance(table.match, Match), "no Caboose game at the table"
+    return table.match
+
+
+def ledger(table: Table) -> Ledger:
+    """The game kept at the table: its record, state and journal."""
+    return match(table).ledger
