@@ -8,7 +8,7 @@ from companion.games.caboose.tracker import CARDS_LAID
 from companion.pose import Pose
 from companion.store import Store
 from tests.test_session import event, see, start, view_of
-from tests.web.conftest import PIN
+from tests.web.conftest import HEADERS, PIN
 from web.app import create_app
 
 
@@ -34,3 +34,43 @@ def test_a_card_laid_apart_is_refused_in_the_pages_language(tmp_path, settings):
     assert detail["key"] == "placement_apart"
     assert detail["params"]["number"] == 1 and detail["params"]["code"] == code
     assert detail["params"]["message"] == english["problem"].split("so: ", 1)[1]  # its English
+
+
+def words(client, lang: str) -> dict:
+    return client.get(f"/api/text?lang={lang}").json["text"]
+
+
+def said_by_the_page(error: dict, text: dict) -> str:
+    """What the page's toast says of a refusal, as the shell does: `refusal_<key>` of its
+    words with the refusal's parameters and English message, else that English."""
+    template = text.get(f"refusal_{error.get('key')}")
+    return (
+        error["message"]
+        if template is None
+        else template.format(**error["params"], message=error["message"])
+    )
+
+
+def test_a_request_out_of_turn_or_stale_is_refused_in_the_pages_language(client, dealt):
+    late = client.post("/api/pass?lang=es", json={"seat": 1}, headers=HEADERS)
+    assert late.status_code == 409
+    error = late.json["error"]
+    assert (error["rule"], error["message"]) == ("turn", "it is Ana's turn, not Ben's")
+    assert (error["key"], error["params"]) == ("not_your_turn", {"name": "Ana", "other": "Ben"})
+    assert said_by_the_page(error, words(client, "es")) == "le toca a Ana, no a Ben"
+    assert said_by_the_page(error, words(client, "en")) == "it is Ana's turn, not Ben's"
+    stale = client.post("/api/undo", json={"turn": 3}, headers=HEADERS).json["error"]
+    assert stale["rule"] == "stale" and stale["message"].startswith("this was meant for turn 3")
+    assert said_by_the_page(stale, words(client, "es")).startswith(
+        "esto era para el turno 3, pero ahora no se ha jugado ningún turno: no se ha cambiado"
+    )
+    assert said_by_the_page(stale, words(client, "en")) == stale["message"]
+
+
+def test_a_seat_refused_in_spanish_and_a_refusal_without_a_key_in_english(client, dealt):
+    bad = client.post("/api/pass", json={"seat": 7}, headers=HEADERS).json["error"]
+    assert bad["message"] == "there is no seat 7" and bad["key"] == "no_seat"
+    assert said_by_the_page(bad, words(client, "es")) == "no hay ningún asiento 7"
+    shown = client.post("/api/shown", json={"cards": ["2"]}, headers=HEADERS).json["error"]
+    assert "key" not in shown  # no key: the table's English, said as it is
+    assert said_by_the_page(shown, words(client, "es")) == shown["message"]

@@ -349,11 +349,11 @@ SESSION: dict[str, dict[str, str]] = {
 }
 
 
-# The refusals of the engine (`RuleError`) and the table (`TableError`) by their keys, in
-# each language but English: their English is the refusal's own `message`, which the API
-# has always given. A refusal whose key is missing here is said in that English too.
+# The refusals of the engine (`RuleError`) and the table (`TableError`) by their keys, with
+# the refusal's parameters and its English `message`, which the API has always given: the
+# English words are that message, the others say it anew. A refusal whose key is missing
+# here is said in its English in every language. The page has them as `refusal_<key>`.
 REFUSALS: dict[str, dict[str, str]] = {
-    "en": {},
     "es": {
         # the engine (rules/engine.py, rules/geometry.py)
         "not_in_hand": "{code} no está en la mano (la mano tiene {hand})",
@@ -364,7 +364,7 @@ REFUSALS: dict[str, dict[str, str]] = {
         "mixed_values": "las cartas jugadas juntas deben tener todas el mismo valor",
         "values_differ": "un {new} no puede unirse a un {front}: los valores contiguos no "
         "pueden diferir en {gap}",
-        "placement_count": "{n} posiciones para {cards} cartas jugadas",
+        "placement_count": "{positions} posiciones para {cards} cartas jugadas",
         "placement_crooked": "la carta {number} jugada ({code}) está a {degrees} grados: "
         "ponla recta a lo largo de la mesa",
         "placement_apart": "la carta {number} jugada ({code}) no se une al extremo abierto de "
@@ -392,14 +392,22 @@ REFUSALS: dict[str, dict[str, str]] = {
         "turno: no se ha cambiado nada; mira la mesa otra vez y vuelve a probar si aún hace "
         "falta",
         "confirm_roll": "cambiar la tirada de {before} a {after} hay que confirmarlo",
+        # the table's undo limit, said as the session says it when held CONFIRM meets it
+        "undo_nothing": SESSION["es"]["undo_nothing"],
+        "undo_roll": SESSION["es"]["undo_roll"],
     },
+}
+REFUSALS["en"] = dict.fromkeys(REFUSALS["es"], "{message}")
+TEXT = {
+    lang: TEXT[lang] | {f"refusal_{key}": words for key, words in REFUSALS[lang].items()}
+    for lang in LANGUAGES
 }
 
 
 def session_words(said: Mapping[str, Any] | None, lang: str) -> str | None:
     """A message of the session (`Message.as_json`) in `lang`, the refusals among its
     parameters too; None stays None."""
-    return None if said is None else say(SESSION[lang] | REFUSALS[lang], said)
+    return None if said is None else say(REFUSALS[lang] | SESSION[lang], said)
 
 
 # What the camera could not see (`vision.problems.PROBLEMS`), in each language, with the

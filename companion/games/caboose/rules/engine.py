@@ -569,7 +569,7 @@ def _placement(turn: _Turn, played: list[str], place) -> list:
             "placement",
             f"{len(place)} positions for {len(played)} cards played",
             key="placement_count",
-            params={"n": len(place), "cards": len(played)},
+            params={"positions": len(place), "cards": len(played)},
         )
     try:
         geometry.check_play(turn.edition, turn.railway, turn.layout, played, place)
