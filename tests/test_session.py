@@ -131,7 +131,7 @@ def flow(table: Table) -> Session:
     return session
 
 
-def see(table: Table, events: Sequence[TableEvent] = (), problems: Sequence[str] = ()) -> None:
+def see(table: Table, events: Sequence[TableEvent] = (), problems: Sequence[Problem] = ()) -> None:
     """A camera frame's news, handed to the table as the frame loop hands it."""
     table.handle(Seen(tuple(events), tuple(problems)))
 
