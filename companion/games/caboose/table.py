@@ -149,6 +149,32 @@ class Snapshot:
     to_show: tuple[str, int, int] | None = None  # what the guess waits to be shown
     hands_shown: tuple[int, ...] = ()  # seats whose hand at the end was shown
 
+    @property
+    def undo_refusal(self) -> TableError | None:
+        """Why an undo would be refused at this instant (`undo_refusal`), or None."""
+        return undo_refusal(self.record.turns, self.staged)
+
+
+def undo_refusal(turns: Sequence[dict[str, Any]], staged: Staged | None) -> TableError | None:
+    """Why an undo would be refused, or None: the one place the undo limit is decided (the
+    page's UNDO, the held CONFIRM and the view's greyed button all ask here). Staged cards
+    can always be taken back; a turn can, unless it rolled dice, because a roll once seen
+    is not undone (a mistyped roll is corrected instead)."""
+    if staged is not None:
+        return None
+    if not turns:
+        return TableError(
+            "undo", "there is nothing to undo: no turn has been played", key="undo_nothing"
+        )
+    if "roll" in turns[-1]:
+        return TableError(
+            "undo",
+            "a dice roll once seen is not undone; if it was entered wrongly, "
+            "correct the roll instead",
+            key="undo_roll",
+        )
+    return None
+
 
 def _with_layout(state: GameState) -> GameState:
     """A record does not keep where the setup cards lie; the table lays them as `deal` did,
@@ -274,25 +300,8 @@ class Ledger:
         return summary(self.game.state, self.game.lines)
 
     def undo_refusal(self) -> TableError | None:
-        """Why an undo now would be refused, or None: the one place the undo limit is
-        decided (the page's button, the held CONFIRM and the view's greyed button all ask
-        here). Staged cards can always be taken back; a turn can, unless it rolled dice,
-        because a roll once seen is not undone."""
-        if self.staged is not None:
-            return None
-        turns = self.game.record.turns
-        if not turns:
-            return TableError(
-                "undo", "there is nothing to undo: no turn has been played", key="undo_nothing"
-            )
-        if "roll" in turns[-1]:
-            return TableError(
-                "undo",
-                "a dice roll once seen is not undone; if it was entered wrongly, "
-                "correct the roll instead",
-                key="undo_roll",
-            )
-        return None
+        """Why an undo now would be refused, or None (`undo_refusal`)."""
+        return undo_refusal(self.game.record.turns, self.staged)
 
     # --- acting --------------------------------------------------------------------------
 

@@ -384,15 +384,12 @@ def log(snap: Snapshot, lang: str) -> list[dict[str, Any]]:
 
 
 def undo_state(snap: Snapshot) -> dict[str, Any]:
-    """Whether undo would do something, so the page greys the button out instead of failing."""
-    if snap.staged is not None:
+    """Whether undo would do something, so the page greys the button out instead of failing
+    (the table's own limit, `table.undo_refusal`: `rule` "roll" after a roll)."""
+    refusal = snap.undo_refusal
+    if refusal is None:
         return {"possible": True}
-    turns = snap.record.turns
-    if not turns:
-        return {"possible": False, "rule": "undo"}
-    if "roll" in turns[-1]:
-        return {"possible": False, "rule": "roll"}
-    return {"possible": True}
+    return {"possible": False, "rule": "roll" if refusal.key == "undo_roll" else "undo"}
 
 
 def build(snap: Snapshot, lang: str = "en", *, light: bool = False) -> dict[str, Any]:
