@@ -8,13 +8,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from companion.games.caboose import commandline, commands, match, view
+from companion.games.caboose import camera, commandline, commands, match, view
 from companion.games.caboose.record import FORMAT, RecordError, from_json
 from companion.games.caboose.rules.edition import EDITIONS
 from companion.games.caboose.rules.edition import load as load_edition
 from companion.games.caboose.scenes import random_table
 from companion.games.caboose.table import check_names, snapshot_of
-from companion.games.caboose.tracker import Watcher
 from companion.games.caboose.words import TEXT
 from companion.games.protocol import Game, Option
 
@@ -66,6 +65,6 @@ GAME = Game(
     watch=watch,
     add_arguments=commandline.add_arguments,
     simulate=commandline.simulate,
-    watcher=Watcher,
+    watcher=camera.Camera,
     scene=random_table,
 )
