@@ -96,23 +96,41 @@ def test_a_card_laid_crooked_or_apart_is_refused_in_both_languages():
     assert spanish(apart).startswith(f"la carta 1 jugada ({code}) no se une al extremo abierto")
 
 
+@pytest.mark.parametrize(
+    ("edition", "names", "variant", "english", "words"),
+    [
+        ("rollecate", ["Ana"], None, "Rollecate is for 2 to 4 players, not 1",
+         "Rollecate es para 2 a 4 jugadores, no 1"),
+        ("rollecate", ["Ana", " "], None, "every player needs a name",
+         "cada jugador necesita un nombre"),
+        ("loknroll", ["Ana", "Ben"], "solo-laura", "solo against Laura is for one player",
+         "esta variante es para 1 jugador"),
+    ],
+)  # fmt: skip
+def test_a_new_game_the_rules_refuse_in_both_languages(edition, names, variant, english, words):
+    with pytest.raises(RuleError) as caught:
+        deal(edition, names, 1, variant)
+    assert (caught.value.rule, caught.value.message) == ("setup", english)
+    assert spanish(caught.value) == words
+
+
+def texts(node: ast.AST) -> set[str]:
+    return {
+        n.value for n in ast.walk(node) if isinstance(n, ast.Constant) and isinstance(n.value, str)
+    }
+
+
 def keys_raised() -> set[str]:
     """Every refusal key given in the Caboose package's source: `key="…"` of a refusal (or
     each key of a `key="…" if … else "…"`), and the placement keys of rules/geometry.py."""
     keys: set[str] = set()
     for path in PACKAGE.rglob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
             if isinstance(node, ast.Call) and ast.unparse(node.func) in REFUSERS:
-                for keyword in node.keywords:
-                    if keyword.arg == "key":  # a key, or keys chosen by a condition
-                        words = ast.walk(keyword.value)
-                        keys |= {n.value for n in words if isinstance(n, ast.Constant)}
-            elif (
-                path.name == "geometry.py"
-                and isinstance(node, ast.Constant)
-                and str(node.value).startswith("placement_")
-            ):
-                keys.add(node.value)
+                keys |= {k for kw in node.keywords if kw.arg == "key" for k in texts(kw.value)}
+        if path.name == "geometry.py":
+            keys |= {text for text in texts(tree) if text.startswith("placement_")}
     return keys
 
 

@@ -74,3 +74,11 @@ def test_a_seat_refused_in_spanish_and_a_refusal_without_a_key_in_english(client
     shown = client.post("/api/shown", json={"cards": ["2"]}, headers=HEADERS).json["error"]
     assert "key" not in shown  # no key: the table's English, said as it is
     assert said_by_the_page(shown, words(client, "es")) == shown["message"]
+
+
+def test_a_tap_before_any_game_is_refused_in_the_pages_language(client):
+    error = client.post("/api/pass", json={"seat": 0}, headers=HEADERS).json["error"]
+    assert (error["rule"], error["message"]) == ("game", "no game is being played: start one first")
+    assert said_by_the_page(error, words(client, "es")) == (
+        "no se está jugando ninguna partida: empieza una primero"
+    )

@@ -195,7 +195,7 @@ class Lobby:
                 return False  # news for nobody
             self.camera = tuple(command.problems)
             return True
-        raise TableError("game", "no game is being played: start one first")
+        raise TableError("game", "no game is being played: start one first", key="no_game_yet")
 
     def view(self, lang: str) -> dict[str, Any]:
         """`{"game": null}` and, when a camera follows the table, the turn at the table:
@@ -204,7 +204,7 @@ class Lobby:
         return {"game": None, "session": view.session(status, lang)}
 
     def record(self) -> Mapping[str, Any]:
-        raise TableError("game", "no game is being played: start one first")
+        raise TableError("game", "no game is being played: start one first", key="no_game_yet")
 
     def hint(self) -> None:
         """Nothing to look for but the table itself."""

@@ -382,6 +382,10 @@ REFUSALS: dict[str, dict[str, str]] = {
         "order_cards": "el orden debe incluir exactamente las cartas tomadas en este turno: "
         "{cards}",
         "laura_rolls": "Laura nunca tira: avanza según el valor de su carta",
+        "names_missing": "cada jugador necesita un nombre",
+        "variant_players_one": "esta variante es para 1 jugador",
+        "variant_players": "esta variante es para {players} jugadores",
+        "edition_players": "{edition} es para 2 a {most} jugadores, no {given}",
         # the table (table.py)
         "not_your_turn": "le toca a {name}, no a {other}",
         "no_seat": "no hay ningún asiento {seat}",
@@ -392,6 +396,7 @@ REFUSALS: dict[str, dict[str, str]] = {
         "turno: no se ha cambiado nada; mira la mesa otra vez y vuelve a probar si aún hace "
         "falta",
         "confirm_roll": "cambiar la tirada de {before} a {after} hay que confirmarlo",
+        "no_game_yet": "no se está jugando ninguna partida: empieza una primero",
         # the table's undo limit, said as the session says it when held CONFIRM meets it
         "undo_nothing": SESSION["es"]["undo_nothing"],
         "undo_roll": SESSION["es"]["undo_roll"],

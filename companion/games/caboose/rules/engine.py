@@ -197,7 +197,7 @@ def _seats_for(
         raise RuleError("setup", f"{edition.name} has no variant {variant!r} (variants: {allowed})")
     names = [str(n).strip() for n in names]
     if any(not n for n in names):
-        raise RuleError("setup", "every player needs a name")
+        raise RuleError("setup", "every player needs a name", key="names_missing")
     rules = edition.variants.get(variant) if variant is not None else None
     if rules is not None and rules.rival is not None:
         # R-10: the rival moves first and is seat 0; a record lists them, a new game adds them.
@@ -207,16 +207,29 @@ def _seats_for(
                 raise RuleError("setup", f"{rules.name} has {seats}: {rules.rival}, then you")
             return [Seat(names[0], laura=True), *(Seat(n) for n in names[1:])]
         if len(names) != rules.players:
-            raise RuleError("setup", f"{rules.name} is for {_count(rules.players, 'player')}")
+            raise _variant_players(rules.name, rules.players)
         return [Seat(rules.rival, laura=True), *(Seat(n) for n in names)]
     if rules is not None:
         if len(names) != rules.players:
-            raise RuleError("setup", f"{rules.name} is for {_count(rules.players, 'player')}")
+            raise _variant_players(rules.name, rules.players)
     elif not edition.min_players <= len(names) <= edition.max_players or len(names) < 2:
         raise RuleError(
-            "setup", f"{edition.name} is for 2 to {edition.max_players} players, not {len(names)}"
+            "setup",
+            f"{edition.name} is for 2 to {edition.max_players} players, not {len(names)}",
+            key="edition_players",
+            params={"edition": edition.name, "most": edition.max_players, "given": len(names)},
         )
     return [Seat(n) for n in names]
+
+
+def _variant_players(variant: str, players: int) -> RuleError:
+    """A variant played by another number of players than it is for."""
+    return RuleError(
+        "setup",
+        f"{variant} is for {_count(players, 'player')}",
+        key="variant_players_one" if players == 1 else "variant_players",
+        params={"variant": variant, "players": players},
+    )
 
 
 def _count(number: int, thing: str) -> str:
