@@ -12,7 +12,9 @@ logged here and answered with a generic 500, never a traceback.
 
 from __future__ import annotations
 
+import hashlib
 import hmac
+import io
 import json
 import logging
 import math
@@ -20,12 +22,15 @@ import secrets
 import threading
 import time
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
-from flask import Flask, Response, jsonify, render_template, request
+from flask import Flask, Response, abort, jsonify, render_template, request, send_file
+from jinja2 import Template
 from werkzeug.exceptions import HTTPException
 
-from companion.games.caboose.words import LANGUAGES, TEXT
+from companion import games
+from companion.games.caboose.words import LANGUAGES
 from companion.games.protocol import Malformed, RecordProblem, Refusal
 from companion.table import Table
 from web.api import ApiError, Views, api, language
@@ -141,21 +146,51 @@ def create_app(table: Table, pin: str | None = None, settings: Settings | None =
         response.headers["Referrer-Policy"] = "no-referrer"
         return response
 
+    @cache
+    def fragment(game_id: str) -> Template:
+        """A game's markup (its page folder's table.html), compiled once."""
+        markup = (games.game(game_id).page / "table.html").read_text(encoding="utf-8")
+        return app.jinja_env.from_string(markup)
+
     @app.get("/")
     def page() -> Response:
+        """The shell with the page of the game being played (the default one before any)."""
         lang = language()
+        game = table.game or games.default()
+        words = dict(game.words(lang))
         response = Response(
             render_template(
                 "index.html",
                 lang=lang,
                 other="es" if lang == "en" else "en",
-                text=TEXT[lang],
-                text_json=json.dumps(TEXT[lang]),
+                text=words,
+                text_json=json.dumps(words),
+                game=game.id,
+                game_page=fragment(game.id),
             )
         )
         if request.args.get("lang") in LANGUAGES:
             response.set_cookie("lang", lang, max_age=365 * 24 * 3600, samesite="Lax")
         return response
+
+    @app.get("/games/<game_id>/<name>")
+    def game_file(game_id: str, name: str) -> Response:
+        """A file of a game's page folder (its script, its style), cached as /static's are;
+        a name the folder does not hold, or a game there is not, is a 404."""
+        try:
+            folder = games.game(game_id).page
+        except KeyError:
+            abort(404)
+        held = {file.name: file for file in folder.iterdir() if file.is_file()}
+        if name not in held:
+            abort(404)
+        content = held[name].read_bytes()
+        return send_file(
+            io.BytesIO(content),
+            download_name=name,
+            etag=hashlib.sha256(content).hexdigest()[:32],
+            max_age=app.get_send_file_max_age(name),
+        )
 
     @app.errorhandler(Exception)
     def error(exc: Exception) -> tuple[Response, int]:

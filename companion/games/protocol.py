@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from importlib.resources.abc import Traversable
 from typing import Any, Protocol
 
 
@@ -163,6 +164,9 @@ class Game:
     record_format: str  # "caboose-record/1": the `format` its records carry
     options: Sequence[Option]  # the editions and variants a new game may choose
     words: Callable[[str], Mapping[str, str]]  # the page's words in a language
+    # the folder of its page, served at /games/<id>/: `<id>.js` (draws a view, as
+    # web/static/shell.js's top comment says), `<id>.css`, and `table.html`, its markup
+    page: Traversable
     # --- playing at the table (the writer, `companion.table.Table`, calls these under its
     # lock; each returns the match, its game already kept in the store)
     start: Callable[[Any, Start, Setting], Match]  # (store, start, setting): a new game

@@ -71,7 +71,7 @@ def test_page_follows_the_browser_language_and_can_be_switched(client):
 
 
 def test_static_files_are_served(client):
-    assert client.get("/static/app.js").status_code == 200
+    assert client.get("/static/shell.js").status_code == 200
     assert client.get("/static/app.css").status_code == 200
 
 

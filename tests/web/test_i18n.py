@@ -10,7 +10,9 @@ from string import Formatter
 from companion.games.caboose.session import MESSAGES
 from companion.games.caboose.words import LANGUAGES, SESSION, TEXT, pick
 
-STATIC = Path(__file__).resolve().parents[2] / "web" / "static" / "app.js"
+ROOT = Path(__file__).resolve().parents[2]
+# The page's scripts: the shell's and the Caboose design's.
+SCRIPTS = (ROOT / "web" / "static" / "shell.js", ROOT / "companion/games/caboose/page/caboose.js")
 
 
 def test_both_languages_have_the_same_words():
@@ -20,7 +22,7 @@ def test_both_languages_have_the_same_words():
 
 
 def test_every_word_the_page_uses_exists():
-    source = STATIC.read_text()
+    source = "\n".join(script.read_text() for script in SCRIPTS)
     used = set(re.findall(r'\bt\("([a-z_0-9]+)"', source))
     prefixed = set(re.findall(r"\bt\(`([a-z]+_)\$\{", source))
     assert used and used <= set(TEXT["en"]), used - set(TEXT["en"])

@@ -6,6 +6,7 @@ does it, so this file is the package's table of contents for the seam."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from importlib.resources import files
 from typing import Any
 
 from companion.games.caboose import camera, commandline, commands, match, view
@@ -54,6 +55,7 @@ GAME = Game(
     record_format=FORMAT,
     options=options(),
     words=TEXT.__getitem__,
+    page=files("companion.games.caboose") / "page",
     start=match.start,
     load=match.load,
     resume=match.resume,

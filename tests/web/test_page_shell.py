@@ -1,0 +1,92 @@
+"""The page is one shell (web/static/shell.js, app.css, index.html) plus the page of the game
+being played, served from that game's package (`Game.page`): its script, style and markup."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from fnmatch import fnmatch
+from pathlib import Path
+
+import pytest
+
+from companion import games
+
+ROOT = Path(__file__).resolve().parents[2]
+SHELL = ROOT / "web" / "static" / "shell.js"
+
+
+@pytest.mark.parametrize("game", list(games.games().values()), ids=lambda g: g.id)
+def test_a_games_page_files_are_served_as_the_shells_are(client, game):
+    """Its script and style come byte for byte from its package, with the same security
+    headers and caching as /static (revalidated, a 304 when unchanged)."""
+    static = client.get("/static/app.css")
+    for name, kind in ((f"{game.id}.js", "text/javascript"), (f"{game.id}.css", "text/css")):
+        answer = client.get(f"/games/{game.id}/{name}")
+        assert answer.status_code == 200, name
+        assert answer.mimetype == kind
+        assert answer.data == (game.page / name).read_bytes()
+        for header in ("Cache-Control", "Content-Security-Policy", "X-Content-Type-Options"):
+            assert answer.headers[header] == static.headers[header], header
+        again = client.get(
+            f"/games/{game.id}/{name}", headers={"If-None-Match": answer.headers["ETag"]}
+        )
+        assert again.status_code == 304
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/games/caboose/nothing.js",  # not in the folder
+        "/games/caboose/game.py",  # the package, beside the folder
+        "/games/caboose/../game.py",
+        "/games/caboose/..%2Fgame.py",
+        "/games/caboose/%2E%2E/words.py",
+        "/games/caboose/page/caboose.js",  # a path, not a file's name
+        "/games/nothing/caboose.js",  # no such game
+        "/games/..%2F..%2Fweb/app.py",
+    ],
+)
+def test_only_the_files_a_games_page_folder_holds_are_served(client, path):
+    answer = client.get(path)
+    assert answer.status_code == 404
+    assert answer.json["error"]["rule"] == "http"
+
+
+def test_the_page_loads_the_shell_then_the_default_games_page(client):
+    """Before any game the default game's page is loaded, after the shell, so its script
+    finds the shell's helpers; its markup is in the page."""
+    game = games.default()
+    page = client.get("/").get_data(as_text=True)
+    scripts = re.findall(r'<script src="([^"]+)"', page)
+    assert scripts == ["/static/shell.js", f"/games/{game.id}/{game.id}.js"]
+    styles = re.findall(r'<link rel="stylesheet" href="([^"]+)"', page)
+    assert styles == ["/static/app.css", f"/games/{game.id}/{game.id}.css"]
+    fragment = (game.page / "table.html").read_text()
+    ids = re.findall(r'id="([^"]+)"', fragment)
+    assert ids and all(f'id="{name}"' in page for name in ids)
+
+
+def test_the_shell_names_nothing_of_the_caboose_design():
+    """The shell is every game's: what belongs to one game (its railway, cards, dice,
+    chaos cards, derailments, the Laura bot) is drawn by that game's script. The only
+    "caboose" left is the key under which phones keep the PIN, the companion's name,
+    which must not change or every phone would forget its PIN."""
+    source = SHELL.read_text().lower().replace('"caboose-pin"', "")
+    for word in ("caboose", "railway", "derail", "chaos", "laura", "card", "dice"):
+        assert word not in source, word
+
+
+def test_every_games_page_files_ship_in_the_wheel():
+    """pyproject.toml's package-data takes every file of each game's page folder, so an
+    installed companion serves the same page as a checkout."""
+    data = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    patterns = data["tool"]["setuptools"]["package-data"]["companion"]
+    package = ROOT / "companion"
+    for game in games.games().values():
+        folder = Path(str(game.page))
+        held = {file.name for file in folder.iterdir() if file.is_file()}
+        assert {f"{game.id}.js", f"{game.id}.css", "table.html"} <= held
+        for file in folder.iterdir():
+            path = file.relative_to(package).as_posix()
+            assert any(fnmatch(path, pattern) for pattern in patterns), path

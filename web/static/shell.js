@@ -1,0 +1,324 @@
+// The page's shell: what every game's page shares. It keeps the table's latest view, talks
+// to the table (/api/state, the Server-Sent Events of /api/events and their reconnection,
+// the POSTs with the PIN), says refusals in a toast, and runs the header, the start form,
+// importing, exporting and watching a record turn by turn, and the game log. No rules live
+// here, and nothing of one game: the game's own script (its package's page folder, served at
+// /games/<id>/<id>.js after this one) draws the table, the move, the piles and the ranking,
+// and says what its buttons post.
+//
+// The contract, both ways (plain scripts sharing the page's global scope, no build step):
+// - the game's script sets `window.gamePage = { draw(view, replay), forget() }` when it runs;
+//   `draw` draws a view (the table's, or with `replay` true a record's frame being watched,
+//   when nothing may be posted) into its own elements (its fragment, table.html) and into
+//   the shell's #session panel, and returns whether the view holds a game to show (false:
+//   the shell opens the start form and hides the log and the export link); `forget` drops
+//   what a player was choosing, when a new game is started from this page;
+// - the game's script may use the shell's `t(key, params)` (a word of the page), `h` and `s`
+//   (an HTML or SVG element), `bdi(name)` and `isolateNames(text)` (players' names in their
+//   own direction), `send(path, body)` (a POST with the PIN: the answer, already drawn;
+//   `{needsConfirm}` when the table asks to confirm; null when refused, said in a toast),
+//   `draw(view, replay)` (draw again after a local choice), and read `view` (the latest
+//   view) and `pin` (the PIN this phone holds, "" if none).
+"use strict";
+
+const TEXT = JSON.parse(document.body.dataset.text);
+const LANG = document.body.dataset.lang;
+const SVG_NS = "http://www.w3.org/2000/svg";
+// Where a phone keeps the table's PIN: the companion's name, kept so that no phone loses it.
+const PIN_KEY = "caboose-pin";
+
+let view = null; // the table's latest view
+let pin = localStorage.getItem(PIN_KEY) || "";
+let watching = null; // {record, turn, total, frame} while a record is replayed
+let nameFinder = null; // the players' names of the view being drawn, to isolate them
+
+// A word whose count changes it has a `_one` form, said when the count `n` is 1.
+function t(key, params = {}) {
+  let text = (params.n === 1 && TEXT[`${key}_one`]) || TEXT[key] || key;
+  for (const [name, value] of Object.entries(params)) text = text.replaceAll(`{${name}}`, value);
+  return text;
+}
+
+// A player's name in its own direction: an Arabic or Hebrew name must not carry the
+// numbers and colons around it into its right-to-left run (the status line, the log).
+function bdi(name) {
+  return h("bdi", {}, name);
+}
+
+function learnNames(players) {
+  const names = [...new Set((players || []).map((p) => p.name).filter(Boolean))];
+  names.sort((a, b) => b.length - a.length);  // the longest first: "Ana" inside "Ana Mari"
+  const escaped = names.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+  nameFinder = names.length
+    ? new RegExp(`(?<![\\p{L}\\p{M}\\p{N}])(${escaped.join("|")})(?![\\p{L}\\p{M}\\p{N}])`, "u")
+    : null;
+}
+
+// A sentence made elsewhere (a word of the page, a log line, the referee at the table) as
+// nodes, with every player's name in it isolated.
+function isolateNames(text) {
+  if (!nameFinder || !text) return text;
+  return text.split(nameFinder).map((part, i) => (i % 2 ? bdi(part) : part)).filter((p) => p !== "");
+}
+
+function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "onclick") el.addEventListener("click", v);
+    else if (k === "class") el.className = v;
+    else if (v !== null && v !== undefined && v !== false) el.setAttribute(k, v === true ? "" : v);
+  }
+  for (const child of children.flat()) {
+    if (child !== null && child !== undefined) el.append(child);
+  }
+  return el;
+}
+
+function s(tag, attrs = {}, ...children) {
+  const el = document.createElementNS(SVG_NS, tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "onclick") el.addEventListener("click", v);
+    else el.setAttribute(k, v);
+  }
+  for (const child of children.flat()) if (child) el.append(child);
+  return el;
+}
+
+// --- talking to the table -----------------------------------------------------------------
+
+// A refused tap is said in a toast fixed in the viewport (index.html's #error, aria-live),
+// so a phone scrolled far down the page sees it; it stays a few seconds, or until tapped.
+const TOAST_MS = 6000;
+let toastTimer = null;
+
+function showError(message) {
+  const box = document.getElementById("error");
+  clearTimeout(toastTimer);
+  box.textContent = message;
+  box.hidden = !message;
+  if (message) toastTimer = setTimeout(() => { box.hidden = true; }, TOAST_MS);
+}
+
+async function send(path, body = {}) {
+  const headers = { "Content-Type": "application/json" };
+  if (pin) headers["X-Table-Pin"] = pin;  // no PIN yet: none sent, rather than an empty one
+  let response, data;
+  try {
+    response = await fetch(`${path}?lang=${LANG}`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify(body),
+    });
+    data = await response.json();
+  } catch {
+    // No answer, or not the table's (the Wi-Fi dropped, the service restarts): the tap
+    // was perhaps not taken; say so rather than nothing.
+    showError(t("no_answer"));
+    return null;
+  }
+  if (!response.ok) {
+    const error = data.error || {};
+    if (error.needs_confirm) return { needsConfirm: true, error };
+    if (response.status === 429 && error.rule === "pin") {
+      // Too many wrong tries from this phone: the stored PIN may well be right; keep it.
+      pin = localStorage.getItem(PIN_KEY) || pin;
+      setPinState("wait", { n: error.retry_after });
+      showError(t("pin_wait", { n: error.retry_after }));
+      return null;
+    }
+    showError(`${error.message} (${error.rule})`);
+    if (error.rule === "pin") setPinState(pin ? "wrong" : "ask");
+    return null;
+  }
+  showError("");
+  if (path !== "/api/replay" && path !== "/api/pin") render(data);
+  return data;
+}
+
+function refresh() {
+  return fetch(`/api/state?lang=${LANG}`).then((r) => r.json()).then(render).catch(() => null);
+}
+
+// The live stream. The browser's EventSource reconnects by itself after a dropped stream,
+// but gives up for good on an answer other than 200 (a 503 when too many pages are open, a
+// proxy's 502 while the service restarts): the page then reopens it itself, waiting twice as
+// long each time (1 s up to 30 s), and fetches the state first, so it is current once back.
+const RETRY_FIRST_MS = 1000;
+const RETRY_MAX_MS = 30000;
+let retryMs = RETRY_FIRST_MS;
+let retryTimer = null;
+
+function connect() {
+  const live = document.getElementById("live");
+  const source = new EventSource(`/api/events?lang=${LANG}`);
+  source.addEventListener("state", (event) => render(JSON.parse(event.data)));
+  source.onopen = () => {
+    retryMs = RETRY_FIRST_MS;
+    live.textContent = t("live");
+    live.className = "badge on";
+  };
+  source.onerror = () => {
+    live.textContent = t("offline");
+    live.className = "badge off";
+    if (source.readyState !== EventSource.CLOSED || retryTimer !== null) return;
+    retryTimer = setTimeout(() => {
+      retryTimer = null;
+      refresh();
+      connect();
+    }, retryMs + Math.random() * 250);  // a little apart, when many pages were refused at once
+    retryMs = Math.min(retryMs * 2, RETRY_MAX_MS);
+  };
+}
+
+// What the PIN field says. Only a PIN the table called wrong is forgotten.
+function setPinState(state, params = {}) {
+  const words = { ok: "pin_ok", wrong: "pin_wrong", wait: "pin_wait", ask: "pin_ask" };
+  document.getElementById("pin-state").textContent = t(words[state], params);
+  if (state === "wrong") {
+    pin = "";
+    localStorage.removeItem(PIN_KEY);
+  }
+}
+
+// --- drawing ------------------------------------------------------------------------------
+
+function render(next) {
+  // Events and answers may cross: keep the newest of one service run and one game.
+  const same = view && next && next.boot === view.boot && next.game === view.game;
+  if (!next || (same && next.version < view.version)) return;
+  view = next;
+  if (watching) return;
+  draw(view, false);
+}
+
+// The view drawn by the game's script, then what the shell shows around it.
+function draw(v, replay) {
+  learnNames(v && v.players);
+  const playing = window.gamePage.draw(v, replay);
+  document.getElementById("log-section").hidden = !playing;
+  document.getElementById("start-details").open = !playing;
+  document.getElementById("export").hidden = !playing || replay;
+  if (playing) drawLog(v);
+}
+
+function drawLog(v) {
+  document.getElementById("log").replaceChildren(...v.log.map((entry) =>
+    h("li", { class: entry.correction ? "correction" : "" },
+      entry.correction ? `${t("correction")}: ` : null, isolateNames(entry.text))));
+}
+
+// --- starting, importing, watching --------------------------------------------------------
+
+// The start form lists every game, then the chosen game's options (the API's `edition`
+// field, whatever a game calls them) and their variants.
+async function loadGames() {
+  const games = await (await fetch("/api/games")).json();
+  const game = document.getElementById("game");
+  const option = document.getElementById("edition");
+  const variant = document.getElementById("variant");
+  game.replaceChildren(...games.map((g) => h("option", { value: g.id }, g.name)));
+  const fillVariants = () => {
+    const options = games.find((g) => g.id === game.value).options;
+    const chosen = options.find((o) => o.id === option.value);
+    variant.replaceChildren(h("option", { value: "" }, t("none")),
+      ...chosen.variants.map((v) => h("option", { value: v.id }, t(`variant_${v.id}`))));
+  };
+  const fillOptions = () => {
+    const options = games.find((g) => g.id === game.value).options;
+    option.replaceChildren(...options.map((o) => h("option", { value: o.id }, o.name)));
+    fillVariants();
+  };
+  game.addEventListener("change", fillOptions);
+  option.addEventListener("change", fillVariants);
+  fillOptions();
+}
+
+async function readRecord() {
+  const file = document.getElementById("record-file").files[0];
+  if (!file) return null;
+  try {
+    return JSON.parse(await file.text());
+  } catch (error) {
+    showError(String(error));
+    return null;
+  }
+}
+
+async function watchTurn(turn) {
+  const frame = await send("/api/replay", { record: watching.record, turn });
+  if (!frame) return;
+  watching.turn = Math.min(turn, frame.turns);
+  watching.total = frame.turns;
+  const slider = document.getElementById("watch-slider");
+  slider.max = frame.turns;
+  slider.value = watching.turn;
+  document.getElementById("watch-turn").textContent = t("watch_turn", { n: watching.turn, total: frame.turns });
+  document.getElementById("watch").hidden = false;
+  draw(frame, true);
+}
+
+function setup() {
+  document.getElementById("pin").value = pin;
+  document.getElementById("pin-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    pin = document.getElementById("pin").value.trim();
+    if (await send("/api/pin")) {
+      localStorage.setItem(PIN_KEY, pin);
+      setPinState("ok");
+    }
+  });
+  document.getElementById("start-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const names = document.getElementById("names").value.split("\n").map((n) => n.trim()).filter(Boolean);
+    const body = { game: document.getElementById("game").value,
+      edition: document.getElementById("edition").value, names };
+    const variant = document.getElementById("variant").value;
+    const seed = document.getElementById("seed").value.trim();
+    if (variant) body.variant = variant;
+    if (seed) body.seed = seed;
+    if (view && view.game !== null && !view.over && !window.confirm(t("new_game_confirm"))) return;
+    window.gamePage.forget();
+    send("/api/game", body);
+  });
+  document.getElementById("import-continue").addEventListener("click", async () => {
+    const record = await readRecord();
+    if (record) send("/api/import", { record });
+  });
+  document.getElementById("import-watch").addEventListener("click", async () => {
+    const record = await readRecord();
+    if (!record) return;
+    watching = { record, turn: 0, total: 0 };
+    watchTurn(0);
+  });
+  document.getElementById("watch-prev").addEventListener("click", () => watchTurn(Math.max(0, watching.turn - 1)));
+  document.getElementById("watch-next").addEventListener("click", () => watchTurn(watching.turn + 1));
+  document.getElementById("watch-slider").addEventListener("change", (e) => watchTurn(Number(e.target.value)));
+  document.getElementById("watch-play").addEventListener("click", () => {
+    // Replays turn by turn on its own, one turn every 1.5 s, until the end or a tap.
+    if (watching.timer) {
+      clearInterval(watching.timer);
+      watching.timer = null;
+      return;
+    }
+    watching.timer = setInterval(() => {
+      if (!watching || watching.turn >= watching.total) {
+        if (watching) clearInterval(watching.timer);
+        return;
+      }
+      watchTurn(watching.turn + 1);
+    }, 1500);
+  });
+  document.getElementById("watch-stop").addEventListener("click", () => {
+    if (watching.timer) clearInterval(watching.timer);
+    watching = null;
+    document.getElementById("watch").hidden = true;
+    draw(view, false);
+  });
+  loadGames();
+  document.getElementById("error").addEventListener("click", () => showError(""));
+  refresh();
+  connect();
+}
+
+// After every deferred script, the game's included: it has set window.gamePage by then.
+document.addEventListener("DOMContentLoaded", setup);
