@@ -208,6 +208,8 @@ def _error_answer(exc: Exception) -> tuple[Response, int]:
         # the request's shape; "not now" (the table's state is in the way); "not allowed"
         status = 400 if isinstance(exc, Malformed) else 409 if exc.conflict else 422
         rule, message, extra = exc.rule, exc.message, exc.extra
+        if exc.key is not None:  # for a page to say it in its language (`refusal_<key>`)
+            extra = {**extra, "key": exc.key, "params": exc.params}
     elif isinstance(exc, RecordProblem):
         status, rule, message, extra = 422, exc.rule, exc.message, {"turn": exc.turn}
     elif isinstance(exc, HTTPException):

@@ -91,6 +91,14 @@ function s(tag, attrs = {}, ...children) {
 const TOAST_MS = 6000;
 let toastTimer = null;
 
+// A refusal of the table in the page's language when the page's words know its key (they
+// are the game's `refusal_<key>`), else in the table's English.
+function refusal(error) {
+  const key = `refusal_${error.key}`;
+  if (!error.key || !TEXT[key]) return error.message;
+  return t(key, { ...error.params, message: error.message });
+}
+
 function showError(message) {
   const box = document.getElementById("error");
   clearTimeout(toastTimer);
@@ -126,7 +134,7 @@ async function send(path, body = {}) {
       showError(t("pin_wait", { n: error.retry_after }));
       return null;
     }
-    showError(`${error.message} (${error.rule})`);
+    showError(`${refusal(error)} (${error.rule})`);
     if (error.rule === "pin") setPinState(pin ? "wrong" : "ask");
     return null;
   }
