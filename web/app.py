@@ -30,7 +30,6 @@ from jinja2 import Template
 from werkzeug.exceptions import HTTPException
 
 from companion import games
-from companion.games.caboose.words import LANGUAGES
 from companion.games.protocol import Malformed, RecordProblem, Refusal
 from companion.table import Table
 from web.api import ApiError, Views, api, language
@@ -169,7 +168,7 @@ def create_app(table: Table, pin: str | None = None, settings: Settings | None =
                 game_page=fragment(game.id),
             )
         )
-        if request.args.get("lang") in LANGUAGES:
+        if request.args.get("lang") == lang:  # a language the page speaks, asked for
             response.set_cookie("lang", lang, max_age=365 * 24 * 3600, samesite="Lax")
         return response
 

@@ -90,3 +90,15 @@ def test_every_games_page_files_ship_in_the_wheel():
         for file in folder.iterdir():
             path = file.relative_to(package).as_posix()
             assert any(fnmatch(path, pattern) for pattern in patterns), path
+
+
+def test_only_a_language_the_page_speaks_is_remembered(client):
+    """`?lang=es` is kept in a cookie for the next visit; a language the page does not
+    speak is not, and the page follows the browser instead."""
+    asked = client.get("/?lang=es", headers={"Accept-Language": "en"})
+    assert 'lang="es"' in asked.get_data(as_text=True)
+    assert "lang=es" in asked.headers["Set-Cookie"]
+    client.delete_cookie("lang")
+    unknown = client.get("/?lang=fr", headers={"Accept-Language": "es"})
+    assert 'lang="es"' in unknown.get_data(as_text=True)
+    assert "Set-Cookie" not in unknown.headers
