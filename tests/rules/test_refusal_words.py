@@ -11,6 +11,8 @@ from string import Formatter
 
 import pytest
 
+from companion.games.caboose.deal import DealError, hold, lay_railway
+from companion.games.caboose.record import from_json
 from companion.games.caboose.rules import engine
 from companion.games.caboose.rules.engine import apply, deal
 from companion.games.caboose.rules.state import Chaos, Pass, Play, RuleError
@@ -18,9 +20,10 @@ from companion.games.caboose.session import MESSAGES
 from companion.games.caboose.words import REFUSALS, SESSION
 from companion.pose import Pose
 from tests.rules.conftest import table
+from tests.tables import ROLLECATE_TWO
 
 PACKAGE = Path(__file__).parents[2] / "companion" / "games" / "caboose"
-REFUSERS = {"RuleError", "TableError", "PlacementError", "Refusal"}
+REFUSERS = {"RuleError", "TableError", "PlacementError", "DealError", "Refusal"}
 
 
 def fields(template: str) -> set[str]:
@@ -33,7 +36,7 @@ def refused(state, action) -> RuleError:
     return caught.value
 
 
-def spanish(error: RuleError) -> str:
+def spanish(error: RuleError | DealError) -> str:
     template = REFUSALS["es"][error.key]
     assert fields(template) <= set(error.params), (error.key, error.params)
     return template.format_map(error.params)
@@ -112,6 +115,20 @@ def test_a_new_game_the_rules_refuse_in_both_languages(edition, names, variant, 
         deal(edition, names, 1, variant)
     assert (caught.value.rule, caught.value.message) == ("setup", english)
     assert spanish(caught.value) == words
+
+
+def test_a_real_tables_deal_refused_in_both_languages():
+    """What a real table shows but its provisional deal cannot be (deal.py)."""
+    record = from_json(ROLLECATE_TWO)
+    with pytest.raises(DealError) as caught:
+        hold(record, 0, ["1x"], drawing=True)  # no broken 1 in this deal at all
+    assert caught.value.key == "deal_unseen"
+    assert str(caught.value).startswith("no card nobody has seen can be 1x: every 1x of the")
+    assert spanish(caught.value).startswith("ninguna carta que nadie haya visto puede ser 1x")
+    with pytest.raises(DealError) as caught:
+        lay_railway(record, ["2", "3", "4"])
+    assert str(caught.value) == "the table shows 3 railway cards, the deal has 4"
+    assert spanish(caught.value) == "la mesa muestra 3 cartas de vía; el reparto tiene 4"
 
 
 def texts(node: ast.AST) -> set[str]:

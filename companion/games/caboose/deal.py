@@ -21,6 +21,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from copy import deepcopy
 from dataclasses import replace
+from typing import Any
 
 from companion.games.caboose.record import Record, RecordError, initial_state, to_action
 from companion.games.caboose.rules import engine
@@ -31,7 +32,16 @@ Slot = tuple[str, int, int]  # ("hands", seat, index) or ("draw", 0, index) or (
 
 class DealError(ValueError):
     """No card nobody has seen can be the card the table shows: the camera or the players
-    misread it, or the box holds other cards than the edition's data says."""
+    misread it, or the box holds other cards than the edition's data says. `key` and
+    `params` say the same as a kind and its parameters, for a page's other language (as
+    `RuleError`'s do)."""
+
+    def __init__(
+        self, message: str, *, key: str | None = None, params: dict[str, Any] | None = None
+    ) -> None:
+        super().__init__(message)
+        self.key = key
+        self.params = dict(params or {})
 
 
 def replay(record: Record) -> tuple[GameState, list[tuple[Event, ...]]]:
@@ -96,9 +106,11 @@ def lay_railway(record: Record, railway: Sequence[str]) -> Record:
     if record.turns:
         raise DealError("the first railway is fixed once a turn has been played")
     if len(railway) != len(record.setup["railway"]):
+        dealt = len(record.setup["railway"])
         raise DealError(
-            f"the table shows {len(railway)} railway cards, the deal has "
-            f"{len(record.setup['railway'])}"
+            f"the table shows {len(railway)} railway cards, the deal has {dealt}",
+            key="deal_railway_count",
+            params={"shown": len(railway), "dealt": dealt},
         )
     for index, code in enumerate(railway):
         if record.setup["railway"][index] == code:
@@ -127,9 +139,12 @@ def take(record: Record, codes: Sequence[str]) -> Record:
     def drawn(events: tuple[Event, ...]) -> list[str]:
         return [e.cards[0] for e in events if e.what == TOOK and e.detail.get("source") == "draw"]
 
-    if len(drawn(shown[-1])) != len(codes):
+    taken = len(drawn(shown[-1]))
+    if taken != len(codes):
         raise DealError(
-            f"the last turn took {len(drawn(shown[-1]))} cards from the draw pile, not {len(codes)}"
+            f"the last turn took {taken} cards from the draw pile, not {len(codes)}",
+            key="deal_taken_count",
+            params={"taken": taken, "shown": len(codes)},
         )
     draw_slots = [("draw", 0, index) for index in range(len(record.setup["draw"]))]
     for count in range(1, len(codes) + 1):
@@ -178,7 +193,9 @@ def _exchange(
                 return trial, state
     raise DealError(
         f"no card nobody has seen can be {code}: every {code} of the deck is accounted for. "
-        "Check the card (the camera may have misread it) or the edition's card list"
+        "Check the card (the camera may have misread it) or the edition's card list",
+        key="deal_unseen",
+        params={"code": code},
     )
 
 

@@ -446,7 +446,7 @@ class Ledger:
         try:
             fixed = lay_railway(game.record, _checked(railway))
         except (DealError, cards.CardCodeError) as error:
-            raise TableError("deal", str(error)) from None
+            raise _deal_refused(error) from None
         self._journal_deal(fixed.setup, game.shown, game.taken_shown)
 
     def reveal(self, seat: int, codes: Sequence[str]) -> None:
@@ -502,7 +502,7 @@ class Ledger:
         try:
             fixed = take(game.record, _checked(codes))
         except (DealError, cards.CardCodeError) as error:
-            raise TableError("deal", str(error)) from None
+            raise _deal_refused(error) from None
         taken = game.taken_shown | {len(game.record.turns)}
         self._journal_deal(fixed.setup, game.shown, taken)
         self._finish_if_known()
@@ -520,17 +520,19 @@ class Ledger:
             raise TableError("turn", f"there is no seat {seat}")
         held = state.seats[seat].hand
         if len(hand) != len(held):
+            name = state.seats[seat].name
             raise TableError(
                 "hand",
-                f"{state.seats[seat].name} ends with {len(held)} cards, "
-                f"not {len(hand)}: show every card of the hand",
+                f"{name} ends with {len(held)} cards, not {len(hand)}: show every card of the hand",
+                key="hand_count",
+                params={"name": name, "held": len(held), "shown": len(hand)},
             )
         try:
             codes = tuple(_checked(hand))
             keep = {other: shown for other, shown in game.shown.items() if other != seat}
             fixed = hold(game.record, seat, codes, drawing=False, keep=keep)
         except (DealError, cards.CardCodeError) as error:
-            raise TableError("deal", str(error)) from None
+            raise _deal_refused(error) from None
         self._journal_deal(fixed.setup, {**game.shown, seat: codes}, game.taken_shown)
         self._finish_if_known()
 
@@ -585,7 +587,7 @@ class Ledger:
             bare = _checked([code.rstrip("!") for code in codes])
             fixed = hold(game.record, seat, bare, drawing=True, keep=game.shown)
         except (DealError, cards.CardCodeError) as error:
-            raise TableError("deal", str(error)) from None
+            raise _deal_refused(error) from None
         if fixed.setup != game.record.setup:
             self._journal_deal(fixed.setup, game.shown, game.taken_shown)
 
@@ -616,6 +618,13 @@ def _begin(store: Store, record: Record) -> int:
     if previous is not None:
         store.finish(previous)
     return store.start(record)
+
+
+def _deal_refused(error: DealError | cards.CardCodeError) -> TableError:
+    """A deal the table cannot fix as shown, with a DealError's kind and parameters."""
+    if isinstance(error, DealError):
+        return TableError("deal", str(error), key=error.key, params=error.params)
+    return TableError("deal", str(error))
 
 
 def check_turn(played: int, turn: int | None) -> None:

@@ -397,6 +397,14 @@ REFUSALS: dict[str, dict[str, str]] = {
         "falta",
         "confirm_roll": "cambiar la tirada de {before} a {after} hay que confirmarlo",
         "no_game_yet": "no se está jugando ninguna partida: empieza una primero",
+        "hand_count": "{name} acaba con {held} cartas, no {shown}: enseña todas las cartas de "
+        "la mano",
+        # a provisional deal (deal.py): what a real table shows, fixed in the deal
+        "deal_unseen": "ninguna carta que nadie haya visto puede ser {code}: todas las {code} "
+        "de la baraja están contadas. Revisa la carta (puede que la cámara la leyera mal) o la "
+        "lista de cartas de la edición",
+        "deal_railway_count": "la mesa muestra {shown} cartas de vía; el reparto tiene {dealt}",
+        "deal_taken_count": "el último turno tomó {taken} cartas del mazo, no {shown}",
         # the table's undo limit, said as the session says it when held CONFIRM meets it
         "undo_nothing": SESSION["es"]["undo_nothing"],
         "undo_roll": SESSION["es"]["undo_roll"],
