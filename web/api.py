@@ -20,7 +20,7 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, request
 
 from companion.games import default, for_record, games
-from companion.games.caboose.words import TEXT, pick
+from companion.games.caboose.words import pick
 from companion.games.protocol import Game
 from companion.table import Table
 
@@ -175,8 +175,10 @@ def games_list() -> Response:
 
 @api.get("/text")
 def text() -> Response:
+    """The page's words in the request's language: the game being played's (the default
+    game's before any)."""
     lang = language()
-    return jsonify({"lang": lang, "text": TEXT[lang]})
+    return jsonify({"lang": lang, "text": dict(table().game.words(lang))})
 
 
 @api.get("/export")

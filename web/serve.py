@@ -9,17 +9,12 @@ from __future__ import annotations
 
 import errno
 import logging
-import random
 import sys
 import threading
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from companion.games.caboose.bots import cautious, greedy
-from companion.games.caboose.commands import Act
-from companion.games.caboose.rules.state import Play
-from companion.games.protocol import Start
+from companion import games
 from companion.store import Store, StoreError
 from companion.table import Table
 from web.app import Settings, create_app, new_pin
@@ -31,22 +26,10 @@ DEFAULT_DB = Path.home() / ".local" / "share" / "caboose-companion" / "table.sql
 
 
 def deal_demo(table: Table, turns: int = 6, seed: str = "demo") -> None:
-    """A Rollecate game in progress: bots play a few turns through the table, as the page
-    would, dice rolled from `seed`, so the page opens with a railway, piles and a log to
+    """A game in progress (the default game's sample: for the Caboose design, bots playing
+    a few turns of Rollecate, dice rolled from `seed`), so the page opens with something to
     look at."""
-    table.start("caboose", Start(("Ana", "Ben", "Cleo"), "rollecate", seed=seed))
-    dice = random.Random(seed)
-    policies = (cautious, greedy)
-    for number in range(turns):
-        state = table.match.ledger.state
-        if state.over:
-            return
-        action = policies[number % 2](state)
-        if isinstance(action, Play) and not state.player.laura:
-            count = state.edition.dice_for(action.cards)
-            faces = state.edition.die_faces
-            action = replace(action, roll=tuple(dice.choice(faces) for _ in range(count)))
-        table.handle(Act(state.to_move, action))
+    games.default().sample(table, turns, seed)
 
 
 class ServeError(OSError):

@@ -177,6 +177,8 @@ class Game:
     button: Callable[[str], object]  # a button's name (hw.controls): its command
     idle: Callable[[Setting], Match]  # the match before any game: it refuses the game's
     # commands, but shows what the camera cannot see while the table is set up
+    sample: Callable[[Any, int, str], None]  # (table, turns, seed): a game in progress to
+    # look at (`companion serve --demo`), played through the table as the page would
     # --- records and the command line
     # (doc, json) -> what `companion replay` prints; a bad record raises RecordProblem
     replay: Callable[[Mapping[str, Any], bool], str]

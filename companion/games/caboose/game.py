@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from importlib.resources import files
 from typing import Any
 
-from companion.games.caboose import camera, commandline, commands, match, view
+from companion.games.caboose import camera, commandline, commands, match, sample, view
 from companion.games.caboose.record import FORMAT, RecordError, from_json
 from companion.games.caboose.rules.edition import EDITIONS
 from companion.games.caboose.rules.edition import load as load_edition
@@ -63,6 +63,7 @@ GAME = Game(
     parse_start=commands.start,
     button=commands.button,
     idle=match.idle,
+    sample=sample.sample,
     replay=commandline.replay_text,
     watch=watch,
     add_arguments=commandline.add_arguments,
