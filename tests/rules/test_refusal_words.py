@@ -75,6 +75,14 @@ def test_a_refusal_keeps_its_english_and_says_it_in_spanish(action, key, english
     assert spanish(error) == words
 
 
+def test_an_order_where_nobody_chooses_one():
+    loose = table("loose-caboose", ["2"], 0, [["2", "3"], ["1", "4"]])
+    error = refused(loose, Pass(order=("1",)))
+    assert (error.rule, error.key) == ("R-13", "no_order")
+    assert error.message.startswith("Loose Caboose has no discard order: each penalty card")
+    assert spanish(error).startswith("Loose Caboose no tiene orden de descarte")
+
+
 def test_the_game_over_and_an_empty_hand():
     assert refused(replace(ANA, over=True), Pass()).key == "game_over"
     with pytest.raises(RuleError) as caught:  # a hand emptied, as at the very end

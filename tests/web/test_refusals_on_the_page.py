@@ -82,3 +82,12 @@ def test_a_tap_before_any_game_is_refused_in_the_pages_language(client):
     assert said_by_the_page(error, words(client, "es")) == (
         "no se está jugando ninguna partida: empieza una primero"
     )
+
+
+def test_an_answer_with_no_question_is_refused_in_the_pages_language(tmp_path, settings):
+    table, _, _, _ = start(Store(tmp_path / "table.sqlite3"))  # a table a camera follows
+    client = create_app(table, PIN, settings).test_client()
+    answer = client.post("/api/session/answer", json={"code": "2"}, headers=HEADERS)
+    error = answer.json["error"]
+    assert (answer.status_code, error["message"]) == (409, "there is no question to answer")
+    assert said_by_the_page(error, words(client, "es")) == "no hay ninguna pregunta que contestar"

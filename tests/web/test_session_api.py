@@ -133,7 +133,12 @@ def test_answering_through_the_page(seated):
     assert doc["staged"]["cards"] == list(seated.play.cards)  # the table has the cards too
     late = seated.client.post("/api/session/answer", json={"code": right}, headers=HEADERS)
     assert late.status_code == 409
-    assert late.json["error"] == {"rule": "session", "message": "there is no question to answer"}
+    assert late.json["error"] == {
+        "rule": "session",
+        "message": "there is no question to answer",
+        "key": "no_question",  # for the page to say it in its language
+        "params": {},
+    }
 
 
 @pytest.mark.parametrize(

@@ -285,9 +285,12 @@ class Session:
         """The players' choice for the card the camera was unsure of."""
         question = self.question
         if self.phase != ASKING or question is None:
-            raise TableError("session", "there is no question to answer")
+            raise TableError("session", "there is no question to answer", key="no_question")
         if code not in question.options:
-            raise TableError("answer", f"choose one of {', '.join(question.options)}")
+            options = ", ".join(question.options)
+            raise TableError(
+                "answer", f"choose one of {options}", key="choose_one", params={"options": options}
+            )
         self._turn.chosen[question.card] = code
         self.question = None
         self.phase = WAITING

@@ -382,6 +382,11 @@ REFUSALS: dict[str, dict[str, str]] = {
         "order_cards": "el orden debe incluir exactamente las cartas tomadas en este turno: "
         "{cards}",
         "laura_rolls": "Laura nunca tira: avanza según el valor de su carta",
+        "laura_no_order": "Laura no elige orden: pone todas las cartas de penalización en su "
+        "pila a la vez y siempre combina (R-10); no des orden en sus turnos",
+        "no_order": "{edition} no tiene orden de descarte: cada carta de penalización va a la "
+        "pila al tomarla y cancela enseguida (R-13); el orden de R-7 es solo para Rollecate y "
+        "LOK'n'ROLL: no lo des",
         "names_missing": "cada jugador necesita un nombre",
         "variant_players_one": "esta variante es para 1 jugador",
         "variant_players": "esta variante es para {players} jugadores",
@@ -397,6 +402,8 @@ REFUSALS: dict[str, dict[str, str]] = {
         "falta",
         "confirm_roll": "cambiar la tirada de {before} a {after} hay que confirmarlo",
         "no_game_yet": "no se está jugando ninguna partida: empieza una primero",
+        "no_question": "no hay ninguna pregunta que contestar",
+        "choose_one": "elige una de estas: {options}",
         "hand_count": "{name} acaba con {held} cartas, no {shown}: enseña todas las cartas de "
         "la mano",
         # a provisional deal (deal.py): what a real table shows, fixed in the deal

@@ -461,12 +461,15 @@ def _check_order_is_the_players(state: GameState) -> None:
             f"{state.edition.name} has no discard order: each penalty card goes onto the pile "
             "as it is taken and cancels at once (R-13); R-7's order is for Rollecate and "
             "LOK'n'ROLL only: leave order out",
+            key="no_order",
+            params={"edition": state.edition.name},
         )
     if state.player.laura:
         raise RuleError(
             "R-10",
             "Laura chooses no order: she puts every penalty card on her pile at once and "
             "always combines (R-10); leave order out of her turns",
+            key="laura_no_order",
         )
 
 
