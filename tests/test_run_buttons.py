@@ -1,0 +1,78 @@
+"""`companion run`'s buttons are commands to the table like the page's: a press goes through
+`Table.handle`, a press the game refuses is said on the LED and never escapes the buttons'
+thread, and the page sees what the buttons did (gpiozero's mock pins, the synthetic camera)."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+from gpiozero.pins.mock import MockFactory
+
+from companion.app.config import load
+from companion.app.run import Service
+from companion.games.caboose.session import CHECKING, LED_ERROR, WAITING
+from hw.frames import SyntheticFrames
+from tests.playing import ledger, match, new_game
+
+PINS = "pass = 5\nconfirm = 6\nled = 13\nbuzzer = 19\ndebounce = 0.02\nhold = 0.3\n"
+
+
+@pytest.fixture
+def service(tmp_path: Path):
+    config = tmp_path / "companion.toml"
+    config.write_text(
+        "[camera]\nsource = 'synthetic:3'\n"
+        f"[gpio]\npin_factory = 'mock'\n{PINS}"
+        f"[store]\npath = '{tmp_path / 'table.sqlite3'}'\n"
+    )
+    factory = MockFactory()
+    service = Service(load(config), SyntheticFrames(3), factory)
+    yield service, factory
+    time.sleep(0.1)  # a button's callback may still be lighting the LED on its timer thread
+    service.close()
+
+
+def press(factory: MockFactory, pin: int, seconds: float = 0.06) -> None:
+    factory.pin(pin).drive_low()
+    time.sleep(seconds)
+    factory.pin(pin).drive_high()
+
+
+def wait_for(condition, seconds: float = 3.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "the table did not hear the button"
+        time.sleep(0.01)
+
+
+def test_buttons_act_through_the_table_and_a_refused_press_is_only_said(service):
+    service, factory = service
+    table = service.table
+    new_game(table, "rollecate", ["Ana", "Ben"], seed=2)
+    session = match(table).session
+    assert session is not None  # a real table: a camera follows it
+    version = table.version
+    press(factory, 5)  # PASS
+    wait_for(lambda: ledger(table).game.record.turns == [{"pass": True}])
+    assert table.version > version and session.phase == CHECKING
+    assert table.view("en")["session"]["phase"] == CHECKING
+    kept = table.version
+    press(factory, 5)  # PASS again: the move waits for CONFIRM, so it is refused
+    wait_for(lambda: service.controls.status == LED_ERROR)
+    assert session.problem.key == "pass_not_now"
+    assert ledger(table).game.record.turns == [{"pass": True}] and table.version == kept + 1
+    press(factory, 6, seconds=0.45)  # CONFIRM held: UNDO, through the same table
+    wait_for(lambda: not ledger(table).game.record.turns)
+    assert session.phase == WAITING
+
+
+def test_a_press_before_any_game_is_refused_quietly(service):
+    service, factory = service
+    version = service.table.version
+    service.press("pass")  # what the buttons' thread calls: a refusal does not escape it
+    press(factory, 5)
+    time.sleep(0.2)
+    assert service.table.version == version
+    assert service.table.view("en")["game"] is None
