@@ -10,9 +10,11 @@ import pytest
 from companion.app.cli import main
 from companion.games import for_record, game, games
 from companion.games.caboose.record import record_of
+from companion.games.caboose.rules.actions import legal_actions
 from companion.games.caboose.rules.edition import load as load_edition
 from companion.games.caboose.rules.engine import deal
-from companion.games.protocol import RecordProblem
+from companion.games.caboose.rules.state import Pass, Play
+from companion.games.protocol import RecordProblem, Refusal, Start
 
 
 def test_a_caboose_record_is_read_by_the_caboose_game():
@@ -63,3 +65,17 @@ def test_an_unknown_game_is_one_line_and_exit_2(capsys):
 def test_simulate_with_the_game_named_plays_that_game(capsys):
     assert main(["simulate", "--game", "caboose", "--games", "2", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["games"] == 2
+
+
+def test_a_generic_reader_plays_a_game_through_its_rules_alone():
+    """What a bot or an advisor of any game does: deal, list the legal actions, apply one;
+    an illegal action is a protocol `Refusal` and changes nothing."""
+    rules = game("caboose").rules
+    state = rules.deal(Start(("Ana", "Ben"), "rollecate", seed=3))
+    listed = rules.legal(state)
+    assert Pass() in listed and any(isinstance(a, Play) for a in listed)
+    after, events = rules.apply(state, Pass())
+    assert after.to_move == 1 and events
+    with pytest.raises(Refusal):
+        rules.apply(after, Play(("9",), ()))
+    assert rules.legal(after) == legal_actions(after)

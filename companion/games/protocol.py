@@ -153,6 +153,18 @@ class Watcher(Protocol):
 
 
 @dataclass(frozen=True)
+class Rules:
+    """A game's pure rules, as python-chess's `Board` has them: no I/O, no clock, no
+    randomness but the seed it is given. What a generic reader (a bot, an advisor, a
+    property test) needs; the table itself plays through the match."""
+
+    deal: Callable[[Start], Any]  # a new game's state, shuffled by the start's seed
+    legal: Callable[[Any], Sequence[object]]  # every action the player to move may take
+    # (state, action) -> (the next state, its events); an illegal action raises Refusal
+    apply: Callable[[Any, object], tuple[Any, Sequence[object]]]
+
+
+@dataclass(frozen=True)
 class Game:
     """A game the table can referee: everything the shared parts may ask of it.
 
@@ -163,6 +175,7 @@ class Game:
     name: str  # what the start form shows
     record_format: str  # "caboose-record/1": the `format` its records carry
     options: Sequence[Option]  # the editions and variants a new game may choose
+    rules: Rules  # deal, legal actions, apply
     words: Callable[[str], Mapping[str, str]]  # the page's words in a language
     # the folder of its page, served at /games/<id>/: `<id>.js` (draws a view, as
     # web/static/shell.js's top comment says), `<id>.css`, and `table.html`, its markup

@@ -11,12 +11,15 @@ from typing import Any
 
 from companion.games.caboose import camera, commandline, commands, match, sample, view
 from companion.games.caboose.record import FORMAT, RecordError, from_json
+from companion.games.caboose.rules.actions import legal_actions
 from companion.games.caboose.rules.edition import EDITIONS
 from companion.games.caboose.rules.edition import load as load_edition
+from companion.games.caboose.rules.engine import apply, deal
+from companion.games.caboose.rules.state import GameState
 from companion.games.caboose.scenes import random_table
 from companion.games.caboose.table import check_names, snapshot_of
 from companion.games.caboose.words import TEXT
-from companion.games.protocol import Game, Option
+from companion.games.protocol import Game, Option, Rules, Start
 
 
 def options() -> tuple[Option, ...]:
@@ -49,11 +52,17 @@ def watch(doc: Mapping[str, Any], turn: int, lang: str) -> dict[str, Any]:
     return frame
 
 
+def deal_start(start: Start) -> GameState:
+    """A new game's state from the start form's choices (the edition is the option)."""
+    return deal(start.option, start.names, start.seed, start.variant)
+
+
 GAME = Game(
     id="caboose",
     name="Loose Caboose · Rollecate · LOK'n'ROLL",
     record_format=FORMAT,
     options=options(),
+    rules=Rules(deal=deal_start, legal=legal_actions, apply=apply),
     words=TEXT.__getitem__,
     page=files("companion.games.caboose") / "page",
     start=match.start,

@@ -11,15 +11,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.games.caboose.rules.edition import Edition
+from companion.games.protocol import Refusal
 from companion.pose import Pose
 
 
-class RuleError(ValueError):
+class RuleError(Refusal):
     """An illegal action: `rule` names the rule broken (an R- ruling or `hand`, `dice`,
     `placement`), the message says what was wrong and what to do, in English. The state is
     untouched. `key` and `params`, when given, are the same refusal as a kind and its
     parameters, for a page to say in its own language (companion/games/caboose/words.py,
-    `REFUSALS`); the rules speak no other language themselves."""
+    `REFUSALS`); the rules speak no other language themselves. A `Refusal` of the game
+    protocol, so whoever applies the rules through `Game.rules` catches one kind of error."""
 
     def __init__(
         self,
@@ -29,11 +31,7 @@ class RuleError(ValueError):
         key: str | None = None,
         params: Mapping[str, Any] | None = None,
     ) -> None:
-        super().__init__(message)
-        self.rule = rule
-        self.message = message
-        self.key = key
-        self.params: dict[str, Any] = dict(params or {})
+        super().__init__(rule, message, key=key, params=params)
 
 
 @dataclass(frozen=True, slots=True)
