@@ -1,42 +1,50 @@
-"""The game kept on disk: every accepted action is in SQLite before anyone is told of it.
+"""The games kept on disk: every accepted action is in SQLite before anyone is told of it.
 
-Append-only: a game is its record's setup and a journal of entries (a turn, an undo, a
-corrected turn, a deal fixed by what the table showed: `companion.games.caboose.deal`). The current
-record is the fold of the journal, so a power cut at any
-moment leaves either the whole entry or none of it, and the journal keeps every correction
-for the log. WAL with `synchronous=FULL` makes each commit durable before `append` returns.
+The store knows no game: it keeps, for each game played at the table, which game it is (the
+registry's `Game.id`, companion/games/__init__.py), the record document it started from and
+an append-only journal of entries, each a kind and a JSON document the game names and
+reads. Folding the journal into the game as it stands now is the game's (for the Caboose
+design: its ledger, companion/games/caboose/table.py). A power cut at any moment leaves
+either the whole entry or none of it, and the journal keeps every correction for the log.
+WAL with `synchronous=FULL` makes each commit durable before `append` returns.
+
+Stores already on tables in families' homes open as before: a file made before entries
+of any kind (its journal CHECKs the Caboose kinds) or before game ids (it kept Caboose games
+only) is migrated in place, in one transaction, when it is opened.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from companion.games.caboose.record import Record, from_json
-
-TURN, UNDO, CORRECT, DEAL = "turn", "undo", "correct", "deal"
-KINDS = (TURN, UNDO, CORRECT, DEAL)
+# Every game a store kept before it said which game each was: the Caboose design's.
+BEFORE_GAME_IDS = "caboose"
+# An entry's kind is a word the game chose ("turn", "undo"): the log and the tests read it.
+_KIND = re.compile(r"[a-z][a-z_]*")
 
 _GAMES = """
 CREATE TABLE IF NOT EXISTS games (
     id INTEGER PRIMARY KEY,
     started TEXT NOT NULL DEFAULT (datetime('now')),
-    record TEXT NOT NULL,            -- the caboose-record/1 without turns
-    finished INTEGER NOT NULL DEFAULT 0
+    record TEXT NOT NULL,            -- the record document it started from (JSON)
+    finished INTEGER NOT NULL DEFAULT 0,
+    game TEXT NOT NULL               -- which game: the registry's Game.id
 )"""
 _JOURNAL = """
 CREATE TABLE IF NOT EXISTS journal (
     game INTEGER NOT NULL REFERENCES games(id),
     seq INTEGER NOT NULL,
-    kind TEXT NOT NULL CHECK (kind IN ('turn', 'undo', 'correct', 'deal')),
-    turn TEXT,                       -- the record turn (turn, correct); the deal (deal)
-    note TEXT,                       -- why, in words, for the log (correct)
+    kind TEXT NOT NULL,              -- the game's name for the entry (turn, undo, deal...)
+    doc TEXT,                        -- its document (JSON), if any
+    note TEXT,                       -- why, in words, for the log (a correction)
     at TEXT NOT NULL DEFAULT (datetime('now')),
     PRIMARY KEY (game, seq)
 )"""
@@ -44,15 +52,28 @@ CREATE TABLE IF NOT EXISTS journal (
 
 @dataclass(frozen=True)
 class Entry:
+    """One journal entry, as the game that wrote it named it."""
+
     kind: str
-    turn: dict[str, Any] | None
+    doc: Any  # its JSON document, None if it has none
     note: str | None
 
 
+@dataclass(frozen=True)
+class Kept:
+    """One game as the store keeps it, read at one instant: the game's to fold."""
+
+    number: int  # its number in the store
+    game: str  # which game (the registry's `Game.id`)
+    record: dict[str, Any]  # the record document it started from
+    journal: list[Entry]
+
+
 class StoreError(OSError):
-    """The store's file cannot be opened as a table's store; the message names the file,
-    what is wrong with it and what to do. An OSError, as a folder that cannot be written is:
-    the commands already turn those into one line and exit status 2."""
+    """The store's file cannot be opened as a table's store, or holds what this companion
+    cannot resume; the message names the file, what is wrong with it and what to do. An
+    OSError, as a folder that cannot be written is: the commands already turn those into
+    one line and exit status 2."""
 
 
 class Store:
@@ -90,7 +111,7 @@ class Store:
 
     def _open(self) -> None:
         """Check that the file is a store (or empty) before changing anything in it, then
-        make its tables."""
+        make its tables, or bring an older store's up to date."""
         tables = {
             name
             for (name,) in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
@@ -102,7 +123,8 @@ class Store:
         self._db.execute("PRAGMA foreign_keys=ON")
         self._db.execute(_GAMES)
         self._db.execute(_JOURNAL)
-        self._allow_deal_entries()
+        self._name_the_games()
+        self._journal_any_kind()
 
     def _refusal(self, error: sqlite3.Error) -> str:
         """Why the file is no store, in words, and what to do."""
@@ -116,19 +138,32 @@ class Store:
             "one away to start a new store there"
         )
 
-    def _allow_deal_entries(self) -> None:
-        """A file made before deal entries existed refuses them (its CHECK lists the old
-        kinds): copy its journal into a table that takes them, in one transaction."""
-        (sql,) = self._db.execute(
-            "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'journal'"
-        ).fetchone()
-        if f"'{DEAL}'" in sql:
+    def _columns(self, table: str) -> set[str]:
+        return {row[1] for row in self._db.execute(f"PRAGMA table_info({table})")}
+
+    def _name_the_games(self) -> None:
+        """A file made before games had ids kept Caboose games only: say so of each."""
+        if "game" in self._columns("games"):
             return
         with self._write() as db:
-            db.execute("ALTER TABLE journal RENAME TO journal_before_deal")
+            db.execute(
+                f"ALTER TABLE games ADD COLUMN game TEXT NOT NULL DEFAULT '{BEFORE_GAME_IDS}'"
+            )
+
+    def _journal_any_kind(self) -> None:
+        """A file made before the store knew no game lists the Caboose kinds in a CHECK
+        (the first ones even without deals) and calls an entry's document `turn`: copy its
+        journal into a table that takes any game's entries, in one transaction."""
+        if "doc" in self._columns("journal"):
+            return
+        with self._write() as db:
+            db.execute("ALTER TABLE journal RENAME TO journal_before_any_game")
             db.execute(_JOURNAL)
-            db.execute("INSERT INTO journal SELECT * FROM journal_before_deal")
-            db.execute("DROP TABLE journal_before_deal")
+            db.execute(
+                "INSERT INTO journal (game, seq, kind, doc, note, at) "
+                "SELECT game, seq, kind, turn, note, at FROM journal_before_any_game"
+            )
+            db.execute("DROP TABLE journal_before_any_game")
 
     def close(self) -> None:
         with self._lock:
@@ -145,83 +180,97 @@ class Store:
                 raise
             self._db.execute("COMMIT")
 
-    def start(self, record: Record) -> int:
-        """A new game from a record's setup (its turns, if any, are journaled too)."""
-        doc = record.as_json()
-        turns = doc.pop("turns")
+    def start(
+        self,
+        game: str,
+        record: Mapping[str, Any],
+        entries: Iterable[tuple[str, Any]] = (),
+    ) -> int:
+        """A new game of `game` (the registry's id) from its record document and its first
+        journal entries (kind, document), all in one transaction; its number. The game
+        left unfinished before is finished: a restart resumes the newest unfinished game,
+        now this one."""
+        entries = [(_checked(kind), doc) for kind, doc in entries]
         with self._write() as db:
-            game = db.execute("INSERT INTO games (record) VALUES (?)", (json.dumps(doc),))
-            game_id = int(game.lastrowid)
-            for seq, turn in enumerate(turns, 1):
+            db.execute("UPDATE games SET finished = 1 WHERE finished = 0")
+            started = db.execute(
+                "INSERT INTO games (game, record) VALUES (?, ?)", (game, json.dumps(record))
+            )
+            number = int(started.lastrowid)
+            for seq, (kind, doc) in enumerate(entries, 1):
                 db.execute(
-                    "INSERT INTO journal (game, seq, kind, turn) VALUES (?, ?, ?, ?)",
-                    (game_id, seq, TURN, json.dumps(turn)),
+                    "INSERT INTO journal (game, seq, kind, doc) VALUES (?, ?, ?, ?)",
+                    (number, seq, kind, json.dumps(doc) if doc is not None else None),
                 )
-        return game_id
+        return number
 
-    def append(
-        self, game: int, kind: str, turn: dict[str, Any] | None = None, note: str = ""
-    ) -> None:
-        """Journal one accepted entry; returns only once it is on disk."""
-        if kind not in KINDS:
-            raise ValueError(f"unknown journal entry {kind!r}")
+    def append(self, number: int, kind: str, doc: Any = None, note: str = "") -> None:
+        """Journal one accepted entry of game `number`; returns only once it is on disk."""
+        _checked(kind)
         with self._write() as db:
             (last,) = db.execute(
-                "SELECT COALESCE(MAX(seq), 0) FROM journal WHERE game = ?", (game,)
+                "SELECT COALESCE(MAX(seq), 0) FROM journal WHERE game = ?", (number,)
             ).fetchone()
             db.execute(
-                "INSERT INTO journal (game, seq, kind, turn, note) VALUES (?, ?, ?, ?, ?)",
+                "INSERT INTO journal (game, seq, kind, doc, note) VALUES (?, ?, ?, ?, ?)",
                 (
-                    game,
+                    number,
                     last + 1,
                     kind,
-                    json.dumps(turn) if turn is not None else None,
+                    json.dumps(doc) if doc is not None else None,
                     note or None,
                 ),
             )
 
-    def finish(self, game: int) -> None:
+    def finish(self, number: int) -> None:
         with self._write() as db:
-            db.execute("UPDATE games SET finished = 1 WHERE id = ?", (game,))
+            db.execute("UPDATE games SET finished = 1 WHERE id = ?", (number,))
 
-    def journal(self, game: int) -> list[Entry]:
+    def journal(self, number: int) -> list[Entry]:
         with self._lock:
-            rows = self._db.execute(
-                "SELECT kind, turn, note FROM journal WHERE game = ? ORDER BY seq", (game,)
-            ).fetchall()
-        return [Entry(kind, json.loads(turn) if turn else None, note) for kind, turn, note in rows]
+            return self._journal(number)
 
-    def record(self, game: int) -> Record:
-        """The game's record now: the journal folded over its setup."""
+    def kept(self, number: int) -> Kept:
+        """Game `number` as kept: which game, its record document and its journal, read
+        at one instant; a `KeyError` for a number the store does not hold."""
         with self._lock:
-            row = self._db.execute("SELECT record FROM games WHERE id = ?", (game,)).fetchone()
-        if row is None:
-            raise KeyError(f"no game {game} in {self.path}")
-        doc = json.loads(row[0])
-        turns: list[dict[str, Any]] = []
-        for entry in self.journal(game):
-            if entry.kind == TURN:
-                turns.append(entry.turn)
-            elif entry.kind == UNDO:
-                turns.pop()
-            elif entry.kind == DEAL:
-                doc["setup"] = entry.turn["setup"]
-            else:
-                turns[-1] = entry.turn
-        doc["turns"] = turns
-        return from_json(doc)
+            row = self._db.execute(
+                "SELECT game, record FROM games WHERE id = ?", (number,)
+            ).fetchone()
+            if row is None:
+                raise KeyError(f"no game {number} in {self.path}")
+            return Kept(number, row[0], json.loads(row[1]), self._journal(number))
 
     def current(self) -> int | None:
         """The newest unfinished game: what a restarted service resumes."""
+        found = self.current_game()
+        return found[0] if found else None
+
+    def current_game(self) -> tuple[int, str] | None:
+        """The newest unfinished game's number and which game it is, or None."""
         with self._lock:
             row = self._db.execute(
-                "SELECT id FROM games WHERE finished = 0 ORDER BY id DESC LIMIT 1"
+                "SELECT id, game FROM games WHERE finished = 0 ORDER BY id DESC LIMIT 1"
             ).fetchone()
-        return int(row[0]) if row else None
+        return (int(row[0]), row[1]) if row else None
 
     def games(self) -> list[tuple[int, str, bool]]:
+        """Every game kept: its number, when it started, whether it is finished."""
         with self._lock:
             rows = self._db.execute(
                 "SELECT id, started, finished FROM games ORDER BY id"
             ).fetchall()
         return [(int(i), started, bool(done)) for i, started, done in rows]
+
+    def _journal(self, number: int) -> list[Entry]:
+        rows = self._db.execute(
+            "SELECT kind, doc, note FROM journal WHERE game = ? ORDER BY seq", (number,)
+        ).fetchall()
+        return [Entry(kind, json.loads(doc) if doc else None, note) for kind, doc, note in rows]
+
+
+def _checked(kind: object) -> str:
+    """An entry's kind, a word (`_KIND`), or a ValueError: nothing is written."""
+    if not isinstance(kind, str) or not _KIND.fullmatch(kind):
+        raise ValueError(f"an entry's kind is a lower-case word, not {kind!r}")
+    return kind

@@ -19,7 +19,7 @@ from typing import Any
 
 from companion import games
 from companion.games.protocol import Game, Match, Refusal, Setting, Start
-from companion.store import Store
+from companion.store import Store, StoreError
 
 
 class Table:
@@ -38,9 +38,11 @@ class Table:
         # being played, but shows what the camera sees while the table is set up.
         self.game: Game = games.default()
         self.match: Match = self.game.idle(self.setting)
-        current = store.current()
-        if current is not None:  # the store keeps the default game's records
-            self._begin(self.game, self.game.resume(store, current, self.setting))
+        current = store.current_game()
+        if current is not None:  # resumed by the game it is a game of
+            number, game_id = current
+            game = _stored_game(store, number, game_id)
+            self._begin(game, game.resume(store, number, self.setting))
 
     # --- changing ------------------------------------------------------------------------
 
@@ -101,3 +103,18 @@ class Table:
         with self._changed:
             self.version += 1
             self._changed.notify_all()
+
+
+def _stored_game(store: Store, number: int, game_id: str) -> Game:
+    """The game a stored game in progress is one of, or a StoreError saying that this
+    companion does not referee it (a store from a newer companion): it is never resumed
+    as another game."""
+    try:
+        return games.game(game_id)
+    except KeyError:
+        known = ", ".join(games.games())
+        raise StoreError(
+            f"{store.path} holds a game in progress (number {number}) of {game_id!r}, a game "
+            f"this companion does not referee (it knows {known}): update the companion, or "
+            "give another store file"
+        ) from None

@@ -20,6 +20,7 @@ import pytest
 
 from companion.games.caboose.record import record_of
 from companion.games.caboose.rules.engine import deal
+from companion.games.caboose.table import Ledger
 from companion.store import Store, StoreError
 
 ROOT = Path(__file__).parents[1]
@@ -60,7 +61,7 @@ def place(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (place / "big-number.json").write_text("1" * 5000)
     # The game `companion demo` deals by default (Loose Caboose, three players, seed "demo").
     store = Store(place / "loose-caboose-3.sqlite3")
-    store.start(record_of(deal("loose-caboose", ["Ana", "Ben", "Cleo"], "demo")))
+    Ledger.load(store, record_of(deal("loose-caboose", ["Ana", "Ben", "Cleo"], "demo")))
     store.close()
     return place
 

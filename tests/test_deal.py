@@ -17,8 +17,8 @@ from companion.games.caboose.record import Record, from_json, record_of, summary
 from companion.games.caboose.rules.engine import deal
 from companion.games.caboose.rules.state import TOOK, Pass, Play
 from companion.games.caboose.simulate import play_game
-from companion.games.caboose.table import Ledger, TableError
-from companion.store import DEAL, TURN, Store
+from companion.games.caboose.table import DEAL, TURN, Ledger, TableError
+from companion.store import Store
 from tests.tables import ROLLECATE_TWO
 
 

@@ -18,6 +18,7 @@ import pytest
 
 from companion.app.config import ConfigError, load
 from companion.games.caboose.record import replay, summary
+from companion.games.caboose.table import stored_record
 from companion.store import Store
 from tests.test_demo import COMPANION, SEED, state_only, uninterrupted
 
@@ -29,7 +30,7 @@ def journaled(store: Path) -> list[dict]:
     kept = Store(store)
     try:
         games = kept.games()
-        return kept.record(games[-1][0]).turns if games else []
+        return stored_record(kept, games[-1][0]).turns if games else []
     finally:
         kept.close()
 
@@ -83,7 +84,7 @@ def test_sigkill_at_random_points_loses_no_accepted_turn(tmp_path):
     assert state_only(resumed) == state_only(reference)
     # and the store holds the same game as its record replays
     record = Store(store)
-    done = replay(record.record(record.games()[-1][0]))
+    done = replay(stored_record(record, record.games()[-1][0]))
     assert summary(done.state, done.lines) == state_only(reference)
     # a restart after the end only reports the finished game
     again = subprocess.run(

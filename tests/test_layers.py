@@ -95,11 +95,6 @@ def test_the_hardware_and_the_page_never_import_the_application() -> None:
     assert _breaches(refused) == []
 
 
-# Shared modules others are moving off the Caboose package in issue 11: the rule below holds
-# them too once they are moved (then this list goes).
-MOVING_OFF_CABOOSE = ("companion.store", "companion.table")
-
-
 def test_shared_code_knows_a_game_only_through_the_registry() -> None:
     """hw/ and companion/ outside companion/games/ (the games and their registry) and
     companion/app/ never import the Caboose package, at the top or inside a function: it is
@@ -110,7 +105,6 @@ def test_shared_code_knows_a_game_only_through_the_registry() -> None:
             _within(importer, "companion")
             and not _within(importer, "companion.games")
             and not _within(importer, "companion.app")
-            and not any(_within(importer, moving) for moving in MOVING_OFF_CABOOSE)
         )
         return shared and _within(imported, "companion.games.caboose")
 

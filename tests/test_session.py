@@ -31,7 +31,7 @@ from companion.games.caboose.session import (
     Session,
     SessionConfig,
 )
-from companion.games.caboose.table import TableError
+from companion.games.caboose.table import TableError, stored_record
 from companion.games.caboose.tracker import (
     CABOOSE_MOVED,
     CARDS_LAID,
@@ -188,7 +188,7 @@ def test_a_whole_play_laid_rolled_checked_and_confirmed(store):
     turns = ledger(table).game.record.turns
     assert turns[-1]["play"] == list(play.cards) and turns[-1]["roll"] == [0] * dice
     assert session.phase == CHECKING
-    assert Store(store.path).record(ledger(table).game.id).turns == turns  # journaled already
+    assert stored_record(Store(store.path), ledger(table).game.id).turns == turns  # journaled
 
     state = ledger(table).game.state
     see(table, event(CABOOSE_MOVED, replace(rolled, caboose=None)))

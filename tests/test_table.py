@@ -11,7 +11,7 @@ import pytest
 from companion.games.caboose.commands import CorrectRoll, Reorder, Stage, Undo, Unstage
 from companion.games.caboose.record import from_json
 from companion.games.caboose.rules.state import Chaos, Pass, Play
-from companion.games.caboose.table import TableError, snapshot_of
+from companion.games.caboose.table import TableError, snapshot_of, stored_record
 from companion.games.protocol import Refusal, Start
 from companion.store import Store
 from companion.table import Table
@@ -174,7 +174,7 @@ def test_a_woken_page_finds_the_command_already_on_disk(table):
 
     def page() -> None:
         table.wait(version, 5)
-        seen.append(len(Store(table.store.path).record(ledger(table).id).turns))
+        seen.append(len(stored_record(Store(table.store.path), ledger(table).id).turns))
 
     waiter = threading.Thread(target=page)
     waiter.start()

@@ -58,7 +58,7 @@ from companion.games.caboose.rules.state import (
     RuleError,
 )
 from companion.games.caboose.session import CHECKING, OVER, STAGED, WAITING, Session, SessionConfig
-from companion.games.caboose.table import Ledger, snapshot_of
+from companion.games.caboose.table import Ledger, snapshot_of, stored_record
 from companion.games.caboose.tracker import Tracker, TrackerConfig
 from companion.games.caboose.vision.observe import VisionConfig
 from companion.games.protocol import Setting
@@ -882,7 +882,7 @@ def run_demo(
         try:
             games = table.store.games()
             if not isinstance(table.match, Match) and games:
-                record = table.store.record(games[-1][0])
+                record = stored_record(table.store, games[-1][0])
                 done = replay(record)
                 doc = summary(done.state, done.lines)
                 doc["camera_matched_every_turn"] = True  # no turn was watched this time
@@ -925,7 +925,7 @@ def store_refusal(path: Path, options: DemoOptions) -> str | None:
         if not games:
             return None
         current = store.current()
-        kept = store.record(current if current is not None else games[-1][0])
+        kept = stored_record(store, current if current is not None else games[-1][0])
     except RecordError as error:
         return f"{path} holds a game the demo cannot read ({error}): give another --store file"
     finally:

@@ -184,7 +184,9 @@ class Game:
     # lock; each returns the match, its game already kept in the store)
     start: Callable[[Any, Start, Setting], Match]  # (store, start, setting): a new game
     load: Callable[[Any, Mapping[str, Any], Setting], Match]  # a record continued
-    resume: Callable[[Any, int, Setting], Match]  # (store, game id, …): after a restart
+    # (store, its number in the store, …): the store's game in progress of this game,
+    # after a restart (`Store.kept` gives its record and journal: folding them is the game's)
+    resume: Callable[[Any, int, Setting], Match]
     parse: Callable[[str, Mapping[str, Any]], object]  # (route, JSON): a page's command
     parse_start: Callable[[Mapping[str, Any]], Start]  # the start form's JSON
     button: Callable[[str], object]  # a button's name (hw.controls): its command

@@ -17,7 +17,7 @@ from companion.games.caboose.rules.edition import load as load_edition
 from companion.games.caboose.rules.engine import apply, deal
 from companion.games.caboose.rules.state import GameState
 from companion.games.caboose.scenes import random_table
-from companion.games.caboose.table import check_names, snapshot_of
+from companion.games.caboose.table import GAME_ID, check_names, snapshot_of
 from companion.games.caboose.words import TEXT
 from companion.games.protocol import Game, Option, Rules, Start
 
@@ -58,7 +58,7 @@ def deal_start(start: Start) -> GameState:
 
 
 GAME = Game(
-    id="caboose",
+    id=GAME_ID,
     name="Loose Caboose · Rollecate · LOK'n'ROLL",
     record_format=FORMAT,
     options=options(),

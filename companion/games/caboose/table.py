@@ -29,6 +29,7 @@ from companion.games.caboose.deal import DealError, hold, lay_railway, take
 from companion.games.caboose.record import (
     Record,
     RecordError,
+    from_json,
     initial_state,
     record_of,
     summary,
@@ -49,7 +50,13 @@ from companion.games.caboose.rules.state import (
     RuleError,
 )
 from companion.games.protocol import Refusal
-from companion.store import CORRECT, DEAL, TURN, UNDO, Store
+from companion.store import Kept, Store
+
+GAME_ID = "caboose"  # the registry's id of the Caboose design: the store keeps it per game
+# The kinds of the Caboose journal's entries (`Store.append`): a turn, the last one taken
+# back, the last one corrected (a mistyped roll, another discard order), a deal fixed by
+# what the table showed (`deal.py`).
+TURN, UNDO, CORRECT, DEAL = "turn", "undo", "correct", "deal"
 
 # Rules that say "not now" rather than "not allowed": the table's state is in the way (the
 # page answers 409 rather than 422).
@@ -558,17 +565,17 @@ class Ledger:
     # --- helpers -------------------------------------------------------------------------
 
     def _fold(self, game_id: int) -> _Game:
-        """The game `game_id` as the store has it: its record and its journal's deals and
-        corrections."""
-        game = _fold(self.store.record(game_id))
+        """The game `game_id` as the store has it: its record now, and its journal's
+        deals and corrections."""
+        kept = self.store.kept(game_id)
+        game = _fold(record_now(kept))
         game.id = game_id
-        journal = self.store.journal(game_id)
-        game.notes = [e.note for e in journal if e.kind == CORRECT and e.note]
-        for entry in journal:
+        game.notes = [e.note for e in kept.journal if e.kind == CORRECT and e.note]
+        for entry in kept.journal:
             if entry.kind == DEAL:
-                shown = entry.turn.get("shown", {})
+                shown = entry.doc.get("shown", {})
                 game.shown = {int(seat): tuple(hand) for seat, hand in shown.items()}
-                game.taken_shown = set(entry.turn.get("taken", []))
+                game.taken_shown = set(entry.doc.get("taken", []))
         return game
 
     def _resume(self) -> None:
@@ -612,12 +619,43 @@ class Ledger:
 
 
 def _begin(store: Store, record: Record) -> int:
-    """Keep a new game in the store, the game left unfinished before it finished (a
-    restart resumes the newest unfinished game: now this one)."""
-    previous = store.current()
-    if previous is not None:
-        store.finish(previous)
-    return store.start(record)
+    """Keep a new game in the store (which finishes the one left unfinished): its record
+    without turns, and each turn as a journal entry."""
+    doc = record.as_json()
+    turns = doc.pop("turns")
+    return store.start(GAME_ID, doc, [(TURN, turn) for turn in turns])
+
+
+def record_now(kept: Kept) -> Record:
+    """A Caboose game's record now: its journal folded over the record it started from
+    (a turn added, an undo taking the last one back, a correction replacing it, a deal
+    fixing the setup). A game of another design, or an entry no Caboose game writes, is a
+    RecordError."""
+    if kept.game != GAME_ID:
+        raise RecordError(
+            0, "store", f"game {kept.number} is one of {kept.game!r}, not of the Caboose design"
+        )
+    doc = dict(kept.record)
+    turns: list[dict[str, Any]] = []
+    for entry in kept.journal:
+        if entry.kind == TURN:
+            turns.append(entry.doc)
+        elif entry.kind == UNDO:
+            turns.pop()
+        elif entry.kind == CORRECT:
+            turns[-1] = entry.doc
+        elif entry.kind == DEAL:
+            doc["setup"] = entry.doc["setup"]
+        else:
+            raise RecordError(0, "store", f"game {kept.number} holds an entry {entry.kind!r}")
+    doc["turns"] = turns
+    return from_json(doc)
+
+
+def stored_record(store: Store, number: int) -> Record:
+    """Game `number` of the store as its record now: what a restart resumes, what a
+    killed demo left."""
+    return record_now(store.kept(number))
 
 
 def _deal_refused(error: DealError | cards.CardCodeError) -> TableError:
