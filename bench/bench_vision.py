@@ -19,13 +19,21 @@ import numpy as np
 
 from companion.app.eval_vision import evaluate
 from companion.games.caboose import scenes as synthetic
-from companion.games.caboose.vision import observe as vision
+from companion.games.caboose.vision.caboose_token import find_caboose
+from companion.games.caboose.vision.card_identity import card_image, hidden_by_token
+from companion.games.caboose.vision.card_outlines import card_poses
+from companion.games.caboose.vision.observation import SeenCard, VisionConfig
+from companion.games.caboose.vision.off_the_cards import (
+    covered_area,
+    dice_off_the_cards,
+    off_the_known,
+)
 from companion.vision.calibrate import calibrate, top_down
 
 
 def stages(scenes: int, seed: int) -> dict[str, float]:
     """Median CPU ms of each stage of `observe` (the same calls, in the same order)."""
-    config = vision.VisionConfig()
+    config = VisionConfig()
     catalogue = config.faces()
     timings: dict[str, list[float]] = {}
 
@@ -41,20 +49,20 @@ def stages(scenes: int, seed: int) -> dict[str, float]:
         cal = timed("calibrate (markers, homography, lens)", lambda f=frame: calibrate(f))
         top = timed("top-down warp", lambda f=frame, c=cal: top_down(f, c))
         grey = cv2.cvtColor(top, cv2.COLOR_BGR2GRAY)
-        poses = timed("find card frames", lambda g=grey: vision.card_poses(g, config))
+        poses = timed("find card frames", lambda g=grey: card_poses(g, config))
         half = cv2.resize(top, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
-        token = timed("caboose", lambda h=half: vision._caboose(h, 0.5))
+        token = timed("caboose", lambda h=half: find_caboose(h, 0.5))
         timed(
             "crop + match cards",
             lambda t=top, p=poses, tok=token: catalogue.match_all(
-                [vision.card_image(t, pose, config.card_mm, 1.0) for pose in p],
-                [vision._hidden_by_token(pose, tok, config.card_mm) for pose in p],
+                [card_image(t, pose, config.card_mm, 1.0) for pose in p],
+                [hidden_by_token(pose, tok, config.card_mm) for pose in p],
             ),
         )
-        seen = [vision.SeenCard("1/s", 1.0, pose) for pose in poses]
-        free = vision._off_the_known(grey.shape, config, seen, token)
-        timed("dice", lambda f=frame, h=half, c=cal, m=free: vision._dice(f, h, c, config, m))
-        timed("covered-table check", lambda h=half, m=free: vision._covered_area(h, m, 0.5))
+        seen = [SeenCard("1/s", 1.0, pose) for pose in poses]
+        free = off_the_known(grey.shape, config, seen, token)
+        timed("dice", lambda f=frame, h=half, c=cal, m=free: dice_off_the_cards(f, h, c, config, m))
+        timed("covered-table check", lambda h=half, m=free: covered_area(h, m, 0.5))
     return {name: statistics.median(values) for name, values in timings.items()}
 
 

@@ -15,7 +15,7 @@ from companion.app.service import FrameLoop
 from companion.games.caboose import scenes as synthetic
 from companion.games.caboose.camera import Camera
 from companion.games.caboose.session import SessionConfig
-from companion.games.caboose.vision.observe import VisionConfig
+from companion.games.caboose.vision.observation import VisionConfig
 from companion.games.protocol import Setting
 from companion.hardware import FRAME_SIZE
 from companion.store import Store

@@ -43,7 +43,7 @@ from companion.games.caboose.tracker import (
     TableEvent,
     TableView,
 )
-from companion.games.caboose.vision.observe import SeenCard, SeenDie
+from companion.games.caboose.vision.observation import SeenCard, SeenDie
 from companion.games.caboose.vision.problems import Problem
 from companion.games.protocol import Setting
 from companion.pose import Pose

@@ -25,7 +25,7 @@ from companion.games.caboose.tracker import (
     TrackerConfig,
     Watcher,
 )
-from companion.games.caboose.vision.observe import Observation, SeenCard, SeenDie, VisionConfig
+from companion.games.caboose.vision.observation import Observation, SeenCard, SeenDie, VisionConfig
 from companion.games.caboose.vision.problems import Problem
 from companion.pose import Pose
 

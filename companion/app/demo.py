@@ -60,7 +60,7 @@ from companion.games.caboose.rules.state import (
 from companion.games.caboose.session import CHECKING, OVER, STAGED, WAITING, Session, SessionConfig
 from companion.games.caboose.table import Ledger, snapshot_of, stored_record
 from companion.games.caboose.tracker import Tracker, TrackerConfig
-from companion.games.caboose.vision.observe import VisionConfig
+from companion.games.caboose.vision.observation import VisionConfig
 from companion.games.protocol import Setting
 from companion.hardware import GPIO_PINS
 from companion.pose import Pose

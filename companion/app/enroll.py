@@ -25,13 +25,10 @@ from companion.app.cli import CommandLine, folder_path, writable_file, writable_
 from companion.games.caboose import cards
 from companion.games.caboose.rules import edition as editions
 from companion.games.caboose.scenes import random_table
+from companion.games.caboose.vision.card_identity import card_image
+from companion.games.caboose.vision.card_outlines import card_poses, unlike_table
 from companion.games.caboose.vision.catalogue import TEMPLATE_PX, Catalogue, normalise
-from companion.games.caboose.vision.observe import (
-    VisionConfig,
-    card_image,
-    card_poses,
-    unlike_table,
-)
+from companion.games.caboose.vision.observation import VisionConfig
 from companion.vision.calibrate import calibrate, top_down
 from hw.frames import FrameSource, FrameSourceError, open_source
 

@@ -27,7 +27,8 @@ import numpy as np
 
 from companion.games.caboose import scenes as synthetic
 from companion.games.caboose.rules.edition import EDITIONS
-from companion.games.caboose.vision.observe import Observation, VisionConfig, observe
+from companion.games.caboose.vision.observation import Observation, VisionConfig
+from companion.games.caboose.vision.observe import observe
 
 _SAME_CARD_MM = 15.0  # a seen card this close to a true card's centre is that card
 _SAME_DIE_MM = 10.0

@@ -31,7 +31,7 @@ from companion.games.caboose.rules.edition import load as load_edition
 from companion.games.caboose.session import SessionConfig
 from companion.games.caboose.tracker import Tracker, TrackerConfig
 from companion.games.caboose.vision.catalogue import CatalogueError
-from companion.games.caboose.vision.observe import VisionConfig
+from companion.games.caboose.vision.observation import VisionConfig
 from companion.games.protocol import Refusal, Setting
 from companion.store import Store
 from companion.table import Table

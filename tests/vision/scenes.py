@@ -10,7 +10,7 @@ import numpy as np
 from companion.app import enroll
 from companion.games.caboose.scenes import PlacedCard, Scene, random_scene, render
 from companion.games.caboose.vision.catalogue import Catalogue
-from companion.games.caboose.vision.observe import VisionConfig
+from companion.games.caboose.vision.observation import VisionConfig
 from companion.pose import Pose
 from companion.synthetic import Camera, PlacedDie
 from hw.frames import SyntheticFrames

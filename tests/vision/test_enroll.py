@@ -12,7 +12,8 @@ from companion.app import enroll
 from companion.games.caboose.scenes import PlacedCard, Scene, render
 from companion.games.caboose.session import SessionConfig
 from companion.games.caboose.vision.catalogue import Catalogue, CatalogueError
-from companion.games.caboose.vision.observe import VisionConfig, observe
+from companion.games.caboose.vision.observation import VisionConfig
+from companion.games.caboose.vision.observe import observe
 from companion.pose import Pose
 from companion.synthetic import Camera
 from hw.frames import FolderFrames

@@ -9,7 +9,9 @@ import numpy as np
 import pytest
 
 from companion.games.caboose.scenes import PlacedCard, Scene, random_scene, render
-from companion.games.caboose.vision.observe import ChangeGate, Observation, VisionConfig, observe
+from companion.games.caboose.vision.frame_checks import ChangeGate
+from companion.games.caboose.vision.observation import Observation, VisionConfig
+from companion.games.caboose.vision.observe import observe
 from companion.games.caboose.vision.problems import Problem
 from companion.pose import Pose
 from companion.synthetic import Camera, Hand, PlacedDie, camera_view

@@ -24,11 +24,16 @@ def fields(template: str) -> set[str]:
 
 
 def reported_keys() -> set[str]:
-    """Every problem key recognition can report, read from its source: `Problem("key", …)`
-    as is, `counted("key", n, …)` in both its forms."""
-    tree = ast.parse(Path(recognition.__file__).read_text(encoding="utf-8"))
+    """Every problem key recognition can report, read from the source of every module of
+    its package (`observe` and its steps): `Problem("key", …)` as is, `counted("key", n, …)`
+    in both its forms."""
     keys: set[str] = set()
-    for node in ast.walk(tree):
+    nodes = (
+        node
+        for source in Path(recognition.__file__).parent.glob("*.py")
+        for node in ast.walk(ast.parse(source.read_text(encoding="utf-8")))
+    )
+    for node in nodes:
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.args:
             first = node.args[0]
             if not (isinstance(first, ast.Constant) and isinstance(first.value, str)):

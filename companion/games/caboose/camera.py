@@ -13,7 +13,7 @@ from typing import Any
 
 from companion.games.caboose.commands import Seen
 from companion.games.caboose.tracker import CameraHint, Tracker, Watcher
-from companion.games.caboose.vision.observe import Observation, VisionConfig
+from companion.games.caboose.vision.observation import Observation, VisionConfig
 
 # The service's name in its journal (`journalctl -u caboose-companion`), as it always was.
 log = logging.getLogger("companion.run")

@@ -54,7 +54,7 @@ from companion.games.caboose.tracker import (
 from companion.pose import Pose
 
 if TYPE_CHECKING:
-    from companion.games.caboose.vision.observe import SeenCard, SeenDie
+    from companion.games.caboose.vision.observation import SeenCard, SeenDie
     from companion.games.caboose.vision.problems import Problem
 
 # The buttons and the LED statuses, as hw.controls names them (kept equal by a test; the

@@ -31,8 +31,8 @@ from companion.games.caboose import cards
 if TYPE_CHECKING:  # recognition pulls in OpenCV: only the Watcher needs it, when it runs
     import numpy as np
 
-    from companion.games.caboose.vision.observe import (
-        ChangeGate,
+    from companion.games.caboose.vision.frame_checks import ChangeGate
+    from companion.games.caboose.vision.observation import (
         Observation,
         SeenCard,
         SeenDie,
@@ -325,7 +325,7 @@ class Watcher:
     def __init__(
         self, vision: VisionConfig, tracker: Tracker | None = None, gate: ChangeGate | None = None
     ) -> None:
-        from companion.games.caboose.vision.observe import ChangeGate
+        from companion.games.caboose.vision.frame_checks import ChangeGate
 
         self.vision = vision
         self.tracker = tracker or Tracker()

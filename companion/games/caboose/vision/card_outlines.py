@@ -1,0 +1,107 @@
+"""Where the cards lie in the top-down image, before anything says which cards they are.
+
+Our design is found by its dark printed frame; an enrolled printed deck, which has none,
+by its colour unlike the table's (`unlike_table`): a card lying alone is a card-sized
+region of it, cards laid edge to edge are one region that `touching_cards.py` takes
+apart. Poses only: `card_identity.py` says which card lies there and which end is its top.
+"""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+
+from companion.games.caboose.vision import card_art
+from companion.games.caboose.vision.observation import VisionConfig
+from companion.pose import Pose
+from companion.vision.table import TableLayout
+
+_FRAME_CONTRAST = 25  # grey levels a card's frame is darker than its surroundings, at least
+_UNLIKE_CHROMA = 0.09  # chromaticity distance from the table's beyond which a pixel is no table
+
+
+def card_poses(
+    grey: np.ndarray, config: VisionConfig, outlines: np.ndarray | None = None
+) -> list[Pose]:
+    """Cards in the grey top-down image, as poses whose rotation is the one of the two half
+    turns that puts the card's top nearer the table's top (the catalogue match decides).
+
+    Our design is found by its dark frame: a closed dark rectangle inset by the card's
+    margin. Given `outlines` (`unlike_table`'s mask), a card lying alone is also found by its
+    outer edge, a card-sized region unlike the table: how a printed deck without our frame is
+    found (cards that touch are `touching_cards`' work)."""
+    k = config.px_per_mm
+    block = round(15 * k) | 1
+    dark = cv2.adaptiveThreshold(
+        grey, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, _FRAME_CONTRAST
+    )
+    # bridge one-pixel breaks in a frame line (blur and a dim corner can open a frame, and an
+    # open frame is no rectangle); the white margins between cards are wider than this
+    dark = cv2.morphologyEx(dark, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    inset = 2 * card_art.MARGIN_MM
+    found = _rectangles(dark, (config.card_mm[0] - inset, config.card_mm[1] - inset), k)
+    if outlines is not None:
+        for pose in _rectangles(outlines, config.card_mm, k):
+            if all(math.dist((pose.x, pose.y), (p.x, p.y)) > 20.0 for p in found):
+                found.append(pose)
+    return found
+
+
+def unlike_table(top: np.ndarray, layout: TableLayout, k: float) -> np.ndarray:
+    """A top-down mask, 255 where the colour is unlike the table top's, markers left out.
+
+    Colour, not brightness: light falls off across a table and shadows darken it, but both
+    scale red, green and blue alike, so the share of each in a pixel (its chromaticity)
+    stays the table's wherever the table shows, while a card's print (sky, grass, a grey
+    track, white paper) has other shares. The table's own is the commonest colour of the
+    image. A deck printed in the table's very colour at its edges would not be found."""
+    colour = top.astype(np.float32)
+    colour += 1.0
+    sample = colour[::8, ::8].reshape(-1, 3)
+    table = np.median(sample / sample.sum(axis=1, keepdims=True), axis=0).astype(np.float32)
+    # |x / sum(x) - table| > limit, as |x - table * sum(x)|^2 > (limit * sum(x))^2: all in
+    # OpenCV, a few milliseconds for the whole table
+    total = cv2.transform(colour, np.ones((1, 3), np.float32))
+    off = cv2.transform(colour, np.eye(3, dtype=np.float32) - table[:, None])
+    spread = cv2.transform(cv2.multiply(off, off), np.ones((1, 3), np.float32))
+    far = cv2.compare(spread, cv2.multiply(total, total, scale=_UNLIKE_CHROMA**2), cv2.CMP_GT)
+    # noise makes specks and pinholes; smoothing before the threshold instead would move
+    # the outline out by the smoothing's reach
+    square = np.ones((3, 3), np.uint8)
+    mask = cv2.morphologyEx(far, cv2.MORPH_OPEN, square)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    for corners in layout.marker_corners().values():
+        lo, hi = corners.min(axis=0) - 8, corners.max(axis=0) + 8  # the marker's white paper
+        cv2.rectangle(mask, tuple((lo * k).astype(int)), tuple((hi * k).astype(int)), 0, -1)
+    return mask
+
+
+def _rectangles(mask: np.ndarray, size_mm: tuple[float, float], k: float) -> list[Pose]:
+    """Outer boundaries in `mask` that are filled rectangles of `size_mm` (12 % leeway),
+    also those lying in a hole of another component (the table's grain, darker than the
+    bright cards around it, can enclose a whole railway)."""
+    contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if hierarchy is None:
+        return []
+    want_w, want_h = size_mm
+    smallest = 0.8 * want_w * want_h * k * k
+    poses: list[Pose] = []
+    for contour, (_, _, _, parent) in zip(contours, hierarchy[0], strict=True):
+        if parent >= 0 or len(contour) < 4 or cv2.contourArea(contour) < smallest:
+            continue
+        (cx, cy), (w, h), angle = cv2.minAreaRect(contour)
+        w, h = w / k, h / k
+        short, long_ = min(w, h), max(w, h)
+        if abs(short - want_w) > 0.12 * want_w or abs(long_ - want_h) > 0.12 * want_h:
+            continue
+        if cv2.contourArea(contour) / k**2 / max(w * h, 1e-6) < 0.9:
+            continue
+        a = math.radians(angle)
+        along_w = (math.cos(a), math.sin(a))  # direction of the side minAreaRect calls w
+        dx, dy = along_w if w >= h else (-along_w[1], along_w[0])
+        if dy < 0 or (dy == 0 and dx > 0):
+            dx, dy = -dx, -dy  # the long side's direction that points down the table
+        poses.append(Pose(cx / k, cy / k, math.degrees(math.atan2(-dx, dy)) % 360.0))
+    return poses

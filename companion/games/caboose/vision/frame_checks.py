@@ -1,0 +1,82 @@
+"""Whether a frame is worth looking at before any card is looked for in it: an image at
+all, large enough, in colour, of the size the camera was set to, neither black nor
+overexposed; and `ChangeGate`, whether it differs from the last frame recognised at all.
+
+A failed check is a `Problem` a player can act on (the light, the lens, the camera's
+mode), never an exception: the referee must keep running on whatever the camera gives.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from companion.games.caboose.vision.problems import Problem
+
+
+def as_frame(frame: object, problems: list[Problem]) -> np.ndarray | None:
+    """`frame` as an 8-bit BGR image, whatever a frame source gave (grey, BGRA, floats);
+    None, with the reason added to `problems`, when it is no usable image."""
+    if not isinstance(frame, np.ndarray) or frame.ndim not in (2, 3) or frame.size == 0:
+        problems.append(Problem("no_image"))
+        return None
+    if min(frame.shape[:2]) < 64:
+        problems.append(Problem("frame_tiny", {"width": frame.shape[1], "height": frame.shape[0]}))
+        return None
+    if frame.dtype != np.uint8:
+        frame = np.clip(np.nan_to_num(frame.astype(np.float32)), 0, 255).astype(np.uint8)
+    if frame.ndim == 2:
+        return cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
+    if frame.shape[2] == 4:
+        return cv2.cvtColor(frame, cv2.COLOR_BGRA2BGR)
+    if frame.shape[2] != 3:
+        problems.append(Problem("frame_channels", {"channels": frame.shape[2]}))
+        return None
+    return frame
+
+
+def size_problem(frame: np.ndarray, want: tuple[int, int]) -> Problem | None:
+    """A frame of another size (width, height) than `want`, the one the camera was set to:
+    its mode changed. The markers still place the table, so recognition goes on."""
+    height, width = frame.shape[:2]
+    if (width, height) == want:
+        return None
+    want_width, want_height = want
+    size = {"width": width, "height": height}
+    return Problem("frame_size", size | {"want_width": want_width, "want_height": want_height})
+
+
+def exposure_problem(frame: np.ndarray) -> Problem | None:
+    """A picture too dark or too bright to find anything in (read on a thumbnail)."""
+    small = cv2.cvtColor(frame[::8, ::8], cv2.COLOR_BGR2GRAY)
+    if float(small.mean()) < 20 or float(np.percentile(small, 99)) < 40:
+        return Problem("too_dark")
+    if float((small > 250).mean()) > 0.5:
+        return Problem("overexposed")
+    return None
+
+
+class ChangeGate:
+    """Tells whether a frame differs from the last one that was recognised, so a caller can
+    skip `observe` while nothing on the table moves. It compares 160x120 grey thumbnails:
+    each thumbnail pixel averages ~80 frame pixels, so sensor noise averages away (to a
+    fraction of a grey level) while a die (~3 thumbnail pixels) moving changes a few of
+    them by tens of grey levels."""
+
+    def __init__(self, threshold: float = 12.0, pixels: int = 2) -> None:
+        self.threshold = threshold  # grey levels a thumbnail pixel must change by
+        self.pixels = pixels  # how many thumbnail pixels must change
+        self._last: np.ndarray | None = None
+
+    def changed(self, frame_bgr: object) -> bool:
+        """True when the frame should be recognised (and it becomes the reference)."""
+        if not isinstance(frame_bgr, np.ndarray) or frame_bgr.ndim not in (2, 3):
+            return True
+        grey = frame_bgr if frame_bgr.ndim == 2 else cv2.cvtColor(frame_bgr, cv2.COLOR_BGR2GRAY)
+        thumb = cv2.resize(grey, (160, 120), interpolation=cv2.INTER_AREA).astype(np.int16)
+        if self._last is not None and self._last.shape == thumb.shape:
+            moved = int((np.abs(thumb - self._last) > self.threshold).sum())
+            if moved < self.pixels:
+                return False
+        self._last = thumb
+        return True

@@ -1,0 +1,85 @@
+"""What recognition says of one frame and what it must know of the table: `SeenCard`,
+`SeenDie`, `Observation` (the cards, the railway back to front, the caboose, the dice, the
+problems) and `VisionConfig`.
+
+The tracker, the session and the tools only read observations; kept apart from the steps
+that fill one (`observe.py` and the modules it names), so that the whole shape of what the
+camera reports reads in one page.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from companion.games.caboose.rules import edition as editions
+from companion.games.caboose.vision import card_art
+from companion.games.caboose.vision.catalogue import Catalogue, ours
+from companion.games.caboose.vision.problems import Problem
+from companion.hardware import FRAME_SIZE
+from companion.pose import Pose
+from companion.vision.calibrate import Calibration
+from companion.vision.table import TableLayout
+
+
+@dataclass(frozen=True)
+class SeenCard:
+    """A card on the table: its code (as in cards.py, e.g. "3x/s", "C2"), how sure the
+    match is (0-1) and its pose in table mm."""
+
+    code: str
+    confidence: float
+    pose: Pose
+
+
+@dataclass(frozen=True)
+class SeenDie:
+    """A die off the cards: kind "wheels" (face 0-2) or "pips" (face 1-6), centre in mm."""
+
+    kind: str
+    face: int
+    position: tuple[float, float]
+    confidence: float
+
+
+@dataclass(frozen=True)
+class Observation:
+    """What one frame shows. `railway` holds indices into `cards`, back to front; `caboose`
+    an index into `railway` and `caboose_at` where the token stands (mm); `problems` says
+    what could not be seen (empty when all is well), each a `Problem` with its English
+    `text()`. `calibration` should be
+    handed to the next `observe` call: it is reused while the camera stays put and stands
+    in for hidden markers."""
+
+    cards: tuple[SeenCard, ...] = ()
+    railway: tuple[int, ...] = ()
+    caboose: int | None = None
+    dice: tuple[SeenDie, ...] = ()
+    problems: tuple[Problem, ...] = ()
+    caboose_at: tuple[float, float] | None = None
+    calibration: Calibration | None = field(default=None, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class VisionConfig:
+    """What recognition needs to know about this table: where the markers are, the card
+    size (the edition's `card_mm`), the catalogue of faces (ours unless a deck was
+    enrolled), the frame size the camera should give, and the top-down scale."""
+
+    layout: TableLayout = field(default_factory=TableLayout)
+    card_mm: tuple[float, float] = card_art.CARD_MM
+    catalogue: Catalogue | None = None
+    frame_size: tuple[int, int] = FRAME_SIZE
+    px_per_mm: float = 1.0
+
+    @classmethod
+    def for_edition(
+        cls, edition_id: str, catalogue_folder: Path | None = None, **kwargs: object
+    ) -> VisionConfig:
+        """The configuration for an edition's card size, with an enrolled catalogue if given."""
+        card_mm = editions.load(edition_id).card_mm
+        catalogue = Catalogue.load(catalogue_folder) if catalogue_folder else None
+        return cls(card_mm=card_mm, catalogue=catalogue, **kwargs)  # type: ignore[arg-type]
+
+    def faces(self) -> Catalogue:
+        return self.catalogue if self.catalogue is not None else ours(self.card_mm)
