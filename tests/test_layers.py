@@ -96,15 +96,19 @@ def test_the_hardware_and_the_page_never_import_the_application() -> None:
 
 
 def test_shared_code_knows_a_game_only_through_the_registry() -> None:
-    """hw/ and companion/ outside companion/games/ (the games and their registry) and
+    """hw/, web/ and companion/ outside companion/games/ (the games and their registry) and
     companion/app/ never import the Caboose package, at the top or inside a function: it is
     one game among others, and a second game must not find the shared parts shaped for it."""
 
     def refused(importer: str, imported: str, nested: bool) -> bool:
-        shared = _within(importer, "hw") or (
-            _within(importer, "companion")
-            and not _within(importer, "companion.games")
-            and not _within(importer, "companion.app")
+        shared = (
+            _within(importer, "hw")
+            or _within(importer, "web")
+            or (
+                _within(importer, "companion")
+                and not _within(importer, "companion.games")
+                and not _within(importer, "companion.app")
+            )
         )
         return shared and _within(imported, "companion.games.caboose")
 

@@ -20,9 +20,9 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, request
 
 from companion.games import default, for_record, games
-from companion.games.caboose.words import pick
-from companion.games.protocol import Game
+from companion.games.protocol import LANGUAGES, Game
 from companion.table import Table
+from web.words import page_words, pick
 
 api = Blueprint("api", __name__, url_prefix="/api")
 
@@ -76,7 +76,7 @@ def _view_response() -> Response:
 
 
 def language() -> str:
-    accept = request.accept_languages.best_match(["en", "es"])
+    accept = request.accept_languages.best_match(LANGUAGES)
     return pick(request.args.get("lang") or request.cookies.get("lang"), accept)
 
 
@@ -175,10 +175,10 @@ def games_list() -> Response:
 
 @api.get("/text")
 def text() -> Response:
-    """The page's words in the request's language: the game being played's (the default
-    game's before any)."""
+    """The page's words in the request's language: the shell's and the game being
+    played's (the default game's before any)."""
     lang = language()
-    return jsonify({"lang": lang, "text": dict(table().game.words(lang))})
+    return jsonify({"lang": lang, "text": page_words(table().game, lang)})
 
 
 @api.get("/export")

@@ -33,6 +33,7 @@ from companion import games
 from companion.games.protocol import Malformed, RecordProblem, Refusal
 from companion.table import Table
 from web.api import ApiError, Views, api, language
+from web.words import page_words
 
 log = logging.getLogger("companion.web")
 
@@ -156,7 +157,7 @@ def create_app(table: Table, pin: str | None = None, settings: Settings | None =
         """The shell with the page of the game being played (the default one before any)."""
         lang = language()
         game = table.game or games.default()
-        words = dict(game.words(lang))
+        words = page_words(game, lang)
         response = Response(
             render_template(
                 "index.html",

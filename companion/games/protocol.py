@@ -27,6 +27,10 @@ from dataclasses import dataclass
 from importlib.resources.abc import Traversable
 from typing import Any, Protocol
 
+# The languages the page speaks, as the rulebooks are printed in them: a game's `words`
+# (and its view, its refusals) say everything of its own in each.
+LANGUAGES = ("en", "es")
+
 
 class Refusal(ValueError):
     """A command the game (or the table) will not take: nothing was changed.

@@ -12,6 +12,7 @@ import pytest
 from companion.games.caboose.words import TEXT
 from tests.tables import ROLLECATE_TWO
 from tests.web import test_browser as shared
+from web.words import SHELL
 
 pytestmark = pytest.mark.browser
 
@@ -203,7 +204,7 @@ def test_spanish_counts_of_one_and_the_variants_by_name(browser, server):
     texts = [options.nth(i).inner_text() for i in range(options.count())]
     values = [options.nth(i).get_attribute("value") for i in range(options.count())]
     assert values == ["", "solo", "solo-hard", "solo-laura"]
-    assert texts == [TEXT["es"]["none"]] + [TEXT["es"][f"variant_{v}"] for v in values[1:]]
+    assert texts == [SHELL["es"]["none"]] + [TEXT["es"][f"variant_{v}"] for v in values[1:]]
     # The odds of a play list "1 carta", not "1 cartas".
     server.post("/api/game", {"edition": "rollecate", "names": ["Ana", "Ben"], "seed": "e2e"})
     page.wait_for_selector("button[data-play='3/c,3/c']")

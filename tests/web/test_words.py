@@ -22,27 +22,34 @@ from tests.playing import ledger
 from tests.rules.conftest import table
 from tests.test_session import lay, roll, start
 from tests.web.conftest import record
+from web.words import SHELL
 
 # "1 cards", "1 cartas", "1 puntos", "1 dice", "le faltan 1": a plural said of one thing.
 PLURAL_OF_ONE = re.compile(r"\b1 (\w+s|dice)\b|\b(faltan|quedan) 1\b")
 DECIDERS = ("score", "cards", "4s", "3s", "2s", "1s", "shared", "lost", "solo")
 
 
+def page(lang: str) -> dict[str, str]:
+    """Every word of the page with a Caboose game: the shell's and the game's."""
+    return SHELL[lang] | TEXT[lang]
+
+
 def counted_by_the_page(lang: str, key: str, n: int) -> str:
     """A word of the page as shell.js's `t` says it: the `_one` form when the count is 1."""
-    template = TEXT[lang].get(f"{key}_one", TEXT[lang][key]) if n == 1 else TEXT[lang][key]
+    words = page(lang)
+    template = words.get(f"{key}_one", words[key]) if n == 1 else words[key]
     fields = {name for _, name, _, _ in Formatter().parse(template) if name}
     return template.format(**{name: n if name == "n" else "X" for name in fields})
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_page_says_one_card_one_point_one_die(lang):
-    counted = [key for key, text in TEXT[lang].items() if "{n}" in text]
-    assert "draw_left" in counted and "score" in counted and "k_cards" in counted
+    counted = [key for key, text in page(lang).items() if "{n}" in text]
+    assert {"draw_left", "score", "k_cards", "pin_wait", "watch_turn"} <= set(counted)
     for key in counted:
         one = counted_by_the_page(lang, key, 1)
         assert not PLURAL_OF_ONE.search(one), (key, one)
-    for text in TEXT[lang].values():
+    for text in page(lang).values():
         assert "(s)" not in text, text
     assert counted_by_the_page("es", "score", 1) == "1 punto"
     assert counted_by_the_page("es", "draw_left", 1) == "queda 1 carta en el mazo"

@@ -1,11 +1,11 @@
-"""The page's words in English and Spanish, the two languages the rulebooks are printed in.
-
-The server picks the language (Accept-Language, or the player's choice kept in a cookie)
-and hands the page one table of words, so the JavaScript never holds any text of its own.
-The game log's lines come from `rules/log.py`, which speaks both languages too. What the
-referee at the table says (`companion.games.caboose.session`), what the camera could not see
-(`vision/problems.py`) and why the engine or the table refused something (`RuleError`,
-`TableError`) are kept as keys and parameters, and said here in the page's language.
+"""The Caboose design's words in English and Spanish (`LANGUAGES`): what its page (page/),
+its view and its referee at the table say. The page's shell has its own (web/words.py: the
+PIN, the start form, records, the live stream); the server hands the page both in one table
+of words, so the JavaScript never holds any text of its own. The game log's lines come
+from `rules/log.py`, which speaks both languages too. What the referee at the table says
+(`companion.games.caboose.session`), what the camera could not see (`vision/problems.py`)
+and why the engine or the table refused something (`RuleError`, `TableError`) are kept as
+keys and parameters, and said here in the page's language.
 """
 
 from __future__ import annotations
@@ -15,15 +15,12 @@ from typing import Any
 
 from companion.games.caboose.session import MESSAGES, say
 from companion.games.caboose.vision.problems import PROBLEMS
-
-LANGUAGES = ("en", "es")
+from companion.games.protocol import LANGUAGES
 
 # A word whose count changes it has a second form, `<key>_one`, which the page says when the
 # count `{n}` is 1 ("1 card", "1 carta", "1 punto"); both languages have the same keys.
 TEXT: dict[str, dict[str, str]] = {
     "en": {
-        "title": "Caboose Companion",
-        "language": "Español",
         "railway": "Railway",
         "schematic": "schematic: where the cards lie is not known",
         "back": "back",
@@ -33,22 +30,9 @@ TEXT: dict[str, dict[str, str]] = {
         "draw_left_one": "1 card left to draw",
         "hand_size": "{n} in hand",
         "game_over": "Game over",
-        "no_game": "No game yet: start one.",
-        "start": "Start a game",
-        "game": "Game",
-        "edition": "Edition",
-        "variant": "Variant",
-        "none": "none",
         "variant_solo": "Solo",
         "variant_solo-hard": "Solo, hard: the 4th derailment loses",
         "variant_solo-laura": "Solo against Laura",
-        "names": "Players' names (one per line)",
-        "seed": "Seed (empty: random)",
-        "start_button": "Deal",
-        "import": "Import a record",
-        "import_continue": "Continue it here",
-        "import_watch": "Watch it replayed",
-        "export": "Export the game",
         "your_turn": "{name}: what happened?",
         "hand": "Cards in hand, with the card drawn this turn",
         "plays": "Plays you can make",
@@ -110,23 +94,6 @@ TEXT: dict[str, dict[str, str]] = {
         "ranking": "Final ranking",
         "winners": "Won by {names}",
         "decided_by": "decided by {how}",
-        "log": "Game log",
-        "correction": "correction",
-        "pin": "Table PIN",
-        "pin_ask": "Enter the table's PIN to change the game",
-        "pin_ok": "PIN accepted",
-        "pin_wrong": "Wrong PIN",
-        "pin_wait": "Too many tries from this phone: wait {n} s, then try again",
-        "watch": "Watching a record",
-        "watch_turn": "turn {n} of {total}",
-        "watch_prev": "◀",
-        "watch_next": "▶",
-        "watch_stop": "Stop watching",
-        "watch_play": "Play ▶▶ / pause",
-        "new_game_confirm": "A game is being played: start a new one and end it?",
-        "live": "live",
-        "offline": "reconnecting…",
-        "no_answer": "The table did not answer: check the Wi-Fi, look at the table, then try again",
         "cause_broken": "broken track",
         "cause_derail": "derailment",
         "cause_pass": "pass",
@@ -157,8 +124,6 @@ TEXT: dict[str, dict[str, str]] = {
         "show_button": "Show",
     },
     "es": {
-        "title": "Caboose Companion",
-        "language": "English",
         "railway": "Vía",
         "schematic": "esquema: no se sabe dónde están las cartas",
         "back": "final",
@@ -168,22 +133,9 @@ TEXT: dict[str, dict[str, str]] = {
         "draw_left_one": "queda 1 carta en el mazo",
         "hand_size": "{n} en la mano",
         "game_over": "Fin de la partida",
-        "no_game": "Aún no hay partida: empieza una.",
-        "start": "Empezar una partida",
-        "game": "Juego",
-        "edition": "Edición",
-        "variant": "Variante",
-        "none": "ninguna",
         "variant_solo": "En solitario",
         "variant_solo-hard": "En solitario, difícil: el 4.º descarrilamiento pierde",
         "variant_solo-laura": "En solitario contra Laura",
-        "names": "Nombres de los jugadores (uno por línea)",
-        "seed": "Semilla (vacía: al azar)",
-        "start_button": "Repartir",
-        "import": "Importar una partida",
-        "import_continue": "Continuarla aquí",
-        "import_watch": "Verla repetida",
-        "export": "Exportar la partida",
         "your_turn": "{name}: ¿qué ha pasado?",
         "hand": "Cartas en la mano, con la robada en este turno",
         "plays": "Jugadas posibles",
@@ -245,23 +197,6 @@ TEXT: dict[str, dict[str, str]] = {
         "ranking": "Clasificación final",
         "winners": "Gana {names}",
         "decided_by": "decidido por {how}",
-        "log": "Registro de la partida",
-        "correction": "corrección",
-        "pin": "PIN de la mesa",
-        "pin_ask": "Escribe el PIN de la mesa para cambiar la partida",
-        "pin_ok": "PIN aceptado",
-        "pin_wrong": "PIN incorrecto",
-        "pin_wait": "Demasiados intentos desde este teléfono: espera {n} s y vuelve a probar",
-        "watch": "Viendo una partida",
-        "watch_turn": "turno {n} de {total}",
-        "watch_prev": "◀",
-        "watch_next": "▶",
-        "watch_stop": "Dejar de verla",
-        "watch_play": "Reproducir ▶▶ / pausa",
-        "new_game_confirm": "Hay una partida en juego: ¿empezar otra y terminarla?",
-        "live": "en directo",
-        "offline": "reconectando…",
-        "no_answer": "La mesa no contestó: revisa el wifi, mira la mesa y vuelve a probar",
         "cause_broken": "vía rota",
         "cause_derail": "descarrilamiento",
         "cause_pass": "pase",
@@ -292,13 +227,6 @@ TEXT: dict[str, dict[str, str]] = {
         "show_button": "Mostrar",
     },
 }
-
-
-def pick(requested: str | None, accept: str | None) -> str:
-    """The player's explicit choice if it is one we speak, else the browser's best match."""
-    if requested in LANGUAGES:
-        return requested
-    return accept if accept in LANGUAGES else "en"
 
 
 # What the session at the table says (`session.MESSAGES`), in each language, with
