@@ -434,7 +434,7 @@ def test_an_illegal_move_lights_the_error_and_sounds_the_buzzer(wired):
 def test_a_railway_lying_turned_on_the_table_is_judged_in_the_engines_frame(store):
     """The table's railway need not lie as the engine laid it out: turned a quarter round
     and shifted, the laid card's pose still comes back as the engine's placement."""
-    from companion.games.caboose.session import _engine_poses
+    from companion.games.caboose.placement import engine_poses
 
     table, _, _, play = start(store)
     state = ledger(table).game.state
@@ -445,7 +445,7 @@ def test_a_railway_lying_turned_on_the_table_is_judged_in_the_engines_frame(stor
     pairs = zip(state.railway, state.layout, strict=True)
     railway = tuple(SeenCard(c, 0.9, turned(p)) for c, p in pairs)
     laid = tuple(SeenCard(c, 0.9, turned(p)) for c, p in zip(play.cards, play.place, strict=True))
-    poses = _engine_poses(state, TableView(railway + laid, 0), laid)
+    poses = engine_poses(state, TableView(railway + laid, 0), laid)
     for got, want in zip(poses, play.place, strict=True):
         assert got.x == pytest.approx(want.x, abs=0.01)
         assert got.y == pytest.approx(want.y, abs=0.01)

@@ -16,7 +16,7 @@ from companion.games.caboose.record import from_json
 from companion.games.caboose.rules import engine
 from companion.games.caboose.rules.engine import apply, deal
 from companion.games.caboose.rules.state import Chaos, Pass, Play, RuleError
-from companion.games.caboose.session import MESSAGES
+from companion.games.caboose.session_messages import MESSAGES
 from companion.games.caboose.words import REFUSALS, SESSION
 from companion.pose import Pose
 from tests.rules.conftest import table

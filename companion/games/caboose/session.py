@@ -26,21 +26,28 @@ A restarted service has lost only this flow, never an accepted action: it resume
 table and checks the table again before the next CONFIRM.
 
 Everything the session says is a `Message`, a key of `MESSAGES` and its parameters, not a
-sentence: `status` gives the English (what the API has always carried) and the key, so the
-page says it in its own language (companion/games/caboose/words.py).
+sentence (session_messages.py): `status` gives the English (what the API has always
+carried) and the key, so the page says it in its own language
+(companion/games/caboose/words.py).
+
+This module is the flow; what it leans on reads apart: turn_reading.py (the laid cards
+and the dice read as the game's cards and wheels, or a question for the players),
+placement.py (a laid card's pose in the engine's frame) and table_check.py (what the
+table must show once a turn is applied).
 """
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from companion.games.caboose import cards
-from companion.games.caboose.rules import geometry
+from companion.games.caboose.placement import engine_poses
 from companion.games.caboose.rules.state import DERAILED, Chaos, GameState, Pass, Play
+from companion.games.caboose.session_messages import Message, refusal, refused, show_words
 from companion.games.caboose.table import Ledger, TableError
+from companion.games.caboose.table_check import alike, mismatch
 from companion.games.caboose.tracker import (
     CARDS_LAID,
     CARDS_LIFTED,
@@ -51,6 +58,7 @@ from companion.games.caboose.tracker import (
     TableEvent,
     TableView,
 )
+from companion.games.caboose.turn_reading import Question, read_laid, same_cards, wheels_of
 from companion.pose import Pose
 
 if TYPE_CHECKING:
@@ -70,49 +78,6 @@ ASKING = "asking"  # the camera is unsure of a card: the players choose
 CHECKING = "checking"  # turn applied: waiting for the table to match it, then CONFIRM
 OVER = "over"
 
-# What the session says, in English. The page's other languages have the same keys in
-# words.py (a test keeps them complete); a count that changes the words has a key of its
-# own per form (`roll_one`, `roll`), as the page's own words do.
-MESSAGES: dict[str, str] = {
-    "no_game": "start a game on the page",
-    "to_move": "{name} to move: lay cards at the front, show chaos cards, or press PASS",
-    "roll_one": "{name}: roll 1 die",
-    "roll": "{name}: roll {n} dice",
-    "confirm": "the table shows the computed move: press CONFIRM",
-    "over": "the game is over",
-    "show_taken_one": "{name}: show the card taken from the draw pile in the marked zone",
-    "show_taken": "{name}: show the {n} cards taken from the draw pile in the marked zone",
-    "show_hand_one": "game over: {name}, show your hand (card) in the marked zone",
-    "show_hand": "game over: {name}, show your hand ({n} cards) in the marked zone",
-    "ask_unknown": "card {n} laid: the camera reads {code} but is not in the hand; "
-    "which card is it?",
-    "ask_unsure": "card {n} laid: the camera reads {code} but is unsure ({percent}%); "
-    "which card is it?",
-    "railway_differs": "the railway does not look as the game has it: it should read {want} "
-    "from the back, the camera sees {seen}",
-    "cannot_play": "{cards} cannot be played so: {detail}",
-    "pip_dice": "a pip die was rolled but the table has no face map for pip dice "
-    "(pip_wheels in the config): roll the game's own dice",
-    "die_face": "a die shows {face} wheels: these dice show {faces}",
-    "too_many_dice_one": "{n} dice were rolled but 1 is wanted: roll 1",
-    "too_many_dice": "{n} dice were rolled but {left} are wanted: roll {left}",
-    "pass_laid": "cards are laid at the front: take them back to pass",
-    "pass_not_now": "PASS is for the player to move, before anything is laid",
-    "not_yet": "not yet: {why}",
-    "not_seen": "the camera has not seen the table still yet",
-    "take_one": "take 1 more card from the back of the railway",
-    "take": "take {n} more cards from the back of the railway",
-    "railway_should": "the railway should read {want} from the back; the camera sees {seen}",
-    "railway_unseen": "the railway should read {want} from the back; the camera sees none",
-    "caboose_unseen": "the caboose belongs on card {n} from the back ({code}); "
-    "the camera sees it nowhere",
-    "caboose_elsewhere": "the caboose belongs on card {n} from the back ({code}); "
-    "the camera sees it on card {seen}",
-    "undo_nothing": "there is nothing to undo: no turn has been played",
-    "undo_roll": "a dice roll once seen is not undone; if it was entered wrongly, "
-    "correct the roll instead",
-    "refused": "{detail}",
-}
 
 # A share the camera gives in percent (how much of the table a hand covers) changes with
 # every frame while a hand moves; only a change of this many points is news to the pages.
@@ -141,72 +106,12 @@ class SessionConfig:
     dice_per_roll: int = 4
 
 
-@dataclass(frozen=True)
-class Message:
-    """Something the session says, kept as its key in `MESSAGES` and its parameters rather
-    than as English, so that each page can say it in its own language. A parameter may be a
-    Message itself: a CONFIRM refused says why in the words of the mismatch."""
-
-    key: str
-    params: Mapping[str, Any] = field(default_factory=dict)
-
-    def as_json(self) -> dict[str, Any]:
-        params = {
-            name: value.as_json() if isinstance(value, Message) else value
-            for name, value in self.params.items()
-        }
-        return {"key": self.key, "params": params}
-
-    @property
-    def text(self) -> str:
-        """In English, as the API gives it."""
-        return say(MESSAGES, self.as_json())
-
-
-def say(words: Mapping[str, str], said: Mapping[str, Any]) -> str:
-    """A message in JSON (`Message.as_json`) in the language of `words`, a table with every
-    key of `MESSAGES`: a message among the parameters is said first, in the same words. A
-    refusal among them (`_refusal`) whose key the words do not know is said in the English
-    of its `message`."""
-    params = {
-        name: say(words, value) if isinstance(value, Mapping) else value
-        for name, value in said["params"].items()
-    }
-    template = words.get(said["key"])
-    if template is None and "message" in params:
-        return params["message"]
-    return words[said["key"]].format_map(params)
-
-
 def _said(message: Message | None) -> dict[str, Any] | None:
     return None if message is None else message.as_json()
 
 
 def _text(message: Message | None) -> str | None:
     return None if message is None else message.text
-
-
-def _refused(error: TableError) -> Message:
-    """A refusal by the table or the engine, after a lead-in in the page's language."""
-    return Message("refused", {"detail": _refusal(error)})
-
-
-def _refusal(error: TableError) -> Message | str:
-    """The words of a refusal: its key and parameters when it has them, with its English
-    `message`, what the page says when its words do not know the key (words.REFUSALS); the
-    English alone when it has no key."""
-    if error.key is None:
-        return error.message
-    return Message(error.key, {**error.params, "message": error.message})
-
-
-@dataclass(frozen=True)
-class Question:
-    """A card the camera is unsure of: the players pick what it is among `options`."""
-
-    prompt: Message
-    options: tuple[str, ...]
-    card: int  # which laid card (0: the first laid)
 
 
 @dataclass
@@ -429,13 +334,13 @@ class Session:
                 try:  # the first railway dealt at the table tells the companion its cards
                     self.ledger.lay_first_railway(first)
                 except TableError as error:
-                    self.problem = _refused(error)
+                    self.problem = refused(error)
                     self._signal_illegal()
                     return
                 state = self._state()
                 want = state.railway
         if len(seen) < len(want) or not all(
-            _alike(w, s.code) for w, s in zip(want, seen, strict=False)
+            alike(w, s.code) for w, s in zip(want, seen, strict=False)
         ):
             self.problem = Message(
                 "railway_differs", {"want": " ".join(want), "seen": " ".join(view.codes)}
@@ -453,56 +358,28 @@ class Session:
             self._reset(WAITING)
             return
         if laid != self._turn.laid:
-            self._turn = _Turn(laid=laid, chosen=self._turn.chosen if self._same(laid) else {})
-        provisional = self.ledger.provisional
-        hand = list(state.player.hand + state.draw[:1])
-        if provisional:
-            # The deal is not known: what is laid is what the player held (the table fixes
-            # its deal on staging), any card of the deck, as often as it is laid; only a
-            # card the camera is unsure of is asked about.
-            hand = sorted({code for code in state.edition.deck if not cards.is_chaos(code)})
-        codes: list[str] = []
-        for index, card in enumerate(laid):
-            code = self._turn.chosen.get(index)
-            if code is None:
-                held = next((h for h in hand if _alike(h, card.code)), None)
-                if held is None or card.confidence < self.config.unsure_below:
-                    self._ask(index, card, hand, held is None)
-                    return
-                code = held
-            if code in hand and not provisional:
-                hand.remove(code)
-            codes.append(code)
-        self._turn.codes = tuple(codes)
-        self._stage(state, laid)
-
-    def _same(self, laid: tuple[SeenCard, ...]) -> bool:
-        """Whether the laid cards are the ones asked about (answers stay with them)."""
-        before = self._turn.laid
-        return len(before) == len(laid) and all(
-            math.dist(a.pose[:2], b.pose[:2]) < 10.0 for a, b in zip(before, laid, strict=True)
+            kept = self._turn.chosen if same_cards(self._turn.laid, laid) else {}
+            self._turn = _Turn(laid=laid, chosen=kept)
+        read = read_laid(
+            laid, state, self._turn.chosen, self.config.unsure_below, self.ledger.provisional
         )
-
-    def _ask(self, index: int, card: SeenCard, hand: list[str], unknown: bool) -> None:
-        options = tuple(dict.fromkeys(c for c in hand if not cards.is_chaos(c)))
-        said = {"n": index + 1, "code": card.code}
-        if unknown:
-            prompt = Message("ask_unknown", said)
-        else:
-            prompt = Message("ask_unsure", said | {"percent": round(card.confidence * 100)})
-        self.question = Question(prompt, options, index)
-        self.phase = ASKING
+        if isinstance(read, Question):
+            self.question = read
+            self.phase = ASKING
+            return
+        self._turn.codes = read
+        self._stage(state, laid)
 
     def _stage(self, state: GameState, laid: tuple[SeenCard, ...]) -> None:
         turn = self._turn
-        place = _engine_poses(state, self.view, laid) if self.view is not None else None
+        place = engine_poses(state, self.view, laid) if self.view is not None else None
         try:
             staged = self.ledger.stage(state.to_move, turn.codes, place)
         except TableError as error:
             self.ledger.unstage()
             self.phase = ILLEGAL
             self.problem = Message(
-                "cannot_play", {"cards": " ".join(turn.codes), "detail": _refusal(error)}
+                "cannot_play", {"cards": " ".join(turn.codes), "detail": refusal(error)}
             )
             self._signal_illegal()
             return
@@ -518,22 +395,11 @@ class Session:
         if self.phase != STAGED:
             return
         turn = self._turn
-        wheels: list[int] = []
-        state = self._state()
-        faces = set(state.edition.die_faces)
-        for die in dice:
-            if die.kind == "pips":
-                if self.config.pip_wheels is None or die.face not in self.config.pip_wheels:
-                    self.problem = Message("pip_dice")
-                    self._signal_illegal()
-                    return
-                wheels.append(self.config.pip_wheels[die.face])
-            elif die.face in faces:
-                wheels.append(die.face)
-            else:
-                self.problem = Message("die_face", {"face": die.face, "faces": sorted(faces)})
-                self._signal_illegal()
-                return
+        wheels = wheels_of(dice, self._state().edition.die_faces, self.config.pip_wheels)
+        if isinstance(wheels, Message):
+            self.problem = wheels
+            self._signal_illegal()
+            return
         left = turn.dice - len(turn.roll)
         if len(wheels) > left:
             key = "too_many_dice_one" if left == 1 else "too_many_dice"
@@ -561,7 +427,7 @@ class Session:
                 else:
                     self.ledger.show_hand(wanted[1], codes)
             except TableError as error:
-                self.problem = _refused(error)
+                self.problem = refused(error)
                 self._signal_illegal()
                 return
             self.problem = None
@@ -576,7 +442,7 @@ class Session:
             try:
                 self.ledger.reveal(state.to_move, codes)
             except TableError as error:
-                self.problem = _refused(error)
+                self.problem = refused(error)
                 self._signal_illegal()
                 return
             if cards.is_chaos(codes[0]):  # shown in the zone: discarded, as anyone's
@@ -600,7 +466,7 @@ class Session:
         try:
             events = self.ledger.act(state.to_move, action)
         except TableError as error:
-            self.problem = _refused(error)
+            self.problem = refused(error)
             self._turn.roll = []  # the dice are thrown again once it is fixed
             self._signal_illegal()
             return
@@ -617,7 +483,7 @@ class Session:
             return  # nothing waits for a confirmation
         wanted = self.ledger.to_show()
         if wanted is not None and wanted[0] == "taken":
-            why = _show_words(self.ledger.game.state, wanted)
+            why = show_words(self.ledger.game.state, wanted)
             self.problem = Message("not_yet", {"why": why})
             self._signal_illegal()
             return
@@ -643,7 +509,7 @@ class Session:
         ledger decided it (`Ledger.undo_refusal`); its key names the words."""
         if error.key in ("undo_roll", "undo_nothing"):
             return Message(error.key)
-        return _refused(error)
+        return refused(error)
 
     def _check(self) -> None:
         """CHECKING: does the table show what the engine computed?"""
@@ -652,7 +518,7 @@ class Session:
         if view is None:
             self.mismatch = Message("not_seen")
             return
-        self.mismatch = _mismatch(state, view)
+        self.mismatch = mismatch(state, view)
         if self.mismatch is None and self.problem is not None and self.problem.key == "not_yet":
             self.problem = None
 
@@ -680,7 +546,7 @@ class Session:
             return self.problem
         wanted = self.ledger.to_show()
         if wanted is not None:
-            return _show_words(state, wanted)
+            return show_words(state, wanted)
         name = state.player.name
         if self.phase == STAGED:
             left = self._turn.dice - len(self._turn.roll)
@@ -718,40 +584,6 @@ def idle_status(camera: Sequence[Problem] = ()) -> dict[str, Any]:
     }
 
 
-def _show_words(state: GameState, wanted: tuple[str, int, int]) -> Message:
-    """What to show the camera in the marked zone (or enter on the page)."""
-    what, seat, count = wanted
-    name = state.seats[seat].name
-    key = "show_taken" if what == "taken" else "show_hand"
-    return Message(key + "_one" if count == 1 else key, {"name": name, "n": count})
-
-
-def _alike(a: str, b: str) -> bool:
-    """Two codes for one card, when one of them may not name the shape."""
-    return cards.matches(a, b) or cards.matches(b, a)
-
-
-def _mismatch(state: GameState, view: TableView) -> Message | None:
-    """What the table still shows otherwise than the engine computed; None when the railway
-    and the caboose are as computed."""
-    want, seen = state.railway, view.codes
-    same = len(want) == len(seen) and all(_alike(w, s) for w, s in zip(want, seen, strict=True))
-    if not same:
-        extra = len(seen) - len(want)
-        tail = seen[extra:] if extra > 0 else ()
-        if extra > 0 and all(_alike(w, s) for w, s in zip(want, tail, strict=True)):
-            return Message("take_one" if extra == 1 else "take", {"n": extra})
-        if not seen:
-            return Message("railway_unseen", {"want": " ".join(want)})
-        return Message("railway_should", {"want": " ".join(want), "seen": " ".join(seen)})
-    if view.caboose != state.caboose:
-        where = {"n": state.caboose + 1, "code": want[state.caboose]}
-        if view.caboose is None:
-            return Message("caboose_unseen", where)
-        return Message("caboose_elsewhere", where | {"seen": view.caboose + 1})
-    return None
-
-
 def same_camera(shown: Sequence[Problem], seen: Sequence[Problem]) -> bool:
     """Whether the camera's problems `seen` are no news beside those `shown`: the same
     problems with the same parameters, but for a `percent` less than CAMERA_PERCENT_STEP
@@ -769,47 +601,3 @@ def same_camera(shown: Sequence[Problem], seen: Sequence[Problem]) -> bool:
             elif value != now.params[name]:
                 return False
     return True
-
-
-def _engine_poses(
-    state: GameState, view: TableView, laid: tuple[SeenCard, ...]
-) -> tuple[Pose, ...] | None:
-    """The laid cards' poses in the engine's frame. The engine lays its first railway from
-    its own origin, the table lies wherever it lies: the two frames are matched on the
-    front card (its centre and its open rail end), so a placement is judged against the
-    railway as the engine knows it. None when the engine knows no poses (a record's setup)."""
-    count = len(state.railway)
-    seen = view.railway[:count]
-    if not state.layout or state.layout[-1] is None or len(seen) < count:
-        return None
-    size = state.edition.card_mm
-    engine_ends = geometry.open_ends(state.railway, state.layout, size)
-    table_ends = geometry.open_ends([c.code for c in seen], [c.pose for c in seen], size)
-    if not engine_ends or not table_ends:
-        return None
-    to_engine = _matching(seen[-1].pose, table_ends[0], state.layout[-1], engine_ends[0])
-    return tuple(to_engine(card.pose) for card in laid)
-
-
-def _matching(
-    table_front: Pose,
-    table_end: tuple[float, float],
-    engine_front: Pose,
-    engine_end: tuple[float, float],
-) -> Callable[[Pose], Pose]:
-    """The rigid motion (a quarter-turn rotation and a shift) that takes the table's front
-    card and its open end onto the engine's."""
-    a_table = math.atan2(table_end[1] - table_front.y, table_end[0] - table_front.x)
-    a_engine = math.atan2(engine_end[1] - engine_front.y, engine_end[0] - engine_front.x)
-    turn = (round(math.degrees(a_engine - a_table) / 90.0) * 90) % 360
-    c, s = round(math.cos(math.radians(turn))), round(math.sin(math.radians(turn)))
-
-    def to_engine(pose: Pose) -> Pose:
-        dx, dy = pose.x - table_front.x, pose.y - table_front.y
-        return Pose(
-            round(engine_front.x + dx * c - dy * s, 2),
-            round(engine_front.y + dx * s + dy * c, 2),
-            round((pose.rotation + turn) % 360.0, 2),
-        )
-
-    return to_engine

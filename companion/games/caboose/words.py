@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from companion.games.caboose.session import MESSAGES, say
+from companion.games.caboose.session_messages import MESSAGES, say
 from companion.games.caboose.vision.problems import PROBLEMS
 from companion.games.protocol import LANGUAGES
 
@@ -229,7 +229,7 @@ TEXT: dict[str, dict[str, str]] = {
 }
 
 
-# What the session at the table says (`session.MESSAGES`), in each language, with
+# What the session at the table says (`session_messages.MESSAGES`), in each language, with
 # the same keys and the same {parameters} (a test checks both). `detail` of `refused` and
 # `cannot_play` is the refusal of the table or the engine, said in `REFUSALS` below. Card
 # codes are the same in both.

@@ -1,0 +1,100 @@
+"""What the camera saw of a turn, read in the game's terms: the laid cards as the codes of
+cards the player may hold (or a `Question` for the players where the camera is unsure or
+reads a card not in the hand), and the settled dice as wheels (or what is wrong with them).
+
+The session decides what happens next; this is only the reading, so that how a seen card
+becomes a card of the game, and when the players are asked instead, reads in one place.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from companion.games.caboose import cards
+from companion.games.caboose.rules.state import GameState
+from companion.games.caboose.session_messages import Message
+from companion.games.caboose.table_check import alike
+
+if TYPE_CHECKING:  # recognition pulls in OpenCV; reading what it saw needs none
+    from companion.games.caboose.vision.observation import SeenCard, SeenDie
+
+
+@dataclass(frozen=True)
+class Question:
+    """A card the camera is unsure of: the players pick what it is among `options`."""
+
+    prompt: Message
+    options: tuple[str, ...]
+    card: int  # which laid card (0: the first laid)
+
+
+def read_laid(
+    laid: Sequence[SeenCard],
+    state: GameState,
+    chosen: Mapping[int, str],
+    unsure_below: float,
+    provisional: bool,
+) -> tuple[str, ...] | Question:
+    """The codes of the cards `laid`, each the card of the player's hand (or the card drawn)
+    the camera's reading names, or the players' answer in `chosen` (by laid card); a
+    Question about the first card that has neither an answer nor a sure reading of a card
+    still in the hand (confidence below `unsure_below`). A provisional deal does not know
+    the hand: any card of the deck may be laid, as often as it is laid."""
+    hand = list(state.player.hand + state.draw[:1])
+    if provisional:
+        # The deal is not known: what is laid is what the player held (the table fixes
+        # its deal on staging), any card of the deck, as often as it is laid; only a
+        # card the camera is unsure of is asked about.
+        hand = sorted({code for code in state.edition.deck if not cards.is_chaos(code)})
+    codes: list[str] = []
+    for index, card in enumerate(laid):
+        code = chosen.get(index)
+        if code is None:
+            held = next((h for h in hand if alike(h, card.code)), None)
+            if held is None or card.confidence < unsure_below:
+                return _question(index, card, hand, held is None)
+            code = held
+        if code in hand and not provisional:
+            hand.remove(code)
+        codes.append(code)
+    return tuple(codes)
+
+
+def same_cards(before: Sequence[SeenCard], laid: Sequence[SeenCard]) -> bool:
+    """Whether the laid cards are the ones asked about (answers stay with them)."""
+    return len(before) == len(laid) and all(
+        math.dist(a.pose[:2], b.pose[:2]) < 10.0 for a, b in zip(before, laid, strict=True)
+    )
+
+
+def _question(index: int, card: SeenCard, hand: list[str], unknown: bool) -> Question:
+    options = tuple(dict.fromkeys(c for c in hand if not cards.is_chaos(c)))
+    said = {"n": index + 1, "code": card.code}
+    if unknown:
+        prompt = Message("ask_unknown", said)
+    else:
+        prompt = Message("ask_unsure", said | {"percent": round(card.confidence * 100)})
+    return Question(prompt, options, index)
+
+
+def wheels_of(
+    dice: Sequence[SeenDie], faces: Sequence[int], pip_wheels: Mapping[int, int] | None
+) -> list[int] | Message:
+    """The wheels the settled `dice` show: an edition's wheel die as its face (one of
+    `faces`), a pip die through the table's `pip_wheels` map (R-6); or, for the first die
+    that cannot be read so, what is wrong with it."""
+    known = set(faces)
+    wheels: list[int] = []
+    for die in dice:
+        if die.kind == "pips":
+            if pip_wheels is None or die.face not in pip_wheels:
+                return Message("pip_dice")
+            wheels.append(pip_wheels[die.face])
+        elif die.face in known:
+            wheels.append(die.face)
+        else:
+            return Message("die_face", {"face": die.face, "faces": sorted(known)})
+    return wheels
