@@ -23,7 +23,9 @@ import traceback
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from companion.app.demo import DemoError, DemoOptions, run_demo
+from companion.app.demo import DemoError, run_demo
+from companion.games.caboose.demo import ScriptedGame
+from companion.games.caboose.players import DemoOptions
 
 # Every game the demo can play: each edition for 2-4 players, and LOK'n'ROLL's solo
 # variants (Loose Caboose and Rollecate have no solo variant).
@@ -51,7 +53,7 @@ def play(game: tuple[str, int, str | None], seed: str) -> tuple[str, float, int]
     options = DemoOptions(edition=edition, players=players, variant=variant, seed=seed)
     start = time.perf_counter()
     try:
-        doc, _ = run_demo(options)
+        doc, _ = run_demo(ScriptedGame(options))
     except DemoError as error:
         return f"stopped: {error}", time.perf_counter() - start, 0
     except Exception:  # a crash is what the soak is for: reported, not raised

@@ -17,11 +17,11 @@ import time
 import cv2
 import numpy as np
 
-from companion.app.eval_vision import evaluate
 from companion.games.caboose import scenes as synthetic
 from companion.games.caboose.vision.caboose_token import find_caboose
 from companion.games.caboose.vision.card_identity import card_image, hidden_by_token
 from companion.games.caboose.vision.card_outlines import card_poses
+from companion.games.caboose.vision.eval_vision import evaluate
 from companion.games.caboose.vision.observation import SeenCard, VisionConfig
 from companion.games.caboose.vision.off_the_cards import (
     covered_area,

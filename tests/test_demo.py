@@ -126,28 +126,27 @@ def test_a_press_is_waited_for_however_slow_the_buttons_timers(tmp_path):
     """On a busy machine the buttons' debounce timers run late: a press as short as the
     demo's once was (50 ms) is then shorter than the debounce sees it, and was dropped.
     Here the debounce (0.3 s) is longer than that press: the demo holds the button until
-    the controls see it down and waits for the session to deal with it, so it is slower,
-    never wrong; a press the session refuses is said at once, with the session's words."""
-    from companion.app.demo import Demo, DemoOptions
-    from companion.games.caboose.session import SessionConfig
-    from companion.games.protocol import Setting
+    the controls see it down and waits for the table to deal with it, so it is slower,
+    never wrong; a press the game refuses is said at once, with the session's words."""
+    from companion.app.demo import Filming, SyntheticTable
+    from companion.games import default
+    from companion.games.caboose.demo import ScriptedGame
+    from companion.games.caboose.players import DemoOptions
     from companion.store import Store
-    from companion.table import Table
 
-    setting = Setting(provisional=True, camera=SessionConfig())
-    table = Table(Store(tmp_path / "table.sqlite3"), setting)
-    options = DemoOptions(edition="loose-caboose", players=2, seed="slow", debounce=0.3)
-    demo = Demo(options, table)
+    store = Store(tmp_path / "table.sqlite3")
+    players = ScriptedGame(DemoOptions(edition="loose-caboose", players=2, seed="slow"))
+    hands = SyntheticTable(default(), players, store, Filming(debounce=0.3))
     try:
-        assert demo.press("pass", lambda: demo._accepted(0)), demo.session.status()
-        assert "pass" in demo.ledger.game.record.turns[0]
+        assert hands.press("pass", lambda: players._accepted(0)), players.session.status()
+        assert "pass" in players.ledger.game.record.turns[0]
         # the pass waits for CONFIRM: PASS now is refused, and said so, not waited for
-        assert not demo.press("pass", lambda: demo._accepted(1))
-        assert demo.session.status()["said"]["problem"]["key"] == "pass_not_now"
-        assert len(demo.ledger.game.record.turns) == 1
+        assert not hands.press("pass", lambda: players._accepted(1))
+        assert players.session.status()["said"]["problem"]["key"] == "pass_not_now"
+        assert len(players.ledger.game.record.turns) == 1
     finally:
-        demo.close()
-        table.store.close()
+        hands.close()
+        store.close()
 
 
 @pytest.mark.slow
@@ -192,7 +191,7 @@ def test_laura_plays_her_card_when_her_railway_outgrows_the_table():
     it, where they once passed and the companion refused the pass."""
     from dataclasses import replace
 
-    from companion.app.demo import LAURA_AREA, DemoOptions, Players
+    from companion.games.caboose.players import LAURA_AREA, DemoOptions, Players
     from companion.games.caboose.rules import engine, geometry
 
     state = engine.start(

@@ -115,6 +115,22 @@ def test_shared_code_knows_a_game_only_through_the_registry() -> None:
     assert _breaches(refused) == []
 
 
+def test_the_application_knows_a_game_only_through_the_registry() -> None:
+    """companion/app/ (the command line, `run`, `demo`, `enroll`, `eval-vision`) asks the
+    registry (`companion.games`) for a game and the protocol for its shapes; it never
+    imports a game's package (companion/games/<game>/), at the top or inside a function."""
+    games = (ROOT / "companion" / "games").iterdir()
+    packages = {path.name for path in games if path.is_dir() and not path.name.startswith("_")}
+    assert "caboose" in packages
+
+    def refused(importer: str, imported: str, nested: bool) -> bool:
+        parts = imported.split(".")
+        game = parts[:2] == ["companion", "games"] and len(parts) > 2 and parts[2] in packages
+        return _within(importer, "companion.app") and game
+
+    assert _breaches(refused) == []
+
+
 def test_the_synthetic_table_imports_no_hardware_no_page_and_no_game() -> None:
     """companion/synthetic/ draws any game's pieces for the tests and the demo: a game's
     package may use it only if it reaches into none of them."""

@@ -55,12 +55,13 @@ def test_buttons_act_through_the_table_and_a_refused_press_is_only_said(service)
     assert session is not None  # a real table: a camera follows it
     version = table.version
     press(factory, 5)  # PASS
-    wait_for(lambda: ledger(table).game.record.turns == [{"pass": True}])
-    assert table.version > version and session.phase == CHECKING
+    # the ledger changes inside the table's step, the version once the step is done
+    wait_for(lambda: table.version > version)
+    assert ledger(table).game.record.turns == [{"pass": True}] and session.phase == CHECKING
     assert table.view("en")["session"]["phase"] == CHECKING
     kept = table.version
     press(factory, 5)  # PASS again: the move waits for CONFIRM, so it is refused
-    wait_for(lambda: service.controls.status == LED_ERROR)
+    wait_for(lambda: service.controls.status == LED_ERROR and table.version > kept)
     assert session.problem.key == "pass_not_now"
     assert ledger(table).game.record.turns == [{"pass": True}] and table.version == kept + 1
     press(factory, 6, seconds=0.45)  # CONFIRM held: UNDO, through the same table

@@ -1,202 +1,20 @@
-"""`companion eval-vision`: how well recognition reads synthetic tables whose truth is known.
+"""`companion eval-vision`: how well the camera reads synthetic tables whose truth is known.
 
-Each scene is drawn by caboose.scenes from its own seed (a legal railway of 3-20 cards, one
-card lying apart, 1-4 wheel or pip dice, the caboose on a railway card), rendered through an
-easy or hard camera, and recognised by `observe`. Recognition is given what a tracker
-knows from earlier frames: where the railway's back card lay (so "railway exact" measures
-finding and chaining the cards, not guessing which end is the back).
-
-Latency is measured with OpenCV on one thread, the Pi's budget for one core; it is reported
-as wall time and as CPU time of this process, which stays honest on a busy machine. Each
-scene is a new camera position, so every frame calibrates and builds its warp tables from
-scratch; `still_camera_ms_p50` times the same frame again as a fixed camera's next frame,
-which reuses them (observe's `calibration` argument).
+What is measured (the pieces, the scenes drawn, how a reading is scored) is the game's:
+the default game's `eval_vision` (for the Caboose design, its editions' cards, dice and
+caboose: companion/games/caboose/vision/eval_vision.py) parses the options and reports.
 """
 
 from __future__ import annotations
 
-import argparse
-import json
-import math
 import sys
-import time
-from collections.abc import Sequence
 
-import cv2
-import numpy as np
-
-from companion.games.caboose import scenes as synthetic
-from companion.games.caboose.rules.edition import EDITIONS
-from companion.games.caboose.vision.observation import Observation, VisionConfig
-from companion.games.caboose.vision.observe import observe
-
-_SAME_CARD_MM = 15.0  # a seen card this close to a true card's centre is that card
-_SAME_DIE_MM = 10.0
-
-
-def _nearest(point: tuple[float, float], options: Sequence[tuple[float, float]], limit: float):
-    best, best_d = None, limit
-    for i, other in enumerate(options):
-        d = math.dist(point, other)
-        if d < best_d:
-            best, best_d = i, d
-    return best
-
-
-def score_scene(scene: synthetic.Scene, seen: Observation) -> dict:
-    """Per-scene counts: cards right, railway exact, caboose right, dice right, pose errors."""
-    centres = [(c.pose.x, c.pose.y) for c in seen.cards]
-    truth_of_seen: dict[int, int] = {}
-    cards_right, position_err, rotation_err = 0, [], []
-    for index, card in enumerate(scene.cards):
-        match = _nearest((card.pose.x, card.pose.y), centres, _SAME_CARD_MM)
-        if match is None:
-            continue
-        truth_of_seen[match] = index
-        got = seen.cards[match]
-        if got.code == card.code:
-            cards_right += 1
-            position_err.append(math.dist(centres[match], (card.pose.x, card.pose.y)))
-            turn = (got.pose.rotation - card.pose.rotation + 180.0) % 360.0 - 180.0
-            rotation_err.append(abs(turn))
-    railway = tuple(truth_of_seen.get(i, -1) for i in seen.railway)
-    caboose_right = (
-        seen.caboose is not None
-        and scene.caboose is not None
-        and railway[seen.caboose] == scene.caboose
-    )
-    die_centres = [d.position for d in seen.dice]
-    dice_right = 0
-    for die in scene.dice:
-        match = _nearest((die.x, die.y), die_centres, _SAME_DIE_MM)
-        if match is not None and (seen.dice[match].kind, seen.dice[match].face) == (
-            die.kind,
-            die.face,
-        ):
-            dice_right += 1
-    return {
-        "cards": len(scene.cards),
-        "cards_right": cards_right,
-        "cards_extra": len(seen.cards) - len(truth_of_seen),
-        "railway_exact": railway == scene.railway,
-        "caboose_right": caboose_right,
-        "dice": len(scene.dice),
-        "dice_right": dice_right,
-        "dice_extra": max(0, len(seen.dice) - dice_right),
-        "position_err_mm": position_err,
-        "rotation_err_deg": rotation_err,
-    }
-
-
-def evaluate(scenes: int, seed: int, difficulty: str, edition: str) -> dict:
-    """Render and recognise `scenes` scenes; the summary that `--json` prints."""
-    cv2.setNumThreads(1)
-    camera = synthetic.Camera.preset(difficulty)
-    config = VisionConfig.for_edition(edition)
-    warm = synthetic.random_scene(seed + scenes, edition, n_cards=3, n_dice=1)
-    config.faces()  # the catalogue is built once, at start-up: not a frame's latency
-    observe(synthetic.render(warm, seed + scenes, camera), config)
-    totals = {"cards": 0, "cards_right": 0, "cards_extra": 0, "dice": 0, "dice_right": 0,
-              "dice_extra": 0, "railway_exact": 0, "caboose_right": 0}  # fmt: skip
-    wall, cpu, still, render_ms, pos, rot = [], [], [], [], [], []
-    failures: list[dict] = []
-    for i in range(scenes):
-        scene_seed = seed + i
-        scene = synthetic.random_scene(scene_seed, edition, loose_cards=1)
-        start = time.perf_counter()
-        frame = synthetic.render(scene, scene_seed, camera)
-        render_ms.append((time.perf_counter() - start) * 1000)
-        back = scene.cards[scene.railway[0]].pose
-        start, start_cpu = time.perf_counter(), time.process_time()
-        seen = observe(frame, config, back=(back.x, back.y))
-        wall.append((time.perf_counter() - start) * 1000)
-        cpu.append((time.process_time() - start_cpu) * 1000)
-        # the same camera's next frame: calibration and warp tables are reused
-        start = time.perf_counter()
-        observe(frame, config, calibration=seen.calibration, back=(back.x, back.y))
-        still.append((time.perf_counter() - start) * 1000)
-        result = score_scene(scene, seen)
-        for key in totals:
-            totals[key] += int(result[key])
-        pos += result["position_err_mm"]
-        rot += result["rotation_err_deg"]
-        if (
-            result["cards_right"] < result["cards"]
-            or not result["railway_exact"]
-            or not result["caboose_right"]
-            or result["dice_right"] < result["dice"]
-        ):
-            failures.append({"seed": scene_seed, "problems": [p.text() for p in seen.problems]} | {
-                k: result[k] for k in ("cards", "cards_right", "railway_exact",
-                                       "caboose_right", "dice", "dice_right")})  # fmt: skip
-
-    def ratio(right: int, total: int) -> float:
-        return round(right / total, 4) if total else 1.0
-
-    def pct(values: list[float], q: float) -> float:
-        return round(float(np.percentile(values, q)), 2) if values else 0.0
-
-    return {
-        "scenes": scenes,
-        "seed": seed,
-        "difficulty": difficulty,
-        "edition": edition,
-        "frame_size": list(camera.frame_size),
-        "cards": totals["cards"],
-        "cards_accuracy": ratio(totals["cards_right"], totals["cards"]),
-        "cards_extra": totals["cards_extra"],
-        "railway_exact": ratio(totals["railway_exact"], scenes),
-        "caboose_accuracy": ratio(totals["caboose_right"], scenes),
-        "dice": totals["dice"],
-        "dice_accuracy": ratio(totals["dice_right"], totals["dice"]),
-        "dice_extra": totals["dice_extra"],
-        "position_err_mm_p95": pct(pos, 95),
-        "rotation_err_deg_p95": pct(rot, 95),
-        "latency_ms_p50": pct(wall, 50),
-        "latency_ms_p95": pct(wall, 95),
-        "cpu_ms_p50": pct(cpu, 50),
-        "cpu_ms_p95": pct(cpu, 95),
-        "still_camera_ms_p50": pct(still, 50),
-        "render_ms_p50": pct(render_ms, 50),
-        "failures": failures[:20],
-    }
+from companion.games import default
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="companion eval-vision",
-        description="Render synthetic tables and measure how well the camera reads them.",
-    )
-    parser.add_argument("--scenes", type=int, default=100, help="how many scenes (default 100)")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the first scene")
-    parser.add_argument("--difficulty", choices=("easy", "hard"), default="hard")
-    parser.add_argument("--edition", choices=EDITIONS, default="rollecate")
-    parser.add_argument("--json", action="store_true", help="print one JSON document")
-    args = parser.parse_args(argv)
-    if args.scenes < 1:
-        parser.error("--scenes must be at least 1")
-    if args.seed < 0:
-        parser.error("--seed must not be negative")
-    result = evaluate(args.scenes, args.seed, args.difficulty, args.edition)
-    if args.json:
-        print(json.dumps(result))
-        return 0
-    print(f"{result['scenes']} {args.difficulty} scenes of {args.edition}, seed {args.seed}, "
-          f"{result['frame_size'][0]}x{result['frame_size'][1]}")  # fmt: skip
-    print(f"cards    {result['cards_accuracy']:.2%} of {result['cards']} "
-          f"({result['cards_extra']} seen that are not there)")  # fmt: skip
-    print(f"railway  {result['railway_exact']:.2%} of scenes exact")
-    print(f"caboose  {result['caboose_accuracy']:.2%} of scenes on the right card")
-    print(f"dice     {result['dice_accuracy']:.2%} of {result['dice']} "
-          f"({result['dice_extra']} seen that are not there)")  # fmt: skip
-    print(f"pose     p95 {result['position_err_mm_p95']} mm, "
-          f"{result['rotation_err_deg_p95']} degrees")  # fmt: skip
-    print(f"latency  p50 {result['latency_ms_p50']} ms, p95 {result['latency_ms_p95']} ms "
-          f"(CPU p50 {result['cpu_ms_p50']} ms, one thread); a still camera's next frame "
-          f"p50 {result['still_camera_ms_p50']} ms")  # fmt: skip
-    for failure in result["failures"]:
-        print(f"  seed {failure['seed']}: {failure}", file=sys.stderr)
-    return 0
+    """`companion eval-vision ARGS`: the default game's measure; its exit status."""
+    return default().eval_vision(sys.argv[1:] if argv is None else list(argv))
 
 
 if __name__ == "__main__":

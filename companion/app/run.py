@@ -17,22 +17,15 @@ from __future__ import annotations
 import logging
 import signal
 import sys
+from dataclasses import asdict
 from pathlib import Path
 
-import numpy as np
 from gpiozero import Factory
 
 from companion.app.config import Config, ConfigError, load
 from companion.app.service import FrameLoop, log
 from companion.games import default
-from companion.games.caboose.camera import Camera
-from companion.games.caboose.match import Match
-from companion.games.caboose.rules.edition import load as load_edition
-from companion.games.caboose.session import SessionConfig
-from companion.games.caboose.tracker import Tracker, TrackerConfig
-from companion.games.caboose.vision.catalogue import CatalogueError
-from companion.games.caboose.vision.observation import VisionConfig
-from companion.games.protocol import Refusal, Setting
+from companion.games.protocol import CameraSetup, Refusal, Setting, Watcher
 from companion.store import Store
 from companion.table import Table
 from companion.vision.table import TableLayout
@@ -58,18 +51,13 @@ class Service(FrameLoop):
             pin_factory=pins,
         )
         # A real table's deck is shuffled by hand: the deal is fixed from what it shows.
+        game = default()
         setting = Setting(
             provisional=True,
-            camera=SessionConfig(
-                unsure_below=config.session.unsure_below,
-                pip_wheels=config.session.pip_wheels,
-                dice_per_roll=config.session.dice_per_roll,
-            ),
+            camera=game.follow(asdict(config.session)),
             outputs=self.controls,
         )
-        table = Table(self.store, setting)
-        self.edition = _edition(table) or config.table.edition
-        super().__init__(self._watcher(), table)
+        super().__init__(_watcher(config), Table(self.store, setting))
 
     def press(self, button: str) -> None:
         """A button, as a command to the table like the page's; a refusal is the game's to
@@ -79,44 +67,29 @@ class Service(FrameLoop):
         except Refusal as refusal:
             log.info("%s: %s", button, refusal.message)
 
-    def _watcher(self) -> Camera:
-        """Recognition for the card size of `edition` (the game at the table's, or the
-        configured one before the first game)."""
-        table = self.config.table
-        try:
-            vision = VisionConfig.for_edition(
-                self.edition,
-                table.catalogue,
-                layout=TableLayout(table.width, table.height, table.marker_mm, table.inset_mm),
-                frame_size=self.config.camera.frame_size,
-            )
-        except CatalogueError as error:
-            raise ConfigError(f"table.catalogue: {error}") from error
-        tracker = self.config.tracker
-        settings = TrackerConfig(tracker.still_frames, tracker.card_mm, tracker.die_mm, table.zone)
-        return Camera(vision, Tracker(settings))
-
-    def step(self, frame: np.ndarray | None) -> list[object]:
-        """One frame from the camera, recognised for the card size of the game at the
-        table: a game of another edition may need another watcher."""
-        edition = _edition(self.table)
-        if edition is not None and edition != self.edition:
-            changed = load_edition(edition).card_mm != load_edition(self.edition).card_mm
-            self.edition = edition
-            if changed:
-                self.watcher = self._watcher()
-        return super().step(frame)
-
     def close(self) -> None:
         self.controls.close()
         self.source.close()
         self.store.close()
 
 
-def _edition(table: Table) -> str | None:
-    """The edition of the Caboose game at the table, if one is being played."""
-    match = table.match
-    return match.ledger.game.record.edition if isinstance(match, Match) else None
+def _watcher(config: Config) -> Watcher:
+    """The default game's camera over the configured table, looking for the pieces of the
+    configured edition until a game says which (the game's hint, every frame)."""
+    table, tracker = config.table, config.tracker
+    setup = CameraSetup(
+        layout=TableLayout(table.width, table.height, table.marker_mm, table.inset_mm),
+        frame_size=config.camera.frame_size,
+        catalogue=table.catalogue,
+        still_frames=tracker.still_frames,
+        card_mm=tracker.card_mm,
+        die_mm=tracker.die_mm,
+        zone=table.zone,
+    )
+    try:
+        return default().watcher(setup, table.edition)
+    except ValueError as error:  # the enrolled deck cannot be read
+        raise ConfigError(f"table.catalogue: {error}") from error
 
 
 def serve_page(table: Table, host: str, port: int, pin: str | None) -> str:

@@ -25,6 +25,7 @@ import argparse
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib.resources.abc import Traversable
+from pathlib import Path
 from typing import Any, Protocol
 
 # The languages the page speaks, as the rulebooks are printed in them: a game's `words`
@@ -157,6 +158,78 @@ class Watcher(Protocol):
 
 
 @dataclass(frozen=True)
+class CameraSetup:
+    """The camera over the table, the same whatever game is played on it: where the
+    markers lie (`layout`, a companion.vision.table.TableLayout), the frames' size, an
+    enrolled deck's folder (`companion enroll`; None: the game's own pictures), and when the
+    table is still: `still_frames` frames agree, a card seeming to move less than `card_mm`
+    and a die less than `die_mm` between them; `zone`, the marked rectangle (table mm) where
+    pieces are shown rather than played. `companion run` reads it from its configuration,
+    `companion demo` films its synthetic table with it."""
+
+    layout: Any
+    frame_size: tuple[int, int]
+    catalogue: Path | None = None
+    still_frames: int = 3
+    card_mm: float = 8.0
+    die_mm: float = 10.0
+    zone: tuple[float, float, float, float] | None = None
+
+
+class DemoError(RuntimeError):
+    """`companion demo` could not go on: the companion stopped following the table, or
+    the demo's options deal no game; the message says which."""
+
+
+class Demo(Protocol):
+    """One game of `companion demo` as the game's scripted players play it on the
+    synthetic table. They know its truth (the deal, what they chose, the dice they threw);
+    the companion knows only what the camera saw. The shared driver
+    (companion/app/demo.py) keeps the store, the table, the page, the buttons on mock pins
+    and the camera's frame loop, and lends them to the players as `hands`."""
+
+    seed: str  # the same seed, the same game: the camera's noise is seeded from it too
+
+    def refusal(self, store: Any) -> str | None:
+        """Why the game kept in `store` (companion.store.Store) is not this demo's game
+        (another option, other players, another seed), or None; asked before anything is
+        played, with `--store`."""
+
+    def finished(self, store: Any, number: int) -> tuple[dict[str, Any], Mapping[str, Any]]:
+        """A finished game of the store played again on the same store: its result, as
+        `play` returns it, and its record, without playing."""
+
+    def sit(self, table: Any, setup: CameraSetup) -> Watcher:
+        """Deal the game on `table` (companion.table.Table), or go on with the one it holds:
+        the watcher that follows it through a camera set up as `setup` says."""
+
+    def play(self, hands: Any) -> dict[str, Any]:
+        """Play to the end through `hands` (show the camera a scene, press a button, say a
+        turn was accepted): the final state as `companion replay --json` prints it, plus
+        how the camera did and whether the companion's game is the true one."""
+
+    def answer(self) -> None:
+        """After each frame: what the companion asks (an unsure card), answered with the
+        truth, as the players at a table would."""
+
+
+class Enrolment(Protocol):
+    """A deck being taught to the camera by `companion enroll`, one face at a time."""
+
+    faces: Sequence[str]  # the faces to show, in this order
+
+    def learn(self, frame: Any) -> tuple[Any, str | None]:
+        """The picture of the one face lying alone on the table in `frame`, or why not."""
+
+    def preview(self, faces: Sequence[str], pictures: Sequence[Any]) -> Any:
+        """A contact sheet of the faces learnt so far (an image OpenCV writes)."""
+
+    def save(self, pictures: Sequence[Any], folder: Path) -> None:
+        """Write the faces learnt (one picture per face) where `CameraSetup.catalogue`
+        finds them."""
+
+
+@dataclass(frozen=True)
 class Rules:
     """A game's pure rules, as python-chess's `Board` has them: no I/O, no clock, no
     randomness but the seed it is given. What a generic reader (a bot, an advisor, a
@@ -202,9 +275,20 @@ class Game:
     # (doc, json) -> what `companion replay` prints; a bad record raises RecordProblem
     replay: Callable[[Mapping[str, Any], bool], str]
     watch: Callable[[Mapping[str, Any], int, str], dict[str, Any]]  # a record's frame
-    add_arguments: Callable[[str, argparse.ArgumentParser], None]  # for simulate, demo
+    add_arguments: Callable[[str, argparse.ArgumentParser], None]  # simulate, demo, enroll
     simulate: Callable[[argparse.Namespace], int]
-    watcher: Callable[[Any], Watcher]  # (vision config): the camera's side of the game
     # (seed): a table of this game in mid-play (a companion.synthetic.Scene), what the
     # synthetic camera `synthetic:SEED` shows where there is no real one
     scene: Callable[[int], Any]
+    # --- the application (companion/app/) asks these when one of its commands starts
+    # (camera, the option whose pieces to look for until a game says): `companion run`'s
+    # camera side of the game, then looking for what each `Match.hint` says; ValueError if
+    # the enrolled deck (`CameraSetup.catalogue`) cannot be read
+    watcher: Callable[[CameraSetup, str], Watcher]
+    # the configuration's [session] keys, plain values: `Setting.camera` for `run` and `demo`
+    follow: Callable[[Mapping[str, Any]], Any]
+    demo: Callable[[argparse.Namespace], Demo]  # `companion demo`'s parsed options: its game
+    # `companion enroll`'s parsed options (add_arguments("enroll")): the faces to learn;
+    # ValueError says why a face asked for is none of the game's
+    enroll: Callable[[argparse.Namespace], Enrolment]
+    eval_vision: Callable[[list[str]], int]  # `companion eval-vision ARGS`: its exit status

@@ -10,6 +10,7 @@ import numpy as np
 from companion.app import enroll
 from companion.games.caboose.scenes import PlacedCard, Scene, random_scene, render
 from companion.games.caboose.vision.catalogue import Catalogue
+from companion.games.caboose.vision.enrolment import Deck, faces_of
 from companion.games.caboose.vision.observation import VisionConfig
 from companion.pose import Pose
 from companion.synthetic import Camera, PlacedDie
@@ -59,14 +60,15 @@ def printed_deck() -> Catalogue:
     full-bleed art, no frame), learnt the way a player teaches the companion a deck:
     `enroll` with a fixed camera over the table, each card laid alone when it asks."""
     camera = SyntheticFrames(40, "easy")
-    codes = enroll.faces_of("rollecate")
-    to_lay = iter(codes)
+    deck = Deck(faces_of("rollecate"), VisionConfig())
+    to_lay = iter(deck.faces)
 
     def lay_next(_prompt: str) -> None:
         card = PlacedCard(next(to_lay), Pose(400.0, 300.0, 0.0))
         camera.show(Scene(cards=(card,), railway=(), design="printed").drawn())
 
-    return enroll.enroll(camera, codes, VisionConfig(), wait=lay_next, say=lambda _: None)
+    pictures = enroll.enroll(camera, deck, wait=lay_next, say=lambda _: None)
+    return Catalogue(list(deck.faces), pictures)
 
 
 @cache

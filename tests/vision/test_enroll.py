@@ -12,6 +12,7 @@ from companion.app import enroll
 from companion.games.caboose.scenes import PlacedCard, Scene, render
 from companion.games.caboose.session import SessionConfig
 from companion.games.caboose.vision.catalogue import Catalogue, CatalogueError
+from companion.games.caboose.vision.enrolment import Deck
 from companion.games.caboose.vision.observation import VisionConfig
 from companion.games.caboose.vision.observe import observe
 from companion.pose import Pose
@@ -34,13 +35,12 @@ def _record_one_card_each(folder: Path) -> None:
 def test_enroll_round_trip_recognises_with_the_learnt_catalogue(tmp_path: Path) -> None:
     _record_one_card_each(tmp_path / "frames")
     said: list[str] = []
+    deck = Deck(CODES, VisionConfig())
     with FolderFrames(tmp_path / "frames") as source:
-        catalogue = enroll.enroll(
-            source, CODES, VisionConfig(), say=said.append, preview_path=tmp_path / "seen.png"
-        )
+        pictures = enroll.enroll(source, deck, say=said.append, preview_path=tmp_path / "seen.png")
     assert said[-1] == "[4/4] learnt C2"
     assert cv2.imread(str(tmp_path / "seen.png")) is not None
-    catalogue.save(tmp_path / "deck")
+    deck.save(pictures, tmp_path / "deck")
     loaded = Catalogue.load(tmp_path / "deck")
     assert loaded.codes == tuple(CODES)
 

@@ -3,27 +3,47 @@
 
 The tracker's `Watcher` recognises a frame and turns still views into table events; here
 each frame becomes one `Seen` command, its events and what the camera could not see, for
-the shared frame loop to hand to the table like any other command.
+the shared frame loop to hand to the table like any other command. The cards' size is the
+edition's: the camera looks for the size the game's hint says (an edition of other cards
+needs other recognition, and a tracker that starts afresh), and before any game for the
+size of the edition the table is set up for.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from typing import Any
 
 from companion.games.caboose.commands import Seen
-from companion.games.caboose.tracker import CameraHint, Tracker, Watcher
+from companion.games.caboose.rules.edition import load as load_edition
+from companion.games.caboose.session import SessionConfig
+from companion.games.caboose.tracker import CameraHint, Tracker, TrackerConfig, Watcher
+from companion.games.caboose.vision.catalogue import Catalogue
 from companion.games.caboose.vision.observation import Observation, VisionConfig
+from companion.games.protocol import CameraSetup
 
 # The service's name in its journal (`journalctl -u caboose-companion`), as it always was.
 log = logging.getLogger("companion.run")
 
 
 class Camera:
-    """Recognition and tracker for one card size, giving commands."""
+    """Recognition and tracker for one card size, giving commands; made again for another
+    card size when the game's hint asks for one."""
 
     def __init__(self, vision: VisionConfig, tracker: Tracker | None = None) -> None:
         self.watcher = Watcher(vision, tracker)
+        self.setup: CameraSetup | None = None  # the table's camera, to look for other cards
+
+    @classmethod
+    def over(cls, setup: CameraSetup, edition: str) -> Camera:
+        """The camera over a table set up as `setup` says, looking for `edition`'s cards
+        until a game's hint says which (the enrolled deck, if any, is read now: a broken
+        one is a `CatalogueError` before the first frame)."""
+        catalogue = Catalogue.load(setup.catalogue) if setup.catalogue else None
+        camera = cls(_vision(setup, load_edition(edition).card_mm, catalogue), _tracker(setup))
+        camera.setup = setup
+        return camera
 
     @property
     def last(self) -> Observation | None:
@@ -33,8 +53,37 @@ class Camera:
     def see(self, frame: Any, hint: CameraHint | None) -> list[Seen]:
         """One frame (None: the same picture as before): its table events, and what the
         camera could not see in it (told on every frame: the page shows it until fixed)."""
+        self._look_for(hint)
         events = self.watcher.see(frame, hint)
         if events:
             log.info("table: %s", ", ".join(event.what for event in events))
         last = self.watcher.last
         return [Seen(tuple(events), tuple(last.problems) if last is not None else ())]
+
+    def _look_for(self, hint: CameraHint | None) -> None:
+        """Recognition for the card size the hint asks for, if the camera knows its table."""
+        vision = self.watcher.vision
+        if self.setup is None or hint is None or hint.card_mm in (None, vision.card_mm):
+            return
+        self.watcher = Watcher(
+            _vision(self.setup, hint.card_mm, vision.catalogue), _tracker(self.setup)
+        )
+
+
+def _vision(
+    setup: CameraSetup, card_mm: tuple[float, float], catalogue: Catalogue | None
+) -> VisionConfig:
+    return VisionConfig(
+        layout=setup.layout, card_mm=card_mm, catalogue=catalogue, frame_size=setup.frame_size
+    )
+
+
+def _tracker(setup: CameraSetup) -> Tracker:
+    return Tracker(TrackerConfig(setup.still_frames, setup.card_mm, setup.die_mm, setup.zone))
+
+
+def follow(session: Mapping[str, Any]) -> SessionConfig:
+    """How the turn flow follows a table through the camera, from the configuration's
+    [session] keys (`unsure_below`, `pip_wheels`, `dice_per_roll`; a key left out keeps
+    its default)."""
+    return SessionConfig(**session)

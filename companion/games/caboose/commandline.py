@@ -15,6 +15,7 @@ from companion.games.caboose.record import from_json, replay, summary
 from companion.games.caboose.rules.edition import EDITIONS, variant_ids
 from companion.games.caboose.rules.state import RuleError
 from companion.games.caboose.simulate import simulate as simulate_games
+from companion.games.caboose.vision import enrolment
 
 
 def replay_text(doc: Mapping[str, Any], as_json: bool) -> str:
@@ -42,7 +43,11 @@ def replay_text(doc: Mapping[str, Any], as_json: bool) -> str:
 
 def add_arguments(command: str, parser: argparse.ArgumentParser) -> None:
     """This game's options of `companion simulate` and `companion demo` (the edition, the
-    players and the variant; the bots' policies for simulate)."""
+    players and the variant; the bots' policies for simulate), and of `companion enroll`
+    (whose deck)."""
+    if command == "enroll":
+        enrolment.add_arguments(parser)
+        return
     parser.add_argument("--edition", choices=EDITIONS, default="loose-caboose")
     players = 4 if command == "simulate" else 3
     parser.add_argument("--players", type=int, default=players, help=f"2-4 (default {players})")

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from importlib.resources import files
 from typing import Any
 
-from companion.games.caboose import camera, commandline, commands, match, sample, view
+from companion.games.caboose import camera, commandline, commands, demo, match, sample, view
 from companion.games.caboose.record import FORMAT, RecordError, from_json
 from companion.games.caboose.rules.actions import legal_actions
 from companion.games.caboose.rules.edition import EDITIONS
@@ -18,6 +18,7 @@ from companion.games.caboose.rules.engine import apply, deal
 from companion.games.caboose.rules.state import GameState
 from companion.games.caboose.scenes import random_table
 from companion.games.caboose.table import GAME_ID, check_names, snapshot_of
+from companion.games.caboose.vision import enrolment, eval_vision
 from companion.games.caboose.words import TEXT
 from companion.games.protocol import Game, Option, Rules, Start
 
@@ -77,6 +78,10 @@ GAME = Game(
     watch=watch,
     add_arguments=commandline.add_arguments,
     simulate=commandline.simulate,
-    watcher=camera.Camera,
     scene=random_table,
+    watcher=camera.Camera.over,
+    follow=camera.follow,
+    demo=demo.from_args,
+    enroll=enrolment.enrolment,
+    eval_vision=eval_vision.main,
 )

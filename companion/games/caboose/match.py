@@ -91,10 +91,11 @@ class Match:
         return self.ledger.export().as_json()
 
     def hint(self) -> CameraHint:
-        """What the camera must look for: the railway as the game has it, and where its
-        back card lay in the last still view the flow was told of."""
+        """What the camera must look for: the railway as the game has it, where its back
+        card lay in the last still view the flow was told of, and its edition's card size."""
         still = self.session.view if self.session is not None else None
-        return CameraHint.of(self.ledger.state.railway, still)
+        state = self.ledger.state
+        return CameraHint.of(state.railway, still, state.edition.card_mm)
 
     # --- the page's commands -------------------------------------------------------------
 

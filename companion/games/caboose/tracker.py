@@ -94,22 +94,29 @@ class TableView:
 class CameraHint:
     """What the game tells the camera, one value handed to each `Watcher.see`: `railway`,
     the railway back to front as the game has it (before any still view it settles which
-    end of the cards is the back), and `back`, where the railway's back card lay in the
+    end of the cards is the back), `back`, where the railway's back card lay in the
     last still view the game was told of (table mm; recognition reads the railway from the
-    end nearest it). The game knows both; the camera keeps no copy of either."""
+    end nearest it), and `card_mm`, the size of the game's cards (its edition's; None: the
+    size the camera looks for already). The game knows them; the camera keeps no copy."""
 
     railway: tuple[str, ...] = ()
     back: tuple[float, float] | None = None
+    card_mm: tuple[float, float] | None = None
 
     @classmethod
-    def of(cls, railway: Sequence[str], still: TableView | None) -> CameraHint:
+    def of(
+        cls,
+        railway: Sequence[str],
+        still: TableView | None,
+        card_mm: tuple[float, float] | None = None,
+    ) -> CameraHint:
         """The hint of a game whose railway is `railway` and whose last still view of the
-        table was `still` (None: not seen still yet)."""
+        table was `still` (None: not seen still yet), played with cards of `card_mm`."""
         back = None
         if still is not None and still.railway:
             pose = still.railway[0].pose
             back = pose.x, pose.y
-        return cls(tuple(railway), back)
+        return cls(tuple(railway), back, card_mm)
 
 
 @dataclass(frozen=True)
