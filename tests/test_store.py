@@ -2,8 +2,11 @@
 is, its record document and its journal; a reopened store resumes the same game, and a
 store made by an older companion opens and resumes exactly as before."""
 
+import hashlib
 import json
 import sqlite3
+import subprocess
+import sys
 
 import pytest
 
@@ -180,3 +183,26 @@ def test_a_game_of_a_game_this_companion_does_not_know_is_refused_by_name(tmp_pa
     assert store.games() == games and games[0][0] == finished
     assert store.current_game() == (number, "switching-track")
     assert [e.kind for e in store.journal(number)] == ["move"]
+
+
+def test_companion_serve_on_a_store_of_an_unknown_game_says_so_in_one_line(tmp_path):
+    """`companion serve` on such a store: the refusal in one line and exit 2 before it would
+    serve (the port is never bound), and nothing written."""
+    path = tmp_path / "newer.sqlite3"
+    store = Store(path)
+    store.start("switching-track", {"format": "switching-record/1"})
+    store.close()
+    before = hashlib.sha256(path.read_bytes()).hexdigest()
+    done = subprocess.run(
+        [sys.executable, "-m", "companion", "serve", "--db", str(path), "--port", "8741"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.splitlines() == [
+        f"companion serve: {path} holds a game in progress (number 1) of 'switching-track', a "
+        "game this companion does not referee (it knows caboose): update the companion, or give "
+        "another store file"
+    ]
+    assert hashlib.sha256(path.read_bytes()).hexdigest() == before

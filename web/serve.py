@@ -89,11 +89,10 @@ def serve(
 ) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     try:
-        store = Store(db or DEFAULT_DB)
+        table = Table(Store(db or DEFAULT_DB))  # a game it cannot resume: a StoreError too
     except StoreError as error:
         print(f"companion serve: {error}", file=sys.stderr)
         return 2
-    table = Table(store)
     if demo:
         deal_demo(table)
     pin = pin or new_pin()
