@@ -43,7 +43,6 @@ from companion.vision.table import TableLayout
 from hw.controls import Controls, pin_factory
 from hw.frames import FrameSource
 
-
 # A safety net, not a deadline: a press waits for the controls and the table to take it,
 # however slowly; only a press not taken after this long means something is broken.
 PRESS_TIMEOUT = 120.0

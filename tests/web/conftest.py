@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from companion.table import Table
 from companion.store import Store
+from companion.table import Table
 from tests.tables import ROLLECATE_TWO
 from web.app import Settings, create_app
 from web.serve import listen
