@@ -12,22 +12,22 @@ import numpy as np
 import pytest
 
 from companion.app.service import FrameLoop
+from companion.games import default
 from companion.games.caboose import scenes as synthetic
-from companion.games.caboose.camera import Camera
-from companion.games.caboose.session import SessionConfig
-from companion.games.caboose.vision.observation import VisionConfig
-from companion.games.protocol import Setting
+from companion.games.protocol import CameraSetup, Setting
 from companion.hardware import FRAME_SIZE
 from companion.store import Store
 from companion.table import Table
+from companion.vision.table import TableLayout
 from hw.frames import FolderFrames, SyntheticFrames
 
 
 @pytest.fixture
 def loop(tmp_path: Path):
     store = Store(tmp_path / "table.sqlite3")
-    table = Table(store, Setting(provisional=True, camera=SessionConfig()))
-    yield FrameLoop(Camera(VisionConfig.for_edition("rollecate")), table)
+    game = default()  # as `companion run` asks the registry for its camera and turn flow
+    table = Table(store, Setting(provisional=True, camera=game.follow({})))
+    yield FrameLoop(game.watcher(CameraSetup(TableLayout(), FRAME_SIZE), "rollecate"), table)
     store.close()
 
 
