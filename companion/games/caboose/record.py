@@ -18,7 +18,6 @@ from typing import Any
 from companion.games.caboose import cards
 from companion.games.caboose.rules import engine
 from companion.games.caboose.rules.edition import EDITIONS
-from companion.games.caboose.rules.log import turn_line
 from companion.games.caboose.rules.scoring import counted, final_ranking, score
 from companion.games.caboose.rules.state import (
     TOOK,
@@ -30,6 +29,7 @@ from companion.games.caboose.rules.state import (
     Play,
     RuleError,
 )
+from companion.games.caboose.turn_log import turn_line
 from companion.games.protocol import RecordProblem
 from companion.games.records import MAX_DEPTH, TOO_DEEP, depth, parse_document, read_document
 from companion.pose import Pose

@@ -38,7 +38,6 @@ from companion.games.caboose.record import (
 )
 from companion.games.caboose.rules import engine, geometry
 from companion.games.caboose.rules.edition import EDITIONS
-from companion.games.caboose.rules.log import turn_line
 from companion.games.caboose.rules.state import (
     TOOK,
     Action,
@@ -49,6 +48,7 @@ from companion.games.caboose.rules.state import (
     Play,
     RuleError,
 )
+from companion.games.caboose.turn_log import turn_line
 from companion.games.protocol import Refusal
 from companion.store import Kept, Store
 

@@ -17,7 +17,6 @@ from companion.games.caboose import cards
 from companion.games.caboose.record import to_action
 from companion.games.caboose.rules import discard, geometry
 from companion.games.caboose.rules.engine import laura_action
-from companion.games.caboose.rules.log import turn_line
 from companion.games.caboose.rules.odds import Odds, derail_odds, play_odds
 from companion.games.caboose.rules.scoring import counted, final_ranking, score
 from companion.games.caboose.rules.state import (
@@ -38,6 +37,7 @@ from companion.games.caboose.rules.state import (
     Play,
 )
 from companion.games.caboose.table import Snapshot
+from companion.games.caboose.turn_log import turn_line
 from companion.games.caboose.words import camera_words, session_words
 
 # Beyond this many penalty cards in one turn the alternative orders are too many to list.

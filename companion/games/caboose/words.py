@@ -2,7 +2,7 @@
 its view and its referee at the table say. The page's shell has its own (web/words.py: the
 PIN, the start form, records, the live stream); the server hands the page both in one table
 of words, so the JavaScript never holds any text of its own. The game log's lines come
-from `rules/log.py`, which speaks both languages too. What the referee at the table says
+from `turn_log.py`, which speaks both languages too. What the referee at the table says
 (`companion.games.caboose.session`), what the camera could not see (`vision/problems.py`)
 and why the engine or the table refused something (`RuleError`, `TableError`) are kept as
 keys and parameters, and said here in the page's language.

@@ -1,6 +1,8 @@
 """A turn's events in plain words, one line per turn, for the record's replay and the page.
 
 English and Spanish: the rulebooks exist in both, and so do the families at the table.
+Outside `rules/`: the rules return events, and this is how the game says them (the
+English lines are the replay's log, exactly as shared/spec/game-record.md prints them).
 """
 
 from __future__ import annotations
