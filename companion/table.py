@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion import games
-from companion.games.protocol import Game, Match, Refusal, Setting, Start
+from companion.games.protocol import Game, Match, RecordProblem, Refusal, Setting, Start
 from companion.store import Store, StoreError
 
 
@@ -42,7 +42,15 @@ class Table:
         if current is not None:  # resumed by the game it is a game of
             number, game_id = current
             game = _stored_game(store, number, game_id)
-            self._begin(game, game.resume(store, number, self.setting))
+            try:
+                match = game.resume(store, number, self.setting)
+            except RecordProblem as problem:  # a journal this companion cannot fold
+                raise StoreError(
+                    f"{store.path} holds a game in progress (number {number}) that cannot be "
+                    f"resumed: {problem.message}; give another store file (this one is left "
+                    "as it is)"
+                ) from None
+            self._begin(game, match)
 
     # --- changing ------------------------------------------------------------------------
 

@@ -206,3 +206,26 @@ def test_companion_serve_on_a_store_of_an_unknown_game_says_so_in_one_line(tmp_p
         "another store file"
     ]
     assert hashlib.sha256(path.read_bytes()).hexdigest() == before
+
+
+def test_companion_serve_on_a_store_whose_game_cannot_be_resumed_says_so_in_one_line(tmp_path):
+    """A Caboose game whose journal holds an entry no Caboose game writes (a store edited by
+    hand, or by a newer companion): `companion serve` says which game and why in one line,
+    exit 2, before it would serve, and the file is left as it was."""
+    path = tmp_path / "odd.sqlite3"
+    store = Store(path)
+    doc = record_of(deal("rollecate", ["Ana", "Ben"], seed=1)).as_json()
+    store.start("caboose", doc, [("teleport", {"to": 3})])
+    store.close()
+    before = hashlib.sha256(path.read_bytes()).hexdigest()
+    done = subprocess.run(
+        [sys.executable, "-m", "companion", "serve", "--db", str(path), "--port", "8742"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2 and done.stdout == ""
+    [line] = done.stderr.splitlines()
+    assert line.startswith(f"companion serve: {path} holds a game in progress (number 1) that")
+    assert "teleport" in line
+    assert hashlib.sha256(path.read_bytes()).hexdigest() == before
