@@ -13,6 +13,7 @@ from gpiozero.pins.mock import MockFactory
 from companion.app.config import load
 from companion.app.run import Service
 from companion.games.caboose.session import CHECKING, LED_ERROR, WAITING
+from companion.store import Store, StoreError
 from hw.frames import SyntheticFrames
 from tests.playing import ledger, match, new_game
 
@@ -77,3 +78,20 @@ def test_a_press_before_any_game_is_refused_quietly(service):
     time.sleep(0.2)
     assert service.table.version == version
     assert service.table.view("en")["game"] is None
+
+
+def test_a_service_that_cannot_open_its_table_lets_go_of_the_pins_and_the_store(tmp_path):
+    """A store whose game in progress this companion does not referee stops `run` with a
+    StoreError; the buttons' pins are free again (gpiozero refuses a pin in use), so the
+    next start, on a good store, can take them."""
+    bad = tmp_path / "newer.sqlite3"
+    Store(bad).start("switching-track", {"format": "switching-record/1"})
+    config = tmp_path / "companion.toml"
+    body = f"[camera]\nsource = 'synthetic:3'\n[gpio]\npin_factory = 'mock'\n{PINS}"
+    config.write_text(body + f"[store]\npath = '{bad}'\n")
+    factory = MockFactory()
+    with pytest.raises(StoreError, match="switching-track"):
+        Service(load(config), SyntheticFrames(3), factory)
+    config.write_text(body + f"[store]\npath = '{tmp_path / 'good.sqlite3'}'\n")
+    service = Service(load(config), SyntheticFrames(3), factory)
+    service.close()

@@ -57,7 +57,12 @@ class Service(FrameLoop):
             camera=game.follow(asdict(config.session)),
             outputs=self.controls,
         )
-        super().__init__(_watcher(config), Table(self.store, setting))
+        try:
+            super().__init__(_watcher(config), Table(self.store, setting))
+        except BaseException:  # a deck or a store it cannot use: let go of pins and file
+            self.controls.close()
+            self.store.close()
+            raise
 
     def press(self, button: str) -> None:
         """A button, as a command to the table like the page's; a refusal is the game's to
