@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from companion.games.caboose.commands import Act
+from companion.games.caboose.ledger import Ledger
 from companion.games.caboose.match import Match
 from companion.games.caboose.rules.state import Chaos, Pass, Play
-from companion.games.caboose.table import Ledger
 from companion.games.protocol import Start
 from companion.table import Table
 

@@ -18,9 +18,9 @@ from pathlib import Path
 
 import pytest
 
+from companion.games.caboose.ledger import Ledger
 from companion.games.caboose.record import record_of
 from companion.games.caboose.rules.engine import deal
-from companion.games.caboose.table import Ledger
 from companion.store import Store, StoreError
 
 ROOT = Path(__file__).parents[1]

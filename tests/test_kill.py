@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 from companion.app.config import ConfigError, load
+from companion.games.caboose.journal import stored_record
 from companion.games.caboose.record import replay, summary
-from companion.games.caboose.table import stored_record
 from companion.store import Store
 from tests.test_demo import COMPANION, SEED, state_only, uninterrupted
 

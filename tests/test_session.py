@@ -14,6 +14,8 @@ from gpiozero.pins.mock import MockFactory
 
 from companion.games.caboose.bots import greedy
 from companion.games.caboose.commands import Answer, Press, Seen
+from companion.games.caboose.journal import stored_record
+from companion.games.caboose.refusals import TableError
 from companion.games.caboose.rules.engine import deal
 from companion.games.caboose.rules.state import Pass, Play
 from companion.games.caboose.session import (
@@ -31,7 +33,6 @@ from companion.games.caboose.session import (
     Session,
     SessionConfig,
 )
-from companion.games.caboose.table import TableError, stored_record
 from companion.games.caboose.tracker import (
     CABOOSE_MOVED,
     CARDS_LAID,

@@ -10,10 +10,11 @@ import sys
 
 import pytest
 
+from companion.games.caboose.journal import CORRECT, TURN, UNDO, stored_record
+from companion.games.caboose.ledger import Ledger
 from companion.games.caboose.record import record_of
 from companion.games.caboose.rules.engine import deal
 from companion.games.caboose.rules.state import Pass
-from companion.games.caboose.table import CORRECT, TURN, UNDO, Ledger, stored_record
 from companion.store import Store, StoreError
 from companion.table import Table
 from tests.playing import ledger

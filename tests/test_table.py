@@ -9,9 +9,11 @@ import time
 import pytest
 
 from companion.games.caboose.commands import CorrectRoll, Reorder, Stage, Undo, Unstage
+from companion.games.caboose.journal import stored_record
 from companion.games.caboose.record import from_json
+from companion.games.caboose.refusals import TableError
 from companion.games.caboose.rules.state import Chaos, Pass, Play
-from companion.games.caboose.table import TableError, snapshot_of, stored_record
+from companion.games.caboose.snapshot import snapshot_of
 from companion.games.protocol import Refusal, Start
 from companion.store import Store
 from companion.table import Table

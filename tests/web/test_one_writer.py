@@ -10,8 +10,8 @@ from dataclasses import replace
 import pytest
 
 from companion.games.caboose.commands import CorrectRoll, Press, Undo
+from companion.games.caboose.refusals import TableError
 from companion.games.caboose.session import CHECKING, PASS, STAGED, UNDO, WAITING
-from companion.games.caboose.table import TableError
 from companion.games.caboose.tracker import CARDS_LAID, DICE_SETTLED
 from companion.store import Store
 from tests.playing import ledger

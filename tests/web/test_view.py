@@ -6,7 +6,7 @@ from __future__ import annotations
 from companion.games.caboose import view
 from companion.games.caboose.record import from_json
 from companion.games.caboose.rules.state import CANCELLED, PILED, Event
-from companion.games.caboose.table import snapshot_of
+from companion.games.caboose.snapshot import snapshot_of
 from tests.web.conftest import record
 
 

@@ -14,7 +14,7 @@ from companion.games.caboose.record import from_json
 from companion.games.caboose.rules import edition
 from companion.games.caboose.rules.engine import apply
 from companion.games.caboose.rules.state import GAME_OVER, Chaos, Event, Pass, Play
-from companion.games.caboose.table import snapshot_of
+from companion.games.caboose.snapshot import snapshot_of
 from companion.games.caboose.turn_log import turn_line
 from companion.games.caboose.words import LANGUAGES, TEXT, session_words
 from companion.store import Store

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.games.caboose import cards
+from companion.games.caboose.names import name_problem
 from companion.games.caboose.rules.state import Chaos, Pass, Play
-from companion.games.caboose.table import name_problem
 from companion.games.caboose.tracker import TableEvent
 from companion.games.protocol import Malformed, Start
 from companion.pose import Pose

@@ -28,6 +28,8 @@ from companion.games.caboose import scenes as synthetic
 from companion.games.caboose.camera import Camera
 from companion.games.caboose.commands import Answer, Show
 from companion.games.caboose.deal import replay as deal_replay
+from companion.games.caboose.journal import stored_record
+from companion.games.caboose.ledger import Ledger
 from companion.games.caboose.match import Match
 from companion.games.caboose.players import (
     DICE_AREA,
@@ -51,7 +53,7 @@ from companion.games.caboose.rules.state import (
     RuleError,
 )
 from companion.games.caboose.session import CHECKING, OVER, STAGED, WAITING, Session
-from companion.games.caboose.table import Ledger, snapshot_of, stored_record
+from companion.games.caboose.snapshot import snapshot_of
 from companion.games.protocol import CameraSetup, DemoError
 from companion.pose import Pose
 from companion.store import Store

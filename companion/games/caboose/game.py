@@ -10,6 +10,8 @@ from importlib.resources import files
 from typing import Any
 
 from companion.games.caboose import camera, commandline, commands, demo, match, sample, view
+from companion.games.caboose.journal import GAME_ID
+from companion.games.caboose.names import check_names
 from companion.games.caboose.record import FORMAT, RecordError, from_json
 from companion.games.caboose.rules.actions import legal_actions
 from companion.games.caboose.rules.edition import EDITIONS
@@ -17,7 +19,7 @@ from companion.games.caboose.rules.edition import load as load_edition
 from companion.games.caboose.rules.engine import apply, deal
 from companion.games.caboose.rules.state import GameState
 from companion.games.caboose.scenes import random_table
-from companion.games.caboose.table import GAME_ID, check_names, snapshot_of
+from companion.games.caboose.snapshot import snapshot_of
 from companion.games.caboose.vision import enrolment, eval_vision
 from companion.games.caboose.words import TEXT
 from companion.games.protocol import Game, Option, Rules, Start

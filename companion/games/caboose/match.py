@@ -1,6 +1,6 @@
 """The Caboose game being played at the table: the one object the shared writer drives.
 
-A match is the game's ledger (`table.Ledger`: the rules, the provisional deal, the
+A match is the game's ledger (`ledger.Ledger`: the rules, the provisional deal, the
 journal) and, when a camera follows the table, the turn flow as the players live it
 (`session.Session`: laid cards, dice, the check of the computed move, the buttons). Every
 command reaches it through `handle`, from the page, a button or the camera alike, one at a
@@ -27,9 +27,9 @@ from companion.games.caboose.commands import (
     Undo,
     Unstage,
 )
+from companion.games.caboose.ledger import Ledger, TableError
 from companion.games.caboose.record import from_json
 from companion.games.caboose.session import Session, idle_status, same_camera
-from companion.games.caboose.table import Ledger, TableError
 from companion.games.caboose.tracker import CameraHint
 from companion.games.protocol import Setting, Start
 from companion.store import Store

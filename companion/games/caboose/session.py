@@ -43,10 +43,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from companion.games.caboose import cards
+from companion.games.caboose.ledger import Ledger, TableError
 from companion.games.caboose.placement import engine_poses
 from companion.games.caboose.rules.state import DERAILED, Chaos, GameState, Pass, Play
 from companion.games.caboose.session_messages import Message, refusal, refused, show_words
-from companion.games.caboose.table import Ledger, TableError
 from companion.games.caboose.table_check import alike, mismatch
 from companion.games.caboose.tracker import (
     CARDS_LAID,

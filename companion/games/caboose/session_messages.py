@@ -13,8 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.games.caboose.refusals import TableError
 from companion.games.caboose.rules.state import GameState
-from companion.games.caboose.table import TableError
 
 # What the session says, in English. The page's other languages have the same keys in
 # words.py (a test keeps them complete); a count that changes the words has a key of its

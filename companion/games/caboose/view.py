@@ -36,7 +36,7 @@ from companion.games.caboose.rules.state import (
     Pass,
     Play,
 )
-from companion.games.caboose.table import Snapshot
+from companion.games.caboose.snapshot import Snapshot
 from companion.games.caboose.turn_log import turn_line
 from companion.games.caboose.words import camera_words, session_words
 
@@ -385,7 +385,7 @@ def log(snap: Snapshot, lang: str) -> list[dict[str, Any]]:
 
 def undo_state(snap: Snapshot) -> dict[str, Any]:
     """Whether undo would do something, so the page greys the button out instead of failing
-    (the table's own limit, `table.undo_refusal`: `rule` "roll" after a roll)."""
+    (the table's own limit, `refusals.undo_refusal`: `rule` "roll" after a roll)."""
     refusal = snap.undo_refusal
     if refusal is None:
         return {"possible": True}

@@ -319,7 +319,7 @@ REFUSALS: dict[str, dict[str, str]] = {
         "variant_players_one": "esta variante es para 1 jugador",
         "variant_players": "esta variante es para {players} jugadores",
         "edition_players": "{edition} es para 2 a {most} jugadores, no {given}",
-        # the table (table.py)
+        # the table (ledger.py, refusals.py)
         "not_your_turn": "le toca a {name}, no a {other}",
         "no_seat": "no hay ningún asiento {seat}",
         "game_over_start": "la partida ha terminado: empieza una nueva",

@@ -19,24 +19,17 @@ instead, which needs an explicit confirmation and stays in the journal for the l
 from __future__ import annotations
 
 import random
-import unicodedata
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any
 
 from companion.games.caboose import cards
 from companion.games.caboose.deal import DealError, hold, lay_railway, take
-from companion.games.caboose.record import (
-    Record,
-    RecordError,
-    from_json,
-    initial_state,
-    record_of,
-    summary,
-    to_action,
-    to_turn,
-)
-from companion.games.caboose.rules import engine, geometry
+from companion.games.caboose.journal import CORRECT, DEAL, TURN, UNDO, begin, record_now
+from companion.games.caboose.names import check_names
+from companion.games.caboose.record import Record, record_of, summary, to_action, to_turn
+from companion.games.caboose.refusals import TableError, check_turn, undo_refusal
+from companion.games.caboose.rules import engine
 from companion.games.caboose.rules.edition import EDITIONS
 from companion.games.caboose.rules.state import (
     TOOK,
@@ -48,180 +41,11 @@ from companion.games.caboose.rules.state import (
     Play,
     RuleError,
 )
+from companion.games.caboose.snapshot import FoldedGame, Snapshot, Staged, fold
 from companion.games.caboose.turn_log import turn_line
-from companion.games.protocol import Refusal
-from companion.store import Kept, Store
+from companion.store import Store
 
-GAME_ID = "caboose"  # the registry's id of the Caboose design: the store keeps it per game
-# The kinds of the Caboose journal's entries (`Store.append`): a turn, the last one taken
-# back, the last one corrected (a mistyped roll, another discard order), a deal fixed by
-# what the table showed (`deal.py`).
-TURN, UNDO, CORRECT, DEAL = "turn", "undo", "correct", "deal"
-
-# Rules that say "not now" rather than "not allowed": the table's state is in the way (the
-# page answers 409 rather than 422).
-CONFLICTS = frozenset({"turn", "game", "undo", "correct", "R-14", "session", "stale"})
-
-
-class TableError(Refusal):
-    """A command the Caboose table cannot take (not this player's turn, nothing to undo…):
-    nothing was changed. `rule` names the rule when one is broken, as RuleError does, so
-    every caller reports both alike; whether it is a conflict follows from the rule unless
-    said."""
-
-    def __init__(
-        self,
-        rule: str,
-        message: str,
-        *,
-        conflict: bool | None = None,
-        key: str | None = None,
-        params: dict[str, Any] | None = None,
-        **extra: Any,
-    ) -> None:
-        if conflict is None:
-            conflict = rule in CONFLICTS
-        super().__init__(rule, message, conflict=conflict, key=key, params=params, **extra)
-
-
-MAX_NAME = 200  # characters in a player's name: a name, not a document
-# Letters that draw nothing although Unicode calls them letters or symbols (Hangul fillers,
-# the blank Braille pattern): a name of these alone is as invisible as one of spaces.
-_BLANK = {"\u115f", "\u1160", "\u3164", "\uffa0", "\u2800"}
-
-
-def name_problem(name: object) -> str | None:
-    """What is wrong with a player's name, or None. One rule wherever a name enters (a new
-    game, a record imported or watched): at most MAX_NAME characters, no control
-    characters, and at least one letter, digit, punctuation mark or symbol that shows, so
-    that spaces, zero-width spaces or direction marks alone cannot name a player nobody
-    can see, and every game's export can be imported again."""
-    if not isinstance(name, str):
-        return "must be a text"
-    if len(name) > MAX_NAME:
-        return f"is {len(name)} characters long: a name has at most {MAX_NAME}"
-    if any(unicodedata.category(c) == "Cc" for c in name):
-        return "holds a control character (a line break, a tab…): type the name on one line"
-    if not any(unicodedata.category(c)[0] in "LNPS" and c not in _BLANK for c in name):
-        return "shows nothing (only spaces or invisible characters): type a name people can read"
-    return None
-
-
-def check_names(names: Sequence[object]) -> None:
-    """Every player's name as `name_problem` wants it, or a TableError naming the player."""
-    for seat, name in enumerate(names):
-        problem = name_problem(name)
-        if problem is not None:
-            raise TableError("setup", f"player {seat + 1}'s name {problem}")
-
-
-@dataclass(frozen=True)
-class Staged:
-    """Cards laid at the front but not yet rolled for: the page shows their dice and odds."""
-
-    seat: int
-    cards: tuple[str, ...]
-    place: tuple[geometry.Pose, ...] | None
-    dice: int
-
-
-@dataclass
-class _Game:
-    id: int
-    record: Record
-    state: GameState
-    lines: list[str] = field(default_factory=list)
-    events: list[tuple[Event, ...]] = field(default_factory=list)  # one tuple per turn
-    notes: list[str] = field(default_factory=list)  # corrections, for the log
-    before: GameState | None = None  # the state before the last turn: its pile and odds
-    shown: dict[int, tuple[str, ...]] = field(default_factory=dict)  # hands shown at the end
-    taken_shown: set[int] = field(default_factory=set)  # turns whose draw-pile cards were shown
-
-
-@dataclass(frozen=True)
-class Snapshot:
-    """One consistent view of the table, taken under its lock: a page renders from this
-    while other threads go on acting, so it never shows a half-applied turn."""
-
-    version: int
-    game_id: int
-    record: Record
-    state: GameState
-    before: GameState | None
-    lines: tuple[str, ...]
-    events: tuple[tuple[Event, ...], ...]
-    notes: tuple[str, ...]
-    staged: Staged | None
-    provisional: bool = False  # the deal is a guess: hands are not shown
-    to_show: tuple[str, int, int] | None = None  # what the guess waits to be shown
-    hands_shown: tuple[int, ...] = ()  # seats whose hand at the end was shown
-
-    @property
-    def undo_refusal(self) -> TableError | None:
-        """Why an undo would be refused at this instant (`undo_refusal`), or None."""
-        return undo_refusal(self.record.turns, self.staged)
-
-
-def undo_refusal(turns: Sequence[dict[str, Any]], staged: Staged | None) -> TableError | None:
-    """Why an undo would be refused, or None: the one place the undo limit is decided (the
-    page's UNDO, the held CONFIRM and the view's greyed button all ask here). Staged cards
-    can always be taken back; a turn can, unless it rolled dice, because a roll once seen
-    is not undone (a mistyped roll is corrected instead)."""
-    if staged is not None:
-        return None
-    if not turns:
-        return TableError(
-            "undo", "there is nothing to undo: no turn has been played", key="undo_nothing"
-        )
-    if "roll" in turns[-1]:
-        return TableError(
-            "undo",
-            "a dice roll once seen is not undone; if it was entered wrongly, "
-            "correct the roll instead",
-            key="undo_roll",
-        )
-    return None
-
-
-def _with_layout(state: GameState) -> GameState:
-    """A record does not keep where the setup cards lie; the table lays them as `deal` did,
-    so that placements chosen before a restart still join the railway after it."""
-    layout = geometry.first_railway_layout(state.edition, state.railway)
-    return replace(state, layout=layout) if layout else state
-
-
-def _fold(record: Record) -> _Game:
-    """The game a record describes (id 0 until the store gives it one)."""
-    state = _with_layout(initial_state(record))
-    game = _Game(0, record, state)
-    for number, turn in enumerate(record.turns, 1):
-        name = state.player.name
-        try:
-            game.before = state
-            state, happened = engine.apply(state, to_action(turn, number))
-        except (RuleError, cards.CardCodeError) as error:
-            raise RecordError(number, getattr(error, "rule", "hand"), str(error)) from None
-        game.lines.append(turn_line(number, name, happened))
-        game.events.append(happened)
-    game.state = state
-    return game
-
-
-def snapshot_of(record: Record, turns: int) -> Snapshot:
-    """The table as it stood after the first `turns` turns of a record: watching a record
-    replayed turn by turn, without touching the game being played."""
-    game = _fold(replace(record, turns=record.turns[:turns]))
-    return Snapshot(
-        version=0,
-        game_id=0,
-        record=game.record,
-        state=game.state,
-        before=game.before,
-        lines=tuple(game.lines),
-        events=tuple(game.events),
-        notes=(),
-        staged=None,
-    )
+__all__ = ["Ledger", "TableError"]  # the ledger's refusals, where its readers expect them
 
 
 class Ledger:
@@ -262,14 +86,14 @@ class Ledger:
             raise TableError(
                 error.rule, error.message, key=error.key, params=error.params
             ) from None
-        return cls(store, _begin(store, record_of(state)), provisional)
+        return cls(store, begin(store, record_of(state)), provisional)
 
     @classmethod
     def load(cls, store: Store, record: Record, provisional: bool = False) -> Ledger:
         """Continue the game of a record (its names and every turn are checked first)."""
         check_names(record.players)
-        _fold(record)  # raises RecordError, leaving the store as it was
-        return cls(store, _begin(store, record), provisional)
+        fold(record)  # raises RecordError, leaving the store as it was
+        return cls(store, begin(store, record), provisional)
 
     # --- reading -------------------------------------------------------------------------
 
@@ -416,7 +240,7 @@ class Ledger:
             raise TableError("correct", "there is no turn to correct yet")
         *kept, before = game.record.turns
         number = len(kept) + 1
-        state = _fold(replace(game.record, turns=kept)).state
+        state = fold(replace(game.record, turns=kept)).state
         try:
             _, events = engine.apply(state, action)
         except RuleError as error:
@@ -564,11 +388,11 @@ class Ledger:
 
     # --- helpers -------------------------------------------------------------------------
 
-    def _fold(self, game_id: int) -> _Game:
+    def _fold(self, game_id: int) -> FoldedGame:
         """The game `game_id` as the store has it: its record now, and its journal's
         deals and corrections."""
         kept = self.store.kept(game_id)
-        game = _fold(record_now(kept))
+        game = fold(record_now(kept))
         game.id = game_id
         game.notes = [e.note for e in kept.journal if e.kind == CORRECT and e.note]
         for entry in kept.journal:
@@ -618,66 +442,11 @@ class Ledger:
         self.staged = staged
 
 
-def _begin(store: Store, record: Record) -> int:
-    """Keep a new game in the store (which finishes the one left unfinished): its record
-    without turns, and each turn as a journal entry."""
-    doc = record.as_json()
-    turns = doc.pop("turns")
-    return store.start(GAME_ID, doc, [(TURN, turn) for turn in turns])
-
-
-def record_now(kept: Kept) -> Record:
-    """A Caboose game's record now: its journal folded over the record it started from
-    (a turn added, an undo taking the last one back, a correction replacing it, a deal
-    fixing the setup). A game of another design, or an entry no Caboose game writes, is a
-    RecordError."""
-    if kept.game != GAME_ID:
-        raise RecordError(
-            0, "store", f"game {kept.number} is one of {kept.game!r}, not of the Caboose design"
-        )
-    doc = dict(kept.record)
-    turns: list[dict[str, Any]] = []
-    for entry in kept.journal:
-        if entry.kind == TURN:
-            turns.append(entry.doc)
-        elif entry.kind == UNDO:
-            turns.pop()
-        elif entry.kind == CORRECT:
-            turns[-1] = entry.doc
-        elif entry.kind == DEAL:
-            doc["setup"] = entry.doc["setup"]
-        else:
-            raise RecordError(0, "store", f"game {kept.number} holds an entry {entry.kind!r}")
-    doc["turns"] = turns
-    return from_json(doc)
-
-
-def stored_record(store: Store, number: int) -> Record:
-    """Game `number` of the store as its record now: what a restart resumes, what a
-    killed demo left."""
-    return record_now(store.kept(number))
-
-
 def _deal_refused(error: DealError | cards.CardCodeError) -> TableError:
     """A deal the table cannot fix as shown, with a DealError's kind and parameters."""
     if isinstance(error, DealError):
         return TableError("deal", str(error), key=error.key, params=error.params)
     return TableError("deal", str(error))
-
-
-def check_turn(played: int, turn: int | None) -> None:
-    """Refuse a command meant for another last turn than the table's, `played` turns in
-    (None: whatever the table's last turn is)."""
-    if turn is None or turn == played:
-        return
-    now = f"the last turn is now turn {played}" if played else "no turn has been played now"
-    raise TableError(
-        "stale",
-        f"this was meant for turn {turn}, but {now}: nothing was changed; "
-        "look at the table again and retry if it is still wanted",
-        key="stale" if played else "stale_none",
-        params={"turn": turn, "played": played},
-    )
 
 
 def _taken_from_draw(events: Sequence[Event]) -> list[str]:
