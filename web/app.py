@@ -212,6 +212,8 @@ def _error_answer(exc: Exception) -> tuple[Response, int]:
             extra = {**extra, "key": exc.key, "params": exc.params}
     elif isinstance(exc, RecordProblem):
         status, rule, message, extra = 422, exc.rule, exc.message, {"turn": exc.turn}
+        if exc.key is not None:  # as a refusal's: the page says it in its language
+            extra = {**extra, "key": exc.key, "params": exc.params}
     elif isinstance(exc, HTTPException):
         status, rule = exc.code or 500, "http"
         message = exc.description or exc.name

@@ -66,13 +66,25 @@ class Malformed(Refusal):
 
 
 class RecordProblem(ValueError):
-    """A record that cannot be read or replayed: which turn (0 for the document) and rule."""
+    """A record that cannot be read or replayed: which turn (0 for the document) and rule.
+    `key`/`params`, when given, say it as a kind for a page's other language, as a
+    `Refusal`'s do."""
 
-    def __init__(self, turn: int, rule: str, message: str) -> None:
+    def __init__(
+        self,
+        turn: int,
+        rule: str,
+        message: str,
+        *,
+        key: str | None = None,
+        params: Mapping[str, Any] | None = None,
+    ) -> None:
         super().__init__(f"turn {turn}: {message}" if turn else message)
         self.turn = turn
         self.rule = rule
         self.message = message
+        self.key = key
+        self.params = dict(params or {})
 
     def as_json(self) -> dict[str, Any]:
         return {"error": {"turn": self.turn, "rule": self.rule, "message": self.message}}

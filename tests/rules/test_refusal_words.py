@@ -11,19 +11,33 @@ from string import Formatter
 
 import pytest
 
-from companion.games.caboose.deal import DealError, hold, lay_railway
-from companion.games.caboose.record import from_json
+from companion.games.caboose.deal import DealError, hold, lay_railway, take
+from companion.games.caboose.ledger import Ledger, TableError
+from companion.games.caboose.record import RecordError, from_json
 from companion.games.caboose.rules import engine
 from companion.games.caboose.rules.engine import apply, deal
 from companion.games.caboose.rules.state import Chaos, Pass, Play, RuleError
 from companion.games.caboose.session_messages import MESSAGES
 from companion.games.caboose.words import REFUSALS, SESSION
 from companion.pose import Pose
-from tests.rules.conftest import table
+from companion.store import Store
+from tests.rules.conftest import laura_table, table
 from tests.tables import ROLLECATE_TWO
 
 PACKAGE = Path(__file__).parents[2] / "companion" / "games" / "caboose"
-REFUSERS = {"RuleError", "TableError", "PlacementError", "DealError", "Refusal"}
+# What gives a refusal key: the refusals themselves, a request of the wrong shape, a name's
+# problem (names.py) and a record refused on import (record.py's `_fail`).
+REFUSERS = {
+    "RuleError",
+    "TableError",
+    "PlacementError",
+    "DealError",
+    "Refusal",
+    "Malformed",
+    "NameProblem",
+    "RecordError",
+    "_fail",
+}
 
 
 def fields(template: str) -> set[str]:
@@ -36,7 +50,7 @@ def refused(state, action) -> RuleError:
     return caught.value
 
 
-def spanish(error: RuleError | DealError) -> str:
+def spanish(error: RuleError | DealError | RecordError) -> str:
     template = REFUSALS["es"][error.key]
     assert fields(template) <= set(error.params), (error.key, error.params)
     return template.format_map(error.params)
@@ -154,6 +168,8 @@ def keys_raised() -> set[str]:
         for node in ast.walk(tree):
             if isinstance(node, ast.Call) and ast.unparse(node.func) in REFUSERS:
                 keys |= {k for kw in node.keywords if kw.arg == "key" for k in texts(kw.value)}
+                if ast.unparse(node.func) == "NameProblem" and node.args:  # its key comes first
+                    keys |= texts(node.args[0])
         if path.name == "geometry.py":
             keys |= {text for text in texts(tree) if text.startswith("placement_")}
     return keys
@@ -164,9 +180,74 @@ def test_every_refusal_key_raised_has_spanish_words():
     assert {"not_in_hand", "placement_loop", "placement_on_top", "dice_face"} <= raised
     missing = {key for key in raised if key not in REFUSALS["es"] and key not in SESSION["es"]}
     assert missing == set()
-    assert set(REFUSALS["es"]) <= raised  # no words for a refusal nobody gives
+    # no words for a refusal nobody gives (a `_one` form is its key's, said when `n` is 1)
+    assert {key if key in raised else key.removesuffix("_one") for key in REFUSALS["es"]} <= raised
     # a refusal key is a key of the session's own words only where they say the same thing
     assert all(
         REFUSALS["es"][key] == SESSION["es"][key] for key in set(REFUSALS["es"]) & set(MESSAGES)
     )
     assert set(REFUSALS["en"].values()) == {"{message}"}  # English is each refusal's message
+
+
+def refusal_of(call) -> RuleError | TableError | DealError | RecordError:
+    with pytest.raises((RuleError, TableError, DealError, RecordError)) as caught:
+        call()
+    return caught.value
+
+
+def test_laura_must_is_said_in_both_languages():
+    state = laura_table(["1", "2"], 0, ["3", "1"])  # Laura draws a 3 and must play it
+    error = refused(state, Pass())
+    assert (error.rule, error.message) == ("R-10", "Laura must play 3 this turn, not pass")
+    assert spanish(error) == "Laura debe jugar 3 en este turno (R-10)"
+
+
+def test_a_setup_refused_in_both_languages():
+    error = refusal_of(lambda: deal("rollecate", ["Ana", "Ben"], 1, "solo-laura"))
+    assert error.message == "Rollecate has no variant 'solo-laura' (variants: none)"
+    assert spanish(error) == "Rollecate no tiene la variante solo-laura: no tiene variantes"
+    store = Store(":memory:")
+    error = refusal_of(lambda: Ledger.start(store, "rolecate", ["Ana", "Ben"]))
+    assert error.message.startswith("unknown edition 'rolecate': use one of")
+    assert spanish(error).startswith("no existe la edición rolecate: usa una de ")
+
+
+def test_a_correction_of_nothing_and_a_known_deal_in_both_languages(tmp_path):
+    ledger = Ledger.load(Store(tmp_path / "t.sqlite3"), from_json(ROLLECATE_TWO))
+    error = refusal_of(lambda: ledger.correct_roll([1, 1]))
+    assert error.message == "no turn has been played yet: there is nothing to change"
+    assert spanish(error) == "todavía no se ha jugado ningún turno: no hay nada que cambiar"
+    error = refusal_of(lambda: ledger.correct(Pass()))
+    assert error.message == "there is no turn to correct yet"
+    assert spanish(error) == "todavía no hay ningún turno que corregir"
+    error = refusal_of(lambda: ledger.lay_first_railway(["2"]))
+    assert spanish(error) == "esta mesa conoce su reparto: su vía ya está repartida"
+    error = refusal_of(lambda: ledger.show(["2"]))
+    assert spanish(error) == "la mesa no espera que se enseñe ninguna carta"
+    error = refusal_of(lambda: take(from_json(ROLLECATE_TWO), ["2"]))
+    assert spanish(error) == "no se ha jugado ningún turno: no se ha tomado nada"
+
+
+@pytest.mark.parametrize(
+    ("change", "english", "words"),
+    [
+        ({"edition": "rolecate"}, "edition must be one of", "la edición debe ser una de"),
+        ({"players": "Ana"}, "players must be a list of names",
+         "players debe ser una lista de nombres"),
+        ({"turns": {}}, "turns must be a list", "turns debe ser una lista"),
+        ({"colour": "red"}, "unknown fields ['colour']: a record has",
+         "campos desconocidos: colour; un registro tiene"),
+    ],
+)  # fmt: skip
+def test_a_record_refused_on_import_in_both_languages(change, english, words):
+    error = refusal_of(lambda: from_json({**ROLLECATE_TWO, **change}))
+    assert error.message.startswith(english) and spanish(error).startswith(words)
+
+
+def test_a_hand_of_one_card_is_said_as_one_card():
+    """The page says `refusal_hand_count_one` when the count `n` is 1, as shell.js's `t`."""
+    params = {"name": "Ana", "held": 1, "shown": 2, "n": 1}
+    assert REFUSALS["es"]["hand_count_one"].format_map(params) == (
+        "Ana acaba con 1 carta, no 2: enseña todas las cartas de la mano"
+    )
+    assert "1 cartas" not in REFUSALS["es"]["hand_count"].format_map(params | {"held": 3})

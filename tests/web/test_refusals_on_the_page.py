@@ -4,11 +4,13 @@ page says in Spanish."""
 
 from __future__ import annotations
 
+import pytest
+
 from companion.games.caboose.tracker import CARDS_LAID
 from companion.pose import Pose
 from companion.store import Store
 from tests.test_session import event, see, start, view_of
-from tests.web.conftest import HEADERS, PIN
+from tests.web.conftest import HEADERS, PIN, record
 from web.app import create_app
 
 
@@ -71,9 +73,10 @@ def test_a_seat_refused_in_spanish_and_a_refusal_without_a_key_in_english(client
     bad = client.post("/api/pass", json={"seat": 7}, headers=HEADERS).json["error"]
     assert bad["message"] == "there is no seat 7" and bad["key"] == "no_seat"
     assert said_by_the_page(bad, words(client, "es")) == "no hay ningún asiento 7"
-    shown = client.post("/api/shown", json={"cards": ["2"]}, headers=HEADERS).json["error"]
-    assert "key" not in shown  # no key: the table's English, said as it is
-    assert said_by_the_page(shown, words(client, "es")) == shown["message"]
+    answer = client.post("/api/session/answer", json={"code": "2"}, headers=HEADERS)
+    unfollowed = answer.json["error"]  # no camera follows this table
+    assert "key" not in unfollowed  # no key: the table's English, said as it is
+    assert said_by_the_page(unfollowed, words(client, "es")) == unfollowed["message"]
 
 
 def test_a_tap_before_any_game_is_refused_in_the_pages_language(client):
@@ -91,3 +94,84 @@ def test_an_answer_with_no_question_is_refused_in_the_pages_language(tmp_path, s
     error = answer.json["error"]
     assert (answer.status_code, error["message"]) == (409, "there is no question to answer")
     assert said_by_the_page(error, words(client, "es")) == "no hay ninguna pregunta que contestar"
+
+
+@pytest.mark.parametrize(
+    ("name", "english", "spanish"),
+    [
+        ("\u200b", "shows nothing (only spaces or invisible characters): type a name people "
+         "can read", "el nombre del jugador 2 no muestra nada (solo espacios o caracteres "
+         "invisibles): escribe un nombre que se pueda leer"),
+        ("A" * 201, "is 201 characters long: a name has at most 200",
+         "el nombre del jugador 2 tiene 201 caracteres: un nombre tiene como mucho 200"),
+        ("Ana\nBen", "holds a control character (a line break, a tab…): type the name on one "
+         "line", "el nombre del jugador 2 tiene un carácter de control (un salto de línea, un "
+         "tabulador…): escribe el nombre en una sola línea"),
+    ],
+)  # fmt: skip
+def test_a_name_nobody_can_read_is_refused_in_the_pages_language(client, name, english, spanish):
+    for route, body, status, prefix in [
+        ("/api/game", {"edition": "rollecate", "names": ["Ana", name]}, 400, "names: "),
+        ("/api/import", {"record": record(players=["Ana", name])}, 422, ""),
+    ]:
+        answer = client.post(route, json=body, headers=HEADERS)
+        error = answer.json["error"]
+        assert answer.status_code == status
+        assert error["message"] == f"{prefix}player 2's name {english}"  # as it always was
+        assert said_by_the_page(error, words(client, "es")) == spanish
+        assert said_by_the_page(error, words(client, "en")) == error["message"]
+
+
+def test_a_malformed_request_is_refused_in_the_pages_language(client, dealt):
+    es = words(client, "es")
+    roll = client.post("/api/correct", json={"roll": "six", "turn": 0}, headers=HEADERS)
+    error = roll.json["error"]
+    assert (roll.status_code, error["message"]) == (
+        400,
+        "roll must list the wheels shown by each die",
+    )
+    assert (
+        said_by_the_page(error, es) == "roll debe ser la lista de las ruedas que muestra cada dado"
+    )
+    typo = client.post("/api/pass", json={"seat": 0, "sear": 1}, headers=HEADERS).json["error"]
+    assert typo["message"] == "unknown fields ['sear']: this request takes ['order', 'seat']"
+    assert said_by_the_page(typo, es) == (
+        "campos desconocidos: sear; esta petición admite order, seat"
+    )
+    missing = client.post("/api/correct", json={"roll": [1]}, headers=HEADERS).json["error"]
+    assert missing["message"] == "missing fields ['turn']"
+    assert said_by_the_page(missing, es) == "faltan campos: turn"
+    card = client.post("/api/play", json={"seat": 0, "cards": ["9z"], "roll": []}, headers=HEADERS)
+    assert card.status_code == 400
+    assert said_by_the_page(card.json["error"], es) == "cards: 9z no es un código de carta"
+    assert client.get("/api/export").json["turns"] == []  # nothing changed
+
+
+def test_a_correction_with_nothing_to_correct_is_refused_in_the_pages_language(client, dealt):
+    es = words(client, "es")
+    early = client.post("/api/correct", json={"roll": [1, 1], "turn": 0}, headers=HEADERS)
+    error = early.json["error"]
+    assert (early.status_code, error["message"]) == (
+        409,
+        "no turn has been played yet: there is nothing to change",
+    )
+    assert said_by_the_page(error, es) == (
+        "todavía no se ha jugado ningún turno: no hay nada que cambiar"
+    )
+    assert client.post("/api/pass", json={"seat": 0}, headers=HEADERS).status_code == 200
+    passed = client.post("/api/correct", json={"roll": [1], "turn": 1}, headers=HEADERS)
+    error = passed.json["error"]
+    assert error["message"] == "the last turn rolled no dice: there is no roll to correct"
+    assert said_by_the_page(error, es) == (
+        "el último turno no tiró dados: no hay ninguna tirada que corregir"
+    )
+
+
+def test_a_record_refused_on_import_in_the_pages_language(client, dealt):
+    before = client.get("/api/export").json
+    answer = client.post("/api/import", json={"record": record(turns={})}, headers=HEADERS)
+    error = answer.json["error"]
+    assert (answer.status_code, error["message"], error["turn"]) == (422, "turns must be a list", 0)
+    assert said_by_the_page(error, words(client, "es")) == "turns debe ser una lista"
+    assert said_by_the_page(error, words(client, "en")) == "turns must be a list"
+    assert client.get("/api/export").json == before  # the game being played is untouched

@@ -170,3 +170,13 @@ def test_every_action_laura_takes_has_words_in_both_languages():
         said = {TEXT[lang][f"laura_{kind}"] for kind in kinds}
         assert len(said) == len(kinds)
     assert not any(TEXT["es"][f"laura_{kind}"].startswith(kind) for kind in kinds)
+
+
+def test_a_hand_of_one_card_shown_short_is_one_card_in_both_languages():
+    """The refusal of a hand shown short counts its cards as `n`: the page says its `_one`."""
+    assert counted_by_the_page("es", "refusal_hand_count", 1) == (
+        "X acaba con 1 carta, no X: enseña todas las cartas de la mano"
+    )
+    assert counted_by_the_page("es", "refusal_hand_count", 3) == (
+        "X acaba con X cartas, no X: enseña todas las cartas de la mano"
+    )

@@ -115,23 +115,34 @@ def button(name: str) -> Press:
 
 def _seat(value: Any, name: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise Malformed("request", f"{name} must be a seat number (0 for the first player)")
+        raise Malformed(
+            "request",
+            f"{name} must be a seat number (0 for the first player)",
+            key="bad_seat",
+            params={"field": name},
+        )
     return value
 
 
 def _code(value: Any, name: str) -> str:
     if not isinstance(value, str):
-        raise Malformed("card", f"{name} must be a card code")
+        raise Malformed(
+            "card", f"{name} must be a card code", key="bad_card", params={"field": name}
+        )
     try:
         cards.parse(value)
     except cards.CardCodeError as error:
-        raise Malformed("card", f"{name}: {error}") from None
+        raise Malformed(
+            "card", f"{name}: {error}", key="bad_card_code", params={"field": name, "code": value}
+        ) from None
     return value
 
 
 def _codes(value: Any, name: str, marks: bool = False) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(code, str) for code in value):
-        raise Malformed("card", f"{name} must be a list of card codes")
+        raise Malformed(
+            "card", f"{name} must be a list of card codes", key="bad_cards", params={"field": name}
+        )
     for code in value:
         _code(code.removesuffix("!") if marks else code, name)
     return tuple(value)
@@ -149,13 +160,23 @@ def _roll(value: Any, name: str) -> tuple[int, ...]:
     if not isinstance(value, list) or not all(
         isinstance(w, int) and not isinstance(w, bool) for w in value
     ):
-        raise Malformed("dice", f"{name} must list the wheels shown by each die")
+        raise Malformed(
+            "dice",
+            f"{name} must list the wheels shown by each die",
+            key="bad_roll",
+            params={"field": name},
+        )
     return tuple(value)
 
 
 def _place(value: Any, name: str) -> tuple[Pose, ...]:
     if not isinstance(value, list):
-        raise Malformed("placement", f"{name} must be a list of [x, y, rotation]")
+        raise Malformed(
+            "placement",
+            f"{name} must be a list of [x, y, rotation]",
+            key="bad_place",
+            params={"field": name},
+        )
     try:
         return tuple(Pose.from_list(pose) for pose in value)
     except ValueError as error:
@@ -164,13 +185,17 @@ def _place(value: Any, name: str) -> tuple[Pose, ...]:
 
 def _flag(value: Any, name: str) -> bool:
     if not isinstance(value, bool):
-        raise Malformed("request", f"{name} must be true or false")
+        raise Malformed(
+            "request", f"{name} must be true or false", key="bad_flag", params={"field": name}
+        )
     return value
 
 
 def _text(value: Any, name: str) -> str:
     if not isinstance(value, str) or len(value) > 200:
-        raise Malformed("request", f"{name} must be a short text")
+        raise Malformed(
+            "request", f"{name} must be a short text", key="bad_text", params={"field": name}
+        )
     return value
 
 
@@ -180,11 +205,21 @@ def _optional_text(value: Any, name: str) -> str | None:
 
 def _names(value: Any, name: str) -> list[str]:
     if not isinstance(value, list) or not 1 <= len(value) <= 4:
-        raise Malformed("request", f"{name} must list 1 to 4 players' names")
+        raise Malformed(
+            "request",
+            f"{name} must list 1 to 4 players' names",
+            key="bad_names",
+            params={"field": name},
+        )
     for seat, player in enumerate(value):
         problem = name_problem(player)
         if problem is not None:
-            raise Malformed("request", f"{name}: player {seat + 1}'s name {problem}")
+            raise Malformed(
+                "request",
+                f"{name}: player {seat + 1}'s name {problem.text}",
+                key=problem.key,
+                params=problem.refusal_params(seat),
+            )
     return value
 
 
@@ -200,6 +235,8 @@ def _last_turn(value: Any, name: str) -> int:
             "request",
             f"{name} must be the number of the last turn as the page shows it "
             "(the view's last.number; 0 before the first turn)",
+            key="bad_last_turn",
+            params={"field": name},
         )
     return value
 
@@ -218,10 +255,18 @@ def fields(
             "request",
             f"unknown fields {unknown}: this request takes {sorted(checks)}",
             fields=unknown,
+            key="unknown_fields",
+            params={"fields": ", ".join(unknown), "allowed": ", ".join(sorted(checks))},
         )
     missing = [name for name in required if name not in data]
     if missing:
-        raise Malformed("request", f"missing fields {missing}", fields=missing)
+        raise Malformed(
+            "request",
+            f"missing fields {missing}",
+            fields=missing,
+            key="missing_fields",
+            params={"fields": ", ".join(missing)},
+        )
     return {name: checks[name](value, name) for name, value in data.items()}
 
 

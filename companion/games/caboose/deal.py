@@ -104,7 +104,9 @@ def lay_railway(record: Record, railway: Sequence[str]) -> Record:
     """`record` (no turn played yet), its deal changed so that its first railway is
     `railway`, card for card from the back: the cards dealt to the table before play."""
     if record.turns:
-        raise DealError("the first railway is fixed once a turn has been played")
+        raise DealError(
+            "the first railway is fixed once a turn has been played", key="deal_railway_fixed"
+        )
     if len(railway) != len(record.setup["railway"]):
         dealt = len(record.setup["railway"])
         raise DealError(
@@ -132,7 +134,7 @@ def take(record: Record, codes: Sequence[str]) -> Record:
     took `codes` from the draw pile as penalty cards (Loose Caboose, when the railway behind
     the caboose runs out): the cards the player shows of what they took."""
     if not record.turns:
-        raise DealError("no turn has been played: nothing was taken")
+        raise DealError("no turn has been played: nothing was taken", key="deal_nothing_taken")
     _, shown = replay(record)
     before = shown[:-1]
 

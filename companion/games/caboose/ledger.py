@@ -76,7 +76,12 @@ class Ledger:
     ) -> Ledger:
         """A new game dealt from `seed` (a fresh random one when None), kept in the store."""
         if edition not in EDITIONS:
-            raise TableError("setup", f"unknown edition {edition!r}: use one of {EDITIONS}")
+            raise TableError(
+                "setup",
+                f"unknown edition {edition!r}: use one of {EDITIONS}",
+                key="unknown_edition",
+                params={"edition": str(edition), "editions": ", ".join(EDITIONS)},
+            )
         check_names(names)
         if seed is None:
             seed = random.SystemRandom().randrange(10**9)
@@ -208,14 +213,23 @@ class Ledger:
         check_turn(len(self.game.record.turns), turn)
         turns = self.game.record.turns
         if not turns:
-            raise TableError("correct", "no turn has been played yet: there is nothing to change")
+            raise TableError(
+                "correct",
+                "no turn has been played yet: there is nothing to change",
+                key="correct_nothing",
+            )
         return to_action(turns[-1], len(turns))
 
     def reorder(self, order: Sequence[str], turn: int | None = None) -> None:
         """Another discard order for the last turn, the same roll (no confirmation needed)."""
         last = self.last_action(turn)
         if isinstance(last, Chaos):
-            raise TableError("R-7", "a chaos discard has no penalty cards to order", conflict=True)
+            raise TableError(
+                "R-7",
+                "a chaos discard has no penalty cards to order",
+                conflict=True,
+                key="chaos_no_order",
+            )
         self.correct(replace(last, order=tuple(order)), turn=turn)
 
     def correct_roll(
@@ -224,7 +238,11 @@ class Ledger:
         """A mistyped roll of the last turn corrected (`correct` asks for the confirmation)."""
         last = self.last_action(turn)
         if not isinstance(last, Play):
-            raise TableError("correct", "the last turn rolled no dice: there is no roll to correct")
+            raise TableError(
+                "correct",
+                "the last turn rolled no dice: there is no roll to correct",
+                key="correct_no_roll",
+            )
         self.correct(replace(last, roll=tuple(roll), order=None, drawn=()), confirm, turn)
 
     def correct(self, action: Action, confirm: bool = False, turn: int | None = None) -> None:
@@ -237,7 +255,7 @@ class Ledger:
         game = self.game
         check_turn(len(game.record.turns), turn)
         if not game.record.turns:
-            raise TableError("correct", "there is no turn to correct yet")
+            raise TableError("correct", "there is no turn to correct yet", key="correct_none")
         *kept, before = game.record.turns
         number = len(kept) + 1
         state = fold(replace(game.record, turns=kept)).state
@@ -271,7 +289,9 @@ class Ledger:
         before the first turn)."""
         game = self.game
         if not self.provisional:
-            raise TableError("deal", "this table knows its deal: its railway is dealt")
+            raise TableError(
+                "deal", "this table knows its deal: its railway is dealt", key="deal_known_railway"
+            )
         if list(railway) == list(game.state.railway):
             return
         try:
@@ -288,7 +308,12 @@ class Ledger:
         if not self.provisional:
             held = self.game.state.player.hand + self.game.state.draw[:1]
             if any(code not in held for code in codes):
-                raise TableError("hand", f"{' '.join(codes)} is not what this player holds")
+                raise TableError(
+                    "hand",
+                    f"{' '.join(codes)} is not what this player holds",
+                    key="not_held",
+                    params={"codes": " ".join(codes)},
+                )
             return
         self._reveal(seat, codes)
 
@@ -316,7 +341,10 @@ class Ledger:
         wanted = self.to_show()
         if wanted is None:
             raise TableError(
-                "deal", "the table is not waiting for any cards to be shown", conflict=True
+                "deal",
+                "the table is not waiting for any cards to be shown",
+                conflict=True,
+                key="show_nothing",
             )
         if wanted[0] == "taken":
             self.show_taken(codes)
@@ -329,7 +357,9 @@ class Ledger:
         game = self.game
         wanted = self.to_show()
         if wanted is None or wanted[0] != "taken":
-            raise TableError("deal", "no card taken from the draw pile waits to be shown")
+            raise TableError(
+                "deal", "no card taken from the draw pile waits to be shown", key="show_no_taken"
+            )
         try:
             fixed = take(game.record, _checked(codes))
         except (DealError, cards.CardCodeError) as error:
@@ -344,11 +374,17 @@ class Ledger:
         game = self.game
         state = game.state
         if not self.provisional:
-            raise TableError("deal", "this table knows its deal: the hands are known")
+            raise TableError(
+                "deal", "this table knows its deal: the hands are known", key="deal_known_hands"
+            )
         if not state.over:
-            raise TableError("turn", "hands are shown once the game is over")
+            raise TableError(
+                "turn", "hands are shown once the game is over", key="hands_after_game"
+            )
         if not 0 <= seat < len(state.seats):
-            raise TableError("turn", f"there is no seat {seat}")
+            raise TableError(
+                "turn", f"there is no seat {seat}", key="no_seat", params={"seat": seat}
+            )
         held = state.seats[seat].hand
         if len(hand) != len(held):
             name = state.seats[seat].name
@@ -356,7 +392,8 @@ class Ledger:
                 "hand",
                 f"{name} ends with {len(held)} cards, not {len(hand)}: show every card of the hand",
                 key="hand_count",
-                params={"name": name, "held": len(held), "shown": len(hand)},
+                # `n`: the page says "1 carta" with the word's `_one` form
+                params={"name": name, "held": len(held), "shown": len(hand), "n": len(held)},
             )
         try:
             codes = tuple(_checked(hand))

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
 
 from companion.games.caboose.refusals import TableError
 
@@ -16,20 +18,46 @@ MAX_NAME = 200  # characters in a player's name: a name, not a document
 _BLANK = {"\u115f", "\u1160", "\u3164", "\uffa0", "\u2800"}
 
 
-def name_problem(name: object) -> str | None:
+@dataclass(frozen=True)
+class NameProblem:
+    """What is wrong with a name: `text`, the English that follows "player 2's name", and
+    `key`/`params`, the same as a kind for a page's other language (`refusal_<key>`, whose
+    words name the player themselves: `params` gains the player's number where it is
+    refused)."""
+
+    key: str
+    text: str
+    params: dict[str, Any] = field(default_factory=dict)
+
+    def refusal_params(self, seat: int) -> dict[str, Any]:
+        """The parameters of the refusal of the name of the player in `seat`."""
+        return {"player": seat + 1, **self.params}
+
+
+def name_problem(name: object) -> NameProblem | None:
     """What is wrong with a player's name, or None. One rule wherever a name enters (a new
     game, a record imported or watched): at most MAX_NAME characters, no control
     characters, and at least one letter, digit, punctuation mark or symbol that shows, so
     that spaces, zero-width spaces or direction marks alone cannot name a player nobody
     can see, and every game's export can be imported again."""
     if not isinstance(name, str):
-        return "must be a text"
+        return NameProblem("name_not_text", "must be a text")
     if len(name) > MAX_NAME:
-        return f"is {len(name)} characters long: a name has at most {MAX_NAME}"
+        return NameProblem(
+            "name_too_long",
+            f"is {len(name)} characters long: a name has at most {MAX_NAME}",
+            {"length": len(name), "most": MAX_NAME},
+        )
     if any(unicodedata.category(c) == "Cc" for c in name):
-        return "holds a control character (a line break, a tab…): type the name on one line"
+        return NameProblem(
+            "name_control",
+            "holds a control character (a line break, a tab…): type the name on one line",
+        )
     if not any(unicodedata.category(c)[0] in "LNPS" and c not in _BLANK for c in name):
-        return "shows nothing (only spaces or invisible characters): type a name people can read"
+        return NameProblem(
+            "name_invisible",
+            "shows nothing (only spaces or invisible characters): type a name people can read",
+        )
     return None
 
 
@@ -38,4 +66,9 @@ def check_names(names: Sequence[object]) -> None:
     for seat, name in enumerate(names):
         problem = name_problem(name)
         if problem is not None:
-            raise TableError("setup", f"player {seat + 1}'s name {problem}")
+            raise TableError(
+                "setup",
+                f"player {seat + 1}'s name {problem.text}",
+                key=problem.key,
+                params=problem.refusal_params(seat),
+            )

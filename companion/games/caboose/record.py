@@ -65,8 +65,15 @@ class Record:
         return json.dumps(self.as_json(), indent=1)
 
 
-def _fail(message: str, turn: int = 0, rule: str = "record") -> RecordError:
-    return RecordError(turn, rule, message)
+def _fail(
+    message: str,
+    turn: int = 0,
+    rule: str = "record",
+    *,
+    key: str | None = None,
+    params: dict[str, Any] | None = None,
+) -> RecordError:
+    return RecordError(turn, rule, message, key=key, params=params)
 
 
 def _codes(value: Any, what: str, turn: int = 0, marks: bool = False) -> list[str]:
@@ -101,27 +108,39 @@ def _shown(value: Any) -> str:
 def from_json(doc: Any) -> Record:
     """A record from a parsed JSON document, checked for shape, from a file or a request."""
     if not isinstance(doc, dict):
-        raise _fail("a record is a JSON object")
+        raise _fail("a record is a JSON object", key="record_not_object")
     if depth(doc) > MAX_DEPTH:
         raise _fail(TOO_DEEP)  # before any message could try to quote such a value
     if doc.get("format") != FORMAT:
-        raise _fail(f"the format must be {FORMAT!r}, not {_shown(doc.get('format'))}")
+        raise _fail(
+            f"the format must be {FORMAT!r}, not {_shown(doc.get('format'))}",
+            key="record_format",
+            params={"format": FORMAT, "given": _shown(doc.get("format"))},
+        )
     unknown = set(doc) - _TOP_KEYS
     if unknown:
-        raise _fail(f"unknown fields {sorted(unknown)}: a record has {sorted(_TOP_KEYS)}")
+        raise _fail(
+            f"unknown fields {sorted(unknown)}: a record has {sorted(_TOP_KEYS)}",
+            key="record_unknown_fields",
+            params={"fields": ", ".join(sorted(unknown)), "allowed": ", ".join(sorted(_TOP_KEYS))},
+        )
     if doc.get("edition") not in EDITIONS:
         raise _fail(
-            f"edition must be one of {', '.join(EDITIONS)}, not {_shown(doc.get('edition'))}"
+            f"edition must be one of {', '.join(EDITIONS)}, not {_shown(doc.get('edition'))}",
+            key="record_edition",
+            params={"editions": ", ".join(EDITIONS), "given": _shown(doc.get("edition"))},
         )
     players = doc.get("players")
     if not isinstance(players, list) or not all(isinstance(p, str) and p for p in players):
-        raise _fail("players must be a list of names")
+        raise _fail("players must be a list of names", key="record_players")
     variant = doc.get("variant")
     if variant is not None and not isinstance(variant, str):
-        raise _fail("variant must be a string")
+        raise _fail("variant must be a string", key="record_variant")
     setup = doc.get("setup")
     if not isinstance(setup, dict):
-        raise _fail("setup must be an object with railway, caboose, hands, draw")
+        raise _fail(
+            "setup must be an object with railway, caboose, hands, draw", key="record_setup"
+        )
     unknown = set(setup) - _SETUP_KEYS
     if unknown:
         raise _fail(f"unknown setup fields {sorted(unknown)}")
@@ -140,9 +159,13 @@ def from_json(doc: Any) -> Record:
         raise _fail("setup.caboose must be the index of the caboose's card")
     turns = doc.get("turns", [])
     if not isinstance(turns, list):
-        raise _fail("turns must be a list")
+        raise _fail("turns must be a list", key="record_turns")
     if len(turns) > MAX_TURNS:
-        raise _fail(f"a record holds at most {MAX_TURNS} turns")
+        raise _fail(
+            f"a record holds at most {MAX_TURNS} turns",
+            key="record_too_long",
+            params={"most": MAX_TURNS},
+        )
     for number, turn in enumerate(turns, 1):
         to_action(turn, number)  # shape only
     return Record(doc["edition"], players, setup, turns, variant)

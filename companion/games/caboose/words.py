@@ -319,6 +319,12 @@ REFUSALS: dict[str, dict[str, str]] = {
         "variant_players_one": "esta variante es para 1 jugador",
         "variant_players": "esta variante es para {players} jugadores",
         "edition_players": "{edition} es para 2 a {most} jugadores, no {given}",
+        "no_variant": "{edition} no tiene la variante {variant} (variantes: {allowed})",
+        "no_variants": "{edition} no tiene la variante {variant}: no tiene variantes",
+        "rival_seats": "{variant} tiene {seats} asientos: primero {rival}, luego tú",
+        "laura_must_pass": "Laura debe pasar en este turno (R-10)",
+        "laura_must_play": "Laura debe jugar {cards} en este turno (R-10)",
+        "laura_must_discard": "Laura debe descartar {cards} en este turno (R-10)",
         # the table (ledger.py, refusals.py)
         "not_your_turn": "le toca a {name}, no a {other}",
         "no_seat": "no hay ningún asiento {seat}",
@@ -334,12 +340,59 @@ REFUSALS: dict[str, dict[str, str]] = {
         "choose_one": "elige una de estas: {options}",
         "hand_count": "{name} acaba con {held} cartas, no {shown}: enseña todas las cartas de "
         "la mano",
+        "hand_count_one": "{name} acaba con 1 carta, no {shown}: enseña todas las cartas de la "
+        "mano",
+        "unknown_edition": "no existe la edición {edition}: usa una de {editions}",
+        "correct_nothing": "todavía no se ha jugado ningún turno: no hay nada que cambiar",
+        "correct_none": "todavía no hay ningún turno que corregir",
+        "correct_no_roll": "el último turno no tiró dados: no hay ninguna tirada que corregir",
+        "chaos_no_order": "un descarte de caos no tiene cartas de penalización que ordenar",
+        "not_held": "{codes} no es lo que tiene este jugador",
+        "deal_known_railway": "esta mesa conoce su reparto: su vía ya está repartida",
+        "deal_known_hands": "esta mesa conoce su reparto: las manos ya se conocen",
+        "show_nothing": "la mesa no espera que se enseñe ninguna carta",
+        "show_no_taken": "ninguna carta tomada del mazo espera a que se enseñe",
+        "hands_after_game": "las manos se enseñan cuando la partida ha terminado",
+        # a player's name (names.py), wherever it enters
+        "name_not_text": "el nombre del jugador {player} debe ser un texto",
+        "name_too_long": "el nombre del jugador {player} tiene {length} caracteres: un nombre "
+        "tiene como mucho {most}",
+        "name_control": "el nombre del jugador {player} tiene un carácter de control (un salto "
+        "de línea, un tabulador…): escribe el nombre en una sola línea",
+        "name_invisible": "el nombre del jugador {player} no muestra nada (solo espacios o "
+        "caracteres invisibles): escribe un nombre que se pueda leer",
+        # a request of the wrong shape (commands.py)
+        "bad_seat": "{field} debe ser un número de asiento (0 para el primer jugador)",
+        "bad_card": "{field} debe ser un código de carta",
+        "bad_card_code": "{field}: {code} no es un código de carta",
+        "bad_cards": "{field} debe ser una lista de códigos de carta",
+        "bad_roll": "{field} debe ser la lista de las ruedas que muestra cada dado",
+        "bad_place": "{field} debe ser una lista de [x, y, giro]",
+        "bad_flag": "{field} debe ser true o false",
+        "bad_text": "{field} debe ser un texto corto",
+        "bad_names": "{field} debe ser la lista de los nombres de 1 a 4 jugadores",
+        "bad_last_turn": "{field} debe ser el número del último turno tal como lo muestra la "
+        "página (0 antes del primer turno)",
+        "unknown_fields": "campos desconocidos: {fields}; esta petición admite {allowed}",
+        "missing_fields": "faltan campos: {fields}",
+        # a record refused on import (record.py)
+        "record_not_object": "un registro es un objeto JSON",
+        "record_format": "el formato debe ser {format}, no {given}",
+        "record_unknown_fields": "campos desconocidos: {fields}; un registro tiene {allowed}",
+        "record_edition": "la edición debe ser una de {editions}, no {given}",
+        "record_players": "players debe ser una lista de nombres",
+        "record_variant": "variant debe ser un texto",
+        "record_setup": "setup debe ser un objeto con railway, caboose, hands y draw",
+        "record_turns": "turns debe ser una lista",
+        "record_too_long": "un registro tiene como mucho {most} turnos",
         # a provisional deal (deal.py): what a real table shows, fixed in the deal
         "deal_unseen": "ninguna carta que nadie haya visto puede ser {code}: todas las {code} "
         "de la baraja están contadas. Revisa la carta (puede que la cámara la leyera mal) o la "
         "lista de cartas de la edición",
         "deal_railway_count": "la mesa muestra {shown} cartas de vía; el reparto tiene {dealt}",
         "deal_taken_count": "el último turno tomó {taken} cartas del mazo, no {shown}",
+        "deal_railway_fixed": "la vía inicial queda fijada en cuanto se juega un turno",
+        "deal_nothing_taken": "no se ha jugado ningún turno: no se ha tomado nada",
         # the table's undo limit, said as the session says it when held CONFIRM meets it
         "undo_nothing": SESSION["es"]["undo_nothing"],
         "undo_roll": SESSION["es"]["undo_roll"],

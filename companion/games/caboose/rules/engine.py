@@ -194,7 +194,12 @@ def _seats_for(
 ) -> list[Seat]:
     if variant is not None and variant not in edition.variants:
         allowed = ", ".join(edition.variants) or "none"
-        raise RuleError("setup", f"{edition.name} has no variant {variant!r} (variants: {allowed})")
+        raise RuleError(
+            "setup",
+            f"{edition.name} has no variant {variant!r} (variants: {allowed})",
+            key="no_variant" if edition.variants else "no_variants",
+            params={"edition": edition.name, "variant": str(variant), "allowed": allowed},
+        )
     names = [str(n).strip() for n in names]
     if any(not n for n in names):
         raise RuleError("setup", "every player needs a name", key="names_missing")
@@ -204,7 +209,16 @@ def _seats_for(
         if named_laura:
             if len(names) != rules.players + 1:
                 seats = _count(rules.players + 1, "seat")
-                raise RuleError("setup", f"{rules.name} has {seats}: {rules.rival}, then you")
+                raise RuleError(
+                    "setup",
+                    f"{rules.name} has {seats}: {rules.rival}, then you",
+                    key="rival_seats",
+                    params={
+                        "variant": rules.name,
+                        "seats": rules.players + 1,
+                        "rival": rules.rival,
+                    },
+                )
             return [Seat(names[0], laura=True), *(Seat(n) for n in names[1:])]
         if len(names) != rules.players:
             raise _variant_players(rules.name, rules.players)
@@ -511,7 +525,14 @@ def _check_laura(state: GameState, action: Action) -> None:
         and [cards.base(c) for c in action.cards] != [cards.base(c) for c in expected.cards]
     ):
         raise RuleError(
-            "R-10", f"Laura must {_say_action(expected)} this turn, not {_say_action(action)}"
+            "R-10",
+            f"Laura must {_say_action(expected)} this turn, not {_say_action(action)}",
+            key="laura_must_pass"
+            if isinstance(expected, Pass)
+            else "laura_must_play"
+            if isinstance(expected, Play)
+            else "laura_must_discard",
+            params={"cards": " ".join(getattr(expected, "cards", ()))},
         )
     if isinstance(action, Play) and action.roll:
         raise RuleError(
