@@ -10,14 +10,17 @@ import pytest
 
 from companion.games.caboose.commands import CorrectRoll, Reorder, Stage, Undo, Unstage
 from companion.games.caboose.journal import stored_record
-from companion.games.caboose.record import from_json
+from companion.games.caboose.ledger import Ledger
+from companion.games.caboose.record import from_json, record_of
 from companion.games.caboose.refusals import TableError
 from companion.games.caboose.rules.state import Chaos, Pass, Play
 from companion.games.caboose.snapshot import snapshot_of
+from companion.games.caboose.words import REFUSALS
 from companion.games.protocol import Refusal, Start
 from companion.store import Store
 from companion.table import Table
 from tests.playing import act, ledger, new_game
+from tests.rules.conftest import table as dealt_table
 from tests.tables import ROLLECATE_TWO
 
 RECORD = ROLLECATE_TWO
@@ -255,3 +258,21 @@ def test_a_name_nobody_can_read_starts_no_game_and_loads_no_record(tmp_path, nam
     with pytest.raises(TableError):
         table.load(RECORD | {"players": ["Ana", name]})
     assert table.view("en")["game"] is None
+
+
+def test_a_hand_of_one_card_shown_short_is_said_as_one_card():
+    """A provisional deal's hand shown short counts what is held as `n`, so the page (its
+    `_one` form when `n` is 1, as shell.js's `t`) says "1 carta", not "1 cartas"."""
+    state = dealt_table("rollecate", ["2"], 0, [["2", "3"], []], draw=["1", "1"])
+    ended = Ledger.load(Store(":memory:"), record_of(state), provisional=True)
+    while not ended.game.state.over:
+        ended.act(ended.game.state.to_move, Pass())
+    assert ended.game.state.seats[1].hand == ("1",)  # Ben drew one card and holds it
+    with pytest.raises(TableError) as refused:
+        ended.show_hand(1, ["1", "2"])
+    error = refused.value
+    assert error.message == "Ben ends with 1 cards, not 2: show every card of the hand"
+    assert (error.key, error.params["n"]) == ("hand_count", 1)
+    words = REFUSALS["es"][f"{error.key}_one"].format_map(error.params)
+    assert words == "Ben acaba con 1 carta, no 2: enseña todas las cartas de la mano"
+    assert ended.game.shown == {}  # nothing was shown
