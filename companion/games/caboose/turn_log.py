@@ -1,8 +1,9 @@
 """A turn's events in plain words, one line per turn, for the record's replay and the page.
 
-English and Spanish: the rulebooks exist in both, and so do the families at the table.
-Outside `rules/`: the rules return events, and this is how the game says them (the
-English lines are the replay's log, exactly as shared/spec/game-record.md prints them).
+English and Spanish (their words are `words.LOG`): the rulebooks exist in both, and so do
+the families at the table. Outside `rules/`: the rules return events, and this is how the
+game says them (the English lines are the replay's log, exactly as
+shared/spec/game-record.md prints them).
 """
 
 from __future__ import annotations
@@ -11,96 +12,13 @@ from collections.abc import Sequence
 
 from companion.games.caboose import cards
 from companion.games.caboose.rules.state import (
-    BANKED,
-    BROKEN_TRACK,
     CANCELLED,
-    CHAOS,
-    DERAILED,
-    FORGIVEN,
     GAME_OVER,
-    LEFT_GAME,
-    LOST,
     MOVED,
-    PASSED,
-    PLAYED,
-    RESHUFFLED,
-    ROLLED,
     TOOK,
     Event,
 )
-
-WORDS = {
-    "en": {
-        "turn": "turn {n} {name}",
-        PASSED: "passes",
-        PLAYED: "plays {cards}",
-        ROLLED: "rolls {n} wheels",
-        f"{ROLLED}-one": "rolls 1 wheel",
-        MOVED: "caboose {a} -> {b}",
-        BROKEN_TRACK: "crosses broken track {cards}",
-        DERAILED: "derails {n} short",
-        TOOK: "takes {cards} from the {source}",
-        RESHUFFLED: "the discard pile is shuffled into a new draw pile",
-        FORGIVEN: "{n} penalty cards forgiven: none left to take",
-        f"{FORGIVEN}-one": "1 penalty card forgiven: none left to take",
-        BANKED: "banks {cards}",
-        CANCELLED: "{a} cancels {b}",
-        CHAOS: "discards chaos {cards}",
-        LEFT_GAME: "{cards} leaves the game",
-        LOST: "the caboose derailed a {n}th time: the solo game is lost",
-        GAME_OVER: "game over, won by {winners} ({decided_by})",
-        f"{GAME_OVER}-shared": "game over, won by {winners} ({decided_by})",
-        f"{GAME_OVER}-nobody": "game over, nobody wins ({decided_by})",
-        "railway": "back of the railway",
-        "draw": "draw pile",
-        "reshuffled": "new draw pile",
-        # How the ranking was decided (`Ranking.decided_by`), as the page's ranking says it.
-        "by-score": "the lowest score",
-        "by-cards": "the fewest cards",
-        "by-4s": "the fewest 4s",
-        "by-3s": "the fewest 3s",
-        "by-2s": "the fewest 2s",
-        "by-1s": "the fewest 1s",
-        "by-shared": "a tie: the victory is shared",
-        "by-lost": "the solo game was lost",
-        "by-solo": "a solo game",
-    },
-    "es": {
-        "turn": "turno {n} {name}",
-        PASSED: "pasa",
-        PLAYED: "juega {cards}",
-        ROLLED: "saca {n} ruedas",
-        f"{ROLLED}-one": "saca 1 rueda",
-        MOVED: "furgón {a} -> {b}",
-        BROKEN_TRACK: "pasa por la vía rota {cards}",
-        DERAILED: "descarrila, le faltan {n}",
-        f"{DERAILED}-one": "descarrila, le falta 1",
-        TOOK: "toma {cards} del {source}",
-        RESHUFFLED: "la pila de descartes se baraja como nuevo mazo",
-        FORGIVEN: "{n} cartas de penalización perdonadas: no queda ninguna",
-        f"{FORGIVEN}-one": "1 carta de penalización perdonada: no queda ninguna",
-        BANKED: "deposita {cards}",
-        CANCELLED: "{a} cancela {b}",
-        CHAOS: "descarta caos {cards}",
-        LEFT_GAME: "{cards} sale de la partida",
-        LOST: "el tren descarriló {n} veces: partida en solitario perdida",
-        GAME_OVER: "fin de la partida, gana {winners} ({decided_by})",
-        f"{GAME_OVER}-shared": "fin de la partida, ganan {winners} ({decided_by})",
-        f"{GAME_OVER}-nobody": "fin de la partida, no gana nadie ({decided_by})",
-        "railway": "final de la vía",
-        "draw": "mazo",
-        "reshuffled": "mazo nuevo",
-        "by-score": "la puntuación más baja",
-        "by-cards": "menos cartas",
-        "by-4s": "menos cuatros",
-        "by-3s": "menos treses",
-        "by-2s": "menos doses",
-        "by-1s": "menos unos",
-        "by-shared": "un empate: la victoria se comparte",
-        "by-lost": "la partida en solitario se perdió",
-        "by-solo": "una partida en solitario",
-    },
-}
+from companion.games.caboose.words import LOG
 
 
 def turn_line(number: int, name: str, events: Sequence[Event], lang: str | None = None) -> str:
@@ -115,7 +33,7 @@ def turn_line(number: int, name: str, events: Sequence[Event], lang: str | None 
     follows the take that caused it; cards taken one after another from one source are said
     together."""
     people = lang is not None
-    words = WORDS.get(lang or "en", WORDS["en"])
+    words = LOG.get(lang or "en", LOG["en"])
     parts = [words["turn"].format(n=number, name=name)]
     took: list[str] = []
     source = ""

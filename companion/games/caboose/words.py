@@ -2,7 +2,7 @@
 its view and its referee at the table say. The page's shell has its own (web/words.py: the
 PIN, the start form, records, the live stream); the server hands the page both in one table
 of words, so the JavaScript never holds any text of its own. The game log's lines come
-from `turn_log.py`, which speaks both languages too. What the referee at the table says
+from `turn_log.py`, in the words of `LOG` below. What the referee at the table says
 (`companion.games.caboose.session`), what the camera could not see (`vision/problems.py`)
 and why the engine or the table refused something (`RuleError`, `TableError`) are kept as
 keys and parameters, and said here in the page's language.
@@ -13,6 +13,23 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from companion.games.caboose.rules.state import (
+    BANKED,
+    BROKEN_TRACK,
+    CANCELLED,
+    CHAOS,
+    DERAILED,
+    FORGIVEN,
+    GAME_OVER,
+    LEFT_GAME,
+    LOST,
+    MOVED,
+    PASSED,
+    PLAYED,
+    RESHUFFLED,
+    ROLLED,
+    TOOK,
+)
 from companion.games.caboose.session_messages import MESSAGES, say
 from companion.games.caboose.vision.problems import PROBLEMS
 from companion.games.protocol import LANGUAGES
@@ -439,3 +456,79 @@ CAMERA: dict[str, dict[str, str]] = {
 def camera_words(said: Mapping[str, Any], lang: str) -> str:
     """A camera problem (`Problem.as_json`) in `lang`."""
     return CAMERA[lang][said["key"]].format_map(said["params"])
+
+
+# A turn's events as the log says them (turn_log.py): English is the record's own
+# notation, as shared/spec/game-record.md prints it; Spanish is the page's.
+LOG = {
+    "en": {
+        "turn": "turn {n} {name}",
+        PASSED: "passes",
+        PLAYED: "plays {cards}",
+        ROLLED: "rolls {n} wheels",
+        f"{ROLLED}-one": "rolls 1 wheel",
+        MOVED: "caboose {a} -> {b}",
+        BROKEN_TRACK: "crosses broken track {cards}",
+        DERAILED: "derails {n} short",
+        TOOK: "takes {cards} from the {source}",
+        RESHUFFLED: "the discard pile is shuffled into a new draw pile",
+        FORGIVEN: "{n} penalty cards forgiven: none left to take",
+        f"{FORGIVEN}-one": "1 penalty card forgiven: none left to take",
+        BANKED: "banks {cards}",
+        CANCELLED: "{a} cancels {b}",
+        CHAOS: "discards chaos {cards}",
+        LEFT_GAME: "{cards} leaves the game",
+        LOST: "the caboose derailed a {n}th time: the solo game is lost",
+        GAME_OVER: "game over, won by {winners} ({decided_by})",
+        f"{GAME_OVER}-shared": "game over, won by {winners} ({decided_by})",
+        f"{GAME_OVER}-nobody": "game over, nobody wins ({decided_by})",
+        "railway": "back of the railway",
+        "draw": "draw pile",
+        "reshuffled": "new draw pile",
+        # How the ranking was decided (`Ranking.decided_by`), as the page's ranking says it.
+        "by-score": "the lowest score",
+        "by-cards": "the fewest cards",
+        "by-4s": "the fewest 4s",
+        "by-3s": "the fewest 3s",
+        "by-2s": "the fewest 2s",
+        "by-1s": "the fewest 1s",
+        "by-shared": "a tie: the victory is shared",
+        "by-lost": "the solo game was lost",
+        "by-solo": "a solo game",
+    },
+    "es": {
+        "turn": "turno {n} {name}",
+        PASSED: "pasa",
+        PLAYED: "juega {cards}",
+        ROLLED: "saca {n} ruedas",
+        f"{ROLLED}-one": "saca 1 rueda",
+        MOVED: "furgón {a} -> {b}",
+        BROKEN_TRACK: "pasa por la vía rota {cards}",
+        DERAILED: "descarrila, le faltan {n}",
+        f"{DERAILED}-one": "descarrila, le falta 1",
+        TOOK: "toma {cards} del {source}",
+        RESHUFFLED: "la pila de descartes se baraja como nuevo mazo",
+        FORGIVEN: "{n} cartas de penalización perdonadas: no queda ninguna",
+        f"{FORGIVEN}-one": "1 carta de penalización perdonada: no queda ninguna",
+        BANKED: "deposita {cards}",
+        CANCELLED: "{a} cancela {b}",
+        CHAOS: "descarta caos {cards}",
+        LEFT_GAME: "{cards} sale de la partida",
+        LOST: "el tren descarriló {n} veces: partida en solitario perdida",
+        GAME_OVER: "fin de la partida, gana {winners} ({decided_by})",
+        f"{GAME_OVER}-shared": "fin de la partida, ganan {winners} ({decided_by})",
+        f"{GAME_OVER}-nobody": "fin de la partida, no gana nadie ({decided_by})",
+        "railway": "final de la vía",
+        "draw": "mazo",
+        "reshuffled": "mazo nuevo",
+        "by-score": "la puntuación más baja",
+        "by-cards": "menos cartas",
+        "by-4s": "menos cuatros",
+        "by-3s": "menos treses",
+        "by-2s": "menos doses",
+        "by-1s": "menos unos",
+        "by-shared": "un empate: la victoria se comparte",
+        "by-lost": "la partida en solitario se perdió",
+        "by-solo": "una partida en solitario",
+    },
+}
