@@ -194,12 +194,7 @@ def test_companion_serve_on_a_store_of_an_unknown_game_says_so_in_one_line(tmp_p
     store.start("switching-track", {"format": "switching-record/1"})
     store.close()
     before = hashlib.sha256(path.read_bytes()).hexdigest()
-    done = subprocess.run(
-        [sys.executable, "-m", "companion", "serve", "--db", str(path), "--port", "8741"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    done = _serve(path)
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.splitlines() == [
         f"companion serve: {path} holds a game in progress (number 1) of 'switching-track', a "
@@ -219,14 +214,19 @@ def test_companion_serve_on_a_store_whose_game_cannot_be_resumed_says_so_in_one_
     store.start("caboose", doc, [("teleport", {"to": 3})])
     store.close()
     before = hashlib.sha256(path.read_bytes()).hexdigest()
-    done = subprocess.run(
-        [sys.executable, "-m", "companion", "serve", "--db", str(path), "--port", "8742"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    done = _serve(path)
     assert done.returncode == 2 and done.stdout == ""
     [line] = done.stderr.splitlines()
     assert line.startswith(f"companion serve: {path} holds a game in progress (number 1) that")
     assert "teleport" in line
     assert hashlib.sha256(path.read_bytes()).hexdigest() == before
+
+
+def _serve(path) -> subprocess.CompletedProcess:
+    """`companion serve --db path` as a family runs it (it must refuse before it listens)."""
+    return subprocess.run(
+        [sys.executable, "-m", "companion", "serve", "--db", str(path), "--port", "8741"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
