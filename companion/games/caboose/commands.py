@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.games.caboose import cards
-from companion.games.caboose.names import name_problem
+from companion.games.caboose.names import first_bad_name
 from companion.games.caboose.rules.state import Chaos, Pass, Play
 from companion.games.caboose.tracker import TableEvent
 from companion.games.protocol import Malformed, Start
@@ -211,15 +211,10 @@ def _names(value: Any, name: str) -> list[str]:
             key="bad_names",
             params={"field": name},
         )
-    for seat, player in enumerate(value):
-        problem = name_problem(player)
-        if problem is not None:
-            raise Malformed(
-                "request",
-                f"{name}: player {seat + 1}'s name {problem.text}",
-                key=problem.key,
-                params=problem.refusal_params(seat),
-            )
+    bad = first_bad_name(value)
+    if bad is not None:
+        message, key, params = bad
+        raise Malformed("request", f"{name}: {message}", key=key, params=params)
     return value
 
 

@@ -23,15 +23,11 @@ class NameProblem:
     """What is wrong with a name: `text`, the English that follows "player 2's name", and
     `key`/`params`, the same as a kind for a page's other language (`refusal_<key>`, whose
     words name the player themselves: `params` gains the player's number where it is
-    refused)."""
+    refused, `first_bad_name`)."""
 
     key: str
     text: str
     params: dict[str, Any] = field(default_factory=dict)
-
-    def refusal_params(self, seat: int) -> dict[str, Any]:
-        """The parameters of the refusal of the name of the player in `seat`."""
-        return {"player": seat + 1, **self.params}
 
 
 def name_problem(name: object) -> NameProblem | None:
@@ -61,14 +57,21 @@ def name_problem(name: object) -> NameProblem | None:
     return None
 
 
-def check_names(names: Sequence[object]) -> None:
-    """Every player's name as `name_problem` wants it, or a TableError naming the player."""
+def first_bad_name(names: Sequence[object]) -> tuple[str, str, dict[str, Any]] | None:
+    """The first player whose name breaks the rule, as every refusal of it says it: the
+    English ("player 2's name is …"), the key and its parameters (the player's number
+    among them); None when every name will do."""
     for seat, name in enumerate(names):
         problem = name_problem(name)
         if problem is not None:
-            raise TableError(
-                "setup",
-                f"player {seat + 1}'s name {problem.text}",
-                key=problem.key,
-                params=problem.refusal_params(seat),
-            )
+            params = {"player": seat + 1, **problem.params}
+            return f"player {seat + 1}'s name {problem.text}", problem.key, params
+    return None
+
+
+def check_names(names: Sequence[object]) -> None:
+    """Every player's name as `name_problem` wants it, or a TableError naming the player."""
+    bad = first_bad_name(names)
+    if bad is not None:
+        message, key, params = bad
+        raise TableError("setup", message, key=key, params=params)
