@@ -52,6 +52,9 @@ class PlacedDie:
     x: float
     y: float
     rotation: float = 0.0
+    # a die drawn from its own picture (a real die cut from a photograph, companion/
+    # synthetic/photo_dice.py) rather than dice_art's; `kind` and `face` still say its truth
+    picture: Picture | None = None
 
 
 @dataclass(frozen=True)

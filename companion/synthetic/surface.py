@@ -133,7 +133,8 @@ def draw_table(scene: Scene, rng: np.random.Generator) -> np.ndarray:
     for token in scene.tokens:
         _paste(canvas, token.picture(s), token.x, token.y, 0.0)
     for die in scene.dice:
-        _paste(canvas, _die(die.kind, die.face), die.x, die.y, die.rotation)
+        face = _die(die.kind, die.face) if die.picture is None else die.picture(s)
+        _paste(canvas, face, die.x, die.y, die.rotation)
     for hand in scene.hands:
         skin = np.array([120, 150, 205]) * rng.uniform(0.8, 1.1)
         for polygon in _hand_polygons(hand):

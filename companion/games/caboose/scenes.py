@@ -13,7 +13,8 @@ scene for a synthetic camera with no game of its own to show.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from collections.abc import Iterator
+from dataclasses import dataclass, field, replace
 from functools import cache, partial
 
 import cv2
@@ -26,6 +27,7 @@ from companion.games.caboose.rules import geometry
 from companion.games.caboose.vision import card_art
 from companion.pose import Pose
 from companion.synthetic import Camera, Hand, PlacedDie
+from companion.synthetic.photo_dice import PhotoDie
 from companion.vision.dice_art import Sprite, rounded_rect
 from companion.vision.table import TableLayout, card_corners, rotate
 
@@ -346,6 +348,17 @@ def random_scene(
         card_mm=size,
         layout=layout,
     )
+
+
+def with_photo_dice(scene: Scene, photos: Iterator[PhotoDie]) -> Scene:
+    """The scene with each die replaced by the next real die of `photos` (cut from a
+    photograph: companion/synthetic/photo_dice.py), lying and turned where the drawn die
+    was: a pip die showing the photographed die's pips."""
+    dice = []
+    for die in scene.dice:
+        photo = next(photos)
+        dice.append(replace(die, kind="pips", face=photo.pips, picture=photo.picture))
+    return replace(scene, dice=tuple(dice))
 
 
 def random_table(seed: int) -> synthetic.Scene:

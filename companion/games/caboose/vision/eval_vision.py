@@ -11,7 +11,16 @@ Latency is measured with OpenCV on one thread, the Pi's budget for one core; it 
 as wall time and as CPU time of this process, which stays honest on a busy machine. Each
 scene is a new camera position, so every frame calibrates and builds its warp tables from
 scratch; `still_camera_ms_p50` times the same frame again as a fixed camera's next frame,
-which reuses them (observe's `calibration` argument).
+which reuses them (observe's `calibration` argument). Beside each frame's time, a plain
+OpenCV pass over the same frame (companion/vision/plain_pass.py) is timed in the same run:
+the ratio of the two travels between machines, absolute times do not.
+
+`--dice real` lays real dice on the same scenes instead of drawn ones: each die is cut from
+a labelled photograph the readers were never tuned on (companion/synthetic/photo_dice.py,
+`--dice-photos DIR`), lies where the drawn die would and is scored as the pip die it is,
+its pips and, through the edition's R-6 face map, the wheels the game takes from it. The
+run goes through the photographs' dice in a seeded order, so a long run shows each of them
+about equally often.
 """
 
 from __future__ import annotations
@@ -21,15 +30,22 @@ import json
 import math
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from pathlib import Path
 
 import cv2
 import numpy as np
 
 from companion.games.caboose import scenes as synthetic
+from companion.games.caboose.rules import edition as editions
+from companion.games.caboose.rules.dice import face_map_for
 from companion.games.caboose.rules.edition import EDITIONS
 from companion.games.caboose.vision.observation import Observation, VisionConfig
 from companion.games.caboose.vision.observe import observe
+from companion.synthetic.photo_dice import DEFAULT_FOLDER, PhotoDice, PhotoDiceMissing, PhotoDie
+from companion.vision.plain_pass import plain_pass_ms
+
+DICE = ("drawn", "real")  # dice_art's dice, or real dice cut from photographs
 
 _SAME_CARD_MM = 15.0  # a seen card this close to a true card's centre is that card
 _SAME_DIE_MM = 10.0
@@ -44,8 +60,12 @@ def _nearest(point: tuple[float, float], options: Sequence[tuple[float, float]],
     return best
 
 
-def score_scene(scene: synthetic.Scene, seen: Observation) -> dict:
-    """Per-scene counts: cards right, railway exact, caboose right, dice right, pose errors."""
+def score_scene(
+    scene: synthetic.Scene, seen: Observation, face_map: dict[int, int] | None = None
+) -> dict:
+    """Per-scene counts: cards right, railway exact, caboose right, dice right, pose errors;
+    with a pip-to-wheels `face_map` (R-6), also the pip dice whose wheels are right: a pip
+    die read as another count that stands for the same wheels costs the game nothing."""
     centres = [(c.pose.x, c.pose.y) for c in seen.cards]
     truth_of_seen: dict[int, int] = {}
     cards_right, position_err, rotation_err = 0, [], []
@@ -67,14 +87,16 @@ def score_scene(scene: synthetic.Scene, seen: Observation) -> dict:
         and railway[seen.caboose] == scene.caboose
     )
     die_centres = [d.position for d in seen.dice]
-    dice_right = 0
+    dice_right, wheels_right = 0, 0
     for die in scene.dice:
         match = _nearest((die.x, die.y), die_centres, _SAME_DIE_MM)
-        if match is not None and (seen.dice[match].kind, seen.dice[match].face) == (
-            die.kind,
-            die.face,
-        ):
-            dice_right += 1
+        if match is None:
+            continue
+        got = seen.dice[match]
+        dice_right += (got.kind, got.face) == (die.kind, die.face)
+        if face_map is not None and die.kind == "pips":
+            wheels = face_map.get(got.face) if got.kind == "pips" else got.face
+            wheels_right += wheels == face_map[die.face]
     return {
         "cards": len(scene.cards),
         "cards_right": cards_right,
@@ -83,31 +105,67 @@ def score_scene(scene: synthetic.Scene, seen: Observation) -> dict:
         "caboose_right": caboose_right,
         "dice": len(scene.dice),
         "dice_right": dice_right,
+        "dice_wheels_right": wheels_right,
         "dice_extra": max(0, len(seen.dice) - dice_right),
         "position_err_mm": position_err,
         "rotation_err_deg": rotation_err,
     }
 
 
-def evaluate(scenes: int, seed: int, difficulty: str, edition: str) -> dict:
-    """Render and recognise `scenes` scenes; the summary that `--json` prints."""
+def photo_dice_stream(photos: PhotoDice, seed: int, used: set[str]) -> Iterator[PhotoDie]:
+    """The photographs' dice in a seeded order, round and round, each cut when first
+    needed and those that cannot be cut left out; each one's source is noted in `used`.
+    PhotoDiceMissing when not one can be cut."""
+    cut: list[PhotoDie] = []
+    for index in np.random.default_rng(seed).permutation(len(photos)):
+        die = photos.die(int(index))
+        if die is not None:
+            cut.append(die)
+            used.add(die.source)
+            yield die
+    if not cut:
+        raise PhotoDiceMissing(f"no die could be cut from the photographs in {photos.folder}")
+    while True:
+        yield from cut
+
+
+def evaluate(
+    scenes: int,
+    seed: int,
+    difficulty: str,
+    edition: str,
+    dice: str = "drawn",
+    dice_photos: Path | None = None,
+) -> dict:
+    """Render and recognise `scenes` scenes, their dice drawn or (`dice` "real") cut from the
+    photographs in `dice_photos` (PhotoDiceMissing when there are none); the summary that
+    `--json` prints."""
+    if dice not in DICE:
+        raise ValueError(f"unknown dice {dice!r}: use drawn or real")
     cv2.setNumThreads(1)
+    used: set[str] = set()
+    photos = photo_dice_stream(PhotoDice(dice_photos), seed, used) if dice == "real" else None
+    face_map = face_map_for(editions.load(edition)) if dice == "real" else None
     camera = synthetic.Camera.preset(difficulty)
     config = VisionConfig.for_edition(edition)
     warm = synthetic.random_scene(seed + scenes, edition, n_cards=3, n_dice=1)
     config.faces()  # the catalogue is built once, at start-up: not a frame's latency
     observe(synthetic.render(warm, seed + scenes, camera), config)
     totals = {"cards": 0, "cards_right": 0, "cards_extra": 0, "dice": 0, "dice_right": 0,
-              "dice_extra": 0, "railway_exact": 0, "caboose_right": 0}  # fmt: skip
-    wall, cpu, still, render_ms, pos, rot = [], [], [], [], [], []
+              "dice_wheels_right": 0, "dice_extra": 0, "railway_exact": 0,
+              "caboose_right": 0}  # fmt: skip
+    wall, cpu, still, render_ms, plain, pos, rot = [], [], [], [], [], [], []
     failures: list[dict] = []
     for i in range(scenes):
         scene_seed = seed + i
         scene = synthetic.random_scene(scene_seed, edition, loose_cards=1)
+        if photos is not None:
+            scene = synthetic.with_photo_dice(scene, photos)
         start = time.perf_counter()
         frame = synthetic.render(scene, scene_seed, camera)
         render_ms.append((time.perf_counter() - start) * 1000)
         back = scene.cards[scene.railway[0]].pose
+        plain.append(plain_pass_ms(frame))
         start, start_cpu = time.perf_counter(), time.process_time()
         seen = observe(frame, config, back=(back.x, back.y))
         wall.append((time.perf_counter() - start) * 1000)
@@ -116,7 +174,7 @@ def evaluate(scenes: int, seed: int, difficulty: str, edition: str) -> dict:
         start = time.perf_counter()
         observe(frame, config, calibration=seen.calibration, back=(back.x, back.y))
         still.append((time.perf_counter() - start) * 1000)
-        result = score_scene(scene, seen)
+        result = score_scene(scene, seen, face_map)
         for key in totals:
             totals[key] += int(result[key])
         pos += result["position_err_mm"]
@@ -142,6 +200,7 @@ def evaluate(scenes: int, seed: int, difficulty: str, edition: str) -> dict:
         "seed": seed,
         "difficulty": difficulty,
         "edition": edition,
+        "dice_kind": dice,
         "frame_size": list(camera.frame_size),
         "cards": totals["cards"],
         "cards_accuracy": ratio(totals["cards_right"], totals["cards"]),
@@ -151,6 +210,16 @@ def evaluate(scenes: int, seed: int, difficulty: str, edition: str) -> dict:
         "dice": totals["dice"],
         "dice_accuracy": ratio(totals["dice_right"], totals["dice"]),
         "dice_extra": totals["dice_extra"],
+        **(
+            {
+                "dice_right": totals["dice_right"],
+                "dice_wheels_right": totals["dice_wheels_right"],
+                "dice_wheels_accuracy": ratio(totals["dice_wheels_right"], totals["dice"]),
+                "photo_dice_used": len(used),
+            }
+            if dice == "real"
+            else {}
+        ),
         "position_err_mm_p95": pct(pos, 95),
         "rotation_err_deg_p95": pct(rot, 95),
         "latency_ms_p50": pct(wall, 50),
@@ -158,6 +227,10 @@ def evaluate(scenes: int, seed: int, difficulty: str, edition: str) -> dict:
         "cpu_ms_p50": pct(cpu, 50),
         "cpu_ms_p95": pct(cpu, 95),
         "still_camera_ms_p50": pct(still, 50),
+        "plain_pass_ms_p50": pct(plain, 50),
+        "plain_pass_ms_p95": pct(plain, 95),
+        "latency_ratio_p50": round(pct(wall, 50) / max(pct(plain, 50), 1e-3), 2),
+        "latency_ratio_p95": round(pct(wall, 95) / max(pct(plain, 95), 1e-3), 2),
         "render_ms_p50": pct(render_ms, 50),
         "failures": failures[:20],
     }
@@ -172,13 +245,32 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0, help="seed of the first scene")
     parser.add_argument("--difficulty", choices=("easy", "hard"), default="hard")
     parser.add_argument("--edition", choices=EDITIONS, default="rollecate")
+    parser.add_argument(
+        "--dice",
+        choices=DICE,
+        default="drawn",
+        help="drawn: our printed dice (default); real: dice cut from labelled photographs",
+    )
+    parser.add_argument(
+        "--dice-photos",
+        type=Path,
+        default=DEFAULT_FOLDER,
+        metavar="DIR",
+        help=f"with --dice real, the dice-real folder (default {DEFAULT_FOLDER})",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON document")
     args = parser.parse_args(argv)
     if args.scenes < 1:
         parser.error("--scenes must be at least 1")
     if args.seed < 0:
         parser.error("--seed must not be negative")
-    result = evaluate(args.scenes, args.seed, args.difficulty, args.edition)
+    try:
+        result = evaluate(
+            args.scenes, args.seed, args.difficulty, args.edition, args.dice, args.dice_photos
+        )
+    except PhotoDiceMissing as missing:
+        print(f"{parser.prog}: {missing}", file=sys.stderr)
+        return 2
     if args.json:
         print(json.dumps(result))
         return 0
@@ -190,11 +282,18 @@ def main(argv: list[str] | None = None) -> int:
     print(f"caboose  {result['caboose_accuracy']:.2%} of scenes on the right card")
     print(f"dice     {result['dice_accuracy']:.2%} of {result['dice']} "
           f"({result['dice_extra']} seen that are not there)")  # fmt: skip
+    if args.dice == "real":
+        print(f"         real dice: {result['dice_right']} of {result['dice']} read right "
+              f"({result['photo_dice_used']} photographed dice), "
+              f"{result['dice_wheels_accuracy']:.2%} give the right wheels "
+              f"(R-6 face map)")  # fmt: skip
     print(f"pose     p95 {result['position_err_mm_p95']} mm, "
           f"{result['rotation_err_deg_p95']} degrees")  # fmt: skip
     print(f"latency  p50 {result['latency_ms_p50']} ms, p95 {result['latency_ms_p95']} ms "
           f"(CPU p50 {result['cpu_ms_p50']} ms, one thread); a still camera's next frame "
           f"p50 {result['still_camera_ms_p50']} ms")  # fmt: skip
+    print(f"         {result['latency_ratio_p50']}x (p95 {result['latency_ratio_p95']}x) "
+          f"a plain OpenCV pass over the frame (p50 {result['plain_pass_ms_p50']} ms)")  # fmt: skip
     for failure in result["failures"]:
         print(f"  seed {failure['seed']}: {failure}", file=sys.stderr)
     return 0
