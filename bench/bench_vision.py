@@ -2,7 +2,8 @@
 
 Run: OPENBLAS_NUM_THREADS=1 .venv/bin/python bench/bench_vision.py [--scenes N] [--seed S]
 Prints markdown for bench/RESULTS-vision.md: `companion eval-vision` on easy and hard
-scenes (1456x1088, 3-20 railway cards, one card apart, 1-4 dice), then the CPU time of each
+scenes (1456x1088, 3-20 railway cards, one card apart, 1-4 dice; a frame's time also as a
+ratio to a plain OpenCV pass over it, companion/vision/plain_pass.py), then the CPU time of each
 stage of `observe` on hard 20-card, 4-dice tables. OpenCV runs on one thread (and numpy's
 BLAS should, hence the variable): the budget of one Pi core.
 """
@@ -76,9 +77,10 @@ def main() -> None:
           f"OpenCV {cv2.__version__}, numpy {np.__version__}, one thread\n")  # fmt: skip
     print(
         "| difficulty | scenes | cards | cards right | railway exact | caboose right | "
-        "dice | dice right | pose p95 | latency p50 / p95 | CPU p50 / p95 | render p50 |"
+        "dice | dice right | pose p95 | latency p50 / p95 | CPU p50 / p95 | "
+        "frame / plain pass p50 | render p50 |"
     )
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|")  # fmt: skip
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")  # fmt: skip
     for difficulty in ("easy", "hard"):
         r = evaluate(args.scenes, args.seed, difficulty, "rollecate")
         print(
@@ -86,7 +88,8 @@ def main() -> None:
             f"{r['railway_exact']:.2%} | {r['caboose_accuracy']:.2%} | {r['dice']} | "
             f"{r['dice_accuracy']:.2%} | {r['position_err_mm_p95']} mm, "
             f"{r['rotation_err_deg_p95']} deg | {r['latency_ms_p50']} / {r['latency_ms_p95']} ms "
-            f"| {r['cpu_ms_p50']} / {r['cpu_ms_p95']} ms | {r['render_ms_p50']} ms |"
+            f"| {r['cpu_ms_p50']} / {r['cpu_ms_p95']} ms | {r['latency_ratio_p50']}x "
+            f"| {r['render_ms_p50']} ms |"
         )
         for failure in r["failures"]:
             print(f"<!-- {difficulty} failure: {failure} -->")
