@@ -1,13 +1,14 @@
-"""`companion enroll FOLDER`: teach the camera a printed deck by showing it each card face once.
+"""`companion enroll FOLDER`: teach the camera a box's pieces by showing it each face once.
 
-Why: the deck on a real table may not be our printable design, and nothing may be
-downloaded, so the camera learns the faces it will have to tell apart. For each face the
-game asks for (its `enroll`: for the Caboose design, an edition's faces or the codes
-given), the player lays that one card alone on the table and presses Enter; the game cuts
-the face out of the frame (companion/games/caboose/vision/enrolment.py). Progress goes to
-the console and a preview of every face learnt so far to an image file, so a wrong card or
-a bad crop is seen at once. The faces learnt are a catalogue folder, which the
-configuration's `table.catalogue` names.
+Why: the deck on a real table may not be our printable design, nor the dice and token
+ours, and nothing may be downloaded, so the camera learns the faces it will have to tell
+apart. For each face the game asks for (its `enroll`: for the Caboose design, an edition's
+card faces, then each face of one of its wheel dice and its caboose token, or the faces
+given), the player lays that one piece alone on the table as the prompt says and presses
+Enter; the game cuts the face out of the frame (companion/games/caboose/vision/
+enrolment.py). Progress goes to the console and a preview of every face learnt so far to
+an image file, so a wrong piece or a bad crop is seen at once. The faces learnt are a
+catalogue folder, which the configuration's `table.catalogue` names.
 """
 
 from __future__ import annotations
@@ -25,11 +26,11 @@ from companion.games import default
 from companion.games.protocol import Enrolment
 from hw.frames import FrameSource, FrameSourceError, open_source
 
-_TRIES = 10  # frames read for one card before asking again
+_TRIES = 10  # frames read for one face before asking again
 
 
 class EnrollError(RuntimeError):
-    """A card face could not be learnt; the message says what to change."""
+    """A face could not be learnt; the message says what to change."""
 
 
 def enroll(
@@ -46,7 +47,7 @@ def enroll(
     learnt: list[Any] = []
     codes = list(deck.faces)
     for number, code in enumerate(codes, start=1):
-        prompt = f"[{number}/{len(codes)}] lay card {code} alone on the table, top up"
+        prompt = f"[{number}/{len(codes)}] {deck.prompt(code)}"
         if wait is not None:
             wait(prompt + ", then press Enter ")
         why = "the camera gave no frame"
@@ -54,11 +55,11 @@ def enroll(
             frame = source.read()
             if frame is None:
                 break
-            image, why = deck.learn(frame)
+            image, why = deck.learn(code, frame)
             if why is None:
                 break
         if why is not None:
-            raise EnrollError(f"card {code}: {why}")
+            raise EnrollError(f"{code}: {why}")
         learnt.append(image)
         say(f"[{number}/{len(codes)}] learnt {code}")
         if preview_path is not None:
@@ -79,7 +80,7 @@ def main(argv: list[str] | None = None) -> int:
     game = default()
     parser = CommandLine(
         prog="companion enroll",
-        description="Teach the camera a deck: show it each card face once.",
+        description="Teach the camera a box: show it each card face, die face and token once.",
     )
     parser.add_argument("folder", type=folder_path, help="where to write the catalogue")
     parser.add_argument("--source", default="picamera2", help="frame source (default picamera2)")

@@ -226,12 +226,16 @@ class Demo(Protocol):
 
 
 class Enrolment(Protocol):
-    """A deck being taught to the camera by `companion enroll`, one face at a time."""
+    """A game's pieces (a deck, its dice, its tokens) being taught to the camera by
+    `companion enroll`, one face at a time."""
 
     faces: Sequence[str]  # the faces to show, in this order
 
-    def learn(self, frame: Any) -> tuple[Any, str | None]:
-        """The picture of the one face lying alone on the table in `frame`, or why not."""
+    def prompt(self, face: str) -> str:
+        """What the player lays on the table to show `face` ("lay card 3/s alone …")."""
+
+    def learn(self, face: str, frame: Any) -> tuple[Any, str | None]:
+        """The picture of `face` lying alone on the table in `frame`, or why not."""
 
     def preview(self, faces: Sequence[str], pictures: Sequence[Any]) -> Any:
         """A contact sheet of the faces learnt so far (an image OpenCV writes)."""

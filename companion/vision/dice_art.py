@@ -89,3 +89,36 @@ def draw_pip_die(face: int, px_per_mm: float = 4.0) -> Sprite:
         c = fixed_point(x * PIP_PITCH_MM, y * PIP_PITCH_MM, px_per_mm, (half, half))
         cv2.circle(img, c, round(PIP_MM * px_per_mm * 16), INK, -1, cv2.LINE_AA, 4)
     return img, mask
+
+
+PRINTED_DIE = (170, 80, 25)  # a deep blue: darker than a wooden table, and not yellow
+PRINTED_WHEEL = (245, 245, 240)
+PRINTED_WHEEL_SPOTS = {0: (), 1: ((0.0, 0.0),), 2: ((-3.7, 0.0), (3.7, 0.0))}
+PRINTED_WHEEL_MM = 3.0
+
+
+@cache
+def draw_printed_wheel_die(face: int, px_per_mm: float = 4.0) -> Sprite:
+    """A wheel die of a box that is not ours, as a stand-in for the real boxes' dice whose
+    look we do not ship: a deep blue body with well rounded corners, and 0, 1 or 2 white
+    wheels drawn as a rim with six spokes, side by side rather than on a diagonal. Our
+    reader must not read it (it is neither brighter than the table nor yellow, and its
+    wheels are light on dark); a die taught by `companion enroll` is read instead."""
+    size = round(DIE_MM * px_per_mm)
+    mask = rounded_rect((size, size), round(4.0 * px_per_mm))
+    img = np.empty((size, size, 3), np.uint8)
+    img[:] = PRINTED_DIE
+    half = DIE_MM / 2
+    r = PRINTED_WHEEL_MM
+    for x, y in PRINTED_WHEEL_SPOTS[face]:
+        c = fixed_point(x, y, px_per_mm, (half, half))
+        thick = max(1, round(0.7 * px_per_mm))
+        cv2.circle(img, c, round(r * px_per_mm * 16), PRINTED_WHEEL, thick, cv2.LINE_AA, 4)
+        for spoke in range(3):
+            a = np.pi / 3 * spoke
+            dx, dy = r * np.cos(a), r * np.sin(a)
+            cv2.line(img, fixed_point(x - dx, y - dy, px_per_mm, (half, half)),
+                     fixed_point(x + dx, y + dy, px_per_mm, (half, half)), PRINTED_WHEEL,
+                     max(1, round(0.5 * px_per_mm)), cv2.LINE_AA, 4)  # fmt: skip
+        cv2.circle(img, c, round(0.9 * px_per_mm * 16), PRINTED_WHEEL, -1, cv2.LINE_AA, 4)
+    return img, mask

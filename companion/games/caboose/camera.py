@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from companion.games.caboose.commands import Seen
@@ -20,7 +21,7 @@ from companion.games.caboose.rules.edition import load as load_edition
 from companion.games.caboose.session import SessionConfig
 from companion.games.caboose.tracker import CameraHint, Tracker, TrackerConfig, Watcher
 from companion.games.caboose.vision.catalogue import Catalogue
-from companion.games.caboose.vision.observation import Observation, VisionConfig
+from companion.games.caboose.vision.observation import Observation, VisionConfig, taught
 from companion.games.protocol import CameraSetup
 
 # The service's name in its journal (`journalctl -u caboose-companion`), as it always was.
@@ -38,10 +39,11 @@ class Camera:
     @classmethod
     def over(cls, setup: CameraSetup, edition: str) -> Camera:
         """The camera over a table set up as `setup` says, looking for `edition`'s cards
-        until a game's hint says which (the enrolled deck, if any, is read now: a broken
-        one is a `CatalogueError` before the first frame)."""
-        catalogue = Catalogue.load(setup.catalogue) if setup.catalogue else None
-        camera = cls(_vision(setup, load_edition(edition).card_mm, catalogue), _tracker(setup))
+        until a game's hint says which (what was enrolled, if anything, is read now: a
+        broken deck, dice or token is a ValueError before the first frame)."""
+        catalogue, dice, token = taught(setup.catalogue) if setup.catalogue else (None,) * 3
+        vision = _vision(setup, load_edition(edition).card_mm, catalogue)
+        camera = cls(replace(vision, dice=dice, token=token), _tracker(setup))
         camera.setup = setup
         return camera
 
@@ -65,9 +67,7 @@ class Camera:
         vision = self.watcher.vision
         if self.setup is None or hint is None or hint.card_mm in (None, vision.card_mm):
             return
-        self.watcher = Watcher(
-            _vision(self.setup, hint.card_mm, vision.catalogue), _tracker(self.setup)
-        )
+        self.watcher = Watcher(replace(vision, card_mm=hint.card_mm), _tracker(self.setup))
 
 
 def _vision(

@@ -16,7 +16,6 @@ import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from functools import cache, partial
-from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
@@ -28,11 +27,9 @@ from companion.games.caboose.rules import geometry
 from companion.games.caboose.vision import card_art
 from companion.pose import Pose
 from companion.synthetic import Camera, Hand, PlacedDie
-from companion.vision.dice_art import Sprite, rounded_rect
+from companion.synthetic.photo_dice import PhotoDie
+from companion.vision.dice_art import Sprite, draw_printed_wheel_die, rounded_rect
 from companion.vision.table import TableLayout, card_corners, rotate
-
-if TYPE_CHECKING:  # only eval-vision's real dice need the photographs' code
-    from companion.synthetic.photo_dice import PhotoDie
 
 DESIGNS = ("ours", "printed")
 
@@ -59,6 +56,9 @@ class Scene:
     card_mm: tuple[float, float] = card_art.CARD_MM
     layout: TableLayout = field(default_factory=TableLayout)
     design: str = "ours"  # "ours" (card_art) or "printed" (printed_card: a deck we do not ship)
+    # the wheel dice and the caboose token: "ours" (dice_art, card_art) or "printed"
+    # (dice_art.draw_printed_wheel_die, `printed_caboose`: a box's own that we do not ship)
+    pieces: str = "ours"
 
     def drawn(self) -> synthetic.Scene:
         """The game-free scene the synthetic table draws: each card a picture of its face
@@ -69,11 +69,21 @@ class Scene:
             synthetic.Card(partial(_face, c.code, self.design, self.card_mm), c.pose, self.card_mm)
             for c in self.cards
         )
+        if self.pieces not in DESIGNS:
+            raise ValueError(f"unknown dice and token design {self.pieces!r}: use ours or printed")
         tokens: tuple[synthetic.Token, ...] = ()
+        dice = self.dice
         if self.caboose_at is not None:
             x, y = self.caboose_at
             tokens = (synthetic.Token(_caboose_face, x, y, card_art.CABOOSE_MM),)
-        return synthetic.Scene(laid, tokens, self.dice, self.hands, self.layout)
+            if self.pieces == "printed":
+                tokens = (synthetic.Token(_printed_caboose_face, x, y, PRINTED_CABOOSE_MM[0]),)
+        if self.pieces == "printed":
+            dice = tuple(
+                replace(d, picture=partial(_printed_die_face, d.face)) if d.kind == "wheels" else d
+                for d in dice
+            )
+        return synthetic.Scene(laid, tokens, dice, self.hands, self.layout)
 
 
 def render(scene: Scene, seed: int, camera: Camera | None = None) -> np.ndarray:
@@ -92,6 +102,37 @@ def _face(code: str, design: str, card_mm: tuple[float, float], px_per_mm: float
 @cache
 def _caboose_face(px_per_mm: float) -> np.ndarray:
     return np.dstack(card_art.draw_caboose(px_per_mm))
+
+
+@cache
+def _printed_caboose_face(px_per_mm: float) -> np.ndarray:
+    return np.dstack(printed_caboose(px_per_mm))
+
+
+@cache
+def _printed_die_face(face: int, px_per_mm: float) -> np.ndarray:
+    return np.dstack(draw_printed_wheel_die(face, px_per_mm))
+
+
+PRINTED_CABOOSE_MM = (22.0, 13.0)  # the printed box's locomotive, seen from above
+_LOCOMOTIVE = (50, 170, 20)  # a bright green: not our caboose's red, unlike wood and cards
+
+
+@cache
+def printed_caboose(px_per_mm: float = 4.0) -> Sprite:
+    """The caboose token of a box that is not ours, as a stand-in for LOK'n'ROLL's
+    locomotive: a green engine seen from above, longer than wide with rounded ends, a black
+    cab roof at its back and a black chimney at its front. Our reader, which looks for a
+    red disc, must not find it; a token taught by `companion enroll` is found instead."""
+    w_mm, h_mm = PRINTED_CABOOSE_MM
+    w, h = round(w_mm * px_per_mm), round(h_mm * px_per_mm)
+    img = np.empty((h, w, 3), np.uint8)
+    img[:] = _LOCOMOTIVE
+    cab = round(6.0 * px_per_mm)
+    img[:, w - cab :] = (35, 35, 35)
+    chimney = (round(4.5 * px_per_mm * 16), round(h / 2 * 16))
+    cv2.circle(img, chimney, round(2.0 * px_per_mm * 16), (35, 35, 35), -1, cv2.LINE_AA, 4)
+    return img, rounded_rect((h, w), round(3.0 * px_per_mm))
 
 
 # the printed deck's colours: sky and ground of each kind's art (BGR), all unlike the wood

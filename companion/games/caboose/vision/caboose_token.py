@@ -1,23 +1,97 @@
-"""The caboose token: the one saturated red disc on the table, and the railway card it
-stands on. It is found before the cards are matched, because it covers part of the face
-of the card it stands on (`card_identity.hidden_by_token`).
+"""The caboose token: the one saturated red disc on the table (ours), or the box's own
+token as `companion enroll` taught it (`TaughtToken`: LOK'n'ROLL's locomotive, Rollecate's
+wooden train), and the railway card it stands on. It is found before the cards are
+matched, because it covers part of the face of the card it stands on
+(`card_identity.hidden_by_token`).
+
+A taught token is kept in the catalogue folder as `token.json` (format
+`caboose-token/1`: its colour, the area of that colour and its length) and `token.png`,
+the picture it was taught from.
 """
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
 
 from companion.games.caboose.vision import card_art
-from companion.games.caboose.vision.observation import SeenCard
+from companion.vision.taught_dice import Colour, TaughtError
+
+if TYPE_CHECKING:  # observation.py holds a TaughtToken in its VisionConfig
+    from companion.games.caboose.vision.observation import SeenCard
+
+TOKEN_FORMAT = "caboose-token/1"
 
 
-def find_caboose(half: np.ndarray, k: float) -> tuple[float, float] | None:
+@dataclass(frozen=True)
+class TaughtToken:
+    """The box's caboose token as taught: the colour of most of it, how many mm^2 of the
+    table that colour covers seen from above, its length (mm, its outline's longer side)
+    and the picture it was taught from (BGR)."""
+
+    colour: Colour
+    area_mm2: float
+    length_mm: float
+    picture: np.ndarray
+
+    @classmethod
+    def learn(cls, picture: np.ndarray, px_per_mm: float) -> TaughtToken:
+        """The token in `picture` (cut out straight at `px_per_mm`, BGRA: its outline in
+        alpha): its commonest colour, that colour's area and the outline's length."""
+        outline = picture[..., 3] > 127
+        colour = Colour.of(picture[..., :3][outline])
+        hsv = cv2.cvtColor(np.ascontiguousarray(picture[..., :3]), cv2.COLOR_BGR2HSV)
+        area = float(((colour.mask(hsv) > 0) & outline).sum()) / px_per_mm**2
+        length = max(picture.shape[:2]) / px_per_mm
+        return cls(colour, area, length, picture[..., :3].copy())
+
+    def save(self, folder: Path) -> None:
+        """Write `token.json` and `token.png` into `folder`."""
+        folder.mkdir(parents=True, exist_ok=True)
+        cv2.imwrite(str(folder / "token.png"), self.picture)
+        doc = {"format": TOKEN_FORMAT, "colour": self.colour.as_json(),
+               "area_mm2": round(self.area_mm2, 1), "length_mm": round(self.length_mm, 1),
+               "image": "token.png"}  # fmt: skip
+        (folder / "token.json").write_text(json.dumps(doc, indent=2) + "\n")
+
+    @classmethod
+    def load(cls, folder: Path) -> TaughtToken | None:
+        """The token taught in `folder` (`save`), None when none was; TaughtError says why
+        a `token.json` there cannot be used."""
+        index = folder / "token.json"
+        if not index.exists():
+            return None
+        try:
+            doc = json.loads(index.read_text())
+        except (OSError, ValueError) as error:
+            raise TaughtError(f"cannot read {index}: {error}") from error
+        if not isinstance(doc, dict) or doc.get("format") != TOKEN_FORMAT:
+            raise TaughtError(f"{index} is not a {TOKEN_FORMAT} file")
+        area, length = doc.get("area_mm2"), doc.get("length_mm")
+        if not all(isinstance(v, (int, float)) and 10.0 <= v <= 5000.0 for v in (area, length)):
+            raise TaughtError(f"{index}: area_mm2 and length_mm must be a token's size in mm")
+        picture = cv2.imread(str(folder / str(doc.get("image", ""))), cv2.IMREAD_COLOR)
+        if picture is None:
+            raise TaughtError(f"{index}: its image is missing or unreadable")
+        colour = Colour.from_json(doc.get("colour"), str(index))
+        return cls(colour, float(area), float(length), picture)  # type: ignore[arg-type]
+
+
+def find_caboose(
+    half: np.ndarray, k: float, taught: TaughtToken | None = None
+) -> tuple[float, float] | None:
     """The centre (mm) of the largest saturated red disc of about the token's size, looked
-    for in the top-down image at half scale `k` (the token is 20 mm: 10 pixels suffice)."""
+    for in the top-down image at half scale `k` (the token is 20 mm: 10 pixels suffice);
+    of the taught token's colour and size instead when one was taught."""
+    if taught is not None:
+        return _find_taught(half, k, taught)
     hsv = cv2.cvtColor(half, cv2.COLOR_BGR2HSV)
     hue, sat, val = hsv[..., 0], hsv[..., 1], hsv[..., 2]
     red = ((hue <= 8) | (hue >= 172)) & (sat >= 120) & (val >= 50)
@@ -29,6 +103,22 @@ def find_caboose(half: np.ndarray, k: float) -> tuple[float, float] | None:
         w, h = stats[i, cv2.CC_STAT_WIDTH], stats[i, cv2.CC_STAT_HEIGHT]
         if best_area < area < 2.0 * disc and max(w, h) < 1.6 * card_art.CABOOSE_MM * k:
             best, best_area = (centroids[i][0] / k, centroids[i][1] / k), area
+    return best
+
+
+def _find_taught(half: np.ndarray, k: float, taught: TaughtToken) -> tuple[float, float] | None:
+    """The centre (mm) of the blob of the taught token's colour whose area is nearest the
+    taught one, and not longer than the token."""
+    mask = taught.colour.mask(cv2.cvtColor(half, cv2.COLOR_BGR2HSV))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    count, _, stats, centroids = cv2.connectedComponentsWithStats(mask)
+    best, best_off = None, 0.6  # an area off by more than this share is not the token
+    for i in range(1, count):
+        area = stats[i, cv2.CC_STAT_AREA] / k**2
+        w, h = stats[i, cv2.CC_STAT_WIDTH] / k, stats[i, cv2.CC_STAT_HEIGHT] / k
+        off = abs(area / taught.area_mm2 - 1.0)
+        if off < best_off and max(w, h) <= 1.5 * taught.length_mm + 2.0 / k:
+            best, best_off = (float(centroids[i][0] / k), float(centroids[i][1] / k)), off
     return best
 
 

@@ -1,12 +1,18 @@
-"""A printed Caboose deck taught to the camera (`companion enroll`), one card face at a time.
+"""A Caboose box taught to the camera (`companion enroll`): its printed deck one card face
+at a time, then each face of one of its wheel dice and its caboose token.
 
-Why: the deck on a real table may not be our printable design, and nothing may be
-downloaded, so the camera learns the faces it will have to tell apart. The player lays one
-card alone on the table, portrait, its top towards the markers 0 and 1 (a curve's track must
-then end at the bottom and right edges, as the rules' geometry draws it): the card is found
-by its outline and cut out straight. The faces learnt are a catalogue folder
-(vision/catalogue.py) that `VisionConfig.for_edition(..., catalogue_folder)` loads. The
-command itself (prompts, the camera, the files) is the application's, companion/app/enroll.py.
+Why: the deck on a real table may not be our printable design, nor the dice and token
+ours, and nothing may be downloaded, so the camera learns what it will have to tell apart.
+The player lays one card alone on the table, portrait, its top towards the markers 0 and 1
+(a curve's track must then end at the bottom and right edges, as the rules' geometry draws
+it): the card is found by its outline and cut out straight. A die (each of its faces in
+turn: blank, one wheel, two wheels, as the edition's `die_faces` has them) and the token
+are laid alone the same way: each is the one thing unlike the table, cut out straight
+with its outline, from which the colour, size and faces are learnt (vision/taught_dice.py,
+caboose_token.TaughtToken). What is learnt is a catalogue folder (vision/catalogue.py,
+`dice.json`, `token.json`) that `VisionConfig.for_edition(..., catalogue_folder)` loads.
+The command itself (prompts, the camera, the files) is the application's,
+companion/app/enroll.py.
 """
 
 from __future__ import annotations
@@ -20,16 +26,77 @@ import numpy as np
 
 from companion.games.caboose import cards
 from companion.games.caboose.rules import edition as editions
+from companion.games.caboose.vision.caboose_token import TaughtToken
 from companion.games.caboose.vision.card_identity import card_image
 from companion.games.caboose.vision.card_outlines import card_poses, unlike_table
 from companion.games.caboose.vision.catalogue import TEMPLATE_PX, Catalogue, normalise
 from companion.games.caboose.vision.observation import VisionConfig
 from companion.vision.calibrate import calibrate, top_down
+from companion.vision.taught_dice import PX_PER_MM, TaughtDice, upright
+
+TOKEN = "caboose"  # the token's face in an enrolment's faces
+_DIE = "die-"  # a die's face, by the wheels it shows: die-0, die-1, die-2
+_PIECE_MM2 = 40.0  # less than this unlike the table is a speck, not a piece
 
 
 def faces_of(edition_id: str) -> list[str]:
     """Every distinct card face of an edition, in deck order."""
     return list(dict.fromkeys(editions.load(edition_id).deck))
+
+
+def box_of(edition_id: str) -> list[str]:
+    """Everything of an edition's box to teach: its card faces, each face of its wheel dice
+    (die-0 blank, die-1, die-2 as its `die_faces` has them) and its caboose token."""
+    wheels = sorted(set(editions.load(edition_id).die_faces))
+    return faces_of(edition_id) + [f"{_DIE}{w}" for w in wheels] + [TOKEN]
+
+
+def _wheels(face: str) -> int | None:
+    """The wheels a die's face (die-N) shows; None for a card or the token."""
+    if face.startswith(_DIE) and face[len(_DIE) :] in ("0", "1", "2"):
+        return int(face[len(_DIE) :])
+    return None
+
+
+def prompt(face: str) -> str:
+    """What to lay on the table to teach `face`."""
+    wheels = _wheels(face)
+    if face == TOKEN:
+        return "lay the caboose token alone on the table"
+    if wheels is not None:
+        shows = "its blank face" if wheels == 0 else f"{wheels} wheel" + "s" * (wheels > 1)
+        return f"lay one die alone on the table, showing {shows}"
+    return f"lay card {face} alone on the table, top up"
+
+
+def learn_piece(
+    frame: np.ndarray, config: VisionConfig, what: str, length_mm: tuple[float, float]
+) -> tuple[np.ndarray, str | None]:
+    """The one piece (`what`: a die, the caboose token) lying alone on the table in
+    `frame`, cut out straight at taught_dice.PX_PER_MM as BGRA (its outline in alpha), or
+    why not: it is the one region whose colour is unlike the table's, of a length (its
+    outline's longer side, mm) within `length_mm`."""
+    calibration = calibrate(frame, config.layout)
+    if calibration is None or len(calibration.markers) < 4:
+        return np.empty(0), "the four table markers are not all in view"
+    k = PX_PER_MM
+    top = top_down(frame, calibration, config.layout, k)
+    mask = unlike_table(top, config.layout, k)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
+    pieces = [i for i in range(1, count) if stats[i, cv2.CC_STAT_AREA] / k**2 >= _PIECE_MM2]
+    if not pieces:
+        return np.empty(0), f"nothing found: lay {what} alone on the table"
+    if len(pieces) > 1:
+        return np.empty(0), f"{len(pieces)} things found: lay only {what} on the table"
+    x, y, w, h = (int(v) for v in stats[pieces[0], :4])
+    pad = 4
+    x0, y0 = max(x - pad, 0), max(y - pad, 0)
+    window = (slice(y0, y + h + pad), slice(x0, x + w + pad))
+    body = (labels[window] == pieces[0]).astype(np.uint8) * 255
+    picture, _, length = upright(np.dstack([top[window], body]), body)
+    if not length_mm[0] <= length / k <= length_mm[1]:
+        return np.empty(0), f"what lies there is {length / k:.0f} mm long: is it {what}?"
+    return picture, None
 
 
 def learn_card(frame: np.ndarray, config: VisionConfig) -> tuple[np.ndarray, str | None]:
@@ -59,44 +126,81 @@ def preview(codes: Sequence[str], images: Sequence[np.ndarray]) -> np.ndarray:
     sheet = np.full((rows * (h + 24), columns * (w + 8), 3), 255, np.uint8)
     for i, (code, image) in enumerate(zip(codes, images, strict=True)):
         x, y = (i % columns) * (w + 8), (i // columns) * (h + 24)
+        if image.shape[2] == 4:  # a die or the token: shown at its own shape, on white
+            image = _on_card_paper(image)
         sheet[y : y + h, x : x + w] = cv2.resize(normalise(image), (w, h))
         cv2.putText(sheet, code, (x + 4, y + h + 18), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (0, 0, 0),
                     1, cv2.LINE_AA)  # fmt: skip
     return sheet
 
 
+def _on_card_paper(piece: np.ndarray) -> np.ndarray:
+    """A BGRA piece laid in the middle of a white portrait card's shape, for the preview."""
+    side = max(piece.shape[:2])
+    w, h = side * 3 // 2, side * 2
+    paper = np.full((h, w, 3), 255, np.uint8)
+    y, x = (h - piece.shape[0]) // 2, (w - piece.shape[1]) // 2
+    alpha = piece[..., 3:].astype(np.float32) / 255
+    spot = paper[y : y + piece.shape[0], x : x + piece.shape[1]]
+    spot[:] = (piece[..., :3] * alpha + spot * (1 - alpha)).astype(np.uint8)
+    return paper
+
+
 class Deck:
-    """The faces of a deck to learn (`companion.games.protocol.Enrolment`), for the card
-    size of `config`."""
+    """What of a box to learn (`companion.games.protocol.Enrolment`): card faces by code,
+    die faces (die-N) and the caboose token (`TOKEN`), for the card size of `config`."""
 
     def __init__(self, faces: Sequence[str], config: VisionConfig) -> None:
         self.faces = tuple(faces)
         self.config = config
 
-    def learn(self, frame: np.ndarray) -> tuple[np.ndarray, str | None]:
+    def prompt(self, face: str) -> str:
+        return prompt(face)
+
+    def learn(self, face: str, frame: np.ndarray) -> tuple[np.ndarray, str | None]:
+        if face == TOKEN:
+            return learn_piece(frame, self.config, "the caboose token", (8.0, 60.0))
+        if _wheels(face) is not None:
+            return learn_piece(frame, self.config, "one die", (8.0, 30.0))
         return learn_card(frame, self.config)
 
     def preview(self, faces: Sequence[str], pictures: Sequence[np.ndarray]) -> np.ndarray:
         return preview(faces, pictures)
 
     def save(self, pictures: Sequence[np.ndarray], folder: Path) -> None:
-        Catalogue(list(self.faces), list(pictures)).save(folder)
+        """The card faces as a catalogue, the dice's faces as `dice.json`, the token as
+        `token.json`, each only when taught (what the folder holds of the others stays)."""
+        learnt = dict(zip(self.faces, pictures, strict=True))
+        codes = [f for f in self.faces if f != TOKEN and _wheels(f) is None]
+        if codes:
+            Catalogue(codes, [learnt[c] for c in codes]).save(folder)
+        dice = {w: learnt[f] for f in self.faces if (w := _wheels(f)) is not None}
+        if dice:
+            TaughtDice.learn(dice).save(folder)
+        if TOKEN in learnt:
+            TaughtToken.learn(learnt[TOKEN], PX_PER_MM).save(folder)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """`companion enroll`'s options for this game: whose deck, or which of its faces."""
+    """`companion enroll`'s options for this game: whose box, or which of its faces."""
     parser.add_argument("--edition", choices=editions.EDITIONS, default="rollecate")
-    parser.add_argument("--codes", help="comma-separated card codes instead of the edition's")
+    parser.add_argument(
+        "--codes",
+        help="comma-separated faces instead of the edition's every card, die face and token: "
+        "card codes (1/s,C2), a die's face by its wheels (die-0,die-1,die-2), caboose",
+    )
 
 
 def enrolment(args: argparse.Namespace) -> Deck:
-    """The deck `companion enroll`'s options ask for: the edition's every face, or the
-    codes given; ValueError names a code that is no card, or codes that name none."""
-    codes = faces_of(args.edition)
+    """What `companion enroll`'s options ask to teach: the edition's every card face, die
+    face and token, or the faces given; ValueError names a code that is none of them, or
+    codes that name none."""
+    codes = box_of(args.edition)
     if args.codes:
         codes = [c.strip() for c in args.codes.split(",") if c.strip()]
         for code in codes:
-            cards.parse(code)  # CardCodeError, a ValueError, says what a code must be
+            if code != TOKEN and _wheels(code) is None:
+                cards.parse(code)  # CardCodeError, a ValueError, says what a code must be
         if not codes:
             raise ValueError(f"--codes {args.codes!r} names no card: give codes such as 1/s,2/c")
     return Deck(codes, VisionConfig.for_edition(args.edition))

@@ -14,12 +14,14 @@ from pathlib import Path
 
 from companion.games.caboose.rules import edition as editions
 from companion.games.caboose.vision import card_art
+from companion.games.caboose.vision.caboose_token import TaughtToken
 from companion.games.caboose.vision.catalogue import Catalogue, ours
 from companion.games.caboose.vision.problems import Problem
 from companion.hardware import FRAME_SIZE
 from companion.pose import Pose
 from companion.vision.calibrate import Calibration
 from companion.vision.table import TableLayout
+from companion.vision.taught_dice import TaughtDice
 
 
 @dataclass(frozen=True)
@@ -64,22 +66,37 @@ class Observation:
 class VisionConfig:
     """What recognition needs to know about this table: where the markers are, the card
     size (the edition's `card_mm`), the catalogue of faces (ours unless a deck was
-    enrolled), the frame size the camera should give, and the top-down scale."""
+    enrolled), the frame size the camera should give, and the top-down scale; the box's
+    own wheel dice and caboose token when `companion enroll` taught them (ours otherwise)."""
 
     layout: TableLayout = field(default_factory=TableLayout)
     card_mm: tuple[float, float] = card_art.CARD_MM
     catalogue: Catalogue | None = None
     frame_size: tuple[int, int] = FRAME_SIZE
     px_per_mm: float = 1.0
+    dice: TaughtDice | None = None
+    token: TaughtToken | None = None
 
     @classmethod
     def for_edition(
         cls, edition_id: str, catalogue_folder: Path | None = None, **kwargs: object
     ) -> VisionConfig:
-        """The configuration for an edition's card size, with an enrolled catalogue if given."""
+        """The configuration for an edition's card size, with what was enrolled in
+        `catalogue_folder` if given (`taught`)."""
         card_mm = editions.load(edition_id).card_mm
-        catalogue = Catalogue.load(catalogue_folder) if catalogue_folder else None
-        return cls(card_mm=card_mm, catalogue=catalogue, **kwargs)  # type: ignore[arg-type]
+        catalogue, dice, token = taught(catalogue_folder) if catalogue_folder else (None,) * 3
+        taught_too = {"catalogue": catalogue, "dice": dice, "token": token}
+        return cls(card_mm=card_mm, **taught_too, **kwargs)  # type: ignore[arg-type]
 
     def faces(self) -> Catalogue:
         return self.catalogue if self.catalogue is not None else ours(self.card_mm)
+
+
+def taught(folder: Path) -> tuple[Catalogue | None, TaughtDice | None, TaughtToken | None]:
+    """What `companion enroll` taught in `folder`: the cards' faces, the dice, the token,
+    each None when it was not taught. A ValueError (CatalogueError, TaughtError) says why
+    the folder cannot be used, or that it teaches nothing."""
+    dice, token = TaughtDice.load(folder), TaughtToken.load(folder)
+    if (folder / "catalogue.json").exists() or (dice is None and token is None):
+        return Catalogue.load(folder), dice, token
+    return None, dice, token

@@ -18,9 +18,11 @@ How (each step is a few milliseconds; bench/RESULTS-vision.md has the figures):
    help; each such card is then placed by its own print (`card_identity.locate`);
 3. railway (railway_order.py): rail ends (geometry.rail_ends) of cards that touch join
    them into a chain, ordered from the back;
-4. caboose (caboose_token.py): the one saturated red disc on the table, on the card under it;
+4. caboose (caboose_token.py): the one saturated red disc on the table (or the token
+   `companion enroll` taught), on the card under it;
 5. dice (off_the_cards.py): bright (or yellow) die-sized blobs off the cards, read on the
-   original frame (dice.py);
+   original frame (dice.py); the dice `companion enroll` taught by their colour and faces
+   instead (taught_dice.py);
 6. anything large, smooth and unlike the table off the cards is reported as covering it
    (off_the_cards.py).
 
@@ -138,7 +140,7 @@ def _recognise(
     outlines = None if config.catalogue is None else unlike_table(top, config.layout, k)
     poses = card_poses(grey, config, outlines)
     half = cv2.resize(top, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
-    token = find_caboose(half, k / 2)
+    token = find_caboose(half, k / 2, config.token)
     if outlines is not None:  # an enrolled deck: each card is placed by its print
         matches = match_faces(top, poses, config, token, closely=False)
         poses = [locate(top, p, m, config) for p, m in zip(poses, matches, strict=True)]

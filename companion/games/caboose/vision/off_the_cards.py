@@ -72,10 +72,18 @@ def dice_off_the_cards(
     free: np.ndarray,
 ) -> list[SeenDie]:
     """The dice lying in `free` (`off_the_known`), found in the half-scale top-down image
-    and each read on a finer crop of the original `frame` (dice.read_die)."""
+    and each read on a finer crop of the original `frame` (dice.read_die); the box's own
+    dice by what `companion enroll` taught of them when it did (`config.dice`)."""
     found = []
-    for x, y in find_dice(half, free, config.px_per_mm / 2):
-        reading = read_die(frame, calibration, x, y)
+    taught = config.dice
+    k = config.px_per_mm / 2
+    spots = find_dice(half, free, k) if taught is None else taught.find(half, free, k)
+    for x, y in spots:
+        reading = (
+            read_die(frame, calibration, x, y)
+            if taught is None
+            else taught.read(frame, calibration, x, y)
+        )
         if reading is not None:
             found.append(
                 SeenDie(
