@@ -16,6 +16,7 @@ import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from functools import cache, partial
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
@@ -27,9 +28,11 @@ from companion.games.caboose.rules import geometry
 from companion.games.caboose.vision import card_art
 from companion.pose import Pose
 from companion.synthetic import Camera, Hand, PlacedDie
-from companion.synthetic.photo_dice import PhotoDie
 from companion.vision.dice_art import Sprite, draw_printed_wheel_die, rounded_rect
 from companion.vision.table import TableLayout, card_corners, rotate
+
+if TYPE_CHECKING:  # only eval-vision's real dice need the photographs' code
+    from companion.synthetic.photo_dice import PhotoDie
 
 DESIGNS = ("ours", "printed")
 
