@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.games.caboose.bots import POLICIES
+from companion.games.caboose.players import DICE
 from companion.games.caboose.record import from_json, replay, summary
 from companion.games.caboose.rules.edition import EDITIONS, variant_ids
 from companion.games.caboose.rules.state import RuleError
@@ -52,6 +53,14 @@ def add_arguments(command: str, parser: argparse.ArgumentParser) -> None:
     players = 4 if command == "simulate" else 3
     parser.add_argument("--players", type=int, default=players, help=f"2-4 (default {players})")
     parser.add_argument("--variant", choices=variant_ids(), default=None)
+    if command == "demo":
+        parser.add_argument(
+            "--dice",
+            choices=DICE,
+            default="wheels",
+            help="the dice thrown: our wheel dice (default), or printed: a box's own wheel dice "
+            "and caboose token, not ours, which the players first teach the camera",
+        )
     if command == "simulate":
         parser.add_argument(
             "--policies",

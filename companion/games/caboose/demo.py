@@ -20,8 +20,10 @@ from __future__ import annotations
 import argparse
 import math
 import random
+import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any, Protocol
 
 from companion.games.caboose import scenes as synthetic
@@ -54,9 +56,12 @@ from companion.games.caboose.rules.state import (
 )
 from companion.games.caboose.session import CHECKING, OVER, STAGED, WAITING, Session
 from companion.games.caboose.snapshot import snapshot_of
+from companion.games.caboose.vision.enrolment import Deck, die_wheels, pieces_of
+from companion.games.caboose.vision.observation import VisionConfig
 from companion.games.protocol import CameraSetup, DemoError
 from companion.pose import Pose
 from companion.store import Store
+from companion.synthetic import Camera as SyntheticCamera
 from companion.table import Table
 
 # Half a card's length and a die's half width and room: a die this far from a card's
@@ -170,7 +175,12 @@ class ScriptedGame:
             raise DemoError(f"{edition.name}'s railway cannot be laid out on the table")
         self.truth_setup = dealt.setup  # the deal the players really hold
         self._follow_history()
-        return Camera.over(replace(setup, zone=ZONE), edition.id)
+        setup = replace(setup, zone=ZONE)
+        if self.options.dice != "printed":
+            return Camera.over(setup, edition.id)
+        with tempfile.TemporaryDirectory(prefix="caboose-box-") as folder:
+            teach_box(edition.id, setup, Path(folder))
+            return Camera.over(replace(setup, catalogue=Path(folder)), edition.id)
 
     def answer(self) -> None:
         """A question about a card is answered with the truth, and counted, as the players
@@ -242,6 +252,7 @@ class ScriptedGame:
             hands=reaching,
             card_mm=state.edition.card_mm,
             layout=self.layout,
+            pieces="printed" if self.options.dice == "printed" else "ours",
         )
 
     def moving(self, state: GameState) -> bool:
@@ -513,6 +524,28 @@ class ScriptedGame:
         return doc, record.as_json()
 
 
+def teach_box(edition_id: str, setup: CameraSetup, folder: Path) -> None:
+    """Teach the camera over `setup`'s table the printed box's dice and caboose token as a
+    family does before its first game (`companion enroll --codes die-0,…,caboose`): each
+    face of one die, then the token, laid alone in the middle of the table under a well
+    lit camera, learnt and kept in `folder`; DemoError if one cannot be learnt."""
+    deck = Deck(pieces_of(edition_id), VisionConfig(layout=setup.layout))
+    camera = replace(SyntheticCamera.easy(), frame_size=setup.frame_size)
+    middle = (setup.layout.width / 2, setup.layout.height / 2)
+    pictures = []
+    for number, face in enumerate(deck.faces):
+        wheels = die_wheels(face)
+        dice = () if wheels is None else (synthetic.PlacedDie("wheels", wheels, *middle, 25.0),)
+        alone = synthetic.Scene(cards=(), railway=(), dice=dice, pieces="printed",
+                                caboose_at=middle if wheels is None else None,
+                                layout=setup.layout)  # fmt: skip
+        picture, why = deck.learn(face, synthetic.render(alone, 90 + number, camera))
+        if why is not None:
+            raise DemoError(f"the camera could not learn the box's {face}: {why}")
+        pictures.append(picture)
+    deck.save(pictures, folder)
+
+
 def _in(area: tuple[float, ...], spot: tuple[float, float], margin: float = 0.0) -> bool:
     """Whether a spot lies within `margin` of a table area (left, top, right, bottom)."""
     left, top, right, bottom = area
@@ -599,5 +632,6 @@ def from_args(args: argparse.Namespace) -> ScriptedGame:
         variant=args.variant,
         seed=str(args.seed),
         motion_every=4 if args.headless else 1,
+        dice=args.dice,
     )
     return ScriptedGame(options)

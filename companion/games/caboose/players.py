@@ -38,12 +38,16 @@ _FORCED_CLEAR_MM = 15.0
 _SHIFTS_MM = tuple(range(-400, 401, 40))
 
 
+DICE = ("wheels", "printed")  # the dice a demo game throws (DemoOptions.dice)
+
+
 @dataclass(frozen=True)
 class DemoOptions:
     """One demo game of the Caboose design: its edition, players (as many as the variant
     seats, else `players`), seed and the bots' policies by seat; `motion_every` puts a hand
     over the table and tumbling dice into every n-th turn (frames the tracker must
-    ignore)."""
+    ignore); `dice`, the dice thrown: our wheel dice, or "printed", a box's own wheel dice
+    and token that are not ours (scenes.Scene.pieces), taught to the camera first."""
 
     edition: str = "loose-caboose"
     players: int = 3
@@ -51,6 +55,7 @@ class DemoOptions:
     seed: str = "demo"
     motion_every: int = 4
     policies: tuple[str, ...] = ("cautious", "greedy")
+    dice: str = "wheels"
 
 
 class Players:

@@ -44,14 +44,19 @@ def faces_of(edition_id: str) -> list[str]:
     return list(dict.fromkeys(editions.load(edition_id).deck))
 
 
-def box_of(edition_id: str) -> list[str]:
-    """Everything of an edition's box to teach: its card faces, each face of its wheel dice
-    (die-0 blank, die-1, die-2 as its `die_faces` has them) and its caboose token."""
+def pieces_of(edition_id: str) -> list[str]:
+    """An edition's dice and token to teach: each face of its wheel dice (die-0 blank,
+    die-1, die-2 as its `die_faces` has them), then its caboose token."""
     wheels = sorted(set(editions.load(edition_id).die_faces))
-    return faces_of(edition_id) + [f"{_DIE}{w}" for w in wheels] + [TOKEN]
+    return [f"{_DIE}{w}" for w in wheels] + [TOKEN]
 
 
-def _wheels(face: str) -> int | None:
+def box_of(edition_id: str) -> list[str]:
+    """Everything of an edition's box to teach: its card faces, its dice and its token."""
+    return faces_of(edition_id) + pieces_of(edition_id)
+
+
+def die_wheels(face: str) -> int | None:
     """The wheels a die's face (die-N) shows; None for a card or the token."""
     if face.startswith(_DIE) and face[len(_DIE) :] in ("0", "1", "2"):
         return int(face[len(_DIE) :])
@@ -60,7 +65,7 @@ def _wheels(face: str) -> int | None:
 
 def prompt(face: str) -> str:
     """What to lay on the table to teach `face`."""
-    wheels = _wheels(face)
+    wheels = die_wheels(face)
     if face == TOKEN:
         return "lay the caboose token alone on the table"
     if wheels is not None:
@@ -160,7 +165,7 @@ class Deck:
     def learn(self, face: str, frame: np.ndarray) -> tuple[np.ndarray, str | None]:
         if face == TOKEN:
             return learn_piece(frame, self.config, "the caboose token", (8.0, 60.0))
-        if _wheels(face) is not None:
+        if die_wheels(face) is not None:
             return learn_piece(frame, self.config, "one die", (8.0, 30.0))
         return learn_card(frame, self.config)
 
@@ -171,10 +176,10 @@ class Deck:
         """The card faces as a catalogue, the dice's faces as `dice.json`, the token as
         `token.json`, each only when taught (what the folder holds of the others stays)."""
         learnt = dict(zip(self.faces, pictures, strict=True))
-        codes = [f for f in self.faces if f != TOKEN and _wheels(f) is None]
+        codes = [f for f in self.faces if f != TOKEN and die_wheels(f) is None]
         if codes:
             Catalogue(codes, [learnt[c] for c in codes]).save(folder)
-        dice = {w: learnt[f] for f in self.faces if (w := _wheels(f)) is not None}
+        dice = {w: learnt[f] for f in self.faces if (w := die_wheels(f)) is not None}
         if dice:
             TaughtDice.learn(dice).save(folder)
         if TOKEN in learnt:
@@ -199,7 +204,7 @@ def enrolment(args: argparse.Namespace) -> Deck:
     if args.codes:
         codes = [c.strip() for c in args.codes.split(",") if c.strip()]
         for code in codes:
-            if code != TOKEN and _wheels(code) is None:
+            if code != TOKEN and die_wheels(code) is None:
                 cards.parse(code)  # CardCodeError, a ValueError, says what a code must be
         if not codes:
             raise ValueError(f"--codes {args.codes!r} names no card: give codes such as 1/s,2/c")
