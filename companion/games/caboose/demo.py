@@ -56,12 +56,9 @@ from companion.games.caboose.rules.state import (
 )
 from companion.games.caboose.session import CHECKING, OVER, STAGED, WAITING, Session
 from companion.games.caboose.snapshot import snapshot_of
-from companion.games.caboose.vision.enrolment import Deck, die_wheels, pieces_of
-from companion.games.caboose.vision.observation import VisionConfig
 from companion.games.protocol import CameraSetup, DemoError
 from companion.pose import Pose
 from companion.store import Store
-from companion.synthetic import Camera as SyntheticCamera
 from companion.table import Table
 
 # Half a card's length and a die's half width and room: a die this far from a card's
@@ -179,7 +176,12 @@ class ScriptedGame:
         if self.options.dice != "printed":
             return Camera.over(setup, edition.id)
         with tempfile.TemporaryDirectory(prefix="caboose-box-") as folder:
-            teach_box(edition.id, setup, Path(folder))
+            try:
+                synthetic.teach_printed_box(
+                    edition.id, setup.layout, setup.frame_size, Path(folder)
+                )
+            except ValueError as error:
+                raise DemoError(str(error)) from None
             return Camera.over(replace(setup, catalogue=Path(folder)), edition.id)
 
     def answer(self) -> None:
@@ -522,28 +524,6 @@ class ScriptedGame:
         truth, _ = deal_replay(replace(record, setup=self._dealt().setup))
         doc["truth_matched"] = _hands_sorted(doc) == _hands_sorted(summary(truth, doc["log"]))
         return doc, record.as_json()
-
-
-def teach_box(edition_id: str, setup: CameraSetup, folder: Path) -> None:
-    """Teach the camera over `setup`'s table the printed box's dice and caboose token as a
-    family does before its first game (`companion enroll --codes die-0,…,caboose`): each
-    face of one die, then the token, laid alone in the middle of the table under a well
-    lit camera, learnt and kept in `folder`; DemoError if one cannot be learnt."""
-    deck = Deck(pieces_of(edition_id), VisionConfig(layout=setup.layout))
-    camera = replace(SyntheticCamera.easy(), frame_size=setup.frame_size)
-    middle = (setup.layout.width / 2, setup.layout.height / 2)
-    pictures = []
-    for number, face in enumerate(deck.faces):
-        wheels = die_wheels(face)
-        dice = () if wheels is None else (synthetic.PlacedDie("wheels", wheels, *middle, 25.0),)
-        alone = synthetic.Scene(cards=(), railway=(), dice=dice, pieces="printed",
-                                caboose_at=middle if wheels is None else None,
-                                layout=setup.layout)  # fmt: skip
-        picture, why = deck.learn(face, synthetic.render(alone, 90 + number, camera))
-        if why is not None:
-            raise DemoError(f"the camera could not learn the box's {face}: {why}")
-        pictures.append(picture)
-    deck.save(pictures, folder)
 
 
 def _in(area: tuple[float, ...], spot: tuple[float, float], margin: float = 0.0) -> bool:

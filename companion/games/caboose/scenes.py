@@ -16,6 +16,7 @@ import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from functools import cache, partial
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import cv2
@@ -26,6 +27,8 @@ from companion.games.caboose import cards
 from companion.games.caboose.rules import edition as editions
 from companion.games.caboose.rules import geometry
 from companion.games.caboose.vision import card_art
+from companion.games.caboose.vision.enrolment import Deck, die_wheels, pieces_of
+from companion.games.caboose.vision.observation import VisionConfig
 from companion.pose import Pose
 from companion.synthetic import Camera, Hand, PlacedDie
 from companion.vision.dice_art import Sprite, draw_printed_wheel_die, rounded_rect
@@ -412,3 +415,37 @@ def random_table(seed: int) -> synthetic.Scene:
     """A Rollecate table in the middle of a game, from a seed: what the synthetic camera
     shows a service that has no game of its own to lay out (`synthetic:SEED`)."""
     return random_scene(seed).drawn()
+
+
+def teach_printed_box(
+    edition_id: str, layout: TableLayout, frame_size: tuple[int, int], folder: Path
+) -> None:
+    """Teach a camera over `layout`'s table the printed box's wheel dice and caboose token
+    (`Scene.pieces`) as a family does before its first game (`companion enroll --codes
+    die-0,…,caboose`): each face of the edition's dice on one die, then the token, laid
+    alone in the middle of the table under a well lit camera, learnt and kept in `folder`;
+    ValueError says which could not be learnt."""
+    deck = Deck(pieces_of(edition_id), VisionConfig(layout=layout))
+    camera = replace(Camera.easy(), frame_size=frame_size)
+    middle = (layout.width / 2, layout.height / 2)
+    pictures = []
+    for number, face in enumerate(deck.faces):
+        wheels = die_wheels(face)
+        dice = () if wheels is None else (PlacedDie("wheels", wheels, *middle, 25.0),)
+        token = middle if wheels is None else None
+        alone = Scene(cards=(), railway=(), dice=dice, caboose_at=token, layout=layout,
+                      pieces="printed")  # fmt: skip
+        picture, why = deck.learn(face, render(alone, 90 + number, camera))
+        if why is not None:
+            raise ValueError(f"the camera could not learn the box's {face}: {why}")
+        pictures.append(picture)
+    deck.save(pictures, folder)
+
+
+def with_printed_box(scene: Scene, edition_id: str) -> Scene:
+    """The scene with the printed box's pieces (`Scene.pieces`): each die one of its wheel
+    dice lying where the drawn die was, showing one of the edition's faces, and its
+    locomotive for our caboose."""
+    faces = sorted(set(editions.load(edition_id).die_faces))
+    dice = tuple(replace(d, kind="wheels", face=faces[d.face % len(faces)]) for d in scene.dice)
+    return replace(scene, dice=dice, pieces="printed")

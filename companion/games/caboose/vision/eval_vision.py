@@ -20,7 +20,9 @@ a labelled photograph the readers were never tuned on (companion/synthetic/photo
 `--dice-photos DIR`), lies where the drawn die would and is scored as the pip die it is,
 its pips and, through the edition's R-6 face map, the wheels the game takes from it. The
 run goes through the photographs' dice in a seeded order, so a long run shows each of them
-about equally often.
+about equally often. `--dice printed` throws the synthetic table's stand-in for a box's own
+wheel dice and stands its locomotive for the caboose (scenes.with_printed_box), which the
+run first teaches the camera as `companion enroll` does (scenes.teach_printed_box).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ import argparse
 import json
 import math
 import sys
+import tempfile
 import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -45,7 +48,9 @@ from companion.games.caboose.vision.observe import observe
 from companion.synthetic.photo_dice import DEFAULT_FOLDER, PhotoDice, PhotoDiceMissing, PhotoDie
 from companion.vision.plain_pass import plain_pass_ms
 
-DICE = ("drawn", "real")  # dice_art's dice, or real dice cut from photographs
+# dice_art's dice, real dice cut from photographs, or a box's own wheel dice and token that
+# are not ours (scenes.with_printed_box), taught first as `companion enroll` does
+DICE = ("drawn", "real", "printed")
 
 _SAME_CARD_MM = 15.0  # a seen card this close to a true card's centre is that card
 _SAME_DIE_MM = 10.0
@@ -141,13 +146,17 @@ def evaluate(
     photographs in `dice_photos` (PhotoDiceMissing when there are none); the summary that
     `--json` prints."""
     if dice not in DICE:
-        raise ValueError(f"unknown dice {dice!r}: use drawn or real")
+        raise ValueError(f"unknown dice {dice!r}: use drawn, real or printed")
     cv2.setNumThreads(1)
     used: set[str] = set()
     photos = photo_dice_stream(PhotoDice(dice_photos), seed, used) if dice == "real" else None
     face_map = face_map_for(editions.load(edition)) if dice == "real" else None
     camera = synthetic.Camera.preset(difficulty)
     config = VisionConfig.for_edition(edition)
+    if dice == "printed":
+        with tempfile.TemporaryDirectory(prefix="caboose-box-") as folder:
+            synthetic.teach_printed_box(edition, config.layout, camera.frame_size, Path(folder))
+            config = VisionConfig.for_edition(edition, Path(folder))
     warm = synthetic.random_scene(seed + scenes, edition, n_cards=3, n_dice=1)
     config.faces()  # the catalogue is built once, at start-up: not a frame's latency
     observe(synthetic.render(warm, seed + scenes, camera), config)
@@ -161,6 +170,8 @@ def evaluate(
         scene = synthetic.random_scene(scene_seed, edition, loose_cards=1)
         if photos is not None:
             scene = synthetic.with_photo_dice(scene, photos)
+        if dice == "printed":
+            scene = synthetic.with_printed_box(scene, edition)
         start = time.perf_counter()
         frame = synthetic.render(scene, scene_seed, camera)
         render_ms.append((time.perf_counter() - start) * 1000)
@@ -249,7 +260,8 @@ def main(argv: list[str] | None = None) -> int:
         "--dice",
         choices=DICE,
         default="drawn",
-        help="drawn: our printed dice (default); real: dice cut from labelled photographs",
+        help="drawn: our printed dice (default); real: dice cut from labelled photographs; "
+        "printed: a box's own wheel dice and caboose token, not ours, taught first",
     )
     parser.add_argument(
         "--dice-photos",
