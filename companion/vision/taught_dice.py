@@ -4,11 +4,13 @@ Why: a box's own wheel dice may look like nothing our readers were made for (ano
 colour, rounded corners, wheels drawn light on dark), and nothing may be downloaded, so the
 camera learns them as it learns a printed deck: each face once, one die alone on the
 table. What it keeps is the body's colour (a range of HSV colours, `Colour`), the die's
-side, and a small grey picture of each face, upright. At the table a die is a blob of the
-body's colour of about the die's size; its outline gives its centre and turn, and its face
-is the taught picture (in any of four quarter turns, as the outline cannot tell them
-apart) that it differs from least, its brightness first divided out (a lamp or a shadow
-changes it, not the art).
+side, and a picture of each face, upright. At the table a die is a blob of the body's
+colour of about the die's size; its outline gives its centre and turn, and its face is the
+taught picture it differs from least, compared small and grey with the body's brightness
+divided out (a lamp or a shadow changes it, not the art): in any of four quarter turns (the
+outline cannot tell them apart), as a blurrier camera would show it, and cut out a little
+larger or smaller and a pixel to either side (the lens and the outline move the art a
+little, not what it shows).
 
 On disk (in the catalogue folder): `dice.json` (format `companion-dice/1`: the colour, the
 side and one entry per face, its wheels and its picture) and one PNG per face.
@@ -34,7 +36,6 @@ _EDGE_PX = 2  # left off each side of a face when compared: the rounded corners,
 _SCALES = (0.92, 1.0, 1.08)  # the sizes a seen face is cut out at, of the taught side
 _BLURS = (0.0, 3.0, 6.0)  # px at PX_PER_MM: a taught face as blurrier cameras see it
 _SHIFT = 1  # px a seen face is moved by, each way, to fit a taught one
-_EDGE_MM = 1.5  # the edge of a taught face whose colour is not the body's
 
 
 class TaughtError(ValueError):
