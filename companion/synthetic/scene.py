@@ -45,13 +45,15 @@ class Token:
 
 @dataclass(frozen=True)
 class PlacedDie:
-    """A die off the cards: kind "wheels" (faces 0-2) or "pips" (faces 1-6), centre in mm."""
+    """A die off the cards: kind "wheels" (faces 0-2) or "pips" (faces 1-6), centre in mm;
+    a pip die's `colour` is one of dice_art.PIP_COLOURS."""
 
     kind: str
     face: int
     x: float
     y: float
     rotation: float = 0.0
+    colour: str = "white"
     # a die drawn from its own picture (a real die cut from a photograph, companion/
     # synthetic/photo_dice.py) rather than dice_art's; `kind` and `face` still say its truth
     picture: Picture | None = None

@@ -63,12 +63,12 @@ def _paste(canvas: np.ndarray, sprite: np.ndarray, x: float, y: float,
 
 
 @cache
-def _die(kind: str, face: int) -> np.ndarray:
+def _die(kind: str, face: int, colour: str = "white") -> np.ndarray:
     """A die's face at canvas scale as one BGRA image (one warp per paste)."""
     if kind == "wheels":
         return np.dstack(dice_art.draw_wheel_die(face, CANVAS_PX_PER_MM))
     if kind == "pips":
-        return np.dstack(dice_art.draw_pip_die(face, CANVAS_PX_PER_MM))
+        return np.dstack(dice_art.draw_pip_die(face, CANVAS_PX_PER_MM, colour))
     raise ValueError(f"unknown die kind {kind!r}: use wheels or pips")
 
 
@@ -133,7 +133,7 @@ def draw_table(scene: Scene, rng: np.random.Generator) -> np.ndarray:
     for token in scene.tokens:
         _paste(canvas, token.picture(s), token.x, token.y, 0.0)
     for die in scene.dice:
-        face = _die(die.kind, die.face) if die.picture is None else die.picture(s)
+        face = _die(die.kind, die.face, die.colour) if die.picture is None else die.picture(s)
         _paste(canvas, face, die.x, die.y, die.rotation)
     for hand in scene.hands:
         skin = np.array([120, 150, 205]) * rng.uniform(0.8, 1.1)

@@ -35,6 +35,15 @@ PIP_PITCH_MM = 4.3
 INK = (30, 30, 30)  # the printed sheet's black, for dice and cards alike
 WHEEL_DIE = (40, 215, 250)
 PIP_DIE = (245, 245, 245)
+# Standard dice as shops sell them (body, pips; BGR): the table reads any of these, so the
+# synthetic table can throw any of them; "white" is PIP_DIE with our INK.
+PIP_COLOURS = {
+    "white": (PIP_DIE, INK),
+    "red": ((45, 40, 190), (240, 240, 240)),
+    "black": ((38, 36, 34), (235, 235, 235)),
+    "blue": ((150, 75, 25), (240, 240, 240)),
+    "green": ((70, 140, 40), (245, 245, 245)),
+}
 
 Sprite = tuple[np.ndarray, np.ndarray]  # BGR image, uint8 mask (255 inside the outline)
 
@@ -81,13 +90,14 @@ def draw_wheel_die(face: int, px_per_mm: float = 4.0) -> Sprite:
 
 
 @cache
-def draw_pip_die(face: int, px_per_mm: float = 4.0) -> Sprite:
-    """A standard white die showing `face` black pips."""
-    img, mask = _die_body(PIP_DIE, px_per_mm)
+def draw_pip_die(face: int, px_per_mm: float = 4.0, colour: str = "white") -> Sprite:
+    """A standard die showing `face` pips, in one of PIP_COLOURS (white: black pips)."""
+    body, pips = PIP_COLOURS[colour]
+    img, mask = _die_body(body, px_per_mm)
     half = DIE_MM / 2
     for x, y in PIP_SPOTS[face]:
         c = fixed_point(x * PIP_PITCH_MM, y * PIP_PITCH_MM, px_per_mm, (half, half))
-        cv2.circle(img, c, round(PIP_MM * px_per_mm * 16), INK, -1, cv2.LINE_AA, 4)
+        cv2.circle(img, c, round(PIP_MM * px_per_mm * 16), pips, -1, cv2.LINE_AA, 4)
     return img, mask
 
 

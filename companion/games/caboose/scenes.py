@@ -13,7 +13,7 @@ scene for a synthetic camera with no game of its own to show.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache, partial
 from pathlib import Path
@@ -329,12 +329,15 @@ def random_scene(
     jitter_mm: float = 0.8,
     jitter_deg: float = 1.5,
     layout: TableLayout | None = None,
+    pip_colours: Sequence[str] = ("white",),
 ) -> Scene:
     """A table in the middle of a game: a legal railway of `n_cards` track cards (3-20 drawn
     from the seed when None) laid edge to edge by geometry.legal_placements, each nudged by
     up to `jitter_mm` and `jitter_deg` as a hand lays it; the caboose on one railway card;
-    `n_dice` dice (1-4 when None, wheel or pip dice) and `loose_cards` cards lying apart
-    (a chaos card, a card put down), all off the railway."""
+    `n_dice` dice (1-4 when None, wheel or pip dice, a pip die of one of `pip_colours`,
+    dice_art.PIP_COLOURS) and `loose_cards` cards lying apart (a chaos card, a card put
+    down), all off the railway. The colours are drawn apart from the rest, so the same seed
+    lays the same table whatever colours are allowed."""
     rng = np.random.default_rng(seed)
     layout = layout or TableLayout()
     ed = editions.load(edition)
@@ -377,6 +380,7 @@ def random_scene(
     on = placed[caboose].pose
     jitter = rotate(rng.uniform(-5, 5, (1, 2)), on.rotation)[0]
     dice: list[PlacedDie] = []
+    colours = np.random.default_rng([seed, 6])  # a pip die's colour (dice_art.PIP_COLOURS)
     for _ in range(int(rng.integers(1, 5)) if n_dice is None else n_dice):
         for _try in range(500):
             xy = np.array([rng.uniform(left + 15, right - 15), rng.uniform(top + 15, bottom - 15)])
@@ -385,9 +389,9 @@ def random_scene(
             ):
                 kind = "wheels" if rng.random() < 0.5 else "pips"
                 face = int(rng.integers(0, 3)) if kind == "wheels" else int(rng.integers(1, 7))
-                dice.append(
-                    PlacedDie(kind, face, float(xy[0]), float(xy[1]), float(rng.uniform(0, 90)))
-                )
+                turn = float(rng.uniform(0, 90))
+                colour = str(colours.choice(pip_colours))  # apart: the scene stays as it was
+                dice.append(PlacedDie(kind, face, float(xy[0]), float(xy[1]), turn, colour))
                 break
     return Scene(
         cards=tuple(placed),
