@@ -81,9 +81,11 @@ class Show:
 
 @dataclass(frozen=True)
 class Answer:
-    """The players' choice for the card the camera was unsure of."""
+    """The players' choice for the card (`code`) or the die (`face`) the camera was unsure
+    of."""
 
-    code: str
+    code: str | None = None
+    face: int | None = None
 
 
 # --- the table's own inputs -----------------------------------------------------------------
@@ -313,8 +315,28 @@ def _show(data: Mapping[str, Any]) -> Show:
     return Show(fields(data, {"cards": _cards}, ("cards",))["cards"])
 
 
+def _face(value: Any, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 6:
+        raise Malformed(
+            "dice", f"{name} must be a die's face, 0 to 6", key="bad_face", params={"field": name}
+        )
+    return value
+
+
 def _answer(data: Mapping[str, Any]) -> Answer:
-    return Answer(fields(data, {"code": _code}, ("code",))["code"])
+    """A card's code, or a die's face: one of the two."""
+    got = fields(data, {"code": _code, "face": _face})
+    if not got:
+        raise Malformed(
+            "request", "missing fields ['code'] (a card's) or ['face'] (a die's)",
+            fields=["code"], key="missing_fields", params={"fields": "code, face"},
+        )  # fmt: skip
+    if len(got) > 1:
+        raise Malformed(
+            "request", "an answer is a card's code or a die's face, not both",
+            fields=["code", "face"], key="answer_both",
+        )  # fmt: skip
+    return Answer(got.get("code"), got.get("face"))
 
 
 def _any(value: Any, name: str) -> Any:

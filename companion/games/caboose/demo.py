@@ -185,12 +185,20 @@ class ScriptedGame:
             return Camera.over(replace(setup, catalogue=Path(folder)), edition.id)
 
     def answer(self) -> None:
-        """A question about a card is answered with the truth, and counted, as the players
-        at the table would answer it."""
+        """A question about a card or a die is answered with the truth, and counted, as the
+        players at the table would answer it (the die asked about is the one thrown
+        nearest where the question says it lies)."""
         question = self.session.question
-        if question is not None and question.card < len(self.truth):
+        if question is None:
+            return
+        if question.card is not None and question.card < len(self.truth):
             self.tally.asked += 1
             self.table.handle(Answer(self.truth[question.card]))
+        elif question.at is not None and self.dice:
+            x, y = question.at
+            thrown = min(self.dice, key=lambda die: math.dist((die.x, die.y), (x, y)))
+            self.tally.asked += 1
+            self.table.handle(Answer(face=thrown.face))
 
     def _see_until(self, scene: Any, done: Callable[[], bool], what: str) -> None:
         """Show a still scene until `done()`, or stop the demo saying what the companion

@@ -133,7 +133,7 @@ class Match:
         self.ledger.show(command.cards)
 
     def _answer(self, command: Answer) -> None:
-        self._following().answer(command.code)
+        self._following().answer(command.code if command.face is None else command.face)
 
     # --- the table's own inputs ----------------------------------------------------------
 

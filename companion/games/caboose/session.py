@@ -58,7 +58,15 @@ from companion.games.caboose.tracker import (
     TableEvent,
     TableView,
 )
-from companion.games.caboose.turn_reading import Question, read_laid, same_cards, wheels_of
+from companion.games.caboose.turn_reading import (
+    Question,
+    answered,
+    read_laid,
+    same_cards,
+    same_dice,
+    unsure_die,
+    wheels_of,
+)
 from companion.pose import Pose
 
 if TYPE_CHECKING:
@@ -96,7 +104,8 @@ class Outputs(Protocol):
 
 @dataclass(frozen=True)
 class SessionConfig:
-    """`unsure_below`: a card matched with less confidence is asked about, not guessed.
+    """`unsure_below`: a card matched with less confidence is asked about, not guessed;
+    `die_unsure_below`: the same for a settled die's face (the dice reader's confidence).
     `pip_wheels`: R-6, the wheels a standard pip die's face stands for (None: only the
     edition's own wheel dice are read). `dice_per_roll`: how many dice lie on the table;
     a play that rolls more is rolled again for the rest."""
@@ -104,6 +113,7 @@ class SessionConfig:
     unsure_below: float = 0.25
     pip_wheels: Mapping[int, int] | None = None
     dice_per_roll: int = 4
+    die_unsure_below: float = 0.5
 
 
 def _said(message: Message | None) -> dict[str, Any] | None:
@@ -125,6 +135,8 @@ class _Turn:
     place: tuple[Pose, ...] | None = None
     dice: int = 0
     roll: list[int] = field(default_factory=list)
+    settled: tuple[SeenDie, ...] = ()  # the dice of the throw being read
+    faces: dict[int, int] = field(default_factory=dict)  # answers, by settled die
 
 
 def _turn_kind(turn: Mapping[str, Any]) -> str:
@@ -186,18 +198,26 @@ class Session:
         else:
             raise TableError("button", f"unknown button {button!r}")
 
-    def answer(self, code: str) -> None:
-        """The players' choice for the card the camera was unsure of."""
+    def answer(self, choice: str | int) -> None:
+        """The players' choice for the card (a code) or the die (a face) the camera was
+        unsure of; anything but one of the question's options is refused."""
         question = self.question
         if self.phase != ASKING or question is None:
             raise TableError("session", "there is no question to answer", key="no_question")
-        if code not in question.options:
-            options = ", ".join(question.options)
+        if choice not in question.options or isinstance(choice, bool):
+            options = ", ".join(map(str, question.options))
             raise TableError(
                 "answer", f"choose one of {options}", key="choose_one", params={"options": options}
             )
-        self._turn.chosen[question.card] = code
         self.question = None
+        if question.die is not None:
+            assert isinstance(choice, int)
+            self._turn.faces[question.die] = choice
+            self.phase = STAGED
+            self._dice(self._turn.settled)
+            return
+        assert question.card is not None and isinstance(choice, str)
+        self._turn.chosen[question.card] = choice
         self.phase = WAITING
         self._consider_laid(self._turn.laid)
 
@@ -282,6 +302,9 @@ class Session:
                 "prompt": self.question.prompt.text,
                 "options": list(self.question.options),
                 "card": self.question.card,
+                "die": self.question.die,
+                "at": None if self.question.at is None else list(self.question.at),
+                "kind": self.question.kind,
             },
             "laid": list(turn.codes),
             "roll": {"needed": turn.dice, "seen": list(turn.roll)}
@@ -357,9 +380,12 @@ class Session:
             self.ledger.unstage()
             self._reset(WAITING)
             return
+        if laid == self._turn.laid and self.question is not None and self.question.die is not None:
+            return  # the same cards, and a die is being asked about: the answer is awaited
         if laid != self._turn.laid:
             kept = self._turn.chosen if same_cards(self._turn.laid, laid) else {}
             self._turn = _Turn(laid=laid, chosen=kept)
+            self.question = None
         read = read_laid(
             laid, state, self._turn.chosen, self.config.unsure_below, self.ledger.provisional
         )
@@ -392,10 +418,22 @@ class Session:
             self._play()
 
     def _dice(self, dice: tuple[SeenDie, ...]) -> None:
+        if self.phase == ASKING and self.question is not None and self.question.die is not None:
+            self.question = None  # thrown again while asked about: the new throw is read
+            self.phase = STAGED
         if self.phase != STAGED:
             return
         turn = self._turn
-        wheels = wheels_of(dice, self._state().edition.die_faces, self.config.pip_wheels)
+        if not same_dice(turn.settled, dice):
+            turn.faces = {}
+        turn.settled = dice
+        faces = self._state().edition.die_faces
+        question = unsure_die(dice, turn.faces, faces, self.config.die_unsure_below)
+        if question is not None:  # never guessed into the game: the players say
+            self.question = question
+            self.phase = ASKING
+            return
+        wheels = wheels_of(answered(dice, turn.faces), faces, self.config.pip_wheels)
         if isinstance(wheels, Message):
             self.problem = wheels
             self._signal_illegal()
@@ -408,6 +446,7 @@ class Session:
             return
         self.problem = None
         turn.roll += wheels
+        turn.settled, turn.faces = (), {}
         if len(turn.roll) == turn.dice:
             self._play()
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from companion.games.caboose import cards
@@ -24,11 +24,15 @@ if TYPE_CHECKING:  # recognition pulls in OpenCV; reading what it saw needs none
 
 @dataclass(frozen=True)
 class Question:
-    """A card the camera is unsure of: the players pick what it is among `options`."""
+    """A card or a die the camera is unsure of: the players pick what it is among
+    `options` (card codes, or a die's faces)."""
 
     prompt: Message
-    options: tuple[str, ...]
-    card: int  # which laid card (0: the first laid)
+    options: tuple[str, ...] | tuple[int, ...]
+    card: int | None  # which laid card (0: the first laid), None when a die is asked about
+    die: int | None = None  # which settled die (0: the first seen), when one is asked about
+    at: tuple[float, float] | None = None  # where that die lies (table mm)
+    kind: str | None = None  # that die's kind: "pips" or "wheels"
 
 
 def read_laid(
@@ -78,6 +82,43 @@ def _question(index: int, card: SeenCard, hand: list[str], unknown: bool) -> Que
     else:
         prompt = Message("ask_unsure", said | {"percent": round(card.confidence * 100)})
     return Question(prompt, options, index)
+
+
+def unsure_die(
+    dice: Sequence[SeenDie],
+    chosen: Mapping[int, int],
+    faces: Sequence[int],
+    unsure_below: float,
+) -> Question | None:
+    """A Question about the first settled die read with confidence below `unsure_below`
+    that the players have not answered (`chosen`, by die), or None. A die is never guessed
+    into the game: its options are the faces it may show, the one read first (a pip die's
+    1 to 6, an edition's wheel die its `faces`)."""
+    for index, die in enumerate(dice):
+        if index in chosen or die.confidence >= unsure_below:
+            continue
+        shown = range(1, 7) if die.kind == "pips" else sorted(set(faces))
+        options = (die.face, *(face for face in shown if face != die.face))
+        key = "ask_die" if die.kind == "pips" else "ask_die_wheels"
+        said = {"n": index + 1, "face": die.face, "percent": round(die.confidence * 100)}
+        return Question(Message(key, said), tuple(options), None, index, die.position, die.kind)
+    return None
+
+
+def answered(dice: Sequence[SeenDie], chosen: Mapping[int, int]) -> tuple[SeenDie, ...]:
+    """The settled dice with the players' answers (`chosen`, by die) as sure faces."""
+    return tuple(
+        replace(die, face=chosen[index], confidence=1.0) if index in chosen else die
+        for index, die in enumerate(dice)
+    )
+
+
+def same_dice(before: Sequence[SeenDie], dice: Sequence[SeenDie]) -> bool:
+    """Whether settled dice are the ones asked about (answers stay with them): as many,
+    each where it lay."""
+    return len(before) == len(dice) and all(
+        math.dist(a.position, b.position) < 5.0 for a, b in zip(before, dice, strict=True)
+    )
 
 
 def wheels_of(

@@ -131,6 +131,8 @@ TEXT: dict[str, dict[str, str]] = {
         "session": "At the table",
         "session_mismatch": "Not yet as computed",
         "session_choose": "The camera is unsure: tap the card it is",
+        "session_choose_die": "The camera is unsure: tap what the die shows",
+        "die_wheels": "{n} wheels",
         "session_laid": "Laid at the front",
         "session_roll": "Dice seen: {seen} of {n}",
         "session_camera": "The camera cannot see",
@@ -234,6 +236,8 @@ TEXT: dict[str, dict[str, str]] = {
         "session": "En la mesa",
         "session_mismatch": "Aún no está como se calculó",
         "session_choose": "La cámara duda: toca la carta que es",
+        "session_choose_die": "La cámara duda: toca lo que muestra el dado",
+        "die_wheels": "{n} ruedas",
         "session_laid": "Puestas al frente",
         "session_roll": "Dados vistos: {seen} de {n}",
         "session_camera": "La cámara no ve",
@@ -267,6 +271,10 @@ SESSION: dict[str, dict[str, str]] = {
         "¿qué carta es?",
         "ask_unsure": "carta {n} puesta: la cámara lee {code}, pero no está segura "
         "({percent} %); ¿qué carta es?",
+        "ask_die": "dado {n}: ¿es un {face}? la cámara no está segura ({percent} %); "
+        "elegid lo que muestra",
+        "ask_die_wheels": "dado {n}: ¿muestra {face} ruedas? la cámara no está segura "
+        "({percent} %); elegid lo que muestra",
         "railway_differs": "la vía no está como la tiene la partida: debería ser {want} "
         "desde el final, la cámara ve {seen}",
         "cannot_play": "{cards} no se puede jugar así: {detail}",
@@ -384,6 +392,8 @@ REFUSALS: dict[str, dict[str, str]] = {
         "bad_card_code": "{field}: {code} no es un código de carta",
         "bad_cards": "{field} debe ser una lista de códigos de carta",
         "bad_roll": "{field} debe ser la lista de las ruedas que muestra cada dado",
+        "bad_face": "{field} debe ser la cara de un dado, de 0 a 6",
+        "answer_both": "una respuesta es el código de una carta o la cara de un dado, no ambos",
         "bad_place": "{field} debe ser una lista de [x, y, giro]",
         "bad_flag": "{field} debe ser true o false",
         "bad_text": "{field} debe ser un texto corto",

@@ -27,6 +27,12 @@ function cardChip(code, extra = "") {
   return h("span", { class: `card v${value} ${kind} ${extra}`, "data-code": code }, label, glyph);
 }
 
+// A die's face as an option: a pip die's 1-6 as its glyph and number, a wheel die's wheels.
+function dieFace(face, kind) {
+  if (kind === "pips") return h("span", {}, `${String.fromCodePoint(0x267f + face)} ${face}`);
+  return h("span", {}, t("die_wheels", { n: face }));
+}
+
 function chips(codes, extra = "") {
   return h("span", { class: "cards" }, codes.map((c) => cardChip(c, extra)));
 }
@@ -243,12 +249,17 @@ function drawSession(session, want) {
       h("strong", {}, `${t("session_mismatch")}: `), isolateNames(session.mismatch)));
   }
   if (question) {
+    // A card is answered by its code, a die by the face it shows.
+    const die = question.die !== null && question.die !== undefined;
+    const option = die
+      ? (face) => h("button", { "data-answer": face, class: "die-face",
+        onclick: () => send("/api/session/answer", { face }) }, dieFace(face, question.kind))
+      : (code) => h("button", { "data-answer": code,
+        onclick: () => send("/api/session/answer", { code }) }, cardChip(code));
     parts.push(h("div", { id: "session-question" },
-      h("h3", {}, t("session_choose")),
+      h("h3", {}, t(die ? "session_choose_die" : "session_choose")),
       h("p", { id: "session-prompt" }, isolateNames(question.prompt)),
-      h("div", { class: "options" }, question.options.map((code) => h("button", {
-        "data-answer": code, onclick: () => send("/api/session/answer", { code }) },
-      cardChip(code)))),
+      h("div", { class: "options" }, question.options.map(option)),
       pin ? null : h("p", {}, h("small", {}, t("pin_ask")))));
   }
   if (session.laid.length) {
