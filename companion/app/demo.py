@@ -85,7 +85,7 @@ class SyntheticTable(FrameLoop):
             pin_factory=self.pins,
         )
         # The players shuffle the deck by hand: the companion plays on a provisional deal.
-        setting = Setting(provisional=True, camera=game.follow({}), outputs=self.controls)
+        setting = Setting(provisional=True, camera=game.follow(demo.follows), outputs=self.controls)
         table = Table(store, setting)
         setup = CameraSetup(TableLayout(), filming.frame_size, still_frames=filming.still_frames)
         try:

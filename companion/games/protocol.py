@@ -201,6 +201,9 @@ class Demo(Protocol):
     and the camera's frame loop, and lends them to the players as `hands`."""
 
     seed: str  # the same seed, the same game: the camera's noise is seeded from it too
+    # the [session] keys (`Game.follow`) its table is followed with, as a configuration
+    # gives them (the Caboose demo's pip dice: their face map)
+    follows: Mapping[str, Any]
 
     def refusal(self, store: Any) -> str | None:
         """Why the game kept in `store` (companion.store.Store) is not this demo's game

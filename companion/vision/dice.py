@@ -6,7 +6,9 @@ can only be one of a few layouts on a 3 x 3 grid, so the reader finds the die's 
 square brighter than the table around it, or yellow), its centre and its turn, looks at how
 dark the face is at each place a pip or wheel can be, on a 4 px/mm crop of the original
 frame, and takes the layout that explains those nine numbers best. The body colour gives
-the kind: our wheel dice are yellow, standard dice white (dice_art).
+the kind: our wheel dice are yellow, a standard die any other colour (dice_art.PIP_COLOURS:
+white with black pips, or coloured with light ones, whichever fits); a pip die's count is
+checked by the learned count the photograph reader uses (pip_model.count_chances).
 """
 
 from __future__ import annotations

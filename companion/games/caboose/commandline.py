@@ -58,8 +58,9 @@ def add_arguments(command: str, parser: argparse.ArgumentParser) -> None:
             "--dice",
             choices=DICE,
             default="wheels",
-            help="the dice thrown: our wheel dice (default), or printed: a box's own wheel dice "
-            "and caboose token, not ours, which the players first teach the camera",
+            help="the dice thrown: our wheel dice (default); pips: standard pip dice, read "
+            "through the edition's face map (R-6); printed: a box's own wheel dice and caboose "
+            "token, not ours, which the players first teach the camera",
         )
     if command == "simulate":
         parser.add_argument(

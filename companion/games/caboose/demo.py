@@ -42,6 +42,7 @@ from companion.games.caboose.players import (
     Players,
 )
 from companion.games.caboose.record import Record, RecordError, record_of, replay, summary
+from companion.games.caboose.rules.dice import face_map_for
 from companion.games.caboose.rules.edition import EDITIONS
 from companion.games.caboose.rules.edition import load as load_edition
 from companion.games.caboose.rules.engine import deal
@@ -148,6 +149,9 @@ class ScriptedGame:
         self.thrown: tuple[Any, ...] = ()  # where the last settled throw lay
         self.rng = random.Random()  # where dice land: seeded anew by each turn (`turn`)
         self.truth: tuple[str, ...] = ()  # the cards really laid this turn
+        # R-6: with standard pip dice, the edition's face map, which the table follows too
+        self.face_map = face_map_for(load_edition(options.edition))
+        self.follows = {"pip_wheels": self.face_map} if options.dice == "pips" else {}
 
     def _dealt(self) -> Record:
         """The game the players really hold."""
@@ -397,12 +401,17 @@ class ScriptedGame:
         free = [spot for spot in spots if all(abs(d.x - spot[0]) >= 30 for d in before)]
         spots = free + [spot for spot in spots if spot not in free]
         dice = []
+        pips = self.options.dice == "pips"
         for (x, y), face in zip(spots, wheels, strict=False):
-            shown = face if settled else self.rng.choice((0, 1, 2))
+            if pips:  # a pip face the table's face map reads as these wheels (R-6)
+                faces = [pip for pip, shows in self.face_map.items() if shows == face]
+                shown = self.rng.choice(faces if settled else range(1, 7))
+            else:
+                shown = face if settled else self.rng.choice((0, 1, 2))
             in_dice_area = _in(DICE_AREA, (x, y))
             dice.append(
                 synthetic.PlacedDie(
-                    "wheels",
+                    "pips" if pips else "wheels",
                     shown,
                     x + self.rng.uniform(-5, 5),
                     self.rng.uniform(top + 5, bottom - 5) if in_dice_area else y,

@@ -38,7 +38,7 @@ _FORCED_CLEAR_MM = 15.0
 _SHIFTS_MM = tuple(range(-400, 401, 40))
 
 
-DICE = ("wheels", "printed")  # the dice a demo game throws (DemoOptions.dice)
+DICE = ("wheels", "pips", "printed")  # the dice a demo game throws (DemoOptions.dice)
 
 
 @dataclass(frozen=True)
@@ -46,8 +46,9 @@ class DemoOptions:
     """One demo game of the Caboose design: its edition, players (as many as the variant
     seats, else `players`), seed and the bots' policies by seat; `motion_every` puts a hand
     over the table and tumbling dice into every n-th turn (frames the tracker must
-    ignore); `dice`, the dice thrown: our wheel dice, or "printed", a box's own wheel dice
-    and token that are not ours (scenes.Scene.pieces), taught to the camera first."""
+    ignore); `dice`, the dice thrown: our wheel dice, "pips", standard pip dice read
+    through the edition's face map (R-6), or "printed", a box's own wheel dice and token
+    that are not ours (scenes.Scene.pieces), taught to the camera first."""
 
     edition: str = "loose-caboose"
     players: int = 3
