@@ -1,0 +1,68 @@
+"""In a real headless Chromium: a die the camera reads unsure is asked on the page, in English
+and in Spanish, its faces offered as buttons; a tap answers it and the roll enters the game
+with the face the players chose, not the one the camera guessed."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+
+import pytest
+
+from companion.games.caboose.session import ASKING, SessionConfig
+from companion.games.caboose.tracker import DICE_SETTLED
+from companion.games.caboose.vision.observation import SeenDie
+from companion.store import Store
+from tests.playing import ledger
+from tests.test_session import event, lay, see, start
+from tests.web.test_browser import Server, browser, enter_pin, open_page, shot  # noqa: F401
+
+pytestmark = pytest.mark.browser
+
+FACE_MAP = {1: 0, 2: 0, 3: 1, 4: 1, 5: 2, 6: 2}
+
+
+def test_an_unsure_die_is_asked_on_the_page_and_answered_by_a_tap(browser, tmp_path):  # noqa: F811
+    table, session, _, play = start(Store(tmp_path / "table.sqlite3"))
+    session.config = SessionConfig(pip_wheels=FACE_MAP)
+    server = Server(table)
+    try:
+        page, errors = open_page(browser, server.url, 390, 844)  # a phone at the table
+        page.wait_for_selector("#session:not([hidden]) #session-message")
+        enter_pin(page)
+        spanish, spanish_errors = open_page(browser, server.url, 390, 844, lang="es-ES")
+        view = lay(table, play)
+        needed = ledger(table).staged.dice
+        dice = tuple(
+            SeenDie("pips", 5 if i == 0 else 6, (400.0 + 40 * i, 560.0), 0.2 if i == 0 else 0.9)
+            for i in range(needed)
+        )
+        see(table, event(DICE_SETTLED, replace(view, dice=dice), dice=dice))
+        assert session.phase == ASKING and not ledger(table).game.record.turns
+
+        page.wait_for_selector("#session-question button[data-answer]")
+        assert page.locator("#session-question h3").inner_text() == (
+            "The camera is unsure: tap what the die shows"
+        )
+        assert "die 1: is it a 5?" in page.locator("#session-prompt").inner_text()
+        buttons = page.locator("#session-question button[data-answer]")
+        faces = [buttons.nth(i).get_attribute("data-answer") for i in range(buttons.count())]
+        assert faces == ["5", "1", "2", "3", "4", "6"]  # the face read first
+        assert "⚄ 5" in buttons.nth(0).inner_text()
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+        spanish.wait_for_selector("#session-prompt")
+        assert "dado 1: ¿es un 5?" in spanish.locator("#session-prompt").inner_text()
+        shot(page, "10-camera-asks-a-die-phone")
+
+        page.click("#session-question button[data-answer='3']")  # it showed a 3
+        deadline = time.monotonic() + 5
+        while not ledger(table).game.record.turns:
+            assert time.monotonic() < deadline, "the answer did not reach the session"
+            time.sleep(0.02)
+        assert ledger(table).game.record.turns[-1]["roll"] == [FACE_MAP[3]] + [FACE_MAP[6]] * (
+            needed - 1
+        )
+        page.wait_for_selector("#session-question", state="detached")
+        assert errors == [] and spanish_errors == []
+    finally:
+        server.close()
