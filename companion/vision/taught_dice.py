@@ -34,7 +34,7 @@ PX_PER_MM = 4.0  # the scale a face is cut out and read at
 _FACE_PX = 16  # a face's picture, side to side, when compared
 _EDGE_PX = 2  # left off each side of a face when compared: the rounded corners, the edge
 _SCALES = (0.92, 1.0, 1.08)  # the sizes a seen face is cut out at, of the taught side
-_BLURS = (0.0, 3.0, 6.0)  # px at PX_PER_MM: a taught face as blurrier cameras see it
+_BLURS = (0.0, 3.0, 6.0, 9.0)  # px at PX_PER_MM: a taught face as blurrier cameras see it
 _SHIFT = 1  # px a seen face is moved by, each way, to fit a taught one
 
 
@@ -275,9 +275,10 @@ class TaughtDice:
             x, y = float(centre[0]), float(centre[1])
         # the lens makes a die a few per cent larger or smaller across the table than where
         # it was taught: the face is cut out at a few sizes around the taught one
+        edge = _EDGE_PX - _SHIFT
         errors = np.min(
             [
-                _least_errors(self._pictures, _face_picture(square, self.colour, _EDGE_PX - _SHIFT))
+                _least_errors(self._pictures, _face_picture(square, self.colour, edge))
                 for scale in _SCALES
                 for square in [upright(crop, body, scale * self.side_mm * PX_PER_MM)[0]]
             ],
