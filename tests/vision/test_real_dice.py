@@ -23,10 +23,10 @@ needs_photos = pytest.mark.skipif(
     reason=f"the labelled dice photographs are not at {DEFAULT_FOLDER / FOLDER} (not in the repo)",
 )
 
-# dice read right on `companion eval-vision --dice real --scenes 12 --seed 7000`: at least
-# what the table's reader reads on main (1 of 23 on 9601980, whose reader knows only white
-# pip dice; bench/RESULTS.md, "Real dice on the synthetic table")
-READ_RIGHT_FLOOR = 0.04
+# dice read right on `companion eval-vision --dice real --scenes 12 --seed 7000`, just under
+# what the table's reader on main reads there (9 of 23 on 752b9e1; over 300 scenes 26 %:
+# bench/RESULTS.md, "Real dice on the synthetic table")
+READ_RIGHT_FLOOR = 0.34
 
 
 def test_a_die_with_its_own_picture_is_drawn_from_it_where_it_lies() -> None:
