@@ -28,6 +28,8 @@ _CROP_MM = 26.0  # the window read around a die
 _CROP_PX_PER_MM = 4.0
 _MIN_AREA, _MAX_AREA = 70.0, 420.0  # a die's top face in mm^2 (16 mm side, rounded)
 _BRIGHTER = 1.3  # a die body against the table's local mean brightness
+# crop pixels the pip grid is tried off the outline's centre (up to 1 mm)
+_NUDGES = tuple((dx, dy) for dx in (-4, -2, 0, 2, 4) for dy in (-4, -2, 0, 2, 4))
 _OTHER_COLOUR = 22.0  # Lab a-b distance from the table's local colour of a coloured die
 
 
@@ -74,6 +76,10 @@ def _layouts(kind: str) -> list[tuple[int, np.ndarray]]:
 
 
 _LAYOUTS = {WHEELS: _layouts(WHEELS), PIPS: _layouts(PIPS)}
+_PIP_PATTERNS = (
+    np.array([face for face, _ in _LAYOUTS[PIPS]]),
+    np.array([pattern for _, pattern in _LAYOUTS[PIPS]]),
+)  # the pip layouts as arrays: every nudge of a die is fitted to all of them at once
 
 
 def find_dice(half: np.ndarray, free: np.ndarray, k: float) -> list[tuple[float, float]]:
@@ -182,9 +188,9 @@ def _read_face(
     origin_mm: tuple[float, float],
 ) -> DieReading | None:
     """The kind (body colour: our wheel dice are yellow, a standard die any other colour)
-    and face of the die whose outline was found in a crop; None when the pip count says
-    there is no die. Wheels: the darkness at each place a wheel can be; pips: the learned
-    count of the photograph reader (`_count_pips`)."""
+    and face of the die whose outline was found in a crop. Wheels: the darkness at each
+    place a wheel can be; pips: the same of each place a pip can be (`_pip_face`), checked
+    by the photograph reader's learned count (`_agreed`)."""
     contour_mask, (cx, cy), angle, side = outline
     size = grey.shape[0]
     inner = cv2.erode(contour_mask, np.ones((7, 7), np.uint8)) > 0
@@ -192,26 +198,53 @@ def _read_face(
     kind = WHEELS if body_hsv[1] > 90 and 15 <= body_hsv[0] <= 40 else PIPS
     centre_mm = np.array([cx, cy]) / _CROP_PX_PER_MM + origin_mm
     body_grey = np.sort(grey[inner]) if inner.any() else np.array([255])
-    mean = cv2.blur(grey.astype(np.float32), (15, 15) if kind == WHEELS else (7, 7))
     a = np.radians(angle)
     rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+    if kind == PIPS:
+        face, confidence = _pip_face(grey, body_grey, _grid(kind) @ rot.T, (cx, cy))
+        side_px = side * _CROP_PX_PER_MM
+        face, confidence = _agreed(face, confidence, crop, ((cx, cy), (side_px, side_px), angle))
+        return DieReading(kind, face, float(centre_mm[0]), float(centre_mm[1]), confidence)
+    mean = cv2.blur(grey.astype(np.float32), (15, 15))
     places = _grid(kind) @ rot.T * _CROP_PX_PER_MM + (cx, cy)
     xi = np.clip(places[:, 0].round().astype(int), 0, size - 1)
     yi = np.clip(places[:, 1].round().astype(int), 0, size - 1)
-    dark_level = float(body_grey[int(0.9 * (len(body_grey) - 1))])  # the face, not its spots
-    dark = np.clip(1.0 - mean[yi, xi] / max(dark_level, 1.0), 0.0, 1.0)
-    face, confidence, misfit = _best_layout(kind, dark)
-    if kind == PIPS:
-        # a dark or coloured die has light pips: the spots are lighter than the face; the
-        # reading whose layout fits better tells which kind of die this is
-        light_level = float(body_grey[int(0.1 * (len(body_grey) - 1))])
-        light = np.clip((mean[yi, xi] - light_level) / max(255.0 - light_level, 1.0), 0.0, 1.0)
-        other = _best_layout(kind, light)
-        if other[2] < misfit:
-            face, confidence = other[:2]
-        side_px = side * _CROP_PX_PER_MM
-        face, confidence = _agreed(face, confidence, crop, ((cx, cy), (side_px, side_px), angle))
+    level = float(body_grey[int(0.9 * (len(body_grey) - 1))])  # the face, not its spots
+    dark = np.clip(1.0 - mean[yi, xi] / max(level, 1.0), 0.0, 1.0)
+    face, confidence, _ = _best_layout(kind, dark)
     return DieReading(kind, face, float(centre_mm[0]), float(centre_mm[1]), confidence)
+
+
+def _pip_face(
+    grey: np.ndarray, body_grey: np.ndarray, grid_mm: np.ndarray, centre: tuple[float, float]
+) -> tuple[int, float]:
+    """A pip die's face and confidence: the pip layout that best explains how much darker
+    (a white die's black pips) or lighter (a coloured die's white pips) than the face each
+    place a pip can be is, whichever of the two fits better. The outline's centre may be
+    off by a shadow or a neighbour's edge, so the grid is also tried a little off it."""
+    size = grey.shape[0]
+    mean = cv2.blur(grey.astype(np.float32), (7, 7))
+    dark_level = float(body_grey[int(0.9 * (len(body_grey) - 1))])  # the face, not its pips
+    light_level = float(body_grey[int(0.1 * (len(body_grey) - 1))])
+    places = grid_mm[None] * _CROP_PX_PER_MM + np.add(_NUDGES, centre)[:, None]
+    xi = np.clip(places[..., 0].round().astype(int), 0, size - 1)
+    yi = np.clip(places[..., 1].round().astype(int), 0, size - 1)
+    seen = mean[yi, xi]  # (nudges, places)
+    dark = np.clip(1.0 - seen / max(dark_level, 1.0), 0.0, 1.0)
+    light = np.clip((seen - light_level) / max(255.0 - light_level, 1.0), 0.0, 1.0)
+    spots = np.stack([dark, light], axis=1).reshape(-1, seen.shape[1])  # each nudge, both ways
+    strongest = spots.max(axis=1)
+    if not (strongest >= 0.18).any():  # nothing darker or lighter anywhere: no face fits
+        return 1, 0.0
+    level = spots / np.maximum(strongest, 1e-6)[:, None]
+    faces, patterns = _PIP_PATTERNS
+    errors = ((level[:, None, :] - patterns[None]) ** 2).sum(axis=2)  # (tries, layouts)
+    by_face = np.stack([errors[:, faces == f].min(axis=1) for f in range(1, 7)], axis=1)
+    by_face[strongest < 0.18] = np.inf
+    ranked = np.sort(by_face, axis=1)
+    best = int(np.argmin(ranked[:, 0]))
+    face = int(np.argmin(by_face[best])) + 1
+    return face, float(np.clip(ranked[best, 1] - ranked[best, 0], 0.0, 1.0))
 
 
 def _agreed(face: int, confidence: float, crop: np.ndarray, rect: tuple) -> tuple[int, float]:

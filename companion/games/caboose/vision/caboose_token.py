@@ -85,11 +85,16 @@ class TaughtToken:
 
 
 def find_caboose(
-    half: np.ndarray, k: float, taught: TaughtToken | None = None
+    half: np.ndarray,
+    k: float,
+    taught: TaughtToken | None = None,
+    cards: Sequence[np.ndarray] = (),
 ) -> tuple[float, float] | None:
     """The centre (mm) of the largest saturated red disc of about the token's size, looked
     for in the top-down image at half scale `k` (the token is 20 mm: 10 pixels suffice);
-    of the taught token's colour and size instead when one was taught."""
+    of the taught token's colour and size instead when one was taught. The caboose stands
+    on a railway card: a red disc on one of `cards` (their corners in mm) wins over any
+    off them, so a red die thrown beside the railway, as large as the token, is not it."""
     if taught is not None:
         return _find_taught(half, k, taught)
     hsv = cv2.cvtColor(half, cv2.COLOR_BGR2HSV)
@@ -97,13 +102,18 @@ def find_caboose(
     red = ((hue <= 8) | (hue >= 172)) & (sat >= 120) & (val >= 50)
     count, _, stats, centroids = cv2.connectedComponentsWithStats(red.astype(np.uint8))
     disc = math.pi * (card_art.CABOOSE_MM / 2) ** 2 * k * k
-    best, best_area = None, 0.25 * disc
+    found = []  # (on a card, area, centre mm)
     for i in range(1, count):
         area = stats[i, cv2.CC_STAT_AREA]
         w, h = stats[i, cv2.CC_STAT_WIDTH], stats[i, cv2.CC_STAT_HEIGHT]
-        if best_area < area < 2.0 * disc and max(w, h) < 1.6 * card_art.CABOOSE_MM * k:
-            best, best_area = (centroids[i][0] / k, centroids[i][1] / k), area
-    return best
+        if 0.25 * disc < area < 2.0 * disc and max(w, h) < 1.6 * card_art.CABOOSE_MM * k:
+            centre = (float(centroids[i][0] / k), float(centroids[i][1] / k))
+            on = any(
+                cv2.pointPolygonTest(corners.astype(np.float32), centre, False) >= 0
+                for corners in cards
+            )
+            found.append((on, area, centre))
+    return max(found)[2] if found else None
 
 
 def _find_taught(half: np.ndarray, k: float, taught: TaughtToken) -> tuple[float, float] | None:

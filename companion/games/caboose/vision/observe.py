@@ -54,7 +54,7 @@ from companion.games.caboose.vision.railway_order import railway_order
 from companion.games.caboose.vision.touching_cards import touching_cards
 from companion.pose import Pose
 from companion.vision.calibrate import Calibration, calibrate, top_down
-from companion.vision.table import TableLayout
+from companion.vision.table import TableLayout, card_corners
 
 _MIN_CONFIDENCE = 0.15  # below this a card-shaped thing is reported as unreadable
 
@@ -140,7 +140,8 @@ def _recognise(
     outlines = None if config.catalogue is None else unlike_table(top, config.layout, k)
     poses = card_poses(grey, config, outlines)
     half = cv2.resize(top, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
-    token = find_caboose(half, k / 2, config.token)
+    corners = [card_corners(pose, config.card_mm) for pose in poses]
+    token = find_caboose(half, k / 2, config.token, corners)
     if outlines is not None:  # an enrolled deck: each card is placed by its print
         matches = match_faces(top, poses, config, token, closely=False)
         poses = [locate(top, p, m, config) for p, m in zip(poses, matches, strict=True)]
