@@ -30,6 +30,7 @@ _MIN_AREA, _MAX_AREA = 70.0, 420.0  # a die's top face in mm^2 (16 mm side, roun
 _BRIGHTER = 1.3  # a die body against the table's local mean brightness
 # crop pixels the pip grid is tried off the outline's centre (up to 1 mm)
 _NUDGES = tuple((dx, dy) for dx in (-4, -2, 0, 2, 4) for dy in (-4, -2, 0, 2, 4))
+_TURNS = (0.0, -8.0, 8.0)  # degrees the pip grid is tried off the outline's turn
 _OTHER_COLOUR = 22.0  # Lab a-b distance from the table's local colour of a coloured die
 
 
@@ -226,7 +227,9 @@ def _pip_face(
     mean = cv2.blur(grey.astype(np.float32), (7, 7))
     dark_level = float(body_grey[int(0.9 * (len(body_grey) - 1))])  # the face, not its pips
     light_level = float(body_grey[int(0.1 * (len(body_grey) - 1))])
-    places = grid_mm[None] * _CROP_PX_PER_MM + np.add(_NUDGES, centre)[:, None]
+    turns = [grid_mm @ _turn(t).T for t in _TURNS]  # the outline's turn, and a little off it
+    offsets = np.add(_NUDGES, centre)[:, None]
+    places = np.concatenate([grid[None] * _CROP_PX_PER_MM + offsets for grid in turns])
     xi = np.clip(places[..., 0].round().astype(int), 0, size - 1)
     yi = np.clip(places[..., 1].round().astype(int), 0, size - 1)
     seen = mean[yi, xi]  # (nudges, places)
@@ -245,6 +248,12 @@ def _pip_face(
     best = int(np.argmin(ranked[:, 0]))
     face = int(np.argmin(by_face[best])) + 1
     return face, float(np.clip(ranked[best, 1] - ranked[best, 0], 0.0, 1.0))
+
+
+def _turn(degrees: float) -> np.ndarray:
+    """The rotation matrix of a turn in degrees."""
+    a = np.radians(degrees)
+    return np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
 
 
 def _agreed(face: int, confidence: float, crop: np.ndarray, rect: tuple) -> tuple[int, float]:
