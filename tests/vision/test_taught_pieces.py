@@ -143,7 +143,7 @@ def test_enroll_command_teaches_the_dice_and_token(tmp_path: Path, capsys) -> No
         enroll.enroll(source, Deck(["1/s"], VisionConfig()))
 
 
-def test_enroll_says_when_two_pieces_lie_where_one_was_asked_for(tmp_path: Path) -> None:
+def test_enroll_says_when_two_pieces_lie_where_one_was_asked_for() -> None:
     dice = (PlacedDie("wheels", 1, 300.0, 300.0), PlacedDie("wheels", 2, 500.0, 300.0))
     two = Scene(cards=(), railway=(), dice=dice, pieces="printed")
     _, why = Deck(["die-1"], VisionConfig()).learn("die-1", render(two, 1, Camera.easy()))
