@@ -24,9 +24,9 @@ needs_photos = pytest.mark.skipif(
 )
 
 # dice read right on `companion eval-vision --dice real --scenes 12 --seed 7000`, just under
-# what the table's reader on main reads there (9 of 23 on 752b9e1; over 300 scenes 26 %:
-# bench/RESULTS.md, "Real dice on the synthetic table")
-READ_RIGHT_FLOOR = 0.34
+# what the table's reader on main reads there (10 of 23 on 210007c; over 300 scenes about a
+# third: bench/RESULTS.md, "Real dice on the synthetic table")
+READ_RIGHT_FLOOR = 0.39
 
 
 def test_a_die_with_its_own_picture_is_drawn_from_it_where_it_lies() -> None:
