@@ -27,6 +27,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from companion.vision import dice_net
 from companion.vision.pips import PipDie, read_pips
 from companion.vision.plain_pass import plain_pass_ms
 
@@ -224,15 +225,36 @@ def main(argv: list[str] | None = None) -> int:
         "--offset", type=int, default=0, metavar="K", help="with --every, start at the K-th image"
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument(
+        "--counter",
+        type=Path,
+        default=None,
+        metavar="ONNX",
+        help="read with another pip-count net (a cross-validation fold's, from "
+        "python -m companion.vision.train_dice_net --folds K)",
+    )
     args = parser.parse_args(argv)
+    shipped = dice_net.COUNTER
     try:
+        if args.counter is not None:
+            if not args.counter.is_file():
+                raise FileNotFoundError(f"no such net: {args.counter}")
+            dice_net.COUNTER = args.counter
         result = evaluate(args.folder, args.boxes, args.every, args.offset)
-    except (FileNotFoundError, NotADirectoryError, PermissionError, UnreadableImage) as error:
+    except (
+        FileNotFoundError,
+        NotADirectoryError,
+        PermissionError,
+        UnreadableImage,
+        cv2.error,  # a --counter file OpenCV cannot read as a net
+    ) as error:
         if args.json:
             print(json.dumps({"error": str(error)}))
         else:
             print(f"eval-dice: {error}", file=sys.stderr)
         return 2
+    finally:
+        dice_net.COUNTER = shipped
     print(json.dumps(result) if args.json else format_table(result))
     return 0
 

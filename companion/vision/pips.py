@@ -1,4 +1,4 @@
-"""Read standard pip dice from an overhead camera frame: OpenCV, plus a tiny numpy network.
+"""Read standard pip dice from an overhead camera frame: OpenCV, plus a small learned counter.
 
 Why this shape: the Pi has no GPU and nothing may be downloaded, and the table has dice of
 any colour (black pips on white, white pips on red, red on black, yellow on green...). Two
@@ -12,23 +12,26 @@ readers share the work, because neither sees every die:
   light rim on translucent dice) make the vote undercount, so a grid check of the nine pip
   places, which needs no blobs, may raise the count. Dice touching each other are cut apart
   by k-means on their pixels when the blob holds about k dice' area. A small learned network
-  (pip_model.py) looks at each blob squared up as a whole and overrules the count when it is
-  sure; it alone reads blobs that are not square (a tilted die with a side face showing).
+  (pip_model.py, dice_net.py) looks at each blob squared up as a whole and overrules the
+  count when it is sure; it alone reads blobs that are not square (a tilted die with a side
+  face showing).
 * Pips first, for the rest of the frame (white dice on light wood, where a die barely
   differs from the table): find round contrasting blobs of both polarities with an adaptive
   threshold, link two when they could be pips of one face (same polarity, similar size,
   close in pip sizes, same face colour around both, and the path between them stays on that
-  face), and read each linked group whose count is a die face.
+  face), and read each linked group whose count is a die face. The same network then
+  drops the groups it sees as no die (wood grain, specks) and recounts those it is sure of.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
 
 from companion.vision import dice_art
+from companion.vision.dice_net import count_many
 from companion.vision.pip_model import count_chances
 
 MAX_SIDE = 1024  # larger frames are shrunk first: pips stay several pixels wide, work drops
@@ -86,9 +89,12 @@ GRID_OVERRULE = 0.8  # a higher count wins over the vote when the vote's margin 
 GRID_ALONE = 30.0  # grey levels of margin the grid needs to read a die that no layout voted for
 GRID_PIP = 0.18  # pip diameter against the die side, reported for a count the grid read
 # Learned check of a die blob's count (pip_model.py): it replaces the reader's count when it is
-# at least this sure of its own and gives the reader's count at most this chance (chosen by
-# 5-fold cross-validation on the odd-numbered images; 0.7-0.8 and 0.1 were a plateau).
-MODEL_SURE, MODEL_DOUBT = 0.7, 0.1
+# at least this sure of its own and gives the reader's count at most this chance (chosen on
+# the odd-numbered images, by a net trained on the other odd ones: 0.5 with 0.2-0.5 a plateau).
+MODEL_SURE, MODEL_DOUBT = 0.5, 0.2
+# The same network checks the pips-first reader's faces: it drops a face it gives at least
+# CHECK_NONE of being no die, and recounts one where it is CHECK_SURE of another count.
+CHECK_NONE, CHECK_SURE = 0.5, 0.6
 
 # Standard pip places, in units of the corner pip's offset from the face centre: the same
 # faces our printable dice show.
@@ -175,17 +181,41 @@ def read_pips(image: np.ndarray) -> list[PipDie]:
         # Pips-first groups at a die already read are its side faces or highlights.
         near = cv2.dilate(done, np.ones((NEAR_DIE, NEAR_DIE), np.uint8))
         h, w = done.shape
-        faces += [
-            face
-            for group in _groups(pips, lab)
-            if (len(group) > 1 or _lone_on_face(pips, lab, group[0], typical))
-            and (face := _read_group(pips, group))
-            and not near[min(h - 1, max(0, int(face.y))), min(w - 1, max(0, int(face.x)))]
-        ]
+        faces += _checked(
+            bgr,
+            [
+                face
+                for group in _groups(pips, lab)
+                if (len(group) > 1 or _lone_on_face(pips, lab, group[0], typical))
+                and (face := _read_group(pips, group))
+                and not near[min(h - 1, max(0, int(face.y))), min(w - 1, max(0, int(face.x)))]
+            ],
+        )
     return [
         PipDie(f.x / scale, f.y / scale, f.size / scale, f.pips, f.confidence)
         for f in _drop_side_faces(faces)
     ]
+
+
+def _checked(bgr: np.ndarray, faces: list[_Face]) -> list[_Face]:
+    """Pips-first faces the pip-count network does not rule out, its count where it is sure.
+
+    Pips linked into a face are sometimes specks, wood grain or a side face's pips joined to
+    the top's, and a white 6 whose middle pips fade reads as a 4; the network, shown the
+    whole face, tells these apart.
+    """
+    if not faces:
+        return faces
+    chances = count_many(bgr, [((f.x, f.y), (f.size, f.size), 0.0) for f in faces])
+    kept = []
+    for face, odds in zip(faces, chances, strict=True):
+        learned = int(np.argmax(odds))
+        if odds[0] >= CHECK_NONE:
+            continue
+        if learned and learned != face.pips and odds[learned] >= CHECK_SURE:
+            face = replace(face, pips=learned, confidence=float(odds[learned]))
+        kept.append(face)
+    return kept
 
 
 def _as_bgr(image: np.ndarray) -> np.ndarray | None:
@@ -439,28 +469,36 @@ def _die_first(bgr: np.ndarray, lab: np.ndarray) -> tuple[list[_Face], np.ndarra
     """Faces read die-first, and a mask of the dice they were read on."""
     mask = _die_mask(bgr, lab)
     done = np.zeros(mask.shape, np.uint8)
-    faces: list[_Face] = []
-    for x, y, part, shaped in _die_blobs(mask):
-        h, w = part.shape
-        side = float(np.sqrt(part.sum()))
-        found, grid = _die_pips(bgr[y : y + h, x : x + w], part, side) if shaped else (None, None)
-        ys, xs = np.nonzero(part)
-        rect = cv2.minAreaRect(np.stack([xs + x, ys + y], axis=1).astype(np.float32))
-        chances = count_chances(bgr, rect)
-        learned = int(np.argmax(chances))
-        count = 0 if found is None else len(found[0])
-        if _network_wins(chances, learned, count, grid):
-            centre, count = np.array(rect[0]), learned
-            diam, confidence = GRID_PIP * side, float(chances[learned])
-        elif found is None:
-            continue
-        else:
-            xy, diam, contrast = found
-            centre = xy.mean(axis=0) + (x, y)
-            confidence = float(np.clip(contrast / 100.0, 0.0, 1.0))
-        done[y : y + h, x : x + w] |= part
-        faces.append(_Face(float(centre[0]), float(centre[1]), side, count, confidence, diam, 1.0))
+    faces = [face for blob in _die_blobs(mask) if (face := _read_blob(bgr, blob, done))]
     return faces, done
+
+
+def _read_blob(bgr: np.ndarray, blob: tuple, done: np.ndarray) -> _Face | None:
+    """The face of one die blob (x, y, crop mask, die-shaped), marked in `done`, or None.
+
+    A die-shaped blob is read by the pip vote and grid check, and the network may overrule
+    them; a blob that is not die-shaped is read by the network alone.
+    """
+    x, y, part, shaped = blob
+    h, w = part.shape
+    side = float(np.sqrt(part.sum()))
+    found, grid = _die_pips(bgr[y : y + h, x : x + w], part, side) if shaped else (None, None)
+    ys, xs = np.nonzero(part)
+    rect = cv2.minAreaRect(np.stack([xs + x, ys + y], axis=1).astype(np.float32))
+    chances = count_chances(bgr, rect)
+    learned = int(np.argmax(chances))
+    count = 0 if found is None else len(found[0])
+    if _network_wins(chances, learned, count, grid):
+        centre, count = np.array(rect[0]), learned
+        diam, confidence = GRID_PIP * side, float(chances[learned])
+    elif found is None:
+        return None
+    else:
+        xy, diam, contrast = found
+        centre = xy.mean(axis=0) + (x, y)
+        confidence = float(np.clip(contrast / 100.0, 0.0, 1.0))
+    done[y : y + h, x : x + w] |= part
+    return _Face(float(centre[0]), float(centre[1]), side, count, confidence, diam, 1.0)
 
 
 def _network_wins(chances: np.ndarray, learned: int, count: int, grid: np.ndarray | None) -> bool:

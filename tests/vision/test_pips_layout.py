@@ -132,7 +132,7 @@ def test_learned_check_gives_chances_that_do_not_depend_on_the_rectangle_corner(
     assert int(np.argmax(chances)) == 5
     # The same square named from another corner is a quarter turn of the cut-out.
     turned = count_chances(image, ((300.0, 240.0), (45.0, 45.0), 90.0))
-    assert np.allclose(chances, turned, atol=1e-3)  # up to the corners' rounding
+    assert np.allclose(chances, turned, atol=0.02)  # up to the resampling of the cut-out
 
 
 def test_a_die_with_a_side_face_is_kept_for_the_learned_check_only() -> None:

@@ -1,0 +1,70 @@
+"""The pip counter: a small convolutional net, run by OpenCV's dnn module from an ONNX file.
+
+Why: the hand-made reader in `pips.py` counts pips from round blobs, which glare, logos,
+marbled and translucent bodies break up, yet those faces are plain to see once the die is
+cut out and squared up. The counter looks at one die cut out square along a rectangle
+(CUT x CUT pixels, the die's side times MARGIN, so a rim of table shows) and gives the
+chances of 0 (not a die) to 6 pips. It was trained on real photographs
+(`python -m companion.vision.train_dice_net`, only on the odd-numbered images of the
+labelled folders), replacing a one-hidden-layer numpy network that saw 16 x 16 averages.
+
+It is plain 3 x 3 convolutions, ReLUs and max pools (nothing OpenCV 4.8-5.x cannot import),
+and its input is normalised by the cut-out's own colour, so lighting and dice colour matter
+less. No PyTorch at run time: cv2.dnn reads the ONNX file, which the training script writes
+itself (it needs no onnx package).
+"""
+
+from __future__ import annotations
+
+import threading
+from functools import cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+COUNTER = Path(__file__).with_name("assets") / "pip_counter.onnx"
+CUT = 32  # the counter's input side in pixels
+MARGIN = 1.3  # the cut-out is this many die sides wide: the die and a rim of table
+
+_LOCK = threading.Lock()  # one cv2.dnn.Net must not run in two threads at once
+
+
+@cache
+def _net(path: Path) -> cv2.dnn.Net:
+    """The net in `path`, loaded once."""
+    return cv2.dnn.readNetFromONNX(str(path))
+
+
+def cut(bgr: np.ndarray, rect: tuple) -> np.ndarray:
+    """The counter's (CUT, CUT, 3) float input for the die under a `cv2.minAreaRect` result.
+
+    The cut-out is square (on the rectangle's longer side), MARGIN times the die wide and
+    turned with the rectangle; it is centred on its own mean colour over its spread, so a
+    red die with white pips and a white die with black pips differ only in sign and hue.
+    """
+    (cx, cy), (rw, rh), angle = rect
+    side = max(float(rw), float(rh), 2.0) * MARGIN
+    turn = cv2.getRotationMatrix2D((float(cx), float(cy)), float(angle), CUT / side)
+    turn[:, 2] += CUT / 2 - np.array([cx, cy], np.float64)
+    patch = cv2.warpAffine(
+        bgr, turn, (CUT, CUT), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE
+    ).astype(np.float32)
+    patch = patch - patch.reshape(-1, 3).mean(axis=0)
+    return patch / (float(patch.std()) + 8.0) * 2.0  # the floor keeps a plain patch plain
+
+
+def count_many(bgr: np.ndarray, rects: list[tuple]) -> np.ndarray:
+    """Chances (n, 7) of 0 (no die) to 6 pips for the die under each rectangle, averaged
+    over the cut-out's four quarter turns: a rectangle named from another corner is a
+    quarter turn of the same cut-out, and must give the same answer."""
+    if not rects:
+        return np.zeros((0, 7), np.float32)
+    views = [np.rot90(cut(bgr, rect), k) for rect in rects for k in range(4)]
+    net = _net(COUNTER)
+    with _LOCK:
+        net.setInput(np.ascontiguousarray(np.stack(views).transpose(0, 3, 1, 2)))
+        logits = net.forward().reshape(len(rects), 4, 7)
+    logits = logits - logits.max(axis=2, keepdims=True)
+    odds = np.exp(logits)
+    return (odds / odds.sum(axis=2, keepdims=True)).mean(axis=1)

@@ -1,0 +1,365 @@
+"""Train the pip counter of `dice_net.py` on the odd-numbered real dice photographs.
+
+Run: python -m companion.vision.train_dice_net [--folds K [--fold I]] [--epochs N] [--out DIR]
+(needs the `train` extra, pip install -e .[train], which brings PyTorch; nothing at run time
+does). The photographs are shared/data/dice-real/overhead-tray and webcam-table beside the
+checkout; only their odd-numbered images (sorted by name, `eval-dice --every 2 --offset 1`)
+are ever read, so the even half stays a fair test. `--folds K` trains K nets into
+DIR/fold0..., each on all the odd images but every K-th one (counting the odd images only),
+for cross-validation: `eval-dice DIR --every 2K --offset 2I+1 --counter DIR/foldI/...`
+measures fold I on the odd images it never saw.
+
+Why this recipe: about 250 photographs of about 1250 dice are few, so the net is small
+(plain 3 x 3 convolutions, ReLUs and max pools, about 69 k weights) and sees each die many
+ways: cut out along the die blobs `pips.py` finds (what `count_chances` is asked about:
+labelled with the die `eval-dice` would score them against, or 0 for tray marks, pieces of
+piles, clutter) turned up to BLOB_TURN degrees and moved up to BLOB_SHIFT of a side; cut out
+around each labelled die at any angle, its centre moved up to DIE_SHIFT of a side (so dice
+the blobs miss or cut badly are seen too); and 0 for cut-outs of the table and of dice seen
+off centre. Each cut-out is recoloured (channels swapped, since dice and trays come in every
+colour, brighter or darker, blurred, noisier, JPEG-compressed again); BANK rounds of these are
+made once, and each epoch shows them in a new quarter turn or mirror image with their colour
+channels swapped and scaled again. Seeds are fixed and PyTorch runs on one thread, so a rerun
+on the same machine gives the same net.
+
+The ONNX file is written by `write_onnx` below, a few dozen lines of protobuf encoding, so
+neither the onnx package nor PyTorch's exporter (which needs it) is needed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+import torch
+from torch import nn
+
+from companion.vision import dice_net
+from companion.vision.eval_dice import at_place, default_boxes, image_paths, load_labels
+from companion.vision.pips import PipDie, _die_blobs, _die_mask
+
+DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "dice-real"
+FOLDERS = ("overhead-tray", "webcam-table")
+SEED = 0
+PATTERN_TO_SIDE = 1.4  # a pip pattern's box (webcam labels) is about 0.7 of the die's side
+BOX_TO_SIDE = 1 / 1.15  # a whole-die box is the turned die's bounding box: a bit wider
+BLOB_SHIFT, BLOB_TURN = 0.06, 8.0  # blob rectangles: moved this share of a side, turned
+DIE_SHIFT = 0.15  # counter positives: centre moved up to this share of the side
+OFF_CENTRE = 0.6  # counter negatives: at least this many sides from every die centre
+EPOCHS = 25
+BANK = 6  # rounds of counter cut-outs made before training
+RATE = 2e-3
+
+
+@dataclass
+class Photo:
+    """One training photograph, its dice as rows of (x, y, side, pips) in pixels, and the
+    die blobs `pips.py` finds in it as (rectangle, pips of the labelled die there or 0)."""
+
+    bgr: np.ndarray
+    dice: np.ndarray
+    blobs: list[tuple[tuple, int]]
+
+
+def load_photos(folder: Path, paths: list[Path]) -> list[Photo]:
+    """Photos with each label turned into the die's centre and side (see the constants)."""
+    pattern = default_boxes(folder) == "pips"
+    photos = []
+    for path in paths:
+        bgr = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        labels = load_labels(path.with_suffix(".txt"), bgr.shape[1], bgr.shape[0])
+        if pattern:  # a 1's box is one pip: take the die size of the photo's other dice
+            sizes = [max(d.w, d.h) * PATTERN_TO_SIDE for d in labels if d.pips > 1]
+            typical = float(np.median(sizes)) if sizes else 0.11 * max(bgr.shape[:2])
+            sides = [typical if d.pips == 1 else max(d.w, d.h) * PATTERN_TO_SIDE for d in labels]
+        else:
+            sides = [max(d.w, d.h) * BOX_TO_SIDE for d in labels]
+        dice = np.array(
+            [(d.x, d.y, s, d.pips) for d, s in zip(labels, sides, strict=True)], np.float32
+        ).reshape(-1, 4)
+        photos.append(Photo(bgr, dice, die_blobs(bgr, labels, default_boxes(folder))))
+    return photos
+
+
+def die_blobs(bgr: np.ndarray, labels: list, boxes: str) -> list[tuple[tuple, int]]:
+    """The rectangles of the die blobs the rules find (what `count_chances` is asked about),
+    each with the pip count of the labelled die `eval-dice` would score it against, or 0."""
+    lab = cv2.cvtColor(cv2.GaussianBlur(bgr, (3, 3), 0), cv2.COLOR_BGR2Lab).astype(np.float32)
+    found = []
+    for x, y, part, _ in _die_blobs(_die_mask(bgr, lab)):
+        ys, xs = np.nonzero(part)
+        rect = cv2.minAreaRect(np.stack([xs + x, ys + y], axis=1).astype(np.float32))
+        where = PipDie(rect[0][0], rect[0][1], max(rect[1]), 0, 0.0)
+        found.append((rect, next((d.pips for d in labels if at_place(where, d, boxes)), 0)))
+    return found
+
+
+def odd_paths(folder: Path) -> list[Path]:
+    """The training half of a folder: its odd-numbered images, sorted by name."""
+    return image_paths(folder)[1::2]
+
+
+# ---- distortions -------------------------------------------------------------------------
+
+
+def recolour(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Channel swap, gain, brightness, blur, noise and JPEG, each at random (uint8 in/out)."""
+    out = image.astype(np.float32)
+    if rng.random() < 0.5:
+        out = out[..., rng.permutation(3)]
+    out = out * rng.uniform(0.8, 1.2, 3) * rng.uniform(0.7, 1.3) + rng.uniform(-30, 30)
+    if rng.random() < 0.3:
+        out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.4, 1.2))
+    out = out + rng.normal(0, rng.uniform(0, 6), out.shape)
+    out = np.clip(out, 0, 255).astype(np.uint8)
+    if rng.random() < 0.3:
+        _, data = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(30, 90))])
+        out = cv2.imdecode(data, cv2.IMREAD_COLOR)
+    return out
+
+
+def counter_examples(
+    photos: list[Photo], rng: np.random.Generator
+) -> tuple[np.ndarray, np.ndarray]:
+    """One epoch of counter cut-outs (n, 3, CUT, CUT) and their labels 0-6."""
+    patches, labels = [], []
+    for photo in photos:
+        h, w = photo.bgr.shape[:2]
+        dice = photo.dice
+        typical = float(np.median(dice[:, 2])) if len(dice) else 0.08 * max(h, w)
+        wanted = []
+        for x, y, side, pips in dice:
+            shift = rng.uniform(-DIE_SHIFT, DIE_SHIFT, 2) * side
+            wanted.append((x + shift[0], y + shift[1], side, int(pips)))
+            if rng.random() < 0.5:  # the same die seen off centre: not a die
+                turn = rng.uniform(0, 2 * np.pi)
+                off = rng.uniform(OFF_CENTRE, 1.0) * side
+                wanted.append((x + off * np.cos(turn), y + off * np.sin(turn), side, 0))
+        for _ in range(max(2, len(dice) // 2)):  # the table, the tray, the clutter
+            wanted.append((rng.uniform(0, w), rng.uniform(0, h), typical, 0))
+        rects = []
+        for x, y, side, pips in wanted:
+            if pips == 0 and len(dice):
+                gaps = np.hypot(dice[:, 0] - x, dice[:, 1] - y) / dice[:, 2]
+                if gaps.min() < OFF_CENTRE:
+                    continue
+            size = side * rng.uniform(0.85, 1.2)
+            rects.append((((float(x), float(y)), (size, size), float(rng.uniform(0, 360))), pips))
+        for ((x, y), (rw, rh), angle), pips in photo.blobs:  # as the rules' blobs are asked
+            side = max(rw, rh) * rng.uniform(0.9, 1.12)
+            shift = rng.uniform(-BLOB_SHIFT, BLOB_SHIFT, 2) * side
+            turn = angle + rng.uniform(-BLOB_TURN, BLOB_TURN)
+            rects.append((((x + shift[0], y + shift[1]), (side, side), turn), pips))
+        for rect, pips in rects:
+            patch = recolour_cut(photo.bgr, rect, rng)
+            if rng.random() < 0.5:
+                patch = patch[:, ::-1]
+            patches.append(patch.transpose(2, 0, 1))
+            labels.append(pips)
+    return np.array(patches, np.float32), np.array(labels, np.int64)
+
+
+def recolour_cut(bgr: np.ndarray, rect: tuple, rng: np.random.Generator) -> np.ndarray:
+    """The counter's cut-out under `rect`, the photo around it recoloured first (only that
+    region, which is all the cut-out can see)."""
+    (cx, cy), (side, _), angle = rect
+    reach = int(side * dice_net.MARGIN) + 4
+    h, w = bgr.shape[:2]
+    x0, y0 = max(0, int(cx) - reach), max(0, int(cy) - reach)
+    x1, y1 = min(w, int(cx) + reach), min(h, int(cy) + reach)
+    if x1 - x0 < 4 or y1 - y0 < 4:
+        return dice_net.cut(bgr, rect)
+    region = recolour(bgr[y0:y1, x0:x1], rng)
+    return dice_net.cut(region, ((cx - x0, cy - y0), (side, side), angle))
+
+
+# ---- the nets ----------------------------------------------------------------------------
+
+
+def conv(cin: int, cout: int) -> list[nn.Module]:
+    """A 3 x 3 convolution and its ReLU."""
+    return [nn.Conv2d(cin, cout, 3, padding=1), nn.ReLU()]
+
+
+def counter_net() -> nn.Sequential:
+    """Cut-out (3, 32, 32) to (7, 1, 1) logits of 0-6 pips."""
+    return nn.Sequential(
+        *conv(3, 16), nn.MaxPool2d(2), *conv(16, 32), nn.MaxPool2d(2), *conv(32, 48),
+        nn.MaxPool2d(2), nn.Conv2d(48, 64, 4), nn.ReLU(), nn.Conv2d(64, 7, 1),
+    )  # fmt: skip
+
+
+def train_counter(photos: list[Photo], epochs: int, seed: int) -> nn.Sequential:
+    """The counter, fitted by Adam on cross-entropy.
+
+    Cutting out and distorting a patch costs more than a training step, so BANK rounds of
+    cut-outs (each freshly turned, scaled, shifted, recoloured, blurred, compressed) are made
+    once, and each epoch shows them again in a new quarter turn or mirror image with their
+    colour channels swapped and scaled at random.
+    """
+    torch.manual_seed(seed)
+    rng = np.random.default_rng(seed)
+    rounds = [counter_examples(photos, rng) for _ in range(BANK)]
+    x = torch.from_numpy(np.concatenate([r[0] for r in rounds]))
+    y = torch.from_numpy(np.concatenate([r[1] for r in rounds]))
+    net = counter_net()
+    optimiser = torch.optim.Adam(net.parameters(), lr=RATE, weight_decay=1e-5)
+    schedule = torch.optim.lr_scheduler.CosineAnnealingLR(optimiser, epochs)
+    loss_of = nn.CrossEntropyLoss(label_smoothing=0.05)
+    for _ in range(epochs):
+        order = torch.from_numpy(rng.permutation(len(x)))
+        for start in range(0, len(x), 64):
+            rows = order[start : start + 64]
+            batch = torch.rot90(x[rows], int(rng.integers(4)), (2, 3))
+            if rng.random() < 0.5:
+                batch = batch.flip(3)
+            swap = torch.argsort(torch.rand(len(rows), 3), dim=1)[:, :, None, None]
+            batch = batch.gather(1, swap.expand_as(batch))
+            batch = batch * (0.8 + 0.4 * torch.rand(len(rows), 3, 1, 1))
+            loss = loss_of(net(batch)[:, :, 0, 0], y[rows])
+            optimiser.zero_grad()
+            loss.backward()
+            optimiser.step()
+        schedule.step()
+    return net.eval()
+
+
+# ---- ONNX, written by hand ---------------------------------------------------------------
+
+
+def _varint(value: int) -> bytes:
+    out = bytearray()
+    value &= (1 << 64) - 1
+    while True:
+        byte = value & 0x7F
+        value >>= 7
+        if value:
+            out.append(byte | 0x80)
+        else:
+            out.append(byte)
+            return bytes(out)
+
+
+def _field(number: int, value: int | bytes | str) -> bytes:
+    """One protobuf field: an int as a varint, bytes and str length-delimited."""
+    if isinstance(value, int):
+        return _varint(number << 3) + _varint(value)
+    data = value.encode() if isinstance(value, str) else value
+    return _varint(number << 3 | 2) + _varint(len(data)) + data
+
+
+def _tensor(name: str, array: np.ndarray) -> bytes:
+    """TensorProto: dims, FLOAT, name, raw little-endian data."""
+    dims = b"".join(_field(1, int(d)) for d in array.shape)
+    return dims + _field(2, 1) + _field(8, name) + _field(9, array.astype("<f4").tobytes())
+
+
+def _value_info(name: str, shape: tuple) -> bytes:
+    """ValueInfoProto of a float tensor; a str dimension is named (any size)."""
+    dims = b"".join(_field(1, _field(2, d) if isinstance(d, str) else _field(1, d)) for d in shape)
+    tensor_type = _field(1, 1) + _field(2, dims)
+    return _field(1, name) + _field(2, _field(1, tensor_type))
+
+
+def _ints(name: str, values: list[int]) -> bytes:
+    """AttributeProto of type INTS."""
+    return _field(1, name) + b"".join(_field(8, v) for v in values) + _field(20, 7)
+
+
+def write_onnx(net: nn.Sequential, input_shape: tuple, path: Path) -> None:
+    """Write a Sequential of Conv2d, ReLU and MaxPool2d as an ONNX model (opset 13)."""
+    nodes, weights = [], []
+    current = "input"
+    for i, layer in enumerate(net):
+        out = f"t{i}"
+        if isinstance(layer, nn.Conv2d):
+            w, b = f"w{i}", f"b{i}"
+            weights += [_tensor(w, layer.weight.detach().numpy())]
+            weights += [_tensor(b, layer.bias.detach().numpy())]
+            pad = layer.padding[0]
+            attributes = [
+                _ints("kernel_shape", list(layer.kernel_size)),
+                _ints("strides", list(layer.stride)),
+                _ints("pads", [pad] * 4),
+                _ints("dilations", list(layer.dilation)),
+            ]
+            node = [_field(1, current), _field(1, w), _field(1, b), _field(4, "Conv")]
+        elif isinstance(layer, nn.ReLU):
+            attributes, node = [], [_field(1, current), _field(4, "Relu")]
+        elif isinstance(layer, nn.MaxPool2d):
+            attributes = [_ints("kernel_shape", [layer.kernel_size] * 2)]
+            attributes += [_ints("strides", [layer.stride] * 2)]
+            node = [_field(1, current), _field(4, "MaxPool")]
+        else:
+            raise TypeError(f"no ONNX for {type(layer).__name__}")
+        node += [_field(2, out), _field(3, f"n{i}")]
+        nodes.append(b"".join(node) + b"".join(_field(5, a) for a in attributes))
+        current = out
+    graph = b"".join(_field(1, n) for n in nodes) + _field(2, path.stem)
+    graph += b"".join(_field(5, w) for w in weights)
+    graph += _field(11, _value_info("input", ("n", *input_shape)))
+    graph += _field(12, _value_info(current, ("n",)))
+    model = _field(1, 7) + _field(2, "companion") + _field(7, graph)
+    model += _field(8, _field(1, "") + _field(2, 13))
+    path.write_bytes(model)
+
+
+def check_export(net: nn.Sequential, input_shape: tuple, path: Path) -> float:
+    """Largest difference between PyTorch's and OpenCV's outputs on random input."""
+    x = np.random.default_rng(1).normal(0, 1, (2, *input_shape)).astype(np.float32)
+    reader = cv2.dnn.readNetFromONNX(str(path))
+    reader.setInput(x)
+    with torch.no_grad():
+        expected = net(torch.from_numpy(x)).numpy()
+    return float(np.abs(reader.forward() - expected).max())
+
+
+def train_and_write(photos: list[Photo], out: Path, epochs: int, seed: int) -> None:
+    """Train the counter on `photos`, write it to `out`, and check OpenCV reads it right."""
+    out.mkdir(parents=True, exist_ok=True)
+    start = time.perf_counter()
+    counter = train_counter(photos, epochs, seed)
+    shape = (3, dice_net.CUT, dice_net.CUT)
+    path = out / dice_net.COUNTER.name
+    write_onnx(counter, shape, path)
+    gap = check_export(counter, shape, path)
+    if gap > 1e-3:
+        raise RuntimeError(f"{path}: OpenCV differs from PyTorch by {gap}")
+    print(f"wrote {path} in {time.perf_counter() - start:.0f} s", flush=True)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Train on the odd-numbered images (or on part of them, for cross-validation)."""
+    parser = argparse.ArgumentParser(description="Train the pip counter.")
+    parser.add_argument("--data", type=Path, default=DATA)
+    parser.add_argument("--out", type=Path, default=dice_net.COUNTER.parent)
+    parser.add_argument("--folds", type=int, default=0, help="cross-validate with K folds")
+    parser.add_argument("--fold", type=int, default=None, help="with --folds, train only this")
+    parser.add_argument("--epochs", type=int, default=EPOCHS)
+    args = parser.parse_args(argv)
+    torch.set_num_threads(1)  # two threads ran slower here: they wait on each other
+    cv2.setNumThreads(1)
+    folders = [args.data / name for name in FOLDERS]
+    if not args.folds:
+        photos = [p for f in folders for p in load_photos(f, odd_paths(f))]
+        print(f"{len(photos)} photos, {sum(len(p.dice) for p in photos)} dice", flush=True)
+        train_and_write(photos, args.out, args.epochs, SEED)
+        return
+    for fold in range(args.folds) if args.fold is None else [args.fold]:
+        photos = [
+            p
+            for f in folders
+            for p in load_photos(
+                f, [q for i, q in enumerate(odd_paths(f)) if i % args.folds != fold]
+            )
+        ]
+        print(f"fold {fold}: {len(photos)} photos", flush=True)
+        train_and_write(photos, args.out / f"fold{fold}", args.epochs, SEED)
+
+
+if __name__ == "__main__":
+    main()

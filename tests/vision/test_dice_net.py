@@ -1,0 +1,83 @@
+"""The pip counter (dice_net.py): the shipped ONNX net as OpenCV runs it, and the writer
+that makes such files without the onnx package."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.vision import dice_net
+from companion.vision.eval_dice import main
+
+# Pip places of a face, in units of the corner pip's offset from its centre.
+LAYOUTS = {
+    1: [(0, 0)],
+    2: [(-1, -1), (1, 1)],
+    3: [(-1, -1), (0, 0), (1, 1)],
+    4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
+    5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
+    6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)],
+}
+
+
+def photo_of_a_die(pips: int, turn: float) -> tuple[np.ndarray, tuple]:
+    """A grey tray with one white die (black pips) turned `turn` degrees, and its rectangle."""
+    image = np.full((240, 320, 3), (150, 155, 160), np.uint8)
+    centre, side = np.array([160.0, 120.0]), 44.0
+    rotation = cv2.getRotationMatrix2D((0, 0), turn, 1.0)[:, :2]
+    corners = np.array([(-1, -1), (1, -1), (1, 1), (-1, 1)]) * side / 2 @ rotation.T + centre
+    cv2.fillConvexPoly(image, np.rint(corners).astype(np.int32), (235, 235, 230), cv2.LINE_AA)
+    for place in LAYOUTS[pips]:
+        x, y = np.array(place) * side * 0.27 @ rotation.T + centre
+        cv2.circle(image, (round(x), round(y)), 5, (25, 25, 25), -1, cv2.LINE_AA)
+    image = cv2.GaussianBlur(image, (3, 3), 0)
+    return image, ((160.0, 120.0), (side, side), turn)
+
+
+def test_the_shipped_counter_is_small_and_opencv_reads_it() -> None:
+    assert dice_net.COUNTER.stat().st_size < 1_000_000
+    assert dice_net.count_many(np.zeros((50, 50, 3), np.uint8), []).shape == (0, 7)
+
+
+# A drawn 4 (sharp, round, well apart) is read as a 2 by the net trained on photographs,
+# where 4s always looked softer; the die-first reader's grid still reads it (test_pips.py).
+KNOWN_MISS = pytest.mark.xfail(strict=True, reason="a drawn 4 reads as 2 (RESULTS-pips.md)")
+
+
+@pytest.mark.parametrize("pips", [1, 2, 3, pytest.param(4, marks=KNOWN_MISS), 5, 6])
+def test_the_counter_reads_a_plain_white_die_at_any_turn(pips: int) -> None:
+    for turn in (0.0, 30.0, 75.0):
+        image, rect = photo_of_a_die(pips, turn)
+        chances = dice_net.count_many(image, [rect])[0]
+        assert abs(float(chances.sum()) - 1.0) < 1e-4
+        assert int(np.argmax(chances)) == pips, (turn, chances.round(2))
+
+
+def test_the_counter_sees_no_die_on_the_bare_tray() -> None:
+    image, rect = photo_of_a_die(3, 0.0)
+    bare = np.full_like(image, (150, 155, 160))
+    assert int(np.argmax(dice_net.count_many(bare, [rect])[0])) == 0
+
+
+def test_eval_dice_refuses_a_counter_it_cannot_read(tmp_path: Path, capsys) -> None:
+    image, _ = photo_of_a_die(2, 0.0)
+    cv2.imwrite(str(tmp_path / "a.png"), image)
+    assert main([str(tmp_path), "--counter", str(tmp_path / "none.onnx")]) == 2
+    assert "no such net" in capsys.readouterr().err
+    (tmp_path / "bad.onnx").write_bytes(b"not a net")
+    assert main([str(tmp_path), "--counter", str(tmp_path / "bad.onnx")]) == 2
+    assert dice_net.COUNTER.name == "pip_counter.onnx"
+
+
+def test_the_onnx_writer_gives_a_net_opencv_runs_as_pytorch_does(tmp_path: Path) -> None:
+    torch = pytest.importorskip("torch")  # the `train` extra; CI runs without it
+    from companion.vision.train_dice_net import check_export, counter_net, write_onnx
+
+    torch.manual_seed(0)
+    net = counter_net().eval()
+    path = tmp_path / "net.onnx"
+    write_onnx(net, (3, dice_net.CUT, dice_net.CUT), path)
+    assert check_export(net, (3, dice_net.CUT, dice_net.CUT), path) < 1e-4
