@@ -115,7 +115,7 @@ def test_an_unsure_wheel_die_offers_the_editions_faces(store):
     throw(table, view, dice)
     question = session.status()["question"]
     assert question["kind"] == "wheels" and question["options"] == [1, 0, 2]
-    assert question["prompt"].startswith("die 1: does it show 1 wheels?")
+    assert question["prompt"].startswith("die 1: wheels shown: 1?")
 
 
 def test_the_question_is_said_in_spanish_too():

@@ -36,7 +36,7 @@ MESSAGES: dict[str, str] = {
     "which card is it?",
     "ask_die": "die {n}: is it a {face}? the camera is unsure ({percent}%); "
     "choose what it shows",
-    "ask_die_wheels": "die {n}: does it show {face} wheels? the camera is unsure "
+    "ask_die_wheels": "die {n}: wheels shown: {face}? the camera is unsure "
     "({percent}%); choose what it shows",
     "railway_differs": "the railway does not look as the game has it: it should read {want} "
     "from the back, the camera sees {seen}",

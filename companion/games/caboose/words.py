@@ -133,6 +133,7 @@ TEXT: dict[str, dict[str, str]] = {
         "session_choose": "The camera is unsure: tap the card it is",
         "session_choose_die": "The camera is unsure: tap what the die shows",
         "die_wheels": "{n} wheels",
+        "die_wheels_one": "1 wheel",
         "session_laid": "Laid at the front",
         "session_roll": "Dice seen: {seen} of {n}",
         "session_camera": "The camera cannot see",
@@ -238,6 +239,7 @@ TEXT: dict[str, dict[str, str]] = {
         "session_choose": "La cámara duda: toca la carta que es",
         "session_choose_die": "La cámara duda: toca lo que muestra el dado",
         "die_wheels": "{n} ruedas",
+        "die_wheels_one": "1 rueda",
         "session_laid": "Puestas al frente",
         "session_roll": "Dados vistos: {seen} de {n}",
         "session_camera": "La cámara no ve",
@@ -273,7 +275,7 @@ SESSION: dict[str, dict[str, str]] = {
         "({percent} %); ¿qué carta es?",
         "ask_die": "dado {n}: ¿es un {face}? la cámara no está segura ({percent} %); "
         "elegid lo que muestra",
-        "ask_die_wheels": "dado {n}: ¿muestra {face} ruedas? la cámara no está segura "
+        "ask_die_wheels": "dado {n}: ¿ruedas que muestra: {face}? la cámara no está segura "
         "({percent} %); elegid lo que muestra",
         "railway_differs": "la vía no está como la tiene la partida: debería ser {want} "
         "desde el final, la cámara ve {seen}",
