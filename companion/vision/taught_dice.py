@@ -42,6 +42,20 @@ class TaughtError(ValueError):
     """A taught dice or token file that cannot be read; the message says what is wrong."""
 
 
+def read_taught(index: Path, fmt: str) -> dict | None:
+    """The JSON object in `index` if it is a `fmt` file, None when there is no such file
+    (nothing was taught); TaughtError says why one that exists cannot be used."""
+    if not index.exists():
+        return None
+    try:
+        doc = json.loads(index.read_text())
+    except (OSError, ValueError) as error:
+        raise TaughtError(f"cannot read {index}: {error}") from error
+    if not isinstance(doc, dict) or doc.get("format") != fmt:
+        raise TaughtError(f"{index} is not a {fmt} file")
+    return doc
+
+
 @dataclass(frozen=True)
 class Colour:
     """A range of colours in OpenCV's HSV (hue 0-179): `low` to `high`, the hue range
@@ -313,14 +327,9 @@ class TaughtDice:
         """The dice taught in `folder` (`save`), None when none were; TaughtError says why
         a `dice.json` there cannot be used."""
         index = folder / "dice.json"
-        if not index.exists():
+        doc = read_taught(index, FORMAT)
+        if doc is None:
             return None
-        try:
-            doc = json.loads(index.read_text())
-        except (OSError, ValueError) as error:
-            raise TaughtError(f"cannot read {index}: {error}") from error
-        if not isinstance(doc, dict) or doc.get("format") != FORMAT:
-            raise TaughtError(f"{index} is not a {FORMAT} file")
         side = doc.get("side_mm")
         if not isinstance(side, (int, float)) or not 5.0 <= side <= 40.0:
             raise TaughtError(f"{index}: side_mm must be a die's side in mm (5-40)")

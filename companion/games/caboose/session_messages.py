@@ -34,8 +34,7 @@ MESSAGES: dict[str, str] = {
     "which card is it?",
     "ask_unsure": "card {n} laid: the camera reads {code} but is unsure ({percent}%); "
     "which card is it?",
-    "ask_die": "die {n}: is it a {face}? the camera is unsure ({percent}%); "
-    "choose what it shows",
+    "ask_die": "die {n}: is it a {face}? the camera is unsure ({percent}%); choose what it shows",
     "ask_die_wheels": "die {n}: wheels shown: {face}? the camera is unsure "
     "({percent}%); choose what it shows",
     "railway_differs": "the railway does not look as the game has it: it should read {want} "

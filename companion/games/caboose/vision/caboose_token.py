@@ -22,7 +22,7 @@ import cv2
 import numpy as np
 
 from companion.games.caboose.vision import card_art
-from companion.vision.taught_dice import Colour, TaughtError
+from companion.vision.taught_dice import Colour, TaughtError, read_taught
 
 if TYPE_CHECKING:  # observation.py holds a TaughtToken in its VisionConfig
     from companion.games.caboose.vision.observation import SeenCard
@@ -66,14 +66,9 @@ class TaughtToken:
         """The token taught in `folder` (`save`), None when none was; TaughtError says why
         a `token.json` there cannot be used."""
         index = folder / "token.json"
-        if not index.exists():
+        doc = read_taught(index, TOKEN_FORMAT)
+        if doc is None:
             return None
-        try:
-            doc = json.loads(index.read_text())
-        except (OSError, ValueError) as error:
-            raise TaughtError(f"cannot read {index}: {error}") from error
-        if not isinstance(doc, dict) or doc.get("format") != TOKEN_FORMAT:
-            raise TaughtError(f"{index} is not a {TOKEN_FORMAT} file")
         area, length = doc.get("area_mm2"), doc.get("length_mm")
         if not all(isinstance(v, (int, float)) and 10.0 <= v <= 5000.0 for v in (area, length)):
             raise TaughtError(f"{index}: area_mm2 and length_mm must be a token's size in mm")
