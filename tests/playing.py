@@ -3,7 +3,10 @@ do: every change a command handed to `Table.handle` (companion/table.py)."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
+
+from gpiozero.pins.mock import MockFactory
 
 from companion.games.caboose.commands import Act
 from companion.games.caboose.ledger import Ledger
@@ -39,3 +42,11 @@ def match(table: Table) -> Match:
 def ledger(table: Table) -> Ledger:
     """The game kept at the table: its record, state and journal."""
     return match(table).ledger
+
+
+def press(factory: MockFactory, pin: int, seconds: float = 0.06) -> None:
+    """A player's press of the button on `pin`: held `seconds` (the table's hold is longer,
+    so the default is a short press)."""
+    factory.pin(pin).drive_low()
+    time.sleep(seconds)
+    factory.pin(pin).drive_high()

@@ -15,7 +15,7 @@ from companion.app.run import Service
 from companion.games.caboose.session import CHECKING, LED_ERROR, WAITING
 from companion.store import Store, StoreError
 from hw.frames import SyntheticFrames
-from tests.playing import ledger, match, new_game
+from tests.playing import ledger, match, new_game, press
 
 PINS = "pass = 5\nconfirm = 6\nled = 13\nbuzzer = 19\ndebounce = 0.02\nhold = 0.3\n"
 
@@ -33,12 +33,6 @@ def service(tmp_path: Path):
     yield service, factory
     time.sleep(0.1)  # a button's callback may still be lighting the LED on its timer thread
     service.close()
-
-
-def press(factory: MockFactory, pin: int, seconds: float = 0.06) -> None:
-    factory.pin(pin).drive_low()
-    time.sleep(seconds)
-    factory.pin(pin).drive_high()
 
 
 def wait_for(condition, seconds: float = 3.0) -> None:

@@ -52,7 +52,7 @@ from companion.store import Store
 from companion.table import Table
 from hw import controls as hw_controls
 from tests.hw.test_controls import chattering_press
-from tests.playing import act, ledger, match, new_game
+from tests.playing import act, ledger, match, new_game, press
 
 OFFSET = (300.0, 150.0)  # where the engine's origin lies on the table
 
@@ -392,12 +392,6 @@ def wired(store):
     yield table, session, factory, controls, play
     time.sleep(0.1)  # a button's callback may still be lighting the LED on its timer thread
     controls.close()
-
-
-def press(factory: MockFactory, pin: int, seconds: float = 0.06) -> None:
-    factory.pin(pin).drive_low()
-    time.sleep(seconds)
-    factory.pin(pin).drive_high()
 
 
 def test_buttons_on_mock_pins_pass_confirm_and_hold_to_undo(wired):

@@ -11,16 +11,7 @@ import pytest
 
 from companion.vision import dice_net
 from companion.vision.eval_dice import main
-
-# Pip places of a face, in units of the corner pip's offset from its centre.
-LAYOUTS = {
-    1: [(0, 0)],
-    2: [(-1, -1), (1, 1)],
-    3: [(-1, -1), (0, 0), (1, 1)],
-    4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
-    5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
-    6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)],
-}
+from tests.vision.test_pips import LAYOUTS
 
 
 def photo_of_a_die(pips: int, turn: float) -> tuple[np.ndarray, tuple]:
