@@ -8,7 +8,7 @@ Each scene is a table of `companion eval-vision` (random_scene, one card apart) 
 die is a pip die of a colour drawn from dice_art.PIP_COLOURS; `white` runs the same tables
 with white dice only. Every die the table reads where a die lies is scored three ways: the
 face the table reports, the layout fit alone and the learned count alone
-(pip_model.count_chances on the same rectangle). Prints markdown for bench/RESULTS.md: dice
+(dice_net.count_chances on the same rectangle). Prints markdown for bench/RESULTS.md: dice
 right by colour, the two readers alone and where they disagree, and how many wrong faces
 the session would ask about (confidence below SessionConfig.die_unsure_below) rather than
 enter into the game.
@@ -31,7 +31,7 @@ from companion.games.caboose.vision import off_the_cards
 from companion.games.caboose.vision.observation import VisionConfig
 from companion.games.caboose.vision.observe import observe
 from companion.vision.dice_art import PIP_COLOURS
-from companion.vision.pip_model import count_chances
+from companion.vision.dice_net import count_chances
 
 _SAME_DIE_MM = 10.0
 

@@ -8,7 +8,7 @@ dark the face is at each place a pip or wheel can be, on a 4 px/mm crop of the o
 frame, and takes the layout that explains those nine numbers best. The body colour gives
 the kind: our wheel dice are yellow, a standard die any other colour (dice_art.PIP_COLOURS:
 white with black pips, or coloured with light ones, whichever fits); a pip die's count is
-checked by the learned count the photograph reader uses (pip_model.count_chances).
+checked by the learned count the photograph reader uses (dice_net.count_chances).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import numpy as np
 
 from companion.vision import dice_art
 from companion.vision.calibrate import Calibration
-from companion.vision.pip_model import count_chances
+from companion.vision.dice_net import count_chances
 
 WHEELS, PIPS = "wheels", "pips"
 _CROP_MM = 26.0  # the window read around a die
@@ -206,8 +206,7 @@ def _read_face(
     kind = WHEELS if body_hsv[1] > 90 and 15 <= body_hsv[0] <= 40 else PIPS
     centre_mm = np.array([cx, cy]) / _CROP_PX_PER_MM + origin_mm
     body_grey = np.sort(grey[inner]) if inner.any() else np.array([255])
-    a = np.radians(angle)
-    rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+    rot = _turn(angle)
     if kind == PIPS:
         face, confidence = _pip_face(grey, body_grey, _grid(kind) @ rot.T, (cx, cy))
         side_px = side * _CROP_PX_PER_MM
@@ -219,7 +218,7 @@ def _read_face(
     yi = np.clip(places[:, 1].round().astype(int), 0, size - 1)
     level = float(body_grey[int(0.9 * (len(body_grey) - 1))])  # the face, not its spots
     dark = np.clip(1.0 - mean[yi, xi] / max(level, 1.0), 0.0, 1.0)
-    face, confidence, _ = _best_layout(kind, dark)
+    face, confidence = _best_wheels(dark)
     return DieReading(kind, face, float(centre_mm[0]), float(centre_mm[1]), confidence)
 
 
@@ -265,7 +264,7 @@ def _turn(degrees: float) -> np.ndarray:
 
 def _agreed(face: int, confidence: float, crop: np.ndarray, rect: tuple) -> tuple[int, float]:
     """One pip count from the grid fit (`face`, `confidence`) and the learned count of the
-    photograph reader (pip_model.count_chances) on the die's rectangle in the crop. Where
+    photograph reader (dice_net.count_chances) on the die's rectangle in the crop. Where
     they agree the count is as sure as the surer of the two. Where they disagree it is the
     grid fit's, as sure as the grid fit alone: measured on hard synthetic tables the grid
     fit was right in 374 of 406 such dice and the model in 1 (bench/RESULTS.md), so a
@@ -287,17 +286,19 @@ def _bodies(grey: np.ndarray, hsv: np.ndarray, crop: np.ndarray) -> list[np.ndar
     colour at the border (a red, blue or black die); the outline nearest a die's size wins."""
     smooth = cv2.GaussianBlur(grey, (5, 5), 0)
     _, body = cv2.threshold(smooth, 0, 1, cv2.THRESH_OTSU)
-    border = np.concatenate([grey[:6].ravel(), grey[-6:].ravel(), grey[:, :6].ravel(),
-                             grey[:, -6:].ravel()])  # fmt: skip
-    brighter = smooth > float(np.median(border)) * 1.4
+    brighter = smooth > float(np.median(_rim(grey))) * 1.4
     yellow = cv2.inRange(hsv, (20, 175, 50), (38, 255, 255)) > 0
     lab = cv2.cvtColor(cv2.GaussianBlur(crop, (5, 5), 0), cv2.COLOR_BGR2Lab).astype(np.int16)
-    rim = np.concatenate([lab[:6].reshape(-1, 3), lab[-6:].reshape(-1, 3),
-                          lab[:, :6].reshape(-1, 3), lab[:, -6:].reshape(-1, 3)])  # fmt: skip
-    table = np.median(rim, axis=0)
+    table = np.median(_rim(lab), axis=0)
     diff = lab - table
     unlike = (np.hypot(diff[..., 1], diff[..., 2]) > _OTHER_COLOUR) | (lab[..., 0] < 0.5 * table[0])
     return [body, (brighter | yellow).astype(np.uint8), unlike.astype(np.uint8)]
+
+
+def _rim(image: np.ndarray) -> np.ndarray:
+    """The pixels of a crop's 6-pixel border, one a row (the table around the die)."""
+    rows = (image[:6], image[-6:], image[:, :6], image[:, -6:])
+    return np.concatenate([r.reshape(-1, *image.shape[2:]) for r in rows])
 
 
 def _outline(body: np.ndarray, size: int) -> tuple[np.ndarray, tuple[float, float], float] | None:
@@ -333,21 +334,18 @@ def _outline(body: np.ndarray, size: int) -> tuple[np.ndarray, tuple[float, floa
     return mask, centre, angle, side
 
 
-def _best_layout(kind: str, dark: np.ndarray) -> tuple[int, float, float]:
-    """The face whose layout best explains the darkness at each grid place, a 0-1
-    confidence from how far ahead of the next face it is, and how badly it fits (the sum of
-    squared differences; nothing dark anywhere fits no pip face at all)."""
+def _best_wheels(dark: np.ndarray) -> tuple[int, float]:
+    """The wheel face whose layout best explains the darkness at each grid place, and a 0-1
+    confidence from how far ahead of the next face it is (pip dice: `_pip_face`)."""
     strongest = float(dark.max())
     if strongest < 0.18:  # nothing dark anywhere: a blank wheel face
-        if kind == WHEELS:
-            return 0, float(np.clip((0.18 - strongest) / 0.1, 0.2, 1.0)), 0.0
-        return 1, 0.0, np.inf
+        return 0, float(np.clip((0.18 - strongest) / 0.1, 0.2, 1.0))
     level = dark / strongest
     errors: dict[int, float] = {}
-    for face, pattern in _LAYOUTS[kind]:
+    for face, pattern in _LAYOUTS[WHEELS]:
         error = float(((level - pattern) ** 2).sum())
         errors[face] = min(errors.get(face, np.inf), error)
     ranked = sorted(errors.items(), key=lambda item: item[1])
     best, second = ranked[0], ranked[1]
     confidence = float(np.clip((second[1] - best[1]) / 1.0, 0.0, 1.0))
-    return best[0], confidence, best[1]
+    return best[0], confidence

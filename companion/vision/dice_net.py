@@ -68,3 +68,9 @@ def count_many(bgr: np.ndarray, rects: list[tuple]) -> np.ndarray:
     logits = logits - logits.max(axis=2, keepdims=True)
     odds = np.exp(logits)
     return (odds / odds.sum(axis=2, keepdims=True)).mean(axis=1)
+
+
+def count_chances(bgr: np.ndarray, rect: tuple) -> np.ndarray:
+    """Chances (7,) that the die under `rect` (a `cv2.minAreaRect` result in `bgr`'s pixels)
+    shows 0 (no die) to 6 pips; the same whichever corner the rectangle is named from."""
+    return count_many(bgr, [rect])[0]

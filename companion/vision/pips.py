@@ -12,7 +12,7 @@ readers share the work, because neither sees every die:
   light rim on translucent dice) make the vote undercount, so a grid check of the nine pip
   places, which needs no blobs, may raise the count. Dice touching each other are cut apart
   by k-means on their pixels when the blob holds about k dice' area. A small learned network
-  (pip_model.py, dice_net.py) looks at each blob squared up as a whole and overrules the
+  (dice_net.py) looks at each blob squared up as a whole and overrules the
   count when it is sure; it alone reads blobs that are not square (a tilted die with a side
   face showing).
 * Pips first, for the rest of the frame (white dice on light wood, where a die barely
@@ -31,8 +31,7 @@ import cv2
 import numpy as np
 
 from companion.vision import dice_art
-from companion.vision.dice_net import count_many
-from companion.vision.pip_model import count_chances
+from companion.vision.dice_net import count_chances, count_many
 
 MAX_SIDE = 1024  # larger frames are shrunk first: pips stay several pixels wide, work drops
 MIN_SIDE = 16  # below this there is no die to read
@@ -88,7 +87,7 @@ GRID_ONE = 0.4  # a 1 needs one bright place only, so a highlight fakes it: its 
 GRID_OVERRULE = 0.8  # a higher count wins over the vote when the vote's margin is below this share
 GRID_ALONE = 30.0  # grey levels of margin the grid needs to read a die that no layout voted for
 GRID_PIP = 0.18  # pip diameter against the die side, reported for a count the grid read
-# Learned check of a die blob's count (pip_model.py): it replaces the reader's count when it is
+# Learned check of a die blob's count (dice_net.py): it replaces the reader's count when it is
 # at least this sure of its own and gives the reader's count at most this chance (chosen on
 # the odd-numbered images, by a net trained on the other odd ones: 0.5 with 0.2-0.5 a plateau).
 MODEL_SURE, MODEL_DOUBT = 0.5, 0.2

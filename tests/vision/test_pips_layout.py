@@ -8,8 +8,8 @@ import cv2
 import numpy as np
 import pytest
 
+from companion.vision.dice_net import count_chances
 from companion.vision.eval_dice import main
-from companion.vision.pip_model import count_chances
 from companion.vision.pips import (
     _CELL_COUNTS,
     LAYOUT_TOL,
