@@ -25,7 +25,7 @@ from companion.vision.dice_net import count_chances
 
 WHEELS, PIPS = "wheels", "pips"
 _CROP_MM = 26.0  # the window read around a die
-_CROP_PX_PER_MM = 4.0
+CROP_PX_PER_MM = 4.0  # the scale a die is read at (taught dice too)
 _MIN_AREA, _MAX_AREA = 70.0, 420.0  # a die's top face in mm^2 (16 mm side, rounded)
 _BRIGHTER = 1.3  # a die body against the table's local mean brightness
 # crop pixels the pip grid is tried off the outline's centre (up to 1 mm)
@@ -166,16 +166,27 @@ def read_die(frame: np.ndarray, calibration: Calibration, x: float, y: float) ->
     return reading
 
 
-def _read_at(frame: np.ndarray, calibration: Calibration, x: float, y: float) -> DieReading | None:
-    size = round(_CROP_MM * _CROP_PX_PER_MM)
-    half = _CROP_MM / 2
+def crop_at(
+    frame: np.ndarray, calibration: Calibration, x: float, y: float, window_mm: float
+) -> np.ndarray:
+    """The square `window_mm` wide around table point (x, y) mm, straight from the
+    original frame at CROP_PX_PER_MM (finer than the top-down image, of which a die is a
+    few pixels)."""
+    size = round(window_mm * CROP_PX_PER_MM)
+    half = window_mm / 2
     window = np.array([[x - half, y - half], [x + half, y - half], [x + half, y + half]])
     pixels = calibration.to_pixels(window).astype(np.float32)
     out = np.float32([[0, 0], [size, 0], [size, size]])
-    crop = cv2.warpAffine(
+    return cv2.warpAffine(
         frame, cv2.getAffineTransform(out, pixels), (size, size),
         flags=cv2.WARP_INVERSE_MAP | cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE,
     )  # fmt: skip
+
+
+def _read_at(frame: np.ndarray, calibration: Calibration, x: float, y: float) -> DieReading | None:
+    size = round(_CROP_MM * CROP_PX_PER_MM)
+    half = _CROP_MM / 2
+    crop = crop_at(frame, calibration, x, y, _CROP_MM)
     grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
     hsv = cv2.cvtColor(crop, cv2.COLOR_BGR2HSV)
     bodies = _bodies(grey, hsv, crop)
@@ -204,16 +215,16 @@ def _read_face(
     inner = cv2.erode(contour_mask, np.ones((7, 7), np.uint8)) > 0
     body_hsv = np.median(hsv[inner], axis=0) if inner.any() else np.zeros(3)
     kind = WHEELS if body_hsv[1] > 90 and 15 <= body_hsv[0] <= 40 else PIPS
-    centre_mm = np.array([cx, cy]) / _CROP_PX_PER_MM + origin_mm
+    centre_mm = np.array([cx, cy]) / CROP_PX_PER_MM + origin_mm
     body_grey = np.sort(grey[inner]) if inner.any() else np.array([255])
     rot = _turn(angle)
     if kind == PIPS:
         face, confidence = _pip_face(grey, body_grey, _grid(kind) @ rot.T, (cx, cy))
-        side_px = side * _CROP_PX_PER_MM
+        side_px = side * CROP_PX_PER_MM
         face, confidence = _agreed(face, confidence, crop, ((cx, cy), (side_px, side_px), angle))
         return DieReading(kind, face, float(centre_mm[0]), float(centre_mm[1]), confidence)
     mean = cv2.blur(grey.astype(np.float32), (15, 15))
-    places = _grid(kind) @ rot.T * _CROP_PX_PER_MM + (cx, cy)
+    places = _grid(kind) @ rot.T * CROP_PX_PER_MM + (cx, cy)
     xi = np.clip(places[:, 0].round().astype(int), 0, size - 1)
     yi = np.clip(places[:, 1].round().astype(int), 0, size - 1)
     level = float(body_grey[int(0.9 * (len(body_grey) - 1))])  # the face, not its spots
@@ -235,7 +246,7 @@ def _pip_face(
     light_level = float(body_grey[int(0.1 * (len(body_grey) - 1))])
     turns = [grid_mm @ _turn(t).T for t in _TURNS]  # the outline's turn, and a little off it
     offsets = np.add(_NUDGES, centre)[:, None]
-    places = np.concatenate([grid[None] * _CROP_PX_PER_MM + offsets for grid in turns])
+    places = np.concatenate([grid[None] * CROP_PX_PER_MM + offsets for grid in turns])
     xi = np.clip(places[..., 0].round().astype(int), 0, size - 1)
     yi = np.clip(places[..., 1].round().astype(int), 0, size - 1)
     seen = mean[yi, xi]  # (nudges, places)
@@ -317,7 +328,7 @@ def _outline(body: np.ndarray, size: int) -> tuple[np.ndarray, tuple[float, floa
     mask = (labels == label).astype(np.uint8)
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     centre, (w, h), angle = cv2.minAreaRect(max(contours, key=cv2.contourArea))
-    if 11.0 <= min(w, h) / _CROP_PX_PER_MM <= 22.0 and max(w, h) > 1.3 * min(w, h):
+    if 11.0 <= min(w, h) / CROP_PX_PER_MM <= 22.0 and max(w, h) > 1.3 * min(w, h):
         # another die lies against this one (whole, or cut by the crop's edge): the die is
         # the square at the end of the blob's length nearer the crop's centre
         a = np.radians(angle if w >= h else angle + 90)
@@ -328,7 +339,7 @@ def _outline(body: np.ndarray, size: int) -> tuple[np.ndarray, tuple[float, floa
         h = w
         square = cv2.boxPoints((centre, (w, h), angle)).round().astype(np.int32)
         mask = cv2.fillConvexPoly(np.zeros_like(mask), square, 1) & mask
-    side = (w + h) / 2 / _CROP_PX_PER_MM
+    side = (w + h) / 2 / CROP_PX_PER_MM
     if not 11.0 <= side <= 22.0:
         return None
     return mask, centre, angle, side

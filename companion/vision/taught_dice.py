@@ -27,10 +27,10 @@ import cv2
 import numpy as np
 
 from companion.vision.calibrate import Calibration
-from companion.vision.dice import WHEELS, DieReading
+from companion.vision.dice import CROP_PX_PER_MM, WHEELS, DieReading, crop_at
 
 FORMAT = "companion-dice/1"
-PX_PER_MM = 4.0  # the scale a face is cut out and read at
+PX_PER_MM = CROP_PX_PER_MM  # the scale a face is cut out and read at: the dice reader's
 _FACE_PX = 16  # a face's picture, side to side, when compared
 _EDGE_PX = 2  # left off each side of a face when compared: the rounded corners, the edge
 _SCALES = (0.92, 1.0, 1.08)  # the sizes a seen face is cut out at, of the taught side
@@ -113,23 +113,6 @@ class Colour:
         if any(len(b) != 3 for b in bounds) or not all(0 <= v <= 255 for b in bounds for v in b):
             raise TaughtError(f"{where}: a colour's low and high are 3 numbers of 0-255 each")
         return cls(bounds[0], bounds[1])  # type: ignore[arg-type]
-
-
-def crop_at(
-    frame: np.ndarray, calibration: Calibration, x: float, y: float, window_mm: float
-) -> np.ndarray:
-    """The square `window_mm` wide around table point (x, y) mm, straight from the
-    original frame at PX_PER_MM (finer than the top-down image, which a die is a few
-    pixels of)."""
-    size = round(window_mm * PX_PER_MM)
-    half = window_mm / 2
-    window = np.array([[x - half, y - half], [x + half, y - half], [x + half, y + half]])
-    pixels = calibration.to_pixels(window).astype(np.float32)
-    out = np.float32([[0, 0], [size, 0], [size, size]])
-    return cv2.warpAffine(
-        frame, cv2.getAffineTransform(out, pixels), (size, size),
-        flags=cv2.WARP_INVERSE_MAP | cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE,
-    )  # fmt: skip
 
 
 def upright(
