@@ -17,11 +17,9 @@ from dataclasses import replace
 from typing import Any
 
 from companion.games.caboose.commands import Seen
-from companion.games.caboose.rules.edition import load as load_edition
 from companion.games.caboose.session import SessionConfig
 from companion.games.caboose.tracker import CameraHint, Tracker, TrackerConfig, Watcher
-from companion.games.caboose.vision.catalogue import Catalogue
-from companion.games.caboose.vision.observation import Observation, VisionConfig, taught
+from companion.games.caboose.vision.observation import Observation, VisionConfig
 from companion.games.protocol import CameraSetup
 
 # The service's name in its journal (`journalctl -u caboose-companion`), as it always was.
@@ -41,9 +39,10 @@ class Camera:
         """The camera over a table set up as `setup` says, looking for `edition`'s cards
         until a game's hint says which (what was enrolled, if anything, is read now: a
         broken deck, dice or token is a ValueError before the first frame)."""
-        catalogue, dice, token = taught(setup.catalogue) if setup.catalogue else (None,) * 3
-        vision = _vision(setup, load_edition(edition).card_mm, catalogue)
-        camera = cls(replace(vision, dice=dice, token=token), _tracker(setup))
+        vision = VisionConfig.for_edition(
+            edition, setup.catalogue, layout=setup.layout, frame_size=setup.frame_size
+        )
+        camera = cls(vision, _tracker(setup))
         camera.setup = setup
         return camera
 
@@ -68,14 +67,6 @@ class Camera:
         if self.setup is None or hint is None or hint.card_mm in (None, vision.card_mm):
             return
         self.watcher = Watcher(replace(vision, card_mm=hint.card_mm), _tracker(self.setup))
-
-
-def _vision(
-    setup: CameraSetup, card_mm: tuple[float, float], catalogue: Catalogue | None
-) -> VisionConfig:
-    return VisionConfig(
-        layout=setup.layout, card_mm=card_mm, catalogue=catalogue, frame_size=setup.frame_size
-    )
 
 
 def _tracker(setup: CameraSetup) -> Tracker:
