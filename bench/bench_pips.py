@@ -18,11 +18,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from companion.vision.eval_dice import image_paths
+from companion.vision.eval_dice import PHOTOS, image_paths
 from companion.vision.pips import read_pips
 from companion.vision.plain_pass import plain_pass_ms
 
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "dice-real"
 FOLDERS = ("overhead-tray", "webcam-table")
 
 
@@ -45,7 +44,7 @@ def time_folder(folder: Path, repeats: int) -> tuple[list[float], list[float]]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--data", type=Path, default=DATA, help="the dice-real folder")
+    parser.add_argument("--data", type=Path, default=PHOTOS, help="the dice-real folder")
     parser.add_argument("--repeats", type=int, default=3)
     args = parser.parse_args()
     cv2.setNumThreads(1)

@@ -25,7 +25,8 @@ from companion.games.caboose import scenes as synthetic
 from companion.games.caboose.vision.eval_vision import photo_dice_stream
 from companion.games.caboose.vision.observation import VisionConfig
 from companion.games.caboose.vision.observe import observe
-from companion.synthetic.photo_dice import DEFAULT_FOLDER, PhotoDice
+from companion.synthetic.photo_dice import PhotoDice
+from companion.vision.eval_dice import PHOTOS
 from companion.vision.plain_pass import plain_pass_ms
 
 
@@ -33,7 +34,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--scenes", type=int, default=100)
     parser.add_argument("--seed", type=int, default=5000)
-    parser.add_argument("--dice-photos", type=Path, default=DEFAULT_FOLDER)
+    parser.add_argument("--dice-photos", type=Path, default=PHOTOS)
     args = parser.parse_args()
     cv2.setNumThreads(1)
     camera = synthetic.Camera.hard()

@@ -35,10 +35,8 @@ import cv2
 import numpy as np
 
 from companion.vision.dice_art import DIE_MM, rounded_rect
-from companion.vision.eval_dice import image_paths, load_labels
+from companion.vision.eval_dice import PHOTOS, image_paths, load_labels
 
-# the labelled photographs beside the checkout: <repo>/../shared/data/dice-real
-DEFAULT_FOLDER = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "dice-real"
 FOLDER = "overhead-tray"  # the one set whose boxes are whole dice (the docstring says why)
 
 _MARGIN = 0.25  # the tray around a box that GrabCut is shown, in box sides
@@ -85,7 +83,7 @@ class PhotoDice:
     cut; `usable()` cuts them all."""
 
     def __init__(self, folder: Path | str | None = None) -> None:
-        root = Path(folder) if folder is not None else DEFAULT_FOLDER
+        root = Path(folder) if folder is not None else PHOTOS
         photos = root / FOLDER if (root / FOLDER).is_dir() else root
         if not photos.is_dir():
             raise PhotoDiceMissing(

@@ -31,6 +31,8 @@ from companion.vision import dice_net
 from companion.vision.pips import PipDie, read_pips
 from companion.vision.plain_pass import plain_pass_ms
 
+# the labelled dice photographs, beside the checkout (not in it): <repo>/../shared/data/dice-real
+PHOTOS = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "dice-real"
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png")
 BOX_KINDS = ("pips", "die")
 

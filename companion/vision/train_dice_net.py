@@ -39,10 +39,9 @@ import torch
 from torch import nn
 
 from companion.vision import dice_net
-from companion.vision.eval_dice import at_place, default_boxes, image_paths, load_labels
+from companion.vision.eval_dice import PHOTOS, at_place, default_boxes, image_paths, load_labels
 from companion.vision.pips import PipDie, _die_blobs, _die_mask
 
-DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "dice-real"
 FOLDERS = ("overhead-tray", "webcam-table")
 SEED = 0
 PATTERN_TO_SIDE = 1.4  # a pip pattern's box (webcam labels) is about 0.7 of the die's side
@@ -335,7 +334,7 @@ def train_and_write(photos: list[Photo], out: Path, epochs: int, seed: int) -> N
 def main(argv: list[str] | None = None) -> None:
     """Train on the odd-numbered images (or on part of them, for cross-validation)."""
     parser = argparse.ArgumentParser(description="Train the pip counter.")
-    parser.add_argument("--data", type=Path, default=DATA)
+    parser.add_argument("--data", type=Path, default=PHOTOS)
     parser.add_argument("--out", type=Path, default=dice_net.COUNTER.parent)
     parser.add_argument("--folds", type=int, default=0, help="cross-validate with K folds")
     parser.add_argument("--fold", type=int, default=None, help="with --folds, train only this")

@@ -8,10 +8,8 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.vision.eval_dice import evaluate, main
+from companion.vision.eval_dice import PHOTOS, evaluate, main
 from companion.vision.pips import PipDie, read_pips
-
-DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "dice-real"
 
 # Pip places on a face, in face-size units from its centre (standard die layouts).
 LAYOUTS = {
@@ -140,7 +138,7 @@ FLOORS = {"overhead-tray": 0.89, "webcam-table": 0.97}
 @pytest.mark.slow  # about 20 s of CPU: 255 photographs
 @pytest.mark.parametrize("folder", sorted(FLOORS))
 def test_accuracy_floor_on_real_photographs(folder: str) -> None:
-    path = DATA / folder
+    path = PHOTOS / folder
     if not path.is_dir():
         pytest.skip(f"real dice photographs not present at {path}")
     result = evaluate(path, every=2)

@@ -14,13 +14,13 @@ from companion.app import eval_vision as eval_vision_command
 from companion.games.caboose import scenes
 from companion.games.caboose.vision.eval_vision import evaluate, score_scene
 from companion.games.caboose.vision.observation import Observation, SeenDie
-from companion.synthetic.photo_dice import DEFAULT_FOLDER, FOLDER, PhotoDice, PhotoDiceMissing
+from companion.synthetic.photo_dice import FOLDER, PhotoDice, PhotoDiceMissing
 from companion.vision.dice_art import DIE_MM
-from companion.vision.eval_dice import image_paths
+from companion.vision.eval_dice import PHOTOS, image_paths
 
 needs_photos = pytest.mark.skipif(
-    not (DEFAULT_FOLDER / FOLDER).is_dir(),
-    reason=f"the labelled dice photographs are not at {DEFAULT_FOLDER / FOLDER} (not in the repo)",
+    not (PHOTOS / FOLDER).is_dir(),
+    reason=f"the labelled dice photographs are not at {PHOTOS / FOLDER} (not in the repo)",
 )
 
 # dice read right on `companion eval-vision --dice real --scenes 12 --seed 7000`, just under

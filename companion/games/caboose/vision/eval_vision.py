@@ -45,7 +45,8 @@ from companion.games.caboose.rules.dice import face_map_for
 from companion.games.caboose.rules.edition import EDITIONS
 from companion.games.caboose.vision.observation import Observation, VisionConfig
 from companion.games.caboose.vision.observe import observe
-from companion.synthetic.photo_dice import DEFAULT_FOLDER, PhotoDice, PhotoDiceMissing, PhotoDie
+from companion.synthetic.photo_dice import PhotoDice, PhotoDiceMissing, PhotoDie
+from companion.vision.eval_dice import PHOTOS
 from companion.vision.plain_pass import plain_pass_ms
 
 # dice_art's dice, real dice cut from photographs, or a box's own wheel dice and token that
@@ -266,9 +267,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--dice-photos",
         type=Path,
-        default=DEFAULT_FOLDER,
+        default=PHOTOS,
         metavar="DIR",
-        help=f"with --dice real, the dice-real folder (default {DEFAULT_FOLDER})",
+        help=f"with --dice real, the dice-real folder (default {PHOTOS})",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON document")
     args = parser.parse_args(argv)
