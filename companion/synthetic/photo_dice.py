@@ -163,6 +163,9 @@ def _cut_face(path: str, box: tuple[float, float, float, float]) -> np.ndarray |
     inset = int(_SEED * min(bx1 - bx0, by1 - by0))
     mask[by0 + inset : by1 - inset, bx0 + inset : bx1 - inset] = cv2.GC_FGD
     background, foreground = np.zeros((1, 65)), np.zeros((1, 65))
+    # GrabCut's colour models start from OpenCV's global random numbers: seeded here, a die
+    # is cut the same whatever ran before it in the process (a test, another scene)
+    cv2.setRNGSeed(0)
     cv2.grabCut(crop, mask, None, background, foreground, 4, cv2.GC_INIT_WITH_MASK)
     die = np.where((mask == cv2.GC_FGD) | (mask == cv2.GC_PR_FGD), 255, 0).astype(np.uint8)
     contours, _ = cv2.findContours(die, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
