@@ -16,6 +16,7 @@ itself (it needs no onnx package).
 
 from __future__ import annotations
 
+import os
 import threading
 from functools import cache
 from pathlib import Path
@@ -23,7 +24,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-COUNTER = Path(__file__).with_name("assets") / "pip_counter.onnx"
+SHIPPED = Path(__file__).with_name("assets") / "pip_counter.onnx"
+# COMPANION_PIP_COUNTER=path runs another net (a candidate measured at the table or in eval-vision)
+COUNTER = Path(os.environ.get("COMPANION_PIP_COUNTER") or SHIPPED)
 CUT = 32  # the counter's input side in pixels
 MARGIN = 1.3  # the cut-out is this many die sides wide: the die and a rim of table
 

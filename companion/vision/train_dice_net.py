@@ -323,7 +323,7 @@ def train_and_write(photos: list[Photo], out: Path, epochs: int, seed: int) -> N
     start = time.perf_counter()
     counter = train_counter(photos, epochs, seed)
     shape = (3, dice_net.CUT, dice_net.CUT)
-    path = out / dice_net.COUNTER.name
+    path = out / dice_net.SHIPPED.name
     write_onnx(counter, shape, path)
     gap = check_export(counter, shape, path)
     if gap > 1e-3:
@@ -335,7 +335,7 @@ def main(argv: list[str] | None = None) -> None:
     """Train on the odd-numbered images (or on part of them, for cross-validation)."""
     parser = argparse.ArgumentParser(description="Train the pip counter.")
     parser.add_argument("--data", type=Path, default=PHOTOS)
-    parser.add_argument("--out", type=Path, default=dice_net.COUNTER.parent)
+    parser.add_argument("--out", type=Path, default=dice_net.SHIPPED.parent)
     parser.add_argument("--folds", type=int, default=0, help="cross-validate with K folds")
     parser.add_argument("--fold", type=int, default=None, help="with --folds, train only this")
     parser.add_argument("--epochs", type=int, default=EPOCHS)

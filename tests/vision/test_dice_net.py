@@ -3,6 +3,9 @@ that makes such files without the onnx package."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import cv2
@@ -29,7 +32,7 @@ def photo_of_a_die(pips: int, turn: float) -> tuple[np.ndarray, tuple]:
 
 
 def test_the_shipped_counter_is_small_and_opencv_reads_it() -> None:
-    assert dice_net.COUNTER.stat().st_size < 1_000_000
+    assert dice_net.SHIPPED.stat().st_size < 1_000_000
     assert dice_net.count_many(np.zeros((50, 50, 3), np.uint8), []).shape == (0, 7)
 
 
@@ -72,3 +75,20 @@ def test_the_onnx_writer_gives_a_net_opencv_runs_as_pytorch_does(tmp_path: Path)
     path = tmp_path / "net.onnx"
     write_onnx(net, (3, dice_net.CUT, dice_net.CUT), path)
     assert check_export(net, (3, dice_net.CUT, dice_net.CUT), path) < 1e-4
+
+
+def test_companion_pip_counter_names_the_net_that_runs(tmp_path: Path) -> None:
+    """A candidate net is measured at the table by pointing COMPANION_PIP_COUNTER at it."""
+    candidate = tmp_path / "candidate.onnx"
+    candidate.write_bytes(dice_net.SHIPPED.read_bytes())
+    code = "from companion.vision import dice_net; print(dice_net.COUNTER)"
+    env = {**os.environ, "COMPANION_PIP_COUNTER": str(candidate)}
+    named = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    )
+    assert named.stdout.strip() == str(candidate)
+    env.pop("COMPANION_PIP_COUNTER")
+    default = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    )
+    assert default.stdout.strip() == str(dice_net.SHIPPED)
