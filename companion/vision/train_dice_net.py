@@ -1,6 +1,7 @@
 """Train the pip counter of `dice_net.py` on the odd-numbered real dice photographs.
 
 Run: python -m companion.vision.train_dice_net [--folds K [--fold I]] [--epochs N] [--out DIR]
+[--table NPZ]
 (needs the `train` extra, pip install -e .[train], which brings PyTorch; nothing at run time
 does). The photographs are shared/data/dice-real/overhead-tray and webcam-table beside the
 checkout; only their odd-numbered images (sorted by name, `eval-dice --every 2 --offset 1`)
@@ -95,6 +96,65 @@ def die_blobs(bgr: np.ndarray, labels: list, boxes: str) -> list[tuple[tuple, in
         where = PipDie(rect[0][0], rect[0][1], max(rect[1]), 0, 0.0)
         found.append((rect, next((d.pips for d in labels if at_place(where, d, boxes)), 0)))
     return found
+
+
+@dataclass
+class TableExamples:
+    """Dice cut out at the table (B's examples file): windows as the table reader hands them
+    to `count_chances`, each die's rectangle in the window's pixels, its pips (0: not a pip
+    die) and where it came from ("drawn", "photo", "other")."""
+
+    crops: np.ndarray
+    rects: np.ndarray
+    labels: np.ndarray
+    source: np.ndarray
+
+
+def load_table(path: Path, photos: bool = True) -> TableExamples:
+    """The table examples in `path` (an npz of crops, rects, labels, source); without
+    `photos`, only those not cut from a photographed die (for cross-validation on the
+    photographs, whose images the file does not name). Raises ValueError on a file that
+    is not such a set."""
+    with np.load(path, allow_pickle=False) as data:
+        crops, rects = np.asarray(data["crops"]), np.asarray(data["rects"], np.float32)
+        labels, source = (
+            np.asarray(data["labels"], np.int64),
+            np.asarray(data["source"]).astype(str),
+        )
+    n = len(labels)
+    if (
+        crops.ndim != 4
+        or crops.shape[3] != 3
+        or crops.dtype != np.uint8
+        or rects.shape != (n, 5)
+        or len(crops) != n
+        or len(source) != n
+        or not ((labels >= 0) & (labels <= 6)).all()
+    ):
+        raise ValueError(f"{path}: not table examples (crops, rects, labels 0-6, source)")
+    keep = np.ones(n, bool) if photos else source != "photo"
+    return TableExamples(crops[keep], rects[keep], labels[keep], source[keep])
+
+
+def table_cuts(
+    table: TableExamples, rng: np.random.Generator
+) -> tuple[list[np.ndarray], list[int]]:
+    """One round of counter cut-outs of the table examples: each window recoloured, its
+    rectangle moved, scaled and turned a little as the blob rectangles are."""
+    patches, labels = [], []
+    for crop, (cx, cy, rw, rh, angle), pips in zip(
+        table.crops, table.rects, table.labels, strict=True
+    ):
+        side = max(float(rw), float(rh)) * rng.uniform(0.9, 1.12)
+        shift = rng.uniform(-BLOB_SHIFT, BLOB_SHIFT, 2) * side
+        turn = float(angle) + rng.uniform(-BLOB_TURN, BLOB_TURN)
+        rect = ((float(cx) + shift[0], float(cy) + shift[1]), (side, side), turn)
+        patch = dice_net.cut(recolour(crop, rng), rect)
+        if rng.random() < 0.5:
+            patch = patch[:, ::-1]
+        patches.append(patch.transpose(2, 0, 1))
+        labels.append(int(pips))
+    return patches, labels
 
 
 def odd_paths(folder: Path) -> list[Path]:
@@ -192,17 +252,25 @@ def counter_net() -> nn.Sequential:
     )  # fmt: skip
 
 
-def train_counter(photos: list[Photo], epochs: int, seed: int) -> nn.Sequential:
+def train_counter(
+    photos: list[Photo], epochs: int, seed: int, table: TableExamples | None = None
+) -> nn.Sequential:
     """The counter, fitted by Adam on cross-entropy.
 
     Cutting out and distorting a patch costs more than a training step, so BANK rounds of
     cut-outs (each freshly turned, scaled, shifted, recoloured, blurred, compressed) are made
-    once, and each epoch shows them again in a new quarter turn or mirror image with their
-    colour channels swapped and scaled at random.
+    once (each with one round of the `table` examples, when given), and each epoch shows
+    them again in a new quarter turn or mirror image with their colour channels swapped and
+    scaled at random.
     """
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
-    rounds = [counter_examples(photos, rng) for _ in range(BANK)]
+    rounds = []
+    for _ in range(BANK):
+        rounds.append(counter_examples(photos, rng))
+        if table is not None and len(table.labels):
+            patches, labels = table_cuts(table, rng)
+            rounds.append((np.array(patches, np.float32), np.array(labels, np.int64)))
     x = torch.from_numpy(np.concatenate([r[0] for r in rounds]))
     y = torch.from_numpy(np.concatenate([r[1] for r in rounds]))
     net = counter_net()
@@ -317,11 +385,14 @@ def check_export(net: nn.Sequential, input_shape: tuple, path: Path) -> float:
     return float(np.abs(reader.forward() - expected).max())
 
 
-def train_and_write(photos: list[Photo], out: Path, epochs: int, seed: int) -> None:
-    """Train the counter on `photos`, write it to `out`, and check OpenCV reads it right."""
+def train_and_write(
+    photos: list[Photo], out: Path, epochs: int, seed: int, table: TableExamples | None = None
+) -> None:
+    """Train the counter on `photos` (and `table`), write it to `out`, and check OpenCV
+    reads it right."""
     out.mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()
-    counter = train_counter(photos, epochs, seed)
+    counter = train_counter(photos, epochs, seed, table)
     shape = (3, dice_net.CUT, dice_net.CUT)
     path = out / dice_net.SHIPPED.name
     write_onnx(counter, shape, path)
@@ -339,14 +410,29 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--folds", type=int, default=0, help="cross-validate with K folds")
     parser.add_argument("--fold", type=int, default=None, help="with --folds, train only this")
     parser.add_argument("--epochs", type=int, default=EPOCHS)
+    parser.add_argument(
+        "--table",
+        type=Path,
+        default=None,
+        metavar="NPZ",
+        help="also train on dice cut out at the table (crops, rects, labels, source); "
+        "with --folds, only those not cut from a photograph",
+    )
     args = parser.parse_args(argv)
+    table = None
+    if args.table is not None:
+        try:
+            table = load_table(args.table, photos=not args.folds)
+        except (OSError, KeyError, ValueError) as error:
+            parser.error(f"--table: {error}")
+        print(f"{len(table.labels)} table examples", flush=True)
     torch.set_num_threads(1)  # two threads ran slower here: they wait on each other
     cv2.setNumThreads(1)
     folders = [args.data / name for name in FOLDERS]
     if not args.folds:
         photos = [p for f in folders for p in load_photos(f, odd_paths(f))]
         print(f"{len(photos)} photos, {sum(len(p.dice) for p in photos)} dice", flush=True)
-        train_and_write(photos, args.out, args.epochs, SEED)
+        train_and_write(photos, args.out, args.epochs, SEED, table)
         return
     for fold in range(args.folds) if args.fold is None else [args.fold]:
         photos = [
@@ -357,7 +443,7 @@ def main(argv: list[str] | None = None) -> None:
             )
         ]
         print(f"fold {fold}: {len(photos)} photos", flush=True)
-        train_and_write(photos, args.out / f"fold{fold}", args.epochs, SEED)
+        train_and_write(photos, args.out / f"fold{fold}", args.epochs, SEED, table)
 
 
 if __name__ == "__main__":

@@ -92,3 +92,59 @@ def test_companion_pip_counter_names_the_net_that_runs(tmp_path: Path) -> None:
         [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
     )
     assert default.stdout.strip() == str(dice_net.SHIPPED)
+
+
+def table_file(path: Path, labels: list[int], sources: list[str]) -> Path:
+    """A small table examples file as the table's command writes it: 64 x 64 windows around
+    drawn dice (a bare tray for 0), the dice's rectangles in them, pips and sources."""
+    crops, rects = [], []
+    for pips in labels:
+        image, (_, (w, h), turn) = photo_of_a_die(max(pips, 1), 20.0)
+        if pips == 0:
+            image = np.full_like(image, (150, 155, 160))
+        crops.append(image[88:152, 128:192])  # the die is centred at (160, 120)
+        rects.append((32.0, 32.0, w, h, turn))
+    np.savez(
+        path,
+        crops=np.array(crops, np.uint8),
+        rects=np.array(rects, np.float32),
+        labels=np.array(labels, np.int64),
+        source=np.array(sources),
+    )
+    return path
+
+
+def test_the_trainer_cuts_table_examples_as_the_counter_sees_them(tmp_path: Path) -> None:
+    pytest.importorskip("torch")  # the `train` extra; CI runs without it
+    from companion.vision.train_dice_net import load_table, table_cuts
+
+    path = table_file(tmp_path / "t.npz", [3, 0, 5], ["drawn", "other", "photo"])
+    table = load_table(path)
+    assert table.labels.tolist() == [3, 0, 5]
+    # cross-validating on the photographs: photo dice of unknown images are left out
+    assert load_table(path, photos=False).labels.tolist() == [3, 0]
+    patches, labels = table_cuts(table, np.random.default_rng(0))
+    assert labels == [3, 0, 5]
+    assert all(p.shape == (3, dice_net.CUT, dice_net.CUT) for p in patches)
+    for i in (0, 2):  # each die's cut-out is its die, moved and recoloured a little
+        (cx, cy, w, h, turn) = table.rects[i]
+        clean = dice_net.cut(table.crops[i], ((cx, cy), (w, h), turn)).transpose(2, 0, 1)
+        likeness = max(
+            np.corrcoef(patches[i].ravel(), view.ravel())[0, 1]
+            for view in (clean, clean[..., ::-1])
+        )
+        assert likeness > 0.5, i
+    assert patches[1].std() < 0.5 * patches[0].std()  # the bare tray stays plain
+
+
+def test_the_trainer_refuses_a_file_that_is_not_table_examples(tmp_path: Path) -> None:
+    pytest.importorskip("torch")
+    from companion.vision.train_dice_net import load_table, main
+
+    bad = tmp_path / "bad.npz"
+    np.savez(bad, crops=np.zeros((2, 8, 8), np.uint8), rects=np.zeros((2, 5), np.float32),
+             labels=np.array([1, 9]), source=np.array(["drawn", "drawn"]))  # fmt: skip
+    with pytest.raises(ValueError, match="not table examples"):
+        load_table(bad)
+    with pytest.raises(SystemExit):
+        main(["--table", str(tmp_path / "missing.npz"), "--out", str(tmp_path)])
