@@ -78,6 +78,11 @@ def _distort(pixels: np.ndarray, k1: float, frame_size: tuple[int, int]) -> np.n
 
 def _detector(window: int | None) -> cv2.aruco.ArucoDetector:
     params = cv2.aruco.DetectorParameters()
+    # A printed marker's black square gives two outlines a few pixels apart (its outer and
+    # inner edge). OpenCV 4.8 groups candidates that close and keeps one per group, often the
+    # wrong one, so it missed markers that 4.9 and newer (which try each one in a group)
+    # find; a smaller distance keeps both outlines, and either reads as the marker.
+    params.minMarkerDistanceRate = 0.02
     if window is not None:  # one threshold window instead of three: three times faster
         params.adaptiveThreshWinSizeMin = window
         params.adaptiveThreshWinSizeMax = window
