@@ -8,7 +8,7 @@ Each scene is a table of `companion eval-vision` (random_scene, one card apart) 
 die is a pip die of a colour drawn from dice_art.PIP_COLOURS; `white` runs the same tables
 with white dice only. Every die the table reads where a die lies is scored three ways: the
 face the table reports, the layout fit alone and the learned count alone
-(dice_net.count_chances on the same rectangle). Prints markdown for bench/RESULTS.md: dice
+(dice_net.count_many on the same rectangle). Prints markdown for bench/RESULTS.md: dice
 right by colour, the two readers alone and where they disagree, and how many wrong faces
 the session would ask about (confidence below SessionConfig.die_unsure_below) rather than
 enter into the game.
@@ -30,8 +30,8 @@ from companion.games.caboose.session import SessionConfig
 from companion.games.caboose.vision import off_the_cards
 from companion.games.caboose.vision.observation import VisionConfig
 from companion.games.caboose.vision.observe import observe
+from companion.vision.dice import PIPS
 from companion.vision.dice_art import PIP_COLOURS
-from companion.vision.dice_net import count_chances
 
 _SAME_DIE_MM = 10.0
 
@@ -43,21 +43,20 @@ def run(scenes: int, seed: int, difficulty: str, colours: tuple[str, ...]) -> di
     config = VisionConfig.for_edition("rollecate")
     unsure = SessionConfig().die_unsure_below
     readings: list[tuple[int, int]] = []  # (fit, learned) of each die read, in order
-    tried: list[tuple[int, int]] = []  # of each reading of a crop (a die may be read twice)
-    agreed, read_die = dice_reader._agreed, off_the_cards.read_die
+    read_dice = off_the_cards.read_dice
 
-    def spy(face: int, confidence: float, crop: np.ndarray, rect: tuple) -> tuple[int, float]:
-        tried.append((face, int(np.argmax(count_chances(crop, rect)))))
-        return agreed(face, confidence, crop, rect)
-
-    def reading(*args: object) -> object:
-        tried.clear()
-        got = read_die(*args)
-        if got is not None:
-            readings.append(tried[-1] if got.kind == "pips" else (-1, -1))
+    def reading(frame: np.ndarray, calibration: object, spots: list) -> list:
+        got = read_dice(frame, calibration, spots)
+        looks = [dice_reader.look_at(frame, calibration, x, y) for x, y in spots]
+        learned = iter(dice_reader.count_looks([look for look in looks if look is not None]))
+        for look, read in zip(looks, got, strict=True):
+            odds = None if look is None else next(learned)
+            if read is not None:
+                pips = look.reading.kind == PIPS
+                readings.append((look.reading.face, int(np.argmax(odds))) if pips else (-1, -1))
         return got
 
-    dice_reader._agreed, off_the_cards.read_die = spy, reading
+    off_the_cards.read_dice = reading
     tally: Counter = Counter()
     try:
         for i in range(scenes):
@@ -95,7 +94,7 @@ def run(scenes: int, seed: int, difficulty: str, colours: tuple[str, ...]) -> di
                 elif got.confidence < unsure:
                     tally["right_asked"] += 1
     finally:
-        dice_reader._agreed, off_the_cards.read_die = agreed, read_die
+        off_the_cards.read_dice = read_dice
     return dict(tally)
 
 

@@ -13,9 +13,11 @@ is one pip's box), the slanted webcam shows the same white on the die's sides as
 face, and that white lies on pale wood, so neither the box nor the picture says where the
 top face ends; grown boxes would cut pips off or take in side faces and table.
 
-Only the even half of the photographs (sorted by name, every second from the first) is
-used: the dice readers are trained and tuned on the odd half, so real dice on the synthetic
-table must be dice the readers have never seen. A die whose box overlaps another's, or
+By default only the even half of the photographs (sorted by name, every second from the
+first) is used: the dice readers are trained and tuned on the odd half, so real dice on the
+synthetic table that measure them must be dice they have never seen. The odd half
+(`half="odd"`) is what the table's reader is tuned on and its counter's table examples are
+cut from (companion/games/caboose/vision/dice_examples.py). A die whose box overlaps another's, or
 touches the photograph's edge, is left out (its outline is not its own). Each die's face is
 found inside its box (GrabCut seeded by the box: the box's outside is the tray, its middle
 the die) and its smallest turned rectangle taken; a die whose rectangle is not a plausible
@@ -38,6 +40,7 @@ from companion.vision.dice_art import DIE_MM, rounded_rect
 from companion.vision.eval_dice import PHOTOS, image_paths, load_labels
 
 FOLDER = "overhead-tray"  # the one set whose boxes are whole dice (the docstring says why)
+HALVES = ("even", "odd")  # the held-out half (what is reported) and the half tuned on
 
 _MARGIN = 0.25  # the tray around a box that GrabCut is shown, in box sides
 _SEED = 0.3  # the box's middle taken as surely die: its inner (1 - 2 x this) of each side
@@ -78,11 +81,13 @@ class _Label:
 
 class PhotoDice:
     """The real dice of one dice-real folder, cut on demand: `len` and indexing give the
-    dice whose labels qualify (even-half photographs, a box of its own inside the picture);
-    `die(i)` cuts die i from its photograph (once) or gives None when its face cannot be
-    cut; `usable()` cuts them all."""
+    dice whose labels qualify (photographs of `half`, by default the even, held-out one; a
+    box of its own inside the picture); `die(i)` cuts die i from its photograph (once) or
+    gives None when its face cannot be cut; `usable()` cuts them all."""
 
-    def __init__(self, folder: Path | str | None = None) -> None:
+    def __init__(self, folder: Path | str | None = None, half: str = "even") -> None:
+        if half not in HALVES:
+            raise ValueError(f"unknown half {half!r}: use even (held out) or odd")
         root = Path(folder) if folder is not None else PHOTOS
         photos = root / FOLDER if (root / FOLDER).is_dir() else root
         if not photos.is_dir():
@@ -91,7 +96,8 @@ class PhotoDice:
                 f"dice-real/{FOLDER} (give its folder with --dice-photos DIR)"
             )
         self.folder = photos
-        self._labels = _even_half_labels(photos)
+        self.half = half
+        self._labels = _half_labels(photos, HALVES.index(half))
         if not self._labels:
             raise PhotoDiceMissing(
                 f"no labelled dice photographs (NAME.jpg + NAME.txt) in {photos}"
@@ -115,11 +121,11 @@ class PhotoDice:
         return [d for i in range(len(self)) if (d := self.die(i)) is not None]
 
 
-def _even_half_labels(folder: Path) -> list[_Label]:
-    """The qualifying labels of the even-numbered photographs: a box inside the picture
-    that overlaps no other box of its photograph."""
+def _half_labels(folder: Path, offset: int) -> list[_Label]:
+    """The qualifying labels of every second photograph from `offset` (0: the even half):
+    a box inside the picture that overlaps no other box of its photograph."""
     labels: list[_Label] = []
-    for path in image_paths(folder)[0::2]:
+    for path in image_paths(folder)[offset::2]:
         size = _image_size(path)
         if size is None:
             continue

@@ -21,11 +21,13 @@ import numpy as np
 
 from companion.vision import dice_art
 from companion.vision.calibrate import Calibration
-from companion.vision.dice_net import count_chances
+from companion.vision.dice_net import count_many
 
 WHEELS, PIPS = "wheels", "pips"
 _CROP_MM = 26.0  # the window read around a die
 CROP_PX_PER_MM = 4.0  # the scale a die is read at (taught dice too)
+CROP_SIDE = round(_CROP_MM * CROP_PX_PER_MM)  # the window's side in pixels
+_PAD = 24  # pixels of each crop's own edge around it when the crops are counted together
 _MIN_AREA, _MAX_AREA = 70.0, 420.0  # a die's top face in mm^2 (16 mm side, rounded)
 _BRIGHTER = 1.3  # a die body against the table's local mean brightness
 # crop pixels the pip grid is tried off the outline's centre (up to 1 mm)
@@ -44,6 +46,18 @@ class DieReading:
     x: float
     y: float
     confidence: float
+
+
+@dataclass(frozen=True, eq=False)
+class DieLook:
+    """One die as the layout fit reads it, before the learned count: the fit's reading and
+    the window it was read in, the crop of the original frame (CROP_SIDE square, at
+    CROP_PX_PER_MM) and the die's rectangle in the crop's pixels (a cv2.minAreaRect), which
+    is what the learned count is asked about (and what its table examples are)."""
+
+    reading: DieReading
+    crop: np.ndarray
+    rect: tuple
 
 
 def _grid(kind: str) -> np.ndarray:
@@ -157,13 +171,59 @@ def _pair(blob: np.ndarray, origin: tuple[int, int], k: float) -> list[tuple[flo
 
 
 def read_die(frame: np.ndarray, calibration: Calibration, x: float, y: float) -> DieReading | None:
-    """Read the die near table point (x, y) mm on a 4 px/mm crop of the original frame;
-    None when no die body is there. A die found off the crop's centre is read again
-    centred, where the table's level around it and the die's outline are measured best."""
-    reading = _read_at(frame, calibration, x, y)
-    if reading is not None and math.dist((reading.x, reading.y), (x, y)) > 2.0:
-        return _read_at(frame, calibration, reading.x, reading.y) or reading
-    return reading
+    """Read the die near table point (x, y) mm (`read_dice` of one spot); None when no die
+    body is there."""
+    return read_dice(frame, calibration, [(x, y)])[0]
+
+
+def read_dice(
+    frame: np.ndarray, calibration: Calibration, spots: list[tuple[float, float]]
+) -> list[DieReading | None]:
+    """Read the die near each table point (mm) in `spots`: the layout fit of each
+    (`look_at`), then one learned count for all the pip dice the fit is unsure of (one net
+    call a frame, not one a die: `_agreed` says how the two make one count). None where no
+    die body is."""
+    looks = [look_at(frame, calibration, x, y) for x, y in spots]
+    asked = [
+        i
+        for i, look in enumerate(looks)
+        if look is not None and look.reading.kind == PIPS and look.reading.confidence < _SURE_FIT
+    ]
+    chances = count_looks([looks[i] for i in asked])  # type: ignore[misc]
+    readings = [None if look is None else look.reading for look in looks]
+    for i, odds in zip(asked, chances, strict=True):
+        reading = readings[i]
+        face, confidence = _agreed(reading.face, reading.confidence, odds)
+        readings[i] = DieReading(reading.kind, face, reading.x, reading.y, confidence)
+    return readings
+
+
+def count_looks(looks: list[DieLook]) -> np.ndarray:
+    """The learned count's chances (n, 7) for each look's die, in one net call: the crops
+    side by side, each with `_PAD` pixels of its own edge around it (so a cut reaching past
+    its crop sees what a lone crop's border would give, not the next die)."""
+    if not looks:
+        return np.zeros((0, 7), np.float32)
+    step = CROP_SIDE + 2 * _PAD
+    row = np.hstack(
+        [cv2.copyMakeBorder(look.crop, *(_PAD,) * 4, cv2.BORDER_REPLICATE) for look in looks]
+    )
+    rects = [
+        ((cx + _PAD + i * step, cy + _PAD), size, angle)
+        for i, ((cx, cy), size, angle) in enumerate(look.rect for look in looks)
+    ]
+    return count_many(row, rects)
+
+
+def look_at(frame: np.ndarray, calibration: Calibration, x: float, y: float) -> DieLook | None:
+    """The layout fit of the die near table point (x, y) mm, on a 4 px/mm crop of the
+    original frame; None when no die body is there. A die found off the crop's centre is
+    read again centred, where the table's level around it and the die's outline are
+    measured best."""
+    look = _look_at(frame, calibration, x, y)
+    if look is not None and math.dist((look.reading.x, look.reading.y), (x, y)) > 2.0:
+        return _look_at(frame, calibration, look.reading.x, look.reading.y) or look
+    return look
 
 
 def crop_at(
@@ -183,34 +243,35 @@ def crop_at(
     )  # fmt: skip
 
 
-def _read_at(frame: np.ndarray, calibration: Calibration, x: float, y: float) -> DieReading | None:
-    size = round(_CROP_MM * CROP_PX_PER_MM)
+def _look_at(frame: np.ndarray, calibration: Calibration, x: float, y: float) -> DieLook | None:
     half = _CROP_MM / 2
     crop = crop_at(frame, calibration, x, y, _CROP_MM)
     grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
     hsv = cv2.cvtColor(crop, cv2.COLOR_BGR2HSV)
     bodies = _bodies(grey, hsv, crop)
-    outlines = [o for o in (_outline(body, size) for body in bodies) if o is not None]
+    outlines = [o for o in (_outline(body, CROP_SIDE) for body in bodies) if o is not None]
     if not outlines:
         return None
     # the outline nearest a whole die's size: a mask that lost a wheel or gained some table
     # is smaller or larger, and its centre would misplace the spots
     best = min(outlines, key=lambda o: abs(o[3] - dice_art.DIE_MM))
-    return _read_face(crop, grey, hsv, best, (x - half, y - half))
+    reading = _read_face(grey, hsv, best, (x - half, y - half))
+    _, centre, angle, side = best
+    side_px = side * CROP_PX_PER_MM
+    return DieLook(reading, crop, (centre, (side_px, side_px), angle))
 
 
 def _read_face(
-    crop: np.ndarray,
     grey: np.ndarray,
     hsv: np.ndarray,
     outline: tuple[np.ndarray, tuple[float, float], float, float],
     origin_mm: tuple[float, float],
-) -> DieReading | None:
+) -> DieReading:
     """The kind (body colour: our wheel dice are yellow, a standard die any other colour)
-    and face of the die whose outline was found in a crop. Wheels: the darkness at each
-    place a wheel can be; pips: the same of each place a pip can be (`_pip_face`), checked
-    by the photograph reader's learned count (`_agreed`)."""
-    contour_mask, (cx, cy), angle, side = outline
+    and face of the die whose outline was found in a crop, by the layout fit alone. Wheels:
+    the darkness at each place a wheel can be; pips: the same of each place a pip can be
+    (`_pip_face`); `read_dice` then checks an unsure pip count by the learned count."""
+    contour_mask, (cx, cy), angle, _ = outline
     size = grey.shape[0]
     inner = cv2.erode(contour_mask, np.ones((7, 7), np.uint8)) > 0
     body_hsv = np.median(hsv[inner], axis=0) if inner.any() else np.zeros(3)
@@ -220,8 +281,6 @@ def _read_face(
     rot = _turn(angle)
     if kind == PIPS:
         face, confidence = _pip_face(grey, body_grey, _grid(kind) @ rot.T, (cx, cy))
-        side_px = side * CROP_PX_PER_MM
-        face, confidence = _agreed(face, confidence, crop, ((cx, cy), (side_px, side_px), angle))
         return DieReading(kind, face, float(centre_mm[0]), float(centre_mm[1]), confidence)
     mean = cv2.blur(grey.astype(np.float32), (15, 15))
     places = _grid(kind) @ rot.T * CROP_PX_PER_MM + (cx, cy)
@@ -273,18 +332,15 @@ def _turn(degrees: float) -> np.ndarray:
     return np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
 
 
-def _agreed(face: int, confidence: float, crop: np.ndarray, rect: tuple) -> tuple[int, float]:
-    """One pip count from the grid fit (`face`, `confidence`) and the learned count of the
-    photograph reader (dice_net.count_chances) on the die's rectangle in the crop. Where
+def _agreed(face: int, confidence: float, chances: np.ndarray) -> tuple[int, float]:
+    """One pip count from the grid fit (`face`, `confidence`) and the learned count's
+    `chances` (dice_net.count_many) on the die's rectangle in its crop. Where
     they agree the count is as sure as the surer of the two. Where they disagree it is the
     grid fit's, as sure as the grid fit alone: measured on hard synthetic tables the grid
     fit was right in 374 of 406 such dice and the model in 1 (bench/RESULTS.md), so a
     dispute says nothing the grid fit's own confidence does not. A count the grid fits
     surely (`_SURE_FIT`) is not checked: the model could only make it surer, at the cost
     of most of the dice stage's time."""
-    if confidence >= _SURE_FIT:
-        return face, confidence  # the model could only agree: it is not asked (its time)
-    chances = count_chances(crop, rect)
     if int(np.argmax(chances)) == face:
         return face, max(confidence, float(chances[face]))
     return face, confidence

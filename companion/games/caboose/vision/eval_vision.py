@@ -43,9 +43,10 @@ from companion.games.caboose import scenes as synthetic
 from companion.games.caboose.rules import edition as editions
 from companion.games.caboose.rules.dice import face_map_for
 from companion.games.caboose.rules.edition import EDITIONS
+from companion.games.caboose.session import SessionConfig
 from companion.games.caboose.vision.observation import Observation, VisionConfig
 from companion.games.caboose.vision.observe import observe
-from companion.synthetic.photo_dice import PhotoDice, PhotoDiceMissing, PhotoDie
+from companion.synthetic.photo_dice import HALVES, PhotoDice, PhotoDiceMissing, PhotoDie
 from companion.vision.eval_dice import PHOTOS
 from companion.vision.plain_pass import plain_pass_ms
 
@@ -55,6 +56,7 @@ DICE = ("drawn", "real", "printed")
 
 _SAME_CARD_MM = 15.0  # a seen card this close to a true card's centre is that card
 _SAME_DIE_MM = 10.0
+_UNSURE_BELOW = SessionConfig().die_unsure_below  # a die read less surely is asked about
 
 
 def _nearest(point: tuple[float, float], options: Sequence[tuple[float, float]], limit: float):
@@ -67,11 +69,17 @@ def _nearest(point: tuple[float, float], options: Sequence[tuple[float, float]],
 
 
 def score_scene(
-    scene: synthetic.Scene, seen: Observation, face_map: dict[int, int] | None = None
+    scene: synthetic.Scene,
+    seen: Observation,
+    face_map: dict[int, int] | None = None,
+    unsure_below: float = _UNSURE_BELOW,
 ) -> dict:
     """Per-scene counts: cards right, railway exact, caboose right, dice right, pose errors;
     with a pip-to-wheels `face_map` (R-6), also the pip dice whose wheels are right: a pip
-    die read as another count that stands for the same wheels costs the game nothing."""
+    die read as another count that stands for the same wheels costs the game nothing. Where
+    the dice go: not found, a pip die taken for a wheel die, read with a confidence below
+    `unsure_below` (the session asks the players about those: never guessed into the game),
+    and read wrong yet surely (the misreads that reach the game)."""
     centres = [(c.pose.x, c.pose.y) for c in seen.cards]
     truth_of_seen: dict[int, int] = {}
     cards_right, position_err, rotation_err = 0, [], []
@@ -93,13 +101,18 @@ def score_scene(
         and railway[seen.caboose] == scene.caboose
     )
     die_centres = [d.position for d in seen.dice]
-    dice_right, wheels_right = 0, 0
+    dice_right, wheels_right, unseen, as_wheels, asked, wrong_sure = 0, 0, 0, 0, 0, 0
     for die in scene.dice:
         match = _nearest((die.x, die.y), die_centres, _SAME_DIE_MM)
         if match is None:
+            unseen += 1
             continue
         got = seen.dice[match]
-        dice_right += (got.kind, got.face) == (die.kind, die.face)
+        right = (got.kind, got.face) == (die.kind, die.face)
+        dice_right += right
+        as_wheels += die.kind == "pips" and got.kind == "wheels"
+        asked += got.confidence < unsure_below
+        wrong_sure += not right and got.confidence >= unsure_below
         if face_map is not None and die.kind == "pips":
             wheels = face_map.get(got.face) if got.kind == "pips" else got.face
             wheels_right += wheels == face_map[die.face]
@@ -112,6 +125,10 @@ def score_scene(
         "dice": len(scene.dice),
         "dice_right": dice_right,
         "dice_wheels_right": wheels_right,
+        "dice_unseen": unseen,
+        "dice_as_wheels": as_wheels,
+        "dice_asked": asked,
+        "dice_wrong_sure": wrong_sure,
         "dice_extra": max(0, len(seen.dice) - dice_right),
         "position_err_mm": position_err,
         "rotation_err_deg": rotation_err,
@@ -142,15 +159,19 @@ def evaluate(
     edition: str,
     dice: str = "drawn",
     dice_photos: Path | None = None,
+    dice_half: str = "even",
 ) -> dict:
     """Render and recognise `scenes` scenes, their dice drawn or (`dice` "real") cut from the
-    photographs in `dice_photos` (PhotoDiceMissing when there are none); the summary that
-    `--json` prints."""
+    photographs in `dice_photos` (PhotoDiceMissing when there are none), from the half
+    `dice_half` of them (even: held out, the figure reported; odd: the half tuned on); the
+    summary that `--json` prints."""
     if dice not in DICE:
         raise ValueError(f"unknown dice {dice!r}: use drawn, real or printed")
     cv2.setNumThreads(1)
     used: set[str] = set()
-    photos = photo_dice_stream(PhotoDice(dice_photos), seed, used) if dice == "real" else None
+    photos = (
+        photo_dice_stream(PhotoDice(dice_photos, dice_half), seed, used) if dice == "real" else None
+    )
     face_map = face_map_for(editions.load(edition)) if dice == "real" else None
     camera = synthetic.Camera.preset(difficulty)
     config = VisionConfig.for_edition(edition)
@@ -162,7 +183,8 @@ def evaluate(
     config.faces()  # the catalogue is built once, at start-up: not a frame's latency
     observe(synthetic.render(warm, seed + scenes, camera), config)
     totals = {"cards": 0, "cards_right": 0, "cards_extra": 0, "dice": 0, "dice_right": 0,
-              "dice_wheels_right": 0, "dice_extra": 0, "railway_exact": 0,
+              "dice_wheels_right": 0, "dice_extra": 0, "railway_exact": 0, "dice_unseen": 0,
+              "dice_as_wheels": 0, "dice_asked": 0, "dice_wrong_sure": 0,
               "caboose_right": 0}  # fmt: skip
     wall, cpu, still, render_ms, plain, pos, rot = [], [], [], [], [], [], []
     failures: list[dict] = []
@@ -222,12 +244,17 @@ def evaluate(
         "dice": totals["dice"],
         "dice_accuracy": ratio(totals["dice_right"], totals["dice"]),
         "dice_extra": totals["dice_extra"],
+        "dice_unseen": totals["dice_unseen"],
+        "dice_asked": totals["dice_asked"],
+        "dice_wrong_sure": totals["dice_wrong_sure"],
         **(
             {
                 "dice_right": totals["dice_right"],
                 "dice_wheels_right": totals["dice_wheels_right"],
                 "dice_wheels_accuracy": ratio(totals["dice_wheels_right"], totals["dice"]),
                 "photo_dice_used": len(used),
+                "photo_dice_half": dice_half,
+                "dice_as_wheels": totals["dice_as_wheels"],
             }
             if dice == "real"
             else {}
@@ -271,6 +298,13 @@ def main(argv: list[str] | None = None) -> int:
         metavar="DIR",
         help=f"with --dice real, the dice-real folder (default {PHOTOS})",
     )
+    parser.add_argument(
+        "--dice-half",
+        choices=HALVES,
+        default="even",
+        help="with --dice real, which half of the photographs: even (held out, the figure "
+        "reported; default) or odd (the half the readers are tuned on)",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON document")
     args = parser.parse_args(argv)
     if args.scenes < 1:
@@ -279,7 +313,13 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--seed must not be negative")
     try:
         result = evaluate(
-            args.scenes, args.seed, args.difficulty, args.edition, args.dice, args.dice_photos
+            args.scenes,
+            args.seed,
+            args.difficulty,
+            args.edition,
+            args.dice,
+            args.dice_photos,
+            args.dice_half,
         )
     except PhotoDiceMissing as missing:
         print(f"{parser.prog}: {missing}", file=sys.stderr)
@@ -300,6 +340,10 @@ def main(argv: list[str] | None = None) -> int:
               f"({result['photo_dice_used']} photographed dice), "
               f"{result['dice_wheels_accuracy']:.2%} give the right wheels "
               f"(R-6 face map)")  # fmt: skip
+        print(f"         {result['dice_unseen']} not found, {result['dice_as_wheels']} taken "
+              f"for wheel dice ({result['photo_dice_half']} half of the photographs)")  # fmt: skip
+    print(f"         {result['dice_asked']} asked on the page (unsure), "
+          f"{result['dice_wrong_sure']} read wrong and sure")  # fmt: skip
     print(f"pose     p95 {result['position_err_mm_p95']} mm, "
           f"{result['rotation_err_deg_p95']} degrees")  # fmt: skip
     print(f"latency  p50 {result['latency_ms_p50']} ms, p95 {result['latency_ms_p95']} ms "

@@ -13,7 +13,7 @@ import numpy as np
 
 from companion.games.caboose.vision.observation import SeenCard, SeenDie, VisionConfig
 from companion.vision.calibrate import Calibration
-from companion.vision.dice import find_dice, read_die
+from companion.vision.dice import find_dice, read_dice
 from companion.vision.table import card_corners
 
 _COVER_MM2 = 2500.0  # a region this large, off the cards and unlike the table, hides things
@@ -72,18 +72,18 @@ def dice_off_the_cards(
     free: np.ndarray,
 ) -> list[SeenDie]:
     """The dice lying in `free` (`off_the_known`), found in the half-scale top-down image
-    and each read on a finer crop of the original `frame` (dice.read_die); the box's own
-    dice by what `companion enroll` taught of them when it did (`config.dice`)."""
+    and read on finer crops of the original `frame` (dice.read_dice, all at once); the box's
+    own dice by what `companion enroll` taught of them when it did (`config.dice`)."""
     found = []
     taught = config.dice
     k = config.px_per_mm / 2
     spots = find_dice(half, free, k) if taught is None else taught.find(half, free, k)
-    for x, y in spots:
-        reading = (
-            read_die(frame, calibration, x, y)
-            if taught is None
-            else taught.read(frame, calibration, x, y)
-        )
+    readings = (
+        read_dice(frame, calibration, spots)
+        if taught is None
+        else [taught.read(frame, calibration, x, y) for x, y in spots]
+    )
+    for reading in readings:
         if reading is not None:
             found.append(
                 SeenDie(
