@@ -45,15 +45,18 @@ def run(scenes: int, seed: int, difficulty: str, colours: tuple[str, ...]) -> di
     readings: list[tuple[int, int]] = []  # (fit, learned) of each die read, in order
     read_dice = off_the_cards.read_dice
 
-    def reading(frame: np.ndarray, calibration: object, spots: list) -> list:
-        got = read_dice(frame, calibration, spots)
+    def reading(frame: np.ndarray, calibration: object, spots: list, faint: list) -> list:
+        got = read_dice(frame, calibration, spots, faint)
         looks = [dice_reader.look_at(frame, calibration, x, y) for x, y in spots]
-        learned = iter(dice_reader.count_looks([look for look in looks if look is not None]))
-        for look, read in zip(looks, got, strict=True):
-            odds = None if look is None else next(learned)
-            if read is not None:
-                pips = look.reading.kind == PIPS
-                readings.append((look.reading.face, int(np.argmax(odds))) if pips else (-1, -1))
+        looks += [dice_reader.look_at(frame, calibration, x, y, faint=True) for x, y in faint]
+        looks = [look for look in looks if look is not None]
+        learned = dice_reader.count_looks(looks)
+        for read in got:  # the look each reading came from: the one read where it lies
+            i = min(range(len(looks)), key=lambda i: math.dist(
+                (looks[i].reading.x, looks[i].reading.y), (read.x, read.y)))  # fmt: skip
+            fit = looks[i].reading
+            pips = fit.kind == PIPS
+            readings.append((fit.face, int(np.argmax(learned[i]))) if pips else (-1, -1))
         return got
 
     off_the_cards.read_dice = reading

@@ -34,6 +34,11 @@ _BRIGHTER = 1.3  # a die body against the table's local mean brightness
 _NUDGES = tuple((dx, dy) for dx in (-4, -2, 0, 2, 4) for dy in (-4, -2, 0, 2, 4))
 _TURNS = (0.0, -8.0, 8.0)  # degrees the pip grid is tried off the outline's turn
 _OTHER_COLOUR = 22.0  # Lab a-b distance from the table's local colour of a coloured die
+# a faint die (a dark red or purple real die on brown wood, blurred): darker than this share of
+# the table's local lightness or this far from its colour; kept only if the learned count
+# says it is a die (`read_dice`), since wood grain and shadows can look as faint
+_FAINT_DARKER, _FAINT_COLOUR = 0.85, 12.0
+_FAINT_DIE = 0.5  # the least chance (1 - chances[0]) the learned count gives a faint die
 _SURE_FIT = 0.8  # a pip count the grid fits this surely is not checked by the learned count
 
 
@@ -98,14 +103,19 @@ _PIP_PATTERNS = (
 )  # the pip layouts as arrays: every nudge of a die is fitted to all of them at once
 
 
-def find_dice(half: np.ndarray, free: np.ndarray, k: float) -> list[tuple[float, float]]:
+def find_dice(
+    half: np.ndarray, free: np.ndarray, k: float
+) -> tuple[list[tuple[float, float]], list[tuple[float, float]]]:
     """Centres (table mm) of die-sized blobs in the colour top-down image `half` (at `k`
     px/mm, half recognition's scale: a die is still 8 pixels wide), looking only where
     `free` (at full scale) is set: off the cards, the markers and the caboose. A die is
     brighter than the table around it, or (a wheel die in shadow, two big wheels darkening
     its face) at least strongly yellow, or unlike the table (`_unlike`: a red, blue or black
     die); two dice lying against each other make one blob twice as long as wide, which gives
-    both centres. The read that follows is on the original frame."""
+    both centres. Second, the faint ones: compact die-sized blobs only a little darker or
+    of another colour than the table (real dice of a dark red or purple on brown wood), which
+    `read_dice` keeps only where the learned count sees a die. The read that follows is on
+    the original frame."""
     grey = cv2.cvtColor(half, cv2.COLOR_BGR2GRAY)
     hsv = cv2.cvtColor(half, cv2.COLOR_BGR2HSV)
     allowed = cv2.resize(free, (grey.shape[1], grey.shape[0]), interpolation=cv2.INTER_NEAREST)
@@ -114,7 +124,8 @@ def find_dice(half: np.ndarray, free: np.ndarray, k: float) -> list[tuple[float,
     brighter = cv2.compare(grey, cv2.multiply(local, _BRIGHTER), cv2.CMP_GT)
     bright = cv2.bitwise_and(brighter, cv2.compare(grey, 60, cv2.CMP_GT))
     yellow = cv2.inRange(hsv, (20, 200, 60), (38, 255, 255))
-    mask = cv2.bitwise_or(cv2.bitwise_or(bright, yellow), _unlike(half, allowed, window))
+    unlike, faint = _unlike(half, allowed, window)
+    mask = cv2.bitwise_or(cv2.bitwise_or(bright, yellow), unlike)
     mask = cv2.bitwise_and(mask, allowed)
     # close over the pips first (they cut a six's face into thin strips), then drop specks
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
@@ -130,15 +141,38 @@ def find_dice(half: np.ndarray, free: np.ndarray, k: float) -> list[tuple[float,
             found += _pair(labels[stats[i, 1] : stats[i, 1] + stats[i, 3],
                                   stats[i, 0] : stats[i, 0] + stats[i, 2]] == i,
                            (stats[i, 0], stats[i, 1]), k)  # fmt: skip
-    return found
+    return found, _faint_dice(cv2.bitwise_and(faint, allowed), k, found)
 
 
-def _unlike(bgr: np.ndarray, allowed: np.ndarray, window: int) -> np.ndarray:
+def _faint_dice(
+    mask: np.ndarray, k: float, found: list[tuple[float, float]]
+) -> list[tuple[float, float]]:
+    """Centres (mm) of compact die-sized blobs of the faint mask (at `k` px/mm) that are no
+    die already `found`: opened first, so wood grain's thin dark lines fall apart."""
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    count, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    faint = []
+    for i in range(1, count):
+        x, y, w, h = (stats[i, j] / k for j in range(4))
+        area = stats[i, cv2.CC_STAT_AREA] / k**2
+        centre = (x + w / 2 - 0.5 / k, y + h / 2 - 0.5 / k)
+        if (
+            90.0 <= area <= _MAX_AREA
+            and 11 <= max(w, h) <= 26
+            and min(w, h) >= 9
+            and all(math.dist(centre, other) > 10.0 for other in found)
+        ):
+            faint.append(centre)
+    return faint
+
+
+def _unlike(bgr: np.ndarray, allowed: np.ndarray, window: int) -> tuple[np.ndarray, np.ndarray]:
     """Where the image is much darker than the table around it or of another colour (in
-    Lab's a and b, which a shadow keeps): dice of any colour but the table's own. The
-    table's colour around each point is taken only where `allowed` (off the cards), so the
-    table seen in a gap between cards is still the table; a die's own shadow is darker but
-    not this much darker, so it does not join the die."""
+    Lab's a and b, which a shadow keeps): dice of any colour but the table's own; and where
+    it is a little so (`_FAINT_DARKER`, `_FAINT_COLOUR`). The table's colour around each
+    point is taken only where `allowed` (off the cards), so the table seen in a gap between
+    cards is still the table; a die's own shadow is darker but not this much darker, so it
+    does not join the die."""
     lab = cv2.cvtColor(bgr, cv2.COLOR_BGR2Lab)
     # the table's colour changes slowly: its local mean is taken at a quarter of the scale
     h, w = allowed.shape
@@ -150,9 +184,11 @@ def _unlike(bgr: np.ndarray, allowed: np.ndarray, window: int) -> np.ndarray:
     local = cv2.blur(pooled * weight[..., None], near) / share
     local = cv2.resize(local, (w, h), interpolation=cv2.INTER_LINEAR)
     diff = lab.astype(np.float32) - local
-    colour = cv2.magnitude(diff[..., 1], diff[..., 2]) > _OTHER_COLOUR
-    darker = lab[..., 0] < 0.5 * local[..., 0]
-    return ((colour | darker) * 255).astype(np.uint8)
+    distance = cv2.magnitude(diff[..., 1], diff[..., 2])
+    lightness = lab[..., 0] / np.maximum(local[..., 0], 1.0)
+    unlike = (distance > _OTHER_COLOUR) | (lightness < 0.5)
+    faint = (distance > _FAINT_COLOUR) | (lightness < _FAINT_DARKER)
+    return (unlike * 255).astype(np.uint8), (faint * 255).astype(np.uint8)
 
 
 def _pair(blob: np.ndarray, origin: tuple[int, int], k: float) -> list[tuple[float, float]]:
@@ -173,28 +209,42 @@ def _pair(blob: np.ndarray, origin: tuple[int, int], k: float) -> list[tuple[flo
 def read_die(frame: np.ndarray, calibration: Calibration, x: float, y: float) -> DieReading | None:
     """Read the die near table point (x, y) mm (`read_dice` of one spot); None when no die
     body is there."""
-    return read_dice(frame, calibration, [(x, y)])[0]
+    return next(iter(read_dice(frame, calibration, [(x, y)])), None)
 
 
 def read_dice(
-    frame: np.ndarray, calibration: Calibration, spots: list[tuple[float, float]]
-) -> list[DieReading | None]:
-    """Read the die near each table point (mm) in `spots`: the layout fit of each
-    (`look_at`), then one learned count for all the pip dice the fit is unsure of (one net
-    call a frame, not one a die: `_agreed` says how the two make one count). None where no
-    die body is."""
+    frame: np.ndarray,
+    calibration: Calibration,
+    spots: list[tuple[float, float]],
+    faint: list[tuple[float, float]] | None = None,
+) -> list[DieReading]:
+    """The dice near the table points (mm) in `spots`, and those near the points in `faint`
+    (`find_dice`'s faint blobs) that the learned count takes for dice: the layout fit of
+    each (`look_at`), then one learned count for all those it is asked about (one net call
+    a frame, not one a die: `_agreed` says how the two make one count). A spot where no die
+    body is gives none."""
     looks = [look_at(frame, calibration, x, y) for x, y in spots]
+    faint_looks = [look_at(frame, calibration, x, y, faint=True) for x, y in faint or ()]
+    kept = [look for look in looks if look is not None]
+    doubtful = [look for look in faint_looks if look is not None]
     asked = [
-        i
-        for i, look in enumerate(looks)
-        if look is not None and look.reading.kind == PIPS and look.reading.confidence < _SURE_FIT
+        look for look in kept if look.reading.kind == PIPS and look.reading.confidence < _SURE_FIT
     ]
-    chances = count_looks([looks[i] for i in asked])  # type: ignore[misc]
-    readings = [None if look is None else look.reading for look in looks]
-    for i, odds in zip(asked, chances, strict=True):
-        reading = readings[i]
-        face, confidence = _agreed(reading.face, reading.confidence, odds)
-        readings[i] = DieReading(reading.kind, face, reading.x, reading.y, confidence)
+    chances = count_looks(asked + doubtful)
+    counted = dict(zip(map(id, asked + doubtful), chances, strict=True))
+    readings: list[DieReading] = []
+    for look in kept + doubtful:
+        reading, odds = look.reading, counted.get(id(look))
+        if look in doubtful and (
+            odds is None
+            or 1.0 - float(odds[0]) < _FAINT_DIE
+            or any(math.dist((reading.x, reading.y), (r.x, r.y)) < 10.0 for r in readings)
+        ):
+            continue  # a faint blob the learned count does not take for a die, or one read
+        if odds is not None and reading.kind == PIPS:
+            face, confidence = _agreed(reading.face, reading.confidence, odds)
+            reading = DieReading(reading.kind, face, reading.x, reading.y, confidence)
+        readings.append(reading)
     return readings
 
 
@@ -215,14 +265,16 @@ def count_looks(looks: list[DieLook]) -> np.ndarray:
     return count_many(row, rects)
 
 
-def look_at(frame: np.ndarray, calibration: Calibration, x: float, y: float) -> DieLook | None:
+def look_at(
+    frame: np.ndarray, calibration: Calibration, x: float, y: float, faint: bool = False
+) -> DieLook | None:
     """The layout fit of the die near table point (x, y) mm, on a 4 px/mm crop of the
-    original frame; None when no die body is there. A die found off the crop's centre is
-    read again centred, where the table's level around it and the die's outline are
-    measured best."""
-    look = _look_at(frame, calibration, x, y)
+    original frame; None when no die body is there (a `faint` die's body may be only a
+    little unlike the table: `_bodies`). A die found off the crop's centre is read again
+    centred, where the table's level around it and the die's outline are measured best."""
+    look = _look_at(frame, calibration, x, y, faint)
     if look is not None and math.dist((look.reading.x, look.reading.y), (x, y)) > 2.0:
-        return _look_at(frame, calibration, look.reading.x, look.reading.y) or look
+        return _look_at(frame, calibration, look.reading.x, look.reading.y, faint) or look
     return look
 
 
@@ -243,12 +295,14 @@ def crop_at(
     )  # fmt: skip
 
 
-def _look_at(frame: np.ndarray, calibration: Calibration, x: float, y: float) -> DieLook | None:
+def _look_at(
+    frame: np.ndarray, calibration: Calibration, x: float, y: float, faint: bool
+) -> DieLook | None:
     half = _CROP_MM / 2
     crop = crop_at(frame, calibration, x, y, _CROP_MM)
     grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
     hsv = cv2.cvtColor(crop, cv2.COLOR_BGR2HSV)
-    bodies = _bodies(grey, hsv, crop)
+    bodies = _bodies(grey, hsv, crop, faint)
     outlines = [o for o in (_outline(body, CROP_SIDE) for body in bodies) if o is not None]
     if not outlines:
         return None
@@ -346,11 +400,14 @@ def _agreed(face: int, confidence: float, chances: np.ndarray) -> tuple[int, flo
     return face, confidence
 
 
-def _bodies(grey: np.ndarray, hsv: np.ndarray, crop: np.ndarray) -> list[np.ndarray]:
+def _bodies(
+    grey: np.ndarray, hsv: np.ndarray, crop: np.ndarray, faint: bool = False
+) -> list[np.ndarray]:
     """Masks that may hold the die's body: Otsu's split of the crop (tight where the die
     stands out), brighter than the table at the crop's border or strongly yellow (a wheel
     die in shadow, where Otsu may split the wheels off instead), and unlike the table's
-    colour at the border (a red, blue or black die); the outline nearest a die's size wins."""
+    colour at the border (a red, blue or black die), for a `faint` die also only a little
+    unlike it (`_FAINT_DARKER`, `_FAINT_COLOUR`); the outline nearest a die's size wins."""
     smooth = cv2.GaussianBlur(grey, (5, 5), 0)
     _, body = cv2.threshold(smooth, 0, 1, cv2.THRESH_OTSU)
     brighter = smooth > float(np.median(_rim(grey))) * 1.4
@@ -358,8 +415,13 @@ def _bodies(grey: np.ndarray, hsv: np.ndarray, crop: np.ndarray) -> list[np.ndar
     lab = cv2.cvtColor(cv2.GaussianBlur(crop, (5, 5), 0), cv2.COLOR_BGR2Lab).astype(np.int16)
     table = np.median(_rim(lab), axis=0)
     diff = lab - table
-    unlike = (np.hypot(diff[..., 1], diff[..., 2]) > _OTHER_COLOUR) | (lab[..., 0] < 0.5 * table[0])
-    return [body, (brighter | yellow).astype(np.uint8), unlike.astype(np.uint8)]
+    distance = np.hypot(diff[..., 1], diff[..., 2])
+    unlike = (distance > _OTHER_COLOUR) | (lab[..., 0] < 0.5 * table[0])
+    bodies = [body, (brighter | yellow).astype(np.uint8), unlike.astype(np.uint8)]
+    if faint:
+        little = (distance > _FAINT_COLOUR) | (lab[..., 0] < _FAINT_DARKER * table[0])
+        bodies.append(little.astype(np.uint8))
+    return bodies
 
 
 def _rim(image: np.ndarray) -> np.ndarray:

@@ -16,7 +16,8 @@ the hard camera by turns, with pip dice of every colour the table reads
 cut from the ODD half of the labelled photographs (photo_dice.PhotoDice(half="odd"): the
 even half is held out and must never reach a trainer). The scene is recognised as the
 table does (observe), the dice finder run on what it left free, and each die it finds
-looked at by the reader (dice.look_at): its (crop, rectangle) is an example, labelled with
+looked at by the reader (dice.look_at; its faint blobs too, which the learned count must
+accept or refuse): its (crop, rectangle) is an example, labelled with
 the true pips of the die lying there, or 0 (not a pip die) for our wheel dice and for
 anything found where no die lies. A die the finder misses is an example too, its crop cut
 around where it truly lies and its rectangle the true one, so the counter learns the dice
@@ -144,7 +145,9 @@ def scene_examples(
     top = top_down(frame, calibration, config.layout, k)
     half = cv2.resize(top, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
     free = off_the_known(top.shape[:2], config, seen.cards, seen.caboose_at)
-    looks = [look_at(frame, calibration, x, y) for x, y in find_dice(half, free, k / 2)]
+    spots, faint = find_dice(half, free, k / 2)
+    looks = [look_at(frame, calibration, x, y) for x, y in spots]
+    looks += [look_at(frame, calibration, x, y, faint=True) for x, y in faint]
     found: list[dict] = []
     matched: set[int] = set()
     for look in (lk for lk in looks if lk is not None):

@@ -72,17 +72,17 @@ def dice_off_the_cards(
     free: np.ndarray,
 ) -> list[SeenDie]:
     """The dice lying in `free` (`off_the_known`), found in the half-scale top-down image
-    and read on finer crops of the original `frame` (dice.read_dice, all at once); the box's
-    own dice by what `companion enroll` taught of them when it did (`config.dice`)."""
+    and read on finer crops of the original `frame` (dice.read_dice, all at once; a faint
+    blob only where the learned count sees a die); the box's own dice by what `companion
+    enroll` taught of them when it did (`config.dice`)."""
     found = []
     taught = config.dice
     k = config.px_per_mm / 2
-    spots = find_dice(half, free, k) if taught is None else taught.find(half, free, k)
-    readings = (
-        read_dice(frame, calibration, spots)
-        if taught is None
-        else [taught.read(frame, calibration, x, y) for x, y in spots]
-    )
+    if taught is None:
+        readings: list = read_dice(frame, calibration, *find_dice(half, free, k))
+    else:
+        spots = taught.find(half, free, k)
+        readings = [taught.read(frame, calibration, x, y) for x, y in spots]
     for reading in readings:
         if reading is not None:
             found.append(
