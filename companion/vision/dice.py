@@ -7,8 +7,12 @@ square brighter than the table around it, or yellow), its centre and its turn, l
 dark the face is at each place a pip or wheel can be, on a 4 px/mm crop of the original
 frame, and takes the layout that explains those nine numbers best. The body colour gives
 the kind: our wheel dice are yellow, a standard die any other colour (dice_art.PIP_COLOURS:
-white with black pips, or coloured with light ones, whichever fits); a pip die's count is
-checked by the learned count the photograph reader uses (dice_net.count_chances).
+white with black pips, or coloured with light ones, whichever fits). A pip die's count is
+the layout fit's weighed against the learned count the photograph reader uses
+(dice_net.count_many, once a frame for all its dice): a drawn die's layout fits cleanly and
+is believed, a real die's fits loosely and the learned count decides, and where the two
+disagree the count is unsure and the players are asked. A die only a little unlike the
+table (a dark real die on brown wood) is kept only where the learned count sees a die.
 """
 
 from __future__ import annotations
@@ -39,7 +43,12 @@ _OTHER_COLOUR = 22.0  # Lab a-b distance from the table's local colour of a colo
 # says it is a die (`read_dice`), since wood grain and shadows can look as faint
 _FAINT_DARKER, _FAINT_COLOUR = 0.85, 12.0
 _FAINT_DIE = 0.5  # the least chance (1 - chances[0]) the learned count gives a faint die
-_SURE_FIT = 0.8  # a pip count the grid fits this surely is not checked by the learned count
+# the pip fit's evidence as chances (`_agreed`): a count whose layout fits `spread` worse
+# than the best one's is e times less likely, `spread` = _FIT_SPREAD[0] + _FIT_SPREAD[1] x the
+# best one's error: a drawn die's layout fits all but exactly (its error under 0.05 in 95 %
+# of them) and is believed, a real die's fits loosely (a misread one's error 0.2-2) and the
+# learned count decides (tuned on the table examples' drawn and odd-half real dice)
+_FIT_SPREAD = (0.05, 4.0)
 
 
 @dataclass(frozen=True)
@@ -63,6 +72,10 @@ class DieLook:
     reading: DieReading
     crop: np.ndarray
     rect: tuple
+    # how badly each pip count's layout (1-6) fits the face, inf where none does: the pip
+    # fit's own evidence, weighed against the learned count's (`_agreed`); a yellow die's
+    # too, which may be a pip die rather than our wheel die
+    pip_errors: np.ndarray
 
 
 def _grid(kind: str) -> np.ndarray:
@@ -220,18 +233,15 @@ def read_dice(
 ) -> list[DieReading]:
     """The dice near the table points (mm) in `spots`, and those near the points in `faint`
     (`find_dice`'s faint blobs) that the learned count takes for dice: the layout fit of
-    each (`look_at`), then one learned count for all those it is asked about (one net call
-    a frame, not one a die: `_agreed` says how the two make one count). A spot where no die
-    body is gives none."""
+    each (`look_at`), then one learned count for all of them it is asked about (one net
+    call a frame, not one a die): every pip die (`_agreed` weighs the two counts) and every
+    faint blob. A spot where no die body is gives none."""
     looks = [look_at(frame, calibration, x, y) for x, y in spots]
     faint_looks = [look_at(frame, calibration, x, y, faint=True) for x, y in faint or ()]
     kept = [look for look in looks if look is not None]
     doubtful = [look for look in faint_looks if look is not None]
-    asked = [
-        look for look in kept if look.reading.kind == PIPS and look.reading.confidence < _SURE_FIT
-    ]
-    chances = count_looks(asked + doubtful)
-    counted = dict(zip(map(id, asked + doubtful), chances, strict=True))
+    asked = [look for look in kept if look.reading.kind == PIPS] + doubtful
+    counted = dict(zip(map(id, asked), count_looks(asked), strict=True))
     readings: list[DieReading] = []
     for look in kept + doubtful:
         reading, odds = look.reading, counted.get(id(look))
@@ -242,8 +252,8 @@ def read_dice(
         ):
             continue  # a faint blob the learned count does not take for a die, or one read
         if odds is not None and reading.kind == PIPS:
-            face, confidence = _agreed(reading.face, reading.confidence, odds)
-            reading = DieReading(reading.kind, face, reading.x, reading.y, confidence)
+            face, confidence = _agreed(look.pip_errors, odds)
+            reading = DieReading(PIPS, face, reading.x, reading.y, confidence)
         readings.append(reading)
     return readings
 
@@ -299,7 +309,12 @@ def _look_at(
     frame: np.ndarray, calibration: Calibration, x: float, y: float, faint: bool
 ) -> DieLook | None:
     half = _CROP_MM / 2
-    crop = crop_at(frame, calibration, x, y, _CROP_MM)
+    return look_in(crop_at(frame, calibration, x, y, _CROP_MM), (x - half, y - half), faint)
+
+
+def look_in(crop: np.ndarray, origin_mm: tuple[float, float], faint: bool) -> DieLook | None:
+    """The layout fit of the die at the centre of `crop` (CROP_SIDE square at
+    CROP_PX_PER_MM, its top left corner at `origin_mm` on the table), or None."""
     grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
     hsv = cv2.cvtColor(crop, cv2.COLOR_BGR2HSV)
     bodies = _bodies(grey, hsv, crop, faint)
@@ -309,10 +324,10 @@ def _look_at(
     # the outline nearest a whole die's size: a mask that lost a wheel or gained some table
     # is smaller or larger, and its centre would misplace the spots
     best = min(outlines, key=lambda o: abs(o[3] - dice_art.DIE_MM))
-    reading = _read_face(grey, hsv, best, (x - half, y - half))
+    reading, errors = _read_face(grey, hsv, best, origin_mm)
     _, centre, angle, side = best
     side_px = side * CROP_PX_PER_MM
-    return DieLook(reading, crop, (centre, (side_px, side_px), angle))
+    return DieLook(reading, crop, (centre, (side_px, side_px), angle), errors)
 
 
 def _read_face(
@@ -320,11 +335,12 @@ def _read_face(
     hsv: np.ndarray,
     outline: tuple[np.ndarray, tuple[float, float], float, float],
     origin_mm: tuple[float, float],
-) -> DieReading:
+) -> tuple[DieReading, np.ndarray]:
     """The kind (body colour: our wheel dice are yellow, a standard die any other colour)
-    and face of the die whose outline was found in a crop, by the layout fit alone. Wheels:
-    the darkness at each place a wheel can be; pips: the same of each place a pip can be
-    (`_pip_face`); `read_dice` then checks an unsure pip count by the learned count."""
+    and face of the die whose outline was found in a crop, by the layout fit alone, and
+    each pip count's fit error (`_pip_face`, whatever the kind). Wheels: the darkness at
+    each place a wheel can be; pips: the same of each place a pip can be; `read_dice` then
+    weighs a pip count against the learned count."""
     contour_mask, (cx, cy), angle, _ = outline
     size = grey.shape[0]
     inner = cv2.erode(contour_mask, np.ones((7, 7), np.uint8)) > 0
@@ -333,9 +349,10 @@ def _read_face(
     centre_mm = np.array([cx, cy]) / CROP_PX_PER_MM + origin_mm
     body_grey = np.sort(grey[inner]) if inner.any() else np.array([255])
     rot = _turn(angle)
+    face, confidence, errors = _pip_face(grey, body_grey, _grid(PIPS) @ rot.T, (cx, cy))
     if kind == PIPS:
-        face, confidence = _pip_face(grey, body_grey, _grid(kind) @ rot.T, (cx, cy))
-        return DieReading(kind, face, float(centre_mm[0]), float(centre_mm[1]), confidence)
+        reading = DieReading(kind, face, float(centre_mm[0]), float(centre_mm[1]), confidence)
+        return reading, errors
     mean = cv2.blur(grey.astype(np.float32), (15, 15))
     places = _grid(kind) @ rot.T * CROP_PX_PER_MM + (cx, cy)
     xi = np.clip(places[:, 0].round().astype(int), 0, size - 1)
@@ -343,16 +360,17 @@ def _read_face(
     level = float(body_grey[int(0.9 * (len(body_grey) - 1))])  # the face, not its spots
     dark = np.clip(1.0 - mean[yi, xi] / max(level, 1.0), 0.0, 1.0)
     face, confidence = _best_wheels(dark)
-    return DieReading(kind, face, float(centre_mm[0]), float(centre_mm[1]), confidence)
+    return DieReading(kind, face, float(centre_mm[0]), float(centre_mm[1]), confidence), errors
 
 
 def _pip_face(
     grey: np.ndarray, body_grey: np.ndarray, grid_mm: np.ndarray, centre: tuple[float, float]
-) -> tuple[int, float]:
+) -> tuple[int, float, np.ndarray]:
     """A pip die's face and confidence: the pip layout that best explains how much darker
     (a white die's black pips) or lighter (a coloured die's white pips) than the face each
-    place a pip can be is, whichever of the two fits better. The outline's centre may be
-    off by a shadow or a neighbour's edge, so the grid is also tried a little off it."""
+    place a pip can be is, whichever of the two fits better; and each count's error (6,),
+    the least over the tries, inf when nothing fits. The outline's centre may be off by a
+    shadow or a neighbour's edge, so the grid is also tried a little off it."""
     size = grey.shape[0]
     mean = cv2.blur(grey.astype(np.float32), (7, 7))
     dark_level = float(body_grey[int(0.9 * (len(body_grey) - 1))])  # the face, not its pips
@@ -368,7 +386,7 @@ def _pip_face(
     spots = np.stack([dark, light], axis=1).reshape(-1, seen.shape[1])  # each nudge, both ways
     strongest = spots.max(axis=1)
     if not (strongest >= 0.18).any():  # nothing darker or lighter anywhere: no face fits
-        return 1, 0.0
+        return 1, 0.0, np.full(6, np.inf)
     level = spots / np.maximum(strongest, 1e-6)[:, None]
     faces, patterns = _PIP_PATTERNS
     errors = ((level[:, None, :] - patterns[None]) ** 2).sum(axis=2)  # (tries, layouts)
@@ -377,7 +395,8 @@ def _pip_face(
     ranked = np.sort(by_face, axis=1)
     best = int(np.argmin(ranked[:, 0]))
     face = int(np.argmin(by_face[best])) + 1
-    return face, float(np.clip(ranked[best, 1] - ranked[best, 0], 0.0, 1.0))
+    margin = float(np.clip(ranked[best, 1] - ranked[best, 0], 0.0, 1.0))
+    return face, margin, by_face.min(axis=0)
 
 
 def _turn(degrees: float) -> np.ndarray:
@@ -386,18 +405,28 @@ def _turn(degrees: float) -> np.ndarray:
     return np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
 
 
-def _agreed(face: int, confidence: float, chances: np.ndarray) -> tuple[int, float]:
-    """One pip count from the grid fit (`face`, `confidence`) and the learned count's
-    `chances` (dice_net.count_many) on the die's rectangle in its crop. Where
-    they agree the count is as sure as the surer of the two. Where they disagree it is the
-    grid fit's, as sure as the grid fit alone: measured on hard synthetic tables the grid
-    fit was right in 374 of 406 such dice and the model in 1 (bench/RESULTS.md), so a
-    dispute says nothing the grid fit's own confidence does not. A count the grid fits
-    surely (`_SURE_FIT`) is not checked: the model could only make it surer, at the cost
-    of most of the dice stage's time."""
-    if int(np.argmax(chances)) == face:
-        return face, max(confidence, float(chances[face]))
-    return face, confidence
+def _agreed(errors: np.ndarray, chances: np.ndarray) -> tuple[int, float]:
+    """One pip count and its confidence from the pip fit's `errors` (1-6) and the learned
+    count's `chances` (0-6, dice_net.count_many) on the die's rectangle in its crop: each
+    count's chance under both (the fit's turned into chances by how well the best layout
+    fits, `_FIT_SPREAD`), 0 left out (the die was found). Neither decides alone: a layout
+    that fits cleanly is right (a drawn die, where the count may not be), one that fits
+    loosely is wrong about as often as right on real dice (marbled, translucent, dark dice
+    with coloured pips), where the count is right more often; and where the two disagree
+    the count comes out unsure, so the session asks the players rather than enter a sure
+    misread into the game."""
+    finite = np.isfinite(errors)
+    fit = np.zeros(6)
+    if finite.any():
+        best = float(errors[finite].min())
+        spread = _FIT_SPREAD[0] + _FIT_SPREAD[1] * best
+        fit[finite] = np.exp(-(errors[finite] - best) / spread)
+    else:
+        fit[:] = 1.0  # no layout fits at all: the learned count alone
+    joint = fit / fit.sum() * (chances[1:] + 1e-6)
+    joint = joint / joint.sum()
+    face = int(np.argmax(joint)) + 1
+    return face, float(joint[face - 1])
 
 
 def _bodies(
