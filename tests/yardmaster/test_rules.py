@@ -110,12 +110,20 @@ def test_y7_the_game_ends_after_its_rounds(players: int, rounds: int) -> None:
     assert refused.value.rule == "Y-7" and rules.legal_adds(yard) == []
 
 
-def test_y7_a_table_of_six_or_a_short_deck_is_refused() -> None:
+def test_y7_a_table_of_six_is_refused() -> None:
     with pytest.raises(RuleError, match="2 to 5 players"):
         rules.deal(EDITION, [f"P{i}" for i in range(6)], seed=0)
+    with pytest.raises(RuleError, match="2 to 5 players"):
+        rules.start(["Ana"], DRAW[:1], DRAW[1:])
+
+
+def test_y6_a_turn_with_nothing_left_to_draw_is_refused() -> None:
+    yard = rules.start(["Ana", "Ben"], DRAW[:2], DRAW[2:3])  # a record lists what was drawn
+    yard = rules.apply(yard, Add(DRAW[0]))
+    assert rules.legal_adds(yard) == []
     with pytest.raises(RuleError) as refused:
-        rules.start(["Ana", "Ben"], DRAW[:2], DRAW[2:10])
-    assert refused.value.rule == "Y-7"
+        rules.apply(yard, Add(DRAW[1]))
+    assert refused.value.rule == "Y-6" and "draw deck is empty" in refused.value.message
 
 
 def test_y8_runs_cross_card_boundaries_and_wild_cards_end_them() -> None:

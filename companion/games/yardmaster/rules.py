@@ -93,7 +93,8 @@ def start(
 ) -> Yard:
     """The game a record's setup describes (Y-13: its cards are taken as they stand).
     RuleError if the table itself is impossible: the players' number, a hand of the wrong
-    size (Y-6), a deck too short for the rounds (Y-7)."""
+    size (Y-6). The draw deck may be short: a record of a real table lists only the cards
+    drawn so far, and a turn finding it empty is refused (Y-6)."""
     n = len(players)
     if n not in ROUNDS:
         raise RuleError("Y-7", f"Yardmaster Express is for 2 to 5 players, not {n}")
@@ -102,11 +103,6 @@ def start(
     if len(hand) != n:
         raise RuleError(
             "Y-6", f"the start player's hand is {n} cards for {n} players, not {len(hand)}"
-        )
-    needed = ROUNDS[n] * n
-    if len(draw) < needed:
-        raise RuleError(
-            "Y-7", f"the draw deck must hold at least {needed} cards for {ROUNDS[n]} rounds"
         )
     for card in (*hand, *draw):
         cards.railcars(card)  # CardCodeError (a ValueError) names a code that is no card
@@ -158,7 +154,7 @@ def joins(last: str, new: str) -> bool:
 def legal_adds(yard: Yard) -> list[Add]:
     """Every addition the mover may make, each distinct card once: face up as printed and
     turned where it joins (turned only when that lies differently), face down always."""
-    if yard.over:
+    if yard.over or not yard.draw:
         return []
     last = yard.trains[yard.to_move][-1]
     adds: list[Add] = []
@@ -172,10 +168,12 @@ def legal_adds(yard: Yard) -> list[Add]:
 
 
 def check(yard: Yard, add: Add) -> None:
-    """RuleError if `add` is not legal now (Y-7 the game is over, Y-6 the card is not in the
-    hand, Y-5 a face-up card that does not join)."""
+    """RuleError if `add` is not legal now (Y-7 the game is over, Y-6 nothing to draw or the
+    card is not in the hand, Y-5 a face-up card that does not join)."""
     if yard.over:
         raise RuleError("Y-7", "the game is over: every round has been played")
+    if not yard.draw:
+        raise RuleError("Y-6", "the draw deck is empty: the mover must draw a card first")
     if add.face_down and add.turned:
         raise RuleError("Y-4", "a card face down has no ends to turn: add it face down or turned")
     if add.card not in yard.in_hand:
