@@ -41,7 +41,7 @@ from torch import nn
 
 from companion.vision import dice_net
 from companion.vision.eval_dice import PHOTOS, at_place, default_boxes, image_paths, load_labels
-from companion.vision.pips import PipDie, _die_blobs, _die_mask
+from companion.vision.pips import PipDie, _blob_rect, _die_blobs, _die_mask
 
 FOLDERS = ("overhead-tray", "webcam-table")
 SEED = 0
@@ -90,9 +90,8 @@ def die_blobs(bgr: np.ndarray, labels: list, boxes: str) -> list[tuple[tuple, in
     each with the pip count of the labelled die `eval-dice` would score it against, or 0."""
     lab = cv2.cvtColor(cv2.GaussianBlur(bgr, (3, 3), 0), cv2.COLOR_BGR2Lab).astype(np.float32)
     found = []
-    for x, y, part, _ in _die_blobs(_die_mask(bgr, lab)):
-        ys, xs = np.nonzero(part)
-        rect = cv2.minAreaRect(np.stack([xs + x, ys + y], axis=1).astype(np.float32))
+    for blob in _die_blobs(_die_mask(bgr, lab)):
+        rect = _blob_rect(blob)
         where = PipDie(rect[0][0], rect[0][1], max(rect[1]), 0, 0.0)
         found.append((rect, next((d.pips for d in labels if at_place(where, d, boxes)), 0)))
     return found
