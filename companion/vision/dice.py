@@ -49,6 +49,12 @@ _FAINT_DIE = 0.5  # the least chance (1 - chances[0]) the learned count gives a 
 # of them) and is believed, a real die's fits loosely (a misread one's error 0.2-2) and the
 # learned count decides (tuned on the table examples' drawn and odd-half real dice)
 _FIT_SPREAD = (0.05, 4.0)
+# our wheel die's yellow: hue and least saturation of its body's brighter half (on the
+# table examples' 479 wheel dice hue 24-28, saturation >= 173; of the 51 yellow real pip dice
+# taken for wheel dice 38 lie outside). A yellow die of another yellow is read as a pip die
+# when the learned count is at least _PIP_DIE sure it is one.
+_OUR_YELLOW = ((22, 28), 170)
+_PIP_DIE = 0.5
 
 
 @dataclass(frozen=True)
@@ -76,6 +82,8 @@ class DieLook:
     # fit's own evidence, weighed against the learned count's (`_agreed`); a yellow die's
     # too, which may be a pip die rather than our wheel die
     pip_errors: np.ndarray
+    # a yellow die whose yellow is not our wheel die's (`_OUR_YELLOW`): a yellow pip die?
+    other_yellow: bool = False
 
 
 def _grid(kind: str) -> np.ndarray:
@@ -234,13 +242,14 @@ def read_dice(
     """The dice near the table points (mm) in `spots`, and those near the points in `faint`
     (`find_dice`'s faint blobs) that the learned count takes for dice: the layout fit of
     each (`look_at`), then one learned count for all of them it is asked about (one net
-    call a frame, not one a die): every pip die (`_agreed` weighs the two counts) and every
-    faint blob. A spot where no die body is gives none."""
+    call a frame, not one a die): every pip die (`_agreed` weighs the two counts), every
+    yellow die not of our wheel die's yellow (a yellow pip die?) and every faint blob. A
+    spot where no die body is gives none."""
     looks = [look_at(frame, calibration, x, y) for x, y in spots]
     faint_looks = [look_at(frame, calibration, x, y, faint=True) for x, y in faint or ()]
     kept = [look for look in looks if look is not None]
     doubtful = [look for look in faint_looks if look is not None]
-    asked = [look for look in kept if look.reading.kind == PIPS] + doubtful
+    asked = [look for look in kept if look.reading.kind == PIPS or look.other_yellow] + doubtful
     counted = dict(zip(map(id, asked), count_looks(asked), strict=True))
     readings: list[DieReading] = []
     for look in kept + doubtful:
@@ -251,7 +260,9 @@ def read_dice(
             or any(math.dist((reading.x, reading.y), (r.x, r.y)) < 10.0 for r in readings)
         ):
             continue  # a faint blob the learned count does not take for a die, or one read
-        if odds is not None and reading.kind == PIPS:
+        if odds is not None and (
+            reading.kind == PIPS or (look.other_yellow and 1.0 - float(odds[0]) >= _PIP_DIE)
+        ):
             face, confidence = _agreed(look.pip_errors, odds)
             reading = DieReading(PIPS, face, reading.x, reading.y, confidence)
         readings.append(reading)
@@ -325,9 +336,22 @@ def look_in(crop: np.ndarray, origin_mm: tuple[float, float], faint: bool) -> Di
     # is smaller or larger, and its centre would misplace the spots
     best = min(outlines, key=lambda o: abs(o[3] - dice_art.DIE_MM))
     reading, errors = _read_face(grey, hsv, best, origin_mm)
-    _, centre, angle, side = best
+    mask, centre, angle, side = best
     side_px = side * CROP_PX_PER_MM
-    return DieLook(reading, crop, (centre, (side_px, side_px), angle), errors)
+    other = reading.kind == WHEELS and not _our_yellow(hsv, mask)
+    return DieLook(reading, crop, (centre, (side_px, side_px), angle), errors, other)
+
+
+def _our_yellow(hsv: np.ndarray, mask: np.ndarray) -> bool:
+    """Whether the body under `mask` is our wheel die's yellow (`_OUR_YELLOW`): the median
+    hue and saturation of its brighter half, where the wheels' black and the shadow are not."""
+    body = hsv[cv2.erode(mask, np.ones((7, 7), np.uint8)) > 0]
+    if len(body) == 0:
+        return True
+    bright = body[body[:, 2] >= np.median(body[:, 2])]
+    hue, saturation = np.median(bright[:, 0]), np.median(bright[:, 1])
+    (low, high), least = _OUR_YELLOW
+    return bool(low <= hue <= high and saturation >= least)
 
 
 def _read_face(

@@ -1,7 +1,11 @@
 """How the table's dice reader makes one pip count of its two readers (the layout fit and
-the learned count), and that looking for faint dice finds none where none lie."""
+the learned count), that looking for faint dice finds none where none lie, and that a
+yellow pip die is not taken for our yellow wheel die."""
 
 from __future__ import annotations
+
+import math
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -10,6 +14,8 @@ from companion.games.caboose import scenes as synthetic
 from companion.games.caboose.session import SessionConfig
 from companion.games.caboose.vision.observation import VisionConfig
 from companion.games.caboose.vision.observe import observe
+from companion.synthetic import PlacedDie
+from companion.vision import dice_art
 from companion.vision.dice import _agreed
 
 UNSURE = SessionConfig().die_unsure_below  # a die read less surely is asked about
@@ -58,3 +64,35 @@ def test_faint_dice_are_not_made_of_wood_grain(seed: int) -> None:
     scene = synthetic.random_scene(seed, n_dice=0, loose_cards=1)
     frame = synthetic.render(scene, seed, synthetic.Camera.preset("hard"))
     assert observe(frame, VisionConfig.for_edition("rollecate")).dice == ()
+
+
+def _pale_yellow_die(face: int):
+    """A picture of a pale yellow pip die with black pips (not our wheel die's yellow)."""
+
+    def draw(px_per_mm: float) -> np.ndarray:
+        img, mask = dice_art.draw_pip_die(face, px_per_mm, "white")
+        img = img.copy()
+        body = np.abs(img.astype(int) - dice_art.PIP_COLOURS["white"][0]).sum(axis=2) < 10
+        img[body] = (120, 225, 240)
+        return np.dstack([img, mask])
+
+    return draw
+
+
+def test_a_yellow_pip_die_is_read_as_the_pip_die_it_is() -> None:
+    scene = synthetic.random_scene(40, n_cards=3, n_dice=0)
+    clear = [
+        (float(x), float(y))
+        for y in range(90, 560, 45)
+        for x in range(90, 790, 90)
+        if all(math.dist((x, y), (c.pose.x, c.pose.y)) > 75 for c in scene.cards)
+    ]
+    spots = clear[::2][:6]
+    dice = tuple(
+        PlacedDie("pips", face, x, y, 17.0 * face, picture=_pale_yellow_die(face))
+        for face, (x, y) in zip(range(1, 7), spots, strict=True)
+    )
+    frame = synthetic.render(replace(scene, dice=dice), 40, synthetic.Camera.preset("easy"))
+    seen = observe(frame, VisionConfig.for_edition("rollecate")).dice
+    read = [[(d.kind, d.face) for d in seen if math.dist(d.position, xy) < 6] for xy in spots]
+    assert read == [[("pips", face)] for face in range(1, 7)]
