@@ -44,7 +44,7 @@ def test_y1_the_edition_file_lists_its_assumptions_and_twelve_cabooses() -> None
 def test_y2_a_face_down_card_is_wild_worth_nothing_and_breaks_a_run() -> None:
     assert rules.joins("R1-B4", "W") and rules.joins("W", "G3-Y2")
     assert rules.train_value(("E", "R3-B2", "W")) == 5
-    assert rules.runs(("E", "Y1-Y1", "W", "Y2-Y3")) == [("Y", 2), ("Y", 2)]
+    assert rules.runs(("E", "Y1-Y1", "W", "Y2-Y3")) == (("Y", 2), ("Y", 2))
     yard = game(hand=("G4-G4", "R1-R1", "B2-B2"))
     after = rules.apply(yard, Add("G4-G4", face_down=True))
     assert after.trains[0] == ("E", "W")
@@ -127,10 +127,19 @@ def test_y6_a_turn_with_nothing_left_to_draw_is_refused() -> None:
 
 
 def test_y8_runs_cross_card_boundaries_and_wild_cards_end_them() -> None:
-    assert rules.runs(("E", "R1-Y2", "Y3-Y1", "Y4-B2")) == [("R", 1), ("Y", 4), ("B", 1)]
+    assert rules.runs(("E", "R1-Y2", "Y3-Y1", "Y4-B2")) == (("R", 1), ("Y", 4), ("B", 1))
     # The rulebook's example: a wild card breaks the yellow oil run.
     assert rules.longest_run(("E", "R1-Y2", "W", "Y3-Y1")) == 2
     assert rules.longest_run(("E",)) == 0
+
+
+@given(
+    train=st.lists(st.sampled_from([*EDITION.deck, "W"]), max_size=8),
+    laid=st.sampled_from([*EDITION.deck, "W"]),
+)
+def test_y8_the_longest_run_with_one_more_card_is_counted_from_the_end(train, laid) -> None:
+    lying = ("E", *train)
+    assert rules.longest_run_with(lying, laid) == rules.longest_run((*lying, laid))
 
 
 def test_y9_every_player_with_the_longest_run_gains_its_length_once() -> None:

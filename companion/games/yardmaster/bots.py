@@ -14,21 +14,16 @@ from companion.games.yardmaster import cards, rules
 from companion.games.yardmaster.rules import Add, Yard
 
 
-def _after(yard: Yard, add: Add) -> tuple[str, ...]:
-    return (*yard.trains[yard.to_move], add.laid)
+def _value_first(train: tuple[str, ...], laid: str) -> tuple[int, int]:
+    return cards.value_of(laid), rules.longest_run_with(train, laid)
 
 
-def _value_first(yard: Yard, add: Add) -> tuple[int, int]:
-    train = _after(yard, add)
-    return rules.train_value(train), rules.longest_run(train)
+def _run_first(train: tuple[str, ...], laid: str) -> tuple[int, int]:
+    return rules.longest_run_with(train, laid), cards.value_of(laid)
 
 
-def _run_first(yard: Yard, add: Add) -> tuple[int, int]:
-    train = _after(yard, add)
-    return rules.longest_run(train), rules.train_value(train)
-
-
-POLICIES: dict[str, Callable[[Yard, Add], tuple[int, int]]] = {
+# policy -> how it rates adding a card, as it would lie, to the end of its train (higher wins)
+POLICIES: dict[str, Callable[[tuple[str, ...], str], tuple[int, int]]] = {
     "run": _run_first,
     "value": _value_first,
 }
@@ -43,7 +38,8 @@ def choose(yard: Yard, policy: str, rng: random.Random) -> Add:
     rate = POLICIES[policy]
     face_up = [add for add in legal if not add.face_down]
     if face_up:
-        rated = [(rate(yard, add), add) for add in face_up]
+        train = yard.trains[yard.to_move]
+        rated = [(rate(train, add.laid), add) for add in face_up]
         best = max(r for r, _ in rated)
         return rng.choice([add for r, add in rated if r == best])
     cheapest = min(cards.value_of(add.card) for add in legal)

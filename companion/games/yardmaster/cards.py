@@ -4,7 +4,8 @@ railcar as printed), a face-down card `W`, an engine `E`.
 Cards travel through the rules as code strings, as in the Caboose design: hashable, cheap,
 readable in a record and a log. A train is a tuple of codes *as they lie* (Y-4: a card
 turned end for end is written turned, `B2-R3`), engine first, so scoring needs nothing but
-the train. The functions here are the only place that reads a code's parts.
+the train. The functions here are the only place that reads a code's parts; a deck holds a
+few dozen codes, so what is read off one is cached (a simulation asks millions of times).
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ def code(left: Railcar, right: Railcar) -> str:
     return f"{left[0]}{left[1]}-{right[0]}{right[1]}"
 
 
+@cache
 def turned(card: str) -> str:
     """The card end for end (Y-4): its printed right railcar comes first."""
     left, right = railcars(card)
@@ -58,6 +60,7 @@ def is_wild(laid: str) -> bool:
     return laid in (ENGINE, FACE_DOWN)
 
 
+@cache
 def colours_of(laid: str) -> tuple[str, ...]:
     """The cargo colours a laid card shows, left to right: none for a wild card."""
     if is_wild(laid):
@@ -66,6 +69,7 @@ def colours_of(laid: str) -> tuple[str, ...]:
     return left[0], right[0]
 
 
+@cache
 def value_of(laid: str) -> int:
     """A laid card's points: its two railcars' values, 0 for a wild card (Y-2, Y-3)."""
     if is_wild(laid):

@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import cache, lru_cache
 from typing import Any
 
 from companion.games.protocol import Refusal
@@ -141,6 +142,7 @@ def deal(
     return start(order, deck[:n], deck[n:], caboose)
 
 
+@cache
 def joins(last: str, new: str) -> bool:
     """Y-5: the new card's left railcar matches the last card's right railcar in value or
     colour, or either is wild (Y-2, Y-3). Both codes as they lie."""
@@ -212,8 +214,10 @@ def railcars_along(train: Sequence[str]) -> list[tuple[str, int] | None]:
     return along
 
 
-def runs(train: Sequence[str]) -> list[tuple[str, int]]:
-    """Y-8: every run as (colour, length), engine side first, across card boundaries."""
+@lru_cache(maxsize=1 << 16)
+def runs(train: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
+    """Y-8: every run as (colour, length), engine side first, across card boundaries.
+    Cached: bots rate every card they could add by the runs it makes."""
     found: list[tuple[str, int]] = []
     previous: str | None = None  # the colour of the railcar before; None after a wild card
     for railcar in railcars_along(train):
@@ -223,12 +227,27 @@ def runs(train: Sequence[str]) -> list[tuple[str, int]]:
         elif colour is not None:
             found.append((colour, 1))
         previous = colour
-    return found
+    return tuple(found)
 
 
-def longest_run(train: Sequence[str], colour: str | None = None) -> int:
+@lru_cache(maxsize=1 << 16)
+def longest_run(train: tuple[str, ...], colour: str | None = None) -> int:
     """The train's longest run (of `colour`, if given); 0 when it has none."""
     return max((n for c, n in runs(train) if colour in (None, c)), default=0)
+
+
+def longest_run_with(train: tuple[str, ...], laid: str) -> int:
+    """The train's longest run once `laid` is added at its end: the same as
+    `longest_run((*train, laid))`, counted from the train's last run instead of the whole
+    train (bots weigh every card they could add)."""
+    longest = longest_run(train)
+    if cards.is_wild(laid):
+        return longest
+    (left, _), (right, _) = cards.railcars(laid)
+    colour, length = runs(train)[-1] if train and not cards.is_wild(train[-1]) else ("", 0)
+    first = length + 1 if left == colour else 1
+    second = first + 1 if right == left else 1
+    return max(longest, first, second)
 
 
 def train_value(train: Sequence[str]) -> int:
@@ -236,7 +255,7 @@ def train_value(train: Sequence[str]) -> int:
     return sum(cards.value_of(laid) for laid in train)
 
 
-def meets(condition: Mapping[str, Any], train: Sequence[str]) -> bool:
+def meets(condition: Mapping[str, Any], train: tuple[str, ...]) -> bool:
     """Whether a train meets a caboose card's condition (Y-12)."""
     along = [r for r in railcars_along(train) if r is not None]
     kind = condition["kind"]
