@@ -50,6 +50,19 @@ def test_the_counter_reads_a_plain_white_die_at_any_turn(pips: int) -> None:
         assert int(np.argmax(chances)) == pips, (turn, chances.round(2))
 
 
+def test_asking_about_many_dice_at_once_gives_each_its_own_answer() -> None:
+    """The reader asks once per frame about all its dice: the batch must not mix them up,
+    and a rectangle named from another corner (90 degrees on) must not change the answer."""
+    image, rect = photo_of_a_die(5, 30.0)
+    renamed = (rect[0], rect[1], rect[2] + 90.0)  # the same rectangle, another corner first
+    elsewhere = ((40.0, 40.0), rect[1], 0.0)  # the plain tray
+    together = dice_net.count_many(image, [rect, elsewhere, renamed])
+    alone = [dice_net.count_chances(image, r) for r in (rect, elsewhere, renamed)]
+    assert np.allclose(together, np.array(alone), atol=1e-5)
+    assert np.allclose(together[0], together[2], atol=1e-5)
+    assert [int(np.argmax(c)) for c in together] == [5, 0, 5]
+
+
 def test_the_counter_sees_no_die_on_the_bare_tray() -> None:
     image, rect = photo_of_a_die(3, 0.0)
     bare = np.full_like(image, (150, 155, 160))
