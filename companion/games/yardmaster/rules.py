@@ -27,7 +27,7 @@ class RuleError(Refusal):
     was wrong and what to do. The state is untouched."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Add:
     """One turn: `card` (as printed) from the hand onto the mover's train, face up as
     printed, face up `turned` end for end (Y-4), or `face_down` (Y-2)."""
@@ -44,7 +44,7 @@ class Add:
         return cards.turned(self.card) if self.turned else self.card
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Yard:
     """A game between turns. `players` in turn order, the start player first; `hand` the
     hand the player to move will receive, before drawing; `draw` the deck, top first;
@@ -163,7 +163,8 @@ def legal_adds(yard: Yard) -> list[Add]:
     for card in dict.fromkeys(yard.in_hand):
         if joins(last, card):
             adds.append(Add(card))
-        if cards.turned(card) != card and joins(last, cards.turned(card)):
+        other_way = cards.turned(card)
+        if other_way != card and joins(last, other_way):
             adds.append(Add(card, turned=True))
         adds.append(Add(card, face_down=True))
     return adds
@@ -240,14 +241,21 @@ def longest_run_with(train: tuple[str, ...], laid: str) -> int:
     """The train's longest run once `laid` is added at its end: the same as
     `longest_run((*train, laid))`, counted from the train's last run instead of the whole
     train (bots weigh every card they could add)."""
-    longest = longest_run(train)
+    longest, colour, length = _tail(train)
     if cards.is_wild(laid):
         return longest
     (left, _), (right, _) = cards.railcars(laid)
-    colour, length = runs(train)[-1] if train and not cards.is_wild(train[-1]) else ("", 0)
     first = length + 1 if left == colour else 1
     second = first + 1 if right == left else 1
     return max(longest, first, second)
+
+
+@lru_cache(maxsize=1 << 12)
+def _tail(train: tuple[str, ...]) -> tuple[int, str, int]:
+    """The train's longest run, and the colour and length of the run at its end ("", 0
+    after a wild card)."""
+    ending = runs(train)[-1] if train and not cards.is_wild(train[-1]) else ("", 0)
+    return longest_run(train), *ending
 
 
 def train_value(train: Sequence[str]) -> int:
