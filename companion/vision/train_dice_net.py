@@ -1,9 +1,15 @@
 """Train the pip counter of `dice_net.py` on the odd-numbered real dice photographs.
 
 Run: python -m companion.vision.train_dice_net [--folds K [--fold I]] [--epochs N] [--out DIR]
-[--table NPZ]
-(needs the `train` extra, pip install -e .[train], which brings PyTorch; nothing at run time
-does). The photographs are shared/data/dice-real/overhead-tray and webcam-table beside the
+[--table NPZ] (needs the `train` extra, pip install -e .[train], which brings PyTorch;
+nothing at run time does). With the dice the table's reader cuts out as well (part B's
+command writes them; photographed dice in it come only from the odd half):
+
+    python -m companion.games.caboose.vision.dice_examples --out /tmp/table_dice.npz \
+        --scenes 800 --seed 20000
+    nice -n 5 python -m companion.vision.train_dice_net --table /tmp/table_dice.npz
+
+The photographs are shared/data/dice-real/overhead-tray and webcam-table beside the
 checkout; only their odd-numbered images (sorted by name, `eval-dice --every 2 --offset 1`)
 are ever read, so the even half stays a fair test. `--folds K` trains K nets into
 DIR/fold0..., each on all the odd images but every K-th one (counting the odd images only),
