@@ -36,12 +36,7 @@ def test_the_shipped_counter_is_small_and_opencv_reads_it() -> None:
     assert dice_net.count_many(np.zeros((50, 50, 3), np.uint8), []).shape == (0, 7)
 
 
-# A drawn 4 (sharp, round, well apart) is read as a 2 by the net trained on photographs,
-# where 4s always looked softer; the die-first reader's grid still reads it (test_pips.py).
-KNOWN_MISS = pytest.mark.xfail(strict=True, reason="a drawn 4 reads as 2 (RESULTS-pips.md)")
-
-
-@pytest.mark.parametrize("pips", [1, 2, 3, pytest.param(4, marks=KNOWN_MISS), 5, 6])
+@pytest.mark.parametrize("pips", range(1, 7))
 def test_the_counter_reads_a_plain_white_die_at_any_turn(pips: int) -> None:
     for turn in (0.0, 30.0, 75.0):
         image, rect = photo_of_a_die(pips, turn)

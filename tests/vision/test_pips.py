@@ -44,12 +44,7 @@ def table(width: int = 640, height: int = 480) -> np.ndarray:
     return np.clip(image.astype(np.int16) + noise, 0, 255).astype(np.uint8)
 
 
-# The counter, trained on photographs, is sure this sharp drawn 4 is a 2, and a die it is
-# sure of is read by it alone (on the photographs that gains more than the grid's veto).
-DRAWN_FOUR = pytest.mark.xfail(strict=True, reason="a drawn 4 reads as 2 (RESULTS-pips.md)")
-
-
-@pytest.mark.parametrize("pips", [1, 2, 3, pytest.param(4, marks=DRAWN_FOUR), 5, 6])
+@pytest.mark.parametrize("pips", range(1, 7))
 def test_reads_one_synthetic_die(pips: int) -> None:
     image = table()
     places = draw_die(image, (300, 220), pips)
