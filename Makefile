@@ -11,7 +11,7 @@ SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 # The browser tests drive Debian's own chromium (no browser download from the internet).
 CHROMIUM ?= $(firstword $(wildcard /usr/bin/chromium /usr/bin/chromium-browser))
 
-.PHONY: demo test lint bench clean chromium install-pi
+.PHONY: demo test test-opencv lint bench clean chromium install-pi
 
 $(BIN)/activate:
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11 or newer is needed"'
@@ -40,8 +40,30 @@ chromium:
 	  $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq chromium)
 
 # The slow tests (whole demo games, killed services) spread over every core: `-n auto`.
+# Then the vision tests again on the oldest and newest OpenCV the code must run on.
 test: lint chromium
 	$(BIN)/pytest -n auto
+	$(MAKE) --no-print-directory test-opencv
+
+# The code runs on OpenCV 4.8 to 5.x, but pyproject pins the wheel below 4.12 for the Pi's
+# numpy 1 (see the README): each version here gets a venv of its own, .venv-opencv-VERSION,
+# with the project installed, then that OpenCV over it (4.x with the numpy 1 it was built
+# for; 5.x brings numpy 2, and pip says it breaks the pin: expected), and runs the vision
+# tests (the camera's readers end to end, the real photographs' floors included).
+OPENCV_VERSIONS ?= 4.8.1.78 5.0.0.93
+test-opencv:
+	@set -e; for v in $(OPENCV_VERSIONS); do \
+	  venv=.venv-opencv-$$v; \
+	  if [ ! $$venv/.installed -nt pyproject.toml ]; then \
+	    rm -rf $$venv; $(PYTHON) -m venv $$venv; \
+	    $$venv/bin/pip install --quiet --disable-pip-version-check -e . pytest pytest-xdist hypothesis; \
+	    $$venv/bin/pip install --quiet --disable-pip-version-check "opencv-python-headless==$$v" \
+	      $$(case $$v in 4.*) echo "numpy<2";; esac); \
+	    touch $$venv/.installed; \
+	  fi; \
+	  echo "== the vision tests on OpenCV $$($$venv/bin/python -c 'import cv2; print(cv2.__version__)')"; \
+	  $$venv/bin/pytest -n auto -p no:cacheprovider -m "not browser" tests/vision; \
+	done
 
 bench: $(VENV)/.installed
 	$(BIN)/python bench/bench_simulate.py
@@ -50,7 +72,7 @@ bench: $(VENV)/.installed
 	$(BIN)/python bench/bench_pips.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis tests/artifacts
+	rm -rf $(VENV) .venv-opencv-* .pytest_cache .ruff_cache .hypothesis tests/artifacts
 
 # On a Raspberry Pi: the service, its user, venv (--system-site-packages), config and unit.
 install-pi:
