@@ -34,8 +34,9 @@ def main() -> None:
     deck = edition.load()
     print(f"machine: {platform.machine()}, Python {platform.python_version()}, one process\n")
     print(
-        f"| players | games | games/s (best of {args.repeats}) | reference loop ms | games per reference loop |"
-    )  # noqa: E501
+        f"| players | games | games/s (best of {args.repeats}) "
+        "| reference loop ms | games per reference loop |"
+    )
     print("|---|---|---|---|---|")
     for players, policies in POLICIES.items():
         rates, loops = [], []
