@@ -173,6 +173,17 @@ def test_y11_the_second_game_starts_with_the_lowest_and_goes_the_other_way() -> 
     assert [s.score for s in rules.score(second)] == [13, 0, 5]  # 2 + a run of 1 + 10
 
 
+def test_y11_the_second_game_is_dealt_in_that_order_with_the_first_games_points() -> None:
+    first = with_trains(
+        game(caboose=EDITION.cabooses[0]), ("E", "R4-B4"), ("E", "W"), ("E", "G1-Y1")
+    )
+    points = {s.name: s.score for s in rules.score(first)}
+    second = rules.deal_second(EDITION, first, seed=3)
+    assert second.players == ("Ben", "Ana", "Cleo") and second.turns == 0
+    assert second.carried == tuple(points[name] for name in second.players)
+    assert len(second.hand) == 3 and second.caboose is not None
+
+
 CONDITIONS = [
     ({"kind": "run", "colour": "Y", "length": 3}, ("E", "Y1-Y2", "Y3-B1"), ("E", "Y1-B2")),
     ({"kind": "run", "length": 4}, ("E", "B1-B2", "B3-B4"), ("E", "B1-B2", "W", "B3-B4")),

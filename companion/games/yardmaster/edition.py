@@ -7,7 +7,7 @@ match its box; nothing in code knows a card.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -57,9 +57,9 @@ class Edition:
         return tuple(c for c in self.deck if self.removed_for_two not in cards.colours_of(c))
 
 
-def caboose(raw: Any, colours: Mapping[str, str]) -> Caboose:
-    """A caboose card from its JSON (an edition file's or a record's); ValueError saying what
-    is wrong with it."""
+def caboose(raw: Any, colours: Collection[str]) -> Caboose:
+    """A caboose card from its JSON (an edition file's or a record's), its colour one of
+    `colours` (letters); ValueError saying what is wrong with it."""
     if not isinstance(raw, Mapping) or set(raw) != {"name", "points", "condition"}:
         raise ValueError("a caboose card is an object with 'name', 'points' and 'condition'")
     name, points, condition = raw["name"], raw["points"], raw["condition"]

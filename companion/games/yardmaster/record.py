@@ -104,8 +104,9 @@ def from_json(doc: Any) -> Record:
     if not isinstance(setup, dict) or set(setup) != {"hand", "draw"}:
         raise _fail("setup must be an object with hand and draw")
     hand, draw = _codes(setup["hand"], "setup.hand"), _codes(setup["draw"], "setup.draw")
-    colours = dict(edition.load().colours)
-    colours.update((c, c) for card in (*hand, *draw) for c in cards.colours_of(card))
+    # Y-13: a record's cards may have colours the edition file lacks; its caboose may name them
+    seen = {colour for card in (*hand, *draw) for colour in cards.colours_of(card)}
+    colours = {*edition.load().colours, *seen}
     try:
         caboose = None if doc.get("caboose") is None else edition.caboose(doc["caboose"], colours)
     except ValueError as error:

@@ -134,12 +134,30 @@ def deal(
     if not edition.players[0] <= n <= edition.players[1]:
         raise RuleError("Y-7", f"Yardmaster Express is for 2 to 5 players, not {n}")
     rng = random.Random(f"yardmaster:{seed}")
-    deck = list(edition.deck_for(n))
-    rng.shuffle(deck)
+    deck = _shuffled(edition, n, rng)
     first = rng.randrange(n)
     order = [*names[first:], *names[:first]]
     caboose = rng.choice(edition.cabooses) if with_caboose else None
     return start(order, deck[:n], deck[n:], caboose)
+
+
+def deal_second(edition: Edition, first: Yard, seed: int | str) -> Yard:
+    """The strategic variant's second game after `first` has ended (Y-11): its turn order
+    (`second_game_order`), a fresh shuffle, a caboose card again if the first had one, and
+    each player's points from the first game carried."""
+    points = {s.name: s.score for s in score(first)}
+    order = second_game_order(first.players, [points[name] for name in first.players])
+    n = len(order)
+    rng = random.Random(f"yardmaster:{seed}")
+    deck = _shuffled(edition, n, rng)
+    caboose = rng.choice(edition.cabooses) if first.caboose is not None else None
+    return start(order, deck[:n], deck[n:], caboose, [points[name] for name in order])
+
+
+def _shuffled(edition: Edition, players: int, rng: random.Random) -> list[str]:
+    deck = list(edition.deck_for(players))
+    rng.shuffle(deck)
+    return deck
 
 
 @cache

@@ -49,12 +49,7 @@ def play(
     first = play_from(first_start, [by_name[n] for n in first_start.players], seed)
     if not strategic:
         return [first]
-    points = {s.name: s.score for s in rules.score(first.end)}
-    order = rules.second_game_order(first.end.players, [points[n] for n in first.end.players])
-    dealt = rules.deal(edition, order, f"{seed}:second", with_caboose)
-    second_start = rules.start(
-        order, dealt.hand, dealt.draw, dealt.caboose, [points[n] for n in order]
-    )
-    policies_second = [by_name[n] for n in order]
+    second_start = rules.deal_second(edition, first.end, f"{seed}:second")
+    policies_second = [by_name[n] for n in second_start.players]
     second = play_from(second_start, policies_second, f"{seed}:second", record.STRATEGIC_SECOND)
     return [first, second]
