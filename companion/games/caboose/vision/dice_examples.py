@@ -46,7 +46,7 @@ import cv2
 import numpy as np
 
 from companion.games.caboose import scenes as synthetic
-from companion.games.caboose.vision.eval_vision import photo_dice_stream
+from companion.games.caboose.vision.eval_vision import SAME_DIE_MM, photo_dice_stream
 from companion.games.caboose.vision.observation import VisionConfig
 from companion.games.caboose.vision.observe import observe
 from companion.games.caboose.vision.off_the_cards import off_the_known
@@ -57,7 +57,6 @@ from companion.vision.dice import CROP_PX_PER_MM, CROP_SIDE, DieLook, crop_at, f
 from companion.vision.dice_art import DIE_MM, PIP_COLOURS
 from companion.vision.eval_dice import PHOTOS
 
-_SAME_DIE_MM = 10.0  # a die looked at this near a true die is that die (eval-vision's)
 _PHOTO_SHARE = 0.75  # in a scene of real dice, the share of its dice that are real
 
 
@@ -152,7 +151,7 @@ def scene_examples(
     matched: set[int] = set()
     for look in (lk for lk in looks if lk is not None):
         xy = (look.reading.x, look.reading.y)
-        near = [i for i, d in enumerate(scene.dice) if math.dist(xy, (d.x, d.y)) < _SAME_DIE_MM]
+        near = [i for i, d in enumerate(scene.dice) if math.dist(xy, (d.x, d.y)) < SAME_DIE_MM]
         die = scene.dice[near[0]] if near else None
         if near:
             matched.add(near[0])

@@ -55,7 +55,7 @@ from companion.vision.plain_pass import plain_pass_ms
 DICE = ("drawn", "real", "printed")
 
 _SAME_CARD_MM = 15.0  # a seen card this close to a true card's centre is that card
-_SAME_DIE_MM = 10.0
+SAME_DIE_MM = 10.0  # a die seen this close to a true die's centre is that die
 _UNSURE_BELOW = SessionConfig().die_unsure_below  # a die read less surely is asked about
 
 
@@ -103,7 +103,7 @@ def score_scene(
     die_centres = [d.position for d in seen.dice]
     dice_right, wheels_right, unseen, as_wheels, asked, wrong_sure = 0, 0, 0, 0, 0, 0
     for die in scene.dice:
-        match = _nearest((die.x, die.y), die_centres, _SAME_DIE_MM)
+        match = _nearest((die.x, die.y), die_centres, SAME_DIE_MM)
         if match is None:
             unseen += 1
             continue
