@@ -24,7 +24,11 @@ from companion.store import Store
 from tests.rules.conftest import laura_table, table
 from tests.tables import ROLLECATE_TWO
 
-PACKAGE = Path(__file__).parents[2] / "companion" / "games" / "caboose"
+GAMES = Path(__file__).parents[2] / "companion" / "games"
+PACKAGE = GAMES / "caboose"
+# The shared checks every game's requests go through (a name, a request's fields): their
+# keys are the Caboose page's words too.
+SHARED = (GAMES / "names.py", GAMES / "requests.py")
 # What gives a refusal key: the refusals themselves, a request of the wrong shape, a name's
 # problem (names.py) and a record refused on import (record.py's `_fail`).
 REFUSERS = {
@@ -160,10 +164,11 @@ def texts(node: ast.AST) -> set[str]:
 
 
 def keys_raised() -> set[str]:
-    """Every refusal key given in the Caboose package's source: `key="…"` of a refusal (or
-    each key of a `key="…" if … else "…"`), and the placement keys of rules/geometry.py."""
+    """Every refusal key given in the Caboose package's source and the shared checks it uses:
+    `key="…"` of a refusal (or each key of a `key="…" if … else "…"`), and the placement keys
+    of rules/geometry.py."""
     keys: set[str] = set()
-    for path in PACKAGE.rglob("*.py"):
+    for path in (*PACKAGE.rglob("*.py"), *SHARED):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             if isinstance(node, ast.Call) and ast.unparse(node.func) in REFUSERS:

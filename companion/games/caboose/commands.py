@@ -15,10 +15,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.games.caboose import cards
-from companion.games.caboose.names import first_bad_name
 from companion.games.caboose.rules.state import Chaos, Pass, Play
 from companion.games.caboose.tracker import TableEvent
+from companion.games.names import first_bad_name
 from companion.games.protocol import Malformed, Start
+from companion.games.requests import fields
 from companion.pose import Pose
 
 # --- the page's commands --------------------------------------------------------------------
@@ -236,35 +237,6 @@ def _last_turn(value: Any, name: str) -> int:
             params={"field": name},
         )
     return value
-
-
-Check = Callable[[Any, str], Any]
-
-
-def fields(
-    data: Mapping[str, Any], checks: Mapping[str, Check], required: tuple[str, ...] = ()
-) -> dict[str, Any]:
-    """A request's fields, each checked; unknown or missing fields are refused naming them,
-    so a typo never passes silently as a default."""
-    unknown = sorted(set(data) - set(checks))
-    if unknown:
-        raise Malformed(
-            "request",
-            f"unknown fields {unknown}: this request takes {sorted(checks)}",
-            fields=unknown,
-            key="unknown_fields",
-            params={"fields": ", ".join(unknown), "allowed": ", ".join(sorted(checks))},
-        )
-    missing = [name for name in required if name not in data]
-    if missing:
-        raise Malformed(
-            "request",
-            f"missing fields {missing}",
-            fields=missing,
-            key="missing_fields",
-            params={"fields": ", ".join(missing)},
-        )
-    return {name: checks[name](value, name) for name, value in data.items()}
 
 
 def _pass(data: Mapping[str, Any]) -> Act:
