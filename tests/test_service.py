@@ -27,7 +27,8 @@ def loop(tmp_path: Path):
     store = Store(tmp_path / "table.sqlite3")
     game = default()  # as `companion run` asks the registry for its camera and turn flow
     table = Table(store, Setting(provisional=True, camera=game.follow({})))
-    yield FrameLoop(game.watcher(CameraSetup(TableLayout(), FRAME_SIZE), "rollecate"), table)
+    watcher = game.watcher(CameraSetup(TableLayout(), FRAME_SIZE), "rollecate")
+    yield FrameLoop(table, lambda _: watcher)
     store.close()
 
 
@@ -59,7 +60,7 @@ def test_a_recording_that_runs_out_ends_the_loop_once_its_frames_are_seen(
     scene = synthetic.random_scene(5, "rollecate", n_dice=0)
     cv2.imwrite(str(folder / "0.png"), synthetic.render(scene, 5))
     assert _finishes(loop, FolderFrames(folder))
-    assert loop.watcher.last is not None and len(loop.watcher.last.cards) == len(scene.cards)
+    assert loop.watcher().last is not None and len(loop.watcher().last.cards) == len(scene.cards)
 
 
 def test_stop_ends_the_loop_over_a_camera_that_never_runs_out(loop) -> None:

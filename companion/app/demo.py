@@ -93,7 +93,8 @@ class SyntheticTable(FrameLoop):
         except BaseException:
             self.controls.close()
             raise
-        super().__init__(watcher, table)
+        # the demo's game is the only one played at its table
+        super().__init__(table, lambda game: watcher)
         self.camera = replace(
             synthetic.Camera.preset(filming.camera), frame_size=filming.frame_size
         )

@@ -1,20 +1,25 @@
 """`companion eval-vision`: how well the camera reads synthetic tables whose truth is known.
 
 What is measured (the pieces, the scenes drawn, how a reading is scored) is the game's:
-the default game's `eval_vision` (for the Caboose design, its editions' cards, dice and
-caboose: companion/games/caboose/vision/eval_vision.py) parses the options and reports.
+`--game` names it (the default game if not given), and that game's `eval_vision` (for the
+Caboose design, its editions' cards, dice and caboose: companion/games/caboose/vision/
+eval_vision.py) parses the other options and reports.
 """
 
 from __future__ import annotations
 
+import argparse
 import sys
 
-from companion.games import default
+from companion.games import default, game, games
 
 
 def main(argv: list[str] | None = None) -> int:
-    """`companion eval-vision ARGS`: the default game's measure; its exit status."""
-    return default().eval_vision(sys.argv[1:] if argv is None else list(argv))
+    """`companion eval-vision [--game ID] ARGS`: that game's measure; its exit status."""
+    parser = argparse.ArgumentParser(prog="companion eval-vision", add_help=False)
+    parser.add_argument("--game", choices=list(games()), default=default().id)
+    known, rest = parser.parse_known_args(sys.argv[1:] if argv is None else list(argv))
+    return game(known.game).eval_vision(rest)
 
 
 if __name__ == "__main__":

@@ -17,6 +17,7 @@ from __future__ import annotations
 import logging
 import signal
 import sys
+from collections.abc import Callable
 from dataclasses import asdict
 from pathlib import Path
 
@@ -25,7 +26,7 @@ from gpiozero import Factory
 from companion.app.config import Config, ConfigError, load
 from companion.app.service import FrameLoop, log
 from companion.games import default
-from companion.games.protocol import CameraSetup, Refusal, Setting, Watcher
+from companion.games.protocol import CameraSetup, Game, Refusal, Setting, Watcher
 from companion.store import Store
 from companion.table import Table
 from companion.vision.table import TableLayout
@@ -58,7 +59,7 @@ class Service(FrameLoop):
             outputs=self.controls,
         )
         try:
-            super().__init__(_watcher(config), Table(self.store, setting))
+            super().__init__(Table(self.store, setting), _watchers(config))
         except BaseException:  # a deck or a store it cannot use: let go of pins and file
             self.controls.close()
             self.store.close()
@@ -78,9 +79,12 @@ class Service(FrameLoop):
         self.store.close()
 
 
-def _watcher(config: Config) -> Watcher:
-    """The default game's camera over the configured table, looking for the pieces of the
-    configured edition until a game says which (the game's hint, every frame)."""
+def _watchers(config: Config) -> Callable[[Game], Watcher | None]:
+    """The camera over the configured table, for each game played at it: the default
+    game's is made now, looking for the pieces of the configured edition until a game says
+    which (the game's hint, every frame), so an enrolled deck that cannot be read stops the
+    service before it starts; another game's the first time one of it is played, None (the
+    page referees it, and the log says so) if the camera does not follow that game."""
     table, tracker = config.table, config.tracker
     setup = CameraSetup(
         layout=TableLayout(table.width, table.height, table.marker_mm, table.inset_mm),
@@ -91,10 +95,22 @@ def _watcher(config: Config) -> Watcher:
         die_mm=tracker.die_mm,
         zone=table.zone,
     )
+    first = default()
     try:
-        return default().watcher(setup, table.edition)
+        made = first.watcher(setup, table.edition)
     except ValueError as error:  # the enrolled deck cannot be read
         raise ConfigError(f"table.catalogue: {error}") from error
+
+    def watcher_of(game: Game) -> Watcher | None:
+        if game.id == first.id:
+            return made
+        try:
+            return game.watcher(setup, game.options[0].id)
+        except ValueError as error:
+            log.warning("camera: not following %s: %s", game.name, error)
+            return None
+
+    return watcher_of
 
 
 def serve_page(table: Table, host: str, port: int, pin: str | None) -> str:

@@ -15,9 +15,10 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
-from companion.games.protocol import Refusal, Watcher
+from companion.games.protocol import Game, Refusal, Watcher
 from companion.table import Table
 from hw.frames import FrameSource
 
@@ -28,11 +29,16 @@ DRY_FRAMES = 50
 
 
 class FrameLoop:
-    """A watcher and the table it reports to, stepped one camera frame at a time."""
+    """The table and the camera's watcher of the game played at it, stepped one camera
+    frame at a time."""
 
-    def __init__(self, watcher: Watcher, table: Table) -> None:
-        self.watcher = watcher
+    def __init__(self, table: Table, watcher_of: Callable[[Game], Watcher | None]) -> None:
+        """`watcher_of` gives a game's watcher, asked once per game the first time a game of
+        it is played; None for a game the camera does not follow (its frames are only
+        counted: the page referees it)."""
         self.table = table
+        self._watcher_of = watcher_of
+        self._watchers: dict[str, Watcher | None] = {}
         self.frames = 0  # frames stepped, dropped ones included
         self.stop = threading.Event()  # set, it ends the loop after the frame in hand
 
@@ -41,14 +47,24 @@ class FrameLoop:
         what the game tells the camera to look for (`Table.hint`); the commands it brings
         are handed to the table. A command the game refuses is logged: the camera's
         commands say what was seen, and the game answers on the page and the LED."""
-        commands = list(self.watcher.see(frame, self.table.hint()))
+        watcher = self.watcher()
         self.frames += 1
+        if watcher is None:
+            return []
+        commands = list(watcher.see(frame, self.table.hint()))
         for command in commands:
             try:
                 self.table.handle(command)
             except Refusal as refusal:
                 log.info("camera: %s", refusal.message)
         return commands
+
+    def watcher(self) -> Watcher | None:
+        """The watcher of the game being played (of the default game before any)."""
+        game = self.table.game
+        if game.id not in self._watchers:
+            self._watchers[game.id] = self._watcher_of(game)
+        return self._watchers[game.id]
 
     def run(self, source: FrameSource, period: float = 0.0, frames: int | None = None) -> None:
         """Step the frames `source` reads, one every `period` seconds at most, until `stop`
