@@ -140,6 +140,11 @@ def test_y8_runs_cross_card_boundaries_and_wild_cards_end_them() -> None:
 def test_y8_the_longest_run_with_one_more_card_is_counted_from_the_end(train, laid) -> None:
     lying = ("E", *train)
     assert rules.longest_run_with(lying, laid) == rules.longest_run((*lying, laid))
+    kept = rules.tail(("E",))  # the simulator's count, kept card by card
+    for card in (*train, laid):
+        kept = rules.tail_after(kept, card)
+    assert kept == rules.tail((*lying, laid))
+    assert kept.longest == rules.longest_run((*lying, laid))
 
 
 def test_y9_every_player_with_the_longest_run_gains_its_length_once() -> None:

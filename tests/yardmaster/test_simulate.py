@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+import random
 
 import pytest
 
-from companion.games.yardmaster import edition, record, simulate
+from companion.games.yardmaster import bots, edition, record, rules, simulate
+from companion.games.yardmaster.rules import Add
 
 EDITION = edition.load()
 
@@ -123,3 +125,32 @@ def test_another_seed_gives_another_game() -> None:
     first, again, other = (simulate.play(EDITION, policies, s, True)[0] for s in (7, 7, 8))
     assert first.doc == again.doc and first.end == again.end
     assert other.doc["setup"] != first.doc["setup"]
+
+
+@pytest.mark.parametrize(("policies", "caboose", "strategic"), TABLES)
+def test_the_simulator_plays_what_the_bots_choose_turn_by_turn(policies, caboose, strategic):
+    """The demo plays a bot's turn with `bots.choose` and `rules.apply` on the game as it
+    stands; the simulator keeps its own faster count. Both make the same game."""
+    for seed in range(12):
+        for played in simulate.play(EDITION, policies, seed, caboose, strategic):
+            start = record.from_json(played.doc).start
+            by_name = {f"{p}-{seat + 1}": p for seat, p in enumerate(policies)}
+            seat_policies = [by_name[name] for name in start.players]
+            second = ":second" if played.doc["variant"] else ""
+            rng = random.Random(f"bots:{seed}{second}")
+            yard, turns = start, []
+            while not yard.over:
+                add = bots.choose(yard, seat_policies[yard.to_move], rng)
+                turns.append(record.turn_json(add))
+                yard = rules.apply(yard, add)
+            assert turns == played.doc["turns"] and yard == played.end
+
+
+def test_a_deck_too_short_for_the_game_is_refused_by_the_simulator_too() -> None:
+    short = rules.start(["Ana", "Ben"], ["R1-R1", "B2-B2"], ["Y3-Y3", "G4-G4"])
+    with pytest.raises(ValueError, match="deck is empty"):
+        simulate.play_from(short, ["run", "value"], 1)
+    with pytest.raises(ValueError, match="deck is empty"):
+        bots.choose(
+            rules.apply(rules.apply(short, Add("R1-R1")), Add("B2-B2")), "run", random.Random(1)
+        )

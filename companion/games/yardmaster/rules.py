@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import cache, lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from companion.games.protocol import Refusal
 from companion.games.yardmaster import cards
@@ -177,15 +177,20 @@ def legal_adds(yard: Yard) -> list[Add]:
     if yard.over or not yard.draw:
         return []
     last = yard.trains[yard.to_move][-1]
-    adds: list[Add] = []
-    for card in dict.fromkeys(yard.in_hand):
-        if joins(last, card):
-            adds.append(Add(card))
-        other_way = cards.turned(card)
-        if other_way != card and joins(last, other_way):
-            adds.append(Add(card, turned=True))
-        adds.append(Add(card, face_down=True))
-    return adds
+    return [add for card in dict.fromkeys(yard.in_hand) for add in ways(last, card)]
+
+
+@lru_cache(maxsize=1 << 14)
+def ways(last: str, card: str) -> tuple[Add, ...]:
+    """The ways `card` may be added after `last` (as it lies), in `legal_adds`' order: face
+    up as printed and turned where it joins, face down always. Cached: a deck has a few
+    dozen codes, and a simulation asks this of every card in every hand."""
+    adds = [Add(card)] if joins(last, card) else []
+    other_way = cards.turned(card)
+    if other_way != card and joins(last, other_way):
+        adds.append(Add(card, turned=True))
+    adds.append(Add(card, face_down=True))
+    return tuple(adds)
 
 
 def check(yard: Yard, add: Add) -> None:
@@ -214,11 +219,17 @@ def apply(yard: Yard, add: Add) -> Yard:
     check(yard, add)
     hand = list(yard.in_hand)
     hand.remove(add.card)
-    seat = yard.to_move
+    seat = yard.turns % len(yard.players)
     trains = list(yard.trains)
     trains[seat] = (*trains[seat], add.laid)
-    return replace(
-        yard, hand=tuple(hand), draw=yard.draw[1:], trains=tuple(trains), turns=yard.turns + 1
+    return Yard(
+        yard.players,
+        tuple(hand),
+        yard.draw[1:],
+        tuple(trains),
+        yard.caboose,
+        yard.turns + 1,
+        yard.carried,
     )
 
 
@@ -259,21 +270,37 @@ def longest_run_with(train: tuple[str, ...], laid: str) -> int:
     """The train's longest run once `laid` is added at its end: the same as
     `longest_run((*train, laid))`, counted from the train's last run instead of the whole
     train (bots weigh every card they could add)."""
-    longest, colour, length = _tail(train)
-    if cards.is_wild(laid):
-        return longest
-    (left, _), (right, _) = cards.railcars(laid)
-    first = length + 1 if left == colour else 1
-    second = first + 1 if right == left else 1
-    return max(longest, first, second)
+    return tail_after(tail(train), laid).longest
+
+
+class Tail(NamedTuple):
+    """What the next card needs to know of a train to count its runs: the train's longest
+    run, and the colour and length of the run at its end ("", 0 after a wild card). The
+    simulator keeps one per train, card by card (`tail_after`), instead of recounting."""
+
+    longest: int
+    colour: str
+    length: int
 
 
 @lru_cache(maxsize=1 << 12)
-def _tail(train: tuple[str, ...]) -> tuple[int, str, int]:
-    """The train's longest run, and the colour and length of the run at its end ("", 0
-    after a wild card)."""
+def tail(train: tuple[str, ...]) -> Tail:
+    """The `Tail` of a train, counted from its runs (Y-8)."""
     ending = runs(train)[-1] if train and not cards.is_wild(train[-1]) else ("", 0)
-    return longest_run(train), *ending
+    return Tail(longest_run(train), *ending)
+
+
+@lru_cache(maxsize=1 << 14)
+def tail_after(before: Tail, laid: str) -> Tail:
+    """The `Tail` of a train once `laid` is added at its end (Y-8: a wild card ends the run;
+    the card's left railcar continues the run at the end if its colour is the same, and its
+    right railcar continues the left one). Cached: a game reaches few tails."""
+    if cards.is_wild(laid):
+        return Tail(before.longest, "", 0)
+    (left, _), (right, _) = cards.railcars(laid)
+    first = before.length + 1 if left == before.colour else 1
+    second = first + 1 if right == left else 1
+    return Tail(max(before.longest, first, second), right, second)
 
 
 def train_value(train: Sequence[str]) -> int:

@@ -23,14 +23,41 @@ class Played:
 
 
 def play_from(start: Yard, policies: Sequence[str], seed: int | str, variant=None) -> Played:
-    """A game from `start` to its end, seat i playing `policies[i]`."""
+    """A game from `start` to its end, seat i playing `policies[i]`.
+
+    The game goes on in plain lists, each train's runs kept card by card (`rules.Tail`), and
+    one `Yard` is built at the end: the same turns as `bots.choose` and `rules.apply` turn
+    by turn, several times faster (bench/bench_yardmaster.py). The bots choose only among
+    `rules.ways`, so every addition is legal; the record replays through `rules.apply`
+    (tests/yardmaster/test_record.py checks that it gives the same scores)."""
     rng = random.Random(f"bots:{seed}")
-    yard, adds = start, []
-    while not yard.over:
-        add: Add = bots.choose(yard, policies[yard.to_move], rng)
+    players = len(start.players)
+    hand, draw, drawn = list(start.hand), start.draw, 0
+    trains = [list(train) for train in start.trains]
+    tails = [rules.tail(train) for train in start.trains]
+    adds: list[Add] = []
+    for turn in range(start.turns, start.rounds * players):
+        if drawn == len(draw):
+            raise ValueError("no card can be added: the game is over or the deck is empty")
+        seat = turn % players
+        hand.append(draw[drawn])  # Y-6: the mover draws, adds one card, passes the rest on
+        drawn += 1
+        add = bots.choose_from(policies[seat], tails[seat], trains[seat][-1], hand, rng)
+        hand.remove(add.card)
+        laid = add.laid
+        trains[seat].append(laid)
+        tails[seat] = rules.tail_after(tails[seat], laid)
         adds.append(add)
-        yard = rules.apply(yard, add)
-    return Played(record.to_json(start, adds, variant), yard)
+    end = Yard(
+        start.players,
+        tuple(hand),
+        draw[drawn:],
+        tuple(tuple(train) for train in trains),
+        start.caboose,
+        start.turns + len(adds),
+        start.carried,
+    )
+    return Played(record.to_json(start, adds, variant), end)
 
 
 def play(
