@@ -1,6 +1,7 @@
 """A page's request as a game's command reads it: the shared check of its fields, so that
 every game refuses a typo, an unknown field or a missing one the same way (`Malformed`,
-with the keys `unknown_fields` and `missing_fields` the page says in its language).
+with the keys `unknown_fields` and `missing_fields` the page says in its language), and
+the start form's request, the same for every game (`start`).
 """
 
 from __future__ import annotations
@@ -8,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from companion.games.protocol import Malformed
+from companion.games.names import first_bad_name
+from companion.games.protocol import Malformed, Start
 
 Check = Callable[[Any, str], Any]
 
@@ -37,3 +39,82 @@ def fields(
             params={"fields": ", ".join(missing)},
         )
     return {name: checks[name](value, name) for name, value in data.items()}
+
+
+def flag(value: Any, name: str) -> bool:
+    if not isinstance(value, bool):
+        raise Malformed(
+            "request", f"{name} must be true or false", key="bad_flag", params={"field": name}
+        )
+    return value
+
+
+def text(value: Any, name: str) -> str:
+    if not isinstance(value, str) or len(value) > 200:
+        raise Malformed(
+            "request", f"{name} must be a short text", key="bad_text", params={"field": name}
+        )
+    return value
+
+
+def _optional_text(value: Any, name: str) -> str | None:
+    return None if value is None else text(value, name)
+
+
+def _seed(value: Any, name: str) -> int | str | None:
+    if value is None or (isinstance(value, int) and not isinstance(value, bool)):
+        return value
+    return text(value, name)
+
+
+def _any(value: Any, name: str) -> Any:
+    return value
+
+
+def start(data: Mapping[str, Any], most: int) -> Start:
+    """A new game as the start form sends it (`POST /api/game`): the option (the API's
+    `edition` field, whatever a game calls its options), the variant, one to `most` players'
+    names (the game's rules may ask for more than one), a seed. Its optional `game`, the
+    game's id, is the shared route's to check (the registry knows the games)."""
+
+    def names(value: Any, name: str) -> list[str]:
+        if not isinstance(value, list) or not 1 <= len(value) <= most:
+            raise Malformed(
+                "request",
+                f"{name} must list 1 to {most} players' names",
+                key="bad_names",
+                params={"field": name},
+            )
+        bad = first_bad_name(value)
+        if bad is not None:
+            message, key, params = bad
+            raise Malformed("request", f"{name}: {message}", key=key, params=params)
+        return value
+
+    got = fields(
+        data,
+        {
+            "game": _any,
+            "edition": text,
+            "variant": _optional_text,
+            "names": names,
+            "seed": _seed,
+        },
+        ("edition", "names"),
+    )
+    return Start(tuple(got["names"]), got["edition"], got.get("variant"), got.get("seed"))
+
+
+# A game's page routes (`POST /api/<name>`) and the reader of each route's JSON.
+Routes = Mapping[str, Callable[[Mapping[str, Any]], object]]
+
+
+def command(routes: Routes, route: str, data: Mapping[str, Any]) -> object:
+    """The command a route's JSON object asks for (`Malformed` if it is not one)."""
+    try:
+        read = routes[route]
+    except KeyError:
+        raise Malformed(
+            "request", f"there is no command {route!r}: use {', '.join(routes)}"
+        ) from None
+    return read(data)

@@ -10,14 +10,14 @@ request of the wrong shape is refused (`Malformed`, 400) before it reaches the g
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from companion.games import requests
 from companion.games.caboose import cards
 from companion.games.caboose.rules.state import Chaos, Pass, Play
 from companion.games.caboose.tracker import TableEvent
-from companion.games.names import first_bad_name
 from companion.games.protocol import Malformed, Start
 from companion.games.requests import fields
 from companion.pose import Pose
@@ -186,47 +186,6 @@ def _place(value: Any, name: str) -> tuple[Pose, ...]:
         raise Malformed("placement", f"{name}: {error}") from None
 
 
-def _flag(value: Any, name: str) -> bool:
-    if not isinstance(value, bool):
-        raise Malformed(
-            "request", f"{name} must be true or false", key="bad_flag", params={"field": name}
-        )
-    return value
-
-
-def _text(value: Any, name: str) -> str:
-    if not isinstance(value, str) or len(value) > 200:
-        raise Malformed(
-            "request", f"{name} must be a short text", key="bad_text", params={"field": name}
-        )
-    return value
-
-
-def _optional_text(value: Any, name: str) -> str | None:
-    return None if value is None else _text(value, name)
-
-
-def _names(value: Any, name: str) -> list[str]:
-    if not isinstance(value, list) or not 1 <= len(value) <= 4:
-        raise Malformed(
-            "request",
-            f"{name} must list 1 to 4 players' names",
-            key="bad_names",
-            params={"field": name},
-        )
-    bad = first_bad_name(value)
-    if bad is not None:
-        message, key, params = bad
-        raise Malformed("request", f"{name}: {message}", key=key, params=params)
-    return value
-
-
-def _seed(value: Any, name: str) -> int | str | None:
-    if value is None or (isinstance(value, int) and not isinstance(value, bool)):
-        return value
-    return _text(value, name)
-
-
 def _last_turn(value: Any, name: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         raise Malformed(
@@ -279,7 +238,9 @@ def _reorder(data: Mapping[str, Any]) -> Reorder:
 
 
 def _correct(data: Mapping[str, Any]) -> CorrectRoll:
-    got = fields(data, {"roll": _roll, "confirm": _flag, "turn": _last_turn}, ("roll", "turn"))
+    got = fields(
+        data, {"roll": _roll, "confirm": requests.flag, "turn": _last_turn}, ("roll", "turn")
+    )
     return CorrectRoll(got["roll"], got.get("confirm", False), got["turn"])
 
 
@@ -311,29 +272,13 @@ def _answer(data: Mapping[str, Any]) -> Answer:
     return Answer(got.get("code"), got.get("face"))
 
 
-def _any(value: Any, name: str) -> Any:
-    return value
-
-
 def start(data: Mapping[str, Any]) -> Start:
-    """A new game as the start form sends it (`POST /api/game`). Its optional `game`, the
-    game's id, is the shared route's to check (the registry knows the games)."""
-    got = fields(
-        data,
-        {
-            "game": _any,
-            "edition": _text,
-            "variant": _optional_text,
-            "names": _names,
-            "seed": _seed,
-        },
-        ("edition", "names"),
-    )
-    return Start(tuple(got["names"]), got["edition"], got.get("variant"), got.get("seed"))
+    """A new game as the start form sends it (`POST /api/game`): one to four players."""
+    return requests.start(data, 4)
 
 
 # The page's routes (`POST /api/<name>`) and the commands they send.
-ROUTES: dict[str, Callable[[Mapping[str, Any]], object]] = {
+ROUTES: requests.Routes = {
     "pass": _pass,
     "play": _play,
     "chaos": _chaos,
@@ -349,8 +294,4 @@ ROUTES: dict[str, Callable[[Mapping[str, Any]], object]] = {
 
 def parse(route: str, data: Mapping[str, Any]) -> object:
     """The command a route's JSON object asks for (`Malformed` if it is not one)."""
-    try:
-        read = ROUTES[route]
-    except KeyError:
-        raise Malformed("request", f"there is no command {route!r}") from None
-    return read(data)
+    return requests.command(ROUTES, route, data)
