@@ -1,0 +1,251 @@
+"""Yardmaster Express's words in English and Spanish (`LANGUAGES`): what its page (page/)
+and its view say, the game log's lines, the caboose cards' conditions, and why the rules or
+the table refused something (`refusal_<key>`, the keys of match.py, commands.py and the
+shared checks of names and fields). The page's shell has its own (web/words.py); the server
+hands the page both in one table, so the JavaScript holds no text of its own.
+
+The view (view.py) says some sentences itself (the log, a way that does not join, what
+decided the ranking, a caboose card's condition) with `say`, which picks a word's `_one`
+form when its count is 1, as the page's `t` does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from companion.games.protocol import LANGUAGES
+
+# A word whose count `{n}` changes it has a second form, `<key>_one`, said when the count
+# is 1; both languages have the same keys and the same {parameters} (a test checks both).
+TEXT: dict[str, dict[str, str]] = {
+    "en": {
+        "variant_caboose": "With a caboose card",
+        "variant_strategic": "Strategic: two games",
+        "variant_strategic-caboose": "Strategic, with a caboose card",
+        "trains": "Trains",
+        "to_move": "{name} to move",
+        "game_over": "Game over",
+        "round_of": "Round {round} of {rounds}",
+        "rounds_after": "{n} more rounds after this one",
+        "rounds_after_one": "1 more round after this one",
+        "last_round": "last round",
+        "draw_left": "{n} cards left to draw",
+        "draw_left_one": "1 card left to draw",
+        "start_player": "start player",
+        "engine": "Engine",
+        "face_down": "face down",
+        "turned": "turned",
+        "newest": "added last",
+        "score": "{n} points",
+        "score_one": "1 point",
+        "train_value": "train {n}",
+        "longest_run": "longest run {n}",
+        "run_bonus": "longest-run bonus +{n}",
+        "no_run_bonus": "no longest-run bonus",
+        "caboose_met": "caboose +{n}",
+        "caboose_not_met": "caboose not met",
+        "carried": "first game +{n}",
+        "longest_in_game": "Longest run in the game: {n}",
+        "longest_in_game_none": "No run yet: no train shows a railcar",
+        "caboose": "Caboose card",
+        "caboose_points": "+{n} points to every train that has",
+        "caboose_points_one": "+1 point to every train that has",
+        "hand": "{name}'s hand, with the card drawn: tap a way to add it",
+        "choices": "Which card did {name} add? Tap the way it lies",
+        "add_face_down": "A card face down",
+        "way_printed": "As printed",
+        "way_turned": "Turned",
+        "way_face_down": "Face down",
+        "draw_empty": "The draw deck is empty: a card must be drawn first",
+        "undo": "Take back the last card",
+        "undo_no": "No card to take back",
+        "ranking": "Ranking",
+        "winner": "{name} wins",
+        "strategic": "Strategic variant: game {n} of 2",
+        "totals": "Totals of the two games",
+        "first_game": "Game 1",
+        "second_game": "Game 2",
+        "total": "Total",
+        "second_due": "The first game is over: {name} starts the second, and the hand goes "
+        "the other way round",
+        "next_game": "Deal the second game",
+        # A railcar said in words: colour and value.
+        "railcar": "{colour} {value}",
+        "colour_red": "red",
+        "colour_blue": "blue",
+        "colour_yellow": "yellow",
+        "colour_green": "green",
+        "colour_purple": "purple",
+        # Why a way is greyed (Y-5), as the view says it.
+        "why_no_join": "does not join: its left railcar ({left}) matches the last card's "
+        "right railcar ({right}) in neither colour nor value (Y-5)",
+        # What decided the ranking (Y-10, Y-11).
+        "decided_score": "decided by the most points",
+        "decided_seat": "a tie on {points} points: {name} moves latest in a round, and "
+        "wins it (Y-10)",
+        # A caboose card's condition (Y-12).
+        "cond_run": "a run of at least {n} railcars of one colour",
+        "cond_run_colour": "a run of at least {n} {colour} railcars",
+        "cond_colours": "railcars of at least {n} different colours",
+        "cond_cargo": "at least {n} {colour} railcars",
+        "cond_cargo_one": "at least 1 {colour} railcar",
+        "cond_face_down_max": "at most {n} cards face down",
+        "cond_face_down_max_one": "at most 1 card face down",
+        "cond_no_face_down": "no card face down",
+        "cond_face_down_min": "at least {n} cards face down",
+        "cond_face_down_min_one": "at least 1 card face down",
+        "cond_face_down_between": "between {min} and {max} cards face down",
+        "cond_value": "a train worth at least {n} points",
+        # The game log, newest first.
+        "log_add": "turn {n}: {name} adds {card}",
+        "log_add_turned": "turn {n}: {name} adds {card} turned",
+        "log_add_face_down": "turn {n}: {name} adds a card face down",
+        "log_taken_back": "turn {n} taken back: {name}'s {card}",
+        "log_taken_back_face_down": "turn {n} taken back: {name}'s card face down",
+        "log_over": "game over, won by {name} ({decided})",
+        "log_first_over": "the first game is over: {name} starts the second",
+    },
+    "es": {
+        "variant_caboose": "Con una carta de furgón",
+        "variant_strategic": "Estratégica: dos partidas",
+        "variant_strategic-caboose": "Estratégica, con una carta de furgón",
+        "trains": "Trenes",
+        "to_move": "Le toca a {name}",
+        "game_over": "Fin de la partida",
+        "round_of": "Ronda {round} de {rounds}",
+        "rounds_after": "quedan {n} rondas después de esta",
+        "rounds_after_one": "queda 1 ronda después de esta",
+        "last_round": "última ronda",
+        "draw_left": "quedan {n} cartas en el mazo",
+        "draw_left_one": "queda 1 carta en el mazo",
+        "start_player": "jugador inicial",
+        "engine": "Locomotora",
+        "face_down": "boca abajo",
+        "turned": "girada",
+        "newest": "la última puesta",
+        "score": "{n} puntos",
+        "score_one": "1 punto",
+        "train_value": "tren {n}",
+        "longest_run": "carga más larga {n}",
+        "run_bonus": "bonus de carga más larga +{n}",
+        "no_run_bonus": "sin bonus de carga más larga",
+        "caboose_met": "furgón +{n}",
+        "caboose_not_met": "furgón no cumplido",
+        "carried": "primera partida +{n}",
+        "longest_in_game": "Carga más larga de la partida: {n}",
+        "longest_in_game_none": "Aún no hay cargas: ningún tren muestra un vagón",
+        "caboose": "Carta de furgón",
+        "caboose_points": "+{n} puntos para cada tren que tenga",
+        "caboose_points_one": "+1 punto para cada tren que tenga",
+        "hand": "Mano de {name}, con la carta robada: toca una forma de ponerla",
+        "choices": "¿Qué carta ha puesto {name}? Toca cómo está",
+        "add_face_down": "Una carta boca abajo",
+        "way_printed": "Tal cual",
+        "way_turned": "Girada",
+        "way_face_down": "Boca abajo",
+        "draw_empty": "El mazo está vacío: primero hay que robar una carta",
+        "undo": "Quitar la última carta",
+        "undo_no": "No hay ninguna carta que quitar",
+        "ranking": "Clasificación",
+        "winner": "Gana {name}",
+        "strategic": "Variante estratégica: partida {n} de 2",
+        "totals": "Totales de las dos partidas",
+        "first_game": "Partida 1",
+        "second_game": "Partida 2",
+        "total": "Total",
+        "second_due": "La primera partida ha terminado: {name} empieza la segunda, y la mano "
+        "va en el otro sentido",
+        "next_game": "Repartir la segunda partida",
+        "railcar": "{colour} {value}",
+        "colour_red": "rojo",
+        "colour_blue": "azul",
+        "colour_yellow": "amarillo",
+        "colour_green": "verde",
+        "colour_purple": "morado",
+        "why_no_join": "no encaja: su vagón izquierdo ({left}) no coincide ni en color ni en "
+        "valor con el vagón derecho de la última carta ({right}) (Y-5)",
+        "decided_score": "decidido por la puntuación más alta",
+        "decided_seat": "empate a {points} puntos: {name} juega el último de la ronda, y "
+        "gana (Y-10)",
+        "cond_run": "una carga de al menos {n} vagones de un mismo color",
+        "cond_run_colour": "una carga de al menos {n} vagones de color {colour}",
+        "cond_colours": "vagones de al menos {n} colores distintos",
+        "cond_cargo": "al menos {n} vagones de color {colour}",
+        "cond_cargo_one": "al menos 1 vagón de color {colour}",
+        "cond_face_down_max": "como mucho {n} cartas boca abajo",
+        "cond_face_down_max_one": "como mucho 1 carta boca abajo",
+        "cond_no_face_down": "ninguna carta boca abajo",
+        "cond_face_down_min": "al menos {n} cartas boca abajo",
+        "cond_face_down_min_one": "al menos 1 carta boca abajo",
+        "cond_face_down_between": "entre {min} y {max} cartas boca abajo",
+        "cond_value": "un tren que valga al menos {n} puntos",
+        "log_add": "turno {n}: {name} pone {card}",
+        "log_add_turned": "turno {n}: {name} pone {card} girada",
+        "log_add_face_down": "turno {n}: {name} pone una carta boca abajo",
+        "log_taken_back": "se deshace el turno {n}: {card} de {name}",
+        "log_taken_back_face_down": "se deshace el turno {n}: la carta boca abajo de {name}",
+        "log_over": "fin de la partida, gana {name} ({decided})",
+        "log_first_over": "la primera partida ha terminado: {name} empieza la segunda",
+    },
+}
+
+# Why the rules, the match or a request's check refused something, by the refusal's key
+# (match.py, commands.py, companion/games/names.py and requests.py), with its parameters
+# and its English `message`: the English words are that message, the Spanish say it anew.
+# The page says them as `refusal_<key>`.
+REFUSALS: dict[str, dict[str, str]] = {
+    "es": {
+        "bad_seat": "{field} debe ser un número de asiento, 0 para el primer jugador",
+        "bad_turn": "{field} debe ser el número de cartas puestas hasta ahora, como lo "
+        "muestra la página (0 antes de la primera)",
+        "bad_card": '{field} debe ser el código de una carta tal como está impresa, como "R3-B2"',
+        "bad_flag": "{field} debe ser true o false",
+        "bad_text": "{field} debe ser un texto corto",
+        "bad_names": "{field} debe listar los nombres de los jugadores",
+        "unknown_fields": "campos desconocidos: {fields}; esta petición admite {allowed}",
+        "missing_fields": "faltan campos: {fields}",
+        "name_not_text": "el nombre del jugador {player} debe ser un texto",
+        "name_too_long": "el nombre del jugador {player} tiene {length} caracteres: un "
+        "nombre tiene como mucho {most}",
+        "name_control": "el nombre del jugador {player} tiene un carácter de control (un "
+        "salto de línea, un tabulador…): escríbelo en una línea",
+        "name_invisible": "el nombre del jugador {player} no muestra nada (solo espacios o "
+        "caracteres invisibles): escribe un nombre que se pueda leer",
+        "no_game_yet": "no hay ninguna partida en juego: empieza una primero",
+        "stale": "la mesa ha seguido: ya hay {turn} cartas puestas; vuelve a mirar la mesa",
+        "not_your_turn": "le toca a {name}: solo pone carta quien tiene la mano",
+        "game_over": "la partida ha terminado: ya se han jugado todas las rondas",
+        "not_in_hand": "{card} no está en la mano: la mano tiene {hand}",
+        "no_join": "{card} no encaja con {last}: su vagón izquierdo debe coincidir en color "
+        "o en valor con el vagón derecho de la última carta; gírala, ponla boca abajo o pon "
+        "otra carta",
+        "face_down_turned": "una carta boca abajo no tiene lados que girar: ponla boca abajo "
+        "o girada",
+        "draw_empty": "el mazo está vacío: primero hay que robar una carta",
+        "card_twice": "{card} ya está en un tren: cada carta está una sola vez en el mazo; "
+        "vuelve a mirar la carta",
+        "name_the_card": "di qué carta se ha puesto: el compañero repartió esta partida y "
+        "conoce la mano",
+        "nothing_to_undo": "aún no se ha puesto ninguna carta: no hay nada que quitar",
+        "no_second_game": "la segunda partida se reparte cuando termina la primera de la "
+        "variante estratégica",
+        "players_count": "Yardmaster Express es para {least} a {most} jugadores, no {n}",
+        "no_edition": "no existe la edición {edition} de Yardmaster Express",
+        "no_variant": "no existe la variante {variant}: elige ninguna o {variants}",
+        "no_camera": "ninguna cámara sigue esta mesa: pon cada carta en la página",
+    },
+}
+REFUSALS["en"] = dict.fromkeys(REFUSALS["es"], "{message}")
+TEXT = {
+    lang: TEXT[lang] | {f"refusal_{key}": words for key, words in REFUSALS[lang].items()}
+    for lang in LANGUAGES
+}
+
+
+def say(lang: str, key: str, **params: Any) -> str:
+    """A word of the page in `lang` with its parameters, as the page's `t` says it: its
+    `_one` form when the count `n` is 1."""
+    words: Mapping[str, str] = TEXT[lang]
+    template = words.get(f"{key}_one", words[key]) if params.get("n") == 1 else words[key]
+    return template.format_map(params)
