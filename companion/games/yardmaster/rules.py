@@ -244,10 +244,11 @@ def railcars_along(train: Sequence[str]) -> list[tuple[str, int] | None]:
     return along
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=1 << 10)
 def runs(train: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
     """Y-8: every run as (colour, length), engine side first, across card boundaries.
-    Cached: bots rate every card they could add by the runs it makes."""
+    Cached, a little: a table's trains are scored again while nothing is added (bots and
+    the simulator keep a `Tail` instead, so thousands of finished trains are not kept)."""
     found: list[tuple[str, int]] = []
     previous: str | None = None  # the colour of the railcar before; None after a wild card
     for railcar in railcars_along(train):
@@ -260,7 +261,7 @@ def runs(train: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
     return tuple(found)
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=1 << 10)
 def longest_run(train: tuple[str, ...], colour: str | None = None) -> int:
     """The train's longest run (of `colour`, if given); 0 when it has none."""
     return max((n for c, n in runs(train) if colour in (None, c)), default=0)
@@ -283,7 +284,7 @@ class Tail(NamedTuple):
     length: int
 
 
-@lru_cache(maxsize=1 << 12)
+@lru_cache(maxsize=1 << 10)
 def tail(train: tuple[str, ...]) -> Tail:
     """The `Tail` of a train, counted from its runs (Y-8)."""
     ending = runs(train)[-1] if train and not cards.is_wild(train[-1]) else ("", 0)
