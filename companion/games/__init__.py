@@ -19,7 +19,7 @@ from companion.games.protocol import Game, RecordProblem
 from companion.games.records import read_document
 
 # Each package's `game` module holds its `GAME`; the first is the default game.
-PACKAGES = ("companion.games.caboose",)
+PACKAGES = ("companion.games.caboose", "companion.games.yardmaster")
 
 
 @cache

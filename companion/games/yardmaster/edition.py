@@ -110,11 +110,17 @@ def _edition(raw: dict[str, Any]) -> Edition:
     )
 
 
+_FOLDER = resources.files("companion.games.yardmaster") / "editions"
+# Every edition the package ships, by id (its file's name): what a new game may choose.
+EDITIONS = tuple(
+    sorted(f.name.removesuffix(".json") for f in _FOLDER.iterdir() if f.name.endswith(".json"))
+)
+
+
 @cache
 def load(edition_id: str = "yardmaster-express") -> Edition:
     """The edition in `editions/<edition_id>.json`."""
-    folder = resources.files("companion.games.yardmaster") / "editions"
-    path = folder / f"{edition_id}.json"
+    path = _FOLDER / f"{edition_id}.json"
     if not path.is_file():
         raise KeyError(f"there is no Yardmaster edition {edition_id!r}")
     return _edition(json.loads(path.read_text(encoding="utf-8")))

@@ -1,0 +1,133 @@
+"""Yardmaster Express as the shared table sees it: its `Game` (companion/games/protocol.py).
+
+One entry per thing the shared parts ask; each points at the module of the package that
+does it, so this file is the package's table of contents for the seam."""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from collections.abc import Mapping, Sequence
+from importlib.resources import files
+from typing import Any
+
+from companion.games.names import first_bad_name
+from companion.games.protocol import DemoError, Game, Option, RecordProblem, Rules, Start
+from companion.games.yardmaster import bots, commandline, commands, match, rules, view
+from companion.games.yardmaster.commands import AddCard
+from companion.games.yardmaster.edition import EDITIONS
+from companion.games.yardmaster.edition import load as load_edition
+from companion.games.yardmaster.record import FORMAT, GAME_ID, from_json
+from companion.games.yardmaster.snapshot import Snapshot
+from companion.games.yardmaster.words import TEXT
+
+NAME = "Yardmaster Express"
+# What the camera does not follow yet: said where a command asks for it.
+NO_CAMERA = f"{NAME} is refereed from the page for now: the camera does not read its cards yet"
+
+
+def options() -> tuple[Option, ...]:
+    """The editions, each with its variants (match.VARIANTS: a caboose card, the strategic
+    variant's two games, both)."""
+    names = {
+        "caboose": "with a caboose card",
+        "strategic": "strategic (two games)",
+        "strategic-caboose": "strategic, with a caboose card",
+    }
+    found = []
+    for edition_id in EDITIONS:
+        edition = load_edition(edition_id)
+        variants = tuple(Option(v, names[v], edition.players) for v in match.VARIANTS if v)
+        found.append(Option(edition.id, edition.name, edition.players, variants))
+    return tuple(found)
+
+
+def deal_start(start: Start) -> rules.Yard:
+    """A new game's state from the start form's choices (the option is the edition)."""
+    with_caboose, _ = match.VARIANTS.get(start.variant, (False, False))
+    seed = start.seed if start.seed is not None else 0
+    return rules.deal(load_edition(start.option), start.names, seed, with_caboose)
+
+
+def apply(yard: rules.Yard, action: object) -> tuple[rules.Yard, Sequence[object]]:
+    """The rules' `apply` as the protocol has it: the next state and its events (the card
+    added)."""
+    assert isinstance(action, rules.Add)
+    return rules.apply(yard, action), (action,)
+
+
+def watch(doc: Mapping[str, Any], turn: int, lang: str) -> dict[str, Any]:
+    """One frame of a record watched turn by turn on the page (`POST /api/replay`): the view
+    after `turn` cards, with the number of turns."""
+    played = from_json(doc)
+    bad = first_bad_name(played.start.players)
+    if bad is not None:
+        message, key, params = bad
+        raise RecordProblem(0, "record", message, key=key, params=params)
+    turn = min(turn, len(played.adds))
+    snap = Snapshot(load_edition(), played.start, played.adds[:turn], variant=played.variant)
+    try:
+        snap.yard  # noqa: B018 - a turn that breaks a rule is said, not drawn
+    except rules.RuleError as error:
+        raise RecordProblem(turn, error.rule, error.message) from None
+    frame = view.build(snap, lang, light=True)
+    frame["turns"] = len(played.adds)
+    return frame
+
+
+def sample(table: Any, turns: int = 6, seed: str = "demo") -> None:
+    """A game in progress to look at: three bots' first `turns` cards added through the
+    table, as the page would add them."""
+    table.start(GAME_ID, Start(("Ana", "Ben", "Cleo"), "yardmaster-express", "caboose", seed))
+    rng = random.Random(seed)
+    for number in range(turns):
+        snap = table.match.hint()
+        if snap.yard.over:
+            return
+        add = bots.choose(snap.yard, ("run", "value")[number % 2], rng)
+        table.handle(AddCard(snap.yard.to_move, add.card, number, add.turned, add.face_down))
+
+
+def no_camera(*_: object) -> Any:
+    """What asks for the camera's side of this game (its watcher, its synthetic table, the
+    demo, enrolment): refused with `NO_CAMERA`."""
+    raise ValueError(NO_CAMERA)
+
+
+def no_demo(args: argparse.Namespace) -> Any:
+    raise DemoError(NO_CAMERA)
+
+
+def no_eval(argv: list[str]) -> int:
+    print(f"companion eval-vision: {NO_CAMERA}", file=sys.stderr)
+    return 2
+
+
+GAME = Game(
+    id=GAME_ID,
+    name=NAME,
+    record_format=FORMAT,
+    options=options(),
+    rules=Rules(deal=deal_start, legal=rules.legal_adds, apply=apply),
+    words=TEXT.__getitem__,
+    page=files("companion.games.yardmaster") / "page",
+    start=match.start,
+    load=match.load,
+    resume=match.resume,
+    parse=commands.parse,
+    parse_start=commands.start,
+    button=commands.button,
+    idle=match.idle,
+    sample=sample,
+    replay=commandline.replay_text,
+    watch=watch,
+    add_arguments=commandline.add_arguments,
+    simulate=commandline.simulate,
+    scene=no_camera,
+    watcher=no_camera,
+    follow=lambda keys: None,
+    demo=no_demo,
+    enroll=no_camera,
+    eval_vision=no_eval,
+)
