@@ -172,13 +172,15 @@ def test_y5_a_way_that_does_not_join_is_greyed_with_why():
     assert turned["laid"] == "Y4-B2"
     assert [r["colour"] for r in turned["railcars"]] == ["Y", "B"]
     assert turned["why"] == (
-        "does not join: its left railcar (yellow 4) matches the last card's right railcar "
-        "(blue 2) in neither colour nor value (Y-5)"
+        "does not join: yellow 4 after blue 2, neither colour nor value matches (Y-5)"
     )
     assert ("R1-R1", "turned") not in ways  # the same card either way round: one way
-    assert "(red 1)" in ways["R1-R1", "printed"]["why"]
+    assert "red 1 after blue 2" in ways["R1-R1", "printed"]["why"]
     spanish = view.build(played(table(), *adds), "es")["hand"][0]["ways"][1]
-    assert spanish["why"].startswith("no encaja: su vagón izquierdo (amarillo 4)")
+    assert (
+        spanish["why"]
+        == "no encaja: amarillo 4 tras azul 2, no coincide ni el color ni el valor (Y-5)"
+    )
 
 
 @pytest.mark.parametrize("seed", range(30))

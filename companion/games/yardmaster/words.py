@@ -78,16 +78,19 @@ TEXT: dict[str, dict[str, str]] = {
         "colour_green": "green",
         "colour_purple": "purple",
         # Why a way is greyed (Y-5), as the view says it.
-        "why_no_join": "does not join: its left railcar ({left}) matches the last card's "
-        "right railcar ({right}) in neither colour nor value (Y-5)",
+        "why_no_join": "does not join: {left} after {right}, neither colour nor value "
+        "matches (Y-5)",
         # What decided the ranking (Y-10, Y-11).
         "decided_score": "decided by the most points",
         "decided_seat": "a tie on {points} points: {name} moves latest in a round, and "
         "wins it (Y-10)",
         # A caboose card's condition (Y-12).
         "cond_run": "a run of at least {n} railcars of one colour",
+        "cond_run_one": "at least 1 railcar",
         "cond_run_colour": "a run of at least {n} {colour} railcars",
+        "cond_run_colour_one": "at least 1 {colour} railcar",
         "cond_colours": "railcars of at least {n} different colours",
+        "cond_colours_one": "at least 1 railcar",
         "cond_cargo": "at least {n} {colour} railcars",
         "cond_cargo_one": "at least 1 {colour} railcar",
         "cond_face_down_max": "at most {n} cards face down",
@@ -97,6 +100,7 @@ TEXT: dict[str, dict[str, str]] = {
         "cond_face_down_min_one": "at least 1 card face down",
         "cond_face_down_between": "between {min} and {max} cards face down",
         "cond_value": "a train worth at least {n} points",
+        "cond_value_one": "a train worth at least 1 point",
         # The game log, newest first.
         "log_add": "turn {n}: {name} adds {card}",
         "log_add_turned": "turn {n}: {name} adds {card} turned",
@@ -163,14 +167,16 @@ TEXT: dict[str, dict[str, str]] = {
         "colour_yellow": "amarillo",
         "colour_green": "verde",
         "colour_purple": "morado",
-        "why_no_join": "no encaja: su vagón izquierdo ({left}) no coincide ni en color ni en "
-        "valor con el vagón derecho de la última carta ({right}) (Y-5)",
+        "why_no_join": "no encaja: {left} tras {right}, no coincide ni el color ni el valor (Y-5)",
         "decided_score": "decidido por la puntuación más alta",
         "decided_seat": "empate a {points} puntos: {name} juega el último de la ronda, y "
         "gana (Y-10)",
         "cond_run": "una carga de al menos {n} vagones de un mismo color",
+        "cond_run_one": "al menos 1 vagón",
         "cond_run_colour": "una carga de al menos {n} vagones de color {colour}",
+        "cond_run_colour_one": "al menos 1 vagón de color {colour}",
         "cond_colours": "vagones de al menos {n} colores distintos",
+        "cond_colours_one": "al menos 1 vagón",
         "cond_cargo": "al menos {n} vagones de color {colour}",
         "cond_cargo_one": "al menos 1 vagón de color {colour}",
         "cond_face_down_max": "como mucho {n} cartas boca abajo",
@@ -180,6 +186,7 @@ TEXT: dict[str, dict[str, str]] = {
         "cond_face_down_min_one": "al menos 1 carta boca abajo",
         "cond_face_down_between": "entre {min} y {max} cartas boca abajo",
         "cond_value": "un tren que valga al menos {n} puntos",
+        "cond_value_one": "un tren que valga al menos 1 punto",
         "log_add": "turno {n}: {name} pone {card}",
         "log_add_turned": "turno {n}: {name} pone {card} girada",
         "log_add_face_down": "turno {n}: {name} pone una carta boca abajo",
@@ -231,6 +238,7 @@ REFUSALS: dict[str, dict[str, str]] = {
         "no_second_game": "la segunda partida se reparte cuando termina la primera de la "
         "variante estratégica",
         "players_count": "Yardmaster Express es para {least} a {most} jugadores, no {n}",
+        "same_names": "dos jugadores tienen el mismo nombre: dale a cada uno el suyo",
         "no_edition": "no existe la edición {edition} de Yardmaster Express",
         "no_variant": "no existe la variante {variant}: elige ninguna o {variants}",
         "no_camera": "ninguna cámara sigue esta mesa: pon cada carta en la página",

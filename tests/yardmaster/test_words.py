@@ -1,0 +1,102 @@
+"""Yardmaster Express's words: the same keys and {parameters} in English and Spanish, one
+thing never said as many, every refusal the game and the shared checks can give said in
+both languages, and every word the page's script asks for there to be said."""
+
+from __future__ import annotations
+
+import re
+from importlib.resources import files
+from pathlib import Path
+from string import Formatter
+
+import pytest
+
+from companion.games.protocol import LANGUAGES
+from companion.games.yardmaster.words import REFUSALS, TEXT, say
+from web.words import SHELL
+
+ROOT = Path(__file__).resolve().parents[2]
+PAGE = files("companion.games.yardmaster") / "page"
+# Where refusals of a Yardmaster table come from: the game's package, and the shared checks
+# of a player's name and a request's fields.
+SOURCES = [
+    *sorted(
+        path
+        for path in (ROOT / "companion/games/yardmaster").glob("*.py")
+        if path.name not in ("view.py", "words.py")  # they say words, they refuse nothing
+    ),
+    ROOT / "companion/games/names.py",
+    ROOT / "companion/games/requests.py",
+]
+# "1 points", "1 cards", "quedan 1": a plural said of one thing.
+PLURAL_OF_ONE = re.compile(r"\b1 (\w+s)\b|\b(quedan|faltan) 1\b")
+
+
+def fields(template: str) -> set[str]:
+    return {name for _, name, _, _ in Formatter().parse(template) if name}
+
+
+def test_both_languages_have_the_same_words_with_the_same_parameters():
+    assert set(TEXT["en"]) == set(TEXT["es"])
+    for key in TEXT["en"]:
+        if key.startswith("refusal_"):
+            continue  # the English is the refusal's own message; Spanish says it anew
+        assert fields(TEXT["en"][key]) == fields(TEXT["es"][key]), key
+    for key in TEXT["en"]:
+        if key.endswith("_one"):
+            assert key.removesuffix("_one") in TEXT["en"], key
+
+
+def test_the_games_words_hide_none_of_the_shells():
+    """The page gets the shell's words and the game's in one table: a key in both would
+    silently replace the shell's."""
+    assert not set(TEXT["en"]) & set(SHELL["en"])
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_one_point_one_card_one_round(lang):
+    counted = [key for key, text in TEXT[lang].items() if "{n}" in text]
+    assert {"score", "draw_left", "rounds_after", "cond_cargo"} <= set(counted)
+    for key in counted:
+        template = TEXT[lang].get(f"{key}_one", TEXT[lang][key])
+        one = template.format(**{name: 1 if name == "n" else "X" for name in fields(template)})
+        assert not PLURAL_OF_ONE.search(one), (key, one)
+    assert say("es", "score", n=1) == "1 punto" and say("es", "score", n=2) == "2 puntos"
+    assert say("en", "draw_left", n=1) == "1 card left to draw"
+
+
+def test_every_refusal_a_yardmaster_table_gives_is_said_in_both_languages():
+    """Every `key="…"` a refusal of the game's package or the shared checks carries (and
+    every key of a name's problem) has Spanish words using only its parameters."""
+    keys: set[str] = set()
+    for path in SOURCES:
+        text = path.read_text(encoding="utf-8")
+        keys |= set(re.findall(r'\bkey="(\w+)"', text))  # Refusal(…, key="stale")
+        keys |= set(re.findall(r'\bkey(?:, params)? = "(\w+)"', text))  # key = "no_join"
+        keys |= set(re.findall(r'NameProblem\(\s*"(\w+)"', text))
+    assert {"no_join", "stale", "not_your_turn", "name_too_long", "unknown_fields"} <= keys
+    missing = keys - set(REFUSALS["es"])
+    assert not missing, f"refusals with no words: {sorted(missing)}"
+    for lang in LANGUAGES:
+        assert all(f"refusal_{key}" in TEXT[lang] for key in keys)
+    assert TEXT["en"]["refusal_no_join"] == "{message}"
+    assert fields(TEXT["es"]["refusal_no_join"]) == {"card", "last"}
+
+
+def test_every_word_the_pages_script_asks_for_is_there_in_both_languages():
+    script = (PAGE / "yardmaster-express.js").read_text(encoding="utf-8")
+    asked = set(re.findall(r'\bt\("(\w+)"', script))
+    assert {"hand", "choices", "undo", "next_game", "caboose_met"} <= asked
+    # A word named by a way of the view (`way_${way.way}`): every way the view gives.
+    assert "t(`way_${way.way}`)" in script
+    asked |= {f"way_{way}" for way in ("printed", "turned", "face_down")}
+    for lang in LANGUAGES:
+        missing = asked - set(SHELL[lang]) - set(TEXT[lang])
+        assert not missing, (lang, sorted(missing))
+
+
+def test_the_markups_words_are_there_in_both_languages():
+    markup = (PAGE / "table.html").read_text(encoding="utf-8")
+    asked = set(re.findall(r"\btext\.(\w+)", markup))
+    for lang in LANGUAGES:
+        assert asked <= set(SHELL[lang]) | set(TEXT[lang])
