@@ -119,6 +119,11 @@ class Start:
     seed: int | str | None = None
 
 
+# The status LED's states a match shows through `Setting.outputs` (hw.controls.Controls.show):
+# waiting for the players, something to confirm, a problem to fix.
+LED_WAITING, LED_NEEDS_CONFIRMATION, LED_ERROR = "waiting", "needs-confirmation", "error"
+
+
 @dataclass(frozen=True)
 class Setting:
     """How the table plays, the same for every game started on it: `provisional`, the

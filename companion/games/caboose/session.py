@@ -67,16 +67,16 @@ from companion.games.caboose.turn_reading import (
     unsure_die,
     wheels_of,
 )
+from companion.games.protocol import LED_ERROR, LED_NEEDS_CONFIRMATION, LED_WAITING
 from companion.pose import Pose
 
 if TYPE_CHECKING:
     from companion.games.caboose.vision.observation import SeenCard, SeenDie
     from companion.games.caboose.vision.problems import Problem
 
-# The buttons and the LED statuses, as hw.controls names them (kept equal by a test; the
-# core does not import hardware code).
+# The buttons, as hw.controls names them (kept equal by a test, as the LED statuses of
+# companion.games.protocol are; the core does not import hardware code).
 PASS, CONFIRM, UNDO = "pass", "confirm", "undo"
-LED_WAITING, LED_NEEDS_CONFIRMATION, LED_ERROR = "waiting", "needs-confirmation", "error"
 
 # Phases of a turn.
 WAITING = "waiting"  # for the player to move: lay cards, show chaos cards, or PASS

@@ -17,6 +17,7 @@ from companion.games import requests
 from companion.games.protocol import Malformed, Start
 from companion.games.requests import fields
 from companion.games.yardmaster import cards
+from companion.games.yardmaster.follow import Said, TrainSeen
 
 
 @dataclass(frozen=True)
@@ -45,6 +46,15 @@ class Undo:
 @dataclass(frozen=True)
 class NextGame:
     """The strategic variant's second game dealt, once the first has ended (Y-11)."""
+
+
+@dataclass(frozen=True)
+class Seen:
+    """What one camera frame brought: the trains of a table that has just become still
+    (None: no news of them), and what the camera could not see in the frame."""
+
+    trains: tuple[TrainSeen, ...] | None = None
+    camera: tuple[Said, ...] = ()
 
 
 @dataclass(frozen=True)

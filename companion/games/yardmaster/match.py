@@ -12,14 +12,23 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
-from companion.games.protocol import RecordProblem, Refusal, Setting, Start
+from companion.games.protocol import (
+    LED_ERROR,
+    LED_NEEDS_CONFIRMATION,
+    LED_WAITING,
+    RecordProblem,
+    Refusal,
+    Setting,
+    Start,
+)
 from companion.games.yardmaster import cards, rules, view
-from companion.games.yardmaster.commands import AddCard, NextGame, Press, Undo
+from companion.games.yardmaster.commands import AddCard, NextGame, Press, Seen, Undo
 from companion.games.yardmaster.edition import EDITIONS, Edition
 from companion.games.yardmaster.edition import load as load_edition
+from companion.games.yardmaster.follow import Point, Said, TrainSeen, compare
 from companion.games.yardmaster.record import (
     GAME_ID,
     STRATEGIC_SECOND,
@@ -46,6 +55,23 @@ VARIANTS: dict[str | None, tuple[bool, bool]] = {
 }
 
 
+@dataclass
+class Following:
+    """The turn at a table a camera follows: which train is whose (`owners`, by seat), the
+    last still view of the trains, what disagrees with the game or keeps the camera from
+    telling, what it cannot see, the card it took last and whether CONFIRM has
+    acknowledged it, and a card taken back in the game that still lies on the table."""
+
+    owners: tuple[Point | None, ...]
+    seen: tuple[TrainSeen, ...] | None = None
+    problem: Said | None = None
+    waiting: Said | None = None
+    camera: tuple[Said, ...] = ()
+    last: tuple[str, str] | None = None  # (player, card as it lies)
+    acknowledged: bool = True
+    taken_back: tuple[int, str] | None = None  # (seat, card as it lay)
+
+
 class Match:
     """One game of Yardmaster Express at the table."""
 
@@ -54,6 +80,9 @@ class Match:
         self.number = number
         self.snap = snap
         self.setting = setting
+        self.following: Following | None = None  # the turn at the table, when a camera follows
+        if setting.camera is not None:
+            self.following = Following((None,) * len(snap.start.players))
 
     # --- the protocol --------------------------------------------------------------------
 
@@ -77,14 +106,17 @@ class Match:
             self._next()
         elif isinstance(command, Press):
             self._press(command.button)
+        elif isinstance(command, Seen):
+            return self._seen(command)
         else:
             raise Refusal(
                 "request", f"a Yardmaster Express table takes no {type(command).__name__}"
             )
+        self._follow()
         return True
 
     def view(self, lang: str) -> dict[str, Any]:
-        return view.build(self.snap, lang) | {"session": None}
+        return view.build(self.snap, lang) | {"session": self._session()}
 
     def record(self) -> Mapping[str, Any]:
         return self.snap.record()
@@ -123,6 +155,11 @@ class Match:
             self._fresh(turn)
         snap = undone(self.snap)
         self.store.append(self.number, UNDO)
+        seat = snap.yard.to_move
+        if self.following is not None and seat is not None:
+            # the card still lies on the table: the camera must not take it again
+            self.following.taken_back = (seat, self.snap.yard.trains[seat][-1])
+            self.following.acknowledged = True
         self.snap = snap
 
     def _next(self) -> None:
@@ -149,13 +186,117 @@ class Match:
         self.snap = snap
 
     def _press(self, button: str) -> None:
+        """Hold CONFIRM: the last card taken back. CONFIRM: the card the camera took is
+        acknowledged. PASS: nobody passes in this game."""
         if button == "undo":
             self._undo(None)
             return
+        following = self.following
+        if following is None:
+            raise Refusal(
+                "session", "no camera follows this table: add each card on the page",
+                key="no_camera",
+            )  # fmt: skip
+        if button == "confirm" and not following.acknowledged:
+            following.acknowledged = True
+            return
         raise Refusal(
-            "session", "no camera follows this table: add each card on the page",
-            key="no_camera",
+            "session", "nothing to confirm: add your card to your train; hold CONFIRM to "
+            "take the last card back", key="nothing_to_confirm",
         )  # fmt: skip
+
+    # --- the camera ----------------------------------------------------------------------
+
+    def _seen(self, command: Seen) -> bool:
+        """A frame's news: what the camera cannot see, and a still view of the trains,
+        which is compared with the game (a card the player to move added is taken, checked
+        by the rules; anything else that disagrees is a problem, buzzed once, and nothing
+        counts until it is fixed). Whether what the page shows changed."""
+        following = self.following
+        if following is None:
+            raise Refusal(
+                "session", "no camera follows this table: the turn at the table is not known"
+            )
+        before = self._session()
+        following.camera = command.camera
+        if command.trains is not None:
+            following.seen = command.trains
+            self._follow()
+        return self._session() != before
+
+    def _follow(self) -> None:
+        """Compare the last still view with the game as it now stands (after a frame, and
+        after the page or a button changed the game): take the mover's new card, or say
+        what is wrong."""
+        following = self.following
+        if following is None or following.seen is None:
+            return
+        yard = self.snap.yard
+        reading = compare(yard.players, yard.trains, yard.to_move, following.seen, following.owners)
+        following.owners = reading.owners
+        problem, waiting = reading.problem, reading.waiting
+        if reading.added is not None and problem is None and waiting is None:
+            seat = yard.to_move
+            assert seat is not None
+            if following.taken_back == (seat, reading.added):
+                name = yard.players[seat]
+                waiting = Said(
+                    "take_back", f"{reading.added} was taken back: take it off {name}'s train",
+                    (("name", name), ("card", reading.added)),
+                )  # fmt: skip
+            else:
+                problem = self._take(seat, reading.added)
+        elif reading.added is None and problem is None:
+            following.taken_back = None  # the table agrees with the game again
+        if problem is not None and problem != following.problem:
+            if self.setting.outputs is not None:
+                self.setting.outputs.illegal()
+        following.problem, following.waiting = problem, waiting
+        if self.setting.outputs is not None:
+            self.setting.outputs.show(self._led())
+
+    def _take(self, seat: int, laid: str) -> Said | None:
+        """The card the mover was seen adding, as it lies: added to the game and journaled,
+        or the refusal said as the problem to fix."""
+        assert self.following is not None
+        seen = _as_added(laid, self.snap.edition.deck_for(len(self.snap.start.players)))
+        try:
+            snap = added(self.snap, seen)
+        except Refusal as refusal:
+            params = tuple(refusal.params.items())
+            return Said(refusal.key or refusal.rule, refusal.message, params)
+        self.store.append(self.number, ADD, _turn_doc(seen))
+        self.snap = snap
+        self.following.last = (self.snap.start.players[seat], laid)
+        self.following.acknowledged = False
+        self.following.taken_back = None
+        return None
+
+    def _led(self) -> str:
+        following = self.following
+        assert following is not None
+        if following.problem is not None or following.camera:
+            return LED_ERROR
+        return LED_WAITING if following.acknowledged else LED_NEEDS_CONFIRMATION
+
+    def _session(self) -> dict[str, Any] | None:
+        """The turn at the table, as the page shows it (None when no camera follows)."""
+        following = self.following
+        if following is None:
+            return None
+        yard = self.snap.yard
+        return {
+            "mover": None if yard.to_move is None else yard.players[yard.to_move],
+            "round": yard.round,
+            "rounds": yard.rounds,
+            "awaiting": "card" if following.acknowledged else "confirm",
+            "last": None
+            if following.last is None
+            else {"name": following.last[0], "card": following.last[1]},
+            "problem": None if following.problem is None else following.problem.as_json(),
+            "waiting": None if following.waiting is None else following.waiting.as_json(),
+            "camera": [said.as_json() for said in following.camera],
+        }
 
     def _fresh(self, turn: int) -> None:
         """A command made on a page that saw `turn` cards added: refused if the table has
@@ -200,6 +341,17 @@ def undone(snap: Snapshot) -> Snapshot:
     if snap.provisional:
         return replace(_provisional(snap, _laid(snap)[:-1]), undone=taken)
     return replace(snap, adds=snap.adds[:-1], undone=taken)
+
+
+def _as_added(laid: str, deck: Sequence[str]) -> Add | None:
+    """A card seen lying in a train as an addition: face down (None: nobody sees which
+    card), as printed, or turned end for end when only its other way round is a card of
+    the deck (a card not in the deck at all is taken as printed: Y-13)."""
+    if laid == cards.FACE_DOWN:
+        return None
+    if laid not in deck and cards.turned(laid) in deck:
+        return Add(cards.turned(laid), turned=True)
+    return Add(laid)
 
 
 def _laid(snap: Snapshot) -> list[Add | None]:
