@@ -12,7 +12,7 @@ from string import Formatter
 import pytest
 
 from companion.games.protocol import LANGUAGES
-from companion.games.yardmaster.words import REFUSALS, TEXT, say
+from companion.games.yardmaster.words import TEXT, say
 from web.words import SHELL
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -65,22 +65,34 @@ def test_one_point_one_card_one_round(lang):
     assert say("en", "draw_left", n=1) == "1 card left to draw"
 
 
-def test_every_refusal_a_yardmaster_table_gives_is_said_in_both_languages():
-    """Every `key="…"` a refusal of the game's package or the shared checks carries (and
-    every key of a name's problem) has Spanish words using only its parameters."""
+def said_keys() -> set[str]:
+    """Every key a refusal or the referee at the table says something with, found in the
+    sources: `key="stale"`, `key, params = "no_join"`, a name's problem, `Said("lay_engines"`
+    and `key, fix = "train_longer"`."""
     keys: set[str] = set()
     for path in SOURCES:
         text = path.read_text(encoding="utf-8")
-        keys |= set(re.findall(r'\bkey="(\w+)"', text))  # Refusal(…, key="stale")
-        keys |= set(re.findall(r'\bkey(?:, params)? = "(\w+)"', text))  # key = "no_join"
-        keys |= set(re.findall(r'NameProblem\(\s*"(\w+)"', text))
+        keys |= set(re.findall(r'\bkey="(\w+)"', text))
+        keys |= set(re.findall(r'\bkey(?:, \w+)? = "(\w+)"', text))
+        keys |= set(re.findall(r'(?:NameProblem|Said)\(\s*"(\w+)"', text))
+    return keys
+
+
+def test_everything_a_yardmaster_table_refuses_or_says_is_said_in_both_languages():
+    """Every key of a refusal of the game's package or the shared checks, and of what the
+    referee at the table says (the camera's view compared with the game), has Spanish words
+    using only its parameters: a refusal as `refusal_<key>`, the referee as `session_<key>`
+    (a card the camera saw that breaks a rule is said as its refusal)."""
+    keys = said_keys()
     assert {"no_join", "stale", "not_your_turn", "name_too_long", "unknown_fields"} <= keys
-    missing = keys - set(REFUSALS["es"])
-    assert not missing, f"refusals with no words: {sorted(missing)}"
+    assert {"lay_engines", "train_longer", "take_back"} <= keys
     for lang in LANGUAGES:
-        assert all(f"refusal_{key}" in TEXT[lang] for key in keys)
+        missing = {k for k in keys if f"refusal_{k}" not in TEXT[lang]
+                   and f"session_{k}" not in TEXT[lang]}  # fmt: skip
+        assert not missing, f"said with no words in {lang}: {sorted(missing)}"
     assert TEXT["en"]["refusal_no_join"] == "{message}"
     assert fields(TEXT["es"]["refusal_no_join"]) == {"card", "last"}
+    assert fields(TEXT["es"]["session_train_longer"]) == {"name", "seen", "game"}
 
 
 def test_every_word_the_pages_script_asks_for_is_there_in_both_languages():

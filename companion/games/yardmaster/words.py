@@ -109,6 +109,33 @@ TEXT: dict[str, dict[str, str]] = {
         "log_taken_back_face_down": "turn {n} taken back: {name}'s card face down",
         "log_over": "game over, won by {name} ({decided})",
         "log_first_over": "the first game is over: {name} starts the second",
+        # The turn at the table, when a camera follows it (the view's "session"); what the
+        # camera says as a key, `session_<key>`, or a refusal's key, `refusal_<key>`.
+        "session": "At the table",
+        "session_add": "{name}: add your card to your train",
+        "session_taken": "The camera took {name}'s {card}: press CONFIRM",
+        "session_camera": "The camera cannot see",
+        "session_help": "Add your card to your train; CONFIRM acknowledges it, hold CONFIRM "
+        "to take the last card back",
+        "session_lay_engines": "the camera sees {seen} trains for {players} players: lay "
+        "every player's engine card in front of them",
+        "session_too_many_trains": "the camera sees {seen} trains for {players} players: take "
+        "away what is not a player's train",
+        "session_camera_unsure": "the camera is not sure of a card in {name}'s train: "
+        "straighten it or move hands and shadows away",
+        "session_not_the_movers_train": "a card lies in a train that is not the player to "
+        "move's: take it back",
+        "session_train_longer": "{name}'s train shows {seen}, the game has {game}: take back "
+        "the cards the game does not have",
+        "session_train_shorter": "{name}'s train shows {seen}, the game has {game}: lay the "
+        "missing cards back, or hold CONFIRM to take the last card back in the game",
+        "session_train_differs": "{name}'s train shows {seen}, the game has {game}: lay the "
+        "train as the game has it",
+        "session_take_back": "{card} was taken back: take it off {name}'s train",
+        "session_loose_cards": "{n} cards lie apart from every train: lay each card against "
+        "the end of its train",
+        "session_loose_cards_one": "1 card lies apart from every train: lay it against the "
+        "end of its train",
     },
     "es": {
         "variant_caboose": "Con una carta de furgón",
@@ -194,6 +221,32 @@ TEXT: dict[str, dict[str, str]] = {
         "log_taken_back_face_down": "se deshace el turno {n}: la carta boca abajo de {name}",
         "log_over": "fin de la partida, gana {name} ({decided})",
         "log_first_over": "la primera partida ha terminado: {name} empieza la segunda",
+        "session": "En la mesa",
+        "session_add": "{name}: pon tu carta en tu tren",
+        "session_taken": "La cámara ha visto {card} en el tren de {name}: pulsa CONFIRM",
+        "session_camera": "La cámara no ve",
+        "session_help": "Pon tu carta en tu tren; CONFIRM la da por buena, mantén CONFIRM "
+        "para quitar la última carta",
+        "session_lay_engines": "la cámara ve {seen} trenes para {players} jugadores: pon la "
+        "locomotora de cada jugador delante de él",
+        "session_too_many_trains": "la cámara ve {seen} trenes para {players} jugadores: "
+        "quita lo que no sea el tren de un jugador",
+        "session_camera_unsure": "la cámara no está segura de una carta del tren de {name}: "
+        "enderézala o aparta manos y sombras",
+        "session_not_the_movers_train": "hay una carta en un tren que no es el del jugador al "
+        "que le toca: quítala",
+        "session_train_longer": "el tren de {name} muestra {seen}, la partida tiene {game}: "
+        "quita las cartas que la partida no tiene",
+        "session_train_shorter": "el tren de {name} muestra {seen}, la partida tiene {game}: "
+        "vuelve a poner las cartas que faltan, o mantén CONFIRM para quitar la última carta "
+        "de la partida",
+        "session_train_differs": "el tren de {name} muestra {seen}, la partida tiene {game}: "
+        "pon el tren como lo tiene la partida",
+        "session_take_back": "{card} se ha quitado: quítala del tren de {name}",
+        "session_loose_cards": "hay {n} cartas sueltas, fuera de los trenes: pon cada una al "
+        "final de su tren",
+        "session_loose_cards_one": "hay 1 carta suelta, fuera de los trenes: ponla al final "
+        "de su tren",
     },
 }
 
@@ -242,6 +295,8 @@ REFUSALS: dict[str, dict[str, str]] = {
         "no_edition": "no existe la edición {edition} de Yardmaster Express",
         "no_variant": "no existe la variante {variant}: elige ninguna o {variants}",
         "no_camera": "ninguna cámara sigue esta mesa: pon cada carta en la página",
+        "nothing_to_confirm": "no hay nada que confirmar: pon tu carta en tu tren; mantén "
+        "CONFIRM para quitar la última carta",
     },
 }
 REFUSALS["en"] = dict.fromkeys(REFUSALS["es"], "{message}")

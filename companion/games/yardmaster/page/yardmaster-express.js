@@ -33,7 +33,7 @@ function trainCard(card) {
 // The shell's `gamePage.draw`: every part of the game, or none when no game is dealt.
 function drawYardmaster(v, replay) {
   const playing = Boolean(v && v.game === "yardmaster-express");
-  document.getElementById("session").hidden = true;  // no camera follows this game yet
+  drawSession(playing && !replay ? v.session : null);
   for (const id of YM_SECTIONS) document.getElementById(id).hidden = !playing;
   if (!playing) return false;
   drawStatus(v);
@@ -74,8 +74,13 @@ function wayButton(v, entry, way) {
     ? h("span", { class: "ym-railcars" }, way.railcars.map((r) => railcar(r)))
     : h("span", { class: "ym-card face_down mini" }, h("span", { class: "ym-word" }, t("face_down")));
   return h("button", { type: "button", class: `ym-way${way.legal ? "" : " greyed"}`,
-    "aria-disabled": way.legal ? null : "true", "data-card": entry.card || "", "data-way": way.way,
-    onclick: () => send("/api/add", body) }, look, h("span", { class: "ym-way-name" }, t(`way_${way.way}`)));
+    "aria-describedby": way.why ? whyId(entry, way) : null, "data-card": entry.card || "",
+    "data-way": way.way, onclick: () => send("/api/add", body) },
+  look, h("span", { class: "ym-way-name" }, t(`way_${way.way}`)));
+}
+
+function whyId(entry, way) {
+  return `ym-why-${entry.card || "any"}-${way.way}`;
 }
 
 function drawMove(v, replay) {
@@ -94,7 +99,7 @@ function drawMove(v, replay) {
       entry.card ? h("span", { class: "ym-code" }, entry.card) : h("span", { class: "ym-code" }, t("add_face_down")),
       h("div", { class: "ym-ways" }, entry.ways.map((way) => wayButton(v, entry, way))),
       entry.ways.filter((way) => way.why).map((way) => h("small", { class: "ym-why",
-        "data-way": way.way }, `${t(`way_${way.way}`)}: ${way.why}`))));
+        id: whyId(entry, way), "data-way": way.way }, `${t(`way_${way.way}`)}: ${way.why}`))));
   }
   parts.push(undoButton(v));
   box.replaceChildren(...parts);
@@ -138,13 +143,15 @@ function drawStrategic(v, replay) {
   const s = v.strategic;
   box.hidden = !s;
   if (!s) return;
+  box.classList.toggle("due", s.second_game_due);
   const second = s.game === 2;
   const rows = s.totals.map((row) => h("tr", {}, h("td", {}, bdi(row.name)),
     h("td", {}, String(row.first)), h("td", {}, second ? String(row.second) : "–"),
     h("td", { class: "ym-total" }, String(row.total))));
   const parts = [h("h2", {}, t("strategic", { n: s.game })), h("h3", {}, t("totals")),
-    h("table", { id: "ym-totals" }, h("tr", {}, h("th", {}, ""), h("th", {}, t("first_game")),
-      h("th", {}, t("second_game")), h("th", {}, t("total"))), rows)];
+    h("div", { class: "ym-table-box" }, h("table", { id: "ym-totals" },
+      h("tr", {}, h("th", {}, ""), h("th", {}, t("first_game")), h("th", {}, t("second_game")),
+        h("th", {}, t("total"))), rows))];
   if (s.second_game_due) {
     parts.push(h("p", { id: "ym-second-due" }, isolateNames(t("second_due", { name: s.second_starts }))));
     if (!replay) {
@@ -170,6 +177,41 @@ function drawRanking(v, replay) {
     h("td", {}, String(row.place)), h("td", {}, bdi(row.name)),
     h("td", {}, t("score", { n: row.score }))))));
   if (!replay) parts.push(undoButton(v));  // the last card may still be taken back
+  box.replaceChildren(...parts);
+}
+
+// --- the turn at the table (when a camera follows it) ---------------------------------------
+
+// Something the camera or the referee says ({key, params, text}): in the page's words when
+// they have its key (`session_<key>`, or a refusal's `refusal_<key>`), else its English.
+function said(x) {
+  const params = { ...x.params, message: x.text };
+  for (const key of [`session_${x.key}`, `refusal_${x.key}`]) {
+    if (t(key) !== key) return t(key, params);
+  }
+  return x.text;
+}
+
+function drawSession(session) {
+  const box = document.getElementById("session");
+  box.hidden = !session;
+  if (!session) return;
+  const trouble = session.problem || session.camera.length;
+  box.className = trouble ? "led-error" : session.awaiting === "confirm" ? "led-needs-confirmation" : "";
+  const now = session.problem || session.waiting;
+  const message = now ? said(now)
+    : session.mover ? t("session_add", { name: session.mover }) : t("game_over");
+  const parts = [h("h2", {}, t("session")),
+    h("p", { class: `big${session.problem ? " problem" : ""}`, id: "session-message" }, isolateNames(message))];
+  if (session.awaiting === "confirm" && session.last) {
+    parts.push(h("p", { id: "session-taken" },
+      isolateNames(t("session_taken", { name: session.last.name, card: session.last.card }))));
+  }
+  if (session.camera.length) {
+    parts.push(h("div", { id: "session-camera" }, h("h3", {}, t("session_camera")),
+      h("ul", {}, session.camera.map((seen) => h("li", {}, said(seen))))));
+  }
+  parts.push(h("p", {}, h("small", {}, t("session_help"))));
   box.replaceChildren(...parts);
 }
 
