@@ -202,8 +202,8 @@ function render(next) {
 // The view drawn by the game's script, then what the shell shows around it. A live view of
 // another game than the one whose script and markup this page loaded (a game of another kind
 // was started, or the service resumed one) reloads the page, which then brings that game's.
-// (A view's `game` is its game's id where it is a text; the Caboose design's is its number
-// in the store.)
+// (A view's `game` is its game's id where it is a text; a game may put its number in the
+// store there instead, which says nothing of its kind.)
 function draw(v, replay) {
   const loaded = document.body.dataset.game;
   if (!replay && v && typeof v.game === "string" && loaded && v.game !== loaded) {
