@@ -393,3 +393,23 @@ def test_the_view_is_plain_json_and_its_colours_have_words_in_both_languages():
         p | {"train": docs["en"]["players"][i]["train"]}
         for i, p in enumerate(docs["es"]["players"])
     ]
+
+
+def test_y11_the_second_games_ranking_is_by_the_totals():
+    """The strategic variant's second game played to the end: its ranking and winner are
+    the two games' totals (the first game's points carried), as the rules rank them."""
+    game = bot_game(9, caboose=False)
+    first = played(game.start, *game.adds, variant=STRATEGIC)
+    second_start = rules.deal_second(EDITION, first.yard, 2)
+    rng = random.Random(2)
+    yard, adds = second_start, []
+    while not yard.over:
+        adds.append(bots.choose(yard, "value", rng))
+        yard = rules.apply(yard, adds[-1])
+    doc = view.build(played(second_start, *adds, variant=STRATEGIC_SECOND), "en")
+    totals = {t["name"]: t["total"] for t in doc["strategic"]["totals"]}
+    assert [r["score"] for r in doc["ranking"]["rows"]] == sorted(totals.values(), reverse=True)
+    assert all(totals[r["name"]] == r["score"] for r in doc["ranking"]["rows"])
+    assert doc["ranking"]["winners"] == rules.ranking(yard)[0]
+    assert doc["over"] and not doc["strategic"]["second_game_due"]
+    assert doc["log"][0]["text"].startswith(f"game over, won by {doc['ranking']['winners'][0]}")
