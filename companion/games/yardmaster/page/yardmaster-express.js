@@ -7,6 +7,7 @@
 // view (companion/games/yardmaster/view.py).
 "use strict";
 
+let choicesOpen = false; // the cards to tap, folded away while a camera follows the table
 const YM_SECTIONS = ["ym-status-section", "ym-move", "ym-trains-section", "ym-strategic", "ym-ranking"];
 
 // One railcar: its colour as a colour and a pattern (class rc-<letter>) and as its letter,
@@ -93,16 +94,21 @@ function drawMove(v, replay) {
   }
   const mover = v.players[v.to_move];
   const asks = v.hand ? t("hand", { name: mover.name }) : t("choices", { name: mover.name });
-  const parts = [h("h2", {}, isolateNames(asks))];
-  for (const entry of offered) {
-    parts.push(h("div", { class: "ym-entry", "data-entry": entry.card || "" },
-      entry.card ? h("span", { class: "ym-code" }, entry.card) : h("span", { class: "ym-code" }, t("add_face_down")),
-      h("div", { class: "ym-ways" }, entry.ways.map((way) => wayButton(v, entry, way))),
-      entry.ways.filter((way) => way.why).map((way) => h("small", { class: "ym-why",
-        id: whyId(entry, way), "data-way": way.way }, `${t(`way_${way.way}`)}: ${way.why}`))));
+  const entries = offered.map((entry) => h("div", { class: "ym-entry", "data-entry": entry.card || "" },
+    h("span", { class: "ym-code" }, entry.card || t("add_face_down")),
+    h("div", { class: "ym-ways" }, entry.ways.map((way) => wayButton(v, entry, way))),
+    entry.ways.filter((way) => way.why).map((way) => h("small", { class: "ym-why",
+      id: whyId(entry, way), "data-way": way.way }, `${t(`way_${way.way}`)}: ${way.why}`))));
+  if (!v.session) {
+    box.replaceChildren(h("h2", {}, isolateNames(asks)), ...entries, undoButton(v));
+    return;
   }
-  parts.push(undoButton(v));
-  box.replaceChildren(...parts);
+  // A camera follows the table: it takes the cards itself, so the ones to tap instead are
+  // folded away until a player opens them (and stay open while they choose).
+  const fold = h("details", { id: "ym-choices", open: choicesOpen },
+    h("summary", {}, isolateNames(asks)), entries);
+  fold.addEventListener("toggle", () => { choicesOpen = fold.open; });
+  box.replaceChildren(fold, undoButton(v));
 }
 
 function undoButton(v) {
