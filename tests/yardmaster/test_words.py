@@ -22,7 +22,7 @@ PAGE = files("companion.games.yardmaster") / "page"
 SOURCES = [
     *sorted(
         path
-        for path in (ROOT / "companion/games/yardmaster").glob("*.py")
+        for path in (ROOT / "companion/games/yardmaster").glob("**/*.py")
         if path.name not in ("view.py", "words.py")  # they say words, they refuse nothing
     ),
     ROOT / "companion/games/names.py",
@@ -67,14 +67,14 @@ def test_one_point_one_card_one_round(lang):
 
 def said_keys() -> set[str]:
     """Every key a refusal or the referee at the table says something with, found in the
-    sources: `key="stale"`, `key, params = "no_join"`, a name's problem, `Said("lay_engines"`
-    and `key, fix = "train_longer"`."""
+    sources: `key="stale"`, `key, params = "no_join"`, a name's problem, `Said("lay_engines"`,
+    `key, fix = "train_longer"` and what the camera could not see, `Problem("too_dark"`."""
     keys: set[str] = set()
     for path in SOURCES:
         text = path.read_text(encoding="utf-8")
         keys |= set(re.findall(r'\bkey="(\w+)"', text))
         keys |= set(re.findall(r'\bkey(?:, \w+)? = "(\w+)"', text))
-        keys |= set(re.findall(r'(?:NameProblem|Said)\(\s*"(\w+)"', text))
+        keys |= set(re.findall(r'(?:Problem|Said)\(\s*"(\w+)"', text))
     return keys
 
 
@@ -85,7 +85,7 @@ def test_everything_a_yardmaster_table_refuses_or_says_is_said_in_both_languages
     (a card the camera saw that breaks a rule is said as its refusal)."""
     keys = said_keys()
     assert {"no_join", "stale", "not_your_turn", "name_too_long", "unknown_fields"} <= keys
-    assert {"lay_engines", "train_longer", "take_back"} <= keys
+    assert {"lay_engines", "train_longer", "take_back", "too_dark"} <= keys
     for lang in LANGUAGES:
         missing = {k for k in keys if f"refusal_{k}" not in TEXT[lang]
                    and f"session_{k}" not in TEXT[lang]}  # fmt: skip

@@ -136,6 +136,18 @@ TEXT: dict[str, dict[str, str]] = {
         "the end of its train",
         "session_loose_cards_one": "1 card lies apart from every train: lay it against the "
         "end of its train",
+        # What the camera could not see in a frame (vision/reader.py's problems).
+        "session_no_image": "the camera gives no picture that can be used",
+        "session_frame_tiny": "the picture is only {width}x{height} pixels",
+        "session_too_dark": "the picture is almost black: is there light, and is the lens "
+        "uncovered?",
+        "session_overexposed": "the picture is overexposed: lower the light or the camera's "
+        "exposure",
+        "session_markers_hidden": "table markers not seen ({markers}): is something lying on them?",
+        "session_no_table": "cannot place the table: fewer than two markers are visible",
+        "session_frame_unread": "this picture could not be read ({error})",
+        "session_cards_unsure": "{n} cards could not be read surely: is something lying on them?",
+        "session_cards_unsure_one": "1 card could not be read surely: is something lying on it?",
     },
     "es": {
         "variant_caboose": "Con una carta de furgón",
@@ -247,6 +259,16 @@ TEXT: dict[str, dict[str, str]] = {
         "final de su tren",
         "session_loose_cards_one": "hay 1 carta suelta, fuera de los trenes: ponla al final "
         "de su tren",
+        "session_no_image": "la cámara no da ninguna imagen útil",
+        "session_frame_tiny": "la imagen solo tiene {width}x{height} píxeles",
+        "session_too_dark": "la imagen está casi negra: ¿hay luz y está destapado el objetivo?",
+        "session_overexposed": "la imagen está sobreexpuesta: baja la luz o la exposición de "
+        "la cámara",
+        "session_markers_hidden": "no se ven marcadores de la mesa ({markers}): ¿hay algo encima?",
+        "session_no_table": "no se puede situar la mesa: se ven menos de dos marcadores",
+        "session_frame_unread": "esta imagen no se ha podido leer ({error})",
+        "session_cards_unsure": "{n} cartas no se han podido leer con seguridad: ¿hay algo encima?",
+        "session_cards_unsure_one": "1 carta no se ha podido leer con seguridad: ¿hay algo encima?",
     },
 }
 
