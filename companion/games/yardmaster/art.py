@@ -67,7 +67,7 @@ CODE_WORDS: tuple[tuple[int, ...], ...] = tuple(
 )
 # the engine's and the back's code strips (rows 0 and 1, six cells each); a half of either
 # has four black cells, so neither reads as railcars; the back reads the same turned round
-ENGINE_ROWS = ((1, 1, 1, 1, 1, 1), (1, 0, 0, 0, 0, 1))
+ENGINE_ROWS = ((1, 1, 0, 0, 1, 1), (1, 0, 1, 1, 0, 1))
 BACK_ROWS = ((1, 1, 0, 1, 1, 0), (0, 1, 1, 0, 1, 1))
 
 

@@ -1,0 +1,469 @@
+"""One camera frame in, every train on the table out: `read_yard`.
+
+What the watcher gets (`Yard`): each train (`SeenTrain`) as its cards, engine first, each
+card (`SeenCard`) with its code as it lies (`R3-B2`, a turned card written turned as
+cards.turned does, `W` face down, `E` the engine), its pose in table mm and whether it was
+read surely. A card not read surely is `UNSURE`, never a guess: the watcher waits for a
+frame that shows it.
+
+How (our design, art.py, is made for each step):
+1. the table: the four markers place it (companion/vision/calibrate.py), and it is warped
+   to a top-down image at 1 px/mm, where every card is a card-sized rectangle wherever
+   the camera stands;
+2. the cards: each face and back has a dark frame inset from a white margin, so an
+   adaptive threshold leaves one closed dark rectangle per card, even for cards laid end
+   to end; its outline gives the card's pose but for a half turn;
+3. each card is cut out upright (`_card_grid`) and its 4 x 6 grid of cells measured: the
+   mean grey of each cell's middle, and the colour of the cells where railcars are. Which
+   end is its top is where its cargo colour is (the railcars lie along the printed
+   bottom); the code strip above them says which railcars (three black cells of six each,
+   the three darkest: no threshold to tune) and the cargo colour, measured against the
+   card's own white, must agree. The engine and the back are their own strips. A cell
+   too close to call, a colour that disagrees, a card our deck does not hold: unsure;
+4. the trains: an engine and the cards in a row from it, each the next's neighbour end to
+   end (`_chains`); a card-sized gap in a row, where a hand hides a card, is an unsure
+   card, so the cards after it stay in their train.
+
+`read_yard` never raises on a bad frame: what it could not see is in `Yard.problems`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2
+import numpy as np
+
+from companion.games.yardmaster import art, cards
+from companion.games.yardmaster import edition as editions
+from companion.games.yardmaster.scenes import TABLE
+from companion.pose import Pose
+from companion.vision.calibrate import Calibration, calibrate, top_down
+from companion.vision.table import TableLayout, rotate
+
+UNSURE = "?"  # the code of a card that was not read surely
+
+_PX_PER_MM = 1.0  # the top-down image's scale: about what the camera sees at best
+_CROP_SCALE = 2.0  # the upright crop's pixels a mm
+_FRAME_CONTRAST = 16  # grey levels a frame is darker than what lies round it, at least
+_SURE_GAP = 0.45  # a code cell's distance from the threshold, in shares of the half
+# spread between black and white, below which the card is unsure
+_LEAST_SPREAD = 18.0  # grey levels between a card's black and white, at least
+_COLOURFUL = 0.16  # chroma (share of the card's white) of a railcar's cargo, at least
+_JOIN_MM = 9.0  # how far a neighbour's centre may lie off where end to end puts it
+
+PROBLEMS: dict[str, str] = {
+    "no_image": "no usable image came from the camera",
+    "frame_tiny": "the frame is only {width}x{height} pixels",
+    "too_dark": "the picture is almost black: is the light on and the lens uncovered?",
+    "overexposed": "the picture is overexposed: dim the light or lower the camera's exposure",
+    "markers_hidden": "table markers {markers} not seen: is something lying on them?",
+    "no_table": "cannot place the table: fewer than two markers are visible",
+    "frame_unread": "this frame could not be read ({error})",
+    "cards_unsure": "{n} card(s) could not be read surely: is something lying on them?",
+}
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing a frame could not show: `key` (of `PROBLEMS`) and its parameters, which a
+    page says in its own language; `text()` in English."""
+
+    key: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+    def text(self) -> str:
+        return PROBLEMS[self.key].format_map(self.params)
+
+    def as_json(self) -> dict[str, Any]:
+        return {"key": self.key, "params": dict(self.params), "text": self.text()}
+
+
+@dataclass(frozen=True)
+class SeenCard:
+    """A card on the table: its code as it lies (`UNSURE` when not read surely), its pose
+    (rotation: where its printed top points) and whether it lies turned end for end (a
+    face-up railcar card; its printed code is then cards.turned(code))."""
+
+    code: str
+    pose: Pose
+    sure: bool
+    turned: bool = False
+
+
+@dataclass(frozen=True)
+class SeenTrain:
+    """One train: its cards engine first, as they lie; `rotation` is its owner's upright
+    (0 on the bottom side, 90 left, 180 top, 270 right): the train runs along
+    table.rotate((1, 0), rotation) from its engine."""
+
+    cards: tuple[SeenCard, ...]
+    rotation: float
+
+    @property
+    def codes(self) -> tuple[str, ...]:
+        return tuple(card.code for card in self.cards)
+
+    @property
+    def sure(self) -> bool:
+        return all(card.sure for card in self.cards)
+
+
+@dataclass(frozen=True)
+class Yard:
+    """What one frame shows: the trains, the cards in no engine's row (`loose`), what could
+    not be seen, and the calibration to hand to the next `read_yard` (kept while the
+    camera stands still; it stands in for markers a hand hides)."""
+
+    trains: tuple[SeenTrain, ...] = ()
+    loose: tuple[SeenCard, ...] = ()
+    problems: tuple[Problem, ...] = ()
+    calibration: Calibration | None = field(default=None, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class ReaderConfig:
+    """What the reader must know of the table: where its markers are and which railcar
+    cards the box holds (printed codes; the edition's deck): a card read as one the box
+    does not hold is unsure."""
+
+    layout: TableLayout = TABLE
+    deck: Collection[str] = field(default_factory=lambda: frozenset(editions.load().deck))
+
+
+def read_yard(
+    frame_bgr: object, config: ReaderConfig | None = None, *, calibration: Calibration | None = None
+) -> Yard:
+    """Every train in one frame. `calibration` (a previous Yard's) is reused while the
+    camera has not moved and stands in when markers are hidden."""
+    config = config or ReaderConfig()
+    problems: list[Problem] = []
+    frame = _as_frame(frame_bgr, problems)
+    if frame is None:
+        return Yard(problems=tuple(problems))
+    seen = calibrate(frame, config.layout, calibration)
+    if seen is None or len(seen.markers) < 4:
+        missing = sorted(set(range(4)) - set(seen.markers if seen else ()))
+        problems.append(Problem("markers_hidden", {"markers": ", ".join(map(str, missing))}))
+        if seen is None and calibration is not None:
+            seen = calibration if calibration.frame_size == frame.shape[1::-1] else None
+        if seen is None:
+            problems.append(Problem("no_table"))
+            return Yard(problems=tuple(problems))
+    try:
+        top = top_down(frame, seen, config.layout, _PX_PER_MM)
+        found = [_read_card(top, pose, config) for pose in _card_poses(top)]
+    except cv2.error as error:  # OpenCV refusing an odd frame must not stop the referee
+        problems.append(Problem("frame_unread", {"error": str(error).strip()}))
+        return Yard(problems=tuple(problems), calibration=seen)
+    trains, loose = _chains(found)
+    unsure = sum(not c.sure for t in trains for c in t.cards) + sum(not c.sure for c in loose)
+    if unsure:
+        problems.append(Problem("cards_unsure", {"n": unsure}))
+    return Yard(tuple(trains), tuple(loose), tuple(problems), seen)
+
+
+def _as_frame(frame: object, problems: list[Problem]) -> np.ndarray | None:
+    """An 8-bit BGR image of whatever a frame source gave, or None with the reason."""
+    if not isinstance(frame, np.ndarray) or frame.ndim not in (2, 3) or frame.size == 0:
+        problems.append(Problem("no_image"))
+        return None
+    if min(frame.shape[:2]) < 64:
+        problems.append(Problem("frame_tiny", {"width": frame.shape[1], "height": frame.shape[0]}))
+        return None
+    if frame.ndim == 3 and frame.shape[2] not in (3, 4):
+        problems.append(Problem("no_image"))
+        return None
+    if frame.dtype != np.uint8:
+        frame = np.clip(np.nan_to_num(frame.astype(np.float32)), 0, 255).astype(np.uint8)
+    if frame.ndim == 2:
+        frame = cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
+    elif frame.shape[2] == 4:
+        frame = cv2.cvtColor(frame, cv2.COLOR_BGRA2BGR)
+    thumb = cv2.cvtColor(frame[::8, ::8], cv2.COLOR_BGR2GRAY)
+    if float(np.percentile(thumb, 99)) < 40:
+        problems.append(Problem("too_dark"))
+        return None
+    if float((thumb > 250).mean()) > 0.5:
+        problems.append(Problem("overexposed"))
+        return None
+    return frame
+
+
+def _card_poses(top: np.ndarray) -> list[Pose]:
+    """The cards in the top-down image: the outer outline of each dark frame, a rectangle
+    of about the frame's size (up to the card's: the table seen through a hair's gap
+    between two cards can cling to a frame's outline), trued up by `_true_up`; rotation is
+    the one of the two half turns nearer 0 (the grid says which end is the top)."""
+    k = _PX_PER_MM
+    grey = cv2.cvtColor(top, cv2.COLOR_BGR2GRAY)
+    dark = cv2.adaptiveThreshold(
+        grey, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, round(15 * k) | 1,
+        _FRAME_CONTRAST,
+    )  # fmt: skip
+    # bridge a pixel's break in a frame line (blur, a dim corner; black cells beside the
+    # frame darken the threshold's neighbourhood): an open frame is no rectangle
+    dark = cv2.morphologyEx(dark, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    contours, _ = cv2.findContours(dark, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    frame_w, frame_h = _FRAME_OUTER
+    poses = []
+    for contour in contours:
+        area = cv2.contourArea(contour)
+        if area < 0.75 * frame_w * frame_h * k * k:
+            continue
+        (cx, cy), (w, h), angle = cv2.minAreaRect(contour)
+        if w < h:
+            w, h, angle = h, w, angle + 90.0
+        w, h = w / k, h / k
+        if not (0.9 * frame_w < w < art.CARD_MM[0] + 3 and 0.88 * frame_h < h < art.CARD_MM[1] + 3):
+            continue
+        if area / k**2 / (w * h) < 0.8:
+            continue
+        rotation = angle % 180.0
+        rough = Pose(cx / k, cy / k, rotation if rotation <= 90.0 else rotation - 180.0)
+        pose = _true_up(grey, rough)
+        if pose is not None:
+            poses.append(pose)
+    return poses
+
+
+_FRAME_OUTER = (art.CARD_MM[0] - 2 * art.MARGIN_MM, art.CARD_MM[1] - 2 * art.MARGIN_MM)
+_TRUE_UP_MM = 3.5  # how far `_true_up` looks for a frame's edge round where it should be
+
+
+def _upright(image: np.ndarray, pose: Pose, size_mm: tuple[float, float]) -> np.ndarray:
+    """`size_mm` of the top-down `image` round `pose`, cut out at _CROP_SCALE px/mm and
+    turned so that the pose's rotation points up: pixel (u, v) shows the point (u / s -
+    width / 2, v / s - height / 2) mm from the pose's centre, in the card's own axes."""
+    s, k = _CROP_SCALE, _PX_PER_MM
+    w, h = size_mm
+    a = math.radians(pose.rotation)
+    c, sn = math.cos(a), math.sin(a)
+    m = np.array([[c / s, -sn / s, 0.0], [sn / s, c / s, 0.0]])
+    m[:, 2] = np.array([pose.x, pose.y]) - m[:, :2] @ (np.array([w, h]) * s / 2)
+    size = (round(w * s), round(h * s))
+    return cv2.warpAffine(image, m * k, size, flags=cv2.WARP_INVERSE_MAP | cv2.INTER_LINEAR)
+
+
+def _true_up(grey: np.ndarray, pose: Pose) -> Pose | None:
+    """`pose` moved so that the card's frame lies where it must: each of its four outer
+    edges is where paper turns to ink most steeply, going into the card, within
+    _TRUE_UP_MM of its place (a profile averaged along the edge's middle). The frame's
+    outer edge always has the white margin outside it, whatever is printed inside. None
+    when the edges found are not a frame's size apart: no card of ours."""
+    s = _CROP_SCALE
+    size = (_FRAME_OUTER[0] + 4 * _TRUE_UP_MM, _FRAME_OUTER[1] + 4 * _TRUE_UP_MM)
+    crop = _upright(grey, pose, size).astype(np.float32)
+    found = []
+    for axis, along in ((0, 10.0), (1, 20.0)):
+        half = _FRAME_OUTER[axis] / 2
+        middle = size[1 - axis] * s / 2
+        band = slice(round(middle - along * s), round(middle + along * s))
+        profile = crop[band, :].mean(axis=0) if axis == 0 else crop[:, band].mean(axis=1)
+        step = profile[2:] - profile[:-2]  # at i + 1: the change over a millimetre
+        centre = size[axis] * s / 2
+        ends = []
+        for sign in (-1.0, 1.0):
+            at = centre + sign * half * s - 1
+            low, high = round(at - _TRUE_UP_MM * s), round(at + _TRUE_UP_MM * s) + 1
+            window = step[low:high] * sign  # into the card: paper to ink is a fall
+            ends.append((low + int(np.argmax(window)) + 1 - centre) / s)
+        if abs((ends[1] - ends[0]) - 2 * half) > 2.0:
+            return None
+        found.append((ends[0] + ends[1]) / 2)
+    dx, dy = found
+    a = math.radians(pose.rotation)
+    c, sn = math.cos(a), math.sin(a)
+    return Pose(pose.x + dx * c - dy * sn, pose.y + dx * sn + dy * c, pose.rotation)
+
+
+@dataclass(frozen=True)
+class _Read:
+    """A card as `_read_card` read it, before trains are made: its printed code (`E`, `W`,
+    a railcar card's printed code, or UNSURE) and pose (rotation: its printed top)."""
+
+    printed: str
+    pose: Pose
+
+
+def _card_grid(top: np.ndarray, pose: Pose) -> np.ndarray:
+    """The card at `pose` cut out upright (its top where `pose.rotation` says) and measured:
+    the mean BGR (ROWS, COLUMNS, 3) of the middle of each grid cell."""
+    s = _CROP_SCALE
+    w, h = art.CARD_MM
+    crop = _upright(top, pose, art.CARD_MM)
+    cw, ch = art.cell_mm()
+    cells = np.empty((art.ROWS, art.COLUMNS, 3), np.float32)
+    for r in range(art.ROWS):
+        for col in range(art.COLUMNS):
+            x, y = art.cell_centre(r, col)
+            x0, x1 = round((x + w / 2 - cw * 0.3) * s), round((x + w / 2 + cw * 0.3) * s)
+            y0, y1 = round((y + h / 2 - ch * 0.3) * s), round((y + h / 2 + ch * 0.3) * s)
+            cells[r, col] = crop[y0:y1, x0:x1].reshape(-1, 3).mean(axis=0)
+    return cells
+
+
+def _read_card(top: np.ndarray, pose: Pose, config: ReaderConfig) -> _Read:
+    """Which card lies at `pose` and which way round (art.py's grid), or UNSURE."""
+    cells = _card_grid(top, pose)
+    grey = cells @ np.array([0.114, 0.587, 0.299], np.float32)
+    flat = np.sort(grey.ravel())
+    black, white = float(flat[:3].mean()), float(flat[-3:].mean())
+    spread = white - black
+    unsure = _Read(UNSURE, pose)
+    if spread < _LEAST_SPREAD:
+        return unsure
+    # the engine and the back: their strips, read against the card's black and white
+    mid = (black + white) / 2
+    bits = (grey < mid).astype(int)
+    sure_cells = np.abs(grey - mid) >= _SURE_GAP * spread / 2
+    turned_bits = bits[::-1, ::-1]
+    back = np.array(art.BACK_ROWS + (art.BACK_ROWS[1][::-1], art.BACK_ROWS[0][::-1]))
+    if (bits == back).all():
+        return _Read(cards.FACE_DOWN, pose) if sure_cells.all() else unsure
+    engine = np.array(art.ENGINE_ROWS)
+    for strip, flip, cell_ok in ((bits[:2], 0.0, sure_cells[:2]),
+                                 (turned_bits[:2], 180.0, sure_cells[::-1, ::-1][:2])):  # fmt: skip
+        if (strip == engine).all():
+            return _Read(cards.ENGINE, _turn(pose, flip)) if cell_ok.all() else unsure
+    # a railcar card: its colour lies along its printed bottom (rows 2-3)
+    # the card's white, channel by channel: a quarter of the cells are white code cells,
+    # and a yellow wagon is as bright but in red and green only
+    paper = np.percentile(cells.reshape(-1, 3), 85, axis=0) + 1.0
+    ratio = cells / paper
+    chroma = ratio.max(axis=2) - ratio.min(axis=2)
+    wagons = [0, 2, 3, 5]  # the cells of a wagon clear of its value
+    up, down = float(chroma[2, wagons].mean()), float(chroma[1, wagons].mean())
+    if max(up, down) < _COLOURFUL or min(up, down) > 0.5 * max(up, down):
+        return unsure
+    flip = 0.0 if up > down else 180.0
+    oriented, colours = (grey, ratio) if flip == 0.0 else (grey[::-1, ::-1], ratio[::-1, ::-1])
+    halves = []
+    for half in (0, 1):
+        strip = oriented[:2, 3 * half : 3 * half + 3].ravel()
+        order = np.sort(strip)
+        if order[3] - order[2] < _SURE_GAP * (order[3:].mean() - order[:3].mean()):
+            return unsure
+        word = tuple(int(v <= order[2]) for v in strip)
+        railcar = art.railcar_of_word(word)
+        if (
+            railcar is None
+            or _cargo(colours[2, [3 * half, 3 * half + 2]].mean(axis=0)) != railcar[0]
+        ):
+            return unsure
+        halves.append(railcar)
+    printed = cards.code(halves[0], halves[1])
+    if printed not in config.deck:
+        return unsure
+    return _Read(printed, _turn(pose, flip))
+
+
+def _turn(pose: Pose, by: float) -> Pose:
+    return Pose(pose.x, pose.y, (pose.rotation + by) % 360.0)
+
+
+def _hue(ratio: np.ndarray) -> np.ndarray:
+    """The direction (a unit vector) in which a colour, as a share of each channel of the
+    card's white, leaves grey: its hue. Blur, JPEG and a dim lamp wash a colour towards
+    grey, which shortens this vector but hardly turns it."""
+    share = ratio / (ratio.sum() + 1e-6) - 1.0 / 3.0
+    return share / (float(np.linalg.norm(share)) + 1e-6)
+
+
+_CARGO_HUE = {
+    letter: _hue(np.array(colour, np.float32) / np.array(art.PAPER, np.float32))
+    for letter, colour in art.CARGO.items()
+}
+_HUE_NEAR = math.cos(math.radians(30.0))  # a wagon's hue this near its cargo's, at least
+_HUE_APART = math.radians(15.0)  # and this much nearer it than any other cargo's
+
+
+def _cargo(ratio: np.ndarray) -> str | None:
+    """The cargo colour of a wagon seen at `ratio` of the card's white (per channel): the
+    printed colour nearest in hue, or None when none is near or two are about as near."""
+    seen = _hue(ratio)
+    angles = {
+        letter: math.acos(float(np.clip(seen @ hue, -1.0, 1.0)))
+        for letter, hue in _CARGO_HUE.items()
+    }
+    best, second = sorted(angles.values())[:2]
+    if math.cos(best) < _HUE_NEAR or second - best < _HUE_APART:
+        return None
+    return min(angles, key=angles.__getitem__)
+
+
+def _chains(found: list[_Read]) -> tuple[list[SeenTrain], list[SeenCard]]:
+    """The trains: from each engine, the cards end to end in a row, each the previous
+    one's neighbour along the row; a gap of one card's length with a card beyond it is an
+    unsure card (a hand over it). Cards in no engine's row are loose."""
+    pitch = art.CARD_MM[0] + 1.5
+    centres = np.array([(r.pose.x, r.pose.y) for r in found]).reshape(-1, 2)
+    used: set[int] = set()
+    trains = []
+
+    def at(point: np.ndarray, axis_deg: float) -> int | None:
+        """The unused card whose centre lies near `point`, lying along `axis_deg`."""
+        if not len(centres):
+            return None
+        distance = np.hypot(*(centres - point).T)
+        for index in np.argsort(distance):
+            if distance[index] > _JOIN_MM:
+                return None
+            turn = (found[index].pose.rotation - axis_deg) % 180.0
+            if index not in used and min(turn, 180.0 - turn) < 12.0:
+                return int(index)
+        return None
+
+    for start, read in enumerate(found):
+        if read.printed != cards.ENGINE:
+            continue
+        used.add(start)
+        here = np.array(read.pose[:2])
+        axis = read.pose.rotation
+        heading = None
+        for direction in (1.0, -1.0):  # the engine's neighbour says which way the train runs
+            step = rotate(np.array([[direction * pitch, 0.0]]), axis)[0]
+            if at(here + step, axis) is not None:
+                heading = step
+                break
+        row: list[tuple[int | None, Pose]] = [(start, read.pose)]
+        if heading is None:  # an engine alone: it is laid upright for its owner
+            rotation = read.pose.rotation
+        else:
+            rotation = math.degrees(math.atan2(heading[1], heading[0])) % 360.0
+            while len(row) < 12:
+                last = np.array(row[-1][1][:2])
+                axis = row[-1][1].rotation
+                nxt = at(last + heading, axis)
+                if nxt is not None:
+                    used.add(nxt)
+                    row.append((nxt, found[nxt].pose))
+                    step = np.array(found[nxt].pose[:2]) - last  # follow a row's drift
+                    heading = step / max(float(np.hypot(*step)), 1e-6) * pitch
+                    continue
+                beyond = at(last + 2 * heading, axis)
+                if beyond is None:
+                    break
+                hidden = last + heading
+                row.append((None, Pose(float(hidden[0]), float(hidden[1]), rotation)))
+        trains.append(SeenTrain(tuple(_as_laid(found, i, p, rotation) for i, p in row), rotation))
+    loose = [_as_laid(found, i, found[i].pose, None) for i in range(len(found)) if i not in used]
+    return trains, loose
+
+
+def _as_laid(found: list[_Read], index: int | None, pose: Pose, owner: float | None) -> SeenCard:
+    """A read card as it lies in a train whose owner's upright is `owner` (None: in no
+    train, so its printed top is taken as upright): turned when its printed top points the
+    other way."""
+    if index is None or found[index].printed == UNSURE:
+        return SeenCard(UNSURE, pose, False)
+    read = found[index]
+    printed = read.printed
+    if printed in (cards.ENGINE, cards.FACE_DOWN) or owner is None:
+        return SeenCard(printed, read.pose, True)
+    off = (read.pose.rotation - owner) % 360.0
+    turned = 90.0 < off < 270.0
+    return SeenCard(cards.turned(printed) if turned else printed, read.pose, True, turned)
