@@ -48,7 +48,7 @@ UNSURE = "?"  # the code of a card that was not read surely
 
 _PX_PER_MM = 1.0  # the top-down image's scale: about what the camera sees at best
 _CROP_SCALE = 2.0  # the upright crop's pixels a mm
-_FRAME_CONTRAST = 16  # grey levels a frame is darker than what lies round it, at least
+_FRAME_CONTRASTS = (16, 30)  # grey levels a frame is darker than what lies round it
 _SURE_GAP = 0.45  # a code cell's distance from the threshold, in shares of the half
 # spread between black and white, below which the card is unsure
 _LEAST_SPREAD = 18.0  # grey levels between a card's black and white, at least
@@ -197,37 +197,50 @@ def _card_poses(top: np.ndarray) -> list[Pose]:
     """The cards in the top-down image: the outer outline of each dark frame, a rectangle
     of about the frame's size (up to the card's: the table seen through a hair's gap
     between two cards can cling to a frame's outline), trued up by `_true_up`; rotation is
-    the one of the two half turns nearer 0 (the grid says which end is the top)."""
+    the one of the two half turns nearer 0 (the grid says which end is the top).
+
+    Looked for at two contrasts (`_FRAME_CONTRASTS`): a faint frame (far from the camera,
+    in a shadow) needs a low one, while at a low one the table showing between two cards
+    laid close can join their frames into one blob, which a higher one keeps apart."""
     k = _PX_PER_MM
     grey = cv2.cvtColor(top, cv2.COLOR_BGR2GRAY)
-    dark = cv2.adaptiveThreshold(
-        grey, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, round(15 * k) | 1,
-        _FRAME_CONTRAST,
-    )  # fmt: skip
-    # bridge a pixel's break in a frame line (blur, a dim corner; black cells beside the
-    # frame darken the threshold's neighbourhood): an open frame is no rectangle
-    dark = cv2.morphologyEx(dark, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
-    contours, _ = cv2.findContours(dark, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    frame_w, frame_h = _FRAME_OUTER
-    poses = []
-    for contour in contours:
-        area = cv2.contourArea(contour)
-        if area < 0.75 * frame_w * frame_h * k * k:
-            continue
-        (cx, cy), (w, h), angle = cv2.minAreaRect(contour)
-        if w < h:
-            w, h, angle = h, w, angle + 90.0
-        w, h = w / k, h / k
-        if not (0.9 * frame_w < w < art.CARD_MM[0] + 3 and 0.88 * frame_h < h < art.CARD_MM[1] + 3):
-            continue
-        if area / k**2 / (w * h) < 0.8:
-            continue
-        rotation = angle % 180.0
-        rough = Pose(cx / k, cy / k, rotation if rotation <= 90.0 else rotation - 180.0)
-        pose = _true_up(grey, rough)
-        if pose is not None:
-            poses.append(pose)
+    poses: list[Pose] = []
+    for contrast in _FRAME_CONTRASTS:
+        dark = cv2.adaptiveThreshold(
+            grey, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, round(15 * k) | 1,
+            contrast,
+        )  # fmt: skip
+        # bridge a pixel's break in a frame line (blur, a dim corner; black cells beside
+        # the frame darken the threshold's neighbourhood): an open frame is no rectangle
+        dark = cv2.morphologyEx(dark, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+        contours, _ = cv2.findContours(dark, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        for contour in contours:
+            rough = _frame_outline(contour)
+            if rough is None or any(math.dist(rough[:2], p[:2]) < 20.0 for p in poses):
+                continue
+            pose = _true_up(grey, rough)
+            if pose is not None:
+                poses.append(pose)
     return poses
+
+
+def _frame_outline(contour: np.ndarray) -> Pose | None:
+    """The rough pose of a blob's outline that could be a card's frame, or None."""
+    k = _PX_PER_MM
+    frame_w, frame_h = _FRAME_OUTER
+    area = cv2.contourArea(contour)
+    if area < 0.6 * frame_w * frame_h * k * k:
+        return None
+    (cx, cy), (w, h), angle = cv2.minAreaRect(contour)
+    if w < h:
+        w, h, angle = h, w, angle + 90.0
+    w, h = w / k, h / k
+    if not (0.9 * frame_w < w < art.CARD_MM[0] + 3 and 0.88 * frame_h < h < art.CARD_MM[1] + 3):
+        return None
+    if area / k**2 / (w * h) < 0.6:
+        return None
+    rotation = angle % 180.0
+    return Pose(cx / k, cy / k, rotation if rotation <= 90.0 else rotation - 180.0)
 
 
 _FRAME_OUTER = (art.CARD_MM[0] - 2 * art.MARGIN_MM, art.CARD_MM[1] - 2 * art.MARGIN_MM)
