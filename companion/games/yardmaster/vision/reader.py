@@ -47,7 +47,8 @@ from companion.vision.table import TableLayout, rotate
 UNSURE = "?"  # the code of a card that was not read surely
 
 _PX_PER_MM = 1.0  # the top-down image's scale: about what the camera sees at best
-_CROP_SCALE = 2.0  # the upright crop's pixels a mm
+_CROP_SCALE = 2.0  # `_upright`'s pixels a mm
+_CELL_PX, _CELL_MIDDLE = 10, 6  # `_card_grid`'s pixels a cell each way, and those averaged
 _FRAME_CONTRASTS = (16, 30)  # grey levels a frame is darker than what lies round it
 _SURE_GAP = 0.45  # a code cell's distance from the threshold, in shares of the half
 # spread between black and white, below which the card is unsure
@@ -303,20 +304,24 @@ class _Read:
 
 
 def _card_grid(top: np.ndarray, pose: Pose) -> np.ndarray:
-    """The card at `pose` cut out upright (its top where `pose.rotation` says) and measured:
-    the mean BGR (ROWS, COLUMNS, 3) of the middle of each grid cell."""
-    s = _CROP_SCALE
-    w, h = art.CARD_MM
-    crop = _upright(top, pose, art.CARD_MM)
+    """The card at `pose` measured: the mean BGR (ROWS, COLUMNS, 3) of the middle of each
+    grid cell, the card upright (its top where `pose.rotation` points). One warp cuts the
+    grid out at _CELL_PX pixels a cell each way, and the middle _CELL_MIDDLE of them
+    each way are averaged: a cell's edges blur into its neighbours."""
     cw, ch = art.cell_mm()
-    cells = np.empty((art.ROWS, art.COLUMNS, 3), np.float32)
-    for r in range(art.ROWS):
-        for col in range(art.COLUMNS):
-            x, y = art.cell_centre(r, col)
-            x0, x1 = round((x + w / 2 - cw * 0.3) * s), round((x + w / 2 + cw * 0.3) * s)
-            y0, y1 = round((y + h / 2 - ch * 0.3) * s), round((y + h / 2 + ch * 0.3) * s)
-            cells[r, col] = crop[y0:y1, x0:x1].reshape(-1, 3).mean(axis=0)
-    return cells
+    b = _CELL_PX
+    a = math.radians(pose.rotation)
+    c, sn = math.cos(a), math.sin(a)
+    turn = np.array([[c, -sn], [sn, c]])
+    m = np.empty((2, 3))
+    m[:, :2] = turn @ np.diag([cw / b, ch / b])
+    corner = np.array([0.5 * cw / b - art.COLUMNS * cw / 2, 0.5 * ch / b - art.ROWS * ch / 2])
+    m[:, 2] = np.array([pose.x, pose.y]) + turn @ corner
+    size = (art.COLUMNS * b, art.ROWS * b)
+    grid = cv2.warpAffine(top, m * _PX_PER_MM, size, flags=cv2.WARP_INVERSE_MAP | cv2.INTER_LINEAR)
+    edge = (b - _CELL_MIDDLE) // 2
+    cells = grid.reshape(art.ROWS, b, art.COLUMNS, b, 3)[:, edge : b - edge, :, edge : b - edge]
+    return cells.mean(axis=(1, 3), dtype=np.float32)
 
 
 def _read_card(top: np.ndarray, pose: Pose, config: ReaderConfig) -> _Read:
