@@ -289,7 +289,7 @@ def _demo_options(parser: argparse.ArgumentParser, chosen: str) -> None:
     parser.add_argument(
         "--record",
         type=writable_file("game.json"),
-        help="write the game's record here (caboose-record/1; its folder must exist)",
+        help="write the game's record here (its game's record format; its folder must exist)",
     )
     parser.add_argument("--progress", action="store_true", help="say each accepted turn on stderr")
     parser.add_argument(

@@ -51,18 +51,18 @@ def replay_text(doc: Mapping[str, Any], as_json: bool) -> str:
 
 
 def add_arguments(command: str, parser: argparse.ArgumentParser) -> None:
-    """This game's options of `companion simulate` (and of `demo`, `enroll` once the camera
-    reads its cards)."""
+    """This game's options of `companion simulate` and `companion demo`: the edition, the
+    players, a caboose card; the strategic variant and the bots' policies for simulate."""
     parser.add_argument("--edition", choices=EDITIONS, default="yardmaster-express")
     players = 5 if command == "simulate" else 3
     parser.add_argument("--players", type=int, default=players, help=f"2-5 (default {players})")
     parser.add_argument("--caboose", action="store_true", help="play with a caboose card (Y-12)")
-    parser.add_argument(
-        "--strategic",
-        action="store_true",
-        help="the strategic variant: two games, scores added up (Y-11)",
-    )
     if command == "simulate":
+        parser.add_argument(
+            "--strategic",
+            action="store_true",
+            help="the strategic variant: two games, scores added up (Y-11)",
+        )
         parser.add_argument(
             "--policies",
             default="run,value",

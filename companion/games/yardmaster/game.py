@@ -7,14 +7,23 @@ from __future__ import annotations
 
 import argparse
 import random
-import sys
 from collections.abc import Mapping, Sequence
 from importlib.resources import files
 from typing import Any
 
 from companion.games.names import first_bad_name
-from companion.games.protocol import DemoError, Game, Option, RecordProblem, Rules, Start
-from companion.games.yardmaster import bots, commandline, commands, match, rules, view
+from companion.games.protocol import Game, Option, RecordProblem, Rules, Start
+from companion.games.yardmaster import (
+    bots,
+    camera,
+    commandline,
+    commands,
+    demo,
+    match,
+    rules,
+    scenes,
+    view,
+)
 from companion.games.yardmaster.commands import AddCard
 from companion.games.yardmaster.edition import EDITIONS
 from companion.games.yardmaster.edition import load as load_edition
@@ -23,8 +32,11 @@ from companion.games.yardmaster.snapshot import Snapshot
 from companion.games.yardmaster.words import TEXT
 
 NAME = "Yardmaster Express"
-# What the camera does not follow yet: said where a command asks for it.
-NO_CAMERA = f"{NAME} is refereed from the page for now: the camera does not read its cards yet"
+# What the camera does not do yet for this game: said where a command asks for it.
+NO_ENROLMENT = (
+    f"{NAME}'s cards are read in the companion's own printable design only: a printed deck "
+    "cannot be taught yet"
+)
 
 
 def options() -> tuple[Option, ...]:
@@ -89,19 +101,21 @@ def sample(table: Any, turns: int = 6, seed: str = "demo") -> None:
         table.handle(AddCard(snap.yard.to_move, add.card, number, add.turned, add.face_down))
 
 
-def no_camera(*_: object) -> Any:
-    """What asks for the camera's side of this game (its watcher, its synthetic table, the
-    demo, enrolment): refused with `NO_CAMERA`."""
-    raise ValueError(NO_CAMERA)
+def no_enrolment(args: argparse.Namespace) -> Any:
+    """`companion enroll` for this game: refused with `NO_ENROLMENT`."""
+    raise ValueError(NO_ENROLMENT)
 
 
-def no_demo(args: argparse.Namespace) -> Any:
-    raise DemoError(NO_CAMERA)
+def eval_vision(argv: list[str]) -> int:
+    """`companion eval-vision --game yardmaster-express ARGS` (vision/eval_vision.py)."""
+    from companion.games.yardmaster.vision.eval_vision import main
+
+    return main(argv)
 
 
-def no_eval(argv: list[str]) -> int:
-    print(f"companion eval-vision: {NO_CAMERA}", file=sys.stderr)
-    return 2
+def scene(seed: int) -> Any:
+    """A table of this game in mid-play: what the synthetic camera shows."""
+    return scenes.random_yard(seed).scene
 
 
 GAME = Game(
@@ -124,10 +138,10 @@ GAME = Game(
     watch=watch,
     add_arguments=commandline.add_arguments,
     simulate=commandline.simulate,
-    scene=no_camera,
-    watcher=no_camera,
-    follow=lambda keys: None,
-    demo=no_demo,
-    enroll=no_camera,
-    eval_vision=no_eval,
+    scene=scene,
+    watcher=camera.Camera.over,
+    follow=camera.follow,
+    demo=demo.from_args,
+    enroll=no_enrolment,
+    eval_vision=eval_vision,
 )

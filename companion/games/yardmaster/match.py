@@ -248,9 +248,9 @@ class Match:
                 problem = self._take(seat, reading.added)
         elif reading.added is None and problem is None:
             following.taken_back = None  # the table agrees with the game again
-        if problem is not None and problem != following.problem:
-            if self.setting.outputs is not None:
-                self.setting.outputs.illegal()
+        fresh = problem is not None and problem != following.problem
+        if fresh and self.setting.outputs is not None:
+            self.setting.outputs.illegal()  # once a problem: the buzzer does not nag
         following.problem, following.waiting = problem, waiting
         if self.setting.outputs is not None:
             self.setting.outputs.show(self._led())

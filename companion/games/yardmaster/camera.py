@@ -1,0 +1,129 @@
+"""The camera's side of Yardmaster Express as the frame loop sees it
+(`companion.games.protocol.Watcher`): frames in, `Seen` commands out.
+
+Every frame is read (vision/reader.py: every train, engine first, each card as it lies);
+the trains count once they lie still, the same cards in the same places for
+`CameraSetup.still_frames` frames in a row, so a card on its way down or a hand passing over
+is never taken for a move. A still view that differs from the last one goes to the match,
+which compares it with the game (follow.py). What the camera cannot see (the markers
+hidden, the light) goes with every frame: the page shows it until it is fixed.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from companion.games.protocol import CameraSetup
+from companion.games.yardmaster.commands import Seen
+from companion.games.yardmaster.edition import load as load_edition
+from companion.games.yardmaster.follow import Said, TrainSeen
+from companion.games.yardmaster.vision.reader import (
+    UNSURE,
+    Problem,
+    ReaderConfig,
+    SeenTrain,
+    read_yard,
+)
+
+
+def _said(problem: Problem) -> Said:
+    return Said(problem.key, problem.text(), tuple(problem.params.items()))
+
+
+def trains_seen(trains: Sequence[SeenTrain]) -> tuple[TrainSeen, ...]:
+    """The reader's trains as the game's comparison takes them: where each engine lies and
+    its cards as they lie, None for a card not read surely."""
+    return tuple(
+        TrainSeen(
+            (train.cards[0].pose.x, train.cards[0].pose.y),
+            tuple(c.code if c.sure and c.code != UNSURE else None for c in train.cards[1:]),
+        )
+        for train in trains
+    )
+
+
+def _same(a: Sequence[TrainSeen], b: Sequence[TrainSeen], tolerance: float) -> bool:
+    """Two readings of a table where nothing moved: the same trains' cards, each engine
+    within `tolerance` mm of where it was (the trains in any order)."""
+    if len(a) != len(b):
+        return False
+    left = list(b)
+    for train in a:
+        match = next(
+            (
+                other
+                for other in left
+                if other.cards == train.cards and math.dist(other.engine, train.engine) <= tolerance
+            ),
+            None,
+        )
+        if match is None:
+            return False
+        left.remove(match)
+    return True
+
+
+class Camera:
+    """The reader over one table and the stillness of what it reads."""
+
+    def __init__(self, setup: CameraSetup, deck: Sequence[str]) -> None:
+        self.setup = setup
+        self.config = ReaderConfig(layout=setup.layout, deck=tuple(deck))
+        self.calibration: Any = None  # the markers found last: a still camera keeps them
+        self.recent: list[tuple[TrainSeen, ...]] = []  # the last readings, newest last
+        self.still: tuple[TrainSeen, ...] | None = None  # the last still view told
+        # the last frame read: its trains, what the camera could not see, whether it was clear
+        self.last: tuple[tuple[TrainSeen, ...], tuple[Said, ...], bool] | None = None
+
+    @classmethod
+    def over(cls, setup: CameraSetup, edition: str) -> Camera:
+        """The camera over a table set up as `setup` says, looking for `edition`'s deck
+        (our printable design: an enrolled deck is not read yet)."""
+        return cls(setup, load_edition(edition).deck)
+
+    def see(self, frame: Any, hint: object) -> list[Seen]:
+        """One frame (None: the same picture as before, which counts as one more frame in
+        which nothing moved): a `Seen` with what the camera could not see and, when the
+        trains have just become still in a view other than the last one told, that view."""
+        if frame is not None:
+            self.last = self._read(frame)
+        elif self.last is None:
+            return []
+        view, camera, clear = self.last
+        self.recent = [*self.recent, view][-self.setup.still_frames :]
+        tolerance = self.setup.card_mm
+        steady = len(self.recent) == self.setup.still_frames and all(
+            _same(seen, view, tolerance) for seen in self.recent
+        )
+        news = None
+        if steady and clear and (self.still is None or not _same(view, self.still, tolerance)):
+            self.still = news = view
+        return [Seen(news, camera)]
+
+    def _read(self, frame: Any) -> tuple[tuple[TrainSeen, ...], tuple[Said, ...], bool]:
+        """One frame's trains, what the camera could not see in it, and whether it saw the
+        whole table clearly (no problem, no card lying apart from the trains)."""
+        yard = read_yard(frame, self.config, calibration=self.calibration)
+        if yard.calibration is not None:
+            self.calibration = yard.calibration
+        camera = tuple(_said(p) for p in yard.problems)
+        if yard.loose:
+            n = len(yard.loose)
+            camera += (
+                Said(
+                    "loose_cards",
+                    f"{n} card{'s' if n != 1 else ''} lie apart from every train: lay each card "
+                    "against the end of its train",
+                    (("n", n),),
+                ),
+            )
+        return trains_seen(yard.trains), camera, not camera
+
+
+def follow(session: Mapping[str, Any]) -> bool:
+    """How the turn flow follows a table through the camera, from the configuration's
+    [session] keys: Yardmaster Express has none of its own (they are the Caboose dice's);
+    a camera follows the table."""
+    return True
