@@ -122,44 +122,52 @@ def cell_centre(
     return (column - (COLUMNS - 1) / 2) * width, (row - (ROWS - 1) / 2) * height
 
 
+class _Pen:
+    """Drawing on a card in millimetres from its centre at `scale` px/mm: cv2's 1/16
+    pixel fixed point (shift 4), so antialiased edges land where the millimetres say."""
+
+    def __init__(self, image: np.ndarray, scale: float) -> None:
+        self.image, self.scale = image, scale
+
+    def at(self, x: float, y: float) -> tuple[int, int]:
+        return fixed_point(x, y, self.scale, (CARD_MM[0] / 2, CARD_MM[1] / 2))
+
+    def px(self, length: float) -> int:
+        return max(1, round(length * self.scale))
+
+    def box(self, x0: float, y0: float, x1: float, y1: float, colour, width: int = -1) -> None:
+        cv2.rectangle(self.image, self.at(x0, y0), self.at(x1, y1), colour, width, cv2.LINE_AA, 4)
+
+    def disc(self, x: float, y: float, radius: float, colour) -> None:
+        cv2.circle(self.image, self.at(x, y), self.px(radius) * 16, colour, -1, cv2.LINE_AA, 4)
+
+
 @cache
 def draw_card(code: str, px_per_mm: float = 4.0) -> Sprite:
     """A face as printed, upright: `E` the engine, `W` the back, or a railcar card's
     printed code (`R3-B2`: red 3 on the left, blue 2 on the right). ValueError (a
     CardCodeError) for a code our design does not print."""
     rows = code_rows(code)
-    w_mm, h_mm = CARD_MM
-    h, w = round(h_mm * px_per_mm), round(w_mm * px_per_mm)
-    img = np.empty((h, w, 3), np.uint8)
-    img[:] = PAPER
-    origin = (w_mm / 2, h_mm / 2)
-
-    def pt(x: float, y: float) -> tuple[int, int]:
-        return fixed_point(x, y, px_per_mm, origin)
-
-    def mm(length: float) -> int:
-        return max(1, round(length * px_per_mm))
-
-    outer = MARGIN_MM + FRAME_MM / 2
-    corner = (w_mm / 2 - outer, h_mm / 2 - outer)
-    cv2.rectangle(img, pt(-corner[0], -corner[1]), pt(*corner), INK, mm(FRAME_MM), cv2.LINE_AA, 4)
+    size = (round(CARD_MM[1] * px_per_mm), round(CARD_MM[0] * px_per_mm))
+    pen = _Pen(np.full((*size, 3), PAPER, np.uint8), px_per_mm)
+    x, y = (CARD_MM[0] / 2 - MARGIN_MM - FRAME_MM / 2, CARD_MM[1] / 2 - MARGIN_MM - FRAME_MM / 2)
+    pen.box(-x, -y, x, y, INK, pen.px(FRAME_MM))
     cw, ch = cell_mm()
     grid = rows if code != cards.FACE_DOWN else rows + (rows[1][::-1], rows[0][::-1])
     for r, row in enumerate(grid):
         for c, black in enumerate(row):
             if black:
                 x, y = cell_centre(r, c)
-                cv2.rectangle(img, pt(x - cw / 2, y - ch / 2), pt(x + cw / 2, y + ch / 2),
-                              INK, -1, cv2.LINE_AA, 4)  # fmt: skip
+                pen.box(x - cw / 2, y - ch / 2, x + cw / 2, y + ch / 2, INK)
     if code == cards.ENGINE:
-        _locomotive(img, pt, mm)
+        _locomotive(pen)
     elif code != cards.FACE_DOWN:
         for half, (colour, value) in enumerate(cards.railcars(code)):
-            _railcar(img, pt, mm, half, colour, value, px_per_mm)
-    return img, rounded_rect((h, w), mm(CORNER_MM))
+            _railcar(pen, half, colour, value)
+    return pen.image, rounded_rect(size, pen.px(CORNER_MM))
 
 
-def _railcar(img, pt, mm, half: int, colour: str, value: int, px_per_mm: float) -> None:
+def _railcar(pen: _Pen, half: int, colour: str, value: int) -> None:
     """One railcar in the bottom two rows of its half: a wagon in its cargo colour with the
     value large on it (dark on yellow, white on the dark colours), on two wheels."""
     cw, ch = cell_mm()
@@ -167,21 +175,21 @@ def _railcar(img, pt, mm, half: int, colour: str, value: int, px_per_mm: float) 
     right, _ = cell_centre(2, 3 * half + 2)
     top, bottom = cell_centre(2, 0)[1] - ch / 2 + 0.6, cell_centre(3, 0)[1] + ch / 2 - 2.2
     x0, x1 = left - cw / 2 + 0.8, right + cw / 2 - 0.8
-    cv2.rectangle(img, pt(x0, top), pt(x1, bottom), CARGO[colour], -1, cv2.LINE_AA, 4)
+    pen.box(x0, top, x1, bottom, CARGO[colour])
     for wheel in (x0 + 4.0, x1 - 4.0):
-        cv2.circle(img, pt(wheel, bottom + 0.6), mm(1.6) * 16, INK, -1, cv2.LINE_AA, 4)
+        pen.disc(wheel, bottom + 0.6, 1.6, INK)
     text = str(value)
-    font, thick = cv2.FONT_HERSHEY_DUPLEX, mm(1.6)
+    font, thick = cv2.FONT_HERSHEY_DUPLEX, pen.px(1.6)
     (_, th), _ = cv2.getTextSize(text, font, 1.0, thick)
-    scale = 8.5 * px_per_mm / th
+    scale = 8.5 * pen.scale / th
     (tw, th), _ = cv2.getTextSize(text, font, scale, thick)
-    cx, cy = pt((x0 + x1) / 2, (top + bottom) / 2)
+    cx, cy = pen.at((x0 + x1) / 2, (top + bottom) / 2)
     ink = INK if colour == "Y" else PAPER
     org = (round(cx / 16 - tw / 2), round(cy / 16 + th / 2))
-    cv2.putText(img, text, org, font, scale, ink, thick, cv2.LINE_AA)
+    cv2.putText(pen.image, text, org, font, scale, ink, thick, cv2.LINE_AA)
 
 
-def _locomotive(img, pt, mm) -> None:
+def _locomotive(pen: _Pen) -> None:
     """The engine in the bottom two rows: a black locomotive running to the left (the
     train's start), its cab at the back, a chimney at the front, a white window."""
     cw, ch = cell_mm()
@@ -192,13 +200,12 @@ def _locomotive(img, pt, mm) -> None:
     body = [(left + 3, bottom - 2), (left, bottom - 2), (left + 3, boiler_top + 2),
             (right - 14, boiler_top + 2), (right - 14, top), (right, top),
             (right, bottom - 2)]  # fmt: skip
-    cv2.fillPoly(img, [np.array([pt(x, y) for x, y in body], np.int32)], INK, cv2.LINE_AA, 4)
-    cv2.rectangle(img, pt(left + 7, top + 1), pt(left + 11, boiler_top + 2), INK, -1,
-                  cv2.LINE_AA, 4)  # fmt: skip
-    cv2.rectangle(img, pt(right - 10, top + 2), pt(right - 4, top + 5.5), PAPER, -1,
-                  cv2.LINE_AA, 4)  # fmt: skip
+    outline = np.array([pen.at(x, y) for x, y in body], np.int32)
+    cv2.fillPoly(pen.image, [outline], INK, cv2.LINE_AA, 4)
+    pen.box(left + 7, top + 1, left + 11, boiler_top + 2, INK)  # the chimney
+    pen.box(right - 10, top + 2, right - 4, top + 5.5, PAPER)  # the cab's window
     for wheel in (left + 8, left + 17, left + 26, right - 8):
-        cv2.circle(img, pt(wheel, bottom - 1.8), mm(2.2) * 16, INK, -1, cv2.LINE_AA, 4)
+        pen.disc(wheel, bottom - 1.8, 2.2, INK)
 
 
 @cache

@@ -9,11 +9,12 @@ the left train starts in the top left corner and stops short of the bottom one, 
 round the table. Two players may share the left or the right side: their trains then lie
 one behind the other (lanes 0 and 1), as two people on one short side of a table do.
 
-Why this table (`TABLE`, 830 x 780 mm): a train is at most nine cards (the engine and
+Why this table (`TABLE`, 840 x 790 mm): a train is at most nine cards (the engine and
 eight railcars, more than any game lays: seven rounds at two players) of 63 mm laid end to
 end, 587 mm; the bottom and top trains must also clear the two lanes of a shared side
 (100 mm) and the left and right ones a single lane (50 mm), and the markers' corners
-(65 mm a side). That gives 825 x 775 mm; a larger table would only shrink the cards in
+(75 mm a side, the marker's paper and a hand's breadth). That gives 835 x 785 mm; a larger
+table would only shrink the cards in
 the camera's frame, which the hard camera already sees at as little as 0.5 px/mm. A real
 table measures its own (`TableLayout`); `seat_poses` places the players on any layout.
 """
@@ -33,7 +34,7 @@ from companion.pose import Pose
 from companion.synthetic import Hand
 from companion.vision.table import TableLayout, rotate
 
-TABLE = TableLayout(width=830.0, height=780.0)
+TABLE = TableLayout(width=840.0, height=790.0)
 SIDES = ("bottom", "left", "top", "right")  # clockwise seen from above, as turns go
 # the owner's upright (a card's rotation as printed, read by its owner) on each side; the
 # train runs along table.rotate((1, 0), rotation): to the owner's right
@@ -43,6 +44,8 @@ MOST_CARDS = 9  # the engine and eight railcars
 GAP_MM = (0.3, 2.5)  # between two cards of a train, as a hand lays them: touching or nearly
 LANE_MM = 50.0  # from one lane's cards to the next's: a card's 41 mm and a hand's width
 _CLEAR_MM = 8.0  # between a train's last card and the trains of the next side
+_CORNER_MM = 10.0  # between a train's engine and the marker in its corner (its white paper
+# reaches the play area, and a frame that touches a marker's black is no card's outline)
 
 
 @dataclass(frozen=True)
@@ -105,9 +108,9 @@ def _lane_room(side: str, layout: TableLayout) -> tuple[float, float]:
     and the room they have (mm), clear of the next side's lanes in the pinwheel."""
     left, top, right, bottom = layout.play_area()
     length = right - left if side in ("bottom", "top") else bottom - top
-    following = SIDES[(SIDES.index(side) + 1) % 4]
-    band = art.CARD_MM[1] + (LANES[following] - 1) * LANE_MM + _CLEAR_MM
-    return 0.0, length - band
+    ahead = SIDES[(SIDES.index(side) - 1) % 4]  # the side whose corner the train runs to
+    band = art.CARD_MM[1] + (LANES[ahead] - 1) * LANE_MM + _CLEAR_MM
+    return _CORNER_MM, length - band - _CORNER_MM
 
 
 def seat_poses(players: int, layout: TableLayout = TABLE) -> tuple[Seat, ...]:

@@ -49,11 +49,13 @@ UNSURE = "?"  # the code of a card that was not read surely
 _PX_PER_MM = 1.0  # the top-down image's scale: about what the camera sees at best
 _CROP_SCALE = 2.0  # `_upright`'s pixels a mm
 _CELL_PX, _CELL_MIDDLE = 10, 6  # `_card_grid`'s pixels a cell each way, and those averaged
+_INK_SPREAD = 32  # grey levels between a frame's colour channels, at most; wood's are more
 _FRAME_CONTRASTS = (16, 30)  # grey levels a frame is darker than what lies round it
 _SURE_GAP = 0.45  # a code cell's distance from the threshold, in shares of the half
 # spread between black and white, below which the card is unsure
 _LEAST_SPREAD = 18.0  # grey levels between a card's black and white, at least
 _COLOURFUL = 0.16  # chroma (share of the card's white) of a railcar's cargo, at least
+_HIDDEN_MOST = 2  # cards in a row that a hand may hide, the row going on beyond them
 _JOIN_MM = 9.0  # how far a neighbour's centre may lie off where end to end puts it
 
 PROBLEMS: dict[str, str] = {
@@ -167,31 +169,34 @@ def read_yard(
     return Yard(tuple(trains), tuple(loose), tuple(problems), seen)
 
 
+_TO_BGR = {1: cv2.COLOR_GRAY2BGR, 3: None, 4: cv2.COLOR_BGRA2BGR}  # by channel count
+
+
 def _as_frame(frame: object, problems: list[Problem]) -> np.ndarray | None:
-    """An 8-bit BGR image of whatever a frame source gave, or None with the reason."""
-    if not isinstance(frame, np.ndarray) or frame.ndim not in (2, 3) or frame.size == 0:
+    """An 8-bit BGR image of whatever a frame source gave (grey, BGRA, floats), or None
+    with the reason: no image, a tiny one, one too dark or too bright to read.
+    (The Caboose reader has its own: companion/games/caboose/vision/frame_checks.py.)"""
+    shape = getattr(frame, "shape", ())
+    channels = shape[2] if len(shape) == 3 else 1
+    if not isinstance(frame, np.ndarray) or len(shape) not in (2, 3) or channels not in _TO_BGR:
         problems.append(Problem("no_image"))
         return None
-    if min(frame.shape[:2]) < 64:
-        problems.append(Problem("frame_tiny", {"width": frame.shape[1], "height": frame.shape[0]}))
-        return None
-    if frame.ndim == 3 and frame.shape[2] not in (3, 4):
-        problems.append(Problem("no_image"))
+    height, width = shape[:2]
+    if min(height, width) < 64:
+        problems.append(Problem("frame_tiny", {"width": width, "height": height}))
         return None
     if frame.dtype != np.uint8:
         frame = np.clip(np.nan_to_num(frame.astype(np.float32)), 0, 255).astype(np.uint8)
-    if frame.ndim == 2:
-        frame = cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
-    elif frame.shape[2] == 4:
-        frame = cv2.cvtColor(frame, cv2.COLOR_BGRA2BGR)
+    convert = _TO_BGR[channels]
+    frame = frame if convert is None else cv2.cvtColor(frame, convert)
     thumb = cv2.cvtColor(frame[::8, ::8], cv2.COLOR_BGR2GRAY)
     if float(np.percentile(thumb, 99)) < 40:
         problems.append(Problem("too_dark"))
-        return None
-    if float((thumb > 250).mean()) > 0.5:
+    elif float((thumb > 250).mean()) > 0.5:
         problems.append(Problem("overexposed"))
-        return None
-    return frame
+    else:
+        return frame
+    return None
 
 
 def _card_poses(top: np.ndarray) -> list[Pose]:
@@ -205,6 +210,12 @@ def _card_poses(top: np.ndarray) -> list[Pose]:
     laid close can join their frames into one blob, which a higher one keeps apart."""
     k = _PX_PER_MM
     grey = cv2.cvtColor(top, cv2.COLOR_BGR2GRAY)
+    # ink is grey, the table's grain and shade brown: dark and coloured is no frame. The
+    # colour is the channels' spread in grey levels, not HSV's saturation (their spread
+    # over the brightest), which a lamp's cast makes large on anything dark, ink too
+    b, g, r = cv2.split(top)
+    spread = cv2.subtract(cv2.max(cv2.max(b, g), r), cv2.min(cv2.min(b, g), r))
+    ink = cv2.inRange(spread, 0, _INK_SPREAD)
     poses: list[Pose] = []
     for contrast in _FRAME_CONTRASTS:
         dark = cv2.adaptiveThreshold(
@@ -213,22 +224,27 @@ def _card_poses(top: np.ndarray) -> list[Pose]:
         )  # fmt: skip
         # bridge a pixel's break in a frame line (blur, a dim corner; black cells beside
         # the frame darken the threshold's neighbourhood): an open frame is no rectangle
+        dark = cv2.bitwise_and(dark, ink)
         dark = cv2.morphologyEx(dark, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
-        contours, _ = cv2.findContours(dark, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        for contour in contours:
-            rough = _frame_outline(contour)
-            if rough is None or any(math.dist(rough[:2], p[:2]) < 20.0 for p in poses):
-                continue
-            pose = _true_up(grey, rough)
-            if pose is not None:
-                poses.append(pose)
+        # the table's grain and the cards' shadows leave streaks a pixel or two thick that
+        # can cling to a frame's outline; eroded away, the frame (3 mm) still stands
+        for mask, grown in ((dark, 0), (cv2.erode(dark, np.ones((3, 3), np.uint8)), 1)):
+            contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+            for contour in contours:
+                rough = _frame_outline(contour, grown)
+                if rough is None or any(math.dist(rough[:2], p[:2]) < 20.0 for p in poses):
+                    continue
+                pose = _true_up(grey, rough)
+                if pose is not None:
+                    poses.append(pose)
     return poses
 
 
-def _frame_outline(contour: np.ndarray) -> Pose | None:
-    """The rough pose of a blob's outline that could be a card's frame, or None."""
+def _frame_outline(contour: np.ndarray, eroded: int = 0) -> Pose | None:
+    """The rough pose of a blob's outline that could be a card's frame, or None; `eroded`
+    pixels were taken off the blob's edge all round."""
     k = _PX_PER_MM
-    frame_w, frame_h = _FRAME_OUTER
+    frame_w, frame_h = _FRAME_OUTER[0] - 2 * eroded / k, _FRAME_OUTER[1] - 2 * eroded / k
     area = cv2.contourArea(contour)
     if area < 0.6 * frame_w * frame_h * k * k:
         return None
@@ -415,8 +431,8 @@ def _cargo(ratio: np.ndarray) -> str | None:
 
 def _chains(found: list[_Read]) -> tuple[list[SeenTrain], list[SeenCard]]:
     """The trains: from each engine, the cards end to end in a row, each the previous
-    one's neighbour along the row; a gap of one card's length with a card beyond it is an
-    unsure card (a hand over it). Cards in no engine's row are loose."""
+    one's neighbour along the row; a gap of one or two cards' length with a card beyond
+    it is as many unsure cards (a hand over them). Cards in no engine's row are loose."""
     pitch = art.CARD_MM[0] + 1.5
     centres = np.array([(r.pose.x, r.pose.y) for r in found]).reshape(-1, 2)
     used: set[int] = set()
@@ -435,16 +451,24 @@ def _chains(found: list[_Read]) -> tuple[list[SeenTrain], list[SeenCard]]:
                 return int(index)
         return None
 
+    def ahead(point: np.ndarray, step: np.ndarray, axis_deg: float) -> tuple[int, int] | None:
+        """The next card along the row from `point`, and how many steps on it lies: a hand
+        may hide up to `_HIDDEN_MOST` cards between."""
+        for steps in range(1, _HIDDEN_MOST + 2):
+            index = at(point + steps * step, axis_deg)
+            if index is not None:
+                return steps, index
+        return None
+
     for start, read in enumerate(found):
         if read.printed != cards.ENGINE:
             continue
         used.add(start)
         here = np.array(read.pose[:2])
-        axis = read.pose.rotation
         heading = None
         for direction in (1.0, -1.0):  # the engine's neighbour says which way the train runs
-            step = rotate(np.array([[direction * pitch, 0.0]]), axis)[0]
-            if at(here + step, axis) is not None:
+            step = rotate(np.array([[direction * pitch, 0.0]]), read.pose.rotation)[0]
+            if ahead(here, step, read.pose.rotation) is not None:
                 heading = step
                 break
         row: list[tuple[int | None, Pose]] = [(start, read.pose)]
@@ -454,19 +478,17 @@ def _chains(found: list[_Read]) -> tuple[list[SeenTrain], list[SeenCard]]:
             rotation = math.degrees(math.atan2(heading[1], heading[0])) % 360.0
             while len(row) < 12:
                 last = np.array(row[-1][1][:2])
-                axis = row[-1][1].rotation
-                nxt = at(last + heading, axis)
-                if nxt is not None:
-                    used.add(nxt)
-                    row.append((nxt, found[nxt].pose))
-                    step = np.array(found[nxt].pose[:2]) - last  # follow a row's drift
-                    heading = step / max(float(np.hypot(*step)), 1e-6) * pitch
-                    continue
-                beyond = at(last + 2 * heading, axis)
-                if beyond is None:
+                nxt = ahead(last, heading, row[-1][1].rotation)
+                if nxt is None:
                     break
-                hidden = last + heading
-                row.append((None, Pose(float(hidden[0]), float(hidden[1]), rotation)))
+                steps, index = nxt
+                for hidden in range(1, steps):  # cards under a hand: unsure
+                    x, y = last + hidden * heading
+                    row.append((None, Pose(float(x), float(y), rotation)))
+                used.add(index)
+                row.append((index, found[index].pose))
+                step = (np.array(found[index].pose[:2]) - last) / steps  # follow a row's drift
+                heading = step / max(float(np.hypot(*step)), 1e-6) * pitch
         trains.append(SeenTrain(tuple(_as_laid(found, i, p, rotation) for i, p in row), rotation))
     loose = [_as_laid(found, i, found[i].pose, None) for i in range(len(found)) if i not in used]
     return trains, loose
