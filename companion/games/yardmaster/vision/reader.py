@@ -55,6 +55,7 @@ _SURE_GAP = 0.45  # a code cell's distance from the threshold, in shares of the 
 # spread between black and white, below which the card is unsure
 _LEAST_SPREAD = 18.0  # grey levels between a card's black and white, at least
 _COLOURFUL = 0.16  # chroma (share of the card's white) of a railcar's cargo, at least
+_GAP_MM = (0.0, 3.0)  # between two cards of a row as a hand lays them
 _HIDDEN_MOST = 2  # cards in a row that a hand may hide, the row going on beyond them
 _JOIN_MM = 9.0  # how far a neighbour's centre may lie off where end to end puts it
 
@@ -158,7 +159,9 @@ def read_yard(
             return Yard(problems=tuple(problems))
     try:
         top = top_down(frame, seen, config.layout, _PX_PER_MM)
-        found = [_read_card(top, pose, config) for pose in _card_poses(top)]
+        grey = cv2.cvtColor(top, cv2.COLOR_BGR2GRAY)
+        found = [_read_card(top, pose, config) for pose in _card_poses(top, grey)]
+        found += _along_rows(top, grey, found, config)
     except cv2.error as error:  # OpenCV refusing an odd frame must not stop the referee
         problems.append(Problem("frame_unread", {"error": str(error).strip()}))
         return Yard(problems=tuple(problems), calibration=seen)
@@ -199,7 +202,7 @@ def _as_frame(frame: object, problems: list[Problem]) -> np.ndarray | None:
     return None
 
 
-def _card_poses(top: np.ndarray) -> list[Pose]:
+def _card_poses(top: np.ndarray, grey: np.ndarray) -> list[Pose]:
     """The cards in the top-down image: the outer outline of each dark frame, a rectangle
     of about the frame's size (up to the card's: the table seen through a hair's gap
     between two cards can cling to a frame's outline), trued up by `_true_up`; rotation is
@@ -209,7 +212,6 @@ def _card_poses(top: np.ndarray) -> list[Pose]:
     in a shadow) needs a low one, while at a low one the table showing between two cards
     laid close can join their frames into one blob, which a higher one keeps apart."""
     k = _PX_PER_MM
-    grey = cv2.cvtColor(top, cv2.COLOR_BGR2GRAY)
     # ink is grey, the table's grain and shade brown: dark and coloured is no frame. The
     # colour is the channels' spread in grey levels, not HSV's saturation (their spread
     # over the brightest), which a lamp's cast makes large on anything dark, ink too
@@ -258,6 +260,35 @@ def _frame_outline(contour: np.ndarray, eroded: int = 0) -> Pose | None:
         return None
     rotation = angle % 180.0
     return Pose(cx / k, cy / k, rotation if rotation <= 90.0 else rotation - 180.0)
+
+
+def _along_rows(
+    top: np.ndarray, grey: np.ndarray, found: list[_Read], config: ReaderConfig
+) -> list[_Read]:
+    """Cards the outlines missed, looked for where a row of cards puts them: a card's
+    length on from each card read, either way along it, where no card was found. A dark
+    table seen through the hair's gaps between cards can join a whole row's frames into
+    one blob, but each frame's outer edges are still there for `_true_up` to find. Only
+    a card read surely counts: a row's end is never lengthened by a guess."""
+    pitch = art.CARD_MM[0] + sum(_GAP_MM) / 2
+    left, top_edge, right, bottom = config.layout.play_area()
+    seen = [r for r in found if r.printed != UNSURE]
+    added: list[_Read] = []
+    while seen:
+        read = seen.pop()
+        for direction in (1.0, -1.0):
+            step = rotate(np.array([[direction * pitch, 0.0]]), read.pose.rotation)[0]
+            x, y = np.array(read.pose[:2]) + step
+            if not (left < x < right and top_edge < y < bottom) or any(
+                math.dist((x, y), other.pose[:2]) < 20.0 for other in found + added
+            ):
+                continue
+            pose = _true_up(grey, Pose(float(x), float(y), read.pose.rotation))
+            more = None if pose is None else _read_card(top, pose, config)
+            if more is not None and more.printed != UNSURE:
+                added.append(more)
+                seen.append(more)
+    return added
 
 
 _FRAME_OUTER = (art.CARD_MM[0] - 2 * art.MARGIN_MM, art.CARD_MM[1] - 2 * art.MARGIN_MM)
@@ -433,7 +464,7 @@ def _chains(found: list[_Read]) -> tuple[list[SeenTrain], list[SeenCard]]:
     """The trains: from each engine, the cards end to end in a row, each the previous
     one's neighbour along the row; a gap of one or two cards' length with a card beyond
     it is as many unsure cards (a hand over them). Cards in no engine's row are loose."""
-    pitch = art.CARD_MM[0] + 1.5
+    pitch = art.CARD_MM[0] + sum(_GAP_MM) / 2
     centres = np.array([(r.pose.x, r.pose.y) for r in found]).reshape(-1, 2)
     used: set[int] = set()
     trains = []
