@@ -86,9 +86,10 @@ class Table:
 
     def view(self, lang: str) -> dict[str, Any]:
         """Everything a page shows, at one version, in `lang` (`"game": None` before any
-        game)."""
+        game), and `game_kind`, the id of the game being played (the default game's
+        before any): the page whose script draws it."""
         with self._lock:
-            return self.match.view(lang) | {"version": self.version}
+            return self.match.view(lang) | {"version": self.version, "game_kind": self.game.id}
 
     def record(self) -> tuple[str, int, Mapping[str, Any]]:
         """The game so far as its record: (the game's id, its number in the store, the

@@ -239,11 +239,13 @@ def _never() -> bool:
 @api.post("/replay")
 def replay() -> Response:
     """One frame of a record being watched, turn by turn, drawn by the game whose record it
-    is; the game at the table is not touched, so watching needs no PIN."""
+    is (`game_kind`, its id: another game's page cannot draw it); the game at the table is
+    not touched, so watching needs no PIN."""
     doc = data()
     _fields(doc, ("record", "turn"))
     record, turn = _document(doc["record"], "record"), _turn_number(doc["turn"], "turn")
-    return jsonify(for_record(record).watch(record, turn, language()))
+    game = for_record(record)
+    return jsonify(game.watch(record, turn, language()) | {"game_kind": game.id})
 
 
 # --- acting (PIN needed: see web.app) --------------------------------------------------------
@@ -323,6 +325,20 @@ def undo() -> Response:
     """Staged cards taken back, else the last turn; `turn` says which last turn the phone
     saw, so repeated or crossing taps take back one turn only."""
     return _command("undo")
+
+
+@api.post("/add")
+def add() -> Response:
+    """Yardmaster Express: a card added to the mover's train (as printed, turned, or face
+    down); `turn` says how many cards the phone saw added, so a tap on a table that moved on
+    is refused."""
+    return _command("add")
+
+
+@api.post("/next")
+def next_game() -> Response:
+    """Yardmaster Express's strategic variant: its second game dealt once the first ended."""
+    return _command("next")
 
 
 # --- the turn at the table (when a camera follows it) --------------------------------------

@@ -45,6 +45,8 @@ SHELL: dict[str, dict[str, str]] = {
         "watch_prev": "◀",
         "watch_next": "▶",
         "watch_stop": "Stop watching",
+        "watch_other_game": "This record is of another game than this page's: start a game of "
+        "it on the table first, then watch the record",
         "watch_play": "Play ▶▶ / pause",
         "new_game_confirm": "A game is being played: start a new one and end it?",
         "live": "live",
@@ -79,6 +81,8 @@ SHELL: dict[str, dict[str, str]] = {
         "watch_prev": "◀",
         "watch_next": "▶",
         "watch_stop": "Dejar de verla",
+        "watch_other_game": "Este registro es de otro juego que el de esta página: empieza "
+        "antes una partida de ese juego en la mesa y luego mira el registro",
         "watch_play": "Reproducir ▶▶ / pausa",
         "new_game_confirm": "Hay una partida en juego: ¿empezar otra y terminarla?",
         "live": "en directo",

@@ -200,13 +200,11 @@ function render(next) {
 }
 
 // The view drawn by the game's script, then what the shell shows around it. A live view of
-// another game than the one whose script and markup this page loaded (a game of another kind
-// was started, or the service resumed one) reloads the page, which then brings that game's.
-// (A view's `game` is its game's id where it is a text; a game may put its number in the
-// store there instead, which says nothing of its kind.)
+// another game than the one whose script and markup this page loaded (its `game_kind`: a
+// game of another kind was started, or the service resumed one) reloads the page, which
+// then brings that game's.
 function draw(v, replay) {
-  const loaded = document.body.dataset.game;
-  if (!replay && v && typeof v.game === "string" && loaded && v.game !== loaded) {
+  if (!replay && v && v.game_kind && v.game_kind !== document.body.dataset.game) {
     location.reload();
     return;
   }
@@ -237,8 +235,10 @@ async function loadGames() {
   const fillVariants = () => {
     const options = games.find((g) => g.id === game.value).options;
     const chosen = options.find((o) => o.id === option.value);
+    // A variant in the page's words where this page's game has them, else as its game names it.
+    const named = (v) => (TEXT[`variant_${v.id}`] ? t(`variant_${v.id}`) : v.name);
     variant.replaceChildren(h("option", { value: "" }, t("none")),
-      ...chosen.variants.map((v) => h("option", { value: v.id }, t(`variant_${v.id}`))));
+      ...chosen.variants.map((v) => h("option", { value: v.id }, named(v))));
   };
   const fillOptions = () => {
     const options = games.find((g) => g.id === game.value).options;
@@ -247,6 +247,7 @@ async function loadGames() {
   };
   game.addEventListener("change", fillOptions);
   option.addEventListener("change", fillVariants);
+  game.value = document.body.dataset.game;  // the game whose page this is, first
   fillOptions();
 }
 
@@ -264,6 +265,12 @@ async function readRecord() {
 async function watchTurn(turn) {
   const frame = await send("/api/replay", { record: watching.record, turn });
   if (!frame) return;
+  if (frame.game_kind !== document.body.dataset.game) {
+    // Only its own game's page draws a record: this page cannot.
+    stopWatching();
+    showError(t("watch_other_game"));
+    return;
+  }
   watching.turn = Math.min(turn, frame.turns);
   watching.total = frame.turns;
   const slider = document.getElementById("watch-slider");
@@ -272,6 +279,13 @@ async function watchTurn(turn) {
   document.getElementById("watch-turn").textContent = t("watch_turn", { n: watching.turn, total: frame.turns });
   document.getElementById("watch").hidden = false;
   draw(frame, true);
+}
+
+function stopWatching() {
+  if (watching && watching.timer) clearInterval(watching.timer);
+  watching = null;
+  document.getElementById("watch").hidden = true;
+  draw(view, false);
 }
 
 function setup() {
@@ -325,12 +339,7 @@ function setup() {
       watchTurn(watching.turn + 1);
     }, 1500);
   });
-  document.getElementById("watch-stop").addEventListener("click", () => {
-    if (watching.timer) clearInterval(watching.timer);
-    watching = null;
-    document.getElementById("watch").hidden = true;
-    draw(view, false);
-  });
+  document.getElementById("watch-stop").addEventListener("click", stopWatching);
   loadGames();
   document.getElementById("error").addEventListener("click", () => showError(""));
   refresh();
