@@ -164,8 +164,9 @@ def _assign(
 def _differs(name: str, mover: bool, cards: Sequence[str | None], game: Sequence[str]) -> Said:
     """What to say of a train that is not the game's: a card taken away, one too many, or
     another card."""
-    shown = " ".join(str(c) for c in cards) or "only the engine"
-    kept = " ".join(game) or "only the engine"
+    # trains written as codes, engine first ("E R1-R1"): the same in every language
+    shown = " ".join(["E", *(str(c) for c in cards)])
+    kept = " ".join(["E", *game])
     if len(cards) > len(game) + (1 if mover else 0):
         key, fix = "train_longer", "take back the cards the game does not have"
     elif len(cards) < len(game):
