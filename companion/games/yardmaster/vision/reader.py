@@ -50,7 +50,7 @@ _PX_PER_MM = 1.0  # the top-down image's scale: about what the camera sees at be
 _CROP_SCALE = 2.0  # `_upright`'s pixels a mm
 _CELL_PX, _CELL_MIDDLE = 10, 6  # `_card_grid`'s pixels a cell each way, and those averaged
 _INK_SPREAD = 32  # grey levels between a frame's colour channels, at most; wood's are more
-_FRAME_CONTRASTS = (16, 30)  # grey levels a frame is darker than what lies round it
+_FRAME_CONTRAST = 16  # grey levels a frame is darker than what lies round it, at least
 _SURE_GAP = 0.45  # a code cell's distance from the threshold, in shares of the half
 # spread between black and white, below which the card is unsure
 _LEAST_SPREAD = 18.0  # grey levels between a card's black and white, at least
@@ -206,39 +206,34 @@ def _card_poses(top: np.ndarray, grey: np.ndarray) -> list[Pose]:
     """The cards in the top-down image: the outer outline of each dark frame, a rectangle
     of about the frame's size (up to the card's: the table seen through a hair's gap
     between two cards can cling to a frame's outline), trued up by `_true_up`; rotation is
-    the one of the two half turns nearer 0 (the grid says which end is the top).
-
-    Looked for at two contrasts (`_FRAME_CONTRASTS`): a faint frame (far from the camera,
-    in a shadow) needs a low one, while at a low one the table showing between two cards
-    laid close can join their frames into one blob, which a higher one keeps apart."""
+    the one of the two half turns nearer 0 (the grid says which end is the top). A frame
+    whose outline is lost in a blob with its neighbours' is `_along_rows`' to find."""
     k = _PX_PER_MM
     # ink is grey, the table's grain and shade brown: dark and coloured is no frame. The
     # colour is the channels' spread in grey levels, not HSV's saturation (their spread
     # over the brightest), which a lamp's cast makes large on anything dark, ink too
     b, g, r = cv2.split(top)
     spread = cv2.subtract(cv2.max(cv2.max(b, g), r), cv2.min(cv2.min(b, g), r))
-    ink = cv2.inRange(spread, 0, _INK_SPREAD)
+    dark = cv2.adaptiveThreshold(
+        grey, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, round(15 * k) | 1,
+        _FRAME_CONTRAST,
+    )  # fmt: skip
+    dark = cv2.bitwise_and(dark, cv2.inRange(spread, 0, _INK_SPREAD))
+    # bridge a pixel's break in a frame line (blur, a dim corner; black cells beside the
+    # frame darken the threshold's neighbourhood): an open frame is no rectangle
+    dark = cv2.morphologyEx(dark, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
     poses: list[Pose] = []
-    for contrast in _FRAME_CONTRASTS:
-        dark = cv2.adaptiveThreshold(
-            grey, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, round(15 * k) | 1,
-            contrast,
-        )  # fmt: skip
-        # bridge a pixel's break in a frame line (blur, a dim corner; black cells beside
-        # the frame darken the threshold's neighbourhood): an open frame is no rectangle
-        dark = cv2.bitwise_and(dark, ink)
-        dark = cv2.morphologyEx(dark, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
-        # the table's grain and the cards' shadows leave streaks a pixel or two thick that
-        # can cling to a frame's outline; eroded away, the frame (3 mm) still stands
-        for mask, grown in ((dark, 0), (cv2.erode(dark, np.ones((3, 3), np.uint8)), 1)):
-            contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-            for contour in contours:
-                rough = _frame_outline(contour, grown)
-                if rough is None or any(math.dist(rough[:2], p[:2]) < 20.0 for p in poses):
-                    continue
-                pose = _true_up(grey, rough)
-                if pose is not None:
-                    poses.append(pose)
+    # the table's grain and the cards' shadows leave streaks a pixel or two thick that can
+    # cling to a frame's outline; eroded away, the frame (3 mm) still stands
+    for mask, eroded in ((dark, 0), (cv2.erode(dark, np.ones((3, 3), np.uint8)), 1)):
+        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        for contour in contours:
+            rough = _frame_outline(contour, eroded)
+            if rough is None or any(math.dist(rough[:2], p[:2]) < 20.0 for p in poses):
+                continue
+            pose = _true_up(grey, rough)
+            if pose is not None:
+                poses.append(pose)
     return poses
 
 
@@ -386,18 +381,16 @@ def _read_card(top: np.ndarray, pose: Pose, config: ReaderConfig) -> _Read:
     bits = (grey < mid).astype(int)
     sure_cells = np.abs(grey - mid) >= _SURE_GAP * spread / 2
     turned_bits = bits[::-1, ::-1]
-    back = np.array(art.BACK_ROWS + (art.BACK_ROWS[1][::-1], art.BACK_ROWS[0][::-1]))
-    if (bits == back).all():
+    if (bits == _BACK).all():
         return _Read(cards.FACE_DOWN, pose) if sure_cells.all() else unsure
-    engine = np.array(art.ENGINE_ROWS)
     for strip, flip, cell_ok in ((bits[:2], 0.0, sure_cells[:2]),
                                  (turned_bits[:2], 180.0, sure_cells[::-1, ::-1][:2])):  # fmt: skip
-        if (strip == engine).all():
+        if (strip == _ENGINE).all():
             return _Read(cards.ENGINE, _turn(pose, flip)) if cell_ok.all() else unsure
     # a railcar card: its colour lies along its printed bottom (rows 2-3)
     # the card's white, channel by channel: a quarter of the cells are white code cells,
     # and a yellow wagon is as bright but in red and green only
-    paper = np.percentile(cells.reshape(-1, 3), 85, axis=0) + 1.0
+    paper = np.sort(cells.reshape(-1, 3), axis=0)[_PAPER_RANK] + 1.0
     ratio = cells / paper
     chroma = ratio.max(axis=2) - ratio.min(axis=2)
     wagons = [0, 2, 3, 5]  # the cells of a wagon clear of its value
@@ -426,6 +419,12 @@ def _read_card(top: np.ndarray, pose: Pose, config: ReaderConfig) -> _Read:
     return _Read(printed, _turn(pose, flip))
 
 
+_BACK = np.array(art.BACK_ROWS + (art.BACK_ROWS[1][::-1], art.BACK_ROWS[0][::-1]))
+_ENGINE = np.array(art.ENGINE_ROWS)
+# the card's white is the cells' 85th percentile, channel by channel (of 24 cells)
+_PAPER_RANK = round(0.85 * (art.ROWS * art.COLUMNS - 1))
+
+
 def _turn(pose: Pose, by: float) -> Pose:
     return Pose(pose.x, pose.y, (pose.rotation + by) % 360.0)
 
@@ -438,10 +437,12 @@ def _hue(ratio: np.ndarray) -> np.ndarray:
     return share / (float(np.linalg.norm(share)) + 1e-6)
 
 
-_CARGO_HUE = {
-    letter: _hue(np.array(colour, np.float32) / np.array(art.PAPER, np.float32))
-    for letter, colour in art.CARGO.items()
-}
+_CARGO_HUES = np.stack(
+    [
+        _hue(np.array(colour, np.float32) / np.array(art.PAPER, np.float32))
+        for colour in art.CARGO.values()
+    ]
+)
 _HUE_NEAR = math.cos(math.radians(30.0))  # a wagon's hue this near its cargo's, at least
 _HUE_APART = math.radians(15.0)  # and this much nearer it than any other cargo's
 
@@ -449,15 +450,11 @@ _HUE_APART = math.radians(15.0)  # and this much nearer it than any other cargo'
 def _cargo(ratio: np.ndarray) -> str | None:
     """The cargo colour of a wagon seen at `ratio` of the card's white (per channel): the
     printed colour nearest in hue, or None when none is near or two are about as near."""
-    seen = _hue(ratio)
-    angles = {
-        letter: math.acos(float(np.clip(seen @ hue, -1.0, 1.0)))
-        for letter, hue in _CARGO_HUE.items()
-    }
-    best, second = sorted(angles.values())[:2]
+    angles = np.arccos(np.clip(_CARGO_HUES @ _hue(ratio), -1.0, 1.0))
+    best, second = np.partition(angles, 1)[:2]
     if math.cos(best) < _HUE_NEAR or second - best < _HUE_APART:
         return None
-    return min(angles, key=angles.__getitem__)
+    return list(art.CARGO)[int(np.argmin(angles))]
 
 
 def _chains(found: list[_Read]) -> tuple[list[SeenTrain], list[SeenCard]]:
