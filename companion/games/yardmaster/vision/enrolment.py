@@ -1,0 +1,197 @@
+"""A Yardmaster Express box taught to the camera (`companion enroll --game
+yardmaster-express`): each card face of its deck, its engine and its back, one at a time.
+
+Why: a family's box is printed for people, not in our design (art.py), and nothing may be
+downloaded, so the camera learns what it will have to tell apart (vision/taught.py reads
+trains with what it learnt). The player lays one card alone on the table, its railcars
+along the bottom edge as they sit at the bottom of the table (the side of markers 3 and
+2), and the card is found by its colour unlike the table's and cut out straight at
+taught.LEARNT_PX_PER_MM. A frame with no card, more than one, something not a card's
+size or a blurred picture is refused, saying what to do. What is learnt is a catalogue
+folder (taught.Catalogue) that the configuration's `table.catalogue` names.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+from collections.abc import Sequence
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from companion.games.caboose.vision.card_outlines import unlike_table
+from companion.games.yardmaster import cards
+from companion.games.yardmaster import edition as editions
+from companion.games.yardmaster.printed_art import CARD_MM
+from companion.games.yardmaster.scenes import TABLE
+from companion.games.yardmaster.vision.taught import LEARNT_PX_PER_MM, Catalogue, CatalogueError
+from companion.vision.calibrate import calibrate, top_down
+from companion.vision.table import TableLayout
+
+_SPECK_MM2 = 150.0  # less than this unlike the table is a speck or a crumb, not a card
+_SHARPEST_MM = 3.0  # a card's edge blurred over more than this (10-90 %) is too blurred
+_EDGE_MM = (-3.0, 1.5)  # the run across a card's long edge its sharpness is measured on
+
+
+def faces_of(edition_id: str) -> list[str]:
+    """Every distinct printed card of an edition's deck, then the engine and the back."""
+    return list(dict.fromkeys(editions.load(edition_id).deck)) + [cards.ENGINE, cards.FACE_DOWN]
+
+
+def prompt(face: str) -> str:
+    """What to lay on the table to teach `face`."""
+    if face == cards.ENGINE:
+        return "lay an engine card alone on the table, its wheels along the bottom edge"
+    if face == cards.FACE_DOWN:
+        return "lay any card face down alone on the table"
+    return (
+        f"lay card {face} alone on the table, its railcars along the bottom edge as you sit "
+        "at the bottom of the table"
+    )
+
+
+def learn_card(frame: np.ndarray, layout: TableLayout) -> tuple[np.ndarray, str | None]:
+    """The upright picture (taught.LEARNT_PX_PER_MM, the whole card, its long side
+    across) of the one card lying alone on the table in `frame`, or why not."""
+    calibration = calibrate(frame, layout)
+    if calibration is None or len(calibration.markers) < 4:
+        return np.empty(0), "the four table markers are not all in view"
+    k = LEARNT_PX_PER_MM
+    top = top_down(frame, calibration, layout, k)
+    mask = unlike_table(top, layout, k)
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    pieces = [c for c in contours if cv2.contourArea(c) >= _SPECK_MM2 * k * k]
+    if not pieces:
+        return np.empty(0), "no card found: lay one card alone on the table"
+    if len(pieces) > 1:
+        return np.empty(0), f"{len(pieces)} things found: lay exactly one card on the table"
+    (cx, cy), (w, h), angle = cv2.minAreaRect(pieces[0])
+    if w < h:
+        w, h, angle = h, w, angle + 90.0
+    angle = (angle + 90.0) % 180.0 - 90.0  # its long side across, the nearer way round
+    long_mm, short_mm = w / k, h / k
+    if (
+        abs(long_mm - CARD_MM[0]) > 0.1 * CARD_MM[0]
+        or abs(short_mm - CARD_MM[1]) > 0.1 * CARD_MM[1]
+    ):
+        return np.empty(0), (
+            f"what lies there is {long_mm:.0f} x {short_mm:.0f} mm, not a card of "
+            f"{CARD_MM[0]:g} x {CARD_MM[1]:g} mm: lay one card flat, alone"
+        )
+    picture = _upright(top, (cx / k, cy / k), angle, CARD_MM, k)
+    blur = _edge_width(top, (cx / k, cy / k), angle, k)
+    if blur > _SHARPEST_MM:
+        return np.empty(0), (
+            f"the picture is blurred (the card's edge spreads over {blur:.1f} mm): focus the "
+            "camera and keep it and the card still"
+        )
+    return picture, None
+
+
+def _upright(
+    top: np.ndarray, centre: tuple[float, float], angle: float, size_mm: tuple[float, float],
+    k: float,
+) -> np.ndarray:  # fmt: skip
+    """`size_mm` of the top-down image round `centre` (mm), its width along `angle`
+    degrees, cut out straight at `k` px/mm."""
+    a = math.radians(angle)
+    along, across = np.array([math.cos(a), math.sin(a)]), np.array([-math.sin(a), math.cos(a)])
+    m = np.empty((2, 3))
+    m[:, 0], m[:, 1] = along, across
+    m[:, 2] = (np.array(centre) - along * size_mm[0] / 2 - across * size_mm[1] / 2) * k
+    size = (round(size_mm[0] * k), round(size_mm[1] * k))
+    return cv2.warpAffine(top, m, size, flags=cv2.WARP_INVERSE_MAP | cv2.INTER_LINEAR)
+
+
+def _edge_width(top: np.ndarray, centre: tuple[float, float], angle: float, k: float) -> float:
+    """How far (mm) a card's long edges spread from the table's colour to the card's: the
+    run over which the colour goes from 10 % to 90 % of its change, across the middle of
+    the top and bottom edges, the wider of the two."""
+    low, high = _EDGE_MM
+    run = (CARD_MM[0] * 0.6, CARD_MM[1] + 2 * abs(low))
+    band = _upright(top, centre, angle, run, k).astype(np.float32)
+    widths = []
+    for profile in (band.mean(axis=1), band[::-1].mean(axis=1)):  # top edge, bottom edge
+        steps = round((high - low) * k)
+        profile = profile[: steps + 1]
+        change = np.linalg.norm(profile - profile[0], axis=1)
+        change /= max(float(change[-1]), 1.0)
+        rise = np.maximum.accumulate(change)
+        widths.append((np.argmax(rise >= 0.9) - np.argmax(rise >= 0.1)) / k)
+    return float(max(widths))
+
+
+def preview(faces: Sequence[str], pictures: Sequence[np.ndarray]) -> np.ndarray:
+    """A contact sheet of the faces learnt so far, each labelled with its code."""
+    w, h = round(CARD_MM[0] * 2), round(CARD_MM[1] * 2)
+    columns = 6
+    rows = max(1, (len(pictures) + columns - 1) // columns)
+    sheet = np.full((rows * (h + 24), columns * (w + 8), 3), 255, np.uint8)
+    for i, (code, picture) in enumerate(zip(faces, pictures, strict=True)):
+        x, y = (i % columns) * (w + 8), (i // columns) * (h + 24)
+        sheet[y : y + h, x : x + w] = cv2.resize(picture, (w, h), interpolation=cv2.INTER_AREA)
+        cv2.putText(sheet, code, (x + 4, y + h + 18), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (0, 0, 0),
+                    1, cv2.LINE_AA)  # fmt: skip
+    return sheet
+
+
+class Deck:
+    """The faces of a box to learn (`companion.games.protocol.Enrolment`), on a table laid
+    out as `layout`."""
+
+    def __init__(self, faces: Sequence[str], layout: TableLayout = TABLE) -> None:
+        self.faces = tuple(faces)
+        self.layout = layout
+
+    def prompt(self, face: str) -> str:
+        return prompt(face)
+
+    def learn(self, face: str, frame: np.ndarray) -> tuple[np.ndarray, str | None]:
+        return learn_card(frame, self.layout)
+
+    def preview(self, faces: Sequence[str], pictures: Sequence[np.ndarray]) -> np.ndarray:
+        return preview(faces, pictures)
+
+    def save(self, pictures: Sequence[np.ndarray], folder: Path) -> None:
+        """The faces learnt as a catalogue in `folder`, with the faces it already holds
+        that were not taught again (a card taught again with --codes replaces its own);
+        a folder holding something else is written over."""
+        held: dict[str, np.ndarray] = {}
+        if (folder / "catalogue.json").is_file():
+            try:
+                held = dict(Catalogue.load(folder, complete=False).pictures)
+            except CatalogueError:
+                held = {}
+        held.update(zip(self.faces, pictures, strict=True))
+        Catalogue(held).save(folder)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """`companion enroll`'s options for this game: whose deck, or which of its faces."""
+    parser.add_argument("--edition", choices=editions.EDITIONS, default="yardmaster-express")
+    parser.add_argument(
+        "--codes",
+        help="comma-separated faces instead of the edition's every card, its engine and back: "
+        "railcar cards as printed (R3-B2), E the engine, W the back",
+    )
+
+
+def enrolment(args: argparse.Namespace) -> Deck:
+    """What `companion enroll`'s options ask to teach: the edition's every printed card,
+    the engine and the back, or the faces given; ValueError names a face that is none of
+    the edition's, or codes that name none."""
+    faces = faces_of(args.edition)
+    if args.codes:
+        asked = [c.strip() for c in args.codes.split(",") if c.strip()]
+        if not asked:
+            raise ValueError(f"--codes {args.codes!r} names no card: give codes such as R3-B2,E")
+        for code in asked:
+            if code not in faces:
+                raise ValueError(
+                    f"{code!r} is no face of {args.edition}: give a card as printed (R3-B2, "
+                    "its left railcar first), E for the engine or W for the back"
+                )
+        faces = list(dict.fromkeys(asked))
+    return Deck(faces)

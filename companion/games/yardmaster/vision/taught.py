@@ -1,0 +1,379 @@
+"""Trains of a printed deck the camera was taught (`companion enroll`): `read_taught`.
+
+Why a second reader: a family's own box is printed for people, with no frame and no code
+strip of ours (art.py), so its cards are told apart by how each face looked when it was
+shown to the camera alone (vision/enrolment.py), kept in a `Catalogue` folder.
+
+How, for a frame (what it gives is reader.py's `Yard`, so the watcher needs no change):
+1. the table: the four markers place it and it is warped top-down at 1 px/mm, as our
+   design's reader does;
+2. the trains: a printed card is found by its colour unlike the table's
+   (companion/games/caboose/vision/card_outlines.unlike_table: light and shadow change a
+   colour's brightness, not its shares of red, green and blue). A train's cards touch end
+   to end, so a train is one region: a strip a card wide, whose length says how many
+   cards lie in it. Its outer ends are the outer ends of its first and last cards;
+3. the cards: from one end the strip is walked card by card. Each card is first named
+   roughly (the strip cut at where it should lie, blurred, against every taught face both
+   ways round), then placed by the best few faces slid over a window a few millimetres
+   larger (a card's gap to its neighbour varies, as a hand lays it), then named closely
+   where it lies: every face that comes close to the best is compared with it on just the
+   pixels where the two differ (a value is a numeral's worth of a card). The next card
+   begins just past this one's end;
+4. the trains are chained from the engines as our design's reader chains them.
+
+A card whose best face is poor or comes too close to another face, or another way round,
+is UNSURE, never a guess. A region of cards that is no strip (cards laid across each
+other, side by side) is one UNSURE loose card: something lies there that cannot be read.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from companion.games.caboose.vision.card_outlines import unlike_table
+from companion.games.yardmaster import cards
+from companion.games.yardmaster.printed_art import CARD_MM
+from companion.games.yardmaster.vision.reader import (
+    UNSURE,
+    Problem,
+    ReaderConfig,
+    Yard,
+    _as_frame,
+    _chains,
+    _Read,
+)
+from companion.pose import Pose
+from companion.vision.calibrate import Calibration, calibrate, top_down
+
+FORMAT = "yardmaster-catalogue/1"
+LEARNT_PX_PER_MM = 4.0  # the scale of the pictures a catalogue keeps
+_PX_PER_MM = 1.0  # the top-down image's scale: about what the camera sees at best
+_PAD_MM = 4.0  # room round a strip and round a card's window, for its gap and jitter
+_GAP_MM = 1.4  # a hand's usual gap between two cards of a train (0.3-2.5 mm)
+_ROUGH_SIGMA = 1.5  # px: the blur under which a face is named before it is placed
+_BRIDGE_PX = 5  # a join between two regions this thin is no card
+_CANDIDATES = 3  # faces slid over a card's window to place it
+_CLOSE = 0.15  # faces within this correlation of the best are compared closely
+_LEAST_SCORE = 0.45  # correlation of a card with its face, at least
+_LEAST_LEAD = 0.06  # the best face's lead over any other face or way round, at least
+
+
+class CatalogueError(ValueError):
+    """A catalogue folder that cannot be used; the message says what is wrong and what to
+    do."""
+
+
+def _unit(images: np.ndarray, keep: np.ndarray | None = None) -> np.ndarray:
+    """(N, H, W, 3) images as unit vectors over the pixels `keep` (flat indices; None:
+    all), each colour channel zero-mean and equally scaled: a lamp's brightness and colour
+    cast change nothing."""
+    x = images.reshape(len(images), -1, 3).astype(np.float32)
+    if keep is not None:
+        x = x[:, keep]
+    x = x - x.mean(axis=1, keepdims=True)
+    x /= x.std(axis=1, keepdims=True) + 1e-3
+    flat = x.reshape(len(x), -1)
+    return flat / (np.linalg.norm(flat, axis=1, keepdims=True) + 1e-6)
+
+
+class Catalogue:
+    """The taught faces of one box by code (`E` the engine, `W` the back, railcar cards by
+    their printed code), each an upright picture of the whole card (its railcars along
+    the bottom), ready to match at the reader's scale both ways round."""
+
+    def __init__(self, faces: Mapping[str, np.ndarray]) -> None:
+        if not faces:
+            raise CatalogueError("a catalogue needs at least one card face")
+        for code in faces:
+            if code not in (cards.ENGINE, cards.FACE_DOWN):
+                try:
+                    cards.railcars(code)
+                except cards.CardCodeError as error:
+                    raise CatalogueError(str(error)) from error
+        self.pictures = dict(faces)
+        self.codes = tuple(faces)
+        size = (round(CARD_MM[0] * _PX_PER_MM), round(CARD_MM[1] * _PX_PER_MM))
+        upright = np.stack(
+            [cv2.resize(p, size, interpolation=cv2.INTER_AREA) for p in faces.values()]
+        ).astype(np.float32)
+        # every face upright (index i) and turned half round (index n + i)
+        self.both = np.concatenate([upright, upright[:, ::-1, ::-1]])
+        self.features = _unit(self.both)
+        rough = np.stack([cv2.GaussianBlur(f, (0, 0), _ROUGH_SIGMA) for f in self.both])
+        self.rough = _unit(rough)
+        self.gram = self.features @ self.features.T
+
+    def face(self, index: int) -> tuple[str, bool]:
+        """The code of a face in `both` and whether it is the turned one."""
+        n = len(self.codes)
+        return self.codes[index % n], index >= n
+
+    def key(self, index: int) -> tuple[str, bool]:
+        """What a reading must tell apart: a face and which way round, but the back, which
+        looks the same both ways."""
+        code, turned = self.face(index)
+        return (code, False) if code == cards.FACE_DOWN else (code, turned)
+
+    def leads(self, best: int, rivals: np.ndarray, scores: np.ndarray) -> np.ndarray:
+        """How far a card whose correlations with every face are `scores` lies towards face
+        `best` from each of `rivals` (indices into `both`): where it falls on the line from
+        the rival's face to the best's, 0 halfway, 0.5 on the best's own face. The two
+        faces' difference is where they differ, so this weighs a numeral that tells two
+        values apart by itself, not beside the print they share; and it costs nothing but
+        the correlations already made."""
+        apart = 2.0 * (1.0 - self.gram[best, rivals])
+        return (scores[best] - scores[rivals]) / np.maximum(apart, 1e-6)
+
+    def save(self, folder: Path) -> None:
+        """The faces as PNGs and `catalogue.json`, in `folder` (made if need be)."""
+        folder.mkdir(parents=True, exist_ok=True)
+        entries = []
+        for index, (code, picture) in enumerate(self.pictures.items()):
+            name = f"{index:03d}-{code}.png"
+            cv2.imwrite(str(folder / name), picture)
+            entries.append({"code": code, "image": name})
+        doc = {"format": FORMAT, "card_mm": list(CARD_MM), "faces": entries}
+        (folder / "catalogue.json").write_text(json.dumps(doc, indent=2) + "\n")
+
+    @classmethod
+    def load(cls, folder: Path, *, complete: bool = True) -> Catalogue:
+        """The catalogue `companion enroll` wrote in `folder`; CatalogueError says why it
+        cannot be used. `complete`: it must hold the engine and the back, without which
+        no train can be read (a folder taught in parts is loaded with False to add to)."""
+        index = Path(folder) / "catalogue.json"
+        try:
+            doc = json.loads(index.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as error:
+            raise CatalogueError(
+                f"cannot read {index} ({error}): give the folder `companion enroll` wrote"
+            ) from error
+        if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+            raise CatalogueError(f"{index} is not a {FORMAT} file: enrol the deck again")
+        entries = doc.get("faces")
+        if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
+            raise CatalogueError(f"{index} lists no faces: enrol the deck again")
+        faces = {}
+        for entry in entries:
+            path = Path(folder) / str(entry.get("image", ""))
+            picture = cv2.imread(str(path), cv2.IMREAD_COLOR) if path.is_file() else None
+            if picture is None:
+                raise CatalogueError(f"{path} is missing or no image: enrol its card again")
+            faces[str(entry.get("code"))] = picture
+        catalogue = cls(faces)
+        missing = [c for c in (cards.ENGINE, cards.FACE_DOWN) if c not in faces]
+        if complete and missing:
+            raise CatalogueError(
+                f"{folder} has no picture of {' or '.join(missing)} (the engine E, the back "
+                f"W): teach them with companion enroll {folder} --codes {','.join(missing)}"
+            )
+        return catalogue
+
+
+def read_taught(
+    frame_bgr: object,
+    catalogue: Catalogue,
+    config: ReaderConfig | None = None,
+    calibration: Calibration | None = None,
+) -> Yard:
+    """Every train in one frame of a table whose cards are `catalogue`'s printed deck, as
+    reader.read_yard gives them for ours. `calibration` (a previous Yard's) is reused while
+    the camera has not moved and stands in when markers are hidden; never raises on a bad
+    frame: what it could not see is in `Yard.problems`."""
+    config = config or ReaderConfig()
+    problems: list[Problem] = []
+    frame = _as_frame(frame_bgr, problems)
+    if frame is None:
+        return Yard(problems=tuple(problems))
+    seen = calibrate(frame, config.layout, calibration)
+    if seen is None or len(seen.markers) < 4:
+        missing = sorted(set(range(4)) - set(seen.markers if seen else ()))
+        problems.append(Problem("markers_hidden", {"markers": ", ".join(map(str, missing))}))
+        if seen is None and calibration is not None:
+            seen = calibration if calibration.frame_size == frame.shape[1::-1] else None
+        if seen is None:
+            return Yard(problems=(*problems, Problem("no_table")))
+    try:
+        top = top_down(frame, seen, config.layout, _PX_PER_MM)
+        found = _cards(top, unlike_table(top, config.layout, _PX_PER_MM), catalogue, config)
+    except cv2.error as error:  # OpenCV refusing an odd frame must not stop the referee
+        problems.append(Problem("frame_unread", {"error": str(error).strip()}))
+        return Yard(problems=tuple(problems), calibration=seen)
+    trains, loose = _chains(found)
+    unsure = sum(not c.sure for t in trains for c in t.cards) + sum(not c.sure for c in loose)
+    if unsure:
+        problems.append(Problem("cards_unsure", {"n": unsure}))
+    return Yard(tuple(trains), tuple(loose), tuple(problems), seen)
+
+
+def _cards(
+    top: np.ndarray, mask: np.ndarray, catalogue: Catalogue, config: ReaderConfig
+) -> list[_Read]:
+    """Every card in the regions of `mask` a card or more in size: each strip's cards one
+    by one (`_lanes`), anything else one unsure card."""
+    k = _PX_PER_MM
+    # a hair of colour bleeding between two regions (blur, JPEG) is opened away
+    opened = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((_BRIDGE_PX, _BRIDGE_PX), np.uint8))
+    contours, _ = cv2.findContours(opened, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    found: list[_Read] = []
+    for contour in contours:
+        if cv2.contourArea(contour) < 0.6 * CARD_MM[0] * CARD_MM[1] * k * k:
+            continue  # a speck, a die, a coin
+        (cx, cy), (w, h), angle = cv2.minAreaRect(contour)
+        if w < h:
+            w, h, angle = h, w, angle + 90.0
+        strips = None
+        if w / k >= CARD_MM[0] - 8 and h / k >= CARD_MM[1] - 6:
+            strips = [
+                _strip(top, mask, centre, w / k, angle, catalogue, config)
+                for centre in _lanes(opened, contour, (cx / k, cy / k), (w / k, h / k), angle)
+            ]
+        if strips and all(strips):
+            found += [card for strip in strips for card in strip]
+        else:
+            found.append(_Read(UNSURE, Pose(cx / k, cy / k, angle % 180.0)))
+    return found
+
+
+def _lanes(
+    mask: np.ndarray,
+    contour: np.ndarray,
+    centre: tuple[float, float],
+    size: tuple[float, float],
+    angle: float,
+) -> list[tuple[float, float]]:
+    """The middle of each strip a card wide in a region (its outline `contour`, `centre`
+    and `size` mm of its rectangle along `angle`): two players on one side lay their trains
+    a hand's breadth apart, and colour bleeding across the gap (blur, JPEG, a card laid a
+    little crooked) can join them. Across the region, the share of each line along it that
+    is card falls in a gap; each run of lines where it stays high is a strip, and must be
+    a card wide. Empty when the region is no strips side by side."""
+    k = _PX_PER_MM
+    only = np.zeros_like(mask)
+    cv2.drawContours(only, [contour], -1, 255, -1)
+    region = _along(cv2.bitwise_and(mask, only), centre, size, angle, cv2.INTER_NEAREST)
+    card = (region > 0).sum(axis=1) >= 0.5 * CARD_MM[0] * k  # half a card along, at least
+    high = np.concatenate([[False], card, [False]])
+    edges = np.flatnonzero(np.diff(high.astype(np.int8)))
+    a = math.radians(angle)
+    across = np.array([-math.sin(a), math.cos(a)])
+    middles = []
+    for start, end in zip(edges[::2], edges[1::2], strict=True):
+        if not CARD_MM[1] - 6 <= (end - start) / k <= CARD_MM[1] + 9:
+            return []
+        offset = ((start + end) / 2) / k - size[1] / 2 - _PAD_MM
+        middles.append(tuple(np.array(centre) + across * offset))
+    return middles
+
+
+def _along(
+    image: np.ndarray, centre: tuple[float, float], size: tuple[float, float], angle: float,
+    interpolation: int,
+) -> np.ndarray:  # fmt: skip
+    """`size` mm of the top-down `image` round `centre` (and _PAD_MM all round), cut out
+    at the image's scale with its width along `angle` degrees."""
+    k = _PX_PER_MM
+    width, height = size[0] + 2 * _PAD_MM, size[1] + 2 * _PAD_MM
+    a = math.radians(angle)
+    along, across = np.array([math.cos(a), math.sin(a)]), np.array([-math.sin(a), math.cos(a)])
+    m = np.empty((2, 3))
+    m[:, 0], m[:, 1] = along, across
+    m[:, 2] = (np.array(centre) - along * width / 2 - across * height / 2) * k
+    size_px = (round(width * k), round(height * k))
+    return cv2.warpAffine(image, m, size_px, flags=cv2.WARP_INVERSE_MAP | interpolation)
+
+
+def _strip(
+    top: np.ndarray,
+    mask: np.ndarray,
+    centre: tuple[float, float],
+    length: float,
+    angle: float,
+    catalogue: Catalogue,
+    config: ReaderConfig,
+) -> list[_Read] | None:
+    """The cards of a strip `length` mm long round `centre` whose long axis runs at
+    `angle` degrees (clockwise from the table's x): cut out along its axis and walked from
+    one end card by card; None when it holds no card's length of cards."""
+    s = _PX_PER_MM
+    width, height = length + 2 * _PAD_MM, CARD_MM[1] + 2 * _PAD_MM
+    a = math.radians(angle)
+    along, across = np.array([math.cos(a), math.sin(a)]), np.array([-math.sin(a), math.cos(a)])
+    image = _along(top, centre, (length, CARD_MM[1]), angle, cv2.INTER_LINEAR).astype(np.float32)
+    region = _along(mask, centre, (length, CARD_MM[1]), angle, cv2.INTER_NEAREST)
+    columns = np.flatnonzero((region > 0).sum(axis=0) >= 0.5 * CARD_MM[1] * s)
+    if not len(columns):
+        return None
+    start, end = int(columns[0]), int(columns[-1]) + 1
+    pitch = (CARD_MM[0] + _GAP_MM) * s
+    count = round((end - start + _GAP_MM * s) / pitch)
+    card_w, card_h = round(CARD_MM[0] * s), round(CARD_MM[1] * s)
+    pad = round(_PAD_MM * s)
+    read = []
+    left = start
+    for _ in range(count):
+        x0 = max(left - pad, 0)
+        window = image[:, x0 : left + card_w + pad]
+        if window.shape[1] < card_w:
+            break
+        rough = image[pad : pad + card_h, left : left + card_w]
+        if rough.shape[1] < card_w:
+            rough = window[pad : pad + card_h, -card_w:]
+        x, y, index, lead = _place(window, rough, catalogue)
+        code, turned = catalogue.face(index)
+        middle = np.array([x0 + x + card_w / 2, y + card_h / 2]) / s
+        point = (
+            np.array(centre) + along * (middle[0] - width / 2) + across * (middle[1] - height / 2)
+        )
+        rotation = (angle + (180.0 if turned else 0.0)) % 360.0
+        sure = lead >= _LEAST_LEAD and (code == cards.FACE_DOWN or code in config.deck
+                                        or code == cards.ENGINE)  # fmt: skip
+        read.append(
+            _Read(code if sure else UNSURE, Pose(float(point[0]), float(point[1]), rotation))
+        )
+        left = x0 + x + card_w + round(_GAP_MM * s)
+    return read or None
+
+
+def _place(
+    window: np.ndarray, rough: np.ndarray, catalogue: Catalogue
+) -> tuple[int, int, int, float]:
+    """Where in `window` the card lies (x, y of its top left), which face it shows (an
+    index into catalogue.both) and by how much that face leads every other face or way
+    round (-1 when the card fits no face well)."""
+    card_h, card_w = catalogue.both.shape[1:3]
+    blurred = cv2.GaussianBlur(rough, (0, 0), _ROUGH_SIGMA)
+    scores = catalogue.rough @ _unit(blurred[None])[0]
+    firsts: dict[tuple[str, bool], int] = {}
+    for index in np.argsort(-scores):
+        firsts.setdefault(catalogue.key(int(index)), int(index))
+        if len(firsts) == _CANDIDATES:
+            break
+    best = (-2.0, 0, 0)
+    for index in firsts.values():
+        fit = cv2.matchTemplate(window, catalogue.both[index], cv2.TM_CCOEFF_NORMED)
+        _, score, _, (x, y) = cv2.minMaxLoc(fit)
+        best = max(best, (score, x, y))
+    _, x, y = best
+    crop = window[y : y + card_h, x : x + card_w]
+    scores = catalogue.features @ _unit(crop[None])[0]
+    order = np.argsort(-scores)
+    top = int(order[0])
+    if scores[top] < _LEAST_SCORE:
+        return x, y, top, -1.0
+    rivals = np.array(
+        [
+            i
+            for i in order
+            if scores[i] >= scores[top] - _CLOSE and catalogue.key(i) != catalogue.key(top)
+        ],
+        np.int64,
+    )
+    if not len(rivals):
+        return x, y, top, 1.0
+    return x, y, top, float(catalogue.leads(top, rivals, scores).min())
