@@ -15,7 +15,7 @@ from companion.games.yardmaster import edition as editions
 from companion.games.yardmaster.vision import eval_vision
 from companion.games.yardmaster.vision.reader import UNSURE, Yard, read_yard
 from companion.synthetic import Camera, Hand, render
-from companion.vision.table import card_corners
+from companion.vision.table import card_corners, rotate
 
 
 def _train(side: str, lane: int, laid: list, offset: float = 0.0) -> scenes.TrainOnTable:
@@ -156,6 +156,29 @@ def test_a_hand_over_a_card_makes_it_unsure_never_wrong_and_the_train_goes_on() 
     assert seen.cards[4].code == UNSURE and not seen.cards[4].sure
     assert seen.codes[6:] == bottom.codes[6:]  # past the hand
     assert any(p.key == "cards_unsure" for p in yard.problems)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+def test_a_hand_reaching_over_any_card_never_makes_a_card_read_wrong(seed: int) -> None:
+    rng = np.random.default_rng(seed + 99)
+    truth = scenes.random_yard(seed, hand_chance=0.0)
+    train = truth.trains[int(rng.integers(len(truth.trains)))]
+    card = train.cards[int(rng.integers(len(train.cards)))]
+    reach = rotate(
+        np.array([[rng.uniform(-45, 45), rng.uniform(-10, 60)]]), train.seat.engine.rotation
+    )
+    hand = Hand(card.pose.x + reach[0, 0], card.pose.y + reach[0, 1], train.seat.engine.rotation)
+    frame = render(scenes.drawn(truth.trains, scenes.TABLE, (hand,)), seed, Camera.hard())
+    yard = read_yard(frame)
+    for laid in truth.trains:
+        engine = laid.cards[0].pose
+        seen = [
+            t for t in yard.trains if np.hypot(*np.subtract(t.cards[0].pose[:2], engine[:2])) < 15
+        ]
+        for got, true in zip(seen[0].cards if seen else (), laid.cards, strict=False):
+            assert got.code == UNSURE or (got.code, got.turned) == (true.code, true.turned)
+        assert not seen or len(seen[0].cards) <= len(laid.cards)
+    assert len(yard.trains) <= len(truth.trains)
 
 
 def test_a_card_missing_from_the_middle_of_a_train_is_unsure_not_skipped() -> None:
