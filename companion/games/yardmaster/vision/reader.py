@@ -11,8 +11,11 @@ How (our design, art.py, is made for each step):
    to a top-down image at 1 px/mm, where every card is a card-sized rectangle wherever
    the camera stands;
 2. the cards: each face and back has a dark frame inset from a white margin, so an
-   adaptive threshold leaves one closed dark rectangle per card, even for cards laid end
-   to end; its outline gives the card's pose but for a half turn;
+   adaptive threshold of grey ink leaves one closed dark rectangle per card, even for
+   cards laid end to end; its outline, trued up by the frame's four outer edges (paper
+   to ink), gives the card's pose but for a half turn. Where the table seen through the
+   gaps joins a row's frames into one blob, the cards are looked for a card's length on
+   from each card read (`_along_rows`);
 3. each card is cut out upright (`_card_grid`) and its 4 x 6 grid of cells measured: the
    mean grey of each cell's middle, and the colour of the cells where railcars are. Which
    end is its top is where its cargo colour is (the railcars lie along the printed
@@ -89,8 +92,9 @@ class Problem:
 @dataclass(frozen=True)
 class SeenCard:
     """A card on the table: its code as it lies (`UNSURE` when not read surely), its pose
-    (rotation: where its printed top points) and whether it lies turned end for end (a
-    face-up railcar card; its printed code is then cards.turned(code))."""
+    (rotation: where its printed top points; a back has no top, so a face-down card's is
+    either half turn) and whether it lies turned end for end (a face-up railcar card; its
+    printed code is then cards.turned(code))."""
 
     code: str
     pose: Pose
