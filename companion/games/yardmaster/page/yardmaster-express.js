@@ -73,7 +73,7 @@ function wayButton(v, entry, way) {
   if (way.way === "face_down") body.face_down = true;
   const look = way.railcars
     ? h("span", { class: "ym-railcars" }, way.railcars.map((r) => railcar(r)))
-    : h("span", { class: "ym-card face_down mini" }, h("span", { class: "ym-word" }, t("face_down")));
+    : h("span", { class: "ym-card face_down mini" });  // a card's back: the way says the rest
   return h("button", { type: "button", class: `ym-way${way.legal ? "" : " greyed"}`,
     "aria-describedby": way.why ? whyId(entry, way) : null, "data-card": entry.card || "",
     "data-way": way.way, onclick: () => send("/api/add", body) },
