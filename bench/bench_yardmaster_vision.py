@@ -45,12 +45,16 @@ def steps(scenes_n: int, seed: int) -> dict[str, float]:
             "calibrate (markers, homography, lens)", lambda f=frame: calibrate(f, config.layout)
         )
         top = timed("top-down warp, 1 px/mm", lambda f=frame, c=cal: top_down(f, c, config.layout))
-        poses = timed("find the cards' frames", lambda t=top: reader._card_poses(t))
+        grey = cv2.cvtColor(top, cv2.COLOR_BGR2GRAY)
+        poses = timed("find the cards' frames", lambda t=top, g=grey: reader._card_poses(t, g))
         read = timed(
             "read each card's grid",
             lambda t=top, p=poses: [reader._read_card(t, q, config) for q in p],
         )
-        timed("chain the trains", lambda r=read: reader._chains(r))  # fmt: skip
+        read += timed(
+            "look along the rows", lambda t=top, g=grey, r=read: reader._along_rows(t, g, r, config)
+        )
+        timed("chain the trains", lambda r=read: reader._chains(r))
     return {name: statistics.median(values) for name, values in timings.items()}
 
 
