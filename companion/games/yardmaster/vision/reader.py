@@ -231,9 +231,8 @@ def _card_poses(top: np.ndarray, grey: np.ndarray) -> list[Pose]:
     # cling to a frame's outline; eroded away, the frame (3 mm) still stands
     for mask, eroded in ((dark, 0), (cv2.erode(dark, np.ones((3, 3), np.uint8)), 1)):
         contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        for contour in contours:
-            rough = _frame_outline(contour, eroded)
-            if rough is None or any(math.dist(rough[:2], p[:2]) < 20.0 for p in poses):
+        for rough in (p for contour in contours for p in _frame_outlines(contour, eroded)):
+            if any(math.dist(rough[:2], p[:2]) < 20.0 for p in poses):
                 continue
             pose = _true_up(grey, rough)
             if pose is not None:
@@ -241,24 +240,33 @@ def _card_poses(top: np.ndarray, grey: np.ndarray) -> list[Pose]:
     return poses
 
 
-def _frame_outline(contour: np.ndarray, eroded: int = 0) -> Pose | None:
-    """The rough pose of a blob's outline that could be a card's frame, or None; `eroded`
-    pixels were taken off the blob's edge all round."""
+def _frame_outlines(contour: np.ndarray, eroded: int = 0) -> list[Pose]:
+    """The rough poses of the cards whose frames a blob's outline could be: one frame, or
+    a row of frames end to end that the table seen through their gaps joined into one
+    blob (as long as a whole number of cards); none for anything else. `eroded` pixels
+    were taken off the blob's edge all round."""
     k = _PX_PER_MM
     frame_w, frame_h = _FRAME_OUTER[0] - 2 * eroded / k, _FRAME_OUTER[1] - 2 * eroded / k
     area = cv2.contourArea(contour)
     if area < 0.6 * frame_w * frame_h * k * k:
-        return None
+        return []
     (cx, cy), (w, h), angle = cv2.minAreaRect(contour)
     if w < h:
         w, h, angle = h, w, angle + 90.0
     w, h = w / k, h / k
-    if not (0.9 * frame_w < w < art.CARD_MM[0] + 3 and 0.88 * frame_h < h < art.CARD_MM[1] + 3):
-        return None
+    pitch = art.CARD_MM[0] + sum(_GAP_MM) / 2
+    n = max(1, round((w - frame_w) / pitch) + 1)  # frames end to end in the blob
+    if not (0.88 * frame_h < h < art.CARD_MM[1] + 3) or n > 9:
+        return []
+    if not (0.9 * frame_w < w - (n - 1) * pitch < art.CARD_MM[0] + 3):
+        return []
     if area / k**2 / (w * h) < 0.6:
-        return None
+        return []
     rotation = angle % 180.0
-    return Pose(cx / k, cy / k, rotation if rotation <= 90.0 else rotation - 180.0)
+    rotation = rotation if rotation <= 90.0 else rotation - 180.0
+    along = rotate(np.array([[pitch, 0.0]]), rotation)[0]
+    centres = [np.array([cx / k, cy / k]) + (i - (n - 1) / 2) * along for i in range(n)]
+    return [Pose(float(x), float(y), rotation) for x, y in centres]
 
 
 def _along_rows(
