@@ -200,6 +200,15 @@ def test_a_colour_cast_changes_nothing() -> None:
         assert _seen_train(yard, train).codes == train.codes
 
 
+def test_a_hand_on_a_marker_is_said_and_the_trains_are_still_read() -> None:
+    laid = scenes.lay(FIVE_TRAINS, np.random.default_rng(11))
+    hand = Hand(35.0, 40.0, 90.0, 0.8)  # on the top left marker, the arm off the table
+    yard = read_yard(render(scenes.drawn(laid, scenes.TABLE, (hand,)), 11, Camera.hard()))
+    assert [p.as_json()["params"] for p in yard.problems] == [{"markers": "0"}]
+    for train in laid:
+        assert _seen_train(yard, train).codes == train.codes
+
+
 def test_a_still_camera_reuses_its_calibration_and_reads_the_same() -> None:
     _, frame = _frame("hard", 11)
     first = read_yard(frame)
