@@ -27,34 +27,35 @@ from companion.games.yardmaster.vision.eval_vision import evaluate
 from companion.synthetic import Camera, render
 from companion.vision.calibrate import calibrate, top_down
 
+# read_yard's steps in its order, each taking what the ones before it left in `s`
+_STEPS = (
+    ("calibrate (markers, homography, lens)",
+     lambda s: s.update(cal=calibrate(s["frame"], s["config"].layout))),
+    ("top-down warp, 1 px/mm",
+     lambda s: s.update(top=top_down(s["frame"], s["cal"], s["config"].layout))),
+    ("find the cards' frames", lambda s: s.update(
+        grey=(grey := cv2.cvtColor(s["top"], cv2.COLOR_BGR2GRAY)),
+        poses=reader._card_poses(s["top"], grey))),
+    ("read each card's grid", lambda s: s.update(
+        read=[reader._read_card(s["top"], pose, s["config"]) for pose in s["poses"]])),
+    ("look along the rows", lambda s: s["read"].extend(
+        reader._along_rows(s["top"], s["grey"], s["read"], s["config"]))),
+    ("chain the trains", lambda s: reader._chains(s["read"])),
+)  # fmt: skip
+
 
 def steps(scenes_n: int, seed: int) -> dict[str, float]:
     """Median CPU ms of each step of `read_yard` (the same calls, in the same order)."""
-    config = reader.ReaderConfig()
-    timings: dict[str, list[float]] = {}
-
-    def timed(name: str, work):
-        start = time.process_time()
-        result = work()
-        timings.setdefault(name, []).append((time.process_time() - start) * 1000)
-        return result
-
+    timings: dict[str, list[float]] = {name: [] for name, _ in _STEPS}
     for i in range(scenes_n):
-        frame = render(scenes.random_yard(seed + i).scene, seed + i, Camera.hard())
-        cal = timed(
-            "calibrate (markers, homography, lens)", lambda f=frame: calibrate(f, config.layout)
-        )
-        top = timed("top-down warp, 1 px/mm", lambda f=frame, c=cal: top_down(f, c, config.layout))
-        grey = cv2.cvtColor(top, cv2.COLOR_BGR2GRAY)
-        poses = timed("find the cards' frames", lambda t=top, g=grey: reader._card_poses(t, g))
-        read = timed(
-            "read each card's grid",
-            lambda t=top, p=poses: [reader._read_card(t, q, config) for q in p],
-        )
-        read += timed(
-            "look along the rows", lambda t=top, g=grey, r=read: reader._along_rows(t, g, r, config)
-        )
-        timed("chain the trains", lambda r=read: reader._chains(r))
+        state = {
+            "config": reader.ReaderConfig(),
+            "frame": render(scenes.random_yard(seed + i).scene, seed + i, Camera.hard()),
+        }
+        for name, step in _STEPS:
+            start = time.process_time()
+            step(state)
+            timings[name].append((time.process_time() - start) * 1000)
     return {name: statistics.median(values) for name, values in timings.items()}
 
 
