@@ -28,11 +28,12 @@ from companion.games.caboose import cards
 from companion.games.caboose.rules import edition as editions
 from companion.games.caboose.vision.caboose_token import TaughtToken
 from companion.games.caboose.vision.card_identity import card_image
-from companion.games.caboose.vision.card_outlines import card_poses, unlike_table
+from companion.games.caboose.vision.card_outlines import card_poses
 from companion.games.caboose.vision.catalogue import TEMPLATE_PX, Catalogue, normalise
 from companion.games.caboose.vision.observation import VisionConfig
 from companion.vision.calibrate import calibrate, top_down
 from companion.vision.taught_dice import PX_PER_MM, TaughtDice, upright
+from companion.vision.unlike_table import unlike_table
 
 TOKEN = "caboose"  # the token's face in an enrolment's faces
 _DIE = "die-"  # a die's face, by the wheels it shows: die-0, die-1, die-2

@@ -37,7 +37,7 @@ import numpy as np
 
 from companion.games.caboose.vision.caboose_token import card_under, find_caboose
 from companion.games.caboose.vision.card_identity import locate, match_faces
-from companion.games.caboose.vision.card_outlines import card_poses, unlike_table
+from companion.games.caboose.vision.card_outlines import card_poses
 from companion.games.caboose.vision.frame_checks import as_frame, exposure_problem, size_problem
 from companion.games.caboose.vision.observation import (
     Observation,
@@ -55,6 +55,7 @@ from companion.games.caboose.vision.touching_cards import touching_cards
 from companion.pose import Pose
 from companion.vision.calibrate import Calibration, calibrate, top_down
 from companion.vision.table import TableLayout, card_corners
+from companion.vision.unlike_table import unlike_table
 
 _MIN_CONFIDENCE = 0.15  # below this a card-shaped thing is reported as unreadable
 

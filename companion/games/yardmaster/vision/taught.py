@@ -36,7 +36,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from companion.games.caboose.vision.card_outlines import unlike_table
+from companion.vision.unlike_table import unlike_table
 from companion.games.yardmaster import cards
 from companion.games.yardmaster.printed_art import CARD_MM
 from companion.games.yardmaster.vision.reader import (
