@@ -249,8 +249,8 @@ def _run(args: argparse.Namespace) -> int:
     return run_main(args.config)
 
 
-def _game_options(command: str, parser: argparse.ArgumentParser, chosen: str) -> None:
-    """`--game` and the chosen game's own options for `command` (simulate, demo)."""
+def game_options(command: str, parser: argparse.ArgumentParser, chosen: str) -> None:
+    """`--game` and the chosen game's own options for `command` (simulate, demo, enroll)."""
     parser.add_argument(
         "--game",
         choices=tuple(games()),
@@ -260,7 +260,7 @@ def _game_options(command: str, parser: argparse.ArgumentParser, chosen: str) ->
     game(chosen).add_arguments(command, parser)
 
 
-def _chosen_game(argv: list[str]) -> str:
+def chosen_game(argv: list[str]) -> str:
     """The `--game` a command line names, read before the parser is built, so that the
     parser offers that game's options; an unknown name is left to `--game`'s choices to
     refuse."""
@@ -275,7 +275,7 @@ def _chosen_game(argv: list[str]) -> str:
 
 def _demo_options(parser: argparse.ArgumentParser, chosen: str) -> None:
     """The options of `companion demo`."""
-    _game_options("demo", parser, chosen)
+    game_options("demo", parser, chosen)
     parser.add_argument(
         "--seed", type=seed_text, default="demo", help="any text: the same seed, the same game"
     )
@@ -332,7 +332,7 @@ def build_parser(chosen: str | None = None) -> argparse.ArgumentParser:
         description="Play whole games between bot players and print mean scores, "
         "derailments, turns and speed.",
     )
-    _game_options("simulate", sim, chosen)
+    game_options("simulate", sim, chosen)
     sim.add_argument("--games", type=int, default=100)
     sim.add_argument(
         "--seed", type=seed_text, default="0", help="any text; the same seed plays the same games"
@@ -400,7 +400,7 @@ def main(argv: list[str] | None = None) -> int:
     if argv and argv[0] in DELEGATED:
         # Handed over whole: argparse's REMAINDER would swallow `--help` and other options.
         return _delegate(DELEGATED[argv[0]][0])(argparse.Namespace(rest=argv[1:]))
-    parser = build_parser(_chosen_game(argv))
+    parser = build_parser(chosen_game(argv))
     args = parser.parse_args(argv)
     if not getattr(args, "run", None):
         parser.print_help()

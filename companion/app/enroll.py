@@ -21,8 +21,15 @@ from typing import Any
 
 import cv2
 
-from companion.app.cli import CommandLine, folder_path, writable_file, writable_folder
-from companion.games import default
+from companion import games
+from companion.app.cli import (
+    CommandLine,
+    chosen_game,
+    folder_path,
+    game_options,
+    writable_file,
+    writable_folder,
+)
 from companion.games.protocol import Enrolment
 from hw.frames import FrameSource, FrameSourceError, open_source
 
@@ -77,14 +84,16 @@ def _preview_file(text: str) -> Path:
 
 
 def main(argv: list[str] | None = None) -> int:
-    game = default()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    chosen = chosen_game(argv)  # the game whose faces are asked for (`--game`)
+    game = games.game(chosen)
     parser = CommandLine(
         prog="companion enroll",
         description="Teach the camera a box: show it each card face, die face and token once.",
     )
     parser.add_argument("folder", type=folder_path, help="where to write the catalogue")
     parser.add_argument("--source", default="picamera2", help="frame source (default picamera2)")
-    game.add_arguments("enroll", parser)
+    game_options("enroll", parser, chosen)
     parser.add_argument(
         "--preview",
         type=_preview_file,
