@@ -11,10 +11,13 @@ the reader of our design leans on, so that nothing of ours helps it by accident:
   colour that the reader must cut apart);
 - each railcar is a tall block in its cargo colour (hues a little off ours, as another
   printer's are) with its value as a big numeral in a disc, over a dark rail with wheels
-  along the printed bottom and under a cream sky band with the company's lettering along
+  along the printed bottom and under a pale sky band with the company's lettering along
   the top: values differ only in the numeral, as on a real card;
-- the engine is a red locomotive on a dark green ground, running to the left, and the back
-  a navy lattice of silver lines with a silver medallion, the same turned half round.
+- the engine is a red locomotive on a green ground, running to the left, and the back a
+  navy lattice of silver lines with a silver medallion, the same turned half round.
+
+Every colour at a card's edge is unlike a wooden table's (the cream of many printed
+borders is not: such a deck's edges would be found by where its print begins).
 
 Its size is our cards' (art.CARD_MM, 63 x 41 mm, the mini-card size of the real box): the
 synthetic table lays trains at that pitch (scenes.lay) and the trains are chained at it
@@ -68,10 +71,10 @@ def _canvas(px_per_mm: float, colour: tuple[int, int, int]):
 
 def _numeral(img: np.ndarray, pt, value: int, centre: tuple[float, float], ink,
              px_per_mm: float) -> None:  # fmt: skip
-    """A value as a big numeral (15 mm tall) centred at `centre` mm."""
-    font, thick = cv2.FONT_HERSHEY_SIMPLEX, max(1, round(2.4 * px_per_mm))
+    """A value as a big numeral (17 mm tall) centred at `centre` mm."""
+    font, thick = cv2.FONT_HERSHEY_SIMPLEX, max(1, round(3.0 * px_per_mm))
     (_, th), _ = cv2.getTextSize(str(value), font, 1.0, thick)
-    scale = 15.0 * px_per_mm / th
+    scale = 17.0 * px_per_mm / th
     (tw, th), _ = cv2.getTextSize(str(value), font, scale, thick)
     cx, cy = pt(*centre)
     org = (round(cx / 16 - tw / 2), round(cy / 16 + th / 2))
@@ -87,7 +90,7 @@ def _railcar_card(code: str, px_per_mm: float) -> np.ndarray:
         cv2.rectangle(img, pt(x0, top), pt(x1, rail), CARGO[colour], -1, cv2.LINE_AA, 4)
         middle = ((x0 + x1) / 2, (top + rail) / 2)
         disc = (250, 250, 250) if colour != "Y" else (40, 40, 40)
-        cv2.circle(img, pt(*middle), mm(10.5) * 16, disc, -1, cv2.LINE_AA, 4)
+        cv2.circle(img, pt(*middle), mm(11.5) * 16, disc, -1, cv2.LINE_AA, 4)
         _numeral(img, pt, value, middle, CARGO[colour], px_per_mm)
         for wheel in (x0 + 7.0, x1 - 7.0):
             cv2.circle(img, pt(wheel, rail + 2.5), mm(2.6) * 16, (20, 20, 20), -1, cv2.LINE_AA, 4)

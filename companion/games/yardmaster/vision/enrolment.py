@@ -21,18 +21,24 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from companion.vision.unlike_table import unlike_table
 from companion.games.yardmaster import cards
 from companion.games.yardmaster import edition as editions
 from companion.games.yardmaster.printed_art import CARD_MM
 from companion.games.yardmaster.scenes import TABLE
-from companion.games.yardmaster.vision.taught import LEARNT_PX_PER_MM, Catalogue, CatalogueError
+from companion.games.yardmaster.vision.taught import (
+    LEARNT_PX_PER_MM,
+    Catalogue,
+    CatalogueError,
+    in_play,
+)
 from companion.vision.calibrate import calibrate, top_down
 from companion.vision.table import TableLayout
+from companion.vision.unlike_table import unlike_table
 
+_JOIN_MM = 6.0  # parts of what lies on the table this close are one thing
 _SPECK_MM2 = 150.0  # less than this unlike the table is a speck or a crumb, not a card
-_SHARPEST_MM = 3.0  # a card's edge blurred over more than this (10-90 %) is too blurred
-_EDGE_MM = (-3.0, 1.5)  # the run across a card's long edge its sharpness is measured on
+_BLURRED_MM = 3.5  # an edge spread over more than this (10-90 %) is too blurred
+_EDGE_MM = 4.5  # each side of a marker's edge, the run its sharpness is measured on
 
 
 def faces_of(edition_id: str) -> list[str]:
@@ -60,7 +66,13 @@ def learn_card(frame: np.ndarray, layout: TableLayout) -> tuple[np.ndarray, str 
         return np.empty(0), "the four table markers are not all in view"
     k = LEARNT_PX_PER_MM
     top = top_down(frame, calibration, layout, k)
-    mask = unlike_table(top, layout, k)
+    # a card's print in colours near the table's can part it: its parts are one card
+    gaps = round(_JOIN_MM * k) | 1
+    mask = cv2.morphologyEx(
+        in_play(unlike_table(top, layout, k), layout, k),
+        cv2.MORPH_CLOSE,
+        np.ones((gaps, gaps), np.uint8),
+    )
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     pieces = [c for c in contours if cv2.contourArea(c) >= _SPECK_MM2 * k * k]
     if not pieces:
@@ -81,10 +93,10 @@ def learn_card(frame: np.ndarray, layout: TableLayout) -> tuple[np.ndarray, str 
             f"{CARD_MM[0]:g} x {CARD_MM[1]:g} mm: lay one card flat, alone"
         )
     picture = _upright(top, (cx / k, cy / k), angle, CARD_MM, k)
-    blur = _edge_width(top, (cx / k, cy / k), angle, k)
-    if blur > _SHARPEST_MM:
+    blur = _blur_mm(top, layout, k)
+    if blur > _BLURRED_MM:
         return np.empty(0), (
-            f"the picture is blurred (the card's edge spreads over {blur:.1f} mm): focus the "
+            f"the picture is blurred (an edge spreads over {blur:.1f} mm): focus the "
             "camera and keep it and the card still"
         )
     return picture, None
@@ -105,22 +117,27 @@ def _upright(
     return cv2.warpAffine(top, m, size, flags=cv2.WARP_INVERSE_MAP | cv2.INTER_LINEAR)
 
 
-def _edge_width(top: np.ndarray, centre: tuple[float, float], angle: float, k: float) -> float:
-    """How far (mm) a card's long edges spread from the table's colour to the card's: the
-    run over which the colour goes from 10 % to 90 % of its change, across the middle of
-    the top and bottom edges, the wider of the two."""
-    low, high = _EDGE_MM
-    run = (CARD_MM[0] * 0.6, CARD_MM[1] + 2 * abs(low))
-    band = _upright(top, centre, angle, run, k).astype(np.float32)
+def _blur_mm(top: np.ndarray, layout: TableLayout, k: float) -> float:
+    """How far (mm) a sharp edge spreads in the top-down image at `k` px/mm: the run over
+    which the grey falls from 10 % to 90 % of the way from a marker's white paper to its
+    black border, across the middle of each side of each marker, the median. Markers,
+    not the card: their edge is the same sharp black on white whatever a box prints."""
     widths = []
-    for profile in (band.mean(axis=1), band[::-1].mean(axis=1)):  # top edge, bottom edge
-        steps = round((high - low) * k)
-        profile = profile[: steps + 1]
-        change = np.linalg.norm(profile - profile[0], axis=1)
-        change /= max(float(change[-1]), 1.0)
-        rise = np.maximum.accumulate(change)
-        widths.append((np.argmax(rise >= 0.9) - np.argmax(rise >= 0.1)) / k)
-    return float(max(widths))
+    for corners in layout.marker_corners().values():
+        (x0, y0), (x1, y1) = corners.min(axis=0), corners.max(axis=0)
+        middle = ((x0 + x1) / 2, (y0 + y1) / 2)
+        for angle, reach in ((0.0, x1 - x0), (90.0, y1 - y0), (180.0, x1 - x0), (270.0, y1 - y0)):
+            # a band across the side at `angle`, from the paper (left) into the border
+            a = math.radians(angle)
+            centre = np.array(middle) + (reach / 2) * np.array([-math.cos(a), -math.sin(a)])
+            band = _upright(top, tuple(centre), angle, (2 * _EDGE_MM, reach / 2), k)
+            profile = cv2.cvtColor(band, cv2.COLOR_BGR2GRAY).astype(np.float32).mean(axis=0)
+            fall = (profile[0] - profile) / max(float(profile[0] - profile.min()), 1.0)
+            if profile[0] - profile.min() < 40:
+                continue  # a hand over the marker, or no marker there
+            sure = np.maximum.accumulate(fall)
+            widths.append((np.argmax(sure >= 0.9) - np.argmax(sure >= 0.1)) / k)
+    return float(np.median(widths)) if widths else 0.0
 
 
 def preview(faces: Sequence[str], pictures: Sequence[np.ndarray]) -> np.ndarray:
@@ -161,7 +178,7 @@ class Deck:
         held: dict[str, np.ndarray] = {}
         if (folder / "catalogue.json").is_file():
             try:
-                held = dict(Catalogue.load(folder, complete=False).pictures)
+                held = dict(Catalogue.load(folder).pictures)
             except CatalogueError:
                 held = {}
         held.update(zip(self.faces, pictures, strict=True))

@@ -8,17 +8,19 @@ How, for a frame (what it gives is reader.py's `Yard`, so the watcher needs no c
 1. the table: the four markers place it and it is warped top-down at 1 px/mm, as our
    design's reader does;
 2. the trains: a printed card is found by its colour unlike the table's
-   (companion/games/caboose/vision/card_outlines.unlike_table: light and shadow change a
-   colour's brightness, not its shares of red, green and blue). A train's cards touch end
-   to end, so a train is one region: a strip a card wide, whose length says how many
-   cards lie in it. Its outer ends are the outer ends of its first and last cards;
+   (companion/vision/unlike_table.py: light and shadow change a colour's brightness, not
+   its shares of red, green and blue). A train's cards touch end to end, so a train is
+   one region: a strip a card wide, whose length says how many cards lie in it. Its
+   outer ends are the outer ends of its first and last cards;
 3. the cards: from one end the strip is walked card by card. Each card is first named
-   roughly (the strip cut at where it should lie, blurred, against every taught face both
-   ways round), then placed by the best few faces slid over a window a few millimetres
-   larger (a card's gap to its neighbour varies, as a hand lays it), then named closely
-   where it lies: every face that comes close to the best is compared with it on just the
-   pixels where the two differ (a value is a numeral's worth of a card). The next card
-   begins just past this one's end;
+   roughly (the strip cut where it should lie, at half scale, against every taught face
+   both ways round), then placed by the best two faces slid over a window a few
+   millimetres larger (a card's gap to its neighbour varies, as a hand lays it), then
+   named closely where it lies: against each face that comes close to the best (another
+   face or the best turned round), where the card falls on the line from that face to
+   the best one (`Catalogue.leads`), which weighs a numeral that alone tells two values
+   apart by itself rather than beside the print both share. The next card begins just
+   past this one's end;
 4. the trains are chained from the engines as our design's reader chains them.
 
 A card whose best face is poor or comes too close to another face, or another way round,
@@ -30,13 +32,13 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
+from itertools import pairwise
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-from companion.vision.unlike_table import unlike_table
 from companion.games.yardmaster import cards
 from companion.games.yardmaster.printed_art import CARD_MM
 from companion.games.yardmaster.vision.reader import (
@@ -50,18 +52,21 @@ from companion.games.yardmaster.vision.reader import (
 )
 from companion.pose import Pose
 from companion.vision.calibrate import Calibration, calibrate, top_down
+from companion.vision.table import TableLayout
+from companion.vision.unlike_table import unlike_table
 
 FORMAT = "yardmaster-catalogue/1"
 LEARNT_PX_PER_MM = 4.0  # the scale of the pictures a catalogue keeps
 _PX_PER_MM = 1.0  # the top-down image's scale: about what the camera sees at best
 _PAD_MM = 4.0  # room round a strip and round a card's window, for its gap and jitter
 _GAP_MM = 1.4  # a hand's usual gap between two cards of a train (0.3-2.5 mm)
-_ROUGH_SIGMA = 1.5  # px: the blur under which a face is named before it is placed
 _BRIDGE_PX = 5  # a join between two regions this thin is no card
-_CANDIDATES = 3  # faces slid over a card's window to place it
+_PART_MM = 10.0  # how far from where they should part two strips side by side are parted
+_CANDIDATES = 2  # faces slid over a card's window to place it
+_ACROSS_PX = 3  # how far across the strip a card may lie off its middle
 _CLOSE = 0.15  # faces within this correlation of the best are compared closely
 _LEAST_SCORE = 0.45  # correlation of a card with its face, at least
-_LEAST_LEAD = 0.06  # the best face's lead over any other face or way round, at least
+_LEAST_LEAD = 0.1  # how far towards the best face from any rival a card lies, at least (0.5: on it)
 
 
 class CatalogueError(ValueError):
@@ -69,17 +74,28 @@ class CatalogueError(ValueError):
     do."""
 
 
-def _unit(images: np.ndarray, keep: np.ndarray | None = None) -> np.ndarray:
-    """(N, H, W, 3) images as unit vectors over the pixels `keep` (flat indices; None:
-    all), each colour channel zero-mean and equally scaled: a lamp's brightness and colour
-    cast change nothing."""
+def _unit(images: np.ndarray) -> np.ndarray:
+    """(N, H, W, 3) images as unit vectors, each colour channel zero-mean and equally
+    scaled: a lamp's brightness and colour cast change nothing."""
     x = images.reshape(len(images), -1, 3).astype(np.float32)
-    if keep is not None:
-        x = x[:, keep]
     x = x - x.mean(axis=1, keepdims=True)
     x /= x.std(axis=1, keepdims=True) + 1e-3
     flat = x.reshape(len(x), -1)
     return flat / (np.linalg.norm(flat, axis=1, keepdims=True) + 1e-6)
+
+
+def _unit_one(image: np.ndarray) -> np.ndarray:
+    """`_unit` of one float32 image, in OpenCV (the reader's hot loop: a few per card)."""
+    mean, std = cv2.meanStdDev(image)
+    x = (image - mean.ravel().astype(np.float32)) / (std.ravel().astype(np.float32) + 1e-3)
+    flat = x.reshape(-1)
+    return flat / (float(np.sqrt(flat @ flat)) + 1e-6)
+
+
+def _rough(card: np.ndarray) -> np.ndarray:
+    """A card as it is named roughly, before it is placed: at half the reader's scale,
+    where a few millimetres off its place matter little."""
+    return cv2.resize(card, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
 
 
 class Catalogue:
@@ -105,20 +121,20 @@ class Catalogue:
         # every face upright (index i) and turned half round (index n + i)
         self.both = np.concatenate([upright, upright[:, ::-1, ::-1]])
         self.features = _unit(self.both)
-        rough = np.stack([cv2.GaussianBlur(f, (0, 0), _ROUGH_SIGMA) for f in self.both])
-        self.rough = _unit(rough)
+        # placing a card needs its print's edges, not its colours: grey slides 3x faster
+        self.greys = [cv2.cvtColor(f, cv2.COLOR_BGR2GRAY) for f in self.both]
+        self.rough = _unit(np.stack([_rough(f) for f in self.both]))
         self.gram = self.features @ self.features.T
+        # what a reading must tell apart, by index into `both`: a face and which way round,
+        # but the back, which looks the same both ways
+        n = len(self.codes)
+        back = self.codes.index(cards.FACE_DOWN) if cards.FACE_DOWN in self.codes else -1
+        self.keys = np.array([i if i % n != back else back for i in range(2 * n)])
 
     def face(self, index: int) -> tuple[str, bool]:
         """The code of a face in `both` and whether it is the turned one."""
         n = len(self.codes)
         return self.codes[index % n], index >= n
-
-    def key(self, index: int) -> tuple[str, bool]:
-        """What a reading must tell apart: a face and which way round, but the back, which
-        looks the same both ways."""
-        code, turned = self.face(index)
-        return (code, False) if code == cards.FACE_DOWN else (code, turned)
 
     def leads(self, best: int, rivals: np.ndarray, scores: np.ndarray) -> np.ndarray:
         """How far a card whose correlations with every face are `scores` lies towards face
@@ -142,10 +158,11 @@ class Catalogue:
         (folder / "catalogue.json").write_text(json.dumps(doc, indent=2) + "\n")
 
     @classmethod
-    def load(cls, folder: Path, *, complete: bool = True) -> Catalogue:
+    def load(cls, folder: Path, deck: Collection[str] | None = None) -> Catalogue:
         """The catalogue `companion enroll` wrote in `folder`; CatalogueError says why it
-        cannot be used. `complete`: it must hold the engine and the back, without which
-        no train can be read (a folder taught in parts is loaded with False to add to)."""
+        cannot be used. Given the box's `deck` (printed codes), every card of it, the engine
+        and the back must have been taught: a card the camera was never shown could be
+        taken for the taught face most like it, the one mistake the reader must not make."""
         index = Path(folder) / "catalogue.json"
         try:
             doc = json.loads(index.read_text(encoding="utf-8"))
@@ -166,12 +183,15 @@ class Catalogue:
                 raise CatalogueError(f"{path} is missing or no image: enrol its card again")
             faces[str(entry.get("code"))] = picture
         catalogue = cls(faces)
-        missing = [c for c in (cards.ENGINE, cards.FACE_DOWN) if c not in faces]
-        if complete and missing:
-            raise CatalogueError(
-                f"{folder} has no picture of {' or '.join(missing)} (the engine E, the back "
-                f"W): teach them with companion enroll {folder} --codes {','.join(missing)}"
-            )
+        if deck is not None:
+            wanted = [*dict.fromkeys(deck), cards.ENGINE, cards.FACE_DOWN]
+            missing = [code for code in wanted if code not in faces]
+            if missing:
+                raise CatalogueError(
+                    f"{folder} has no picture of {len(missing)} of the box's faces "
+                    f"({', '.join(missing[:6])}{', ...' if len(missing) > 6 else ''}): teach "
+                    f"them with companion enroll {folder} --codes {','.join(missing)}"
+                )
         return catalogue
 
 
@@ -182,7 +202,8 @@ def read_taught(
     calibration: Calibration | None = None,
 ) -> Yard:
     """Every train in one frame of a table whose cards are `catalogue`'s printed deck, as
-    reader.read_yard gives them for ours. `calibration` (a previous Yard's) is reused while
+    reader.read_yard gives them for ours (the catalogue must hold every face of the box:
+    `Catalogue.load(folder, deck)` makes sure). `calibration` (a previous Yard's) is reused while
     the camera has not moved and stands in when markers are hidden; never raises on a bad
     frame: what it could not see is in `Yard.problems`."""
     config = config or ReaderConfig()
@@ -200,7 +221,8 @@ def read_taught(
             return Yard(problems=(*problems, Problem("no_table")))
     try:
         top = top_down(frame, seen, config.layout, _PX_PER_MM)
-        found = _cards(top, unlike_table(top, config.layout, _PX_PER_MM), catalogue, config)
+        mask = in_play(unlike_table(top, config.layout, _PX_PER_MM), config.layout, _PX_PER_MM)
+        found = _cards(top, mask, catalogue, config)
     except cv2.error as error:  # OpenCV refusing an odd frame must not stop the referee
         problems.append(Problem("frame_unread", {"error": str(error).strip()}))
         return Yard(problems=tuple(problems), calibration=seen)
@@ -209,6 +231,15 @@ def read_taught(
     if unsure:
         problems.append(Problem("cards_unsure", {"n": unsure}))
     return Yard(tuple(trains), tuple(loose), tuple(problems), seen)
+
+
+def in_play(mask: np.ndarray, layout: TableLayout, k: float) -> np.ndarray:
+    """A top-down mask (`k` px/mm) kept only in the table's play area: beyond it lie the
+    markers' paper, and a corner of the table the camera does not see (black)."""
+    left, top, right, bottom = (round(v * k) for v in layout.play_area())
+    kept = np.zeros_like(mask)
+    kept[top:bottom, left:right] = mask[top:bottom, left:right]
+    return kept
 
 
 def _cards(
@@ -250,23 +281,35 @@ def _lanes(
     """The middle of each strip a card wide in a region (its outline `contour`, `centre`
     and `size` mm of its rectangle along `angle`): two players on one side lay their trains
     a hand's breadth apart, and colour bleeding across the gap (blur, JPEG, a card laid a
-    little crooked) can join them. Across the region, the share of each line along it that
-    is card falls in a gap; each run of lines where it stays high is a strip, and must be
-    a card wide. Empty when the region is no strips side by side."""
+    little crooked) can join them. Across the region, the lines along it that hold half a
+    card's length of card, at least, span one card's width per strip and a little more;
+    the strips are parted where the fewest such pixels lie, near where they should part.
+    Empty when a part is not a card wide: the region is no strips side by side."""
     k = _PX_PER_MM
     only = np.zeros_like(mask)
     cv2.drawContours(only, [contour], -1, 255, -1)
     region = _along(cv2.bitwise_and(mask, only), centre, size, angle, cv2.INTER_NEAREST)
-    card = (region > 0).sum(axis=1) >= 0.5 * CARD_MM[0] * k  # half a card along, at least
-    high = np.concatenate([[False], card, [False]])
-    edges = np.flatnonzero(np.diff(high.astype(np.int8)))
+    counts = (region > 0).sum(axis=1)
+    rows = np.flatnonzero(counts >= 0.5 * CARD_MM[0] * k)
+    if not len(rows):
+        return []
+    first, last = int(rows[0]), int(rows[-1]) + 1
+    strips = max(1, round((last - first) / k / (CARD_MM[1] + 4.0)))
+    cuts = [first]
+    for i in range(1, strips):
+        near = round(first + i * (last - first) / strips)
+        low = near - round(_PART_MM * k)
+        cuts.append(low + int(np.argmin(counts[low : near + round(_PART_MM * k) + 1])))
+    cuts.append(last)
     a = math.radians(angle)
     across = np.array([-math.sin(a), math.cos(a)])
     middles = []
-    for start, end in zip(edges[::2], edges[1::2], strict=True):
-        if not CARD_MM[1] - 6 <= (end - start) / k <= CARD_MM[1] + 9:
+    for start, end in pairwise(cuts):
+        part = start + np.flatnonzero(counts[start:end] >= 0.5 * counts[start:end].max())
+        low, high = int(part[0]), int(part[-1]) + 1
+        if not CARD_MM[1] - 6 <= (high - low) / k <= CARD_MM[1] + 9:
             return []
-        offset = ((start + end) / 2) / k - size[1] / 2 - _PAD_MM
+        offset = ((low + high) / 2) / k - size[1] / 2 - _PAD_MM
         middles.append(tuple(np.array(centre) + across * offset))
     return middles
 
@@ -317,22 +360,22 @@ def _strip(
     read = []
     left = start
     for _ in range(count):
-        x0 = max(left - pad, 0)
-        window = image[:, x0 : left + card_w + pad]
+        x0, y0 = max(left - pad, 0), pad - _ACROSS_PX
+        window = image[y0 : y0 + card_h + 2 * _ACROSS_PX, x0 : left + card_w + pad]
         if window.shape[1] < card_w:
             break
         rough = image[pad : pad + card_h, left : left + card_w]
         if rough.shape[1] < card_w:
-            rough = window[pad : pad + card_h, -card_w:]
+            rough = window[_ACROSS_PX : _ACROSS_PX + card_h, -card_w:]
         x, y, index, lead = _place(window, rough, catalogue)
         code, turned = catalogue.face(index)
-        middle = np.array([x0 + x + card_w / 2, y + card_h / 2]) / s
+        middle = np.array([x0 + x + card_w / 2, y0 + y + card_h / 2]) / s
         point = (
             np.array(centre) + along * (middle[0] - width / 2) + across * (middle[1] - height / 2)
         )
         rotation = (angle + (180.0 if turned else 0.0)) % 360.0
-        sure = lead >= _LEAST_LEAD and (code == cards.FACE_DOWN or code in config.deck
-                                        or code == cards.ENGINE)  # fmt: skip
+        known = code in (cards.ENGINE, cards.FACE_DOWN) or code in config.deck
+        sure = lead >= _LEAST_LEAD and known
         read.append(
             _Read(code if sure else UNSURE, Pose(float(point[0]), float(point[1]), rotation))
         )
@@ -347,33 +390,20 @@ def _place(
     index into catalogue.both) and by how much that face leads every other face or way
     round (-1 when the card fits no face well)."""
     card_h, card_w = catalogue.both.shape[1:3]
-    blurred = cv2.GaussianBlur(rough, (0, 0), _ROUGH_SIGMA)
-    scores = catalogue.rough @ _unit(blurred[None])[0]
-    firsts: dict[tuple[str, bool], int] = {}
-    for index in np.argsort(-scores):
-        firsts.setdefault(catalogue.key(int(index)), int(index))
-        if len(firsts) == _CANDIDATES:
-            break
+    scores = catalogue.rough @ _unit_one(_rough(rough))
     best = (-2.0, 0, 0)
-    for index in firsts.values():
-        fit = cv2.matchTemplate(window, catalogue.both[index], cv2.TM_CCOEFF_NORMED)
+    grey = cv2.cvtColor(window, cv2.COLOR_BGR2GRAY)
+    for index in np.argsort(-scores)[:_CANDIDATES]:
+        fit = cv2.matchTemplate(grey, catalogue.greys[index], cv2.TM_CCOEFF_NORMED)
         _, score, _, (x, y) = cv2.minMaxLoc(fit)
         best = max(best, (score, x, y))
     _, x, y = best
-    crop = window[y : y + card_h, x : x + card_w]
-    scores = catalogue.features @ _unit(crop[None])[0]
-    order = np.argsort(-scores)
-    top = int(order[0])
+    scores = catalogue.features @ _unit_one(window[y : y + card_h, x : x + card_w])
+    top = int(np.argmax(scores))
     if scores[top] < _LEAST_SCORE:
         return x, y, top, -1.0
-    rivals = np.array(
-        [
-            i
-            for i in order
-            if scores[i] >= scores[top] - _CLOSE and catalogue.key(i) != catalogue.key(top)
-        ],
-        np.int64,
-    )
+    keys = catalogue.keys
+    rivals = np.flatnonzero((scores >= scores[top] - _CLOSE) & (keys != keys[top]))
     if not len(rivals):
         return x, y, top, 1.0
     return x, y, top, float(catalogue.leads(top, rivals, scores).min())
