@@ -6,13 +6,14 @@ takes the last card back. The LED and buzzer are gpiozero's mock pins through hw
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
 
 from companion.games.protocol import Refusal, Setting, Start
-from companion.games.yardmaster import record
-from companion.games.yardmaster.commands import Press, Seen
+from companion.games.yardmaster import bots, record
+from companion.games.yardmaster.commands import NextGame, Press, Seen
 from companion.games.yardmaster.follow import Said, TrainSeen, compare
 from companion.games.yardmaster.record import GAME_ID
 from companion.store import Store
@@ -151,3 +152,26 @@ def test_a_train_is_known_by_its_cards_when_its_engine_moved() -> None:
         "params": {"a": 1},
         "text": "text",
     }
+
+
+def test_Y11_the_second_game_learns_whose_train_is_whose_anew(tmp_path: Path) -> None:
+    """The strategic variant's second game seats the players in another order (Y-11): the
+    trains the camera learnt in the first game say nothing of the second."""
+    store = Store(tmp_path / "table.sqlite3")
+    table = Table(store, Setting(provisional=True, camera=object()))
+    table.start(GAME_ID, Start(NAMES, "yardmaster-express", "strategic", seed=2))
+    rng = random.Random(0)
+    laid: dict[str, list[str]] = {name: [] for name in NAMES}
+    while not (yard := table.match.hint().yard).over:  # the first game, seen card by card
+        add = bots.choose(yard, "value", rng)
+        laid[yard.players[yard.to_move]].append(add.laid)
+        see(table, trains(**{name: tuple(cards) for name, cards in laid.items()}))
+        table.handle(Press("confirm"))
+    assert len(table.record()[2]["turns"]) == 18
+    table.handle(NextGame())
+    first = table.match.hint().yard.players[0]
+    assert first != NAMES[0]  # another seat starts: seat 0 is someone else now
+    see(table, trains())  # the cards gathered, the engines laid again
+    session = see(table, trains(**{first: ("R1-R1",)}))
+    assert session["last"] == {"name": first, "card": "R1-R1"} and session["problem"] is None
+    store.close()

@@ -184,6 +184,8 @@ class Match:
         )
         self.number = _keep(self.store, snap)
         self.snap = snap
+        if self.following is not None:  # new seats in a new order: whose train is learnt anew
+            self.following = Following((None,) * len(start.players))
 
     def _press(self, button: str) -> None:
         """Hold CONFIRM: the last card taken back. CONFIRM: the card the camera took is
