@@ -6,13 +6,18 @@ record replays, every card seen right, the companion's trains and scores the tru
 from __future__ import annotations
 
 import json
+import random
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
 from companion.games.yardmaster import record
+from companion.games.yardmaster.match import fold
+from companion.store import Store
 
 COMPANION = [sys.executable, "-m", "companion"]
 
@@ -55,3 +60,51 @@ def test_a_finished_demo_in_a_store_reports_the_same_game_again(tmp_path: Path) 
     assert two["truth_matched"] and two["players"] == one["players"]
     other = demo("--players", "4", "--seed", "again", "--store", str(store))
     assert other.returncode == 2 and "holds another game" in other.stderr
+
+
+def journaled(store: Path) -> list[dict]:
+    """The cards added in the newest game of the store, as a fresh process reads them."""
+    kept = Store(store)
+    try:
+        return list(fold(kept.kept(kept.games()[-1][0])).record()["turns"])
+    finally:
+        kept.close()
+
+
+@pytest.mark.slow
+def test_sigkill_at_random_points_loses_no_card_taken(tmp_path: Path) -> None:
+    """Never lose a game: killed twice anywhere in a turn and restarted on the same store, the
+    demo keeps every card it announced as taken and ends as the same game played through."""
+    game = ("--players", "4", "--seed", "kill")
+    reference = json.loads(demo(*game).stdout)
+    store = tmp_path / "table.sqlite3"
+    rng = random.Random(7)
+    announced, kept = 0, []
+    for _ in range(2):
+        process = subprocess.Popen(
+            [*COMPANION, "demo", "--game", "yardmaster-express", "--headless", "--json", *game,
+             "--store", str(store), "--progress"],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        )  # fmt: skip
+        wanted, heard = rng.randint(2, 5), 0
+        assert process.stderr is not None
+        for line in process.stderr:
+            if line.startswith("accepted turn"):
+                announced = max(announced, int(line.split()[-1]))
+                heard += 1
+                if heard == wanted:
+                    break
+        time.sleep(rng.uniform(0.0, 0.3))  # anywhere in the next turn
+        process.send_signal(signal.SIGKILL)
+        process.wait(timeout=30)
+        turns = journaled(store)
+        assert len(turns) >= announced, "a card announced as taken was lost"
+        assert turns[: len(kept)] == kept, "a journaled card changed after a restart"
+        kept = turns
+    done = demo(*game, "--store", str(store))
+    assert done.returncode == 0, done.stderr
+    resumed = json.loads(done.stdout)
+    assert resumed["truth_matched"]
+    assert {k: resumed[k] for k in ("players", "winners", "decided_by")} == {
+        k: reference[k] for k in ("players", "winners", "decided_by")
+    }
