@@ -37,7 +37,7 @@ _STEPS = (
         grey=(grey := cv2.cvtColor(s["top"], cv2.COLOR_BGR2GRAY)),
         poses=reader._card_poses(s["top"], grey))),
     ("read each card's grid", lambda s: s.update(
-        read=[reader._read_card(s["top"], pose, s["config"]) for pose in s["poses"]])),
+        read=[reader._read_card(s["top"], p, s["config"]) for ps in s["poses"] for p in ps])),
     ("look along the rows", lambda s: s["read"].extend(
         reader._along_rows(s["top"], s["grey"], s["read"], s["config"]))),
     ("chain the trains", lambda s: reader._chains(s["read"])),

@@ -164,7 +164,9 @@ def read_yard(
     try:
         top = top_down(frame, seen, config.layout, _PX_PER_MM)
         grey = cv2.cvtColor(top, cv2.COLOR_BGR2GRAY)
-        found = [_read_card(top, pose, config) for pose in _card_poses(top, grey)]
+        closed, open_ = _card_poses(top, grey)
+        found = [_read_card(top, pose, config) for pose in closed]
+        found += [r for r in (_read_card(top, p, config) for p in open_) if r.printed != UNSURE]
         found += _along_rows(top, grey, found, config)
     except cv2.error as error:  # OpenCV refusing an odd frame must not stop the referee
         problems.append(Problem("frame_unread", {"error": str(error).strip()}))
@@ -206,12 +208,15 @@ def _as_frame(frame: object, problems: list[Problem]) -> np.ndarray | None:
     return None
 
 
-def _card_poses(top: np.ndarray, grey: np.ndarray) -> list[Pose]:
+def _card_poses(top: np.ndarray, grey: np.ndarray) -> tuple[list[Pose], list[Pose]]:
     """The cards in the top-down image: the outer outline of each dark frame, a rectangle
     of about the frame's size (up to the card's: the table seen through a hair's gap
     between two cards can cling to a frame's outline), trued up by `_true_up`; rotation is
     the one of the two half turns nearer 0 (the grid says which end is the top). A frame
-    whose outline is lost in a blob with its neighbours' is `_along_rows`' to find."""
+    whose outline is lost in a blob with its neighbours' is `_along_rows`' to find.
+
+    Two lists: the closed frames, then the open ones (a dim card's frame broken where its
+    print is dark too), which only count as cards if they read surely."""
     k = _PX_PER_MM
     # ink is grey, the table's grain and shade brown: dark and coloured is no frame. The
     # colour is the channels' spread in grey levels, not HSV's saturation (their spread
@@ -226,30 +231,35 @@ def _card_poses(top: np.ndarray, grey: np.ndarray) -> list[Pose]:
     # bridge a pixel's break in a frame line (blur, a dim corner; black cells beside the
     # frame darken the threshold's neighbourhood): an open frame is no rectangle
     dark = cv2.morphologyEx(dark, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
-    poses: list[Pose] = []
+    closed: list[Pose] = []
+    open_: list[Pose] = []
     # the table's grain and the cards' shadows leave streaks a pixel or two thick that can
     # cling to a frame's outline; eroded away, the frame (3 mm) still stands
     for mask, eroded in ((dark, 0), (cv2.erode(dark, np.ones((3, 3), np.uint8)), 1)):
         contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        for rough in (p for contour in contours for p in _frame_outlines(contour, eroded)):
-            if any(math.dist(rough[:2], p[:2]) < 20.0 for p in poses):
-                continue
-            pose = _true_up(grey, rough)
-            if pose is not None:
-                poses.append(pose)
-    return poses
+        for contour in contours:
+            solid, roughs = _frame_outlines(contour, eroded)
+            for rough in roughs:
+                if any(math.dist(rough[:2], p[:2]) < 20.0 for p in closed + open_):
+                    continue
+                pose = _true_up(grey, rough)
+                if pose is not None:
+                    (closed if solid else open_).append(pose)
+    return closed, open_
 
 
-def _frame_outlines(contour: np.ndarray, eroded: int = 0) -> list[Pose]:
+def _frame_outlines(contour: np.ndarray, eroded: int = 0) -> tuple[bool, list[Pose]]:
     """The rough poses of the cards whose frames a blob's outline could be: one frame, or
     a row of frames end to end that the table seen through their gaps joined into one
     blob (as long as a whole number of cards); none for anything else. `eroded` pixels
-    were taken off the blob's edge all round."""
+    were taken off the blob's edge all round. First whether the outline is closed (its
+    area fills its rectangle; an open frame's outline runs round both sides of its
+    line, so only its hull does)."""
     k = _PX_PER_MM
     frame_w, frame_h = _FRAME_OUTER[0] - 2 * eroded / k, _FRAME_OUTER[1] - 2 * eroded / k
-    area = cv2.contourArea(contour)
-    if area < 0.6 * frame_w * frame_h * k * k:
-        return []
+    area, hull = cv2.contourArea(contour), cv2.contourArea(cv2.convexHull(contour))
+    if hull < 0.8 * frame_w * frame_h * k * k:
+        return False, []
     (cx, cy), (w, h), angle = cv2.minAreaRect(contour)
     if w < h:
         w, h, angle = h, w, angle + 90.0
@@ -257,16 +267,16 @@ def _frame_outlines(contour: np.ndarray, eroded: int = 0) -> list[Pose]:
     pitch = art.CARD_MM[0] + sum(_GAP_MM) / 2
     n = max(1, round((w - frame_w) / pitch) + 1)  # frames end to end in the blob
     if not (0.88 * frame_h < h < art.CARD_MM[1] + 3) or n > 9:
-        return []
+        return False, []
     if not (0.9 * frame_w < w - (n - 1) * pitch < art.CARD_MM[0] + 3):
-        return []
-    if area / k**2 / (w * h) < 0.6:
-        return []
+        return False, []
+    if hull / k**2 / (w * h) < 0.85:
+        return False, []
     rotation = angle % 180.0
     rotation = rotation if rotation <= 90.0 else rotation - 180.0
     along = rotate(np.array([[pitch, 0.0]]), rotation)[0]
     centres = [np.array([cx / k, cy / k]) + (i - (n - 1) / 2) * along for i in range(n)]
-    return [Pose(float(x), float(y), rotation) for x, y in centres]
+    return area / k**2 / (w * h) >= 0.6, [Pose(float(x), float(y), rotation) for x, y in centres]
 
 
 def _along_rows(
