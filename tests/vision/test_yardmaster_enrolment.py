@@ -157,6 +157,19 @@ def test_learning_refuses_a_frame_that_shows_no_card_alone_and_says_what_to_do(
     assert picture.size == 0
 
 
+def test_a_card_laid_the_other_way_round_from_the_cards_taught_before_is_refused() -> None:
+    deck = Deck(("R3-B2", "B2-B3", "Y1-Y1"))
+    for number, face in enumerate(deck.faces[:2]):
+        assert deck.learn(face, _alone((face, MIDDLE), seed=60 + number))[1] is None
+    upside_down = _alone(("Y1-Y1", Pose(MIDDLE.x, MIDDLE.y, 178.0)), seed=62)
+    picture, why = deck.learn("Y1-Y1", upside_down)
+    assert picture.size == 0
+    assert why is not None and "lies the other way round" in why and "bottom edge" in why
+    assert deck.learn("Y1-Y1", _alone(("Y1-Y1", MIDDLE), seed=63))[1] is None
+    # the engine and the back are not railcar cards: either way round is theirs
+    assert deck.learn("E", _alone(("E", Pose(MIDDLE.x, MIDDLE.y, 180.0)), seed=64))[1] is None
+
+
 def test_teaching_more_faces_into_a_folder_keeps_the_faces_it_holds(tmp_path: Path) -> None:
     catalogue = _taught()
     Deck(("E", "W")).save([catalogue.pictures["E"], catalogue.pictures["W"]], tmp_path)

@@ -38,6 +38,7 @@ from companion.vision.unlike_table import unlike_table
 _JOIN_MM = 6.0  # parts of what lies on the table this close are one thing
 _SPECK_MM2 = 150.0  # less than this unlike the table is a speck or a crumb, not a card
 _BLURRED_MM = 3.5  # an edge spread over more than this (10-90 %) is too blurred
+_TURNED_LEAD = 0.05  # how much better a card must fit the others turned round to be refused
 _EDGE_MM = 4.5  # each side of a marker's edge, the run its sharpness is measured on
 
 
@@ -140,6 +141,25 @@ def _blur_mm(top: np.ndarray, layout: TableLayout, k: float) -> float:
     return float(np.median(widths)) if widths else 0.0
 
 
+def _upside_down(picture: np.ndarray, others: Sequence[np.ndarray]) -> bool:
+    """Whether a card's picture correlates better, on average, with `others` (railcar
+    cards of the same box, taught upright) turned half round than as it is: a box prints
+    its railcar cards alike (where the colour, the values, the rails are), so one laid the
+    other way round stands out."""
+    size = (round(CARD_MM[0]), round(CARD_MM[1]))  # a pixel a millimetre is plenty here
+
+    def small(image: np.ndarray) -> np.ndarray:
+        return cv2.resize(image, size, interpolation=cv2.INTER_AREA).astype(np.float32)
+
+    seen = small(picture)
+    turned = np.ascontiguousarray(seen[::-1, ::-1])
+    fits = [
+        [cv2.matchTemplate(way, small(other), cv2.TM_CCOEFF_NORMED)[0, 0] for other in others]
+        for way in (seen, turned)
+    ]
+    return float(np.mean(fits[1])) > float(np.mean(fits[0])) + _TURNED_LEAD
+
+
 def preview(faces: Sequence[str], pictures: Sequence[np.ndarray]) -> np.ndarray:
     """A contact sheet of the faces learnt so far, each labelled with its code."""
     w, h = round(CARD_MM[0] * 2), round(CARD_MM[1] * 2)
@@ -161,12 +181,26 @@ class Deck:
     def __init__(self, faces: Sequence[str], layout: TableLayout = TABLE) -> None:
         self.faces = tuple(faces)
         self.layout = layout
+        self.learnt: dict[str, np.ndarray] = {}  # the railcar cards learnt so far
 
     def prompt(self, face: str) -> str:
         return prompt(face)
 
     def learn(self, face: str, frame: np.ndarray) -> tuple[np.ndarray, str | None]:
-        return learn_card(frame, self.layout)
+        """`learn_card`, and a railcar card that looks more like the railcar cards taught
+        before when turned half round is refused: it lies with its railcars along the top
+        edge, and taught so, every reading of it would say turned wrongly."""
+        picture, why = learn_card(frame, self.layout)
+        if why is not None or face in (cards.ENGINE, cards.FACE_DOWN):
+            return picture, why
+        others = [p for f, p in self.learnt.items() if f != face]
+        if others and _upside_down(picture, others):
+            return np.empty(0), (
+                f"card {face} lies the other way round from the cards taught before: turn it "
+                "so that its railcars run along the bottom edge"
+            )
+        self.learnt[face] = picture
+        return picture, None
 
     def preview(self, faces: Sequence[str], pictures: Sequence[np.ndarray]) -> np.ndarray:
         return preview(faces, pictures)
