@@ -237,6 +237,7 @@ def test_a_still_camera_reuses_its_calibration_and_reads_the_same() -> None:
     "frame, key",
     [
         (None, "no_image"),
+        (np.full((100, 100, 3), None, object), "no_image"),
         (np.zeros((10, 10, 3), np.uint8), "frame_tiny"),
         (np.zeros((480, 640, 3), np.uint8), "too_dark"),
         (np.full((480, 640, 3), 255, np.uint8), "overexposed"),

@@ -24,8 +24,10 @@ How (our design, art.py, is made for each step):
    card's own white, must agree. The engine and the back are their own strips. A cell
    too close to call, a colour that disagrees, a card our deck does not hold: unsure;
 4. the trains: an engine and the cards in a row from it, each the next's neighbour end to
-   end (`_chains`); a card-sized gap in a row, where a hand hides a card, is an unsure
-   card, so the cards after it stay in their train.
+   end (`_chains`); a gap of one or two cards' length in a row, where a hand hides them,
+   is as many unsure cards, so the cards after it stay in their train. A hidden engine
+   leaves its train's cards loose, a hidden last card makes its train look shorter: the
+   watcher waits for a frame that shows them.
 
 `read_yard` never raises on a bad frame: what it could not see is in `Yard.problems`.
 """
@@ -54,8 +56,10 @@ _CROP_SCALE = 2.0  # `_upright`'s pixels a mm
 _CELL_PX, _CELL_MIDDLE = 10, 6  # `_card_grid`'s pixels a cell each way, and those averaged
 _INK_SPREAD = 32  # grey levels between a frame's colour channels, at most; wood's are more
 _FRAME_CONTRAST = 16  # grey levels a frame is darker than what lies round it, at least
-_SURE_GAP = 0.45  # a code cell's distance from the threshold, in shares of the half
-# spread between black and white, below which the card is unsure
+# how clearly black and white cells must part, in shares of the card's black-to-white
+# spread: an engine's or back's cell this far from the middle grey (of half the spread), a
+# railcar's third and fourth darkest code cells this far apart; or the card is unsure
+_SURE_GAP = 0.45
 _LEAST_SPREAD = 18.0  # grey levels between a card's black and white, at least
 _COLOURFUL = 0.16  # chroma (share of the card's white) of a railcar's cargo, at least
 _GAP_MM = (0.0, 3.0)  # between two cards of a row as a hand lays them
@@ -187,7 +191,12 @@ def _as_frame(frame: object, problems: list[Problem]) -> np.ndarray | None:
     (The Caboose reader has its own: companion/games/caboose/vision/frame_checks.py.)"""
     shape = getattr(frame, "shape", ())
     channels = shape[2] if len(shape) == 3 else 1
-    if not isinstance(frame, np.ndarray) or len(shape) not in (2, 3) or channels not in _TO_BGR:
+    if (
+        not isinstance(frame, np.ndarray)
+        or frame.dtype.kind not in "biuf"  # not numbers: no picture
+        or len(shape) not in (2, 3)
+        or channels not in _TO_BGR
+    ):
         problems.append(Problem("no_image"))
         return None
     height, width = shape[:2]
