@@ -248,6 +248,20 @@ def test_a_hand_over_a_train_leaves_its_cards_unsure_or_unseen_never_wrong() -> 
     assert UNSURE in seen or score["missing"]
 
 
+def test_a_hand_on_a_marker_is_said_and_the_last_calibration_still_places_the_trains() -> None:
+    laid = scenes.lay(TRAINS, np.random.default_rng(3))
+    before = render(printed_table(laid), 3, Camera.hard())
+    calibration = read_taught(before, _taught()).calibration
+    marker = scenes.TABLE.marker_corners()[0].mean(axis=0)
+    hand = Hand(float(marker[0]), float(marker[1]), 135.0, 0.8)
+    truth = scenes.Yard(laid, printed_table(laid, scenes.TABLE, (hand,)))
+    yard = read_taught(render(truth.scene, 3, Camera.hard()), _taught(), calibration=calibration)
+    assert [p.key for p in yard.problems] == ["markers_hidden"]
+    assert yard.problems[0].params == {"markers": "0"}
+    score = score_yard(truth, yard)
+    assert score["trains_exact"] == score["trains"] == 5
+
+
 def test_a_frame_that_shows_nothing_usable_is_said_never_raised() -> None:
     for junk in (None, np.zeros((10, 10, 3), np.uint8), np.zeros((600, 800, 3), np.uint8)):
         yard = read_taught(junk, _taught())

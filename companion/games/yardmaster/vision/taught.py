@@ -66,7 +66,7 @@ _CANDIDATES = 2  # faces slid over a card's window to place it
 _ACROSS_PX = 3  # how far across the strip a card may lie off its middle
 _CLOSE = 0.15  # faces within this correlation of the best are compared closely
 _LEAST_SCORE = 0.45  # correlation of a card with its face, at least
-_LEAST_LEAD = 0.1  # how far towards the best face from any rival a card lies, at least (0.5: on it)
+_LEAST_LEAD = 0.1  # how far a card lies towards its face from any rival, at least (0.5: on it)
 
 
 class CatalogueError(ValueError):
@@ -74,18 +74,10 @@ class CatalogueError(ValueError):
     do."""
 
 
-def _unit(images: np.ndarray) -> np.ndarray:
-    """(N, H, W, 3) images as unit vectors, each colour channel zero-mean and equally
-    scaled: a lamp's brightness and colour cast change nothing."""
-    x = images.reshape(len(images), -1, 3).astype(np.float32)
-    x = x - x.mean(axis=1, keepdims=True)
-    x /= x.std(axis=1, keepdims=True) + 1e-3
-    flat = x.reshape(len(x), -1)
-    return flat / (np.linalg.norm(flat, axis=1, keepdims=True) + 1e-6)
-
-
-def _unit_one(image: np.ndarray) -> np.ndarray:
-    """`_unit` of one float32 image, in OpenCV (the reader's hot loop: a few per card)."""
+def _unit(image: np.ndarray) -> np.ndarray:
+    """A float32 colour image as a unit vector, each colour channel zero-mean and equally
+    scaled: a lamp's brightness and colour cast change nothing. In OpenCV: the reader's
+    hot loop makes a few a card."""
     mean, std = cv2.meanStdDev(image)
     x = (image - mean.ravel().astype(np.float32)) / (std.ravel().astype(np.float32) + 1e-3)
     flat = x.reshape(-1)
@@ -120,10 +112,10 @@ class Catalogue:
         ).astype(np.float32)
         # every face upright (index i) and turned half round (index n + i)
         self.both = np.concatenate([upright, upright[:, ::-1, ::-1]])
-        self.features = _unit(self.both)
+        self.features = np.stack([_unit(f) for f in self.both])
         # placing a card needs its print's edges, not its colours: grey slides 3x faster
         self.greys = [cv2.cvtColor(f, cv2.COLOR_BGR2GRAY) for f in self.both]
-        self.rough = _unit(np.stack([_rough(f) for f in self.both]))
+        self.rough = np.stack([_unit(_rough(f)) for f in self.both])
         self.gram = self.features @ self.features.T
         # what a reading must tell apart, by index into `both`: a face and which way round,
         # but the back, which looks the same both ways
@@ -203,9 +195,9 @@ def read_taught(
 ) -> Yard:
     """Every train in one frame of a table whose cards are `catalogue`'s printed deck, as
     reader.read_yard gives them for ours (the catalogue must hold every face of the box:
-    `Catalogue.load(folder, deck)` makes sure). `calibration` (a previous Yard's) is reused while
-    the camera has not moved and stands in when markers are hidden; never raises on a bad
-    frame: what it could not see is in `Yard.problems`."""
+    `Catalogue.load(folder, deck)` makes sure). `calibration` (a previous Yard's) is
+    reused while the camera has not moved and stands in when markers are hidden; never
+    raises on a bad frame: what it could not see is in `Yard.problems`."""
     config = config or ReaderConfig()
     problems: list[Problem] = []
     frame = _as_frame(frame_bgr, problems)
@@ -390,7 +382,7 @@ def _place(
     index into catalogue.both) and by how much that face leads every other face or way
     round (-1 when the card fits no face well)."""
     card_h, card_w = catalogue.both.shape[1:3]
-    scores = catalogue.rough @ _unit_one(_rough(rough))
+    scores = catalogue.rough @ _unit(_rough(rough))
     best = (-2.0, 0, 0)
     grey = cv2.cvtColor(window, cv2.COLOR_BGR2GRAY)
     for index in np.argsort(-scores)[:_CANDIDATES]:
@@ -398,7 +390,7 @@ def _place(
         _, score, _, (x, y) = cv2.minMaxLoc(fit)
         best = max(best, (score, x, y))
     _, x, y = best
-    scores = catalogue.features @ _unit_one(window[y : y + card_h, x : x + card_w])
+    scores = catalogue.features @ _unit(window[y : y + card_h, x : x + card_w])
     top = int(np.argmax(scores))
     if scores[top] < _LEAST_SCORE:
         return x, y, top, -1.0
