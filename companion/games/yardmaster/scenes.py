@@ -115,9 +115,9 @@ def _lane_room(side: str, layout: TableLayout) -> tuple[float, float]:
 
 def seat_poses(players: int, layout: TableLayout = TABLE) -> tuple[Seat, ...]:
     """Where each player's train starts, in turn order (clockwise from the bottom): two
-    players face each other, three take the bottom, left and top, four a side each, and
-    a fifth shares the left side, in front of the fourth... the second lane. ValueError
-    for a player count the game does not have."""
+    players face each other, three take the bottom, left and top, four a side each; with
+    five, the second and third share the left side, the third's train in the lane in
+    front of the second's. ValueError for a player count the game does not have."""
     order = {
         2: (("bottom", 0), ("top", 0)),
         3: (("bottom", 0), ("left", 0), ("top", 0)),
