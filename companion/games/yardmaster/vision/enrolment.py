@@ -197,7 +197,8 @@ class Deck:
         if others and _upside_down(picture, others):
             return np.empty(0), (
                 f"card {face} lies the other way round from the cards taught before: turn it "
-                "so that its railcars run along the bottom edge"
+                "so that its railcars run along the bottom edge (if they do, the cards before "
+                "were laid upside down: see the preview, and teach them again)"
             )
         self.learnt[face] = picture
         return picture, None
