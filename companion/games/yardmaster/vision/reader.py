@@ -35,7 +35,7 @@ How (our design, art.py, is made for each step):
 from __future__ import annotations
 
 import math
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -152,6 +152,19 @@ def read_yard(
     """Every train in one frame. `calibration` (a previous Yard's) is reused while the
     camera has not moved and stands in when markers are hidden."""
     config = config or ReaderConfig()
+    return read_frame(frame_bgr, config, calibration, lambda top: _our_cards(top, config))
+
+
+def read_frame(
+    frame_bgr: object,
+    config: ReaderConfig,
+    calibration: Calibration | None,
+    find_cards: Callable[[np.ndarray], list[_Read]],
+) -> Yard:
+    """What every reader of a deck does round its own way of finding and naming cards:
+    the frame checked, the table placed by its markers (`calibration` standing in when
+    they are hidden) and warped top-down at _PX_PER_MM, `find_cards` of that image
+    chained into trains, and what could not be seen said. Never raises on a bad frame."""
     problems: list[Problem] = []
     frame = _as_frame(frame_bgr, problems)
     if frame is None:
@@ -166,12 +179,7 @@ def read_yard(
             problems.append(Problem("no_table"))
             return Yard(problems=tuple(problems))
     try:
-        top = top_down(frame, seen, config.layout, _PX_PER_MM)
-        grey = cv2.cvtColor(top, cv2.COLOR_BGR2GRAY)
-        closed, open_ = _card_poses(top, grey)
-        found = [_read_card(top, pose, config) for pose in closed]
-        found += [r for r in (_read_card(top, p, config) for p in open_) if r.printed != UNSURE]
-        found += _along_rows(top, grey, found, config)
+        found = find_cards(top_down(frame, seen, config.layout, _PX_PER_MM))
     except cv2.error as error:  # OpenCV refusing an odd frame must not stop the referee
         problems.append(Problem("frame_unread", {"error": str(error).strip()}))
         return Yard(problems=tuple(problems), calibration=seen)
@@ -180,6 +188,15 @@ def read_yard(
     if unsure:
         problems.append(Problem("cards_unsure", {"n": unsure}))
     return Yard(tuple(trains), tuple(loose), tuple(problems), seen)
+
+
+def _our_cards(top: np.ndarray, config: ReaderConfig) -> list[_Read]:
+    """Our design's cards in the top-down image, each read (steps 2 and 3 above)."""
+    grey = cv2.cvtColor(top, cv2.COLOR_BGR2GRAY)
+    closed, open_ = _card_poses(top, grey)
+    found = [_read_card(top, pose, config) for pose in closed]
+    found += [r for r in (_read_card(top, p, config) for p in open_) if r.printed != UNSURE]
+    return found + _along_rows(top, grey, found, config)
 
 
 _TO_BGR = {1: cv2.COLOR_GRAY2BGR, 3: None, 4: cv2.COLOR_BGRA2BGR}  # by channel count
