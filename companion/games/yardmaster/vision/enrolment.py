@@ -29,6 +29,7 @@ from companion.games.yardmaster.vision.taught import (
     LEARNT_PX_PER_MM,
     Catalogue,
     CatalogueError,
+    cut,
     in_play,
 )
 from companion.vision.calibrate import calibrate, top_down
@@ -93,7 +94,7 @@ def learn_card(frame: np.ndarray, layout: TableLayout) -> tuple[np.ndarray, str 
             f"what lies there is {long_mm:.0f} x {short_mm:.0f} mm, not a card of "
             f"{CARD_MM[0]:g} x {CARD_MM[1]:g} mm: lay one card flat, alone"
         )
-    picture = _upright(top, (cx / k, cy / k), angle, CARD_MM, k)
+    picture = cut(top, (cx / k, cy / k), CARD_MM, angle, k)
     blur = _blur_mm(top, layout, k)
     if blur > _BLURRED_MM:
         return np.empty(0), (
@@ -101,21 +102,6 @@ def learn_card(frame: np.ndarray, layout: TableLayout) -> tuple[np.ndarray, str 
             "camera and keep it and the card still"
         )
     return picture, None
-
-
-def _upright(
-    top: np.ndarray, centre: tuple[float, float], angle: float, size_mm: tuple[float, float],
-    k: float,
-) -> np.ndarray:  # fmt: skip
-    """`size_mm` of the top-down image round `centre` (mm), its width along `angle`
-    degrees, cut out straight at `k` px/mm."""
-    a = math.radians(angle)
-    along, across = np.array([math.cos(a), math.sin(a)]), np.array([-math.sin(a), math.cos(a)])
-    m = np.empty((2, 3))
-    m[:, 0], m[:, 1] = along, across
-    m[:, 2] = (np.array(centre) - along * size_mm[0] / 2 - across * size_mm[1] / 2) * k
-    size = (round(size_mm[0] * k), round(size_mm[1] * k))
-    return cv2.warpAffine(top, m, size, flags=cv2.WARP_INVERSE_MAP | cv2.INTER_LINEAR)
 
 
 def _blur_mm(top: np.ndarray, layout: TableLayout, k: float) -> float:
@@ -131,7 +117,7 @@ def _blur_mm(top: np.ndarray, layout: TableLayout, k: float) -> float:
             # a band across the side at `angle`, from the paper (left) into the border
             a = math.radians(angle)
             centre = np.array(middle) + (reach / 2) * np.array([-math.cos(a), -math.sin(a)])
-            band = _upright(top, tuple(centre), angle, (2 * _EDGE_MM, reach / 2), k)
+            band = cut(top, tuple(centre), (2 * _EDGE_MM, reach / 2), angle, k)
             profile = cv2.cvtColor(band, cv2.COLOR_BGR2GRAY).astype(np.float32).mean(axis=0)
             fall = (profile[0] - profile) / max(float(profile[0] - profile.min()), 1.0)
             if profile[0] - profile.min() < 40:

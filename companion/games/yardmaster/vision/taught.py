@@ -280,7 +280,7 @@ def _lanes(
     k = _PX_PER_MM
     only = np.zeros_like(mask)
     cv2.drawContours(only, [contour], -1, 255, -1)
-    region = _along(cv2.bitwise_and(mask, only), centre, size, angle, cv2.INTER_NEAREST)
+    region = _padded(cv2.bitwise_and(mask, only), centre, size, angle, cv2.INTER_NEAREST)
     counts = (region > 0).sum(axis=1)
     rows = np.flatnonzero(counts >= 0.5 * CARD_MM[0] * k)
     if not len(rows):
@@ -306,21 +306,33 @@ def _lanes(
     return middles
 
 
-def _along(
-    image: np.ndarray, centre: tuple[float, float], size: tuple[float, float], angle: float,
-    interpolation: int,
-) -> np.ndarray:  # fmt: skip
-    """`size` mm of the top-down `image` round `centre` (and _PAD_MM all round), cut out
-    at the image's scale with its width along `angle` degrees."""
-    k = _PX_PER_MM
-    width, height = size[0] + 2 * _PAD_MM, size[1] + 2 * _PAD_MM
+def cut(
+    image: np.ndarray,
+    centre: tuple[float, float],
+    size: tuple[float, float],
+    angle: float,
+    k: float,
+    interpolation: int = cv2.INTER_LINEAR,
+) -> np.ndarray:
+    """`size` mm of a top-down `image` at `k` px/mm round `centre` (mm), cut out straight
+    at its own scale with its width along `angle` degrees (clockwise from the table's x):
+    pixel (u, v) shows the point u / k mm along and v / k mm across from its corner."""
     a = math.radians(angle)
     along, across = np.array([math.cos(a), math.sin(a)]), np.array([-math.sin(a), math.cos(a)])
     m = np.empty((2, 3))
     m[:, 0], m[:, 1] = along, across
-    m[:, 2] = (np.array(centre) - along * width / 2 - across * height / 2) * k
-    size_px = (round(width * k), round(height * k))
-    return cv2.warpAffine(image, m, size_px, flags=cv2.WARP_INVERSE_MAP | interpolation)
+    m[:, 2] = (np.array(centre) - along * size[0] / 2 - across * size[1] / 2) * k
+    pixels = (round(size[0] * k), round(size[1] * k))
+    return cv2.warpAffine(image, m, pixels, flags=cv2.WARP_INVERSE_MAP | interpolation)
+
+
+def _padded(
+    image: np.ndarray, centre: tuple[float, float], size: tuple[float, float], angle: float,
+    interpolation: int,
+) -> np.ndarray:  # fmt: skip
+    """`cut` of the reader's top-down image with _PAD_MM more all round."""
+    padded = (size[0] + 2 * _PAD_MM, size[1] + 2 * _PAD_MM)
+    return cut(image, centre, padded, angle, _PX_PER_MM, interpolation)
 
 
 def _strip(
@@ -339,8 +351,9 @@ def _strip(
     width, height = length + 2 * _PAD_MM, CARD_MM[1] + 2 * _PAD_MM
     a = math.radians(angle)
     along, across = np.array([math.cos(a), math.sin(a)]), np.array([-math.sin(a), math.cos(a)])
-    image = _along(top, centre, (length, CARD_MM[1]), angle, cv2.INTER_LINEAR).astype(np.float32)
-    region = _along(mask, centre, (length, CARD_MM[1]), angle, cv2.INTER_NEAREST)
+    image = _padded(top, centre, (length, CARD_MM[1]), angle, cv2.INTER_LINEAR)
+    image = image.astype(np.float32)
+    region = _padded(mask, centre, (length, CARD_MM[1]), angle, cv2.INTER_NEAREST)
     columns = np.flatnonzero((region > 0).sum(axis=0) >= 0.5 * CARD_MM[1] * s)
     if not len(columns):
         return None
