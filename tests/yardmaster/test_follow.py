@@ -175,3 +175,13 @@ def test_Y11_the_second_game_learns_whose_train_is_whose_anew(tmp_path: Path) ->
     session = see(table, trains(**{first: ("R1-R1",)}))
     assert session["last"] == {"name": first, "card": "R1-R1"} and session["problem"] is None
     store.close()
+
+
+def test_a_card_the_camera_no_longer_sees_is_waited_for_not_buzzed(table: Table) -> None:
+    """A hand resting on the end of a train hides its last card: the camera cannot tell that
+    from a card taken away, so it says so and waits, without the buzzer."""
+    see(table, trains(Ana=("R1-R1",)))
+    session = see(table, trains())
+    assert session["waiting"]["key"] == "train_shorter" and session["problem"] is None
+    assert table.outputs.buzzes == 0 and len(table.record()[2]["turns"]) == 1
+    assert see(table, trains(Ana=("R1-R1",)))["waiting"] is None

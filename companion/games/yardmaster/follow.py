@@ -112,7 +112,13 @@ def compare(
         if seat == mover and len(cards) == len(game) + 1 and cards[:-1] == game:
             added = cards[-1]
             continue
-        return Reading(learnt, problem=_differs(players[seat], seat == mover, cards, game))
+        said = _differs(players[seat], seat == mover, cards, game)
+        if said.key == "train_shorter":
+            # a card the game has is not seen: taken away, or under a hand resting at the end
+            # of its train (the camera cannot tell a hidden last card from none): said, not
+            # buzzed, and nothing is taken until the train shows it again
+            return Reading(learnt, waiting=said)
+        return Reading(learnt, problem=said)
     strays = [seen[i] for i in range(len(seen)) if i not in found.values() and seen[i].cards]
     if strays:
         return Reading(
