@@ -5,8 +5,8 @@ strip of ours (art.py), so its cards are told apart by how each face looked when
 shown to the camera alone (vision/enrolment.py), kept in a `Catalogue` folder.
 
 How, for a frame (what it gives is reader.py's `Yard`, so the watcher needs no change):
-1. the table: the four markers place it and it is warped top-down at 1 px/mm, as our
-   design's reader does;
+1. the table: the four markers place it and it is warped top-down at 1 px/mm
+   (reader.read_frame, which our design's reader shares, as it shares step 4);
 2. the trains: a printed card is found by its colour unlike the table's
    (companion/vision/unlike_table.py: light and shadow change a colour's brightness, not
    its shares of red, green and blue). A train's cards touch end to end, so a train is
@@ -43,21 +43,19 @@ from companion.games.yardmaster import cards
 from companion.games.yardmaster.printed_art import CARD_MM
 from companion.games.yardmaster.vision.reader import (
     UNSURE,
-    Problem,
     ReaderConfig,
     Yard,
-    _as_frame,
-    _chains,
     _Read,
+    read_frame,
 )
 from companion.pose import Pose
-from companion.vision.calibrate import Calibration, calibrate, top_down
+from companion.vision.calibrate import Calibration
 from companion.vision.table import TableLayout
 from companion.vision.unlike_table import unlike_table
 
 FORMAT = "yardmaster-catalogue/1"
 LEARNT_PX_PER_MM = 4.0  # the scale of the pictures a catalogue keeps
-_PX_PER_MM = 1.0  # the top-down image's scale: about what the camera sees at best
+_PX_PER_MM = 1.0  # reader.read_frame's top-down scale: about what the camera sees at best
 _PAD_MM = 4.0  # room round a strip and round a card's window, for its gap and jitter
 _GAP_MM = 1.4  # a hand's usual gap between two cards of a train (0.3-2.5 mm)
 _BRIDGE_PX = 5  # a join between two regions this thin is no card
@@ -199,30 +197,12 @@ def read_taught(
     reused while the camera has not moved and stands in when markers are hidden; never
     raises on a bad frame: what it could not see is in `Yard.problems`."""
     config = config or ReaderConfig()
-    problems: list[Problem] = []
-    frame = _as_frame(frame_bgr, problems)
-    if frame is None:
-        return Yard(problems=tuple(problems))
-    seen = calibrate(frame, config.layout, calibration)
-    if seen is None or len(seen.markers) < 4:
-        missing = sorted(set(range(4)) - set(seen.markers if seen else ()))
-        problems.append(Problem("markers_hidden", {"markers": ", ".join(map(str, missing))}))
-        if seen is None and calibration is not None:
-            seen = calibration if calibration.frame_size == frame.shape[1::-1] else None
-        if seen is None:
-            return Yard(problems=(*problems, Problem("no_table")))
-    try:
-        top = top_down(frame, seen, config.layout, _PX_PER_MM)
-        mask = in_play(unlike_table(top, config.layout, _PX_PER_MM), config.layout, _PX_PER_MM)
-        found = _cards(top, mask, catalogue, config)
-    except cv2.error as error:  # OpenCV refusing an odd frame must not stop the referee
-        problems.append(Problem("frame_unread", {"error": str(error).strip()}))
-        return Yard(problems=tuple(problems), calibration=seen)
-    trains, loose = _chains(found)
-    unsure = sum(not c.sure for t in trains for c in t.cards) + sum(not c.sure for c in loose)
-    if unsure:
-        problems.append(Problem("cards_unsure", {"n": unsure}))
-    return Yard(tuple(trains), tuple(loose), tuple(problems), seen)
+
+    def find_cards(top: np.ndarray) -> list[_Read]:
+        mask = unlike_table(top, config.layout, _PX_PER_MM)
+        return _cards(top, in_play(mask, config.layout, _PX_PER_MM), catalogue, config)
+
+    return read_frame(frame_bgr, config, calibration, find_cards)
 
 
 def in_play(mask: np.ndarray, layout: TableLayout, k: float) -> np.ndarray:
