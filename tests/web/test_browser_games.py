@@ -27,10 +27,10 @@ def test_a_yardmaster_page_becomes_the_caboose_page_when_caboose_is_started(brow
     server.post("/api/game", YARDMASTER | {"names": ["Ana", "Ben"], "seed": 1})
     page, errors = shared.open_page(browser, server.url, 390, 800)
     page.wait_for_selector("#ym-trains")
-    assert page.evaluate("document.body.dataset.game") == "yardmaster-express"
+    assert page.evaluate("() => document.body.dataset.game") == "yardmaster-express"
     assert page.input_value("#game") == "yardmaster-express"  # the form opens on this game
     server.post("/api/game", {"game": "caboose", "edition": "rollecate", "names": ["Ana", "Ben"]})
-    page.wait_for_function("document.body.dataset.game === 'caboose'")
+    page.wait_for_function("() => document.body.dataset.game === 'caboose'")
     page.wait_for_selector("#railway svg, #railway .card", state="attached")
     assert page.input_value("#game") == "caboose"
     assert errors == []
@@ -42,7 +42,7 @@ def test_a_record_of_another_game_is_refused_in_words(browser, server, tmp_path:
     path.write_text(json.dumps(played.doc))
     page, errors = shared.open_page(browser, server.url, 1280, 900, lang="es-ES")
     page.wait_for_selector("#start-form")
-    assert page.evaluate("document.body.dataset.game") == "caboose"  # no game: the default's
+    assert page.evaluate("() => document.body.dataset.game") == "caboose"  # no game: the default's
     page.click("#setup details:nth-of-type(2) summary")
     page.set_input_files("#record-file", str(path))
     page.click("#import-watch")
