@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from companion.games.protocol import CameraSetup
@@ -26,6 +27,7 @@ from companion.games.yardmaster.vision.reader import (
     SeenTrain,
     read_yard,
 )
+from companion.games.yardmaster.vision.taught import Catalogue, read_taught
 
 
 def _said(problem: Problem) -> Said:
@@ -68,9 +70,14 @@ def _same(a: Sequence[TrainSeen], b: Sequence[TrainSeen], tolerance: float) -> b
 class Camera:
     """The reader over one table and the stillness of what it reads."""
 
-    def __init__(self, setup: CameraSetup, deck: Sequence[str]) -> None:
+    def __init__(
+        self, setup: CameraSetup, deck: Sequence[str], catalogue: Catalogue | None = None
+    ) -> None:
+        """`catalogue`: a box printed in another design, taught by `companion enroll`
+        (None: our printable cards)."""
         self.setup = setup
         self.config = ReaderConfig(layout=setup.layout, deck=tuple(deck))
+        self.catalogue = catalogue
         self.calibration: Any = None  # the markers found last: a still camera keeps them
         self.recent: list[tuple[TrainSeen, ...]] = []  # the last readings, newest last
         self.still: tuple[TrainSeen, ...] | None = None  # the last still view told
@@ -79,9 +86,14 @@ class Camera:
 
     @classmethod
     def over(cls, setup: CameraSetup, edition: str) -> Camera:
-        """The camera over a table set up as `setup` says, looking for `edition`'s deck
-        (our printable design: an enrolled deck is not read yet)."""
-        return cls(setup, load_edition(edition).deck)
+        """The camera over a table set up as `setup` says, looking for `edition`'s deck:
+        our printable design, or the box taught into `setup.catalogue`, which must hold
+        every face of the deck (a face never taught would be read as the taught face most
+        like it); a ValueError says what is missing and how to teach it."""
+        deck = load_edition(edition).deck
+        if setup.catalogue is None:
+            return cls(setup, deck)
+        return cls(setup, deck, Catalogue.load(Path(setup.catalogue), deck=deck))
 
     def see(self, frame: Any, hint: object) -> list[Seen]:
         """One frame (None: the same picture as before, which counts as one more frame in
@@ -105,7 +117,10 @@ class Camera:
     def _read(self, frame: Any) -> tuple[tuple[TrainSeen, ...], tuple[Said, ...], bool]:
         """One frame's trains, what the camera could not see in it, and whether it saw the
         whole table clearly (no problem, no card lying apart from the trains)."""
-        yard = read_yard(frame, self.config, calibration=self.calibration)
+        if self.catalogue is None:
+            yard = read_yard(frame, self.config, calibration=self.calibration)
+        else:
+            yard = read_taught(frame, self.catalogue, self.config, self.calibration)
         if yard.calibration is not None:
             self.calibration = yard.calibration
         camera = tuple(_said(p) for p in yard.problems)

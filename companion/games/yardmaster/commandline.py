@@ -16,6 +16,7 @@ from companion.games.yardmaster import bots, record, rules
 from companion.games.yardmaster.edition import EDITIONS
 from companion.games.yardmaster.edition import load as load_edition
 from companion.games.yardmaster.simulate import play
+from companion.games.yardmaster.vision import enrolment
 
 
 def replay_text(doc: Mapping[str, Any], as_json: bool) -> str:
@@ -52,7 +53,11 @@ def replay_text(doc: Mapping[str, Any], as_json: bool) -> str:
 
 def add_arguments(command: str, parser: argparse.ArgumentParser) -> None:
     """This game's options of `companion simulate` and `companion demo`: the edition, the
-    players, a caboose card; the strategic variant and the bots' policies for simulate."""
+    players, a caboose card; the strategic variant and the bots' policies for simulate; and
+    of `companion enroll` (which faces of the box to teach)."""
+    if command == "enroll":
+        enrolment.add_arguments(parser)
+        return
     parser.add_argument("--edition", choices=EDITIONS, default="yardmaster-express")
     players = 5 if command == "simulate" else 3
     parser.add_argument("--players", type=int, default=players, help=f"2-5 (default {players})")

@@ -5,7 +5,6 @@ does it, so this file is the package's table of contents for the seam."""
 
 from __future__ import annotations
 
-import argparse
 import random
 from collections.abc import Mapping, Sequence
 from importlib.resources import files
@@ -29,14 +28,10 @@ from companion.games.yardmaster.edition import EDITIONS
 from companion.games.yardmaster.edition import load as load_edition
 from companion.games.yardmaster.record import FORMAT, GAME_ID, from_json
 from companion.games.yardmaster.snapshot import Snapshot
+from companion.games.yardmaster.vision import enrolment
 from companion.games.yardmaster.words import TEXT
 
 NAME = "Yardmaster Express"
-# What the camera does not do yet for this game: said where a command asks for it.
-NO_ENROLMENT = (
-    f"{NAME}'s cards are read in the companion's own printable design only: a printed deck "
-    "cannot be taught yet"
-)
 
 
 def options() -> tuple[Option, ...]:
@@ -101,11 +96,6 @@ def sample(table: Any, turns: int = 6, seed: str = "demo") -> None:
         table.handle(AddCard(snap.yard.to_move, add.card, number, add.turned, add.face_down))
 
 
-def no_enrolment(args: argparse.Namespace) -> Any:
-    """`companion enroll` for this game: refused with `NO_ENROLMENT`."""
-    raise ValueError(NO_ENROLMENT)
-
-
 def eval_vision(argv: list[str]) -> int:
     """`companion eval-vision --game yardmaster-express ARGS` (vision/eval_vision.py)."""
     from companion.games.yardmaster.vision.eval_vision import main
@@ -142,6 +132,6 @@ GAME = Game(
     watcher=camera.Camera.over,
     follow=camera.follow,
     demo=demo.from_args,
-    enroll=no_enrolment,
+    enroll=enrolment.enrolment,
     eval_vision=eval_vision,
 )
