@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from companion.games import game
 from companion.games.protocol import Malformed, RecordProblem, Refusal, Setting, Start
 from companion.games.yardmaster import bots, record, rules, simulate
 from companion.games.yardmaster.commands import AddCard, NextGame, Undo, parse
@@ -248,3 +249,12 @@ def test_a_real_tables_game_is_checked_from_the_cards_seen(store: Store) -> None
     again = Table(store, Setting(provisional=True))
     assert [list(t) for t in yard(again).trains] == [["E", "R1-R1"], ["E", "W"], ["E", "Y2-B3"]]
     assert again.record() == table.record()
+
+
+def test_a_sample_game_is_played_through_the_table(store: Store) -> None:
+    """`companion serve --demo`'s game in progress, were this the default game."""
+    table = Table(store, Setting())
+    game("yardmaster-express").sample(table, 4, "look")
+    doc = table.record()[2]
+    assert len(doc["turns"]) == 4 and doc["caboose"] is not None
+    assert record.replay_json(doc)["round"] == 2

@@ -28,7 +28,7 @@ from companion.games.yardmaster.edition import EDITIONS
 from companion.games.yardmaster.edition import load as load_edition
 from companion.games.yardmaster.record import FORMAT, GAME_ID, from_json
 from companion.games.yardmaster.snapshot import Snapshot
-from companion.games.yardmaster.vision import enrolment
+from companion.games.yardmaster.vision import enrolment, eval_vision
 from companion.games.yardmaster.words import TEXT
 
 NAME = "Yardmaster Express"
@@ -96,13 +96,6 @@ def sample(table: Any, turns: int = 6, seed: str = "demo") -> None:
         table.handle(AddCard(snap.yard.to_move, add.card, number, add.turned, add.face_down))
 
 
-def eval_vision(argv: list[str]) -> int:
-    """`companion eval-vision --game yardmaster-express ARGS` (vision/eval_vision.py)."""
-    from companion.games.yardmaster.vision.eval_vision import main
-
-    return main(argv)
-
-
 def scene(seed: int) -> Any:
     """A table of this game in mid-play: what the synthetic camera shows."""
     return scenes.random_yard(seed).scene
@@ -133,5 +126,5 @@ GAME = Game(
     follow=camera.follow,
     demo=demo.from_args,
     enroll=enrolment.enrolment,
-    eval_vision=eval_vision,
+    eval_vision=eval_vision.main,
 )
