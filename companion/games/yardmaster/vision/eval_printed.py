@@ -25,7 +25,7 @@ import numpy as np
 from companion import synthetic
 from companion.games.yardmaster import printed_art, scenes
 from companion.games.yardmaster.vision.enrolment import Deck, faces_of
-from companion.games.yardmaster.vision.eval_vision import KINDS, score_yard
+from companion.games.yardmaster.vision.eval_vision import summary, tally, times
 from companion.games.yardmaster.vision.reader import ReaderConfig
 from companion.games.yardmaster.vision.taught import Catalogue, read_taught
 from companion.pose import Pose
@@ -95,16 +95,7 @@ def evaluate_printed(scenes_n: int, seed: int, difficulty: str) -> dict:
         start = time.perf_counter()
         seen = read_taught(frame, catalogue, config)
         wall.append((time.perf_counter() - start) * 1000)
-        result = score_yard(truth, seen)
-        for key, value in result.items():
-            totals[key] = totals.get(key, 0) + value
-        if result["trains_exact"] < result["trains"] or result["trains_extra"]:
-            failures.append({"seed": scene_seed, "truth": [list(t.codes) for t in truth.trains],
-                             "seen": [list(t.codes) for t in seen.trains]})  # fmt: skip
-    n_cards = sum(totals[f"{kind}_cards"] for kind in KINDS)
-    right = sum(totals[f"{kind}_right"] for kind in KINDS)
-    p50, p95 = (float(np.percentile(wall, q)) for q in (50, 95))
-    plain50, plain95 = (float(np.percentile(plain, q)) for q in (50, 95))
+        tally(totals, failures, scene_seed, truth, seen)
     return {
         "game": "yardmaster-express",
         "design": "printed",
@@ -113,23 +104,7 @@ def evaluate_printed(scenes_n: int, seed: int, difficulty: str) -> dict:
         "difficulty": difficulty,
         "faces_taught": len(deck.faces),
         "teach_s": round(teach_s, 1),
-        "cards": n_cards,
-        "cards_right": right,
-        "cards_accuracy": round(right / n_cards, 4),
-        "by_kind": {
-            k: {"cards": totals[f"{k}_cards"], "right": totals[f"{k}_right"]} for k in KINDS
-        },
-        "cards_unsure": totals["unsure"],
-        "cards_wrong_sure": totals["wrong"],
-        "cards_missing": totals["missing"],
-        "cards_extra": totals["extra_cards"],
-        "trains": totals["trains"],
-        "trains_exact": round(totals["trains_exact"] / totals["trains"], 4),
-        "trains_extra": totals["trains_extra"],
-        "latency_ms_p50": round(p50, 2),
-        "latency_ms_p95": round(p95, 2),
-        "plain_pass_ms_p50": round(plain50, 2),
-        "latency_ratio_p50": round(p50 / max(plain50, 1e-3), 2),
-        "latency_ratio_p95": round(p95 / max(plain95, 1e-3), 2),
+        **summary(totals),
+        **times(latency_ms=wall, plain_pass_ms=plain),
         "failures": failures[:20],
     }

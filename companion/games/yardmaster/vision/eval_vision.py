@@ -28,6 +28,7 @@ import json
 import math
 import sys
 import time
+from typing import Any
 
 import cv2
 import numpy as np
@@ -115,21 +116,7 @@ def evaluate(scenes_n: int, seed: int, difficulty: str) -> dict:
         start = time.perf_counter()
         read_yard(frame, config, calibration=seen.calibration)  # a still camera's next frame
         still.append((time.perf_counter() - start) * 1000)
-        result = score_yard(truth, seen)
-        for key, value in result.items():
-            totals[key] = totals.get(key, 0) + value
-        if result["trains_exact"] < result["trains"] or result["trains_extra"]:
-            failures.append({
-                "seed": scene_seed,
-                "truth": [list(t.codes) for t in truth.trains],
-                "seen": [list(t.codes) for t in seen.trains],
-            })  # fmt: skip
-
-    n_cards = sum(totals[f"{kind}_cards"] for kind in KINDS)
-    right = sum(totals[f"{kind}_right"] for kind in KINDS)
-    by_kind = {
-        kind: {"cards": totals[f"{kind}_cards"], "right": totals[f"{kind}_right"]} for kind in KINDS
-    }
+        tally(totals, failures, scene_seed, truth, seen)
     return {
         "game": "yardmaster-express",
         "scenes": scenes_n,
@@ -137,6 +124,43 @@ def evaluate(scenes_n: int, seed: int, difficulty: str) -> dict:
         "difficulty": difficulty,
         "frame_size": list(camera.frame_size),
         "table_mm": [config.layout.width, config.layout.height],
+        **summary(totals),
+        **times(
+            latency_ms=wall,
+            cpu_ms=cpu,
+            still_camera_ms=still,
+            plain_pass_ms=plain,
+            render_ms=render_ms,
+        ),
+        "failures": failures[:20],
+    }
+
+
+def tally(
+    totals: dict[str, int], failures: list[dict], scene_seed: int, truth: Any, seen: Any
+) -> None:
+    """One scene's reading (`seen`, a reader.Yard) scored against its truth (a
+    scenes.Yard) into the run's `totals`, and kept among the `failures` if a train of it
+    was not read exactly: what every design's evaluation counts."""
+    result = score_yard(truth, seen)
+    for key, value in result.items():
+        totals[key] = totals.get(key, 0) + value
+    if result["trains_exact"] < result["trains"] or result["trains_extra"]:
+        failures.append({
+            "seed": scene_seed,
+            "truth": [list(t.codes) for t in truth.trains],
+            "seen": [list(t.codes) for t in seen.trains],
+        })  # fmt: skip
+
+
+def summary(totals: dict[str, int]) -> dict[str, Any]:
+    """A run's `totals` (`tally`) as the report's cards and trains."""
+    n_cards = sum(totals[f"{kind}_cards"] for kind in KINDS)
+    right = sum(totals[f"{kind}_right"] for kind in KINDS)
+    by_kind = {
+        kind: {"cards": totals[f"{kind}_cards"], "right": totals[f"{kind}_right"]} for kind in KINDS
+    }
+    return {
         "cards": n_cards,
         "cards_right": right,
         "cards_accuracy": round(right / n_cards, 4) if n_cards else 1.0,
@@ -148,18 +172,10 @@ def evaluate(scenes_n: int, seed: int, difficulty: str) -> dict:
         "trains": totals["trains"],
         "trains_exact": round(totals["trains_exact"] / totals["trains"], 4),
         "trains_extra": totals["trains_extra"],
-        **_times(
-            latency_ms=wall,
-            cpu_ms=cpu,
-            still_camera_ms=still,
-            plain_pass_ms=plain,
-            render_ms=render_ms,
-        ),
-        "failures": failures[:20],
     }
 
 
-def _times(**named: list[float]) -> dict[str, float]:
+def times(**named: list[float]) -> dict[str, float]:
     """Each list of times' median and 95th percentile (`NAME_p50`, `NAME_p95`), and the
     reader's beside the plain pass's (`latency_ratio_p50`, `_p95`)."""
     out = {
