@@ -12,9 +12,10 @@ from pathlib import Path
 import pytest
 
 from companion.games.protocol import Refusal, Setting, Start
+from companion.games.said import Said
 from companion.games.yardmaster import bots, record
 from companion.games.yardmaster.commands import NextGame, Press, Seen
-from companion.games.yardmaster.follow import Said, TrainSeen, compare
+from companion.games.yardmaster.follow import TrainSeen, compare
 from companion.games.yardmaster.record import GAME_ID
 from companion.store import Store
 from companion.table import Table

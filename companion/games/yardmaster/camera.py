@@ -17,9 +17,10 @@ from pathlib import Path
 from typing import Any
 
 from companion.games.protocol import CameraSetup
+from companion.games.said import Said
 from companion.games.yardmaster.commands import Seen
 from companion.games.yardmaster.edition import load as load_edition
-from companion.games.yardmaster.follow import Said, TrainSeen
+from companion.games.yardmaster.follow import TrainSeen
 from companion.games.yardmaster.vision.reader import (
     UNSURE,
     Problem,

@@ -16,8 +16,9 @@ from typing import Any
 from companion.games import requests
 from companion.games.protocol import Malformed, Start
 from companion.games.requests import fields
+from companion.games.said import Said
 from companion.games.yardmaster import cards
-from companion.games.yardmaster.follow import Said, TrainSeen
+from companion.games.yardmaster.follow import TrainSeen
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,8 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from companion.games.said import Said
+
 Point = tuple[float, float]
 ENGINE_MM = 60.0  # an engine found this close to where it lay is the same train's
 
@@ -27,19 +29,6 @@ class TrainSeen:
 
     engine: Point
     cards: tuple[str | None, ...]
-
-
-@dataclass(frozen=True)
-class Said:
-    """Something the page says: a key of the game's words and its parameters, with the
-    English."""
-
-    key: str
-    text: str
-    params: tuple[tuple[str, object], ...] = ()
-
-    def as_json(self) -> dict[str, object]:
-        return {"key": self.key, "params": dict(self.params), "text": self.text}
 
 
 @dataclass(frozen=True)

@@ -24,11 +24,12 @@ from companion.games.protocol import (
     Setting,
     Start,
 )
+from companion.games.said import Said
 from companion.games.yardmaster import cards, rules, view
 from companion.games.yardmaster.commands import AddCard, NextGame, Press, Seen, Undo
 from companion.games.yardmaster.edition import EDITIONS, Edition
 from companion.games.yardmaster.edition import load as load_edition
-from companion.games.yardmaster.follow import Point, Said, TrainSeen, compare
+from companion.games.yardmaster.follow import Point, TrainSeen, compare
 from companion.games.yardmaster.record import (
     GAME_ID,
     STRATEGIC_SECOND,
