@@ -258,11 +258,15 @@ def counter_net() -> nn.Sequential:
 
 
 def train_counter(
-    photos: list[Photo], epochs: int, seed: int, table: TableExamples | None = None
+    photos: list[Photo],
+    epochs: int,
+    seed: int,
+    table: TableExamples | None = None,
+    bank: int = BANK,
 ) -> nn.Sequential:
     """The counter, fitted by Adam on cross-entropy.
 
-    Cutting out and distorting a patch costs more than a training step, so BANK rounds of
+    Cutting out and distorting a patch costs more than a training step, so `bank` rounds of
     cut-outs (each freshly turned, scaled, shifted, recoloured, blurred, compressed) are made
     once (each with one round of the `table` examples, when given), and each epoch shows
     them again in a new quarter turn or mirror image with their colour channels swapped and
@@ -271,7 +275,7 @@ def train_counter(
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     rounds = []
-    for _ in range(BANK):
+    for _ in range(bank):
         rounds.append(counter_examples(photos, rng))
         if table is not None and len(table.labels):
             patches, labels = table_cuts(table, rng)
@@ -391,13 +395,18 @@ def check_export(net: nn.Sequential, input_shape: tuple, path: Path) -> float:
 
 
 def train_and_write(
-    photos: list[Photo], out: Path, epochs: int, seed: int, table: TableExamples | None = None
+    photos: list[Photo],
+    out: Path,
+    epochs: int,
+    seed: int,
+    table: TableExamples | None = None,
+    bank: int = BANK,
 ) -> None:
     """Train the counter on `photos` (and `table`), write it to `out`, and check OpenCV
     reads it right."""
     out.mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()
-    counter = train_counter(photos, epochs, seed, table)
+    counter = train_counter(photos, epochs, seed, table, bank)
     shape = (3, dice_net.CUT, dice_net.CUT)
     path = out / dice_net.SHIPPED.name
     write_onnx(counter, shape, path)
@@ -415,6 +424,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--folds", type=int, default=0, help="cross-validate with K folds")
     parser.add_argument("--fold", type=int, default=None, help="with --folds, train only this")
     parser.add_argument("--epochs", type=int, default=EPOCHS)
+    parser.add_argument("--bank", type=int, default=BANK, help="rounds of cut-outs made")
     parser.add_argument(
         "--table",
         type=Path,
@@ -424,6 +434,8 @@ def main(argv: list[str] | None = None) -> None:
         "with --folds, only those not cut from a photograph",
     )
     args = parser.parse_args(argv)
+    if args.epochs < 1 or args.bank < 1:
+        parser.error("--epochs and --bank must be at least 1")
     table = None
     if args.table is not None:
         try:
@@ -437,7 +449,7 @@ def main(argv: list[str] | None = None) -> None:
     if not args.folds:
         photos = [p for f in folders for p in load_photos(f, odd_paths(f))]
         print(f"{len(photos)} photos, {sum(len(p.dice) for p in photos)} dice", flush=True)
-        train_and_write(photos, args.out, args.epochs, SEED, table)
+        train_and_write(photos, args.out, args.epochs, SEED, table, args.bank)
         return
     for fold in range(args.folds) if args.fold is None else [args.fold]:
         photos = [
@@ -448,7 +460,7 @@ def main(argv: list[str] | None = None) -> None:
             )
         ]
         print(f"fold {fold}: {len(photos)} photos", flush=True)
-        train_and_write(photos, args.out / f"fold{fold}", args.epochs, SEED, table)
+        train_and_write(photos, args.out / f"fold{fold}", args.epochs, SEED, table, args.bank)
 
 
 if __name__ == "__main__":

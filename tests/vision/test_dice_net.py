@@ -157,3 +157,16 @@ def test_the_trainer_refuses_a_file_that_is_not_table_examples(tmp_path: Path) -
         load_table(bad)
     with pytest.raises(SystemExit):
         main(["--table", str(tmp_path / "missing.npz"), "--out", str(tmp_path)])
+
+
+def test_the_trainer_refuses_no_rounds_or_epochs_before_loading_anything(
+    tmp_path: Path, capsys
+) -> None:
+    pytest.importorskip("torch")
+    from companion.vision.train_dice_net import main
+
+    for flags in (["--bank", "0"], ["--epochs", "0"], ["--bank", "-2"]):
+        with pytest.raises(SystemExit):
+            main([*flags, "--out", str(tmp_path)])
+        assert "at least 1" in capsys.readouterr().err
+    assert not any(tmp_path.iterdir())  # no net written
