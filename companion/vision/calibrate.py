@@ -22,6 +22,7 @@ from companion.vision.table import TableLayout
 _DETECT_WIDTH = 800  # frames wider than this are searched for markers at half size
 _STILL_PX = 0.5  # markers that moved less than this keep the previous calibration
 _K1_GRID = np.linspace(-0.05, 0.25, 7)  # k1 in units of the frame's half diagonal, coarse
+TABLE_IDS = frozenset(range(4))  # the table markers' ids (TableLayout)
 
 
 @dataclass(frozen=True)
@@ -95,12 +96,15 @@ _THOROUGH = _detector(None)
 
 
 def find_markers(
-    grey: np.ndarray, near: dict[int, np.ndarray] | None = None
+    grey: np.ndarray,
+    near: dict[int, np.ndarray] | None = None,
+    ids: frozenset[int] = TABLE_IDS,
 ) -> dict[int, np.ndarray]:
-    """The table markers (ids 0-3) seen in a grey frame: id -> 4 corner pixels (4, 2) in
-    ArUco's order. With `near` (where the markers were last seen) each is looked for only
-    around its last place, which costs a fraction of a search of the whole frame; the whole
-    frame is searched when that does not find all four. Fast search first; the thorough one
+    """The markers `ids` (the table's, 0-3, unless a layout prints others: a board's own
+    corner markers) seen in a grey frame: id -> 4 corner pixels (4, 2) in ArUco's order.
+    With `near` (where the markers were last seen) each is looked for only around its last
+    place, which costs a fraction of a search of the whole frame; the whole frame is
+    searched when that does not find all four. Fast search first; the thorough one
     only when markers are missing."""
     if near and len(near) == 4:
         found = {}
@@ -110,7 +114,7 @@ def find_markers(
             x0, y0 = max(int(lo[0] - pad), 0), max(int(lo[1] - pad), 0)
             x1 = min(int(hi[0] + pad) + 1, grey.shape[1])
             y1 = min(int(hi[1] + pad) + 1, grey.shape[0])
-            seen = _detect(_FAST, grey[y0:y1, x0:x1]) if x1 > x0 and y1 > y0 else {}
+            seen = _detect(_FAST, grey[y0:y1, x0:x1], ids) if x1 > x0 and y1 > y0 else {}
             if marker_id in seen:
                 found[marker_id] = seen[marker_id] + (x0, y0)
         if len(found) == 4:
@@ -119,12 +123,12 @@ def find_markers(
     small = cv2.resize(grey, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA) if half else grey
     scale = 2.0 if half else 1.0
     # back to full-frame pixels: a half-size pixel's centre is at 2x + 0.5
-    found = {k: v * scale + (scale - 1) / 2 for k, v in _detect(_FAST, small).items()}
+    found = {k: v * scale + (scale - 1) / 2 for k, v in _detect(_FAST, small, ids).items()}
     if len(found) < 4:
-        extra = _detect(_THOROUGH, small).items()
+        extra = _detect(_THOROUGH, small, ids).items()
         found.update({k: v * scale + (scale - 1) / 2 for k, v in extra if k not in found})
     if len(found) < 4 and half:
-        found.update({k: v for k, v in _detect(_THOROUGH, grey).items() if k not in found})
+        found.update({k: v for k, v in _detect(_THOROUGH, grey, ids).items() if k not in found})
     return _refine(grey, found) if found else {}
 
 
@@ -138,13 +142,15 @@ def _refine(grey: np.ndarray, found: dict[int, np.ndarray]) -> dict[int, np.ndar
     return {k: refined[i] for i, k in enumerate(sorted(found))}
 
 
-def _detect(detector: cv2.aruco.ArucoDetector, grey: np.ndarray) -> dict[int, np.ndarray]:
+def _detect(
+    detector: cv2.aruco.ArucoDetector, grey: np.ndarray, wanted: frozenset[int]
+) -> dict[int, np.ndarray]:
     corners, ids, _ = detector.detectMarkers(grey)
     if ids is None:
         return {}
     found: dict[int, np.ndarray] = {}
     for marker_id, quad in zip(np.asarray(ids).ravel().tolist(), corners, strict=True):
-        if 0 <= marker_id <= 3 and marker_id not in found:
+        if marker_id in wanted and marker_id not in found:
             found[int(marker_id)] = np.asarray(quad, np.float64).reshape(4, 2)
     return found
 
@@ -175,7 +181,7 @@ def calibrate(
     near = None
     if previous is not None and previous.frame_size == size and len(previous.markers) == 4:
         near = {k: previous.corners[4 * i : 4 * i + 4] for i, k in enumerate(previous.markers)}
-    markers = find_markers(grey, near)
+    markers = find_markers(grey, near, frozenset(layout.marker_corners()))
     if len(markers) < 2:
         return None
     known = layout.marker_corners()
