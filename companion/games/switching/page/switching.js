@@ -1,0 +1,323 @@
+// The switching-track game's page: draws the board as it lies (its spaces, the track as it
+// joins now through the panels in their slots, Start, Finish and the dead ends), every
+// train pointing the way it faces, whose turn it is, the roll and the slide it made, every
+// legal move for the roll with its outcome in words (tap one: its bump chain is drawn on the
+// board, then a button plays it), the depots and repair tiles, and the winner; and says what
+// its buttons post. It runs after the page's shell (web/static/shell.js, whose top comment is
+// the contract between the two) and uses its helpers. No rules live here: every move, every
+// outcome and every word comes with the view (companion/games/switching/view.py).
+"use strict";
+
+const SW_SECTIONS = ["sw-status-section", "sw-roll-section", "sw-moves-section",
+  "sw-board-section", "sw-ranking"];
+const COLOUR_DIE = ["purple", "cyan", "orange"];
+const PIPS = [1, 2, 3, 4, 5, 6];
+
+let chosenMove = null; // the id of the move tapped, whose chain the board shows
+let draft = { colour: null, dice: [null, null] }; // the roll being typed in, before it is sent
+
+// A train's colour as a colour and as its letter, so a colour-blind player tells the
+// trains apart as well as anyone (the letters are the page's words, `letter_<colour>`).
+function trainChip(colour, extra = "") {
+  return h("span", { class: `sw-chip sw-${colour} ${extra}`, title: t(`colour_${colour}`) },
+    t(`letter_${colour}`));
+}
+
+function panelChip(colour) {
+  return h("span", { class: `sw-panel-chip sw-${colour}` }, t(`colour_${colour}`));
+}
+
+// The shell's `gamePage.draw`: every part of the game, or none when no game is dealt.
+function drawSwitching(v, replay) {
+  const playing = Boolean(v && v.game === "switching");
+  drawSession(playing && !replay ? v.session : null);
+  for (const id of SW_SECTIONS) document.getElementById(id).hidden = !playing;
+  if (!playing) return false;
+  const moves = replay ? [] : v.moves;
+  if (!moves.some((m) => m.id === chosenMove)) chosenMove = null;
+  drawStatus(v);
+  drawRoll(v, replay);
+  drawMoves(v, replay);
+  drawBoard(v);
+  drawRanking(v, replay);
+  return true;
+}
+
+function drawStatus(v) {
+  const mover = v.to_move === null ? null : v.players[v.to_move];
+  const head = mover
+    ? h("div", { class: "to-move", id: "sw-to-move" }, trainChip(mover.colour), " ",
+      isolateNames(t("to_move", { name: mover.name })))
+    : h("div", { class: "to-move", id: "sw-to-move" }, t("game_over"));
+  const kinds = [v.short ? t("short_game") : t("full_game")];
+  if (v.repair) kinds.push(t("repair_variant"));
+  document.getElementById("sw-status").replaceChildren(head,
+    h("div", { id: "sw-kind" }, kinds.join(" · ")));
+  document.getElementById("sw-players").replaceChildren(...v.players.map((p) => h("div", {
+    class: `sw-player${p.to_move ? " to-move" : ""}`, "data-seat": p.seat, "data-colour": p.colour },
+  trainChip(p.colour), " ", h("bdi", { class: "name" }, p.name), " ",
+  h("span", { class: "sw-counts" },
+    h("span", { class: "sw-depot" }, t("depot", { n: p.depot })), " · ",
+    h("span", { class: "sw-on-board" }, t("on_board", { n: p.on_board })), " · ",
+    h("span", { class: "sw-waiting" }, t("waiting", { n: p.waiting })),
+    v.repair ? [" · ", h("span", { class: "sw-repair" }, t("repair_tiles", { n: p.repair }))] : null))));
+}
+
+// --- the roll -----------------------------------------------------------------------------
+
+// The roll as thrown: the colour die, the two number dice and their sum, doubles said; a
+// repair tile played instead of the colour die names the panel it moved.
+function rollShown(roll) {
+  const parts = [];
+  if (roll.repair) {
+    parts.push(h("span", { id: "sw-repair-played" },
+      t("repair_played", { panel: t(`colour_${roll.repair.panel}`) })));
+  } else {
+    parts.push(h("span", { class: `sw-die sw-colour-die sw-${roll.colour}`, id: "sw-colour-die",
+      title: t("colour_die") }, t(`colour_${roll.colour}`)));
+  }
+  for (const [i, pips] of roll.dice.entries()) {
+    parts.push(h("span", { class: `sw-die sw-number-die${i ? " black" : ""}`, "data-pips": pips,
+      title: t("number_die") }, String(pips)));
+  }
+  parts.push(h("span", { id: "sw-total" }, t("total", { n: roll.total })));
+  if (roll.doubles) parts.push(h("strong", { id: "sw-doubles" }, t("doubles")));
+  return h("div", { class: "sw-dice", id: "sw-roll" }, parts);
+}
+
+// The roll typed in on the page when no camera reads the dice: the colour die's panel
+// colour, then each number die's pips; sent once all three are chosen.
+function rollForm(v) {
+  const pick = (what) => () => {
+    Object.assign(draft, what);
+    drawRoll(v, false);
+  };
+  const colours = h("div", { class: "sw-choice", role: "group", "aria-label": t("colour_die") },
+    COLOUR_DIE.map((c) => h("button", { type: "button", "data-colour": c,
+      class: `sw-die sw-colour-die sw-${c}${draft.colour === c ? " chosen" : ""}`,
+      "aria-pressed": String(draft.colour === c), onclick: pick({ colour: c }) }, t(`colour_${c}`))));
+  const dice = [0, 1].map((i) => h("div", { class: "sw-choice", role: "group",
+    "aria-label": t(i ? "black_die" : "white_die") },
+  h("span", { class: "sw-choice-name" }, t(i ? "black_die" : "white_die")),
+  PIPS.map((n) => h("button", { type: "button", "data-die": i, "data-pips": n,
+    class: `sw-die sw-number-die${i ? " black" : ""}${draft.dice[i] === n ? " chosen" : ""}`,
+    "aria-pressed": String(draft.dice[i] === n),
+    onclick: pick({ dice: i ? [draft.dice[0], n] : [n, draft.dice[1]] }) }, String(n)))));
+  const ready = draft.colour !== null && draft.dice.every((d) => d !== null);
+  const send_ = async () => {
+    if (await send("/api/roll", { colour: draft.colour, dice: draft.dice, turn: v.turn })) forget();
+  };
+  return [h("h3", {}, isolateNames(t("roll_ask", { name: v.players[v.to_move].name }))), colours,
+    ...dice, h("button", { type: "button", class: "primary", id: "sw-send-roll", disabled: !ready,
+      onclick: send_ }, t("send_roll"))];
+}
+
+// The bonus level: a repair tile played before the roll moves a panel of the player's
+// choice instead of the colour die's.
+function repairChoices(v) {
+  if (!v.repair_options || !v.repair_options.length) return [];
+  return [h("h3", {}, t("repair_ask")), h("div", { class: "sw-choice", id: "sw-repair-options" },
+    v.repair_options.map((o) => h("button", { type: "button", "data-panel": o.panel,
+      "data-slot": o.slot, onclick: () => send("/api/repair", { panel: o.panel, slot: o.slot, turn: v.turn }) },
+    panelChip(o.panel), " ", t("repair_to", { slot: o.slot }))))];
+}
+
+function drawRoll(v, replay) {
+  const box = document.getElementById("sw-roll-section");
+  const parts = [h("h2", {}, t("roll"))];
+  if (v.roll) parts.push(rollShown(v.roll));
+  if (v.slide) parts.push(h("p", { id: "sw-slide" }, v.slide.text));
+  if (!replay && v.phase === "roll" && !v.session) {
+    parts.push(...repairChoices(v), ...rollForm(v));
+  } else if (!v.roll) {
+    parts.push(h("p", { id: "sw-roll-wait" }, v.over ? t("game_over")
+      : isolateNames(t("roll_wait", { name: v.players[v.to_move].name }))));
+  }
+  box.replaceChildren(...parts);
+}
+
+// --- the moves ----------------------------------------------------------------------------
+
+function choose(id) {
+  chosenMove = chosenMove === id ? null : id;
+  drawSwitching(view, false);
+}
+
+// Every legal move for the roll, each with its whole outcome in words; the one tapped shows
+// its bump chain step by step and the button that plays it.
+function drawMoves(v, replay) {
+  const box = document.getElementById("sw-moves-section");
+  box.hidden = replay || v.over;
+  if (box.hidden) {
+    box.replaceChildren();
+    return;
+  }
+  const parts = [];
+  if (v.phase === "move") {
+    parts.push(h("h2", {}, t(v.moves.length ? "moves" : "no_move")));
+    parts.push(h("ul", { id: "sw-move-list", class: "sw-moves" }, v.moves.map((m) => {
+      const chosen = m.id === chosenMove;
+      return h("li", { class: `sw-move${chosen ? " chosen" : ""}`, "data-move": m.id },
+        h("button", { type: "button", class: "sw-move-button", "aria-expanded": String(chosen),
+          onclick: () => choose(m.id) }, trainChip(m.colour), " ", m.text),
+        chosen ? h("ol", { class: "sw-steps", id: "sw-steps" }, m.steps.map((step, i) =>
+          h("li", { "data-step": i, class: `sw-step ${step.end}` }, trainChip(step.colour, "small"), " ",
+            step.text))) : null,
+        chosen ? h("button", { type: "button", class: "primary", id: "sw-play",
+          onclick: () => play(v, m) }, t("play_move")) : null);
+    })));
+  } else if (v.phase === "reroll") {
+    parts.push(h("h2", {}, t("doubles_again")), h("p", {}, t("doubles_again_help")));
+  }
+  if (v.may_pass) {
+    parts.push(h("button", { type: "button", id: "sw-pass",
+      onclick: () => send("/api/pass", { turn: v.turn }) },
+    t(v.phase === "reroll" ? "end_turn" : "pass")));
+  }
+  parts.push(h("button", { id: "sw-undo", type: "button", disabled: !v.undo.possible,
+    title: v.undo.possible ? null : t("undo_no"), onclick: () => send("/api/undo", { turn: v.turn }) },
+  t("undo")));
+  box.replaceChildren(...parts);
+}
+
+async function play(v, move) {
+  if (await send("/api/play", { ...move.body, turn: v.turn })) chosenMove = null;
+}
+
+// --- the board ----------------------------------------------------------------------------
+
+function text(x, y, words, cls) {
+  return s("text", { x, y, class: cls }, document.createTextNode(words));
+}
+
+// A train: a locomotive pointing the way it faces (its nose at +x before turning), in its
+// player's colour, with the colour's letter upright on it.
+function locomotive(train, at) {
+  const [x, y] = at;
+  return s("g", { class: `sw-train sw-${train.colour}`, "data-space": train.space,
+    "data-colour": train.colour, transform: `translate(${x} ${y})` },
+  s("polygon", { points: "-9,-6 4,-6 10,0 4,6 -9,6", transform: `rotate(${train.angle})`,
+    class: "sw-loco" }),
+  text(0, 0, t(`letter_${train.colour}`), "sw-loco-letter"));
+}
+
+function spaceMark(space) {
+  const g = s("g", { class: `sw-space ${space.kind}`, "data-space": space.id,
+    transform: `translate(${space.x} ${space.y})` });
+  if (space.kind === "start") g.append(s("rect", { x: -9, y: -9, width: 18, height: 18, rx: 2 }));
+  else if (space.kind === "finish") g.append(s("rect", { x: -9, y: -9, width: 18, height: 18, class: "flag" }));
+  else g.append(s("circle", { r: 7 }));
+  if (space.kind === "dead_end") g.append(s("path", { d: "M -7 -7 L 7 7 M 7 -7 L -7 7", class: "x" }));
+  return g;
+}
+
+// The chosen move's chain on the board: each train's path an arrow, numbered by step; a
+// train that starts over crossed out where it went off, a train that finishes flagged.
+function chain(move, at) {
+  const g = s("g", { id: "sw-chain" });
+  move.steps.forEach((step, i) => {
+    const points = step.path.map((id) => at[id]).filter(Boolean);
+    if (points.length > 1) {
+      g.append(s("polyline", { points: points.map((p) => p.join(",")).join(" "),
+        class: `sw-path sw-${step.colour}`, "marker-end": "url(#sw-arrow)", "data-step": i }));
+    }
+    const last = points[points.length - 1] || at[step.from];
+    if (!last) return;
+    g.append(s("circle", { cx: last[0], cy: last[1] - 13, r: 6, class: "sw-step-badge" }));
+    g.append(text(last[0], last[1] - 13, String(i + 1), "sw-step-number"));
+    if (step.end === "started_over") g.append(text(last[0] + 12, last[1], "✖", "sw-off"));
+    if (step.end === "finished") g.append(text(last[0] + 12, last[1], "⚑", "sw-home"));
+  });
+  return g;
+}
+
+function drawBoard(v) {
+  const b = v.board;
+  const [W, H] = b.size;
+  const at = Object.fromEntries(b.spaces.map((sp) => [sp.id, [sp.x, sp.y]]));
+  const svg = s("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": t("board"),
+    id: "sw-board-svg" });
+  svg.append(s("defs", {}, s("marker", { id: "sw-arrow", viewBox: "0 0 10 10", refX: 8, refY: 5,
+    markerWidth: 5, markerHeight: 5, orient: "auto-start-reverse" },
+  s("path", { d: "M 0 0 L 10 5 L 0 10 z", class: "sw-arrow-head" }))));
+  svg.append(s("rect", { x: 0, y: 0, width: W, height: H, rx: 6, class: "sw-board-bg" }));
+  for (const slot of b.slots) {
+    svg.append(s("rect", { x: slot.x, y: slot.y, width: slot.w, height: slot.h,
+      class: `sw-slot${slot.empty ? " empty" : ""}`, "data-slot": slot.id }));
+  }
+  for (const p of b.panels) {
+    svg.append(s("g", { class: `sw-panel sw-${p.colour}${p.turned ? " turned" : ""}`,
+      "data-panel": p.colour, "data-slot": p.slot, "data-turned": String(p.turned) },
+    s("rect", { x: p.x, y: p.y, width: p.w, height: p.h, rx: 3 }),
+    text(p.x + 4, p.y + 9, `${t(`colour_${p.colour}`)}${p.turned ? " ↻" : ""}`, "sw-panel-name")));
+  }
+  for (const [a, z] of b.links) {
+    if (!at[a] || !at[z]) continue;
+    svg.append(s("line", { x1: at[a][0], y1: at[a][1], x2: at[z][0], y2: at[z][1], class: "sw-rail" }));
+  }
+  for (const space of b.spaces) svg.append(spaceMark(space));
+  for (const space of b.spaces) svg.append(text(space.x, space.y + 14, space.id, "sw-space-id"));
+  const move = v.moves && v.moves.find((m) => m.id === chosenMove);
+  for (const train of v.trains) if (at[train.space]) svg.append(locomotive(train, at[train.space]));
+  if (move) svg.append(chain(move, at));
+  document.getElementById("sw-board").replaceChildren(svg);
+  document.getElementById("sw-board-name").textContent = b.ours ? `(${t("board_ours")})` : `(${b.name})`;
+  document.getElementById("sw-legend").replaceChildren(
+    ...["start", "finish", "dead_end"].map((kind) => h("span", { class: `sw-legend-item ${kind}` },
+      t(`legend_${kind}`))),
+    ...v.players.map((p) => h("span", { class: "sw-legend-item" }, trainChip(p.colour), " ",
+      t(`colour_${p.colour}`))));
+}
+
+function drawRanking(v, replay) {
+  const box = document.getElementById("sw-ranking");
+  box.hidden = !v.ranking;
+  if (!v.ranking) return;
+  const parts = [h("h2", {}, t("ranking"))];
+  if (v.winner !== null) parts.push(h("p", { class: "winner", id: "sw-winner" }, isolateNames(t("winner", { name: v.winner }))));
+  parts.push(h("table", { id: "sw-ranking-table" }, v.ranking.map((row) => h("tr", {},
+    h("td", {}, String(row.place)), h("td", {}, bdi(row.name)),
+    h("td", {}, t("depot", { n: row.depot }))))));
+  if (!replay) {
+    parts.push(h("button", { id: "sw-undo-last", type: "button", disabled: !v.undo.possible,
+      onclick: () => send("/api/undo", { turn: v.turn }) }, t("undo")));
+  }
+  box.replaceChildren(...parts);
+}
+
+// --- the turn at the table (when a camera follows it) ---------------------------------------
+
+// Something the camera or the referee says ({key, params, text}): in the page's words when
+// they have its key (`session_<key>`, or a refusal's `refusal_<key>`), else its English.
+function said(x) {
+  const params = { ...x.params, message: x.text };
+  for (const key of [`session_${x.key}`, `refusal_${x.key}`]) {
+    if (t(key) !== key) return t(key, params);
+  }
+  return x.text;
+}
+
+function drawSession(session) {
+  const box = document.getElementById("session");
+  box.hidden = !session;
+  if (!session) return;
+  const trouble = session.problem || (session.camera && session.camera.length);
+  box.className = trouble ? "led-error" : "";
+  const now = session.problem || session.waiting;
+  const parts = [h("h2", {}, t("session")),
+    h("p", { class: `big${session.problem ? " problem" : ""}`, id: "session-message" },
+      now ? isolateNames(said(now)) : "")];
+  if (session.camera && session.camera.length) {
+    parts.push(h("div", { id: "session-camera" }, h("h3", {}, t("session_camera")),
+      h("ul", {}, session.camera.map((seen) => h("li", {}, said(seen))))));
+  }
+  parts.push(h("p", {}, h("small", {}, t("session_help"))));
+  box.replaceChildren(...parts);
+}
+
+function forget() {
+  chosenMove = null;
+  draft = { colour: null, dice: [null, null] };
+}
+
+window.gamePage = { draw: drawSwitching, forget };
