@@ -1,0 +1,3 @@
+"""The switching-track board game (../shared/rules/amigo-voll-in-fahrt-en.txt, rulings S-1…
+in docs/RULINGS.md): trains race from Start to Finish over a board whose three track-switch
+panels slide at the colour die's command."""
