@@ -48,7 +48,7 @@ class RuleError(Refusal):
 
 @dataclass(frozen=True, slots=True)
 class Variant:
-    """S-18, S-19: how many trains at Finish win (2 in the short game), and whether the
+    """S-18, S-21, S-19: how many trains at Finish win (2 in the short game), and whether the
     bonus level's repair tiles are played."""
 
     to_win: int = TRAINS
@@ -138,7 +138,7 @@ class Position:
         return tuple(t for t in self.trains if t.owner == colour)
 
     def supply(self, colour: str) -> int:
-        """S-24: the player's trains not on the board and not at Finish (never started, or
+        """S-22: the player's trains not on the board and not at Finish (never started, or
         started over): they enter at a free Start."""
         seat = self.players.index(colour)
         return TRAINS - len(self.on_board(colour)) - self.depots[seat]
