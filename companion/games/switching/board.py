@@ -570,6 +570,8 @@ def _panels(
                 'a piece is {"from": port, "to": port or "dead end", "spaces": [...]}',
             )
             ends = (piece["from"], piece["to"])
+            _need(ends != (DEAD_END, DEAD_END), pat, "a piece joins at least one port")
+            _need(ends[0] != ends[1], pat, "a piece joins two different ports")
             for end in ends:
                 _need(
                     end in ports or end == DEAD_END,
@@ -578,8 +580,6 @@ def _panels(
                 )
                 _need(end == DEAD_END or end not in used, pat, f"port {end} is used twice")
                 used.add(end)
-            _need(ends != (DEAD_END, DEAD_END), pat, "a piece joins at least one port")
-            _need(ends[0] != ends[1], pat, "a piece joins two different ports")
             chain_id = f"{colour}-{k + 1}"
             add_chain(chain_id, _space_list(piece["spaces"], pat), *ends, colour, slot_size, pat)
             ids.append(chain_id)
