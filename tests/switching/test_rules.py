@@ -247,6 +247,7 @@ def test_S_9_move_a_train_on_the_board_or_enter_one_at_a_free_start() -> None:
     refused("S-9", "not_yours", position, Move(Roll("purple", 1, 2), "C2"))
     refused("S-9", "no_train", position, Move(Roll("purple", 1, 2), "D4"))
     refused("S-9", "no_space", position, Move(Roll("purple", 1, 2), "Z9"))
+    refused("S-9", "no_space", position, Move(Roll("purple", 1, 2), ["D3"]))  # a bad record
     full = replace(position, depots=(2, 0))  # one on the board, two at Finish
     refused("S-9", "none_to_enter", full, Move(Roll("purple", 1, 2), "A1"))
     assert {o.action.train for o in rules.legal_moves(full, Roll("purple", 1, 2))} == {"D3"}

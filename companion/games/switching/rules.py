@@ -182,14 +182,15 @@ Action = Move | Pass | Stop
 # --- events -----------------------------------------------------------------------------
 
 
+@dataclass(frozen=True, slots=True)
 class Event:
-    """What happened, for the page, the log and speech: `key` and `params()` (words.py
-    says `event_<key>`)."""
+    """What happened, for the page, the log and speech: `key` names the kind (the page's
+    words say `event_<key>`), `params()` its fields."""
 
     key: ClassVar[str]
 
     def params(self) -> dict[str, Any]:
-        return {f.name: getattr(self, f.name) for f in fields(self)}  # type: ignore[arg-type]
+        return {f.name: getattr(self, f.name) for f in fields(self)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -574,10 +575,10 @@ def _choice(position: Position, space: str) -> bool:
     player = position.players[position.turn]
     board = position.board
     choices = dict(_choices(position))
+    if not isinstance(space, str) or space not in board.spaces:
+        raise RuleError("S-9", f"this board has no space {space!r}", "no_space", space=str(space))
     if space in choices:
         return choices[space]
-    if space not in board.spaces:
-        raise RuleError("S-9", f"this board has no space {space!r}", "no_space", space=str(space))
     if position.reroll is not None:
         must = position.reroll.train
         raise RuleError(
