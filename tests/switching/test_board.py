@@ -179,6 +179,16 @@ def test_equal_boards_are_equal_and_a_changed_one_is_not(ours: boards.Board) -> 
     assert boards.parse(mutate("name", "Grandma's board")) != ours
 
 
+def test_a_board_gives_back_its_own_document_for_a_record(ours: boards.Board) -> None:
+    """A record embeds its board's file; parsed again it is the same board."""
+    family = boards.parse(mutate("name", "Grandma's board"))
+    assert boards.parse(family.document()) == family
+    assert family.document()["name"] == "Grandma's board"
+    family.document()["name"] = "changed"  # a copy: the board is untouched
+    assert family.document()["name"] == "Grandma's board"
+    assert ours.document() == ours_doc()
+
+
 def test_the_command_checks_a_family_board_and_draws_it(tmp_path, capsys) -> None:
     bad = tmp_path / "mine.json"
     bad.write_text(json.dumps(mutate("panels.cyan.home", "NW")), encoding="utf-8")

@@ -122,7 +122,13 @@ class Board:
     panels: tuple[Panel, ...]
     chains: Mapping[str, Chain]
     spaces: Mapping[str, Space]
+    canonical: str  # the board file's JSON, keys sorted: what `digest` is taken of
     digest: str
+
+    def document(self) -> dict[str, Any]:
+        """The board file's JSON object (a fresh copy): a record embeds it, so that it
+        replays on exactly this board, a table's own included."""
+        return json.loads(self.canonical)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Board) and other.digest == self.digest
@@ -468,6 +474,7 @@ def parse(doc: Any, where: str = "board") -> Board:
         panels=panels,
         chains=chains,
         spaces=spaces,
+        canonical=canonical,
         digest=hashlib.sha256(canonical.encode()).hexdigest(),
     )
 
