@@ -24,7 +24,7 @@ import math
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from importlib import resources
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -136,12 +136,12 @@ class Board:
     def __hash__(self) -> int:
         return hash(self.digest)
 
-    @property
+    @cached_property
     def starts(self) -> tuple[str, ...]:
         """Every Start space, in the file's order of tracks."""
         return tuple(s.id for s in self.spaces.values() if s.kind == START)
 
-    @property
+    @cached_property
     def finishes(self) -> tuple[str, ...]:
         return tuple(s.id for s in self.spaces.values() if s.kind == FINISH)
 

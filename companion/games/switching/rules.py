@@ -473,7 +473,12 @@ def _run(position: Position, mover: Train, count: int, entered: bool) -> _Run:
         else:
             events.append(StartedOver(front.owner, front.space, fate))
             crashed = (front.owner,) if fate in (DEAD_END, OFF_TRACK) else ()
-    return _Run(tuple(sorted(at.values())), tuple(events), mover_space, finished, crashed)
+    trains = tuple(sorted(at.values(), key=_space_of))  # the order Position keeps
+    return _Run(trains, tuple(events), mover_space, finished, crashed)
+
+
+def _space_of(train: Train) -> str:
+    return train.space
 
 
 def _rest(
@@ -615,11 +620,13 @@ def _choice(position: Position, space: str) -> bool:
     )
 
 
-def _play(position: Position, move: Move, slid: Position, before: list[Event]) -> Outcome:
-    """The move on the slid position, and the turn's end: depots, repair tiles, the winner,
-    the re-roll after doubles (S-12…S-19)."""
+def _play(
+    position: Position, move: Move, slid: Position, before: list[Event], entered: bool
+) -> Outcome:
+    """The move on the slid position (`entered`: at a free Start, as `_choice` said), and
+    the turn's end: depots, repair tiles, the winner, the re-roll after doubles
+    (S-12…S-19)."""
     player = slid.players[slid.turn]
-    entered = _choice(slid, move.train)
     mover = Train(move.train, player) if entered else slid.train_at(move.train)
     assert mover is not None  # _choice: the player's own train stands there
     run = _run(slid, mover, move.roll.total, entered)
@@ -631,15 +638,27 @@ def _play(position: Position, move: Move, slid: Position, before: list[Event]) -
         for owner in run.crashed:
             repairs[slid.players.index(owner)] += 1
             events.append(RepairTaken(owner))
-    after = replace(slid, trains=run.trains, depots=tuple(depots), repairs=tuple(repairs))
+    turn, reroll, winner = slid.turn, None, None
     if depots[slid.turn] >= slid.variant.to_win:
         events.append(Won(player))
-        after = replace(after, winner=player, reroll=None)
+        winner = player
     elif move.roll.doubles and position.reroll is None and not run.finished:
         events.append(MayRollAgain(player, run.mover))
-        after = replace(after, reroll=Reroll(run.mover))
+        reroll = Reroll(run.mover)
     else:
-        after = _next(after)
+        turn = (turn + 1) % len(slid.players)
+    after = Position(
+        slid.board,
+        slid.players,
+        slid.variant,
+        slid.layout,
+        run.trains,
+        tuple(depots),
+        tuple(repairs),
+        turn,
+        reroll,
+        winner,
+    )
     return Outcome(move, after, tuple(events))
 
 
@@ -654,7 +673,8 @@ def legal_moves(position: Position, roll: Roll, repair: str | None = None) -> tu
     _check_roll(position, roll, repair)
     slid, before = _slid(position, roll, repair)
     outcomes = tuple(
-        _play(position, Move(roll, space, repair), slid, before) for space, _ in _choices(slid)
+        _play(position, Move(roll, space, repair), slid, before, entered)
+        for space, entered in _choices(slid)
     )
     return outcomes or (_lost(position, Pass(roll, repair), slid, before),)
 
@@ -689,5 +709,5 @@ def apply(position: Position, action: Action) -> tuple[Position, tuple[Event, ..
             )
         outcome = _lost(position, action, slid, before)
     else:
-        outcome = _play(position, action, slid, before)
+        outcome = _play(position, action, slid, before, _choice(slid, action.train))
     return outcome.position, outcome.events
