@@ -111,6 +111,16 @@ def test_network_joins_panel_to_panel_and_to_tracks(ours: boards.Board) -> None:
     assert ahead[("c3", 1)] == OFF_TRACK  # into the empty SE
 
 
+def test_links_follow_the_panels(ours: boards.Board) -> None:
+    """Where two chains join depends on the lie: D5 meets purple's p1 at home; with
+    orange slid into SE, o1 meets G1 and nothing meets A5."""
+    home = boards.network(ours, ours.home).links
+    assert ("D5", "p1") in home and ("A5", "o1") in home and ("o4", "p4") in home
+    assert len(home) == len(set(home))
+    slid = boards.network(ours, (Lie("NW"), Lie("NE"), Lie("SE"))).links
+    assert ("G1", "o1") in slid and not any("A5" in pair and "A4" not in pair for pair in slid)
+
+
 def mutate(path: str, value: Any) -> dict[str, Any]:
     """Our board's document with one field (a dotted path, list indexes as numbers) set."""
     doc = copy.deepcopy(ours_doc())

@@ -292,6 +292,17 @@ class Network(NamedTuple):
 
     ahead: Mapping[tuple[str, int], Step | str]
 
+    @property
+    def links(self) -> tuple[tuple[str, str], ...]:
+        """Every pair of neighbouring spaces as the tracks now join, each pair once (the
+        page draws the track through the panels with these)."""
+        pairs = {
+            (min(space, step.space), max(space, step.space))
+            for (space, _), step in self.ahead.items()
+            if isinstance(step, Step)
+        }
+        return tuple(sorted(pairs))
+
 
 @cache
 def network(board: Board, layout: Layout) -> Network:
