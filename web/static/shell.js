@@ -13,7 +13,8 @@
 //   the shell's #session panel, and returns whether the view holds a game to show (false:
 //   the shell opens the start form and hides the log and the export link); `forget` drops
 //   what a player was choosing, when a new game is started from this page;
-// - the game's script may use the shell's `t(key, params)` (a word of the page), `h` and `s`
+// - the game's script may use the shell's `t(key, params)` (a word of the page), `said(x)`
+//   (something the camera or the referee says, `{key, params, text}`), `h` and `s`
 //   (an HTML or SVG element), `bdi(name)` and `isolateNames(text)` (players' names in their
 //   own direction), `send(path, body)` (a POST with the PIN: the answer, already drawn;
 //   `{needsConfirm}` when the table asks to confirm; null when refused, said in a toast),
@@ -37,6 +38,16 @@ function t(key, params = {}) {
   let text = (params.n === 1 && TEXT[`${key}_one`]) || TEXT[key] || key;
   for (const [name, value] of Object.entries(params)) text = text.replaceAll(`{${name}}`, value);
   return text;
+}
+
+// Something the camera or the referee says (`{key, params, text}`): in the page's words when
+// they have it as `session_<key>` or `refusal_<key>`, else its English.
+function said(x) {
+  const params = { ...x.params, message: x.text };
+  for (const key of [`session_${x.key}`, `refusal_${x.key}`]) {
+    if (t(key) !== key) return t(key, params);
+  }
+  return x.text;
 }
 
 // A player's name in its own direction: an Arabic or Hebrew name must not carry the

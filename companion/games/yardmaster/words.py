@@ -11,10 +11,10 @@ form when its count is 1, as the page's `t` does.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
-from companion.games.protocol import LANGUAGES
+from companion.games.words import say as say_in
+from companion.games.words import with_refusals
 
 # A word whose count `{n}` changes it has a second form, `<key>_one`, said when the count
 # is 1; both languages have the same keys and the same {parameters} (a test checks both).
@@ -321,16 +321,9 @@ REFUSALS: dict[str, dict[str, str]] = {
         "CONFIRM para quitar la última carta",
     },
 }
-REFUSALS["en"] = dict.fromkeys(REFUSALS["es"], "{message}")
-TEXT = {
-    lang: TEXT[lang] | {f"refusal_{key}": words for key, words in REFUSALS[lang].items()}
-    for lang in LANGUAGES
-}
+TEXT = with_refusals(TEXT, REFUSALS)
 
 
 def say(lang: str, key: str, **params: Any) -> str:
-    """A word of the page in `lang` with its parameters, as the page's `t` says it: its
-    `_one` form when the count `n` is 1."""
-    words: Mapping[str, str] = TEXT[lang]
-    template = words.get(f"{key}_one", words[key]) if params.get("n") == 1 else words[key]
-    return template.format_map(params)
+    """A word of the page in `lang` with its parameters, as the page's `t` says it."""
+    return say_in(TEXT[lang], key, **params)

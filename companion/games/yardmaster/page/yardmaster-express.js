@@ -188,16 +188,6 @@ function drawRanking(v, replay) {
 
 // --- the turn at the table (when a camera follows it) ---------------------------------------
 
-// Something the camera or the referee says ({key, params, text}): in the page's words when
-// they have its key (`session_<key>`, or a refusal's `refusal_<key>`), else its English.
-function said(x) {
-  const params = { ...x.params, message: x.text };
-  for (const key of [`session_${x.key}`, `refusal_${x.key}`]) {
-    if (t(key) !== key) return t(key, params);
-  }
-  return x.text;
-}
-
 function drawSession(session) {
   const box = document.getElementById("session");
   box.hidden = !session;
