@@ -70,10 +70,12 @@ class Record:
 
 @dataclass(frozen=True)
 class Replayed:
-    """A record played through: the position after every turn, and each turn's events."""
+    """A record played through: the position after every turn, each turn's events and
+    whose turn it was (a colour)."""
 
     end: Position
     events: tuple[tuple[Event, ...], ...]
+    movers: tuple[str, ...]
 
 
 def _fail(message: str, turn: int = 0, rule: str = "record") -> RecordProblem:
@@ -245,15 +247,17 @@ def replay(record: Record) -> Replayed:
     """The game after every turn; RecordProblem naming the first turn that breaks a rule."""
     position = record.start
     said: list[tuple[Event, ...]] = []
+    movers: list[str] = []
     for number, turn in enumerate(record.turns, 1):
         _check_reroll(position, turn, number, record.names)
+        movers.append(position.players[position.turn])
         try:
             position, events = rules.apply(position, turn.action)
         except RuleError as error:
             raise _fail(error.message, number, error.rule) from None
         _check_enter(turn, events, number)
         said.append(events)
-    return Replayed(position, tuple(said))
+    return Replayed(position, tuple(said), tuple(movers))
 
 
 def turn_json(action: Action, events: Sequence[Event], reroll: bool) -> dict[str, Any]:
