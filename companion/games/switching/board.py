@@ -732,8 +732,11 @@ def draw(board: Board, layout: Layout | None = None, px_per_mm: float = 1.5) -> 
         cv2.circle(img, px(c), round(11 * px_per_mm), colour, -1)
         cv2.circle(img, px(c), round(11 * px_per_mm), (40, 40, 40), 1)
         hx, hy = board.heading(space.id, layout)
-        tip = (c[0] + hx * 15, c[1] + hy * 15)
-        cv2.arrowedLine(img, px(c), px(tip), (40, 40, 40), 1, tipLength=0.4)
+        # a chevron just outside the space, pointing along the chain's order
+        tip = (c[0] + hx * 17, c[1] + hy * 17)
+        for side in (1, -1):
+            wing = (c[0] + hx * 12 - side * hy * 4, c[1] + hy * 12 + side * hx * 4)
+            cv2.line(img, px(wing), px(tip), (0, 0, 0), 2)
         size, _ = cv2.getTextSize(space.id, 0, 0.4, 1)
         x, y = px(c)
         cv2.putText(img, space.id, (x - size[0] // 2, y + 4), 0, 0.4, (0, 0, 0), 1)
