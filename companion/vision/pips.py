@@ -94,6 +94,11 @@ MODEL_SURE, MODEL_DOUBT = 0.5, 0.2
 # The same network checks the pips-first reader's faces: it drops a face it gives at least
 # CHECK_NONE of being no die, and recounts one where it is CHECK_SURE of another count.
 CHECK_NONE, CHECK_SURE = 0.5, 0.6
+# A pips-first face of one pip is a lone spot, as often a speck on the tray as a 1: it is kept
+# only where the network is at least this sure of its count (chosen on the odd-numbered
+# images by a net trained on the other odd ones: overhead-tray's reports where no die is
+# 12 -> 5, no die lost).
+CHECK_LONE = 0.7
 # A die blob the network is at least NET_ALONE sure of is read by it alone (the pip vote,
 # most of the reader's time, is skipped), and one it gives at least NET_NONE of being no die
 # is not read at all (chosen on the odd-numbered images by nets trained on the other odd
@@ -206,7 +211,8 @@ def _checked(bgr: np.ndarray, faces: list[_Face]) -> list[_Face]:
 
     Pips linked into a face are sometimes specks, wood grain or a side face's pips joined to
     the top's, and a white 6 whose middle pips fade reads as a 4; the network, shown the
-    whole face, tells these apart.
+    whole face, tells these apart. A lone pip must convince it more: a speck on the tray
+    looks like a 1 and is seen in every photograph of that tray.
     """
     if not faces:
         return faces
@@ -214,7 +220,7 @@ def _checked(bgr: np.ndarray, faces: list[_Face]) -> list[_Face]:
     kept = []
     for face, odds in zip(faces, chances, strict=True):
         learned = int(np.argmax(odds))
-        if odds[0] >= CHECK_NONE:
+        if odds[0] >= CHECK_NONE or (face.pips == 1 and odds[learned] < CHECK_LONE):
             continue
         if learned and learned != face.pips and odds[learned] >= CHECK_SURE:
             face = replace(face, pips=learned, confidence=float(odds[learned]))
