@@ -184,7 +184,7 @@ def from_json(doc: Any) -> Record:
     try:
         board = boards.parse(doc.get("board"), "the record's board")
     except BoardError as error:
-        raise _fail(str(error), 0, "board") from None
+        raise _fail(f"the record's board: {error}", 0, "board") from None
     names, colours = _players(doc.get("players"))
     variant = doc.get("variant")
     if not isinstance(variant, str) or variant not in rules.VARIANTS:
