@@ -1,0 +1,109 @@
+"""The camera's side of the switching-track game as the frame loop sees it
+(`companion.games.protocol.Watcher`): frames in, `Seen` commands out.
+
+Every frame is read (vision/reader.py: the panels, every train on its space and which way
+it faces, the dice beside the board). The board counts once it lies still, the same panels
+and trains for `CameraSetup.still_frames` frames in a row and every space seen, so a train
+on its way along the track or a hand over the board is never taken for a move; the dice
+count the same way, on their own, so a throw is read while a hand already reaches for the
+panel. What the camera cannot see (the board's markers hidden, the light) goes with every
+frame: the page shows it until it is fixed. A hand over a space or dice in a hand are no
+one's fault and are only waited for.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from companion.games.protocol import CameraSetup
+from companion.games.said import Said
+from companion.games.switching.board import Board
+from companion.games.switching.board import load as load_board
+from companion.games.switching.commands import Seen
+from companion.games.switching.follow import BoardSeen
+from companion.games.switching.vision.reader import SeenBoard, read_board
+
+# What a frame may lack while people play: a hand over the board, the dice in a hand. These
+# are waited for, not said; everything else the reader reports is the camera's problem.
+_IN_PLAY = {"spaces_unseen", "panels_unsure", "dice_unsure"}
+
+Dice = tuple[str | None, tuple[int, int]]
+
+
+def board_seen(seen: SeenBoard) -> BoardSeen | None:
+    """The board as the game compares it, when every panel and every space was read surely
+    (None: something is hidden or unsure, so nothing can be said of it)."""
+    if not seen.sure or not all(t.sure for t in seen.trains):
+        return None
+    trains = frozenset((t.space, t.colour, t.facing) for t in seen.trains if t.colour)
+    return BoardSeen(seen.layout, trains) if seen.layout is not None else None
+
+
+def dice_seen(seen: SeenBoard) -> Dice | None:
+    """The three dice read surely: the colour die's colour and the two number dice."""
+    dice = seen.dice
+    if dice.colour is None or dice.numbers is None:
+        return None
+    return dice.colour, dice.numbers
+
+
+class Camera:
+    """The reader over one board and the stillness of what it reads."""
+
+    def __init__(self, setup: CameraSetup, board: Board) -> None:
+        self.setup = setup
+        self.board = board
+        self.calibration: Any = None  # the board's markers found last: a still camera keeps them
+        self.boards: list[BoardSeen | None] = []  # the last readings, newest last
+        self.dice: list[Dice | None] = []
+        self.still: BoardSeen | None = None  # the last still board told
+        self.last: tuple[BoardSeen | None, Dice | None, tuple[Said, ...]] | None = None
+
+    @classmethod
+    def over(cls, setup: CameraSetup, option: str) -> Camera:
+        """The camera over a table set up as `setup` says, looking for board `option`'s
+        pieces (our printed board, panels, trains and dice). An enrolled catalogue
+        (`setup.catalogue`) holds another game's faces: this game's pieces are read as
+        printed."""
+        return cls(setup, load_board(option))
+
+    def see(self, frame: Any, hint: object) -> list[Seen]:
+        """One frame (None: the same picture as before, which counts as one more frame in
+        which nothing moved): a `Seen` with what the camera could not see, the board when
+        it has just become still in a view other than the last one told, the dice when they
+        lie still and read, and whether they have been off the table (or unread) for as
+        many frames."""
+        if frame is not None:
+            self.last = self._read(frame)
+        elif self.last is None:
+            return []
+        board, dice, camera = self.last
+        frames = self.setup.still_frames
+        self.boards = [*self.boards, board][-frames:]
+        self.dice = [*self.dice, dice][-frames:]
+        news = None
+        steady = len(self.boards) == frames and board is not None
+        if steady and all(b == board for b in self.boards) and board != self.still:
+            self.still = news = board
+        steady_dice = len(self.dice) == frames and all(d == dice for d in self.dice)
+        # lifted: no dice read for as long as dice must lie still to count, so one frame's
+        # misread never makes the dice lying there a new throw
+        return [Seen(news, dice if steady_dice else None, steady_dice and dice is None, camera)]
+
+    def _read(self, frame: Any) -> tuple[BoardSeen | None, Dice | None, tuple[Said, ...]]:
+        seen = read_board(frame, self.board, calibration=self.calibration)
+        if seen.calibration is not None:
+            self.calibration = seen.calibration
+        camera = tuple(
+            Said(p.key, p.text(), tuple(p.params.items()))
+            for p in seen.problems
+            if p.key not in _IN_PLAY
+        )
+        return board_seen(seen), dice_seen(seen), camera
+
+
+def follow(session: Mapping[str, Any]) -> bool:
+    """How the turn flow follows a table through the camera, from the configuration's
+    [session] keys: the switching-track game has none of its own; a camera follows it."""
+    return True
