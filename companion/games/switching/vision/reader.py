@@ -1,0 +1,530 @@
+"""One camera frame in, what the switching-track table shows out: `read_board`.
+
+What the turn flow gets (`SeenBoard`): where each panel lies (`SeenPanel`: its slot and
+whether it lies turned), every train on a space (`SeenTrain`: its colour and facing, +1
+along its chain as the board file lists it, towards Finish on a track), the spaces the
+camera could not see, and the three dice (`SeenDice`). Anything not read surely says so
+(`sure` False, the unknown part None): never a guess. A hand over a train makes it
+unsure, not wrong; a hand over an empty space makes that space unseen, not empty.
+
+How (our board and pieces, art.py, are made for each step):
+1. the board: its four printed corner markers (ids 4-7) place it
+   (companion/vision/calibrate.py, in board millimetres with an apron of `APRON_MM`
+   round it for the dice), whichever way round it lies on the table and wherever;
+2. the light: a small top-down image of board and apron gives the paper's white (its
+   colour, to undo the lamp's cast, and its brightness round each place, to undo the
+   light's fall-off), so colours are measured as shares of the paper's;
+3. the panels: each slot is cut out of the frame square at `_SLOT_PX_PER_MM`; the colour
+   covering most of it is its panel's (one of three far apart in hue), the slot floor's
+   grey is no panel, and the two black squares in a panel's top corners say which way
+   round it lies (at the bottom: turned). Three slots with a panel each must show the
+   three colours, else the panels are unsure;
+4. the trains: every space's box is cut out of the frame along its track (`_patch`, at
+   `_SPACE_PX_PER_MM`, one warp a space); a train is most of the box in one train colour,
+   its facing where its black roof is (at its back): over the space's back half or its
+   front half, and not both. A box that is the space's white is empty; anything else (a
+   hand, a half hidden train) is unseen;
+5. the dice: beside the board, in the apron, the shared dice finder (companion/vision/
+   dice.py) finds die-sized blobs; one in a panel's colour is the colour die, white ones
+   are the number dice, read by the shared pip reader (the Caboose table's). Anything of
+   a train's colour there is a depot's train, not a die.
+
+`read_board` never raises on a bad frame: what it could not see is in `SeenBoard.problems`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2
+import numpy as np
+
+from companion.games.said import Said
+from companion.games.switching import art
+from companion.games.switching.board import Board, Layout, Lie
+from companion.vision.calibrate import Calibration, calibrate, top_down
+from companion.vision.dice import PIPS, find_dice, read_dice
+from companion.vision.frame_checks import as_bgr
+
+APRON_MM = 110.0  # read round the board: where the dice are thrown, beside it
+_DICE_BAND_MM = (4.0, 105.0)  # from the board's edge, where a die is looked for
+_DICE_CORNER_MM = 70.0  # and not nearer a board corner along its edge (the table markers)
+_HALF_PX_PER_MM = 0.5  # the small top-down image: light, and the dice finder's scale
+_SLOT_PX_PER_MM = 1.0  # a slot's cut-out
+_SPACE_PX_PER_MM = 2.0  # a space's cut-out, finer than the camera sees a train
+_PATCH_MM = (30.0, 14.0)  # a space's cut-out along its track and across it
+_TRAIN_SHARE = 0.42  # of the cut-out in one train colour, at least: a train
+_OTHER_TRAIN_SHARE = 0.1  # another train colour over this share: two trains? unsure
+_EMPTY_SHARE = 0.8  # of the space's middle white, at least: an empty space
+_ROOF_SHARE = 0.45  # of a roof's place dark, at least: the roof is there
+_NO_ROOF_SHARE = 0.15  # and of the other end's, at most
+_COLOURFUL = 0.45  # a piece colour's HSV saturation (white-balanced), at least: skin is 0.4
+_WHITE = (0.72, 0.18)  # a space's white: this share of the paper's brightness, chroma below
+_DARK = 0.4  # a roof or a mark: under this share of the paper's brightness
+_PANEL_SHARE = 0.35  # of a slot in its panel's colour, at least
+_MARK_SHARE = 0.5  # of a way-round mark's square dark, at least
+
+PROBLEMS: dict[str, str] = {
+    "no_image": "no usable image came from the camera",
+    "frame_tiny": "the frame is only {width}x{height} pixels",
+    "too_dark": "the picture is almost black: is the light on and the lens uncovered?",
+    "overexposed": "the picture is overexposed: dim the light or lower the camera's exposure",
+    "markers_hidden": "board markers {markers} not seen: is something lying on them?",
+    "no_board": "cannot place the board: fewer than two of its corner markers are visible",
+    "frame_unread": "this frame could not be read ({error})",
+    "panels_unsure": "the panels could not all be read: is a hand over them?",
+    "spaces_unseen": "{n} space(s) could not be seen: is something lying on them?",
+    "dice_unsure": "the dice could not be read: are all three beside the board, apart?",
+}
+
+
+def problem(key: str, **params: Any) -> Said:
+    """One thing a frame could not show, said as every game's camera says things: `key`
+    (of `PROBLEMS`), its parameters for the page's words, and the English."""
+    return Said(key, PROBLEMS[key].format_map(params), tuple(params.items()))
+
+
+@dataclass(frozen=True)
+class SeenPanel:
+    """Where a panel (`colour`) was seen: its `slot` and whether it lies `turned`; None
+    and `sure` False when it was not read surely."""
+
+    colour: str
+    slot: str | None
+    turned: bool | None
+    sure: bool
+
+
+@dataclass(frozen=True)
+class SeenTrain:
+    """A train on `space`: its `colour` (a player's) and `facing` (+1 along its chain as
+    the board lists it, towards Finish on a track; -1 against), each None when not read
+    surely; `sure` is both read."""
+
+    space: str
+    colour: str | None
+    facing: int | None
+    sure: bool
+
+
+@dataclass(frozen=True)
+class SeenDice:
+    """The dice beside the board: the colour die's panel colour (None unless exactly one
+    colour die was seen, read surely) and the two number dice's faces, low first (both
+    are white dice: which is which does not matter, their sum and whether they match
+    do; None unless exactly two were read surely). `sure`: both read. A turn where a
+    repair tile replaced the colour die takes `numbers` alone."""
+
+    colour: str | None
+    numbers: tuple[int, int] | None
+
+    @property
+    def sure(self) -> bool:
+        return self.colour is not None and self.numbers is not None
+
+
+@dataclass(frozen=True)
+class SeenBoard:
+    """What one frame shows. `layout` is the panels' lie (one `Lie` a panel, in the
+    board's panel order) when every panel was read surely; `trains` the trains on spaces
+    (sure or not); `unseen` the spaces neither a sure train nor surely empty (a hand over
+    them); `calibration` goes to the next `read_board` (a still camera, a hidden marker)."""
+
+    panels: Mapping[str, SeenPanel]
+    layout: Layout | None
+    trains: tuple[SeenTrain, ...]
+    unseen: tuple[str, ...]
+    dice: SeenDice
+    problems: tuple[Said, ...] = ()
+    calibration: Calibration | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def sure(self) -> bool:
+        """Everything on the board read surely (the dice are `dice.sure`)."""
+        return self.layout is not None and not self.unseen
+
+    def train_at(self, space: str) -> SeenTrain | None:
+        return next((t for t in self.trains if t.space == space), None)
+
+
+_NO_DICE = SeenDice(None, None)
+
+
+def reading_layout(board: Board) -> art.BoardMarkers:
+    """The frame the reader measures in: the board's markers, with `APRON_MM` all round
+    (a board point (x, y) is (x + APRON_MM, y + APRON_MM) in it)."""
+    width, height = board.size
+    return art.BoardMarkers(
+        width=width + 2 * APRON_MM,
+        height=height + 2 * APRON_MM,
+        marker_mm=art.BOARD_MARKER_MM,
+        inset_mm=art.BOARD_MARKER_INSET_MM + APRON_MM,
+    )
+
+
+def read_board(
+    frame_bgr: object, board: Board, *, calibration: Calibration | None = None
+) -> SeenBoard:
+    """Everything the table shows in one frame. `calibration` (a previous SeenBoard's) is
+    reused while the camera and board have not moved, and stands in when markers are
+    hidden. Never raises on a bad frame."""
+    panels_unread = {p.colour: SeenPanel(p.colour, None, None, False) for p in board.panels}
+    frame, bad = as_bgr(frame_bgr)
+    if frame is None:
+        key, params = bad or ("no_image", {})
+        return SeenBoard(
+            panels_unread, None, (), tuple(board.spaces), _NO_DICE, (problem(key, **params),)
+        )
+    layout = reading_layout(board)
+    problems: list[Said] = []
+    seen = calibrate(frame, layout, calibration)
+    if seen is None or len(seen.markers) < 4:
+        missing = sorted(set(art.BOARD_MARKER_IDS) - set(seen.markers if seen else ()))
+        problems.append(problem("markers_hidden", markers=", ".join(map(str, missing))))
+        if seen is None and calibration is not None:
+            seen = calibration if calibration.frame_size == frame.shape[1::-1] else None
+        if seen is None:
+            problems.append(problem("no_board"))
+            return SeenBoard(
+                panels_unread, None, (), tuple(board.spaces), _NO_DICE, tuple(problems)
+            )
+    try:
+        return _read(frame, board, seen, problems)
+    except cv2.error as error:  # OpenCV refusing an odd frame must not stop the referee
+        problems.append(problem("frame_unread", error=str(error).strip()))
+        return SeenBoard(panels_unread, None, (), tuple(board.spaces), _NO_DICE,
+                         tuple(problems), seen)  # fmt: skip
+
+
+def _read(
+    frame: np.ndarray, board: Board, calibration: Calibration, problems: list[Said]
+) -> SeenBoard:
+    half = top_down(frame, calibration, reading_layout(board), _HALF_PX_PER_MM)
+    light = _Light(half, board)
+    panels = _panels(frame, board, calibration, light)
+    lie = _lie(board, panels)
+    if lie is None:
+        problems.append(problem("panels_unsure"))
+    trains, unseen = _trains(frame, board, calibration, light, lie)
+    if unseen:
+        problems.append(problem("spaces_unseen", n=len(unseen)))
+    dice = _dice(frame, half, board, calibration, light)
+    if not dice.sure:
+        problems.append(problem("dice_unsure"))
+    return SeenBoard(panels, lie, trains, unseen, dice, tuple(problems), calibration)
+
+
+# --- colour and light -------------------------------------------------------------------
+
+
+_TRAIN_NAMES = tuple(art.TRAIN_COLOURS)
+_PANEL_NAMES = tuple(art.PANEL_COLOURS)
+_NONE = 255  # the class of a pixel of no piece's colour
+_HUE_NEAR = 9  # OpenCV hue units (2 degrees each): a colour this near its printed hue
+
+
+def _printed_hues() -> np.ndarray:
+    """Each piece colour's hue (OpenCV's 0-179) as printed on our paper, trains first then
+    panels: what a white-balanced pixel's hue is compared with."""
+    paper = np.array(art.PAPER, np.float32)
+    colours = np.array([*art.TRAIN_COLOURS.values(), *art.PANEL_COLOURS.values()], np.float32)
+    balanced = np.clip(colours * (paper.max() / paper), 0, 255).astype(np.uint8)
+    return cv2.cvtColor(balanced[None], cv2.COLOR_BGR2HSV)[0, :, 0].astype(int)
+
+
+def _hue_classes() -> np.ndarray:
+    """A lookup table from hue (0-179) to the nearest printed colour's index, or _NONE
+    when none is within _HUE_NEAR (hue is a circle: 179 is next to 0)."""
+    hues = np.arange(180)[:, None]
+    distance = np.abs(hues - _printed_hues()[None, :])
+    distance = np.minimum(distance, 180 - distance)
+    nearest = distance.argmin(axis=1)
+    table = np.where(distance.min(axis=1) <= _HUE_NEAR, nearest, _NONE).astype(np.uint8)
+    return np.concatenate([table, np.full(76, _NONE, np.uint8)])  # hue stops at 179
+
+
+_CLASS_OF_HUE = _hue_classes()
+
+
+class _Light:
+    """The paper's colour over the whole board (the lamp's cast, undone by `balance`) and
+    its brightness round each place (the light's fall-off and shadows, `at`), from the
+    small top-down image: the board's brightest tenth, and a map of the brightest within
+    a few centimetres."""
+
+    def __init__(self, half: np.ndarray, board: Board) -> None:
+        k = _HALF_PX_PER_MM
+        a = round(APRON_MM * k)
+        inner = half[a : a + round(board.size[1] * k), a : a + round(board.size[0] * k)]
+        value = cv2.max(cv2.max(inner[..., 0], inner[..., 1]), inner[..., 2])
+        histogram = np.cumsum(cv2.calcHist([value], [0], None, [256], [0, 256]).ravel())
+        tenth = int(np.searchsorted(histogram, 0.9 * histogram[-1]))
+        paper = np.array(cv2.mean(inner, mask=(value >= tenth).astype(np.uint8))[:3]) + 1.0
+        self.gains = tuple(float(paper.max() / c) for c in paper) + (0.0,)
+        balanced = cv2.multiply(half, self.gains)
+        grey = cv2.max(cv2.max(balanced[..., 0], balanced[..., 1]), balanced[..., 2])
+        near = cv2.dilate(grey, np.ones((25, 25), np.uint8))  # 50 mm
+        self.level = cv2.blur(near, (25, 25)).astype(np.float32) + 1.0
+
+    def at(self, x: float, y: float) -> float:
+        """The paper's brightness at board point (x, y) mm, white-balanced."""
+        k = _HALF_PX_PER_MM
+        h, w = self.level.shape
+        i = min(max(round((y + APRON_MM) * k), 0), h - 1)
+        j = min(max(round((x + APRON_MM) * k), 0), w - 1)
+        return float(self.level[i, j])
+
+    def look(self, bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Each pixel's piece colour class (index of trains then panels, or _NONE), its
+        white-balanced brightness and its colourfulness (HSV value and saturation), of a
+        BGR cut-out."""
+        hsv = cv2.cvtColor(cv2.multiply(bgr, self.gains), cv2.COLOR_BGR2HSV)
+        hue, saturation, value = cv2.split(hsv)
+        classes = cv2.LUT(hue, _CLASS_OF_HUE)
+        classes[saturation < round(_COLOURFUL * 255)] = _NONE
+        return classes, value, saturation
+
+
+# --- cutting out ------------------------------------------------------------------------
+
+
+def _corners(
+    centre: tuple[float, float], heading: tuple[float, float], size_mm: tuple[float, float]
+) -> np.ndarray:
+    """The four corners (reading frame mm) of the board rectangle `size_mm` (along
+    `heading`, across it) round `centre` (board mm), clockwise from its front left as the
+    heading points up."""
+    (x, y), (dx, dy) = centre, heading
+    length, width = size_mm
+    ax, ay = -dy, dx  # across, to the right of the heading as it points up
+    return np.array([
+        (x + (dx * length + sign_a * ax * width) / 2, y + (dy * length + sign_a * ay * width) / 2)
+        if front else
+        (x + (-dx * length + sign_a * ax * width) / 2, y + (-dy * length + sign_a * ay * width) / 2)
+        for front, sign_a in ((True, -1), (True, 1), (False, 1), (False, -1))
+    ]) + APRON_MM  # fmt: skip
+
+
+def _cut(
+    frame: np.ndarray, pixels: np.ndarray, size_mm: tuple[float, float], scale: float
+) -> np.ndarray:
+    """The rectangle whose four corners (`_corners`) lie at frame `pixels`, cut straight
+    from the frame at `scale` px/mm: row 0 is its front, column 0 its left. A perspective
+    warp: over a slot's 160 mm a tilted camera's view is no affine one (its fourth corner
+    would be millimetres off)."""
+    length, width = size_mm
+    w, h = round(width * scale), round(length * scale)
+    out = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    warp = cv2.getPerspectiveTransform(out, pixels.astype(np.float32))
+    return cv2.warpPerspective(frame, warp, (w, h), flags=cv2.WARP_INVERSE_MAP | cv2.INTER_LINEAR,
+                               borderMode=cv2.BORDER_REPLICATE)  # fmt: skip
+
+
+# --- panels -----------------------------------------------------------------------------
+
+
+def _panels(
+    frame: np.ndarray, board: Board, calibration: Calibration, light: _Light
+) -> dict[str, SeenPanel]:
+    """Each panel's slot and way round (step 3 of the module's docstring)."""
+    found: dict[str, list[tuple[str, bool | None]]] = {c: [] for c in _PANEL_NAMES}
+    trains = len(_TRAIN_NAMES)
+    for slot in board.slots.values():
+        centre = (slot.x + slot.width / 2, slot.y + slot.height / 2)
+        size = (slot.height, slot.width)
+        pixels = calibration.to_pixels(_corners(centre, (0.0, -1.0), size))
+        cut = _cut(frame, pixels, size, _SLOT_PX_PER_MM)
+        classes, value, _ = light.look(cut)
+        counts = np.bincount(classes.ravel(), minlength=256)[trains : trains + len(_PANEL_NAMES)]
+        best = int(np.argmax(counts))
+        if counts[best] >= _PANEL_SHARE * classes.size and (
+            np.delete(counts, best).max() < 0.1 * counts[best]
+        ):
+            dark = value < _DARK * light.at(*centre)
+            way = _way_round(dark, classes == trains + best)
+            found[_PANEL_NAMES[best]].append((slot.id, way))
+    seen = {}
+    for colour, where in found.items():
+        if len(where) == 1 and where[0][1] is not None:
+            seen[colour] = SeenPanel(colour, where[0][0], where[0][1], True)
+        else:
+            seen[colour] = SeenPanel(colour, None, None, False)
+    return seen
+
+
+def _way_round(dark: np.ndarray, plain: np.ndarray) -> bool | None:
+    """Whether the panel in a slot's cut-out (`dark` and its own colour, `plain`, pixel by
+    pixel) lies turned: its two black squares at the top (upright) or at the bottom
+    (turned). A square hidden (neither black nor the panel's colour) may be either, but
+    the others must agree; None when unsure."""
+    k = _SLOT_PX_PER_MM
+    inset, side = art.MARK_MM
+    h, w = dark.shape
+    near, size = round((inset + art.PANEL_INSET_MM + 2.0) * k), round((side - 4.0) * k)
+    states = {}
+    for top in (True, False):
+        for left in (True, False):
+            y0 = near if top else h - near - size
+            x0 = near if left else w - near - size
+            window = (slice(y0, y0 + size), slice(x0, x0 + size))
+            if float(dark[window].mean()) >= _MARK_SHARE:
+                states[top, left] = "mark"
+            elif float(plain[window].mean()) >= 0.6:
+                states[top, left] = "plain"
+            else:
+                states[top, left] = "hidden"
+    upper = [states[True, True], states[True, False]]
+    lower = [states[False, True], states[False, False]]
+    for marked, other, turned in ((upper, lower, False), (lower, upper, True)):
+        if "mark" in marked and "plain" not in marked and "mark" not in other and "plain" in other:
+            return turned
+    return None
+
+
+def _lie(board: Board, panels: Mapping[str, SeenPanel]) -> Layout | None:
+    """The panels' lie when every panel was read surely (each in a slot of its own)."""
+    if not all(p.sure for p in panels.values()):
+        return None
+    lie = tuple(
+        Lie(str(panels[p.colour].slot), bool(panels[p.colour].turned)) for p in board.panels
+    )
+    return lie if len({x.slot for x in lie}) == len(lie) else None
+
+
+# --- trains -----------------------------------------------------------------------------
+
+_S = _SPACE_PX_PER_MM
+_ROWS, _COLUMNS = round(_PATCH_MM[0] * _S), round(_PATCH_MM[1] * _S)
+
+
+def _rows(front_mm: float, back_mm: float) -> slice:
+    """A cut-out's rows from `front_mm` to `back_mm` along the track from the space's
+    centre (positive: ahead, where the heading points)."""
+    return slice(round(_ROWS / 2 - front_mm * _S), round(_ROWS / 2 - back_mm * _S))
+
+
+def _columns(half_mm: float) -> slice:
+    """A cut-out's columns within `half_mm` of the track's middle line."""
+    return slice(round(_COLUMNS / 2 - half_mm * _S), round(_COLUMNS / 2 + half_mm * _S))
+
+
+_ROOF_BACK = (_rows(-art.ROOF_MM[0] - 0.5, -art.ROOF_MM[1] + 0.5), _columns(4.0))  # facing +1
+_ROOF_FRONT = (_rows(art.ROOF_MM[1] - 0.5, art.ROOF_MM[0] + 0.5), _columns(4.0))  # facing -1
+_MIDDLE = (_rows(8.0, -8.0), _columns(5.0))  # an empty space's white box
+
+
+def _trains(
+    frame: np.ndarray,
+    board: Board,
+    calibration: Calibration,
+    light: _Light,
+    lie: Layout | None,
+) -> tuple[tuple[SeenTrain, ...], tuple[str, ...]]:
+    """Every space's train or emptiness (step 4), all spaces' cut-outs looked at in one
+    go; the spaces of panels whose lie is unknown cannot be placed, so they are unseen."""
+    placed = [s.id for s in board.spaces.values() if s.panel is None or lie is not None]
+    unseen = [s for s in board.spaces if s not in placed]
+    if not placed:
+        return (), tuple(unseen)
+    centres = [board.centre(space, lie or board.home) for space in placed]
+    corners = [_corners(c, board.heading(s, lie or board.home), _PATCH_MM)
+               for s, c in zip(placed, centres, strict=True)]  # fmt: skip
+    pixels = calibration.to_pixels(np.concatenate(corners)).reshape(-1, 4, 2)
+    cuts = [_cut(frame, p, _PATCH_MM, _SPACE_PX_PER_MM) for p in pixels]
+    levels = [light.at(*c) for c in centres]
+    classes, value, saturation = (a.reshape(len(placed), _ROWS, _COLUMNS)
+                                  for a in light.look(np.vstack(cuts)))  # fmt: skip
+    level = np.array(levels, np.float32)[:, None, None]
+    area = _ROWS * _COLUMNS
+    counts = np.stack([(classes == c).sum(axis=(1, 2)) for c in range(len(_TRAIN_NAMES))], 1)
+    dark = value < _DARK * level
+    back = dark[:, _ROOF_BACK[0], _ROOF_BACK[1]].mean(axis=(1, 2))
+    front = dark[:, _ROOF_FRONT[0], _ROOF_FRONT[1]].mean(axis=(1, 2))
+    middle = (slice(None), *_MIDDLE)
+    white = (value[middle] >= _WHITE[0] * level) & (saturation[middle] < _WHITE[1] * 255)
+    empty = white.mean(axis=(1, 2)) >= _EMPTY_SHARE
+    trains: list[SeenTrain] = []
+    for i, space in enumerate(placed):
+        train = _train_in(space, counts[i] / area, float(back[i]), float(front[i]))
+        if train is not None:
+            trains.append(train)
+        if (train is None and not empty[i]) or (train is not None and not train.sure):
+            unseen.append(space)
+    return tuple(trains), tuple(unseen)
+
+
+def _train_in(space: str, shares: np.ndarray, back: float, front: float) -> SeenTrain | None:
+    """The train on `space` from its cut-out's share in each train colour and the dark
+    share of the two places its roof can be, or None: most of it in one train colour,
+    its roof over one place and not the other. A train whose colour or roof is hidden
+    is unsure."""
+    best = int(np.argmax(shares))
+    if shares[best] < 0.5 * _TRAIN_SHARE:
+        return None
+    facing = None
+    if back >= _ROOF_SHARE and front <= _NO_ROOF_SHARE:
+        facing = 1
+    elif front >= _ROOF_SHARE and back <= _NO_ROOF_SHARE:
+        facing = -1
+    if shares[best] < _TRAIN_SHARE or np.delete(shares, best).max() >= _OTHER_TRAIN_SHARE:
+        return SeenTrain(space, None, facing, False)
+    return SeenTrain(space, _TRAIN_NAMES[best], facing, facing is not None)
+
+
+# --- dice -------------------------------------------------------------------------------
+
+_DIE_MIDDLE_MM = 4.0  # a die's middle, looked at for its colour
+_DIE_COLOURFUL = 0.62  # a colour die's saturation, at least: wood's is up to 0.55
+_DICE_PAD_MM = 30.0  # round each band of the apron searched for dice: the finder's context
+
+
+def _dice(
+    frame: np.ndarray, half: np.ndarray, board: Board, calibration: Calibration, light: _Light
+) -> SeenDice:
+    """The three dice beside the board (step 5)."""
+    k = _HALF_PX_PER_MM
+    width, height = board.size
+    a, (near, far), c = APRON_MM, _DICE_BAND_MM, _DICE_CORNER_MM
+    bands = (
+        (a - far, a + c, a - near, a + height - c),
+        (a + width + near, a + c, a + width + far, a + height - c),
+        (a + c, a - far, a + width - c, a - near),
+        (a + c, a + height + near, a + width - c, a + height + far),
+    )
+    outside = cv2.cvtColor(half, cv2.COLOR_BGR2GRAY) == 0  # beyond the frame
+    spots: list[tuple[float, float]] = []
+    pad = _DICE_PAD_MM
+    for x0, y0, x1, y1 in bands:  # each band on its own: a fraction of the image's pixels
+        i0, j0 = max(round((y0 - pad) * k), 0), max(round((x0 - pad) * k), 0)
+        i1, j1 = round((y1 + pad) * k), round((x1 + pad) * k)
+        crop = half[i0:i1, j0:j1]
+        free = np.zeros(crop.shape[:2], np.uint8)
+        free[round(pad * k) : -round(pad * k), round(pad * k) : -round(pad * k)] = 255
+        free[outside[i0:i1, j0:j1]] = 0
+        free = cv2.resize(free, None, fx=1 / k, fy=1 / k, interpolation=cv2.INTER_NEAREST)
+        found, _ = find_dice(crop, free, k)  # the faint ones are dark real dice: not ours
+        spots += [(x + j0 / k, y + i0 / k) for x, y in found]
+    classes, _, saturation = light.look(half)
+    classes[saturation < round(_DIE_COLOURFUL * 255)] = _NONE
+    colours: list[str] = []
+    white_spots: list[tuple[float, float]] = []
+    reach = round(_DIE_MIDDLE_MM * k)
+    for x, y in spots:
+        i, j = round(y * k), round(x * k)
+        middle = classes[max(i - reach, 0) : i + reach + 1, max(j - reach, 0) : j + reach + 1]
+        counts = np.bincount(middle.ravel(), minlength=256)[: len(_HUE_CLASSES)]
+        best = int(np.argmax(counts))
+        if counts[best] < 0.5 * middle.size:
+            white_spots.append((x, y))
+        elif best >= len(_TRAIN_NAMES):  # a train's colour is a depot's train: no die
+            colours.append(_PANEL_NAMES[best - len(_TRAIN_NAMES)])
+    readings = [r for r in read_dice(frame, calibration, white_spots) if r.kind == PIPS]
+    numbers = None
+    if len(readings) == 2 and all(r.confidence >= 0.5 for r in readings):
+        numbers = (min(r.face for r in readings), max(r.face for r in readings))
+    return SeenDice(colours[0] if len(colours) == 1 else None, numbers)
+
+
+_HUE_CLASSES = (*_TRAIN_NAMES, *_PANEL_NAMES)
