@@ -184,11 +184,9 @@ def test_a_bad_turn_is_named_with_its_rule(turn: int, entry: Any, rule: str, say
 
 
 def test_a_turn_after_the_winner_is_refused() -> None:
-    doc = with_turns([], variant="short")
-    doc["players"] = [{"name": "Ana", "colour": "red"}, {"name": "Ben", "colour": "blue"}]
     won = simulate.play(boards.load(), ["greedy", "greedy"], 11, "short").doc
-    extra = with_turns(won["turns"] + [{"colour": "cyan", "dice": [1, 2], "enter": "C1"}])
-    extra |= {k: won[k] for k in ("players", "variant", "setup")}
+    extra = copy.deepcopy(won)
+    extra["turns"].append({"colour": "cyan", "dice": [1, 2], "enter": "C1"})
     found = problem(extra)
     assert (found.turn, found.rule) == (len(won["turns"]) + 1, "S-18")
 

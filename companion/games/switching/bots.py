@@ -19,7 +19,7 @@ from companion.games.switching.rules import Outcome, Position, Roll, legal_moves
 
 POLICIES = ("greedy", "random")
 
-_AT_FINISH = 60  # a train in the depot: worth more than any train still on the way
+_AT_FINISH = 100  # a train in the depot: worth much more than any train still on the way
 _ON_THE_WAY = 40  # a train heading for Finish: this, less its spaces from Finish
 _ASTRAY = 3  # a train heading into a dead end or off the track: barely better than none
 _TILE = 4  # a repair tile held (the bonus level)
