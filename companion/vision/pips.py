@@ -104,6 +104,16 @@ CHECK_LONE = 0.7
 # is not read at all (chosen on the odd-numbered images by nets trained on the other odd
 # ones: 0.6-0.9 and 0.5-0.9 alike).
 NET_ALONE, NET_NONE = 0.7, 0.7
+# Leftover dice: what is left of the die mask once every die read is taken out (a white die on
+# the light tray shows only its pips there, merged in rows the pips-first reader drops) is
+# grouped by growing it LEFT_GROW of the typical die side; a group about one die wide
+# (LEFT_EXTENT sides) is cut out at the typical side and read where the network is at least
+# LEFT_SURE of a count and gives no die under LEFT_NONE. A die read die-first is taken out
+# LEFT_CLEAR typical sides round its centre; one read pips-first, LEFT_FACE of its face size
+# (a slanted camera shows a side face about that far off). Chosen on the odd-numbered images
+# by a net trained on the other odd ones: sure 0.5-0.7 and grow 0.3-0.7 read alike.
+LEFT_GROW, LEFT_EXTENT, LEFT_SURE, LEFT_NONE = 0.5, (0.3, 1.3), 0.7, 0.3
+LEFT_CLEAR, LEFT_FACE = 0.8, 1.2
 
 # Standard pip places, in units of the corner pip's offset from the face centre: the same
 # faces our printable dice show.
@@ -183,7 +193,8 @@ def read_pips(image: np.ndarray) -> list[PipDie]:
         scale = MAX_SIDE / max(bgr.shape[:2])
         bgr = cv2.resize(bgr, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     lab = cv2.cvtColor(cv2.GaussianBlur(bgr, (3, 3), 0), cv2.COLOR_BGR2Lab).astype(np.float32)
-    faces, done = _die_first(bgr, lab)
+    faces, done, mask, side = _die_first(bgr, lab)
+    first = len(faces)
     pips = _find_pips(bgr, lab, done)
     if len(pips.diam):
         typical = float(np.median(pips.diam))
@@ -200,10 +211,50 @@ def read_pips(image: np.ndarray) -> list[PipDie]:
                 and not near[min(h - 1, max(0, int(face.y))), min(w - 1, max(0, int(face.x)))]
             ],
         )
-    return [
-        PipDie(f.x / scale, f.y / scale, f.size / scale, f.pips, f.confidence)
-        for f in _drop_side_faces(faces)
-    ]
+    faces = _drop_side_faces(faces)
+    faces += _leftover_dice(bgr, mask, faces, first, side)
+    return [PipDie(f.x / scale, f.y / scale, f.size / scale, f.pips, f.confidence) for f in faces]
+
+
+def _leftover_dice(
+    bgr: np.ndarray, mask: np.ndarray, faces: list[_Face], first: int, side: float
+) -> list[_Face]:
+    """Dice in what is left of the die mask once the `faces` read are taken out (the first
+    `first` of them read die-first), each as sure as the network is; none without a typical
+    die `side` from the die-first blobs.
+
+    Why: a white die on a light tray barely differs from it, so the mask holds only its pips,
+    merged into rows at this size: no die blob, and no round pips for the pips-first reader.
+    The network, shown the die cut out at the frame's typical die size, reads it plainly.
+    """
+    if side <= 0:
+        return []
+    free = mask.copy()
+    for i, face in enumerate(faces):
+        reach = LEFT_CLEAR * side if i < first else max(LEFT_CLEAR * side, LEFT_FACE * face.size)
+        cv2.circle(free, (round(face.x), round(face.y)), round(reach), 0, -1)
+    grow = max(3, int(LEFT_GROW * side)) | 1
+    grown = cv2.dilate(free, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (grow, grow)))
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(grown, connectivity=8)
+    height, width = mask.shape
+    rects = []
+    for r in range(1, count):
+        x, y, w, h, _ = stats[r]
+        extent = max(w, h) - grow + 1
+        if not LEFT_EXTENT[0] * side <= extent <= LEFT_EXTENT[1] * side:
+            continue
+        if x <= 1 or y <= 1 or x + w >= width - 1 or y + h >= height - 1:
+            continue  # cut off by the frame edge, as for die blobs
+        ys, xs = np.nonzero((labels[y : y + h, x : x + w] == r) & (free[y : y + h, x : x + w] > 0))
+        if len(xs) >= MIN_AREA:
+            centre = (x + (xs.min() + xs.max()) / 2, y + (ys.min() + ys.max()) / 2)
+            rects.append((centre, (side, side), 0.0))
+    found = []
+    for ((cx, cy), _, _), odds in zip(rects, count_many(bgr, rects), strict=True):
+        pips = int(np.argmax(odds[1:])) + 1
+        if odds[pips] >= LEFT_SURE and odds[0] < LEFT_NONE:
+            found.append(_Face(float(cx), float(cy), side, pips, float(odds[pips]), 0.0, 0.0))
+    return found
 
 
 def _checked(bgr: np.ndarray, faces: list[_Face]) -> list[_Face]:
@@ -475,8 +526,11 @@ def _drop_side_faces(faces: list[_Face]) -> list[_Face]:
     return keep
 
 
-def _die_first(bgr: np.ndarray, lab: np.ndarray) -> tuple[list[_Face], np.ndarray]:
-    """Faces read die-first, and a mask of the dice they were read on.
+def _die_first(
+    bgr: np.ndarray, lab: np.ndarray
+) -> tuple[list[_Face], np.ndarray, np.ndarray, float]:
+    """Faces read die-first, a mask of the dice they were read on, the die mask, and the
+    typical die side (the median blob rectangle's longer side; 0 without blobs).
 
     Every blob's rectangle is collected first and the counter asked about all of them in
     one call: one net run per frame costs less than one per die.
@@ -491,7 +545,8 @@ def _die_first(bgr: np.ndarray, lab: np.ndarray) -> tuple[list[_Face], np.ndarra
         for blob, rect, odds in zip(blobs, rects, chances, strict=True)
         if (face := _read_blob(bgr, blob, rect, odds, done))
     ]
-    return faces, done
+    side = float(np.median([max(rect[1]) for rect in rects])) if rects else 0.0
+    return faces, done, mask, side
 
 
 def _blob_rect(blob: tuple) -> tuple:
