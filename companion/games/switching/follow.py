@@ -97,15 +97,15 @@ def compare(
 ) -> Reading:
     """A still board against the game: the position itself, one of the `moves`' outcomes
     (the dice are read), or, short of those, the position with only the panel slid (`slid`:
-    the move under way). Anything else differs from the position the table should be
-    moving from."""
+    the move under way). Anything else is said as it differs from the position the table
+    moves from: the slid one once the dice are read."""
     if agrees(position, seen) or (slid is not None and agrees(slid, seen)):
         return Reading(same=True)
     # two moves that end alike leave the same table and the same game: the first is taken
     shown = next((o for o in moves if agrees(o.position, seen)), None)
     if shown is not None:
         return Reading(outcome=shown)
-    return Reading(differs=difference(position, seen, names))
+    return Reading(differs=difference(position if slid is None else slid, seen, names))
 
 
 def slide_only(position: Position, moves: Sequence[Outcome]) -> Position | None:

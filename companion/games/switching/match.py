@@ -36,8 +36,10 @@ from companion.games.switching.snapshot import Played, Snapshot
 from companion.store import Kept, Store
 
 # The kinds of the journal's entries (`Store.append`): how the table plays this game, then
-# the dice read, a move, a turn passed (or a re-roll declined), the last step taken back.
-SETTING, ROLL, MOVE, PASS, UNDO = "setting", "roll", "move", "pass", "undo"
+# the panels' way round as the camera saw them set up (S-5), the dice read, a move, a turn
+# passed (or a re-roll declined), the last step taken back.
+SETTING, SETUP, ROLL, MOVE = "setting", "setup", "roll", "move"
+PASS, UNDO = "pass", "undo"
 
 
 @dataclass
@@ -94,13 +96,14 @@ class Match:
         elif isinstance(command, Press):
             self._press(command.button)
         elif isinstance(command, Seen):
-            return False
+            return self._seen(command)
         else:
             raise Refusal("request", f"a switching-track table takes no {type(command).__name__}")
+        self._follow()
         return True
 
     def view(self, lang: str) -> dict[str, Any]:
-        return view.build(self.snap, lang) | {"session": None}
+        return view.build(self.snap, lang) | {"session": self._session()}
 
     def record(self) -> Mapping[str, Any]:
         return _record(self.snap)
@@ -188,6 +191,9 @@ class Match:
         following = self.following
         if following is None or following.seen is None:
             return
+        turned = set_up(self.snap, following.seen)
+        if turned is not None:
+            self._journal(turned, SETUP, {"turned": _turned(turned)})
         snap = self.snap
         reading = compare(
             snap.position, slide_only(snap.position, snap.moves), snap.moves, following.seen,
@@ -331,6 +337,30 @@ def undone(snap: Snapshot) -> Snapshot:
     )
 
 
+def set_up(snap: Snapshot, seen: BoardSeen) -> Snapshot | None:
+    """Before the first roll, the game set up as the board shows it: a panel may lie either
+    way round in its home slot (S-5), which only the table says. None when the board shows
+    no other setup (or the game has begun)."""
+    home = [lie.slot for lie in snap.start.layout]
+    if snap.turn or seen.trains or [lie.slot for lie in seen.layout] != home:
+        return None
+    if tuple(seen.layout) == tuple(snap.start.layout):
+        return None
+    return _with_turned(snap, [p.colour for p, lie in zip(snap.board.panels, seen.layout,
+                                                          strict=True) if lie.turned])  # fmt: skip
+
+
+def _with_turned(snap: Snapshot, turned: list[str]) -> Snapshot:
+    start = snap.start
+    return replace(snap, start=rules.deal(start.board, start.players, start.variant, turned))
+
+
+def _turned(snap: Snapshot) -> list[str]:
+    """The panels lying turned round at the start (S-5)."""
+    layout = snap.start.layout
+    return [p.colour for p, lie in zip(snap.board.panels, layout, strict=True) if lie.turned]
+
+
 def _rolled(snap: Snapshot) -> Roll:
     if snap.roll is None:
         raise Refusal(
@@ -383,15 +413,18 @@ def _setting(snap: Snapshot) -> dict[str, Any]:
         "names": list(snap.names),
         "players": list(snap.start.players),
         "variant": snap.variant,
-        "turned": [p.colour for p, lie in zip(snap.board.panels, snap.start.layout, strict=True)
-                   if lie.turned],
-    }  # fmt: skip
+        "turned": _turned(snap),
+    }
 
 
 def _fold_step(snap: Snapshot, kind: str, doc: Mapping[str, Any]) -> Snapshot:
     if kind == ROLL:
         dice = doc["dice"]
         return thrown(snap, doc.get("colour"), (dice[0], dice[1]), doc.get("repair"))
+    if kind == SETUP:
+        if snap.turn:
+            raise Refusal("S-5", "the panels are set up before the first roll")
+        return _with_turned(snap, list(doc["turned"]))
     if kind == MOVE:
         return played(snap, doc["from"])
     if kind == PASS:
