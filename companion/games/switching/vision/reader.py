@@ -55,10 +55,12 @@ _HALF_PX_PER_MM = 0.5  # the small top-down image: light, and the dice finder's 
 _SLOT_PX_PER_MM = 1.0  # a slot's cut-out
 _SPACE_PX_PER_MM = 2.0  # a space's cut-out, finer than the camera sees a train
 _PATCH_MM = (30.0, 14.0)  # a space's cut-out along its track and across it
-_TRAIN_SHARE = 0.42  # of the cut-out in one train colour, at least: a train
+_TRAIN_SHARE = 0.2  # of the cut-out in one train colour, at least: a train (a whole one
+# shows 0.39-0.6 through the hard camera, an empty space under 0.01)
 _OTHER_TRAIN_SHARE = 0.1  # another train colour over this share: two trains? unsure
 _EMPTY_SHARE = 0.8  # of the space's middle white, at least: an empty space
-_ROOF_SHARE = 0.45  # of a roof's place dark, at least: the roof is there
+_ROOF_SHARE = 0.3  # of a roof's place dark, at least: the roof is there (0.46 and more
+# through the hard camera, 0 at the other end)
 _NO_ROOF_SHARE = 0.15  # and of the other end's, at most
 _COLOURFUL = 0.45  # a piece colour's HSV saturation (white-balanced), at least: skin is 0.4
 _WHITE = (0.72, 0.18)  # a space's white: this share of the paper's brightness, chroma below
@@ -207,7 +209,7 @@ def _read(
     lie = _lie(board, panels)
     if lie is None:
         problems.append(problem("panels_unsure"))
-    trains, unseen = _trains(frame, board, calibration, light, lie)
+    trains, unseen = _trains(frame, board, calibration, light, panels)
     if unseen:
         problems.append(problem("spaces_unseen", n=len(unseen)))
     dice = _dice(frame, half, board, calibration, light)
@@ -420,16 +422,19 @@ def _trains(
     board: Board,
     calibration: Calibration,
     light: _Light,
-    lie: Layout | None,
+    panels: Mapping[str, SeenPanel],
 ) -> tuple[tuple[SeenTrain, ...], tuple[str, ...]]:
     """Every space's train or emptiness (step 4), all spaces' cut-outs looked at in one
-    go; the spaces of panels whose lie is unknown cannot be placed, so they are unseen."""
-    placed = [s.id for s in board.spaces.values() if s.panel is None or lie is not None]
+    go. A panel's spaces lie where that panel lies: those of a panel not read surely
+    cannot be placed, so they are unseen."""
+    lie = tuple(
+        Lie(str(seen.slot), bool(seen.turned)) if seen.sure else home
+        for seen, home in zip((panels[p.colour] for p in board.panels), board.home, strict=True)
+    )
+    placed = [s.id for s in board.spaces.values() if s.panel is None or panels[s.panel].sure]
     unseen = [s for s in board.spaces if s not in placed]
-    if not placed:
-        return (), tuple(unseen)
-    centres = [board.centre(space, lie or board.home) for space in placed]
-    corners = [_corners(c, board.heading(s, lie or board.home), _PATCH_MM)
+    centres = [board.centre(space, lie) for space in placed]
+    corners = [_corners(c, board.heading(s, lie), _PATCH_MM)
                for s, c in zip(placed, centres, strict=True)]  # fmt: skip
     pixels = calibration.to_pixels(np.concatenate(corners)).reshape(-1, 4, 2)
     cuts = [_cut(frame, p, _PATCH_MM, _SPACE_PX_PER_MM) for p in pixels]
@@ -477,6 +482,8 @@ def _train_in(space: str, shares: np.ndarray, back: float, front: float) -> Seen
 
 _DIE_MIDDLE_MM = 4.0  # a die's middle, looked at for its colour
 _DIE_COLOURFUL = 0.62  # a colour die's saturation, at least: wood's is up to 0.55
+_DIE_WHITE = (0.6, 0.25)  # a number die's middle: this share of the paper's brightness, and
+# saturation under this (wood, skin and shadow fail one or the other)
 _DICE_PAD_MM = 30.0  # round each band of the apron searched for dice: the finder's context
 
 
@@ -506,20 +513,25 @@ def _dice(
         free = cv2.resize(free, None, fx=1 / k, fy=1 / k, interpolation=cv2.INTER_NEAREST)
         found, _ = find_dice(crop, free, k)  # the faint ones are dark real dice: not ours
         spots += [(x + j0 / k, y + i0 / k) for x, y in found]
-    classes, _, saturation = light.look(half)
+    classes, value, saturation = light.look(half)
     classes[saturation < round(_DIE_COLOURFUL * 255)] = _NONE
     colours: list[str] = []
     white_spots: list[tuple[float, float]] = []
     reach = round(_DIE_MIDDLE_MM * k)
     for x, y in spots:
         i, j = round(y * k), round(x * k)
-        middle = classes[max(i - reach, 0) : i + reach + 1, max(j - reach, 0) : j + reach + 1]
-        counts = np.bincount(middle.ravel(), minlength=256)[: len(_HUE_CLASSES)]
+        middle = (slice(max(i - reach, 0), i + reach + 1), slice(max(j - reach, 0), j + reach + 1))
+        counts = np.bincount(classes[middle].ravel(), minlength=256)[: len(_HUE_CLASSES)]
         best = int(np.argmax(counts))
-        if counts[best] < 0.5 * middle.size:
+        if counts[best] >= 0.5 * classes[middle].size:
+            if best >= len(_TRAIN_NAMES):  # a train's colour is a depot's train: no die
+                colours.append(_PANEL_NAMES[best - len(_TRAIN_NAMES)])
+        elif np.median(saturation[middle]) < _DIE_WHITE[1] * 255 and np.median(
+            value[middle]
+        ) >= _DIE_WHITE[0] * light.at(
+            x - a, y - a
+        ):  # a white die: not wood, a hand or the table's edge
             white_spots.append((x, y))
-        elif best >= len(_TRAIN_NAMES):  # a train's colour is a depot's train: no die
-            colours.append(_PANEL_NAMES[best - len(_TRAIN_NAMES)])
     readings = [r for r in read_dice(frame, calibration, white_spots) if r.kind == PIPS]
     numbers = None
     if len(readings) == 2 and all(r.confidence >= 0.5 for r in readings):
