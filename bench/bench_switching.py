@@ -2,10 +2,10 @@
 
 Run: .venv/bin/python bench/bench_switching.py [--games N] [--repeats R]
 Prints a markdown table for bench/RESULTS.md. Machines of this kind differ 3-4x in speed, so
-each rate is also given against a plain Python loop timed in the same run (`_reference`:
-a million additions): the ratio travels between machines, the rate does not. The bots are
-those of `companion simulate --game switching` (greedy and random alternating by seat, as
-its default `--policies`), each game's record kept as the simulator keeps it.
+each rate is also given against a plain Python loop timed in the same run (bench_yardmaster's
+`_reference`, a million additions): the ratio travels between machines, the rate does not.
+The bots are those of `companion simulate --game switching` (greedy and random alternating
+by seat, as its default `--policies`), each game's record kept as the simulator keeps it.
 """
 
 from __future__ import annotations
@@ -14,6 +14,8 @@ import argparse
 import platform
 import statistics
 import time
+
+from bench_yardmaster import _reference  # the same yardstick: the two ratios compare
 
 from companion.games.switching import board, simulate
 
@@ -24,15 +26,6 @@ TABLES = [  # (players, variant)
     (2, "short-repair"),
     (4, "repair"),
 ]
-
-
-def _reference() -> float:
-    """Seconds for a plain Python loop of a million additions (the yardstick)."""
-    started = time.perf_counter()
-    total = 0
-    for i in range(1_000_000):
-        total += i
-    return time.perf_counter() - started
 
 
 def main() -> None:
