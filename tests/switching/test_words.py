@@ -4,6 +4,7 @@ both languages, and every word the page's script and markup ask for there to be 
 
 from __future__ import annotations
 
+import ast
 import re
 from importlib.resources import files
 from pathlib import Path
@@ -80,15 +81,26 @@ def test_each_train_colour_has_its_own_letter_and_each_colour_its_own_name(lang)
 
 def said_keys() -> set[str]:
     """Every key a refusal or the referee at the table says something with, found in the
-    sources: `key="stale"`, `key, params = "no_start"`, a name's problem, `Said("…"`,
-    `Problem("too_dark"`, and a rules error `RuleError("S-4", "…", "key"`."""
+    sources' syntax: a rules error `RuleError("S-4", message, "key", ...)`, any call with
+    `key="stale"`, `Said("key", ...)`, `Problem("too_dark", ...)`, a name's `NameProblem`
+    and `key, params = "no_join", ...`."""
     keys: set[str] = set()
     for path in SOURCES:
-        text = path.read_text(encoding="utf-8")
-        keys |= set(re.findall(r'\bkey="(\w+)"', text))
-        keys |= set(re.findall(r'\bkey(?:, \w+)? = "(\w+)"', text))
-        keys |= set(re.findall(r'(?:Problem|Said)\(\s*"(\w+)"', text))
-    return keys
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call):
+                name = getattr(node.func, "id", getattr(node.func, "attr", ""))
+                said = {"RuleError": 2, "Said": 0, "problem": 0, "NameProblem": 0}.get(name)
+                given = [kw.value for kw in node.keywords if kw.arg == "key"]
+                if said is not None and len(node.args) > said:
+                    given.append(node.args[said])
+                keys |= {v.value for v in given if isinstance(v, ast.Constant)}
+            elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Tuple):
+                target = node.targets[0]
+                if isinstance(target, ast.Tuple) and getattr(target.elts[0], "id", "") == "key":
+                    first = node.value.elts[0]
+                    if isinstance(first, ast.Constant):
+                        keys.add(first.value)
+    return {key for key in keys if isinstance(key, str)}
 
 
 def test_everything_a_switching_table_refuses_or_says_is_said_in_both_languages():
@@ -96,7 +108,9 @@ def test_everything_a_switching_table_refuses_or_says_is_said_in_both_languages(
     referee at the table says, has Spanish words using only its parameters: a refusal as
     `refusal_<key>`, the referee as `session_<key>`."""
     keys = said_keys()
-    assert {"name_too_long", "unknown_fields", "missing_fields"} <= keys
+    assert {"name_too_long", "unknown_fields", "missing_fields"} <= keys  # shared checks
+    assert {"bad_die", "reroll_same_train", "repair_not_slidable"} <= keys  # the rules'
+    assert {"stale", "nothing_to_undo"} <= keys  # the match's
     for lang in LANGUAGES:
         missing = {k for k in keys if f"refusal_{k}" not in TEXT[lang]
                    and f"session_{k}" not in TEXT[lang]}  # fmt: skip
@@ -115,6 +129,9 @@ def test_every_word_the_pages_script_asks_for_is_there_in_both_languages():
     assert "t(`colour_${" in script and "t(`letter_${" in script and "t(`legend_${" in script
     asked |= {f"colour_{c}" for c in COLOURS + PANELS} | {f"letter_{c}" for c in COLOURS}
     asked |= {f"legend_{kind}" for kind in ("start", "finish", "dead_end")}
+    # What the referee at the table waits for (the match's session "awaiting").
+    assert "t(`session_${session.awaiting}`" in script
+    asked |= {f"session_{awaiting}" for awaiting in ("dice", "dice_or_pass", "move", "confirm")}
     for lang in LANGUAGES:
         missing = asked - set(SHELL[lang]) - set(TEXT[lang])
         assert not missing, (lang, sorted(missing))

@@ -11,10 +11,10 @@ count `{n}` is 1; both languages have the same keys with the same {parameters}.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
-from companion.games.protocol import LANGUAGES
+from companion.games.words import say as say_in
+from companion.games.words import with_refusals
 
 TEXT: dict[str, dict[str, str]] = {
     "en": {
@@ -59,16 +59,18 @@ TEXT: dict[str, dict[str, str]] = {
         "roll_ask": "{name}: what did the dice show? Tap the colour die and each number die",
         "roll_wait": "Waiting for {name}'s roll",
         "send_roll": "Roll these",
-        "repair_ask": "Or play a repair tile: move any panel instead of the colour die",
-        "repair_to": "into {slot}",
-        "repair_played": "Repair tile: the {panel} panel moved",
+        "repair_ask": "Or play a repair tile instead of the colour die: slide one of these panels",
+        "repair_panel": "repair tile: {panel}",
         # The moves.
         "moves": "Every move for this roll",
         "no_move": "No move is possible with this roll",
         "play_move": "Play this move",
         "pass": "Pass: no move possible",
         "doubles_again": "Doubles: roll again?",
-        "doubles_again_help": "Roll again and move the same train, or end your turn",
+        "reroll_train": "{name} may roll again and must move the train on {space} again; "
+        "or end the turn",
+        "reroll_enter": "{name} may roll again and enter the train that started over at a free "
+        "Start; or end the turn",
         "end_turn": "End the turn",
         "undo": "Take the last turn back",
         "undo_no": "Nothing to take back",
@@ -81,11 +83,66 @@ TEXT: dict[str, dict[str, str]] = {
         # The end.
         "ranking": "Ranking",
         "winner": "{name} wins",
+        # The slide the roll makes (view.slide_text).
+        "slide_repair": "{name} plays a repair tile.",
+        "slide_slid": "The {panel} panel slides from {origin} into {slot}.",
+        "slide_turned": "The trains on {spaces} turn round to face Finish.",
+        "slide_turned_one": "The train on {spaces} turns round to face Finish.",
+        "slide_stayed": "The {panel} panel is not next to the empty slot: it stays (S-6).",
+        # A move's bump chain, step by step, and the move in one sentence.
+        "step_moved": "{train} from {origin} to {to}",
+        "step_stays": "{train} stays on {origin}: the train right ahead takes the count",
+        "step_entered": "{train} enters at {origin} and runs to {to}",
+        "step_entered_stays": "{train} enters at {origin}",
+        "step_bumped": "{train} is bumped from {origin} to {to}",
+        "move_bumps": "bumps {train} from {origin} to {to}",
+        "fate_finished": "{train} reaches Finish at {space}: into the depot",
+        "fate_dead_end": "{train} hits the dead end after {space} and starts over",
+        "fate_off_track": "{train} runs off the track after {space} and starts over",
+        "fate_finish": "{train} is bumped into Finish at {space} and starts over",
+        "move_repair_taken": "{name} takes a repair tile",
+        "move_may_roll_again": "doubles: {name} may roll again with this train",
+        "move_won": "{name} wins!",
+        "move_turn_lost": "no train can move: {name} loses the turn",
+        # The game log, newest first.
+        "log_roll": "turn {n}: {name} rolls {roll}",
+        "log_roll_dice": "{colour}, {white} and {black}",
+        "log_roll_repair": "a repair tile for the {panel} panel, {white} and {black}",
+        "log_move": "turn {n}: {name}: {move}",
+        "log_stop": "turn {n}: {name} does not roll again",
+        "log_undone_roll": "turn {n} taken back: {player}'s roll ({roll})",
+        "log_undone_move": "turn {n} taken back: {player}'s move from {from}",
+        "log_undone_pass": "turn {n} taken back: {player}'s lost turn",
+        "log_undone_stop": "turn {n} taken back: {player} not rolling again",
+        "log_won": "turn {n}: {name} wins the game",
         # The turn at the table, when a camera follows it.
         "session": "At the table",
         "session_camera": "The camera cannot see",
         "session_help": "CONFIRM when the move is done, PASS when no move is possible, hold "
         "CONFIRM to take the last turn back",
+        "session_dice": "{name}: throw the three dice beside the board",
+        "session_dice_or_pass": "{name}: doubles! Throw again to move the same train, or "
+        "press PASS",
+        "session_move": "{name}: slide the panel, then move your train",
+        "session_confirm": "The camera sees {name}'s move from {origin}: press CONFIRM",
+        "session_panel_elsewhere": "the {panel} panel should lie in {slot}",
+        "session_train_missing": "{name}'s {colour} train should stand on {space}",
+        "session_train_extra": "a {colour} train stands on {space}, where the game has none",
+        "session_train_facing": "the train on {space} faces the wrong way: turn it towards Finish",
+        # What the camera could not see in a frame (vision/reader.py's problems).
+        "session_no_image": "no usable image came from the camera",
+        "session_frame_tiny": "the frame is only {width}x{height} pixels",
+        "session_too_dark": "the picture is almost black: is the light on and the lens uncovered?",
+        "session_overexposed": "the picture is overexposed: dim the light or lower the "
+        "camera's exposure",
+        "session_markers_hidden": "board markers {markers} not seen: is something lying on them?",
+        "session_no_board": "cannot place the board: fewer than two of its corner markers "
+        "are visible",
+        "session_frame_unread": "this frame could not be read ({error})",
+        "session_panels_unsure": "the panels could not all be read: is a hand over them?",
+        "session_spaces_unseen": "{n} spaces could not be seen: is something lying on them?",
+        "session_spaces_unseen_one": "1 space could not be seen: is something lying on it?",
+        "session_dice_unsure": "the dice could not be read: are all three beside the board, apart?",
     },
     "es": {
         "variant_short": "Partida corta: gana quien lleve dos trenes",
@@ -125,16 +182,18 @@ TEXT: dict[str, dict[str, str]] = {
         "número",
         "roll_wait": "Esperando la tirada de {name}",
         "send_roll": "Tirar esto",
-        "repair_ask": "O juega una ficha de reparación: mueve cualquier panel en vez del dado "
-        "de color",
-        "repair_to": "a {slot}",
-        "repair_played": "Ficha de reparación: se ha movido el panel {panel}",
+        "repair_ask": "O juega una ficha de reparación en vez del dado de color: desliza uno "
+        "de estos paneles",
+        "repair_panel": "ficha de reparación: {panel}",
         "moves": "Todas las jugadas con esta tirada",
         "no_move": "Con esta tirada no hay jugada posible",
         "play_move": "Hacer esta jugada",
         "pass": "Pasar: no hay jugada posible",
         "doubles_again": "Dobles: ¿tirar otra vez?",
-        "doubles_again_help": "Tira otra vez y mueve el mismo tren, o termina tu turno",
+        "reroll_train": "{name} puede tirar otra vez y debe mover otra vez el tren de {space}; "
+        "o terminar el turno",
+        "reroll_enter": "{name} puede tirar otra vez y sacar el tren que volvió a empezar por una "
+        "salida libre; o terminar el turno",
         "end_turn": "Terminar el turno",
         "undo": "Deshacer el último turno",
         "undo_no": "No hay nada que deshacer",
@@ -145,10 +204,63 @@ TEXT: dict[str, dict[str, str]] = {
         "legend_dead_end": "✖ vía muerta",
         "ranking": "Clasificación",
         "winner": "Gana {name}",
+        "slide_repair": "{name} juega una ficha de reparación.",
+        "slide_slid": "El panel {panel} se desliza de {origin} a {slot}.",
+        "slide_turned": "Los trenes de {spaces} se giran hacia la meta.",
+        "slide_turned_one": "El tren de {spaces} se gira hacia la meta.",
+        "slide_stayed": "El panel {panel} no está junto al hueco vacío: se queda (S-6).",
+        "step_moved": "el {train} va de {origin} a {to}",
+        "step_stays": "el {train} se queda en {origin}: el tren de delante se lleva la cuenta",
+        "step_entered": "el {train} sale de {origin} y llega a {to}",
+        "step_entered_stays": "el {train} sale en {origin}",
+        "step_bumped": "el {train} es empujado de {origin} a {to}",
+        "move_bumps": "empuja al {train} de {origin} a {to}",
+        "fate_finished": "el {train} llega a la meta en {space}: al depósito",
+        "fate_dead_end": "el {train} choca con la vía muerta después de {space} y vuelve a empezar",
+        "fate_off_track": "el {train} se sale de la vía después de {space} y vuelve a empezar",
+        "fate_finish": "el {train} entra empujado en la meta en {space} y vuelve a empezar",
+        "move_repair_taken": "{name} se lleva una ficha de reparación",
+        "move_may_roll_again": "dobles: {name} puede tirar otra vez con este tren",
+        "move_won": "¡gana {name}!",
+        "move_turn_lost": "ningún tren puede moverse: {name} pierde el turno",
+        "log_roll": "turno {n}: {name} tira {roll}",
+        "log_roll_dice": "{colour}, {white} y {black}",
+        "log_roll_repair": "una ficha de reparación para el panel {panel}, {white} y {black}",
+        "log_move": "turno {n}: {name}: {move}",
+        "log_stop": "turno {n}: {name} no vuelve a tirar",
+        "log_undone_roll": "se deshace el turno {n}: la tirada de {player} ({roll})",
+        "log_undone_move": "se deshace el turno {n}: la jugada de {player} desde {from}",
+        "log_undone_pass": "se deshace el turno {n}: el turno perdido de {player}",
+        "log_undone_stop": "se deshace el turno {n}: {player} no volvía a tirar",
+        "log_won": "turno {n}: {name} gana la partida",
         "session": "En la mesa",
         "session_camera": "La cámara no ve",
         "session_help": "CONFIRM cuando hayas movido, PASS si no hay jugada posible; mantén "
         "CONFIRM para deshacer el último turno",
+        "session_dice": "{name}: tira los tres dados junto al tablero",
+        "session_dice_or_pass": "{name}: ¡dobles! Tira otra vez para mover el mismo tren, o "
+        "pulsa PASS",
+        "session_move": "{name}: desliza el panel y mueve tu tren",
+        "session_confirm": "La cámara ve la jugada de {name} desde {origin}: pulsa CONFIRM",
+        "session_panel_elsewhere": "el panel {panel} debería estar en {slot}",
+        "session_train_missing": "el tren {colour} de {name} debería estar en {space}",
+        "session_train_extra": "hay un tren {colour} en {space}, donde la partida no tiene ninguno",
+        "session_train_facing": "el tren de {space} mira al revés: gíralo hacia la meta",
+        "session_no_image": "la cámara no da ninguna imagen útil",
+        "session_frame_tiny": "la imagen solo tiene {width}x{height} píxeles",
+        "session_too_dark": "la imagen está casi negra: ¿hay luz y está destapado el objetivo?",
+        "session_overexposed": "la imagen está sobreexpuesta: baja la luz o la exposición de "
+        "la cámara",
+        "session_markers_hidden": "no se ven los marcadores del tablero {markers}: ¿hay algo "
+        "encima?",
+        "session_no_board": "no se puede situar el tablero: se ven menos de dos de sus "
+        "marcadores de esquina",
+        "session_frame_unread": "esta imagen no se ha podido leer ({error})",
+        "session_panels_unsure": "no se han podido leer todos los paneles: ¿hay una mano encima?",
+        "session_spaces_unseen": "no se han podido ver {n} casillas: ¿hay algo encima?",
+        "session_spaces_unseen_one": "no se ha podido ver 1 casilla: ¿hay algo encima?",
+        "session_dice_unsure": "no se han podido leer los dados: ¿están los tres junto al "
+        "tablero, separados?",
     },
 }
 
@@ -172,18 +284,56 @@ REFUSALS: dict[str, dict[str, str]] = {
         "salto de línea, un tabulador…): escríbelo en una línea",
         "name_invisible": "el nombre del jugador {player} no muestra nada (solo espacios o "
         "caracteres invisibles): escribe un nombre que se pueda leer",
+        "no_game_yet": "no hay ninguna partida en juego: empieza una primero",
+        "stale": "la mesa ha seguido: ya van {turn} pasos; vuelve a mirar la mesa",
+        "same_names": "dos jugadores tienen el mismo nombre: dale a cada uno el suyo",
+        "players_count": "el juego es para 2 a 4 jugadores, no {n}",
+        "no_board": "no existe el tablero {board}",
+        "no_variant": "no existe la variante {variant}: usa {variants}",
+        "no_camera": "ninguna cámara sigue esta mesa: escribe los dados y la jugada en la página",
+        "nothing_to_confirm": "no hay nada que confirmar: tira los dados, desliza el panel y "
+        "mueve tu tren; mantén CONFIRM para deshacer el último paso",
+        "nothing_to_undo": "aún no se ha jugado nada: no hay nada que deshacer",
+        "roll_first": "primero tira los dados: la jugada se cuenta con los dados de número",
+        "rolled_already": "los dados ya están leídos: mueve un tren, o deshaz la tirada para "
+        "leerla otra vez",
+        "bad_dice": "{field} debe listar los dos dados de número, cada uno de 1 a 6, como [3, 4]",
+        "colour_or_repair": "indica el color del dado de color o el panel que desliza una "
+        "ficha de reparación (repair), no los dos",
+        "not_a_panel": "{panel} no es el color de un panel: los paneles son morado, cian y naranja",
+        # The rules' (rules.RuleError): the parameters that name a colour are the rules'
+        # English ids, so the Spanish does without them.
+        "no_colour": "{colour} no es un color de tren: los colores son rojo, azul, amarillo "
+        "y verde",
+        "same": "dos jugadores tienen el mismo color: dale a cada uno el suyo",
+        "no_panel": "{panel} no es un panel: los paneles son morado, cian y naranja",
+        "to_win": "una partida se gana con 1 a 3 trenes",
+        "over": "la partida ha terminado: ya hay un ganador",
+        "bad_die": "cada dado de número muestra de 1 a 6",
+        "bad_colour": "el dado de color muestra el color de un panel (morado, cian o "
+        "naranja), no {colour}",
+        "no_repairs": "esta partida se juega sin fichas de reparación (el nivel extra)",
+        "no_repair_tile": "no te queda ninguna ficha de reparación: tira el dado de color",
+        "repair_and_colour": "la ficha de reparación se juega en vez del dado de color: tira "
+        "solo los dados de número",
+        "repair_not_slidable": "ese panel no está junto al hueco vacío: una ficha de "
+        "reparación mueve un panel que esté junto a él",
+        "no_space": "este tablero no tiene la casilla {space}",
+        "reroll_same_train": "tras los dobles se vuelve a mover el mismo tren (o, si volvió a "
+        "empezar, se saca por una salida libre)",
+        "not_yours": "el tren de {space} no es tuyo: mueve uno de los tuyos",
+        "no_train": "no hay ningún tren en {space}: mueve uno de tus trenes o saca uno por "
+        "una salida libre",
+        "none_to_enter": "no te queda ningún tren por sacar: los tres están en el tablero o "
+        "en la meta",
+        "may_move": "aún se puede mover un tren: solo se pierde el turno cuando ningún tren "
+        "puede moverse ni salir",
+        "no_reroll": "no hay ninguna tirada extra que rechazar: tira los dados",
     },
 }
-REFUSALS["en"] = dict.fromkeys(REFUSALS["es"], "{message}")
-TEXT = {
-    lang: TEXT[lang] | {f"refusal_{key}": words for key, words in REFUSALS[lang].items()}
-    for lang in LANGUAGES
-}
+TEXT = with_refusals(TEXT, REFUSALS)
 
 
 def say(lang: str, key: str, **params: Any) -> str:
-    """A word of the page in `lang` with its parameters, as the page's `t` says it: its
-    `_one` form when the count `n` is 1."""
-    words: Mapping[str, str] = TEXT[lang]
-    template = words.get(f"{key}_one", words[key]) if params.get("n") == 1 else words[key]
-    return template.format_map(params)
+    """A word of the page in `lang` with its parameters, as the page's `t` says it."""
+    return say_in(TEXT[lang], key, **params)

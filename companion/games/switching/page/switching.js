@@ -14,7 +14,7 @@ const COLOUR_DIE = ["purple", "cyan", "orange"];
 const PIPS = [1, 2, 3, 4, 5, 6];
 
 let chosenMove = null; // the id of the move tapped, whose chain the board shows
-let draft = { colour: null, dice: [null, null] }; // the roll being typed in, before it is sent
+let draft = { colour: null, repair: null, dice: [null, null] }; // the roll being typed in
 
 // A train's colour as a colour and as its letter, so a colour-blind player tells the
 // trains apart as well as anyone (the letters are the page's words, `letter_<colour>`).
@@ -70,8 +70,8 @@ function drawStatus(v) {
 function rollShown(roll) {
   const parts = [];
   if (roll.repair) {
-    parts.push(h("span", { id: "sw-repair-played" },
-      t("repair_played", { panel: t(`colour_${roll.repair.panel}`) })));
+    parts.push(h("span", { class: `sw-die sw-colour-die sw-${roll.repair}`, id: "sw-repair-played" },
+      t("repair_panel", { panel: t(`colour_${roll.repair}`) })));
   } else {
     parts.push(h("span", { class: `sw-die sw-colour-die sw-${roll.colour}`, id: "sw-colour-die",
       title: t("colour_die") }, t(`colour_${roll.colour}`)));
@@ -86,7 +86,8 @@ function rollShown(roll) {
 }
 
 // The roll typed in on the page when no camera reads the dice: the colour die's panel
-// colour, then each number die's pips; sent once all three are chosen.
+// colour (or, holding a repair tile, a panel it slides instead, S-20), then each number
+// die's pips; sent once all are chosen.
 function rollForm(v) {
   const pick = (what) => () => {
     Object.assign(draft, what);
@@ -95,40 +96,42 @@ function rollForm(v) {
   const colours = h("div", { class: "sw-choice", role: "group", "aria-label": t("colour_die") },
     COLOUR_DIE.map((c) => h("button", { type: "button", "data-colour": c,
       class: `sw-die sw-colour-die sw-${c}${draft.colour === c ? " chosen" : ""}`,
-      "aria-pressed": String(draft.colour === c), onclick: pick({ colour: c }) }, t(`colour_${c}`))));
-  const dice = [0, 1].map((i) => h("div", { class: "sw-choice", role: "group",
-    "aria-label": t(i ? "black_die" : "white_die") },
-  h("span", { class: "sw-choice-name" }, t(i ? "black_die" : "white_die")),
-  PIPS.map((n) => h("button", { type: "button", "data-die": i, "data-pips": n,
-    class: `sw-die sw-number-die${i ? " black" : ""}${draft.dice[i] === n ? " chosen" : ""}`,
-    "aria-pressed": String(draft.dice[i] === n),
-    onclick: pick({ dice: i ? [draft.dice[0], n] : [n, draft.dice[1]] }) }, String(n)))));
-  const ready = draft.colour !== null && draft.dice.every((d) => d !== null);
-  const send_ = async () => {
-    if (await send("/api/roll", { colour: draft.colour, dice: draft.dice, turn: v.turn })) forget();
-  };
-  return [h("h3", {}, isolateNames(t("roll_ask", { name: v.players[v.to_move].name }))), colours,
-    ...dice, h("button", { type: "button", class: "primary", id: "sw-send-roll", disabled: !ready,
-      onclick: send_ }, t("send_roll"))];
-}
-
-// The bonus level: a repair tile played before the roll moves a panel of the player's
-// choice instead of the colour die's.
-function repairChoices(v) {
-  if (!v.repair_options || !v.repair_options.length) return [];
-  return [h("h3", {}, t("repair_ask")), h("div", { class: "sw-choice", id: "sw-repair-options" },
-    v.repair_options.map((o) => h("button", { type: "button", "data-panel": o.panel,
-      "data-slot": o.slot, onclick: () => send("/api/repair", { panel: o.panel, slot: o.slot, turn: v.turn }) },
-    panelChip(o.panel), " ", t("repair_to", { slot: o.slot }))))];
+      "aria-pressed": String(draft.colour === c), onclick: pick({ colour: c, repair: null }) },
+    t(`colour_${c}`))));
+  const parts = [h("h3", {}, isolateNames(t("roll_ask", { name: v.players[v.to_move].name }))), colours];
+  if (v.repair_options.length) {
+    parts.push(h("p", { class: "sw-choice-name" }, t("repair_ask")),
+      h("div", { class: "sw-choice", id: "sw-repair-options" }, v.repair_options.map((panel) =>
+        h("button", { type: "button", "data-repair": panel, "aria-pressed": String(draft.repair === panel),
+          class: `sw-die sw-colour-die sw-${panel}${draft.repair === panel ? " chosen" : ""}`,
+          onclick: pick({ colour: null, repair: panel }) }, t("repair_panel", { panel: t(`colour_${panel}`) })))));
+  }
+  for (const i of [0, 1]) {
+    const name = t(i ? "black_die" : "white_die");
+    parts.push(h("div", { class: "sw-choice", role: "group", "aria-label": name },
+      h("span", { class: "sw-choice-name" }, name),
+      PIPS.map((n) => h("button", { type: "button", "data-die": i, "data-pips": n,
+        class: `sw-die sw-number-die${i ? " black" : ""}${draft.dice[i] === n ? " chosen" : ""}`,
+        "aria-pressed": String(draft.dice[i] === n),
+        onclick: pick({ dice: i ? [draft.dice[0], n] : [n, draft.dice[1]] }) }, String(n)))));
+  }
+  const ready = (draft.colour !== null || draft.repair !== null) && draft.dice.every((d) => d !== null);
+  const body = draft.repair ? { repair: draft.repair } : { colour: draft.colour };
+  parts.push(h("button", { type: "button", class: "primary", id: "sw-send-roll", disabled: !ready,
+    onclick: async () => {
+      if (await send("/api/roll", { ...body, dice: draft.dice, turn: v.turn })) forget();
+    } }, t("send_roll")));
+  return parts;
 }
 
 function drawRoll(v, replay) {
   const box = document.getElementById("sw-roll-section");
   const parts = [h("h2", {}, t("roll"))];
   if (v.roll) parts.push(rollShown(v.roll));
-  if (v.slide) parts.push(h("p", { id: "sw-slide" }, v.slide.text));
-  if (!replay && v.phase === "roll" && !v.session) {
-    parts.push(...repairChoices(v), ...rollForm(v));
+  if (v.slide) parts.push(h("p", { id: "sw-slide" }, v.slide));
+  const rolling = v.phase === "roll" || v.phase === "reroll";
+  if (!replay && rolling && !v.session) {
+    parts.push(...rollForm(v));
   } else if (!v.roll) {
     parts.push(h("p", { id: "sw-roll-wait" }, v.over ? t("game_over")
       : isolateNames(t("roll_wait", { name: v.players[v.to_move].name }))));
@@ -167,7 +170,9 @@ function drawMoves(v, replay) {
           onclick: () => play(v, m) }, t("play_move")) : null);
     })));
   } else if (v.phase === "reroll") {
-    parts.push(h("h2", {}, t("doubles_again")), h("p", {}, t("doubles_again_help")));
+    const key = v.reroll.train === null ? "reroll_enter" : "reroll_train";
+    parts.push(h("h2", {}, t("doubles_again")), h("p", { id: "sw-reroll" },
+      isolateNames(t(key, { name: v.players[v.to_move].name, space: v.reroll.train }))));
   }
   if (v.may_pass) {
     parts.push(h("button", { type: "button", id: "sw-pass",
@@ -186,47 +191,56 @@ async function play(v, move) {
 
 // --- the board ----------------------------------------------------------------------------
 
-function text(x, y, words, cls) {
-  return s("text", { x, y, class: cls }, document.createTextNode(words));
+function text(x, y, words, cls, size) {
+  return s("text", { x, y, class: cls, "font-size": size }, document.createTextNode(words));
+}
+
+// The board's unit: a third of the usual distance between neighbouring spaces, in the
+// board's mm, so marks, trains and words fit a board of any size.
+function unitOf(b, at) {
+  const lengths = b.links.filter(([a, z]) => at[a] && at[z])
+    .map(([a, z]) => Math.hypot(at[a][0] - at[z][0], at[a][1] - at[z][1])).sort((x, y) => x - y);
+  return lengths.length ? lengths[Math.floor(lengths.length / 2)] / 3 : Math.max(...b.size) / 60;
 }
 
 // A train: a locomotive pointing the way it faces (its nose at +x before turning), in its
 // player's colour, with the colour's letter upright on it.
-function locomotive(train, at) {
+function locomotive(train, at, u) {
   const [x, y] = at;
+  const k = u / 6;
   return s("g", { class: `sw-train sw-${train.colour}`, "data-space": train.space,
     "data-colour": train.colour, transform: `translate(${x} ${y})` },
-  s("polygon", { points: "-9,-6 4,-6 10,0 4,6 -9,6", transform: `rotate(${train.angle})`,
-    class: "sw-loco" }),
-  text(0, 0, t(`letter_${train.colour}`), "sw-loco-letter"));
+  s("polygon", { points: "-9,-6 4,-6 10,0 4,6 -9,6", transform: `rotate(${train.angle}) scale(${k})`,
+    class: "sw-loco", "stroke-width": 1.2 }),
+  text(0, 0, t(`letter_${train.colour}`), "sw-loco-letter", 7 * k));
 }
 
-function spaceMark(space) {
+function spaceMark(space, u) {
   const g = s("g", { class: `sw-space ${space.kind}`, "data-space": space.id,
     transform: `translate(${space.x} ${space.y})` });
-  if (space.kind === "start") g.append(s("rect", { x: -9, y: -9, width: 18, height: 18, rx: 2 }));
-  else if (space.kind === "finish") g.append(s("rect", { x: -9, y: -9, width: 18, height: 18, class: "flag" }));
-  else g.append(s("circle", { r: 7 }));
-  if (space.kind === "dead_end") g.append(s("path", { d: "M -7 -7 L 7 7 M 7 -7 L -7 7", class: "x" }));
+  const r = u * 0.9;
+  if (space.kind === "start") g.append(s("rect", { x: -r, y: -r, width: 2 * r, height: 2 * r, rx: r / 4 }));
+  else if (space.kind === "finish") g.append(s("rect", { x: -r, y: -r, width: 2 * r, height: 2 * r, class: "flag" }));
+  else g.append(s("circle", { r }));
   return g;
 }
 
 // The chosen move's chain on the board: each train's path an arrow, numbered by step; a
 // train that starts over crossed out where it went off, a train that finishes flagged.
-function chain(move, at) {
+function chain(move, at, u) {
   const g = s("g", { id: "sw-chain" });
   move.steps.forEach((step, i) => {
     const points = step.path.map((id) => at[id]).filter(Boolean);
     if (points.length > 1) {
       g.append(s("polyline", { points: points.map((p) => p.join(",")).join(" "),
-        class: `sw-path sw-${step.colour}`, "marker-end": "url(#sw-arrow)", "data-step": i }));
+        class: `sw-path sw-${step.colour}`, "marker-end": "url(#sw-arrow)", "data-step": i,
+        "stroke-width": u / 3 }));
     }
-    const last = points[points.length - 1] || at[step.from];
-    if (!last) return;
-    g.append(s("circle", { cx: last[0], cy: last[1] - 13, r: 6, class: "sw-step-badge" }));
-    g.append(text(last[0], last[1] - 13, String(i + 1), "sw-step-number"));
-    if (step.end === "started_over") g.append(text(last[0] + 12, last[1], "✖", "sw-off"));
-    if (step.end === "finished") g.append(text(last[0] + 12, last[1], "⚑", "sw-home"));
+    const [x, y] = points[points.length - 1];
+    g.append(s("circle", { cx: x, cy: y - 1.6 * u, r: 0.8 * u, class: "sw-step-badge", "data-step": i }));
+    g.append(text(x, y - 1.6 * u, String(i + 1), "sw-step-number", u));
+    if (step.end === "started_over") g.append(text(x + 1.6 * u, y, "✖", "sw-off", 1.8 * u));
+    if (step.end === "finished") g.append(text(x + 1.6 * u, y, "⚑", "sw-home", 1.8 * u));
   });
   return g;
 }
@@ -235,31 +249,47 @@ function drawBoard(v) {
   const b = v.board;
   const [W, H] = b.size;
   const at = Object.fromEntries(b.spaces.map((sp) => [sp.id, [sp.x, sp.y]]));
-  const svg = s("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": t("board"),
-    id: "sw-board-svg" });
+  const u = unitOf(b, at);
+  // The board's margins (kept free for the camera's markers) are left out: on a phone
+  // every millimetre of the screen goes to the tracks.
+  const xs = b.spaces.map((sp) => sp.x).concat(b.slots.flatMap((sl) => [sl.x, sl.x + sl.w]));
+  const ys = b.spaces.map((sp) => sp.y).concat(b.slots.flatMap((sl) => [sl.y, sl.y + sl.h]));
+  const x0 = Math.max(0, Math.min(...xs) - 2.5 * u), y0 = Math.max(0, Math.min(...ys) - 2.5 * u);
+  const x1 = Math.min(W, Math.max(...xs) + 2.5 * u), y1 = Math.min(H, Math.max(...ys) + 2.5 * u);
+  const svg = s("svg", { viewBox: `${x0} ${y0} ${x1 - x0} ${y1 - y0}`, role: "img",
+    "aria-label": t("board"), id: "sw-board-svg" });
   svg.append(s("defs", {}, s("marker", { id: "sw-arrow", viewBox: "0 0 10 10", refX: 8, refY: 5,
-    markerWidth: 5, markerHeight: 5, orient: "auto-start-reverse" },
+    markerWidth: 4, markerHeight: 4, orient: "auto-start-reverse" },
   s("path", { d: "M 0 0 L 10 5 L 0 10 z", class: "sw-arrow-head" }))));
-  svg.append(s("rect", { x: 0, y: 0, width: W, height: H, rx: 6, class: "sw-board-bg" }));
+  svg.append(s("rect", { x: 0, y: 0, width: W, height: H, rx: u, class: "sw-board-bg" }));
   for (const slot of b.slots) {
     svg.append(s("rect", { x: slot.x, y: slot.y, width: slot.w, height: slot.h,
       class: `sw-slot${slot.empty ? " empty" : ""}`, "data-slot": slot.id }));
+    svg.append(text(slot.x + slot.w - 0.5 * u, slot.y + slot.h - 0.9 * u, slot.id, "sw-slot-name", 1.2 * u));
   }
   for (const p of b.panels) {
+    // Its name in its top left corner as the panel lies upright (turned round: in the
+    // bottom right, upside down, as the players see the print), clear of its tracks.
+    const name = text(p.x + 0.5 * u, p.y + u, t(`colour_${p.colour}`), "sw-panel-name", 1.2 * u);
+    if (p.turned) name.setAttribute("transform", `rotate(180 ${p.x + p.w / 2} ${p.y + p.h / 2})`);
     svg.append(s("g", { class: `sw-panel sw-${p.colour}${p.turned ? " turned" : ""}`,
       "data-panel": p.colour, "data-slot": p.slot, "data-turned": String(p.turned) },
-    s("rect", { x: p.x, y: p.y, width: p.w, height: p.h, rx: 3 }),
-    text(p.x + 4, p.y + 9, `${t(`colour_${p.colour}`)}${p.turned ? " ↻" : ""}`, "sw-panel-name")));
+    s("rect", { x: p.x + 1, y: p.y + 1, width: p.w - 2, height: p.h - 2, rx: u / 2 }), name));
   }
   for (const [a, z] of b.links) {
-    if (!at[a] || !at[z]) continue;
-    svg.append(s("line", { x1: at[a][0], y1: at[a][1], x2: at[z][0], y2: at[z][1], class: "sw-rail" }));
+    svg.append(s("line", { x1: at[a][0], y1: at[a][1], x2: at[z][0], y2: at[z][1],
+      class: "sw-rail", "stroke-width": u / 2 }));
   }
-  for (const space of b.spaces) svg.append(spaceMark(space));
-  for (const space of b.spaces) svg.append(text(space.x, space.y + 14, space.id, "sw-space-id"));
-  const move = v.moves && v.moves.find((m) => m.id === chosenMove);
-  for (const train of v.trains) if (at[train.space]) svg.append(locomotive(train, at[train.space]));
-  if (move) svg.append(chain(move, at));
+  for (const end of b.dead_ends) {
+    svg.append(s("g", { class: "sw-dead-end", "data-space": end.space,
+      transform: `translate(${end.x} ${end.y})` },
+    s("path", { d: `M ${-u} ${-u} L ${u} ${u} M ${u} ${-u} L ${-u} ${u}`, "stroke-width": u / 2.5 })));
+  }
+  for (const space of b.spaces) svg.append(spaceMark(space, u));
+  for (const space of b.spaces) svg.append(text(space.x, space.y, space.id, `sw-space-id ${space.kind}`, 0.75 * u));
+  for (const train of v.trains) svg.append(locomotive(train, at[train.space], u));
+  const move = v.moves.find((m) => m.id === chosenMove);
+  if (move) svg.append(chain(move, at, u));
   document.getElementById("sw-board").replaceChildren(svg);
   document.getElementById("sw-board-name").textContent = b.ours ? `(${t("board_ours")})` : `(${b.name})`;
   document.getElementById("sw-legend").replaceChildren(
@@ -287,29 +317,35 @@ function drawRanking(v, replay) {
 
 // --- the turn at the table (when a camera follows it) ---------------------------------------
 
-// Something the camera or the referee says ({key, params, text}): in the page's words when
-// they have its key (`session_<key>`, or a refusal's `refusal_<key>`), else its English.
-function said(x) {
-  const params = { ...x.params, message: x.text };
-  for (const key of [`session_${x.key}`, `refusal_${x.key}`]) {
-    if (t(key) !== key) return t(key, params);
+// Something the camera or the referee says, in the page's words (the shell's `said`), with
+// the colours it names (a panel's, a train's) in the page's words too.
+function saidHere(x) {
+  const params = { ...x.params };
+  for (const name of ["panel", "colour"]) {
+    if (typeof params[name] === "string" && t(`colour_${params[name]}`) !== `colour_${params[name]}`) {
+      params[name] = t(`colour_${params[name]}`);
+    }
   }
-  return x.text;
+  return said({ ...x, params });
 }
 
+// What the referee at the table says now: a problem to fix, what it waits for, or what
+// the table should do next (throw the dice, move, CONFIRM the move the camera sees).
 function drawSession(session) {
   const box = document.getElementById("session");
   box.hidden = !session;
   if (!session) return;
-  const trouble = session.problem || (session.camera && session.camera.length);
-  box.className = trouble ? "led-error" : "";
+  const trouble = session.problem || session.camera.length;
+  box.className = trouble ? "led-error" : session.awaiting === "confirm" ? "led-needs-confirmation" : "";
   const now = session.problem || session.waiting;
+  const next = session.awaiting === "nothing" ? t("game_over")
+    : t(`session_${session.awaiting}`, { name: session.mover, origin: session.shown ? session.shown.from : "" });
   const parts = [h("h2", {}, t("session")),
     h("p", { class: `big${session.problem ? " problem" : ""}`, id: "session-message" },
-      now ? isolateNames(said(now)) : "")];
-  if (session.camera && session.camera.length) {
+      isolateNames(now ? saidHere(now) : next))];
+  if (session.camera.length) {
     parts.push(h("div", { id: "session-camera" }, h("h3", {}, t("session_camera")),
-      h("ul", {}, session.camera.map((seen) => h("li", {}, said(seen))))));
+      h("ul", {}, session.camera.map((seen) => h("li", {}, saidHere(seen))))));
   }
   parts.push(h("p", {}, h("small", {}, t("session_help"))));
   box.replaceChildren(...parts);
@@ -317,7 +353,7 @@ function drawSession(session) {
 
 function forget() {
   chosenMove = null;
-  draft = { colour: null, dice: [null, null] };
+  draft = { colour: null, repair: null, dice: [null, null] };
 }
 
 window.gamePage = { draw: drawSwitching, forget };
