@@ -42,8 +42,8 @@ FORMAT = "switching-record/1"
 GAME_ID = "switching"
 UPRIGHT, TURNED = "upright", "turned"  # which way a panel lies at setup (S-5)
 _TOP = {"format", "board", "players", "variant", "setup", "turns"}
-_ROLLS = {"colour", "repair", "dice", "reroll"}
-_MOVES = ("move", "enter", "pass")
+_MOVES = ("move", "enter", "pass")  # a turn has exactly one of these
+_TURN = {"colour", "repair", "dice", "reroll", *_MOVES}
 
 
 @dataclass(frozen=True)
@@ -119,7 +119,7 @@ def to_turn(entry: Any, number: int) -> Turn:
         if entry != {"stop": True}:
             raise _fail('declining the re-roll after doubles is {"stop": true}, alone', number)
         return Turn(Stop())
-    unknown = set(entry) - _ROLLS - set(_MOVES)
+    unknown = set(entry) - _TURN
     if unknown:
         raise _fail(f"unknown turn fields {sorted(unknown)}: {shape}", number)
     reroll = entry.get("reroll", False)
