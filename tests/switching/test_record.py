@@ -140,6 +140,28 @@ def test_a_tables_own_board_is_written_from_the_records_document() -> None:
 
 
 @pytest.mark.parametrize(
+    "entry",
+    [
+        {"colour": "cyan", "dice": [2, 5], "move": "c2"},
+        {"colour": "cyan", "dice": [1, 2], "enter": "A1"},
+        {"colour": "orange", "dice": [4, 1], "pass": True},
+        {"repair": "orange", "dice": [3, 3], "move": "A4"},
+        {"repair": "cyan", "dice": [6, 2], "pass": True, "reroll": True},
+        {"colour": "purple", "dice": [5, 1], "enter": "B1", "reroll": True},
+        {"stop": True},
+    ],
+)
+def test_every_kind_of_turn_reads_and_writes_back_as_it_is(entry: dict[str, Any]) -> None:
+    """A turn lost (S-17) is rare between bots on our board (four Starts to block), so the
+    kinds of turn are each read and written here as well as in whole games."""
+    turn = record.to_turn(entry, 1)
+    entered = rules.Moved("red", "A1", "A2", True, ("A2",))
+    moved = rules.Moved("red", "A4", "A6", False, ("A5", "A6"))
+    events = (entered,) if turn.enter else (moved,)
+    assert record.turn_json(turn.action, events, turn.reroll) == entry
+
+
+@pytest.mark.parametrize(
     ("turn", "entry", "rule", "says"),
     [
         # enter where Ana's train stands, move where no train stands
