@@ -129,14 +129,12 @@ def test_a_record_writes_back_as_the_same_document() -> None:
     assert again == SPEC
 
 
-def test_a_tables_own_board_is_written_from_the_records_document() -> None:
-    kitchen = ours() | {"id": "kitchen"}
-    doc = with_turns(SPEC["turns"][:2], board=kitchen)
+def test_a_tables_own_board_is_written_into_its_record() -> None:
+    kitchen = ours() | {"id": "kitchen", "ours": False}
+    kitchen["panels"]["purple"]["home"], kitchen["panels"]["cyan"]["home"] = "NE", "NW"
+    doc = with_turns([], board=kitchen)
     played = record.from_json(doc)
-    pairs = list(zip([t.action for t in played.turns], record.replay(played).events, strict=True))
-    with pytest.raises(ValueError, match="'kitchen' is not shipped"):
-        record.to_json(played.start, played.names, pairs)
-    assert record.to_json(played.start, played.names, pairs, played.board) == doc
+    assert record.to_json(played.start, played.names, []) == doc
 
 
 @pytest.mark.parametrize(

@@ -13,11 +13,9 @@ package at all.
 
 from __future__ import annotations
 
-import json
 import reprlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from importlib.resources import files
 from typing import Any
 
 from companion.games.names import first_bad_name
@@ -62,7 +60,6 @@ class Record:
     """A record checked for shape: the game at its start (its board, the players' colours,
     the variant, the panels' setup), the players' names in the same order, and the turns."""
 
-    board: Mapping[str, Any]  # the board file's document, as the record carries it
     start: Position
     names: tuple[str, ...]
     turns: tuple[Turn, ...]
@@ -76,6 +73,11 @@ class Replayed:
     end: Position
     events: tuple[tuple[Event, ...], ...]
     movers: tuple[str, ...]
+
+
+def variant_id(variant: rules.Variant) -> str:
+    """The id a record (and the start form) names a variant by: a key of `rules.VARIANTS`."""
+    return next(key for key, known in rules.VARIANTS.items() if known == variant)
 
 
 def _fail(message: str, turn: int = 0, rule: str = "record") -> RecordProblem:
@@ -198,7 +200,7 @@ def from_json(doc: Any) -> Record:
         start = rules.deal(board, colours, rules.VARIANTS[variant], turned)
     except RuleError as error:
         raise _fail(error.message, 0, error.rule) from None
-    return Record(doc["board"], start, names, checked)
+    return Record(start, names, checked)
 
 
 def _check_reroll(position: Position, turn: Turn, number: int, names: Sequence[str]) -> None:
@@ -281,27 +283,12 @@ def turn_json(action: Action, events: Sequence[Event], reroll: bool) -> dict[str
     return entry
 
 
-def board_document(board: Board) -> dict[str, Any]:
-    """The document of a shipped board (boards/<id>.json), as a record embeds it; ValueError
-    for a board the package does not ship as it is (a table's own board: its record keeps
-    the document it was read from, `Record.board`)."""
-    if board.id in boards.BOARDS and boards.load(board.id) == board:
-        shipped = files("companion.games.switching") / "boards" / f"{board.id}.json"
-        return json.loads(shipped.read_text(encoding="utf-8"))
-    raise ValueError(f"board {board.id!r} is not shipped as it is: give its document")
-
-
 def to_json(
-    start: Position,
-    names: Sequence[str],
-    played: Sequence[tuple[Action, Sequence[Event]]],
-    board: Mapping[str, Any] | None = None,
+    start: Position, names: Sequence[str], played: Sequence[tuple[Action, Sequence[Event]]]
 ) -> dict[str, Any]:
     """The record of a game from its start, the players' names (in `start.players`' order)
-    and each action with the events `rules.apply` said of it; `board` is the board's
-    document (default: the shipped file of `start.board`)."""
-    doc_board = dict(board) if board is not None else board_document(start.board)
-    variant = next(k for k, v in rules.VARIANTS.items() if v == start.variant)
+    and each action with the events `rules.apply` said of it; the board goes in whole."""
+    variant = variant_id(start.variant)
     turns = []
     pending = False  # the action before this one left a re-roll after doubles
     for action, events in played:
@@ -309,7 +296,7 @@ def to_json(
         pending = any(isinstance(e, rules.MayRollAgain) for e in events)
     return {
         "format": FORMAT,
-        "board": doc_board,
+        "board": start.board.document(),
         "players": [
             {"name": name, "colour": colour}
             for name, colour in zip(names, start.players, strict=True)
@@ -330,7 +317,7 @@ def summary(record: Record, end: Position) -> dict[str, Any]:
     return {
         "game": GAME_ID,
         "board": end.board.id,
-        "variant": next(k for k, v in rules.VARIANTS.items() if v == end.variant),
+        "variant": variant_id(end.variant),
         "over": end.over,
         "turns": len(record.turns),
         "to_move": None if end.to_move is None else name[end.to_move],
