@@ -39,3 +39,20 @@ def plain_pass_ms(image: np.ndarray) -> float:
     start = time.perf_counter()
     plain_pass(image)
     return (time.perf_counter() - start) * 1000
+
+
+def times(**named: list[float]) -> dict[str, float]:
+    """Each list of milliseconds' median and 95th percentile (`NAME_p50`, `NAME_p95`),
+    and a reader's (`latency_ms`) beside the plain pass's (`plain_pass_ms`) as their ratio
+    (`latency_ratio_p50`, `_p95`): what every game's eval-vision reports. (Yardmaster's
+    eval_vision still has its own copy, `times`.)"""
+    out = {
+        f"{name}_p{q}": round(float(np.percentile(values, q)), 2)
+        for name, values in named.items()
+        for q in (50, 95)
+    }
+    for q in (50, 95):
+        out[f"latency_ratio_p{q}"] = round(
+            out[f"latency_ms_p{q}"] / max(out[f"plain_pass_ms_p{q}"], 1e-3), 2
+        )
+    return out

@@ -45,7 +45,8 @@ from companion.games.said import Said
 from companion.games.switching import art
 from companion.games.switching.board import Board, Layout, Lie
 from companion.vision.calibrate import Calibration, calibrate, top_down
-from companion.vision.dice import PIPS, find_dice, read_dice
+from companion.vision.dice import PIPS, read_dice
+from companion.vision.dice_art import DIE_MM
 from companion.vision.frame_checks import as_bgr
 
 APRON_MM = 110.0  # read round the board: where the dice are thrown, beside it
@@ -212,7 +213,7 @@ def _read(
     trains, unseen = _trains(frame, board, calibration, light, panels)
     if unseen:
         problems.append(problem("spaces_unseen", n=len(unseen)))
-    dice = _dice(frame, half, board, calibration, light)
+    dice = _dice(frame, board, calibration, light)
     if not dice.sure:
         problems.append(problem("dice_unsure"))
     return SeenBoard(panels, lie, trains, unseen, dice, tuple(problems), calibration)
@@ -264,10 +265,10 @@ class _Light:
         histogram = np.cumsum(cv2.calcHist([value], [0], None, [256], [0, 256]).ravel())
         tenth = int(np.searchsorted(histogram, 0.9 * histogram[-1]))
         paper = np.array(cv2.mean(inner, mask=(value >= tenth).astype(np.uint8))[:3]) + 1.0
-        self.gains = tuple(float(paper.max() / c) for c in paper) + (0.0,)
-        balanced = cv2.multiply(half, self.gains)
-        grey = cv2.max(cv2.max(balanced[..., 0], balanced[..., 1]), balanced[..., 2])
-        near = cv2.dilate(grey, np.ones((25, 25), np.uint8))  # 50 mm
+        gains = paper.max() / paper
+        self.balance = np.clip(np.arange(256)[:, None] * gains, 0, 255).astype(np.uint8)[:, None]
+        self.half = self.look(half)  # the whole image's colours, for the dice
+        near = cv2.dilate(self.half[1], np.ones((25, 25), np.uint8))  # 50 mm
         self.level = cv2.blur(near, (25, 25)).astype(np.float32) + 1.0
 
     def at(self, x: float, y: float) -> float:
@@ -282,7 +283,7 @@ class _Light:
         """Each pixel's piece colour class (index of trains then panels, or _NONE), its
         white-balanced brightness and its colourfulness (HSV value and saturation), of a
         BGR cut-out."""
-        hsv = cv2.cvtColor(cv2.multiply(bgr, self.gains), cv2.COLOR_BGR2HSV)
+        hsv = cv2.cvtColor(cv2.LUT(bgr, self.balance), cv2.COLOR_BGR2HSV)
         hue, saturation, value = cv2.split(hsv)
         classes = cv2.LUT(hue, _CLASS_OF_HUE)
         classes[saturation < round(_COLOURFUL * 255)] = _NONE
@@ -322,6 +323,23 @@ def _cut(
     warp = cv2.getPerspectiveTransform(out, pixels.astype(np.float32))
     return cv2.warpPerspective(frame, warp, (w, h), flags=cv2.WARP_INVERSE_MAP | cv2.INTER_LINEAR,
                                borderMode=cv2.BORDER_REPLICATE)  # fmt: skip
+
+
+def _cut_many(
+    frame: np.ndarray, pixels: np.ndarray, size_mm: tuple[float, float], scale: float
+) -> np.ndarray:
+    """`_cut` of many rectangles of one size (their corners' frame `pixels`, (N, 4, 2)),
+    stacked top to bottom: one remap of the frame for all of them, each its own
+    perspective, which costs a fraction of one warp call a rectangle."""
+    length, width = size_mm
+    w, h = round(width * scale), round(length * scale)
+    out = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    warps = np.stack([cv2.getPerspectiveTransform(out, p.astype(np.float32)) for p in pixels])
+    u, v = np.meshgrid(np.arange(w, dtype=np.float64), np.arange(h, dtype=np.float64))
+    grid = np.stack([u.ravel(), v.ravel(), np.ones(w * h)], axis=1)
+    points = grid @ warps.transpose(0, 2, 1)
+    xy = (points[..., :2] / points[..., 2:]).reshape(len(pixels) * h, w, 2).astype(np.float32)
+    return cv2.remap(frame, xy, None, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
 # --- panels -----------------------------------------------------------------------------
@@ -437,10 +455,9 @@ def _trains(
     corners = [_corners(c, board.heading(s, lie), _PATCH_MM)
                for s, c in zip(placed, centres, strict=True)]  # fmt: skip
     pixels = calibration.to_pixels(np.concatenate(corners)).reshape(-1, 4, 2)
-    cuts = [_cut(frame, p, _PATCH_MM, _SPACE_PX_PER_MM) for p in pixels]
     levels = [light.at(*c) for c in centres]
-    classes, value, saturation = (a.reshape(len(placed), _ROWS, _COLUMNS)
-                                  for a in light.look(np.vstack(cuts)))  # fmt: skip
+    cuts = _cut_many(frame, pixels, _PATCH_MM, _SPACE_PX_PER_MM)
+    classes, value, saturation = (a.reshape(len(placed), _ROWS, _COLUMNS) for a in light.look(cuts))
     level = np.array(levels, np.float32)[:, None, None]
     area = _ROWS * _COLUMNS
     counts = np.stack([(classes == c).sum(axis=(1, 2)) for c in range(len(_TRAIN_NAMES))], 1)
@@ -480,58 +497,41 @@ def _train_in(space: str, shares: np.ndarray, back: float, front: float) -> Seen
 
 # --- dice -------------------------------------------------------------------------------
 
-_DIE_MIDDLE_MM = 4.0  # a die's middle, looked at for its colour
 _DIE_COLOURFUL = 0.62  # a colour die's saturation, at least: wood's is up to 0.55
 _DIE_WHITE = (0.6, 0.25)  # a number die's middle: this share of the paper's brightness, and
 # saturation under this (wood, skin and shadow fail one or the other)
-_DICE_PAD_MM = 30.0  # round each band of the apron searched for dice: the finder's context
+_ORANGE_DIE = 0.8  # an orange die's brightness, in shares of the paper's: wood's is 0.6
+_DIE_AREA = (0.45, 1.6)  # a die's blob, in shares of its face's area: at least, at most
 
 
-def _dice(
-    frame: np.ndarray, half: np.ndarray, board: Board, calibration: Calibration, light: _Light
-) -> SeenDice:
+def _dice(frame: np.ndarray, board: Board, calibration: Calibration, light: _Light) -> SeenDice:
     """The three dice beside the board (step 5)."""
     k = _HALF_PX_PER_MM
     width, height = board.size
     a, (near, far), c = APRON_MM, _DICE_BAND_MM, _DICE_CORNER_MM
-    bands = (
+    band = np.zeros(light.level.shape, np.uint8)
+    for x0, y0, x1, y1 in (
         (a - far, a + c, a - near, a + height - c),
         (a + width + near, a + c, a + width + far, a + height - c),
         (a + c, a - far, a + width - c, a - near),
         (a + c, a + height + near, a + width - c, a + height + far),
-    )
-    outside = cv2.cvtColor(half, cv2.COLOR_BGR2GRAY) == 0  # beyond the frame
-    spots: list[tuple[float, float]] = []
-    pad = _DICE_PAD_MM
-    for x0, y0, x1, y1 in bands:  # each band on its own: a fraction of the image's pixels
-        i0, j0 = max(round((y0 - pad) * k), 0), max(round((x0 - pad) * k), 0)
-        i1, j1 = round((y1 + pad) * k), round((x1 + pad) * k)
-        crop = half[i0:i1, j0:j1]
-        free = np.zeros(crop.shape[:2], np.uint8)
-        free[round(pad * k) : -round(pad * k), round(pad * k) : -round(pad * k)] = 255
-        free[outside[i0:i1, j0:j1]] = 0
-        free = cv2.resize(free, None, fx=1 / k, fy=1 / k, interpolation=cv2.INTER_NEAREST)
-        found, _ = find_dice(crop, free, k)  # the faint ones are dark real dice: not ours
-        spots += [(x + j0 / k, y + i0 / k) for x, y in found]
-    classes, value, saturation = light.look(half)
-    classes[saturation < round(_DIE_COLOURFUL * 255)] = _NONE
-    colours: list[str] = []
-    white_spots: list[tuple[float, float]] = []
-    reach = round(_DIE_MIDDLE_MM * k)
-    for x, y in spots:
-        i, j = round(y * k), round(x * k)
-        middle = (slice(max(i - reach, 0), i + reach + 1), slice(max(j - reach, 0), j + reach + 1))
-        counts = np.bincount(classes[middle].ravel(), minlength=256)[: len(_HUE_CLASSES)]
-        best = int(np.argmax(counts))
-        if counts[best] >= 0.5 * classes[middle].size:
-            if best >= len(_TRAIN_NAMES):  # a train's colour is a depot's train: no die
-                colours.append(_PANEL_NAMES[best - len(_TRAIN_NAMES)])
-        elif np.median(saturation[middle]) < _DIE_WHITE[1] * 255 and np.median(
-            value[middle]
-        ) >= _DIE_WHITE[0] * light.at(
-            x - a, y - a
-        ):  # a white die: not wood, a hand or the table's edge
+    ):
+        cv2.rectangle(band, (round(x0 * k), round(y0 * k)), (round(x1 * k), round(y1 * k)), 1, -1)
+    classes, value, saturation = light.half
+    white = (saturation < _DIE_WHITE[1] * 255) & (value >= _DIE_WHITE[0] * light.level)
+    colourful = (saturation >= _DIE_COLOURFUL * 255) & (classes >= len(_TRAIN_NAMES))
+    colourful &= classes != _NONE  # a train's colour there is a depot's train: no die
+    # wood is a dull orange: an orange die is told from it by its brightness as well
+    orange = len(_TRAIN_NAMES) + _PANEL_NAMES.index("orange")
+    colourful &= (classes != orange) | (value >= _ORANGE_DIE * light.level)
+    white_spots, colours = [], []
+    for x, y, blob in _die_spots((white | colourful) & (band > 0)):
+        kinds = np.bincount(np.where(white[blob], 0, classes[blob] - len(_TRAIN_NAMES) + 1),
+                            minlength=len(_PANEL_NAMES) + 1)  # fmt: skip
+        if kinds[0] >= 0.8 * kinds.sum():
             white_spots.append((x, y))
+        elif kinds[0] <= 0.2 * kinds.sum() and kinds[1:].max() >= 0.8 * kinds.sum():
+            colours.append(_PANEL_NAMES[int(np.argmax(kinds[1:]))])
     readings = [r for r in read_dice(frame, calibration, white_spots) if r.kind == PIPS]
     numbers = None
     if len(readings) == 2 and all(r.confidence >= 0.5 for r in readings):
@@ -539,4 +539,29 @@ def _dice(
     return SeenDice(colours[0] if len(colours) == 1 else None, numbers)
 
 
-_HUE_CLASSES = (*_TRAIN_NAMES, *_PANEL_NAMES)
+def _die_spots(mask: np.ndarray) -> list[tuple[float, float, tuple[np.ndarray, np.ndarray]]]:
+    """The die-sized blobs of a mask of the small top-down image: each one's centre
+    (reading frame mm) and its pixels (an index); two dice lying against each other make
+    a blob twice as long as wide, split in its halves."""
+    k = _HALF_PX_PER_MM
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8))
+    die = DIE_MM * DIE_MM
+    spots = []
+    for i in range(1, count):
+        area = stats[i, cv2.CC_STAT_AREA] / k**2
+        if not _DIE_AREA[0] * die <= area <= 2 * _DIE_AREA[1] * die:
+            continue
+        x0, y0, w, h = stats[i, :4]
+        ys, xs = np.nonzero(labels[y0 : y0 + h, x0 : x0 + w] == i)
+        blob = (ys + y0, xs + x0)
+        (cx, cy), (rw, rh), angle = cv2.minAreaRect(np.stack([xs, ys], 1).astype(np.float32))
+        long, short = max(rw, rh) / k, min(rw, rh) / k
+        centre = np.array([cx + x0, cy + y0]) / k
+        if area <= _DIE_AREA[1] * die and long <= 1.5 * DIE_MM and short >= 0.5 * DIE_MM:
+            spots.append((float(centre[0]), float(centre[1]), blob))
+        elif 1.6 <= long / max(short, 1e-6) <= 2.5 and short <= 1.5 * DIE_MM:
+            turn = np.radians(angle if rw >= rh else angle + 90.0)
+            step = np.array([np.cos(turn), np.sin(turn)]) * long / 4
+            for x, y in (centre - step, centre + step):
+                spots.append((float(x), float(y), blob))
+    return spots

@@ -1,0 +1,193 @@
+"""`companion eval-vision --game switching`: how well the camera reads synthetic tables of
+the switching-track game whose truth is known.
+
+Each scene is drawn by switching.scenes.random_table from its own seed (our board any way
+round near the middle of the table, the panels in any lie, trains of 2-4 players on every
+kind of space, now and then nose to tail along a track, finished trains in depots beside
+the board, the three dice thrown beside it, a hand reaching over the board in a third of
+the scenes, over no train), rendered through an easy or hard camera and read by
+`read_board`.
+
+A train is right when a sure train of its colour and facing is read on its space; unsure
+when its space is said unseen or its train unsure (the turn flow waits for another frame:
+no harm done); wrong when read surely as another colour or facing (the misreads that
+would reach the game). A sure train read on an empty space is wrong too (`trains_extra`).
+A panel is right when read surely in its slot and way round. The dice: the colour die's
+colour and the number dice's pair, each right, unsure (None) or wrong.
+
+Latency is one thread's, wall and CPU time; each scene is a new camera position, so every
+frame calibrates from scratch (`still_camera_ms` reads the same frame again as a fixed
+camera's next frame). Beside each frame's time a plain OpenCV pass over the same frame
+(companion/vision/plain_pass.py) is timed in the same run: their ratio travels between
+machines, absolute times do not.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from typing import Any
+
+import cv2
+
+from companion.games.switching import scenes
+from companion.games.switching.vision.reader import SeenBoard, read_board
+from companion.synthetic import Camera, render
+from companion.vision.plain_pass import plain_pass_ms, times
+
+COUNTS = (
+    "trains", "trains_right", "trains_unsure", "trains_wrong", "trains_extra",
+    "panels", "panels_right", "panels_unsure", "panels_wrong",
+    "colour_right", "colour_unsure", "colour_wrong",
+    "numbers_right", "numbers_unsure", "numbers_wrong", "empty_unseen", "hands",
+)  # fmt: skip
+
+
+def score(truth: scenes.Shown, seen: SeenBoard) -> dict[str, int]:
+    """One scene's counts (`COUNTS`) of its reading against its truth."""
+    counts = dict.fromkeys(COUNTS, 0)
+    on = {train.space: train for train in truth.trains}
+    for space, train in on.items():
+        read = seen.train_at(space)
+        counts["trains"] += 1
+        if read is None or not read.sure:
+            counts[
+                "trains_unsure" if read is not None or space in seen.unseen else "trains_wrong"
+            ] += 1
+        elif (read.colour, read.facing) == (train.colour, train.facing):
+            counts["trains_right"] += 1
+        else:
+            counts["trains_wrong"] += 1
+    counts["trains_extra"] = sum(t.sure and t.space not in on for t in seen.trains)
+    counts["empty_unseen"] = sum(space not in on for space in seen.unseen)
+    for panel, lie in zip(truth.board.panels, truth.layout, strict=True):
+        read = seen.panels[panel.colour]
+        counts["panels"] += 1
+        if not read.sure:
+            counts["panels_unsure"] += 1
+        else:
+            counts[
+                "panels_right" if (read.slot, read.turned) == tuple(lie) else "panels_wrong"
+            ] += 1
+    colour, white, black = truth.roll
+    for name, got, want in (
+        ("colour", seen.dice.colour, colour),
+        ("numbers", seen.dice.numbers, (min(white, black), max(white, black))),
+    ):
+        outcome = "unsure" if got is None else "right" if got == want else "wrong"
+        counts[f"{name}_{outcome}"] += 1
+    counts["hands"] = len(truth.scene.hands)
+    return counts
+
+
+def evaluate(scenes_n: int, seed: int, difficulty: str) -> dict[str, Any]:
+    """Render and read `scenes_n` scenes from `seed` on: the summary `--json` prints."""
+    cv2.setNumThreads(1)
+    camera = Camera.preset(difficulty)
+    warm = scenes.random_table(seed + scenes_n)  # the first frame pays for imports and caches
+    read_board(render(warm.scene, seed + scenes_n, camera), warm.board)
+    totals = dict.fromkeys(COUNTS, 0)
+    wall, cpu, still, plain, render_ms = [], [], [], [], []
+    failures = []
+    for i in range(scenes_n):
+        scene_seed = seed + i
+        truth = scenes.random_table(scene_seed)
+        start = time.perf_counter()
+        frame = render(truth.scene, scene_seed, camera)
+        render_ms.append((time.perf_counter() - start) * 1000)
+        plain.append(plain_pass_ms(frame))
+        start, start_cpu = time.perf_counter(), time.process_time()
+        seen = read_board(frame, truth.board)
+        wall.append((time.perf_counter() - start) * 1000)
+        cpu.append((time.process_time() - start_cpu) * 1000)
+        start = time.perf_counter()
+        read_board(frame, truth.board, calibration=seen.calibration)  # a still camera's next
+        still.append((time.perf_counter() - start) * 1000)
+        counts = score(truth, seen)
+        for key, value in counts.items():
+            totals[key] += value
+        wrong = [k for k in COUNTS if k.endswith(("_wrong", "_extra")) and counts[k]]
+        if wrong or counts["trains_right"] < counts["trains"]:
+            failures.append({"seed": scene_seed, "wrong": wrong,
+                             "said": [p.key for p in seen.problems]})  # fmt: skip
+    return {
+        "game": "switching",
+        "scenes": scenes_n,
+        "seed": seed,
+        "difficulty": difficulty,
+        "frame_size": list(camera.frame_size),
+        **totals,
+        "trains_accuracy": round(totals["trains_right"] / max(totals["trains"], 1), 4),
+        "panels_accuracy": round(totals["panels_right"] / max(totals["panels"], 1), 4),
+        "dice_accuracy": round(
+            min(totals["colour_right"], totals["numbers_right"]) / max(scenes_n, 1), 4
+        ),
+        **times(
+            latency_ms=wall,
+            cpu_ms=cpu,
+            still_camera_ms=still,
+            plain_pass_ms=plain,
+            render_ms=render_ms,
+        ),
+        "failures": failures[:20],
+    }
+
+
+def _at_least(least: int):
+    """An argparse type: a whole number no smaller than `least`."""
+
+    def number(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value < least:
+            raise argparse.ArgumentTypeError(f"{value} is less than {least}")
+        return value
+
+    return number
+
+
+def report(result: dict[str, Any]) -> str:
+    """The run's figures in words, as eval-vision and the bench print them."""
+    r = result
+    return "\n".join([
+        f"{r['scenes']} {r['difficulty']} scenes of the switching-track game, seed {r['seed']} "
+        f"({r['hands']} with a hand over the board)",
+        f"trains   {r['trains_accuracy']:.2%} of {r['trains']} read right; {r['trains_unsure']} "
+        f"unsure (asked, never guessed), {r['trains_wrong']} wrong and sure, "
+        f"{r['trains_extra']} seen where none stands",
+        f"panels   {r['panels_accuracy']:.2%} of {r['panels']} right; {r['panels_unsure']} "
+        f"unsure, {r['panels_wrong']} wrong and sure",
+        f"dice     colour die {r['colour_right']} right, {r['colour_unsure']} unsure, "
+        f"{r['colour_wrong']} wrong; number dice {r['numbers_right']} right, "
+        f"{r['numbers_unsure']} unsure, {r['numbers_wrong']} wrong",
+        f"spaces   {r['empty_unseen']} empty spaces said unseen (under a hand, or a panel unread)",
+        f"time     {r['latency_ms_p50']} ms a frame, {r['latency_ratio_p50']}x a plain OpenCV "
+        f"pass over it ({r['plain_pass_ms_p50']} ms); p95 {r['latency_ms_p95']} ms, "
+        f"{r['latency_ratio_p95']}x; a still camera's frame {r['still_camera_ms_p50']} ms; "
+        "one thread",
+    ])  # fmt: skip
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="companion eval-vision --game switching",
+        description="Render synthetic tables of the switching-track game and measure how "
+        "well the camera reads their panels, trains and dice.",
+    )
+    parser.add_argument("--scenes", type=_at_least(1), default=100, help="how many (default 100)")
+    parser.add_argument("--seed", type=_at_least(0), default=0, help="seed of the first scene")
+    parser.add_argument("--difficulty", choices=("easy", "hard"), default="hard")
+    parser.add_argument("--json", action="store_true", help="print one JSON document")
+    args = parser.parse_args(argv)
+    result = evaluate(args.scenes, args.seed, args.difficulty)
+    if args.json:
+        print(json.dumps(result))
+        return 0
+    print(report(result))
+    for failure in result["failures"]:
+        print(f"  seed {failure['seed']}: {failure}", file=sys.stderr)
+    return 0
