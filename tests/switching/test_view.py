@@ -244,6 +244,7 @@ def test_S_19_S_20_repair_tiles_offered_as_the_panels_next_to_the_empty_slot():
         "Ana plays a repair tile. The orange panel slides from SW into SE."
     )
     assert shown["repair_options"] == []  # the dice are thrown: the tile was played
+    assert shown["players"][0]["repair"] == 0  # and is back on the pile
 
 
 def test_the_roll_phase_offers_the_dice_and_undo_only_once_something_is_played():

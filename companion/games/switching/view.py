@@ -303,8 +303,13 @@ def repair_options(snap: Snapshot) -> list[str]:
 
 def players(snap: Snapshot) -> list[dict[str, Any]]:
     """Each player by seat: their train colour, trains in the depot (at Finish), on the
-    board and waiting to start (never started or started over, S-22), repair tiles held."""
+    board and waiting to start (never started or started over, S-22), repair tiles held (a
+    tile played for the roll taken is back on the pile already, S-20)."""
     position = snap.position
+    played = [
+        int(snap.repair is not None and seat == position.turn)
+        for seat in range(len(position.players))
+    ]
     return [
         {
             "seat": seat,
@@ -314,7 +319,7 @@ def players(snap: Snapshot) -> list[dict[str, Any]]:
             "depot": position.depots[seat],
             "on_board": len(position.on_board(colour_)),
             "waiting": position.supply(colour_),
-            "repair": position.repairs[seat],
+            "repair": position.repairs[seat] - played[seat],
         }
         for seat, colour_ in enumerate(position.players)
     ]
