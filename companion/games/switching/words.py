@@ -59,6 +59,7 @@ TEXT: dict[str, dict[str, str]] = {
         "roll_ask": "{name}: what did the dice show? Tap the colour die and each number die",
         "roll_wait": "Waiting for {name}'s roll",
         "send_roll": "Roll these",
+        "roll_by_hand": "The camera cannot read the dice? Type the roll in",
         "repair_ask": "Or play a repair tile instead of the colour die: slide one of these panels",
         "repair_panel": "repair tile: {panel}",
         # The moves.
@@ -182,6 +183,7 @@ TEXT: dict[str, dict[str, str]] = {
         "número",
         "roll_wait": "Esperando la tirada de {name}",
         "send_roll": "Tirar esto",
+        "roll_by_hand": "¿La cámara no lee los dados? Escribe la tirada",
         "repair_ask": "O juega una ficha de reparación en vez del dado de color: desliza uno "
         "de estos paneles",
         "repair_panel": "ficha de reparación: {panel}",

@@ -15,6 +15,7 @@ const PIPS = [1, 2, 3, 4, 5, 6];
 
 let chosenMove = null; // the id of the move tapped, whose chain the board shows
 let draft = { colour: null, repair: null, dice: [null, null] }; // the roll being typed in
+let rollOpen = false; // typing the roll in, folded away while a camera reads the dice
 
 // A train's colour as a colour and as its letter, so a colour-blind player tells the
 // trains apart as well as anyone (the letters are the page's words, `letter_<colour>`).
@@ -132,6 +133,13 @@ function drawRoll(v, replay) {
   const rolling = v.phase === "roll" || v.phase === "reroll";
   if (!replay && rolling && !v.session) {
     parts.push(...rollForm(v));
+  } else if (!replay && rolling) {
+    // A camera reads the dice: typing them in is folded away, for dice it cannot read,
+    // and stays open while a player chooses.
+    const fold = h("details", { id: "sw-roll-by-hand", open: rollOpen },
+      h("summary", {}, t("roll_by_hand")), rollForm(v));
+    fold.addEventListener("toggle", () => { rollOpen = fold.open; });
+    parts.push(fold);
   } else if (!v.roll) {
     parts.push(h("p", { id: "sw-roll-wait" }, v.over ? t("game_over")
       : isolateNames(t("roll_wait", { name: v.players[v.to_move].name }))));
