@@ -248,6 +248,8 @@ TEXT: dict[str, dict[str, str]] = {
         "session_train_missing": "el tren {colour} de {name} debería estar en {space}",
         "session_train_extra": "hay un tren {colour} en {space}, donde la partida no tiene ninguno",
         "session_train_facing": "el tren de {space} mira al revés: gíralo hacia la meta",
+        "session_moves_alike": "el tablero queda igual tras las jugadas desde {moves}: toca "
+        "en la página la que se ha hecho",
         "session_no_image": "la cámara no da ninguna imagen útil",
         "session_frame_tiny": "la imagen solo tiene {width}x{height} píxeles",
         "session_too_dark": "la imagen está casi negra: ¿hay luz y está destapado el objetivo?",
