@@ -1,0 +1,150 @@
+"""The switching-track table through the camera: our board rendered with known panels,
+trains and dice (companion/games/switching/scenes.py), read back by `read_board`."""
+
+from __future__ import annotations
+
+import dataclasses
+from functools import cache
+
+import numpy as np
+import pytest
+
+from companion.games.switching import board as boards
+from companion.games.switching import rules, scenes
+from companion.games.switching.board import Lie
+from companion.games.switching.vision.reader import read_board
+from companion.synthetic import Camera, Hand, render
+
+
+@cache
+def _board() -> boards.Board:
+    return boards.load()
+
+
+def _position(trains: list[rules.Train], layout=None, depots=(0, 0)) -> rules.Position:
+    """A position of red and blue on our board with these trains and panels."""
+    start = rules.deal(_board(), ("red", "blue"))
+    return dataclasses.replace(
+        start, trains=tuple(sorted(trains)), layout=layout or start.layout, depots=depots
+    )
+
+
+def _read(position: rules.Position, seed: int, camera: Camera, roll=None, hands=(), pose=None):
+    rng = np.random.default_rng(seed)
+    scene = scenes.board_scene(_board(), position, roll, rng, hands, pose=pose)
+    return read_board(render(scene, seed, camera), _board())
+
+
+def _seen_trains(seen) -> dict[str, tuple[str | None, int | None]]:
+    return {t.space: (t.colour, t.facing) for t in seen.trains if t.sure}
+
+
+# a train on every kind of space: a Start, a Finish, a track's middle, a panel's curve, a
+# panel piece's last space before its dead end, both facings, and a crowded track (A2-A4
+# nose to tail, a red and two blues)
+EVERY_KIND = [
+    rules.Train("A1", "red", 1),
+    rules.Train("A2", "blue", 1),
+    rules.Train("A3", "blue", -1),
+    rules.Train("A4", "red", 1),
+    rules.Train("E5", "blue", 1),
+    rules.Train("G3", "red", -1),
+    rules.Train("p2", "red", -1),
+    rules.Train("p5", "blue", 1),
+    rules.Train("o6", "red", 1),
+    rules.Train("c4", "blue", -1),
+]
+
+
+@pytest.mark.parametrize("camera", ["easy", "hard"])
+def test_a_train_on_every_kind_of_space_is_read_with_its_colour_and_facing(camera):
+    seen = _read(_position(EVERY_KIND), 11, Camera.preset(camera))
+    assert _seen_trains(seen) == {t.space: (t.owner, t.facing) for t in EVERY_KIND}
+    assert seen.unseen == ()  # every other space surely empty
+    assert seen.layout == _board().home
+
+
+# eight lies of the panels that put every panel in every slot, both ways round
+_SLOTS = ("NW", "NE", "SE", "SW")
+LIES = [
+    tuple(Lie(_SLOTS[(shift + k) % 4], bool((shift + k + turn) % 2)) for k in range(3))
+    for shift in range(4)
+    for turn in (0, 1)
+]
+
+
+def test_the_lies_cover_every_panel_in_every_slot_either_way():
+    assert {(k, lie) for layout in LIES for k, lie in enumerate(layout)} == {
+        (k, Lie(slot, turned)) for k in range(3) for slot in _SLOTS for turned in (False, True)
+    }
+
+
+@pytest.mark.parametrize("layout", LIES, ids=lambda lie: "-".join(f"{s}{int(t)}" for s, t in lie))
+def test_every_panel_is_read_in_its_slot_and_way_round_and_its_trains_ride_with_it(layout):
+    trains = [rules.Train("p1", "red", 1), rules.Train("c6", "blue", -1),
+              rules.Train("o3", "blue", 1)]  # fmt: skip
+    seen = _read(_position(trains, layout), 21, Camera.hard())
+    assert seen.layout == layout
+    assert _seen_trains(seen) == {t.space: (t.owner, t.facing) for t in trains}
+
+
+def test_the_board_is_read_wherever_and_however_it_lies_on_the_table():
+    trains = [rules.Train("B2", "red", 1), rules.Train("H4", "blue", -1)]
+    home = scenes.home_pose()
+    pose = home._replace(x=home.x + 10, y=home.y - 6, rotation=93.0)  # a quarter turn and more
+    seen = _read(_position(trains), 5, Camera.hard(), pose=pose)
+    assert _seen_trains(seen) == {"B2": ("red", 1), "H4": ("blue", -1)}
+
+
+def test_a_hand_over_a_train_makes_it_unsure_never_wrong():
+    trains = [rules.Train("D3", "red", 1), rules.Train("F3", "blue", -1)]
+    table = scenes.to_table(_board(), scenes.home_pose(), _board().centre("D3", _board().home))
+    x, y = table[0]
+    hand = Hand(float(x), float(y) + 40.0, 0.0)  # the fingers over D3, reaching from below
+    seen = _read(_position(trains), 7, Camera.hard(), hands=(hand,))
+    d3 = seen.train_at("D3")
+    assert d3 is None or not d3.sure
+    assert "D3" in seen.unseen
+    assert _seen_trains(seen) == {"F3": ("blue", -1)}  # the train in view still read
+    assert "spaces_unseen" in [p.key for p in seen.problems]
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_the_dice_beside_the_board_are_read(seed):
+    roll = rules.Roll("orange", 6, 2) if seed == 3 else rules.Roll("purple", 3, 3)
+    seen = _read(_position([rules.Train("A2", "red", 1)]), seed, Camera.hard(), roll=roll)
+    assert seen.dice.colour == roll.colour
+    assert seen.dice.numbers == tuple(sorted((roll.white, roll.black)))
+    assert seen.dice.sure
+
+
+def test_no_dice_thrown_is_not_a_roll():
+    seen = _read(_position([]), 8, Camera.easy())
+    assert (seen.dice.colour, seen.dice.numbers, seen.dice.sure) == (None, None, False)
+
+
+@pytest.mark.parametrize(
+    ("frame", "key"),
+    [
+        (None, "no_image"),
+        (np.zeros((40, 40, 3), np.uint8), "frame_tiny"),
+        (np.zeros((480, 640, 3), np.uint8), "too_dark"),
+        (np.full((480, 640, 3), 255, np.uint8), "overexposed"),
+        (np.full((480, 640, 3), 128, np.uint8), "no_board"),
+    ],
+)
+def test_a_frame_that_shows_no_board_is_said_not_raised(frame, key):
+    seen = read_board(frame, _board())
+    assert key in [p.key for p in seen.problems]
+    assert seen.trains == () and seen.layout is None and not seen.sure
+    assert set(seen.unseen) == set(_board().spaces)  # nothing is said to be empty
+
+
+def test_a_still_camera_reuses_its_calibration():
+    rng = np.random.default_rng(2)
+    scene = scenes.board_scene(_board(), _position(EVERY_KIND[:3]), None, rng)
+    frame = render(scene, 2, Camera.hard())
+    first = read_board(frame, _board())
+    again = read_board(frame, _board(), calibration=first.calibration)
+    assert again.calibration is first.calibration
+    assert _seen_trains(again) == _seen_trains(first) != {}
