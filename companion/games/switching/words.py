@@ -130,6 +130,8 @@ TEXT: dict[str, dict[str, str]] = {
         "session_train_missing": "{name}'s {colour} train should stand on {space}",
         "session_train_extra": "a {colour} train stands on {space}, where the game has none",
         "session_train_facing": "the train on {space} faces the wrong way: turn it towards Finish",
+        "session_moves_alike": "the board looks the same after the moves from {moves}: tap "
+        "the one played on the page",
         # What the camera could not see in a frame (vision/reader.py's problems).
         "session_no_image": "no usable image came from the camera",
         "session_frame_tiny": "the frame is only {width}x{height} pixels",
