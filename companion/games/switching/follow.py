@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 
 from companion.games.said import Said
 from companion.games.switching.board import Layout
-from companion.games.switching.rules import Outcome, Position, Slid
+from companion.games.switching.rules import Move, Outcome, Position, Slid
 
 TrainSeen = tuple[str, str, int | None]  # (space, owner's colour, facing; None: not read)
 
@@ -101,11 +101,23 @@ def compare(
     moves from: the slid one once the dice are read."""
     if agrees(position, seen) or (slid is not None and agrees(slid, seen)):
         return Reading(same=True)
-    # two moves that end alike leave the same table and the same game: the first is taken
-    shown = next((o for o in moves if agrees(o.position, seen)), None)
-    if shown is not None:
-        return Reading(outcome=shown)
+    shown = [o for o in moves if agrees(o.position, seen)]
+    # moves that end in the same game are one move to the table: the first is taken
+    if shown and all(o.position == shown[0].position for o in shown):
+        return Reading(outcome=shown[0])
+    if shown:  # told apart off the board: a train run into Finish (S-12) or bumped into
+        return Reading(differs=alike(shown))  # it and started over (S-13)
     return Reading(differs=difference(position if slid is None else slid, seen, names))
+
+
+def alike(shown: Sequence[Outcome]) -> Said:
+    """Moves the board shows alike that leave different games (where a train went off
+    the board is not on it): no move is taken, the players say which on the page."""
+    origins = ", ".join(sorted({o.action.train for o in shown if isinstance(o.action, Move)}))
+    return Said(
+        "moves_alike", f"the board looks the same after the moves from {origins}: tap the "
+        "one played on the page", (("moves", origins),),
+    )  # fmt: skip
 
 
 def slide_only(position: Position, moves: Sequence[Outcome]) -> Position | None:
