@@ -110,13 +110,15 @@ def true_game(board: Board, players: int, seed: str, variant: str) -> Truth:
 
 @dataclass
 class Tally:
-    """How the camera did against the truth the players know: the actions it took (each
-    move by CONFIRM on the board it saw, each pass), those that were the players' own, the
-    throws it read and those it read wrong (each put right on the page)."""
+    """How the camera did against the truth the players know: the actions taken (each
+    move by CONFIRM on the board the camera saw, each pass), those that were the players'
+    own, those the board could not tell apart (`asked`: tapped on the page, no fault of the
+    camera's), the throws it read and those it read wrong (each put right on the page)."""
 
     turns: int = 0
     matched: int = 0
     mismatched: list[int] = field(default_factory=list)
+    asked: list[int] = field(default_factory=list)
     throws: int = 0
     misread_throws: list[int] = field(default_factory=list)
 
@@ -125,6 +127,7 @@ class Tally:
         the pictures drawn for them (none when no game was watched)."""
         frames, rendered = (0, 0) if hands is None else (hands.frames, hands.rendered)
         taken = {"turns": self.turns, "matched": self.matched, "mismatched_turns": self.mismatched}
+        taken["asked_on_the_page"] = self.asked
         read = {"throws": self.throws, "misread_throws": self.misread_throws}
         return taken | read | {"frames": frames, "rendered": rendered}
 
@@ -263,8 +266,10 @@ class ScriptedGame:
 
     def _move(self, number: int, step: Played, action: rules.Move) -> None:
         """The panel slid and the train moved (a hand over it, every `motion_every`-th
-        action), the board still until the companion shows the move; then CONFIRM. A move
-        it took other than the players' is put right on the page."""
+        action), the board still until the companion shows the move; then CONFIRM. Where
+        the board looks the same after two moves that leave different games (S-12, S-13),
+        the companion says so and the players tap theirs on the page. A move it took other
+        than the players' is counted and put right on the page."""
         assert self.hands is not None and self.table is not None
         following = self._following()
         after = step.position
@@ -274,11 +279,18 @@ class ScriptedGame:
             )[0]
             over = self._table(after, action.roll, number, (float(x), float(y)))
             self.hands.look(over, frames=1)
-        if not self.hands.look_until(
-            self._table(after, action.roll, number), lambda: following.shown is not None
-        ):
+
+        def shown_or_asked() -> bool:
+            asked = following.waiting is not None and following.waiting.key == "moves_alike"
+            return following.shown is not None or asked
+
+        if not self.hands.look_until(self._table(after, action.roll, number), shown_or_asked):
             raise self._stuck(f"the camera did not see {self._mover()}'s move from "
                               f"{action.train} (action {number + 1})")  # fmt: skip
+        if following.shown is None:
+            self.tally.asked.append(number + 1)
+            self.table.handle(Play(action.train, self.snap.turn))
+            return
         self._press("confirm", number, f"did not take the move from {action.train}")
         if self.snap.position != after:
             self.tally.mismatched.append(number + 1)
