@@ -127,6 +127,7 @@ function rollForm(v) {
 
 function drawRoll(v, replay) {
   const box = document.getElementById("sw-roll-section");
+  box.hidden = replay && !v.roll;  // a record watched shows each move, never a roll pending
   const parts = [h("h2", {}, t("roll"))];
   if (v.roll) parts.push(rollShown(v.roll));
   if (v.slide) parts.push(h("p", { id: "sw-slide" }, v.slide));
