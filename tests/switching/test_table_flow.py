@@ -122,3 +122,49 @@ def test_confirm_on_such_a_board_buzzes_and_the_move_tapped_on_the_page_is_kept(
     assert at.view("en")["session"]["problem"]["key"] == "moves_alike"
     at.handle(Play("c5", at.snap.turn))
     assert at.snap.position == finished.position and at.snap.position.depots == (1, 0)
+
+
+def entering_runs_off() -> rules.Position:
+    """Red to move with orange 2+6 (the orange panel cannot slide): a train entered at D1
+    runs along D and off the track, and starts over (S-14), taking a repair tile."""
+    trains = (
+        rules.Train("C5", "yellow", 1),
+        rules.Train("c5", "red", 1),
+        rules.Train("p3", "blue", -1),
+    )
+    return rules.Position(
+        board=load_board("ours"),
+        players=("red", "blue", "yellow"),
+        variant=rules.VARIANTS["short-repair"],
+        layout=(Lie("NW", True), Lie("SE", False), Lie("SW", False)),
+        trains=trains,
+        depots=(0, 0, 0),
+        repairs=(0, 0, 0),
+    )
+
+
+def test_confirm_on_the_board_as_it_was_takes_the_move_that_leaves_it_so(
+    tmp_path: Path,
+) -> None:
+    position = entering_runs_off()
+    roll = rules.Roll("orange", 2, 6)
+    moves = rules.legal_moves(position, roll)
+    ran_off = outcome(moves, "D1")
+    assert board_of(ran_off.position) == board_of(position)  # nothing to see on the board
+    assert ran_off.position.repairs == (1, 0, 0)
+    store = Store(tmp_path / "table.sqlite3")
+    try:
+        names = ("Ana", "Ben", "Cleo")
+        setting = Setting(camera=object(), outputs=Outputs())
+        number = match.start(store, Start(names, "ours", "short-repair"), setting).id
+        snap = Snapshot(names, position, variant="short-repair")
+        at = match.Match(store, number, snap, setting)
+        at.handle(Throw("orange", (2, 6), at.snap.turn))
+        at.handle(Seen(board=board_of(position)))
+        session = at.view("en")["session"]  # the move may not be made yet: not said as done
+        assert session["awaiting"] == "move" and session["problem"] is None
+        at.handle(Press("confirm"))
+        assert at.snap.position == ran_off.position and at.snap.phase == "roll"
+        assert setting.outputs.buzzes == 0
+    finally:
+        store.close()

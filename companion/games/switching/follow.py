@@ -34,7 +34,8 @@ class BoardSeen:
 @dataclass(frozen=True)
 class Reading:
     """What a still board says: `same`, it is the game's position; `outcome`, the legal
-    move it shows (the move phase); else `differs` says what does not agree."""
+    move it shows (the move phase); else `differs` says what does not agree, or which
+    moves it shows alike."""
 
     same: bool = False
     outcome: Outcome | None = None
@@ -101,13 +102,24 @@ def compare(
     moves from: the slid one once the dice are read."""
     if agrees(position, seen) or (slid is not None and agrees(slid, seen)):
         return Reading(same=True)
-    shown = [o for o in moves if agrees(o.position, seen)]
+    reading = shows(moves, seen)
+    if reading.outcome is not None or reading.differs is not None:
+        return reading
+    return Reading(differs=difference(position if slid is None else slid, seen, names))
+
+
+def shows(moves: Sequence[Outcome], seen: BoardSeen) -> Reading:
+    """The move a still board shows among `moves`' outcomes (a Move's: no move is PASS's
+    button), or which moves it shows alike that leave different games; an empty Reading
+    when it shows none. Also asked when CONFIRM is pressed on the board as it was, since a
+    move may leave it so (a train entered runs off the track and starts over, S-14)."""
+    shown = [o for o in moves if isinstance(o.action, Move) and agrees(o.position, seen)]
     # moves that end in the same game are one move to the table: the first is taken
     if shown and all(o.position == shown[0].position for o in shown):
         return Reading(outcome=shown[0])
     if shown:  # told apart off the board: a train run into Finish (S-12) or bumped into
         return Reading(differs=alike(shown))  # it and started over (S-13)
-    return Reading(differs=difference(position if slid is None else slid, seen, names))
+    return Reading()
 
 
 def alike(shown: Sequence[Outcome]) -> Said:

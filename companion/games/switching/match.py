@@ -29,7 +29,7 @@ from companion.games.switching import rules, view
 from companion.games.switching.board import BOARDS, PANEL_COLOURS
 from companion.games.switching.board import load as load_board
 from companion.games.switching.commands import PassTurn, Play, Press, Seen, Throw, Undo
-from companion.games.switching.follow import BoardSeen, compare, slide_only
+from companion.games.switching.follow import BoardSeen, Reading, compare, shows, slide_only
 from companion.games.switching.record import GAME_ID, from_json, replay, to_json
 from companion.games.switching.rules import Move, Outcome, Pass, Roll, Stop
 from companion.games.switching.snapshot import Played, Snapshot
@@ -137,6 +137,11 @@ class Match:
 
     def _confirm(self, following: Following) -> None:
         shown = following.shown
+        if self.snap.roll is not None and shown is None and following.waiting is None:
+            # the board as it was: CONFIRM says the move was made, which a move may leave
+            # so (a train entered runs off the track and starts over, S-14)
+            quiet = Reading() if following.seen is None else shows(self.snap.moves, following.seen)
+            shown, following.waiting = quiet.outcome, quiet.differs
         if self.snap.roll is not None and shown is not None:
             space = shown.action.train if isinstance(shown.action, Move) else None
             snap = passed(self.snap) if space is None else played(self.snap, space)
