@@ -38,7 +38,7 @@ TABLE = TableLayout(width=900.0, height=800.0)
 COLOUR_DIE = "colour"  # the PlacedDie kind of the colour die (its face: PANEL_ORDER index)
 PANEL_ORDER = tuple(art.PANEL_COLOURS)
 DICE_BAND = (10.0, 70.0)  # from the board's edge: where the dice lie beside it (mm)
-DICE_CLEAR = 90.0  # and this far from the board's corners along its edge
+DICE_CLEAR = 110.0  # and this far from the board's corners along its edge
 TRAIN_JITTER = (2.0, 2.0, 4.0)  # along the track, across it (mm), askew (degrees), at most
 PANEL_JITTER = (0.4, 0.4)  # mm and degrees: a panel slides snugly in its slot
 DEPOT_GAP = 34.0  # between the trains standing in a depot beside the board

@@ -51,7 +51,7 @@ from companion.vision.frame_checks import as_bgr
 
 APRON_MM = 110.0  # read round the board: where the dice are thrown, beside it
 _DICE_BAND_MM = (4.0, 105.0)  # from the board's edge, where a die is looked for
-_DICE_CORNER_MM = 70.0  # and not nearer a board corner along its edge (the table markers)
+_DICE_CORNER_MM = 60.0  # and not nearer a board corner along its edge (the table markers)
 _HALF_PX_PER_MM = 0.5  # the small top-down image: light, and the dice finder's scale
 _SLOT_PX_PER_MM = 1.0  # a slot's cut-out
 _SPACE_PX_PER_MM = 2.0  # a space's cut-out, finer than the camera sees a train
@@ -269,7 +269,9 @@ class _Light:
         self.balance = np.clip(np.arange(256)[:, None] * gains, 0, 255).astype(np.uint8)[:, None]
         self.half = self.look(half)  # the whole image's colours, for the dice
         near = cv2.dilate(self.half[1], np.ones((25, 25), np.uint8))  # 50 mm
-        self.level = cv2.blur(near, (25, 25)).astype(np.float32) + 1.0
+        # no darker than the darkest shadow on paper: off the table, nothing is white
+        floor = _DARKEST_PAPER * float(paper.max())
+        self.level = np.maximum(cv2.blur(near, (25, 25)).astype(np.float32), floor) + 1.0
 
     def at(self, x: float, y: float) -> float:
         """The paper's brightness at board point (x, y) mm, white-balanced."""
@@ -497,10 +499,14 @@ def _train_in(space: str, shares: np.ndarray, back: float, front: float) -> Seen
 
 # --- dice -------------------------------------------------------------------------------
 
-_DIE_COLOURFUL = 0.62  # a colour die's saturation, at least: wood's is up to 0.55
+_DIE_COLOURFUL = 0.5  # a colour die's saturation, at least (an orange one: `_ORANGE_DIE`)
 _DIE_WHITE = (0.6, 0.25)  # a number die's middle: this share of the paper's brightness, and
 # saturation under this (wood, skin and shadow fail one or the other)
-_ORANGE_DIE = 0.8  # an orange die's brightness, in shares of the paper's: wood's is 0.6
+_DARKEST_PAPER = 0.4  # the paper in the deepest shadow, in shares of the board's brightest
+_ORANGE_DIE = 0.7  # an orange die's saturation, at least: wood's is 0.5-0.65 (the one piece
+# colour wood's hue is near)
+_DIE_SURE = 0.9  # the shared pip reader's confidence in a face, at least (a drawn die it
+# reads at 1.0; a far one it misread in the hard camera at 0.52)
 _DIE_AREA = (0.45, 1.6)  # a die's blob, in shares of its face's area: at least, at most
 
 
@@ -521,9 +527,9 @@ def _dice(frame: np.ndarray, board: Board, calibration: Calibration, light: _Lig
     white = (saturation < _DIE_WHITE[1] * 255) & (value >= _DIE_WHITE[0] * light.level)
     colourful = (saturation >= _DIE_COLOURFUL * 255) & (classes >= len(_TRAIN_NAMES))
     colourful &= classes != _NONE  # a train's colour there is a depot's train: no die
-    # wood is a dull orange: an orange die is told from it by its brightness as well
+    # wood is a dull orange: an orange die is told from it by being far more colourful
     orange = len(_TRAIN_NAMES) + _PANEL_NAMES.index("orange")
-    colourful &= (classes != orange) | (value >= _ORANGE_DIE * light.level)
+    colourful &= (classes != orange) | (saturation >= _ORANGE_DIE * 255)
     white_spots, colours = [], []
     for x, y, blob in _die_spots((white | colourful) & (band > 0)):
         kinds = np.bincount(np.where(white[blob], 0, classes[blob] - len(_TRAIN_NAMES) + 1),
@@ -534,7 +540,7 @@ def _dice(frame: np.ndarray, board: Board, calibration: Calibration, light: _Lig
             colours.append(_PANEL_NAMES[int(np.argmax(kinds[1:]))])
     readings = [r for r in read_dice(frame, calibration, white_spots) if r.kind == PIPS]
     numbers = None
-    if len(readings) == 2 and all(r.confidence >= 0.5 for r in readings):
+    if len(readings) == 2 and all(r.confidence >= _DIE_SURE for r in readings):
         numbers = (min(r.face for r in readings), max(r.face for r in readings))
     return SeenDice(colours[0] if len(colours) == 1 else None, numbers)
 
