@@ -271,7 +271,8 @@ def test_the_log_tells_each_roll_and_move_newest_first_with_steps_taken_back():
     undone = ((2, "move", {"player": "Ana", "from": "D1"}),)
     doc = view.build(snap(start, Move(roll, "A2"), undone=undone), "en")
     assert [entry["text"] for entry in doc["log"]] == [
-        "turn 2: Ana: The purple panel is not next to the empty slot: it stays (S-6). " + listed,
+        "turn 2: Ana: The purple panel is not next to the empty slot: it stays (S-6). Then "
+        + listed,
         "turn 2 taken back: Ana's move from D1",
         "turn 1: Ana rolls purple, 3 and 4",
     ]

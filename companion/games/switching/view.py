@@ -368,7 +368,7 @@ def log(snap: Snapshot, lang: str) -> list[dict[str, Any]]:
             number += 1
             text = move_text(snap, Outcome(played.action, played.position, played.events), lang)
             slid = slide_text(snap, played.events, lang)
-            story.append(_line(lang, number, "log_move", name=name, move=f"{slid} {text}".strip()))
+            story.append(_line(lang, number, "log_move", name=name, slide=slid, move=text))
         else:
             number += 1
             story.append(_line(lang, number, "log_stop", name=name))
