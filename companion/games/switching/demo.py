@@ -266,7 +266,8 @@ class ScriptedGame:
 
     def _move(self, number: int, step: Played, action: rules.Move) -> None:
         """The panel slid and the train moved (a hand over it, every `motion_every`-th
-        action), the board still until the companion shows the move; then CONFIRM. Where
+        action), the board still until the camera has seen it so; then CONFIRM (also when
+        the move left the board as it was: a train entered ran off the track, S-14). Where
         the board looks the same after two moves that leave different games (S-12, S-13),
         the companion says so and the players tap theirs on the page. A move it took other
         than the players' is counted and put right on the page."""
@@ -280,19 +281,21 @@ class ScriptedGame:
             over = self._table(after, action.roll, number, (float(x), float(y)))
             self.hands.look(over, frames=1)
 
-        def shown_or_asked() -> bool:
-            asked = following.waiting is not None and following.waiting.key == "moves_alike"
-            return following.shown is not None or asked
+        def moved() -> bool:
+            return following.seen is not None and agrees(after, following.seen)
 
-        if not self.hands.look_until(self._table(after, action.roll, number), shown_or_asked):
+        if not self.hands.look_until(self._table(after, action.roll, number), moved):
             raise self._stuck(f"the camera did not see {self._mover()}'s move from "
                               f"{action.train} (action {number + 1})")  # fmt: skip
-        if following.shown is None:
+        if not _alike(following):
+            self.hands.press("confirm", lambda: len(self.snap.history) > number)
+        if len(self.snap.history) <= number:
+            if not _alike(following):
+                raise self._stuck(f"CONFIRM did not take the move from {action.train} "
+                                  f"(action {number + 1})")  # fmt: skip
             self.tally.asked.append(number + 1)
             self.table.handle(Play(action.train, self.snap.turn))
-            return
-        self._press("confirm", number, f"did not take the move from {action.train}")
-        if self.snap.position != after:
+        elif self.snap.position != after:
             self.tally.mismatched.append(number + 1)
             self.table.handle(Undo(self.snap.turn))
             self.table.handle(Play(action.train, self.snap.turn))
@@ -394,6 +397,14 @@ class ScriptedGame:
         reports it again (no turn is watched, so the camera's tally is empty)."""
         kept = match.resume(store, number, Setting())
         return self._result(kept.snap, kept.record(), None), kept.record()
+
+
+def _alike(following: match.Following) -> bool:
+    """The companion says the board looks the same after moves that leave different
+    games (follow.alike): the players tap theirs on the page."""
+    return any(
+        s is not None and s.key == "moves_alike" for s in (following.waiting, following.problem)
+    )
 
 
 def _dice(roll: rules.Roll) -> tuple[str | None, int, int]:
