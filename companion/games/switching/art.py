@@ -57,8 +57,8 @@ ROOF_MM = (3.0, 11.0)  # the black cab roof, from the train's centre towards its
 # band of the body's colour stays behind it, so the roof is the train's and no neighbour's
 BOARD_MARKER_IDS = (4, 5, 6, 7)  # ArUco DICT_4X4_50, top left, top right, bottom right,
 # bottom left of the board as printed (the table's own are 0-3)
-BOARD_MARKER_MM = 40.0  # the printed markers' side
-BOARD_MARKER_INSET_MM = 6.0  # from the board's edges to each marker
+BOARD_MARKER_MM = 44.0  # the printed markers' side: as large as our board's free corners allow
+BOARD_MARKER_INSET_MM = 3.0  # from the board's edges to each marker (its corners are free to 50 mm)
 
 
 class BoardMarkers(TableLayout):

@@ -312,35 +312,22 @@ def _corners(
     ]) + APRON_MM  # fmt: skip
 
 
-def _cut(
-    frame: np.ndarray, pixels: np.ndarray, size_mm: tuple[float, float], scale: float
-) -> np.ndarray:
-    """The rectangle whose four corners (`_corners`) lie at frame `pixels`, cut straight
-    from the frame at `scale` px/mm: row 0 is its front, column 0 its left. A perspective
-    warp: over a slot's 160 mm a tilted camera's view is no affine one (its fourth corner
-    would be millimetres off)."""
-    length, width = size_mm
-    w, h = round(width * scale), round(length * scale)
-    out = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
-    warp = cv2.getPerspectiveTransform(out, pixels.astype(np.float32))
-    return cv2.warpPerspective(frame, warp, (w, h), flags=cv2.WARP_INVERSE_MAP | cv2.INTER_LINEAR,
-                               borderMode=cv2.BORDER_REPLICATE)  # fmt: skip
-
-
 def _cut_many(
     frame: np.ndarray, pixels: np.ndarray, size_mm: tuple[float, float], scale: float
 ) -> np.ndarray:
-    """`_cut` of many rectangles of one size (their corners' frame `pixels`, (N, 4, 2)),
-    stacked top to bottom: one remap of the frame for all of them, each its own
-    perspective, which costs a fraction of one warp call a rectangle."""
+    """Rectangles of one size cut straight from the frame at `scale` px/mm (row 0 each
+    one's front, column 0 its left), given their four corners' frame `pixels` (N, 4, 2;
+    `_corners`), stacked top to bottom: one remap for all of them, each through its own
+    perspective (over a slot's 160 mm a tilted camera's view is no affine one: its
+    fourth corner would be millimetres off)."""
     length, width = size_mm
     w, h = round(width * scale), round(length * scale)
     out = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
     warps = np.stack([cv2.getPerspectiveTransform(out, p.astype(np.float32)) for p in pixels])
-    u, v = np.meshgrid(np.arange(w, dtype=np.float64), np.arange(h, dtype=np.float64))
-    grid = np.stack([u.ravel(), v.ravel(), np.ones(w * h)], axis=1)
-    points = grid @ warps.transpose(0, 2, 1)
-    xy = (points[..., :2] / points[..., 2:]).reshape(len(pixels) * h, w, 2).astype(np.float32)
+    u, v = np.meshgrid(np.arange(w, dtype=np.float32), np.arange(h, dtype=np.float32))
+    grid = np.stack([u.ravel(), v.ravel(), np.ones(w * h, np.float32)], axis=1)
+    points = grid @ warps.astype(np.float32).transpose(0, 2, 1)
+    xy = (points[..., :2] / points[..., 2:]).reshape(len(pixels) * h, w, 2)
     return cv2.remap(frame, xy, None, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
@@ -353,12 +340,16 @@ def _panels(
     """Each panel's slot and way round (step 3 of the module's docstring)."""
     found: dict[str, list[tuple[str, bool | None]]] = {c: [] for c in _PANEL_NAMES}
     trains = len(_TRAIN_NAMES)
-    for slot in board.slots.values():
-        centre = (slot.x + slot.width / 2, slot.y + slot.height / 2)
-        size = (slot.height, slot.width)
-        pixels = calibration.to_pixels(_corners(centre, (0.0, -1.0), size))
-        cut = _cut(frame, pixels, size, _SLOT_PX_PER_MM)
-        classes, value, _ = light.look(cut)
+    slots = list(board.slots.values())
+    size = (slots[0].height, slots[0].width)  # every slot is one size
+    centres = [(slot.x + slot.width / 2, slot.y + slot.height / 2) for slot in slots]
+    corners = np.concatenate([_corners(c, (0.0, -1.0), size) for c in centres])
+    cuts = _cut_many(frame, calibration.to_pixels(corners).reshape(-1, 4, 2), size,
+                     _SLOT_PX_PER_MM)  # fmt: skip
+    looks = light.look(cuts)
+    rows = round(size[0] * _SLOT_PX_PER_MM)
+    for index, (slot, centre) in enumerate(zip(slots, centres, strict=True)):
+        classes, value, _ = (a[index * rows : (index + 1) * rows] for a in looks)
         counts = np.bincount(classes.ravel(), minlength=256)[trains : trains + len(_PANEL_NAMES)]
         best = int(np.argmax(counts))
         if counts[best] >= _PANEL_SHARE * classes.size and (
