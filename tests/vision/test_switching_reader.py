@@ -140,11 +140,16 @@ def test_a_frame_that_shows_no_board_is_said_not_raised(frame, key):
     assert set(seen.unseen) == set(_board().spaces)  # nothing is said to be empty
 
 
-def test_a_still_camera_reuses_its_calibration():
+def test_a_hand_on_a_board_marker_is_said_and_the_board_still_read():
+    trains = EVERY_KIND[:4]
     rng = np.random.default_rng(2)
-    scene = scenes.board_scene(_board(), _position(EVERY_KIND[:3]), None, rng)
-    frame = render(scene, 2, Camera.hard())
-    first = read_board(frame, _board())
-    again = read_board(frame, _board(), calibration=first.calibration)
-    assert again.calibration is first.calibration
-    assert _seen_trains(again) == _seen_trains(first) != {}
+    clear = scenes.board_scene(_board(), _position(trains), None, rng)
+    first = read_board(render(clear, 2, Camera.easy()), _board())
+    corner = scenes.to_table(_board(), scenes.home_pose(), (25.0, 25.0))[0]  # marker 4
+    hand = Hand(float(corner[0]), float(corner[1]) + 60.0, 0.0)
+    covered = dataclasses.replace(clear, hands=(hand,))
+    seen = read_board(render(covered, 2, Camera.easy()), _board(), calibration=first.calibration)
+    assert "markers_hidden" in [p.key for p in seen.problems]
+    assert (
+        _seen_trains(seen) == _seen_trains(first) == {t.space: (t.owner, t.facing) for t in trains}
+    )
