@@ -1,0 +1,153 @@
+"""`companion demo --game switching` end to end: bots throw the dice beside the rendered
+board, slide the panels and move their trains; the camera's frames go through the real
+reader, the frame loop and the match; CONFIRM and PASS are pressed on mock pins; every step
+is journaled. The game ends as its record replays, every step the camera took the players'
+own, the companion's game the true one; a finished demo reports the same game again, and a
+demo killed twice resumes with no step lost."""
+
+from __future__ import annotations
+
+import json
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from companion.games.switching import match, record
+from companion.store import Store
+
+COMPANION = [sys.executable, "-m", "companion"]
+
+
+def demo(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [*COMPANION, "demo", "--game", "switching", "--headless", "--json", *args],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=False,
+    )
+
+
+def played_right(done: subprocess.CompletedProcess[str], path: Path) -> dict:
+    """The demo's JSON, checked: the game over, every step the camera took the players',
+    the companion's game the true one, and its record replaying to what the demo said."""
+    assert done.returncode == 0, done.stderr
+    doc = json.loads(done.stdout)
+    assert doc["over"] and doc["winner"] is not None
+    assert doc["camera_matched_every_turn"] and doc["truth_matched"]
+    camera = doc["camera"]
+    assert camera["turns"] == camera["matched"] == doc["turns"]
+    assert camera["mismatched_turns"] == [] and camera["misread_throws"] == []
+    kept = json.loads(path.read_text())
+    assert kept["format"] == "switching-record/1"
+    replayed = record.replay_json(kept)
+    assert {k: v for k, v in doc.items() if k in replayed} == replayed
+    return doc
+
+
+def test_a_short_demo_game_is_seen_right_and_ends_as_its_record_replays(tmp_path: Path) -> None:
+    path = tmp_path / "record.json"
+    doc = played_right(demo("--short", "--seed", "demo", "--record", str(path)), path)
+    assert doc["variant"] == "short" and [p["name"] for p in doc["players"]] == ["Ana", "Ben"]
+    winner = next(p for p in doc["players"] if p["name"] == doc["winner"])
+    assert winner["depot"] == 2  # the short game: two trains at Finish win (S-21)
+    # every roll of the record was thrown at the table and read by the camera (after the
+    # dice were lifted: those lying there from the last throw were never read again)
+    kept = json.loads(path.read_text())
+    assert doc["camera"]["throws"] == sum("dice" in turn for turn in kept["turns"])
+
+
+def test_a_demo_for_more_players_than_the_game_takes_stops_saying_so() -> None:
+    done = demo("--players", "5")
+    assert done.returncode == 2
+    assert "2 to 4 players, not 5" in done.stderr and done.stdout == ""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("players", "options"), [(4, ()), (3, ("--short", "--repair"))], ids=["4-full", "3-repair"]
+)
+def test_a_whole_demo_game_of_more_players_is_seen_right(
+    players: int, options: tuple[str, ...], tmp_path: Path
+) -> None:
+    path = tmp_path / "record.json"
+    done = demo("--players", str(players), *options, "--seed", "e2e", "--record", str(path))
+    doc = played_right(done, path)
+    assert len(doc["players"]) == players
+    if "--repair" in options:  # a tile played on the page: the number dice alone thrown
+        kept = json.loads(path.read_text())
+        assert any("repair" in turn for turn in kept["turns"])
+
+
+@pytest.mark.slow
+def test_a_finished_demo_in_a_store_reports_the_same_game_again(tmp_path: Path) -> None:
+    store = tmp_path / "demo.sqlite3"
+    first = demo("--short", "--seed", "again", "--store", str(store))
+    assert first.returncode == 0, first.stderr
+    started = time.perf_counter()
+    again = demo("--short", "--seed", "again", "--store", str(store))
+    assert again.returncode == 0, again.stderr
+    one, two = json.loads(first.stdout), json.loads(again.stdout)
+    assert two["truth_matched"] and two["camera"]["frames"] == 0  # reported, not played
+    assert {k: two[k] for k in ("players", "panels", "winner", "turns")} == {
+        k: one[k] for k in ("players", "panels", "winner", "turns")
+    }
+    assert time.perf_counter() - started < 20
+    other = demo("--players", "3", "--short", "--seed", "again", "--store", str(store))
+    assert other.returncode == 2 and "holds another game" in other.stderr
+    longer = demo("--seed", "again", "--store", str(store))  # the full game: another
+    assert longer.returncode == 2 and "holds another game" in longer.stderr
+
+
+def journaled(store: Path) -> list[dict]:
+    """The actions of the newest game of the store, as a fresh process reads them."""
+    kept = Store(store)
+    try:
+        return list(match.fold(kept.kept(kept.games()[-1][0])).record()["turns"])
+    finally:
+        kept.close()
+
+
+@pytest.mark.slow
+def test_sigkill_at_random_points_loses_no_step_taken(tmp_path: Path) -> None:
+    """Never lose a game: killed twice anywhere in a turn (the dice read, the board half
+    moved, CONFIRM pressed) and restarted on the same store, the demo keeps every action
+    it announced as taken and ends as the same game played through."""
+    game = ("--players", "3", "--short", "--seed", "kill")
+    reference = json.loads(demo(*game).stdout)
+    store = tmp_path / "table.sqlite3"
+    rng = random.Random(7)
+    announced, kept = 0, []
+    for _ in range(2):
+        process = subprocess.Popen(
+            [*COMPANION, "demo", "--game", "switching", "--headless", "--json", *game,
+             "--store", str(store), "--progress"],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        )  # fmt: skip
+        wanted, heard = rng.randint(2, 4), 0
+        assert process.stderr is not None
+        for line in process.stderr:
+            if line.startswith("accepted turn"):
+                announced = max(announced, int(line.split()[-1]))
+                heard += 1
+                if heard == wanted:
+                    break
+        time.sleep(rng.uniform(0.0, 1.0))  # anywhere in the next turn
+        process.send_signal(signal.SIGKILL)
+        process.wait(timeout=30)
+        turns = journaled(store)
+        assert len(turns) >= announced, "an action announced as taken was lost"
+        assert turns[: len(kept)] == kept, "a journaled action changed after a restart"
+        kept = turns
+    done = demo(*game, "--store", str(store))
+    assert done.returncode == 0, done.stderr
+    resumed = json.loads(done.stdout)
+    assert resumed["truth_matched"] and resumed["camera_matched_every_turn"]
+    assert {k: resumed[k] for k in ("players", "panels", "winner", "turns")} == {
+        k: reference[k] for k in ("players", "panels", "winner", "turns")
+    }
