@@ -1,12 +1,15 @@
 """What `companion replay` prints for a switching-record/1, exactly as the spec
 (docs/switching-record.md) shows it, and `companion simulate --game switching`'s options
-and summary, whose records replay to its wins."""
+and summary, whose records replay to its wins: the functions game.py wires in, then the
+commands as a user runs them."""
 
 from __future__ import annotations
 
 import argparse
 import json
 import re
+import subprocess
+import sys
 from importlib.resources import files
 from pathlib import Path
 
@@ -144,3 +147,58 @@ def test_the_variant_is_the_short_game_and_repair_tiles_as_asked() -> None:
     assert commandline.variant_of(simulate_args("--short")) == "short"
     assert commandline.variant_of(simulate_args("--repair")) == "repair"
     assert commandline.variant_of(simulate_args("--repair", "--short")) == "short-repair"
+
+
+# --- as a user runs them: `companion replay` and `companion simulate`, each its own process
+
+COMPANION = [sys.executable, "-m", "companion"]
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*COMPANION, *args], capture_output=True, text=True, timeout=120)
+
+
+def test_companion_replay_prints_the_specs_object_and_words(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(SPEC))
+    done = run("replay", str(path), "--json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == json.loads(spec_block("`companion replay FILE --json`"))
+    done = run("replay", str(path))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == spec_block("`companion replay FILE` prints each turn in words")
+
+
+def test_companion_replay_of_a_bad_record_exits_2_naming_turn_and_rule(tmp_path: Path) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(SPEC | {"turns": [*SPEC["turns"][:1], {"stop": True}]}))
+    done = run("replay", str(path), "--json")
+    assert done.returncode == 2
+    error = json.loads(done.stdout)["error"]
+    assert (error["turn"], error["rule"]) == (2, "S-16")
+    done = run("replay", str(path))
+    assert done.returncode == 2
+    assert done.stderr.startswith("error in turn 2 (S-16): there is no re-roll to decline")
+    path.write_text(json.dumps(SPEC | {"variant": "long"}))
+    done = run("replay", str(path))
+    assert done.returncode == 2 and done.stderr.startswith("error in the record (S-21): ")
+
+
+def test_companion_simulate_writes_records_companion_replays(tmp_path: Path) -> None:
+    folder = tmp_path / "records"
+    done = run(
+        "simulate", "--game", "switching", "--players", "4", "--games", "3", "--seed", "9",
+        "--short", "--records", str(folder), "--json",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    summary = json.loads(done.stdout)
+    assert summary["variant"] == "short" and summary["policies"] == ["greedy", "random"] * 2
+    assert sum(summary["wins"]) == 1.0
+    for path in sorted(folder.glob("*.json")):
+        replayed = run("replay", str(path), "--json")
+        assert replayed.returncode == 0, replayed.stdout
+        assert json.loads(replayed.stdout)["over"] is True
+    assert len(list(folder.glob("*.json"))) == 3
+    done = run("simulate", "--game", "switching", "--players", "5", "--games", "1")
+    assert done.returncode == 2
+    assert done.stderr.strip() == "--players: the game is for 2 to 4 players"
