@@ -142,7 +142,7 @@ SPACE_MM = (24.0, 16.0)  # a space's white box: along the track, across it
 END_MM = 14.0  # a dead end's buffer stop, past its last space's centre
 PANEL_INSET_MM = 1.0  # a panel is this much smaller than its slot all round
 MARK_MM = (6.0, 14.0)  # a panel's way-round marks: inset from its corners, and side
-_BAR = (90, 90, 90)  # a buffer stop's grey: darker than the track, lighter than a roof
+_BAR = (115, 115, 115)  # a buffer stop's grey: darker than the track, far lighter than a roof
 
 
 def _chain_points(board: Board, chain: Chain, layout: Layout) -> list[tuple[float, float]]:

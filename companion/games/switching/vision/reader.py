@@ -60,9 +60,10 @@ _TRAIN_SHARE = 0.2  # of the cut-out in one train colour, at least: a train (a w
 # shows 0.39-0.6 through the hard camera, an empty space under 0.01)
 _OTHER_TRAIN_SHARE = 0.1  # another train colour over this share: two trains? unsure
 _EMPTY_SHARE = 0.8  # of the space's middle white, at least: an empty space
-_ROOF_SHARE = 0.3  # of a roof's place dark, at least: the roof is there (0.46 and more
-# through the hard camera, 0 at the other end)
-_NO_ROOF_SHARE = 0.15  # and of the other end's, at most
+_ROOF_PX = round(0.3 * 85.0 * _SPACE_PX_PER_MM**2)  # a roof's dark pixels, at least: a
+# third of its 85 mm2
+_ROOF_OFF_MM = 4.0  # a roof's middle this far behind or ahead of the body's, at least
+_ROOF_HALF_WIDTH_MM = 5.0  # across the train, where its roof is looked for
 _COLOURFUL = 0.45  # a piece colour's HSV saturation (white-balanced), at least: skin is 0.4
 _WHITE = (0.72, 0.18)  # a space's white: this share of the paper's brightness, chroma below
 _DARK = 0.4  # a roof or a mark: under this share of the paper's brightness
@@ -423,8 +424,6 @@ def _columns(half_mm: float) -> slice:
     return slice(round(_COLUMNS / 2 - half_mm * _S), round(_COLUMNS / 2 + half_mm * _S))
 
 
-_ROOF_BACK = (_rows(-art.ROOF_MM[0] - 0.5, -art.ROOF_MM[1] + 0.5), _columns(4.0))  # facing +1
-_ROOF_FRONT = (_rows(art.ROOF_MM[1] - 0.5, art.ROOF_MM[0] + 0.5), _columns(4.0))  # facing -1
 _MIDDLE = (_rows(8.0, -8.0), _columns(5.0))  # an empty space's white box
 
 
@@ -454,15 +453,13 @@ def _trains(
     level = np.array(levels, np.float32)[:, None, None]
     area = _ROWS * _COLUMNS
     counts = np.stack([(classes == c).sum(axis=(1, 2)) for c in range(len(_TRAIN_NAMES))], 1)
-    dark = value < _DARK * level
-    back = dark[:, _ROOF_BACK[0], _ROOF_BACK[1]].mean(axis=(1, 2))
-    front = dark[:, _ROOF_FRONT[0], _ROOF_FRONT[1]].mean(axis=(1, 2))
+    roof_px, roof_mm = _roofs(classes, value < _DARK * level, counts.argmax(axis=1))
     middle = (slice(None), *_MIDDLE)
     white = (value[middle] >= _WHITE[0] * level) & (saturation[middle] < _WHITE[1] * 255)
     empty = white.mean(axis=(1, 2)) >= _EMPTY_SHARE
     trains: list[SeenTrain] = []
     for i, space in enumerate(placed):
-        train = _train_in(space, counts[i] / area, float(back[i]), float(front[i]))
+        train = _train_in(space, counts[i] / area, int(roof_px[i]), float(roof_mm[i]))
         if train is not None:
             trains.append(train)
         if (train is None and not empty[i]) or (train is not None and not train.sure):
@@ -470,19 +467,41 @@ def _trains(
     return tuple(trains), tuple(unseen)
 
 
-def _train_in(space: str, shares: np.ndarray, back: float, front: float) -> SeenTrain | None:
-    """The train on `space` from its cut-out's share in each train colour and the dark
-    share of the two places its roof can be, or None: most of it in one train colour,
-    its roof over one place and not the other. A train whose colour or roof is hidden
-    is unsure."""
+def _roofs(
+    classes: np.ndarray, dark: np.ndarray, colour: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """For each space's cut-out (N of them): how many dark pixels lie over the train of
+    its commonest train colour `colour` (within half a roof's width of its middle line,
+    and a train's length of its middle), and how far (mm) their middle lies behind the
+    train colour's: about +10 for a train facing the heading (its roof at its back),
+    -10 facing away. Measured from the train's own colour, not the space's centre, so a
+    train put down a few millimetres off (and the calibration's millimetre or two) does
+    not move its roof out of the place looked at."""
+    rows = (np.arange(_ROWS, dtype=np.float32) + 0.5)[None, :, None]
+    columns = (np.arange(_COLUMNS, dtype=np.float32) + 0.5)[None, None, :]
+    body = classes == colour[:, None, None].astype(np.uint8)
+    size = np.maximum(body.sum(axis=(1, 2)), 1)
+    body_row = (body * rows).sum(axis=(1, 2)) / size
+    body_column = (body * columns).sum(axis=(1, 2)) / size
+    over = (np.abs(columns - body_column[:, None, None]) <= _ROOF_HALF_WIDTH_MM * _S) & (
+        np.abs(rows - body_row[:, None, None]) <= art.TRAIN_MM[1] / 2 * _S
+    )
+    roof = dark & over
+    count = roof.sum(axis=(1, 2))
+    roof_row = (roof * rows).sum(axis=(1, 2)) / np.maximum(count, 1)
+    return count, (roof_row - body_row) / _S
+
+
+def _train_in(space: str, shares: np.ndarray, roof_px: int, roof_mm: float) -> SeenTrain | None:
+    """The train on `space` from its cut-out's share in each train colour and its roof
+    (`_roofs`), or None: most of it in one train colour, its roof clearly behind or
+    clearly ahead of its middle. A train whose colour or roof is hidden is unsure."""
     best = int(np.argmax(shares))
     if shares[best] < 0.5 * _TRAIN_SHARE:
         return None
     facing = None
-    if back >= _ROOF_SHARE and front <= _NO_ROOF_SHARE:
-        facing = 1
-    elif front >= _ROOF_SHARE and back <= _NO_ROOF_SHARE:
-        facing = -1
+    if roof_px >= _ROOF_PX and abs(roof_mm) >= _ROOF_OFF_MM:
+        facing = 1 if roof_mm > 0 else -1
     if shares[best] < _TRAIN_SHARE or np.delete(shares, best).max() >= _OTHER_TRAIN_SHARE:
         return SeenTrain(space, None, facing, False)
     return SeenTrain(space, _TRAIN_NAMES[best], facing, facing is not None)
