@@ -163,7 +163,7 @@ def test_every_kind_of_turn_reads_and_writes_back_as_it_is(entry: dict[str, Any]
     ("turn", "entry", "rule", "says"),
     [
         # enter where Ana's train stands, move where no train stands
-        (3, {"colour": "purple", "dice": [2, 2], "enter": "D5"}, "S-15", "a train stands on D5"),
+        (3, {"colour": "purple", "dice": [2, 2], "enter": "D5"}, "S-15", "stands on D5"),
         (2, {"colour": "purple", "dice": [1, 2], "move": "D1"}, "S-9", '"enter": "D1"'),
         (2, {"colour": "purple", "dice": [1, 2], "move": "D5"}, "S-9", "red's, not blue's"),
         (2, {"colour": "purple", "dice": [1, 2], "move": "Z9"}, "S-9", "no space 'Z9'"),
@@ -201,6 +201,23 @@ def test_a_bad_turn_is_named_with_its_rule(turn: int, entry: Any, rule: str, say
     assert (found.turn, found.rule) == (turn, rule), found.message
     assert says in found.message
     assert found.as_json()["error"] == {"turn": turn, "rule": rule, "message": found.message}
+
+
+def test_a_train_on_a_start_blocks_it_for_every_player() -> None:
+    """S-15, S-10: Ana enters at D1 and goes to D3; Ben's 3 stops behind her on D2; Ana's
+    next train at D1 meets Ben's at once and pushes the chain on, staying on the Start
+    herself; Ben cannot enter there now."""
+    turns = [
+        {"colour": "purple", "dice": [1, 2], "enter": "D1"},
+        {"colour": "purple", "dice": [1, 2], "enter": "D1"},
+        {"colour": "purple", "dice": [2, 3], "enter": "D1"},
+    ]
+    out = record.replay_json(with_turns(turns))
+    trains = {p["name"]: [t["space"] for t in p["trains"]] for p in out["players"]}
+    assert trains == {"Ana": ["D1", "D5"], "Ben": ["D2"]}
+    found = problem(with_turns([*turns, {"colour": "purple", "dice": [1, 2], "enter": "D1"}]))
+    assert (found.turn, found.rule) == (4, "S-15")
+    assert found.message.startswith("red's train stands on D1: a train enters only at a free")
 
 
 def test_a_turn_after_the_winner_is_refused() -> None:

@@ -224,24 +224,32 @@ def _check_reroll(position: Position, turn: Turn, number: int, names: Sequence[s
         )
 
 
-def _check_enter(turn: Turn, events: Sequence[Event], number: int) -> None:
-    """S-9, S-15: "enter" is a new train at a free Start, "move" a train standing there."""
-    if not isinstance(turn.action, Move):
+def _check_enter(position: Position, turn: Turn, number: int) -> None:
+    """S-15: "enter" is a new train at a free Start; a train on a Start blocks it, whoever's
+    it is (a slide never moves a train off a Start: Starts are on the fixed tracks)."""
+    if not (turn.enter and isinstance(turn.action, Move)):
         return
-    moved = next(e for e in events if isinstance(e, Moved))
-    if moved.entered and not turn.enter:
+    space = turn.action.train
+    train = position.train_at(space)
+    if train is not None:
+        raise _fail(
+            f"{train.owner}'s train stands on {space}: a train enters only at a free Start "
+            f'(a train of the mover\'s own standing there is moved: "move": "{space}")',
+            number,
+            "S-15",
+        )
+
+
+def _check_moved(turn: Turn, events: Sequence[Event], number: int) -> None:
+    """S-9: "move" names a train standing on the space; one entered there is "enter"."""
+    if not isinstance(turn.action, Move) or turn.enter:
+        return
+    if next(e for e in events if isinstance(e, Moved)).entered:
         raise _fail(
             f"no train stands on {turn.action.train}: a new train entered there is written "
             f'"enter": "{turn.action.train}"',
             number,
             "S-9",
-        )
-    if turn.enter and not moved.entered:
-        raise _fail(
-            f'a train stands on {turn.action.train}: it is moved ("move": '
-            f'"{turn.action.train}"); a train enters only at a free Start',
-            number,
-            "S-15",
         )
 
 
@@ -252,12 +260,13 @@ def replay(record: Record) -> Replayed:
     movers: list[str] = []
     for number, turn in enumerate(record.turns, 1):
         _check_reroll(position, turn, number, record.names)
+        _check_enter(position, turn, number)
         movers.append(position.players[position.turn])
         try:
             position, events = rules.apply(position, turn.action)
         except RuleError as error:
             raise _fail(error.message, number, error.rule) from None
-        _check_enter(turn, events, number)
+        _check_moved(turn, events, number)
         said.append(events)
     return Replayed(position, tuple(said), tuple(movers))
 
