@@ -84,11 +84,11 @@ def reroll(position: Position, policy: str, rng: random.Random) -> bool:
     assert position.reroll is not None
     if policy == "random":
         return rng.random() < 0.5
-    train = position.reroll.train
+    space = position.reroll.train
+    train = None if space is None else position.train_at(space)
     if train is None:
         return True
-    facing = next(t.facing for t in position.trains if t.space == train)
-    return (train, facing) in _to_finish(position.board, position.layout)
+    return (train.space, train.facing) in _to_finish(position.board, position.layout)
 
 
 def repair(position: Position, policy: str, rng: random.Random) -> str | None:
