@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import subprocess
 import sys
@@ -202,3 +203,20 @@ def test_companion_simulate_writes_records_companion_replays(tmp_path: Path) -> 
     done = run("simulate", "--game", "switching", "--players", "5", "--games", "1")
     assert done.returncode == 2
     assert done.stderr.strip() == "--players: the game is for 2 to 4 players"
+
+
+def test_a_seed_plays_the_same_games_in_any_process(tmp_path: Path) -> None:
+    """`--seed` names the games for good: two processes with different string hashing
+    (PYTHONHASHSEED) write the same records."""
+    written = []
+    for hashing in ("1", "2"):
+        folder = tmp_path / hashing
+        env = {**os.environ, "PYTHONHASHSEED": hashing}
+        argv = ["simulate", "--game", "switching", "--players", "3", "--games", "4", "--repair"]
+        done = subprocess.run(
+            [*COMPANION, *argv, "--seed", "s", "--records", str(folder)],
+            capture_output=True, text=True, timeout=120, env=env,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        written.append([p.read_text() for p in sorted(folder.glob("*.json"))])
+    assert len(written[0]) == 4 and written[0] == written[1]
