@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 from functools import cache
+from itertools import permutations, product
 
 import numpy as np
 import pytest
@@ -153,3 +154,16 @@ def test_a_hand_on_a_board_marker_is_said_and_the_board_still_read():
     assert (
         _seen_trains(seen) == _seen_trains(first) == {t.space: (t.owner, t.facing) for t in trains}
     )
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("order", list(permutations(_SLOTS, 3)), ids="-".join)
+def test_every_arrangement_of_the_panels_is_read(order):
+    """All 192 lies (the panels in any three slots, each either way round), 8 a test."""
+    for turned in product((False, True), repeat=3):
+        layout = tuple(Lie(slot, way) for slot, way in zip(order, turned, strict=True))
+        trains = [rules.Train("p3", "red", -1), rules.Train("c2", "blue", 1),
+                  rules.Train("o5", "red", 1)]  # fmt: skip
+        seen = _read(_position(trains, layout), 31, Camera.hard())
+        assert seen.layout == layout
+        assert _seen_trains(seen) == {t.space: (t.owner, t.facing) for t in trains}

@@ -205,17 +205,17 @@ def _band_point(board: Board, pose: Pose, side: int, along: float, out: float) -
 def _depot_cards(
     board: Board, pose: Pose, depots: dict[str, int], side: int
 ) -> list[synthetic.Card]:
-    """The finished trains standing in their players' depots beside the board's `side`
-    edge, a row a player (the depots are the players' own, off the board)."""
+    """The finished trains standing in their players' depots beside the board on the
+    table's `side`: two players' depots side by side (30 and 66 mm off the board), a
+    player's trains one behind the other along the edge (four players' three trains
+    each fit beside our board)."""
     cards = []
-    along = DICE_CLEAR
-    for colour, count in sorted(depots.items()):
-        for _ in range(count):
-            x, y = _band_point(board, pose, side, along, 45.0)
+    for k, (colour, count) in enumerate(sorted(depots.items())):
+        for i in range(count):
+            along = DICE_CLEAR + (k // 2) * (3 * DEPOT_GAP + 20.0) + i * DEPOT_GAP
+            x, y = _band_point(board, pose, side, along, 30.0 + 36.0 * (k % 2))
             cards.append(synthetic.Card(partial(art.train, colour), Pose(float(x), float(y), 0.0),
                                         art.TRAIN_MM))  # fmt: skip
-            along += DEPOT_GAP
-        along += DEPOT_GAP
     return cards
 
 
