@@ -41,8 +41,8 @@ def test_replay_refuses_a_record_of_another_format_in_one_line(tmp_path, capsys)
     assert main(["replay", str(path)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert err == [
-        "error in the record (record): the format must be 'caboose-record/1' or "
-        "'yardmaster-record/1', not 'chess-pgn/1'"
+        "error in the record (record): the format must be 'caboose-record/1', "
+        "'yardmaster-record/1' or 'switching-record/1', not 'chess-pgn/1'"
     ]
 
 

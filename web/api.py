@@ -341,6 +341,16 @@ def next_game() -> Response:
     return _command("next")
 
 
+@api.post("/roll")
+def roll() -> Response:
+    """The switching-track game: the dice thrown (the colour die, or a repair tile played
+    instead of it, and the two number dice), typed in on the page when no camera reads
+    them; the panel slides, and the view lists every legal move for the roll with its
+    outcome."""
+    return _command("roll")
+
+
+
 # --- the turn at the table (when a camera follows it) --------------------------------------
 
 

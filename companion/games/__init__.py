@@ -19,7 +19,7 @@ from companion.games.protocol import Game, RecordProblem
 from companion.games.records import read_document
 
 # Each package's `game` module holds its `GAME`; the first is the default game.
-PACKAGES = ("companion.games.caboose", "companion.games.yardmaster")
+PACKAGES = ("companion.games.caboose", "companion.games.yardmaster", "companion.games.switching")
 
 
 @cache
@@ -49,7 +49,8 @@ def for_record(doc: Any) -> Game:
     formats = {g.record_format: g for g in games().values()}
     found = formats.get(doc.get("format"))
     if found is None:
-        known = " or ".join(repr(f) for f in formats)
+        *others, last = (repr(f) for f in formats)
+        known = f"{', '.join(others)} or {last}" if others else last
         given = reprlib.repr(doc.get("format"))  # cut short: one readable line
         raise RecordProblem(0, "record", f"the format must be {known}, not {given}")
     return found

@@ -95,11 +95,7 @@ class Camera:
         seen = read_board(frame, self.board, calibration=self.calibration)
         if seen.calibration is not None:
             self.calibration = seen.calibration
-        camera = tuple(
-            Said(p.key, p.text(), tuple(p.params.items()))
-            for p in seen.problems
-            if p.key not in _IN_PLAY
-        )
+        camera = tuple(p for p in seen.problems if p.key not in _IN_PLAY)
         return board_seen(seen), dice_seen(seen), camera
 
 

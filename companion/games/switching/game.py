@@ -1,0 +1,159 @@
+"""The switching-track board game as the shared table sees it: its `Game`
+(companion/games/protocol.py).
+
+One entry per thing the shared parts ask; each points at the module of the package that
+does it, so this file is the package's table of contents for the seam."""
+
+from __future__ import annotations
+
+import argparse
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from importlib.resources import files
+from typing import Any
+
+from companion.games.names import first_bad_name
+from companion.games.protocol import Enrolment, Game, Option, RecordProblem, Rules, Start
+from companion.games.switching import (
+    board,
+    bots,
+    camera,
+    commandline,
+    commands,
+    demo,
+    match,
+    rules,
+    scenes,
+    view,
+)
+from companion.games.switching.commands import PassTurn, Play, Throw
+from companion.games.switching.record import FORMAT, GAME_ID, from_json
+from companion.games.switching.snapshot import Played, Snapshot
+from companion.games.switching.vision import eval_vision
+from companion.games.switching.words import TEXT
+
+NAME = "Switching tracks"
+
+# The start form's names of the variants (rules.VARIANTS; the page says them in its words)
+_VARIANT_NAMES = {
+    "short": "short game (two trains win)",
+    "repair": "bonus level (repair tiles)",
+    "short-repair": "short game with repair tiles",
+}
+
+
+def options() -> tuple[Option, ...]:
+    """The boards, each with the rules' variants (the full game is the default)."""
+    found = []
+    for board_id in board.BOARDS:
+        played_on = board.load(board_id)
+        variants = tuple(Option(v, _VARIANT_NAMES[v], rules.PLAYERS) for v in _VARIANT_NAMES)
+        found.append(Option(played_on.id, played_on.name, rules.PLAYERS, variants))
+    return tuple(found)
+
+
+def deal_start(start: Start) -> rules.Position:
+    """A new game's position from the start form's choices."""
+    return match.new_game(start).start
+
+
+def apply(position: rules.Position, action: object) -> tuple[rules.Position, Sequence[rules.Event]]:
+    """The rules' `apply` as the protocol has it."""
+    assert isinstance(action, rules.Move | rules.Pass | rules.Stop)
+    return rules.apply(position, action)
+
+
+def legal(position: rules.Position) -> Sequence[object]:
+    """The actions the player to move may take without a roll: declining the doubles'
+    re-roll; every other action needs the dice (`rules.legal_moves(position, roll)`)."""
+    return (rules.Stop(),) if position.reroll is not None else ()
+
+
+def watch(doc: Mapping[str, Any], turn: int, lang: str) -> dict[str, Any]:
+    """One frame of a record watched turn by turn on the page (`POST /api/replay`): the view
+    after `turn` turns, with the number of turns."""
+    played = from_json(doc)
+    bad = first_bad_name(played.names)
+    if bad is not None:
+        message, key, params = bad
+        raise RecordProblem(0, "record", message, key=key, params=params)
+    variant = next(k for k, v in rules.VARIANTS.items() if v == played.start.variant)
+    snap = Snapshot(played.names, played.start, variant=variant)
+    turn = min(turn, len(played.turns))
+    position = played.start
+    history = []
+    for number, entry in enumerate(played.turns[:turn], 1):
+        try:
+            position, events = rules.apply(position, entry.action)
+        except rules.RuleError as error:
+            raise RecordProblem(number, error.rule, error.message) from None
+        history.append(Played(entry.action, events, position))
+    frame = view.build(replace(snap, history=tuple(history)), lang, light=True)
+    frame["turns"] = len(played.turns)
+    return frame
+
+
+def sample(table: Any, turns: int = 6, seed: str = "demo") -> None:
+    """A game in progress to look at: three bots' first `turns` turns played through the
+    table, as the page would play them (the dice thrown from the seed)."""
+    table.start(GAME_ID, Start(("Ana", "Ben", "Cleo"), "ours", None, seed))
+    rng = random.Random(seed)
+    for _ in range(turns):
+        snap = table.match.hint()
+        if snap.position.over:
+            return
+        if snap.position.reroll is not None and rng.random() < 0.5:
+            table.handle(PassTurn(snap.turn))
+            continue
+        colour = rng.choice(board.PANEL_COLOURS)
+        table.handle(Throw(colour, (rng.randint(1, 6), rng.randint(1, 6)), snap.turn))
+        snap = table.match.hint()
+        choice = bots.choose(snap.position, snap.moves, "greedy", rng)
+        if isinstance(choice.action, rules.Move):
+            table.handle(Play(choice.action.train, snap.turn))
+        else:
+            table.handle(PassTurn(snap.turn))
+
+
+def scene(seed: int) -> Any:
+    """A table of this game in mid-play: what the synthetic camera shows."""
+    return scenes.random_table(seed).scene
+
+
+def enroll(args: argparse.Namespace) -> Enrolment:
+    """`companion enroll --game switching`: nothing to teach yet, the camera reads our own
+    printed board, panels, trains and dice."""
+    raise ValueError(
+        "the switching-track game is read from our own printed board and pieces: there is "
+        "nothing to teach the camera (enroll teaches the card games' boxes)"
+    )
+
+
+GAME = Game(
+    id=GAME_ID,
+    name=NAME,
+    record_format=FORMAT,
+    options=options(),
+    rules=Rules(deal=deal_start, legal=legal, apply=apply),
+    words=TEXT.__getitem__,
+    page=files("companion.games.switching") / "page",
+    start=match.start,
+    load=match.load,
+    resume=match.resume,
+    parse=commands.parse,
+    parse_start=commands.start,
+    button=commands.button,
+    idle=match.idle,
+    sample=sample,
+    replay=commandline.replay_text,
+    watch=watch,
+    add_arguments=commandline.add_arguments,
+    simulate=commandline.simulate,
+    scene=scene,
+    watcher=camera.Camera.over,
+    follow=camera.follow,
+    demo=demo.from_args,
+    enroll=enroll,
+    eval_vision=eval_vision.main,
+)
