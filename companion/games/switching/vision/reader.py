@@ -13,21 +13,25 @@ How (our board and pieces, art.py, are made for each step):
    round it for the dice), whichever way round it lies on the table and wherever;
 2. the light: a small top-down image of board and apron gives the paper's white (its
    colour, to undo the lamp's cast, and its brightness round each place, to undo the
-   light's fall-off), so colours are measured as shares of the paper's;
-3. the panels: each slot is cut out of the frame square at `_SLOT_PX_PER_MM`; the colour
-   covering most of it is its panel's (one of three far apart in hue), the slot floor's
-   grey is no panel, and the two black squares in a panel's top corners say which way
-   round it lies (at the bottom: turned). Three slots with a panel each must show the
-   three colours, else the panels are unsure;
-4. the trains: every space's box is cut out of the frame along its track (`_patch`, at
-   `_SPACE_PX_PER_MM`, one warp a space); a train is most of the box in one train colour,
-   its facing where its black roof is (at its back): over the space's back half or its
-   front half, and not both. A box that is the space's white is empty; anything else (a
-   hand, a half hidden train) is unseen;
-5. the dice: beside the board, in the apron, the shared dice finder (companion/vision/
-   dice.py) finds die-sized blobs; one in a panel's colour is the colour die, white ones
-   are the number dice, read by the shared pip reader (the Caboose table's). Anything of
-   a train's colour there is a depot's train, not a die.
+   light's fall-off); colours are then classed by hue (HSV, white-balanced) among the
+   seven printed piece colours, which lie at least 30 degrees apart and are far more
+   colourful than skin, wood or the board's greys;
+3. the panels: the slots are cut out of the frame square (a perspective each, one remap
+   for all); the colour covering most of a slot is its panel's, the slot floor's grey is
+   no panel, and the two black squares in a panel's top corners say which way round it
+   lies (at the bottom: turned; one hidden by a hand, the others must still agree). A
+   colour seen in no slot or in two, or a way round not read, leaves that panel unsure;
+4. the trains: every space's box (30 x 14 mm) is cut out of the frame along its track,
+   all in one remap; a train is a fifth of the box or more in one train colour (and no
+   second one), its facing where its black roof lies: clearly behind its own colour's
+   middle or clearly ahead of it. A box showing the space's white is empty; anything
+   else (a hand, a half hidden train) is unseen. A panel's spaces are placed where that
+   panel was read;
+5. the dice: beside the board, in bands of the apron clear of its corners, die-sized
+   blobs that are white (the number dice, read by the shared pip reader, the Caboose
+   table's: companion/vision/dice.py) or of a panel's colour (the colour die). A train's
+   colour there is a depot's train, not a die; wood, skin and the table's edge are
+   neither white nor that colourful.
 
 `read_board` never raises on a bad frame: what it could not see is in `SeenBoard.problems`.
 """
