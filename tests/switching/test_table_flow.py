@@ -2,7 +2,9 @@
 whose boards look the same but whose games differ (one train runs into Finish, S-12; the
 other bumps it there and it starts over, S-13) are not taken for each other: the camera
 takes neither, says so, buzzes on CONFIRM, and the move tapped on the page is the one
-kept. The position is the one the demo met (2 players, short game, seed "demo")."""
+kept. The position is the one the demo met (2 players, short game, seed "demo"). Also
+what the demo found next: a move that leaves the board as it was (S-14), and a game won
+left unfinished in the store."""
 
 from __future__ import annotations
 
@@ -11,10 +13,10 @@ from pathlib import Path
 import pytest
 
 from companion.games.protocol import Setting, Start
-from companion.games.switching import match, rules
+from companion.games.switching import match, record, rules, simulate
 from companion.games.switching.board import Lie
 from companion.games.switching.board import load as load_board
-from companion.games.switching.commands import Play, Press, Seen, Throw
+from companion.games.switching.commands import PassTurn, Play, Press, Seen, Throw
 from companion.games.switching.follow import BoardSeen, compare, slide_only
 from companion.games.switching.snapshot import Snapshot
 from companion.store import Store
@@ -166,5 +168,33 @@ def test_confirm_on_the_board_as_it_was_takes_the_move_that_leaves_it_so(
         at.handle(Press("confirm"))
         assert at.snap.position == ran_off.position and at.snap.phase == "roll"
         assert setting.outputs.buzzes == 0
+    finally:
+        store.close()
+
+
+def test_the_step_that_wins_finishes_the_game_in_the_store(tmp_path: Path) -> None:
+    """A restart resumes the newest unfinished game: a game won is not resumed, and
+    `companion demo --store` reports it rather than dealing a new one."""
+    store = Store(tmp_path / "table.sqlite3")
+    try:
+        names = ("Ana", "Ben")
+        at = match.start(store, Start(names, "ours", "short"), Setting())
+        won = simulate.play(load_board("ours"), ("greedy", "greedy"), "finish", "short")
+        start = record.from_json(won.doc).start
+        at = match.Match(store, at.id, Snapshot(names, start, variant="short"), Setting())
+        for turn in record.from_json(won.doc).turns:
+            assert store.current() == at.id  # not over yet: a restart resumes it
+            action = turn.action
+            if isinstance(action, rules.Stop):
+                at.handle(PassTurn(at.snap.turn))
+                continue
+            roll = action.roll
+            at.handle(Throw(roll.colour, (roll.white, roll.black), at.snap.turn, action.repair))
+            if isinstance(action, rules.Pass):
+                at.handle(PassTurn(at.snap.turn))
+            else:
+                at.handle(Play(action.train, at.snap.turn))
+        assert at.over and at.snap.position == won.end
+        assert store.current() is None
     finally:
         store.close()

@@ -115,8 +115,11 @@ class Match:
     # --- the commands --------------------------------------------------------------------
 
     def _journal(self, snap: Snapshot, kind: str, doc: dict[str, Any]) -> None:
-        """Keep one step: in the store first, then as the game."""
+        """Keep one step: in the store first, then as the game. The step that wins it
+        finishes the game in the store: a restart no longer resumes a game that is over."""
         self.store.append(self.number, kind, doc)
+        if snap.position.over:
+            self.store.finish(self.number)
         self.snap = snap
 
     def _press(self, button: str) -> None:
