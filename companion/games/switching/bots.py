@@ -23,7 +23,7 @@ _AT_FINISH = 100  # a train in the depot: worth much more than any train still o
 _ON_THE_WAY = 40  # a train heading for Finish: this, less its spaces from Finish
 _ASTRAY = 3  # a train heading into a dead end or off the track: barely better than none
 _TILE = 4  # a repair tile held (the bonus level)
-_TYPICAL = Roll(None, 3, 4)  # the roll a greedy bot weighs a repair tile against (the mean)
+_TYPICAL = (3, 4)  # the number dice a greedy bot weighs a repair tile with (the mean roll)
 
 
 @cache
@@ -94,7 +94,7 @@ def reroll(position: Position, policy: str, rng: random.Random) -> bool:
 def repair(position: Position, policy: str, rng: random.Random) -> str | None:
     """The panel to slide with a repair tile before rolling (S-20), or None to roll the
     colour die. Greedy plays a tile when, for a roll of 7, its best move after sliding that
-    panel beats its best move after the colour die's panel on average."""
+    panel, less the tile spent, beats its best move after the colour die's on average."""
     seat = position.turn
     if not position.variant.repair_tiles or position.repairs[seat] == 0:
         return None
@@ -104,13 +104,14 @@ def repair(position: Position, policy: str, rng: random.Random) -> str | None:
     if policy == "random":
         return rng.choice(panels) if rng.random() < 0.5 else None
     mover = position.players[seat]
-
-    def best(roll: Roll, panel: str | None) -> float:
-        return max(rating(o.position, mover) for o in legal_moves(position, roll, panel))
-
-    by_die = sum(
-        best(Roll(colour, _TYPICAL.white, _TYPICAL.black), None) for colour in PANEL_COLOURS
-    ) / len(PANEL_COLOURS)
-    rated = {panel: best(_TYPICAL, panel) for panel in panels}
-    chosen = max(panels, key=rated.__getitem__)
-    return chosen if rated[chosen] > by_die else None
+    # A tile slides a panel as the colour die showing it would, and is spent: each panel's
+    # best move for a roll of 7 is weighed once, the tile's worth taken off for the tile.
+    best = {
+        colour: max(
+            rating(o.position, mover) for o in legal_moves(position, Roll(colour, *_TYPICAL))
+        )
+        for colour in PANEL_COLOURS
+    }
+    by_die = sum(best.values()) / len(best)
+    chosen = max(panels, key=best.__getitem__)
+    return chosen if best[chosen] - _TILE > by_die else None
