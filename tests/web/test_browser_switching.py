@@ -1,0 +1,291 @@
+"""The switching-track game's page in a real headless Chromium (see tests/web/test_browser.py),
+through the real app: the board drawn as it lies with the trains, a roll typed in by
+tapping the dice, every legal move listed with its outcome as the table has it, a move
+tapped to see its bump chain drawn on the board and then played, doubles and ending the
+turn, a step taken back, a tap the table refuses said in Spanish, a phone 360 px wide with
+no sideways scroll. Screenshots go to tests/artifacts/.
+"""
+
+from __future__ import annotations
+
+import urllib.request
+
+import pytest
+
+from companion.games.protocol import Setting
+from companion.games.said import Said
+from companion.games.switching.commands import Seen
+from companion.store import Store
+from companion.table import Table
+from tests.web import test_browser as shared
+
+pytestmark = pytest.mark.browser
+
+browser = shared.browser  # one Chromium for the module, as test_browser.py starts it
+server = shared.server
+
+GAME = {"game": "switching", "edition": "ours"}
+SCROLL_WIDTH = "() => document.documentElement.scrollWidth"
+
+
+def start(server, names: list[str], variant: str | None = None) -> dict:
+    body = GAME | {"names": names, "seed": 1}
+    if variant:
+        body["variant"] = variant
+    return server.post("/api/game", body)
+
+
+def roll(server, doc: dict, colour: str, white: int, black: int) -> dict:
+    return server.post("/api/roll", {"colour": colour, "dice": [white, black], "turn": doc["turn"]})
+
+
+def play(server, doc: dict, space: str) -> dict:
+    return server.post("/api/play", {"from": space, "turn": doc["turn"]})
+
+
+def blue_ahead_of_red(server) -> dict:
+    """Ana's red train enters at D1, Ben's blue at A1 and runs to A3 (a Start counts one,
+    S-8); purple stays each time (it is not next to the empty slot, S-6). Ana to roll."""
+    doc = start(server, ["Ana", "Ben"])
+    doc = play(server, roll(server, doc, "purple", 1, 2), "D1")
+    return play(server, roll(server, doc, "purple", 1, 2), "A1")
+
+
+def tap_roll(page, colour: str, white: int, black: int) -> None:
+    page.click(f"#sw-roll-section button[data-colour='{colour}']")
+    page.click(f"#sw-roll-section button[data-die='0'][data-pips='{white}']")
+    page.click(f"#sw-roll-section button[data-die='1'][data-pips='{black}']")
+    page.click("#sw-send-roll")
+
+
+def wait_turn(page, turn: int) -> None:
+    """Until the page draws the view after `turn` steps (the log has that many lines)."""
+    page.wait_for_function(
+        "n => document.querySelectorAll('#log li:not(.correction)').length >= n", arg=turn
+    )
+
+
+def trains_drawn(page) -> set[tuple[str, str]]:
+    found = page.eval_on_selector_all(
+        "#sw-board-svg .sw-train", "gs => gs.map(g => [g.dataset.colour, g.dataset.space])"
+    )
+    return {tuple(pair) for pair in found}
+
+
+def test_a_roll_tapped_in_every_move_listed_a_chain_seen_then_played_on_a_phone(browser, server):
+    doc = blue_ahead_of_red(server)
+    page, errors = shared.open_page(browser, server.url, 360, 740)
+    shared.enter_pin(page)
+    page.wait_for_selector("#sw-send-roll")
+    assert page.locator("#sw-to-move").inner_text().endswith("Ana to move")
+    assert trains_drawn(page) == {(t["colour"], t["space"]) for t in doc["trains"]}
+    assert page.locator("#sw-board-svg .sw-space").count() == len(doc["board"]["spaces"])
+    assert page.locator("#sw-send-roll").is_disabled()  # nothing chosen yet
+    assert page.evaluate(SCROLL_WIDTH) <= 360  # six pips a die, side by side
+    shared.shot(page, "sw-1-phone-roll")
+    tap_roll(page, "purple", 3, 4)
+    page.wait_for_selector("#sw-move-list li")
+    doc = server.state()
+    assert doc["roll"] == {"colour": "purple", "dice": [3, 4], "total": 7, "doubles": False,
+                           "repair": None}  # fmt: skip
+    assert page.locator("#sw-total").inner_text() == "7 spaces"
+    assert page.locator("#sw-slide").inner_text() == doc["slide"]
+    listed = page.locator("#sw-move-list .sw-move-button").all_inner_texts()
+    assert [text.split(maxsplit=1)[1] for text in listed] == [m["text"] for m in doc["moves"]]
+    # Red enters at A1 and bumps blue up the track: its chain, drawn and said step by step.
+    move = next(m for m in doc["moves"] if m["id"] == "A1")
+    assert [step["colour"] for step in move["steps"]] == ["red", "blue"]
+    page.click("#sw-move-list li[data-move='A1'] .sw-move-button")
+    page.wait_for_selector("#sw-chain")
+    assert page.locator("#sw-chain polyline").count() == 2
+    assert page.locator("#sw-chain .sw-step-number").all_text_contents() == ["1", "2"]
+    steps = page.locator("#sw-steps li").all_inner_texts()
+    assert [text.split(maxsplit=1)[1] for text in steps] == [s["text"] for s in move["steps"]]
+    assert page.evaluate(SCROLL_WIDTH) <= 360
+    shared.shot(page, "sw-2-phone-chain")
+    page.click("#sw-play")
+    wait_turn(page, doc["turn"] + 1)
+    after = server.state()
+    assert after["to_move"] == 1 and after["roll"] is None
+    ends = {(step["colour"], step["to"]) for step in move["steps"]}
+    assert ends <= trains_drawn(page) == {(t["colour"], t["space"]) for t in after["trains"]}
+    assert page.locator("#sw-chain").count() == 0  # the chain went with the move
+    assert page.locator("#log li").first.inner_text() == after["log"][0]["text"]
+    assert page.locator("#sw-to-move").inner_text().endswith("Ben to move")
+    assert errors == []
+
+
+def test_doubles_end_the_turn_and_a_step_taken_back(browser, server):
+    """Doubles (S-16): once moved, the page asks to roll again or end the turn; ending it
+    passes the turn on; undo takes the last step back and the log marks it."""
+    doc = start(server, ["Ana", "Ben"])
+    page, errors = shared.open_page(browser, server.url, 1280, 900)
+    shared.enter_pin(page)
+    page.wait_for_selector("#sw-send-roll")
+    assert page.locator("#sw-undo").is_disabled()
+    tap_roll(page, "cyan", 2, 2)
+    page.wait_for_selector("#sw-doubles")
+    page.click("#sw-move-list li[data-move='D1'] .sw-move-button")
+    page.click("#sw-play")
+    page.wait_for_selector("#sw-reroll")
+    doc = server.state()
+    assert doc["phase"] == "reroll" and doc["to_move"] == 0
+    assert page.locator("#sw-reroll").inner_text().startswith("Ana may roll again")
+    assert page.locator("#sw-send-roll").count() == 1  # the dice may be thrown again
+    page.click("#sw-pass")
+    page.wait_for_function(
+        "() => document.querySelector('#sw-to-move').textContent.endsWith('Ben to move')"
+    )
+    assert server.state()["phase"] == "roll"
+    page.click("#sw-undo")
+    page.wait_for_selector("#log li.correction")
+    assert server.state()["phase"] == "reroll"
+    assert (
+        page.locator("#log li.correction").inner_text().startswith("correction: turn 3 taken back")
+    )
+    assert page.locator("#sw-to-move").inner_text().endswith("Ana to move")
+    assert errors == []
+
+
+def test_a_stale_tap_is_refused_and_said_in_spanish_on_a_phone(browser, server):
+    """A phone whose live stream dropped still shows the table before another phone's
+    roll: its tap is refused (the table moved on), said in Spanish, and nothing changes;
+    a phone online shows that roll's moves in Spanish."""
+    doc = blue_ahead_of_red(server)
+    page, errors = shared.open_page(browser, server.url, 360, 740, lang="es-ES")
+    page.route("**/api/events*", lambda route: route.abort())  # no live updates
+    page.reload()
+    page.fill("#pin", shared.PIN)
+    page.click("#pin-form button")
+    page.wait_for_selector("#pin-state:has-text('PIN aceptado')")
+    page.wait_for_selector("#sw-send-roll")
+    assert page.locator("#sw-roll-section h2").inner_text() == "Tirada"
+    assert page.locator("#sw-to-move").inner_text().endswith("Le toca a Ana")
+    rolled = roll(server, doc, "orange", 5, 6)  # another phone, first
+    tap_roll(page, "purple", 3, 4)
+    page.wait_for_selector("#error:not([hidden])")
+    toast = page.locator("#error").inner_text()
+    assert (
+        toast
+        == f"la mesa ha seguido: ya van {rolled['turn']} pasos; vuelve a mirar la mesa (stale)"
+    )
+    assert server.state()["roll"]["colour"] == "orange"
+    online, online_errors = shared.open_page(browser, server.url, 360, 740, lang="es-ES")
+    online.wait_for_selector("#sw-move-list li")  # a phone online: the table as it is
+    spanish = online.locator("#sw-move-list .sw-move-button").first.inner_text()
+    assert "el rojo" in spanish or "el azul" in spanish
+    assert online.locator("#sw-slide").inner_text().startswith("El panel naranja")
+    assert online.evaluate(SCROLL_WIDTH) <= 360 and online_errors == []
+    assert page.evaluate(SCROLL_WIDTH) <= 360
+    shared.shot(page, "sw-3-phone-es-refused")
+    assert errors == []
+
+
+def test_a_repair_tile_slides_the_panel_the_player_chose(browser, server):
+    """The bonus level (S-19, S-20): Ana's train runs off the track and she takes a repair
+    tile; on her next turn the page offers it for the panels next to the empty slot, and
+    the panel tapped slides instead of the colour die's."""
+    doc = start(server, ["Ana", "Ben"], variant="repair")
+    doc = play(server, roll(server, doc, "purple", 2, 4), "B1")  # B1..B5, then off (S-14)
+    assert doc["players"][0]["repair"] == 1
+    doc = play(server, roll(server, doc, "purple", 1, 2), "D1")
+    page, errors = shared.open_page(browser, server.url, 360, 740)
+    shared.enter_pin(page)
+    page.wait_for_selector("#sw-repair-options")
+    offered = page.eval_on_selector_all(
+        "#sw-repair-options button", "bs => bs.map(b => b.dataset.repair)"
+    )
+    assert offered == doc["repair_options"] == ["cyan", "orange"]
+    assert page.locator(".sw-player[data-seat='0'] .sw-repair").inner_text() == "1 repair tile"
+    page.click("#sw-repair-options button[data-repair='orange']")
+    page.click("#sw-roll-section button[data-die='0'][data-pips='1']")
+    page.click("#sw-roll-section button[data-die='1'][data-pips='2']")
+    page.click("#sw-send-roll")
+    page.wait_for_selector("#sw-repair-played")
+    after = server.state()
+    assert after["roll"]["repair"] == "orange" and after["roll"]["colour"] is None
+    assert page.locator("#sw-repair-played").inner_text() == "repair tile: orange"
+    page.wait_for_selector(".sw-player[data-seat='0'] .sw-repair:has-text('0 repair tiles')")
+    assert (
+        page.locator("#sw-slide")
+        .inner_text()
+        .startswith("Ana plays a repair tile. The orange panel slides from SW into SE.")
+    )
+    slots = page.eval_on_selector_all(
+        "#sw-board-svg .sw-panel", "gs => gs.map(g => [g.dataset.panel, g.dataset.slot])"
+    )
+    assert ["orange", "SE"] in slots
+    assert page.evaluate(SCROLL_WIDTH) <= 360
+    shared.shot(page, "sw-4-phone-repair")
+    assert errors == []
+
+
+def test_the_camera_reads_the_dice_and_the_page_says_what_the_table_waits_for(browser, tmp_path):
+    """A table a camera follows: the page says whose dice it waits for, what the camera
+    cannot see (in Spanish on a Spanish phone), and once it reads a new throw the moves for
+    it; typing the roll in is folded away, there for dice it cannot read."""
+    server = shared.Server(Table(Store(tmp_path / "table.sqlite3"), Setting(camera=object())))
+    try:
+        start(server, ["Ana", "Ben"])
+        page, errors = shared.open_page(browser, server.url, 360, 740)
+        spanish, spanish_errors = shared.open_page(browser, server.url, 360, 740, lang="es-ES")
+        page.wait_for_selector("#session:not([hidden]) #session-message")
+        assert page.locator("#session h2").inner_text() == "At the table"
+        assert page.locator("#session-message").inner_text() == (
+            "Ana: throw the three dice beside the board"
+        )
+        assert page.locator("#sw-roll-by-hand:not([open])").count() == 1
+        assert page.locator("#sw-send-roll").is_hidden()
+        unread = Said("dice_unsure", "the dice could not be read", ())
+        server.table.handle(Seen(lifted=True, camera=(unread,)))
+        page.wait_for_selector("#session.led-error #session-camera li")
+        assert page.locator("#session-camera li").inner_text() == (
+            "the dice could not be read: are all three beside the board, apart?"
+        )
+        spanish.wait_for_selector("#session-camera li")
+        assert (
+            spanish.locator("#session-camera li")
+            .inner_text()
+            .startswith("no se han podido leer los dados")
+        )
+        server.table.handle(Seen(dice=("cyan", (3, 4))))
+        page.wait_for_selector("#sw-move-list li")
+        doc = server.state()
+        assert doc["roll"]["colour"] == "cyan" and doc["session"]["awaiting"] == "move"
+        assert page.locator("#session-message").inner_text() == (
+            "Ana: slide the panel, then move your train"
+        )
+        assert page.locator("#sw-move-list li").count() == len(doc["moves"])
+        assert page.evaluate(SCROLL_WIDTH) <= 360
+        shared.shot(page, "sw-5-phone-camera")
+        assert errors == [] and spanish_errors == []
+    finally:
+        server.close()
+
+
+def test_a_record_is_watched_turn_by_turn_with_nothing_to_tap(browser, server, tmp_path):
+    doc = blue_ahead_of_red(server)
+    doc = play(server, roll(server, doc, "purple", 3, 4), "A1")
+    with urllib.request.urlopen(f"{server.url}/api/export") as answer:
+        (tmp_path / "game.json").write_bytes(answer.read())
+    page, errors = shared.open_page(browser, server.url, 360, 740)
+    page.wait_for_selector("#sw-send-roll")
+    page.click("#setup details:nth-of-type(2) summary")
+    page.set_input_files("#record-file", str(tmp_path / "game.json"))
+    page.click("#import-watch")
+    page.wait_for_selector("#watch:not([hidden])")
+    assert page.locator("#watch-turn").inner_text() == "turn 0 of 3"
+    assert trains_drawn(page) == set()
+    assert page.locator("#sw-send-roll").count() == 0  # a record watched: nothing to tap
+    assert page.locator("#sw-moves-section").is_hidden()
+    assert page.locator("#sw-roll-section").is_hidden()
+    for _ in range(3):
+        page.click("#watch-next")
+    page.wait_for_function(
+        "() => document.querySelector('#watch-turn').textContent === 'turn 3 of 3'"
+    )
+    assert trains_drawn(page) == {(t["colour"], t["space"]) for t in doc["trains"]}
+    assert page.locator("#sw-send-roll").count() == 0 and page.locator("#sw-undo").count() == 0
+    page.click("#watch-stop")
+    page.wait_for_selector("#sw-send-roll")
+    assert errors == []
