@@ -16,7 +16,7 @@ from dataclasses import replace
 import pytest
 
 from companion.games.protocol import LANGUAGES
-from companion.games.switching import bots, rules, view
+from companion.games.switching import bots, match, rules, view
 from companion.games.switching.board import PANEL_COLOURS, load, network
 from companion.games.switching.rules import Move, Pass, Roll, Stop, Train
 from companion.games.switching.snapshot import Played, Snapshot
@@ -314,3 +314,31 @@ def test_whole_bot_games_draw_in_both_languages_at_every_step(lang):
         end = view.build(Snapshot(NAMES, start, tuple(history)), lang)
         assert end["over"] and end["winner"] in NAMES
         assert all("{" not in entry["text"] for entry in end["log"])
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_step_the_match_takes_back_is_told_in_the_log(lang):
+    """The match's undo (match.undone) of each kind of step: a roll, a move, a lost turn, a
+    re-roll declined. Each stands in the log as a correction, in words, where it was."""
+    blocked = position(*[Train(s, "blue") for s in BOARD.starts], players=("red", "blue"))
+    steps = [
+        (position(), [("roll", "cyan", (1, 2))]),
+        (position(), [("roll", "cyan", (1, 2)), ("play", "D1")]),
+        (blocked, [("roll", "cyan", (1, 2)), ("pass",)]),
+        (position(), [("roll", "cyan", (1, 1)), ("play", "D1"), ("pass",)]),
+    ]
+    for start, taken in steps:
+        s = snap(start)
+        for step in taken:
+            if step[0] == "roll":
+                s = match.thrown(s, step[1], step[2])
+            elif step[0] == "play":
+                s = match.played(s, step[1])
+            else:
+                s = match.passed(s)
+        back = match.undone(s)
+        doc = view.build(back, lang)
+        corrections = [entry for entry in doc["log"] if entry["correction"]]
+        assert len(corrections) == 1, taken
+        assert corrections[0]["turn"] == s.turn and "{" not in corrections[0]["text"]
+        assert corrections[0]["text"] == doc["log"][0]["text"]  # the newest step: taken back
