@@ -14,7 +14,9 @@ import pytest
 
 from companion.games.protocol import Setting
 from companion.games.said import Said
+from companion.games.switching.board import load as load_board
 from companion.games.switching.commands import Seen
+from companion.games.switching.follow import BoardSeen
 from companion.store import Store
 from companion.table import Table
 from tests.web import test_browser as shared
@@ -248,6 +250,20 @@ def test_the_camera_reads_the_dice_and_the_page_says_what_the_table_waits_for(br
             .inner_text()
             .startswith("no se han podido leer los dados")
         )
+        # A train the game does not have: said as the problem to fix, its colour in words.
+        board = load_board()
+        stray = BoardSeen(board.home, frozenset({("A3", "red", 1)}))
+        server.table.handle(Seen(board=stray))
+        page.wait_for_selector("#session-message.problem")
+        assert page.locator("#session-message").inner_text() == (
+            "a red train stands on A3, where the game has none"
+        )
+        spanish.wait_for_selector("#session-message.problem")
+        assert spanish.locator("#session-message").inner_text() == (
+            "hay un tren rojo en A3, donde la partida no tiene ninguno"
+        )
+        server.table.handle(Seen(board=BoardSeen(board.home, frozenset())))
+        page.wait_for_selector("#session-message:not(.problem)")
         server.table.handle(Seen(dice=("cyan", (3, 4))))
         page.wait_for_selector("#sw-move-list li")
         doc = server.state()
