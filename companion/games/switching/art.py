@@ -154,7 +154,7 @@ def _chain_points(board: Board, chain: Chain, layout: Layout) -> list[tuple[floa
     points = list(centres)
     for end, index, step in ((chain.back, 0, -1), (chain.front, -1, 1)):
         if end in (START, FINISH, DEAD_END):
-            dx, dy = _frame_heading(board, chain.spaces[index], layout)
+            dx, dy = board.heading(chain.spaces[index], layout)
             reach = END_MM if end == DEAD_END else 18.0
             x, y = centres[index]
             point = (x + step * dx * reach, y + step * dy * reach)
@@ -170,11 +170,6 @@ def _frame_point(board: Board, space: str, layout: Layout) -> tuple[float, float
     """A space's centre in its own frame: on the board, or in its panel upright."""
     s = board.spaces[space]
     return s.at if s.panel is not None else board.centre(space, layout)
-
-
-def _frame_heading(board: Board, space: str, layout: Layout) -> tuple[float, float]:
-    """A space's heading in its own frame (`layout` has every panel upright)."""
-    return board.heading(space, layout)
 
 
 class _Sheet:
@@ -218,11 +213,11 @@ def _draw_chain(sheet: _Sheet, board: Board, chain: Chain, layout: Layout) -> No
     points = _chain_points(board, chain, layout)
     sheet.band(points, TRACK_MM, TRACK)
     for end, index, outward in ((chain.back, 0, -1.0), (chain.front, -1, 1.0)):
-        dx, dy = _frame_heading(board, chain.spaces[index], layout)
+        dx, dy = board.heading(chain.spaces[index], layout)
         _end_mark(sheet, end, points[index], (outward * dx, outward * dy))
     for space in chain.spaces:
         centre = _frame_point(board, space, layout)
-        sheet.box(centre, _frame_heading(board, space, layout), SPACE_MM, SPACE)
+        sheet.box(centre, board.heading(space, layout), SPACE_MM, SPACE)
 
 
 def _end_mark(
