@@ -287,3 +287,52 @@ def test_a_simulated_record_replays_to_the_simulators_final_position(
     actions = [turn.action for turn in checked.turns]
     pairs = list(zip(actions, replayed.events, strict=True))
     assert record.to_json(checked.start, checked.names, pairs) == doc
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-(10**6), 10**6) | st.floats(allow_nan=False)
+    | st.text(max_size=6) | st.sampled_from(["D1", "D5", "purple", "cyan", "red", "stop"]),
+    lambda inner: st.lists(inner, max_size=3)
+    | st.dictionaries(st.text(max_size=6), inner, max_size=3),
+    max_leaves=6,
+)  # fmt: skip
+
+
+def paths(doc: Any, here: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Every place in a document (keys and list indices from the top), the board's left out
+    (board.py's own tests try bad boards)."""
+    found = [here]
+    if isinstance(doc, dict):
+        for key, value in doc.items():
+            if here or key != "board":
+                found += paths(value, (*here, key))
+    elif isinstance(doc, list):
+        for index, value in enumerate(doc):
+            found += paths(value, (*here, index))
+    return found
+
+
+PLACES = paths(SPEC)
+
+
+@settings(max_examples=120, deadline=None)
+@given(place=st.sampled_from(PLACES[1:]), value=JSON, drop=st.booleans())
+def test_a_record_changed_anywhere_replays_or_is_refused_never_crashes(place, value, drop):
+    """Bad input never crashes: any value put anywhere in the spec's example (or a field
+    taken out) replays, or is refused as a RecordProblem naming a turn and a rule."""
+    doc = copy.deepcopy(SPEC)
+    parent = doc
+    for key in place[:-1]:
+        parent = parent[key]
+    if drop:
+        del parent[place[-1]]
+    else:
+        parent[place[-1]] = value
+    try:
+        out = record.replay_json(doc)
+    except RecordProblem as found:
+        turns = doc.get("turns")
+        most = len(turns) if isinstance(turns, list) else 0
+        assert 0 <= found.turn <= most and found.rule and found.message
+    else:
+        assert out["turns"] == len(doc["turns"])
