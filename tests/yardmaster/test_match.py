@@ -137,6 +137,7 @@ def test_a_whole_game_at_the_table_replays_to_its_scores(store: Store) -> None:
     table = dealt(store, "caboose")
     play_out(table)
     assert table.match.over
+    assert store.current() is None  # finished in the store: a restart does not resume it
     doc = table.record()[2]
     assert doc["caboose"] is not None
     summed = record.replay_json(doc)
@@ -155,6 +156,7 @@ def test_Y11_the_strategic_variant_deals_a_second_game_carrying_the_first(store:
     play_out(table)
     first = yard(table)
     assert not table.match.over  # the second game is still to be played
+    assert store.current() == table.record()[1]  # and a restart comes back to it
     points = {s.name: s.score for s in rules.score(first)}
     first_number = table.record()[1]
     table.handle(NextGame())

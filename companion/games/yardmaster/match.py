@@ -147,9 +147,16 @@ class Match:
         else:
             assert command.card is not None
             seen = Add(command.card, command.turned, command.face_down)
-        snap = added(self.snap, seen)
+        self._keep_added(added(self.snap, seen), seen)
+
+    def _keep_added(self, snap: Snapshot, seen: Add | None) -> None:
+        """Journal a card added, then make it the game's. The card that ends the game
+        finishes it in the store (a restart no longer resumes it); the strategic variant's
+        first game stays open until its second is dealt."""
         self.store.append(self.number, ADD, _turn_doc(seen))
         self.snap = snap
+        if self.over:
+            self.store.finish(self.number)
 
     def _undo(self, turn: int | None) -> None:
         if turn is not None:
@@ -268,8 +275,7 @@ class Match:
         except Refusal as refusal:
             params = tuple(refusal.params.items())
             return Said(refusal.key or refusal.rule, refusal.message, params)
-        self.store.append(self.number, ADD, _turn_doc(seen))
-        self.snap = snap
+        self._keep_added(snap, seen)
         self.following.last = (self.snap.start.players[seat], laid)
         self.following.acknowledged = False
         self.following.taken_back = None
