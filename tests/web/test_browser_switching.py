@@ -305,3 +305,32 @@ def test_a_record_is_watched_turn_by_turn_with_nothing_to_tap(browser, server, t
     page.click("#watch-stop")
     page.wait_for_selector("#sw-send-roll")
     assert errors == []
+
+
+def test_the_winner_and_the_ranking_of_a_short_game(browser, server):
+    """The short game (S-21): Ana's two trains run D, purple's curve and E to Finish while
+    Ben potters on C; the page names the winner, ranks the players by their depots and
+    offers nothing to move, only the last step to take back."""
+    doc = start(server, ["Ana", "Ben"], variant="short")
+    for ana in ([(6, 5), "D1"], [(1, 2), "E3"]) * 2:  # enter and run to E3, then home
+        (white, black), space = ana
+        doc = play(server, roll(server, doc, "purple", white, black), space)
+        if not doc["over"]:
+            doc = roll(server, doc, "purple", 1, 2)
+            doc = play(server, doc, next(m["id"] for m in doc["moves"] if m["id"][0] in "Cc"))
+    assert doc["over"] and doc["winner"] == "Ana"
+    page, errors = shared.open_page(browser, server.url, 360, 740)
+    page.wait_for_selector("#sw-ranking:not([hidden]) #sw-winner")
+    assert page.locator("#sw-winner").inner_text() == "Ana wins"
+    rows = page.locator("#sw-ranking-table tr").all_inner_texts()
+    assert [row.split("\t") for row in rows] == [
+        ["1", "Ana", "2 trains in the depot"],
+        ["2", "Ben", "0 trains in the depot"],
+    ]
+    assert page.locator("#sw-to-move").inner_text() == "Game over"
+    assert page.locator("#sw-moves-section").is_hidden()
+    assert page.locator("#sw-roll-section").is_hidden()
+    assert page.locator("#log li").first.inner_text().endswith("Ana wins the game")
+    assert page.evaluate(SCROLL_WIDTH) <= 360
+    shared.shot(page, "sw-6-phone-winner")
+    assert errors == []

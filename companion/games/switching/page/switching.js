@@ -127,7 +127,12 @@ function rollForm(v) {
 
 function drawRoll(v, replay) {
   const box = document.getElementById("sw-roll-section");
-  box.hidden = replay && !v.roll;  // a record watched shows each move, never a roll pending
+  // A record watched shows each move, never a roll pending; a game over has none to come.
+  box.hidden = (replay && !v.roll) || v.over;
+  if (box.hidden) {
+    box.replaceChildren();
+    return;
+  }
   const parts = [h("h2", {}, t("roll"))];
   if (v.roll) parts.push(rollShown(v.roll));
   if (v.slide) parts.push(h("p", { id: "sw-slide" }, v.slide));
@@ -142,8 +147,8 @@ function drawRoll(v, replay) {
     fold.addEventListener("toggle", () => { rollOpen = fold.open; });
     parts.push(fold);
   } else if (!v.roll) {
-    parts.push(h("p", { id: "sw-roll-wait" }, v.over ? t("game_over")
-      : isolateNames(t("roll_wait", { name: v.players[v.to_move].name }))));
+    parts.push(h("p", { id: "sw-roll-wait" },
+      isolateNames(t("roll_wait", { name: v.players[v.to_move].name }))));
   }
   box.replaceChildren(...parts);
 }
