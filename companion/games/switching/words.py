@@ -57,7 +57,6 @@ TEXT: dict[str, dict[str, str]] = {
         "total_one": "1 space",
         "doubles": "Doubles!",
         "roll_ask": "{name}: what did the dice show? Tap the colour die and each number die",
-        "roll_wait": "Waiting for {name}'s roll",
         "send_roll": "Roll these",
         "roll_by_hand": "The camera cannot read the dice? Type the roll in",
         "repair_ask": "Or play a repair tile instead of the colour die: slide one of these panels",
@@ -183,7 +182,6 @@ TEXT: dict[str, dict[str, str]] = {
         "doubles": "¡Dobles!",
         "roll_ask": "{name}: ¿qué han sacado los dados? Toca el dado de color y cada dado de "
         "número",
-        "roll_wait": "Esperando la tirada de {name}",
         "send_roll": "Tirar esto",
         "roll_by_hand": "¿La cámara no lee los dados? Escribe la tirada",
         "repair_ask": "O juega una ficha de reparación en vez del dado de color: desliza uno "

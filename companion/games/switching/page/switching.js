@@ -146,9 +146,6 @@ function drawRoll(v, replay) {
       h("summary", {}, t("roll_by_hand")), rollForm(v));
     fold.addEventListener("toggle", () => { rollOpen = fold.open; });
     parts.push(fold);
-  } else if (!v.roll) {
-    parts.push(h("p", { id: "sw-roll-wait" },
-      isolateNames(t("roll_wait", { name: v.players[v.to_move].name }))));
   }
   box.replaceChildren(...parts);
 }
