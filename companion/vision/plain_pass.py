@@ -44,8 +44,7 @@ def plain_pass_ms(image: np.ndarray) -> float:
 def times(**named: list[float]) -> dict[str, float]:
     """Each list of milliseconds' median and 95th percentile (`NAME_p50`, `NAME_p95`),
     and a reader's (`latency_ms`) beside the plain pass's (`plain_pass_ms`) as their ratio
-    (`latency_ratio_p50`, `_p95`): what every game's eval-vision reports. (Yardmaster's
-    eval_vision still has its own copy, `times`.)"""
+    (`latency_ratio_p50`, `_p95`): what every game's eval-vision reports."""
     out = {
         f"{name}_p{q}": round(float(np.percentile(values, q)), 2)
         for name, values in named.items()

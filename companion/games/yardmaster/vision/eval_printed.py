@@ -25,12 +25,12 @@ import numpy as np
 from companion import synthetic
 from companion.games.yardmaster import printed_art, scenes
 from companion.games.yardmaster.vision.enrolment import Deck, faces_of
-from companion.games.yardmaster.vision.eval_vision import summary, tally, times
+from companion.games.yardmaster.vision.eval_vision import summary, tally
 from companion.games.yardmaster.vision.reader import ReaderConfig
 from companion.games.yardmaster.vision.taught import Catalogue, read_taught
 from companion.pose import Pose
 from companion.synthetic import Camera, render
-from companion.vision.plain_pass import plain_pass_ms
+from companion.vision.plain_pass import plain_pass_ms, times
 from companion.vision.table import TableLayout
 
 

@@ -31,12 +31,11 @@ import time
 from typing import Any
 
 import cv2
-import numpy as np
 
 from companion.games.yardmaster import cards, scenes
 from companion.games.yardmaster.vision.reader import UNSURE, ReaderConfig, Yard, read_yard
 from companion.synthetic import Camera, render
-from companion.vision.plain_pass import plain_pass_ms
+from companion.vision.plain_pass import plain_pass_ms, times
 
 SAME_CARD_MM = 15.0  # a seen engine this close to a true engine's centre is that engine
 KINDS = ("engine", "face_up", "turned", "face_down")
@@ -173,21 +172,6 @@ def summary(totals: dict[str, int]) -> dict[str, Any]:
         "trains_exact": round(totals["trains_exact"] / totals["trains"], 4),
         "trains_extra": totals["trains_extra"],
     }
-
-
-def times(**named: list[float]) -> dict[str, float]:
-    """Each list of times' median and 95th percentile (`NAME_p50`, `NAME_p95`), and the
-    reader's beside the plain pass's (`latency_ratio_p50`, `_p95`)."""
-    out = {
-        f"{name}_p{q}": round(float(np.percentile(values, q)), 2)
-        for name, values in named.items()
-        for q in (50, 95)
-    }
-    for q in (50, 95):
-        out[f"latency_ratio_p{q}"] = round(
-            out[f"latency_ms_p{q}"] / max(out[f"plain_pass_ms_p{q}"], 1e-3), 2
-        )
-    return out
 
 
 def _at_least(least: int):
