@@ -168,7 +168,7 @@ function drawMoves(v, replay) {
   }
   const parts = [];
   if (v.phase === "move") {
-    parts.push(h("h2", {}, t(v.moves.length ? "moves" : "no_move")));
+    parts.push(h("h2", {}, t(v.no_move ? "no_move" : "moves")));
     parts.push(h("ul", { id: "sw-move-list", class: "sw-moves" }, v.moves.map((m) => {
       const chosen = m.id === chosenMove;
       return h("li", { class: `sw-move${chosen ? " chosen" : ""}`, "data-move": m.id },
