@@ -4,8 +4,8 @@ overexposed.
 
 Game-free: a failed check is a key and its parameters, which each game's reader turns into
 its own problem (its words say them), never an exception; the referee must keep running on
-whatever the camera gives. (The Caboose and Yardmaster readers still carry their own copies:
-companion/games/caboose/vision/frame_checks.py, yardmaster/vision/reader.py `_as_frame`.)
+whatever the camera gives. (The Caboose reader still carries its own, which also refuses a
+frame of an odd channel count by name: companion/games/caboose/vision/frame_checks.py.)
 """
 
 from __future__ import annotations

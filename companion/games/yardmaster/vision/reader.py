@@ -47,6 +47,7 @@ from companion.games.yardmaster import edition as editions
 from companion.games.yardmaster.scenes import TABLE
 from companion.pose import Pose
 from companion.vision.calibrate import Calibration, calibrate, top_down
+from companion.vision.frame_checks import as_bgr
 from companion.vision.table import TableLayout, rotate
 
 UNSURE = "?"  # the code of a card that was not read surely
@@ -199,39 +200,14 @@ def _our_cards(top: np.ndarray, config: ReaderConfig) -> list[_Read]:
     return found + _along_rows(top, grey, found, config)
 
 
-_TO_BGR = {1: cv2.COLOR_GRAY2BGR, 3: None, 4: cv2.COLOR_BGRA2BGR}  # by channel count
-
-
 def _as_frame(frame: object, problems: list[Problem]) -> np.ndarray | None:
     """An 8-bit BGR image of whatever a frame source gave (grey, BGRA, floats), or None
-    with the reason: no image, a tiny one, one too dark or too bright to read.
-    (The Caboose reader has its own: companion/games/caboose/vision/frame_checks.py.)"""
-    shape = getattr(frame, "shape", ())
-    channels = shape[2] if len(shape) == 3 else 1
-    if (
-        not isinstance(frame, np.ndarray)
-        or frame.dtype.kind not in "biuf"  # not numbers: no picture
-        or len(shape) not in (2, 3)
-        or channels not in _TO_BGR
-    ):
-        problems.append(Problem("no_image"))
-        return None
-    height, width = shape[:2]
-    if min(height, width) < 64:
-        problems.append(Problem("frame_tiny", {"width": width, "height": height}))
-        return None
-    if frame.dtype != np.uint8:
-        frame = np.clip(np.nan_to_num(frame.astype(np.float32)), 0, 255).astype(np.uint8)
-    convert = _TO_BGR[channels]
-    frame = frame if convert is None else cv2.cvtColor(frame, convert)
-    thumb = cv2.cvtColor(frame[::8, ::8], cv2.COLOR_BGR2GRAY)
-    if float(np.percentile(thumb, 99)) < 40:
-        problems.append(Problem("too_dark"))
-    elif float((thumb > 250).mean()) > 0.5:
-        problems.append(Problem("overexposed"))
-    else:
-        return frame
-    return None
+    with the reason (the shared checks, companion/vision/frame_checks.py) as a problem."""
+    image, bad = as_bgr(frame)
+    if bad is not None:
+        key, params = bad
+        problems.append(Problem(key, params))
+    return image
 
 
 def _card_poses(top: np.ndarray, grey: np.ndarray) -> tuple[list[Pose], list[Pose]]:
