@@ -13,6 +13,7 @@ import pytest
 
 from companion.games.protocol import LANGUAGES
 from companion.games.yardmaster.words import TEXT, say
+from companion.vision.frame_checks import FRAME_KEYS
 from web.words import SHELL
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -68,8 +69,9 @@ def test_one_point_one_card_one_round(lang):
 def said_keys() -> set[str]:
     """Every key a refusal or the referee at the table says something with, found in the
     sources: `key="stale"`, `key, params = "no_join"`, a name's problem, `Said("lay_engines"`,
-    `key, fix = "train_longer"` and what the camera could not see, `Problem("too_dark"`."""
-    keys: set[str] = set()
+    `key, fix = "train_longer"` and what the camera could not see, `Problem("no_table"`, the
+    shared frame checks' keys among them (`too_dark`)."""
+    keys: set[str] = set(FRAME_KEYS)
     for path in SOURCES:
         text = path.read_text(encoding="utf-8")
         keys |= set(re.findall(r'\bkey="(\w+)"', text))
