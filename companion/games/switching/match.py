@@ -324,8 +324,10 @@ def undone(snap: Snapshot) -> Snapshot:
     last action (which leaves its roll waiting again). The log keeps what was taken back."""
     if snap.roll is not None:
         mover = snap.position.to_move
+        roll = snap.roll
         taken = (snap.turn, "roll", {"player": snap.name(mover) if mover else "",
-                                     "roll": _said_roll(snap.roll, snap.repair)})  # fmt: skip
+                                     "colour": roll.colour, "repair": snap.repair,
+                                     "white": roll.white, "black": roll.black})  # fmt: skip
         return replace(snap, roll=None, repair=None, undone=(*snap.undone, taken))
     if not snap.history:
         raise Refusal("undo", "nothing has been played yet: nothing to take back",

@@ -378,6 +378,9 @@ def log(snap: Snapshot, lang: str) -> list[dict[str, Any]]:
         roll = _roll_words(lang, snap.roll, snap.repair)
         story.append(_line(lang, number + 1, "log_roll", name=name, roll=roll))
     for turn, key, params in snap.undone:
+        if key == "roll":  # the dice said in the page's words, as a roll the log keeps is
+            roll = rules.Roll(params["colour"], params["white"], params["black"])
+            params = {"player": params["player"], "roll": _roll_words(lang, roll, params["repair"])}
         line = _line(lang, turn, f"log_undone_{key}", **params) | {"correction": True}
         at = next((i for i, entry in enumerate(story) if entry["turn"] >= turn), len(story))
         story.insert(at, line)
