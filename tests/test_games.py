@@ -14,7 +14,7 @@ from companion.games.caboose.rules.actions import legal_actions
 from companion.games.caboose.rules.edition import load as load_edition
 from companion.games.caboose.rules.engine import deal
 from companion.games.caboose.rules.state import Pass, Play
-from companion.games.protocol import RecordProblem, Refusal, Start
+from companion.games.protocol import RecordProblem, Refusal, Setting, Start
 
 
 def test_a_caboose_record_is_read_by_the_caboose_game():
@@ -80,3 +80,12 @@ def test_a_generic_reader_plays_a_game_through_its_rules_alone():
     with pytest.raises(Refusal):
         rules.apply(after, Play(("9",), ()))
     assert rules.legal(after) == legal_actions(after)
+
+
+@pytest.mark.parametrize("game_id", list(games()))
+def test_before_any_game_a_table_has_nothing_to_draw_and_refuses_commands(game_id):
+    lobby = game(game_id).idle(Setting())
+    assert lobby.view("en")["game"] is None and not lobby.over
+    with pytest.raises(Refusal) as caught:
+        lobby.handle(object())
+    assert caught.value.key == "no_game_yet"

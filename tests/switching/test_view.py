@@ -50,10 +50,6 @@ def move_of(doc: dict, space: str) -> dict:
     return next(m for m in doc["moves"] if m["id"] == space)
 
 
-def test_idle_has_no_game_to_draw():
-    assert view.idle("en") == {"game": None, "session": None}
-
-
 def test_the_board_is_drawn_as_it_lies_every_space_where_its_panel_is_now():
     """Every space of the board at its centre with the panels as they lie; the links are
     the track as it joins now (a track leading into the empty slot joins nothing there);

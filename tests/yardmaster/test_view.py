@@ -47,10 +47,6 @@ def table(caboose: Caboose | None = None) -> rules.Yard:
     return rules.start(NAMES, HAND, DRAW, caboose)
 
 
-def test_idle_has_no_game_to_draw():
-    assert view.idle("en") == {"game": None, "session": None}
-
-
 def test_every_train_is_drawn_as_it_lies_turned_marked_face_down_unnamed():
     """Ana adds R3-B2 as printed, Ben Y1-Y1 face down, Cleo B2-Y4 turned (Y-4): the page
     gets each card as it lies, the turned one marked with its printed code, the face-down

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+from companion.games.lobby import Lobby
 from companion.games.protocol import (
     LED_ERROR,
     LED_NEEDS_CONFIRMATION,
@@ -541,26 +542,6 @@ def load(store: Store, doc: Mapping[str, Any], setting: Setting) -> Match:
 def resume(store: Store, number: int, setting: Setting) -> Match:
     """The store's game `number`, after a restart: back on the same step."""
     return Match(store, number, fold(store.kept(number)), setting)
-
-
-class Lobby:
-    """The table before any game of the switching-track board game
-    (`companion.games.protocol.Match`): every command is refused, there being no game."""
-
-    over = False
-    id = 0
-
-    def handle(self, command: object) -> bool:
-        raise Refusal("game", "no game is being played: start one first", key="no_game_yet")
-
-    def view(self, lang: str) -> dict[str, Any]:
-        return view.idle(lang)
-
-    def record(self) -> Mapping[str, Any]:
-        raise Refusal("game", "no game is being played: start one first", key="no_game_yet")
-
-    def hint(self) -> None:
-        return None
 
 
 def idle(setting: Setting) -> Lobby:

@@ -45,11 +45,6 @@ _DEAD_END_REACH = 0.6
 STOPS, STARTED_OVER, FINISHED = "stops", "started_over", "finished"
 
 
-def idle(lang: str) -> dict[str, Any]:
-    """The view before any game: nothing to draw (the shell opens the start form)."""
-    return {"game": None, "session": None}
-
-
 def colour(lang: str, name: str) -> str:
     """A train's or a panel's colour in words."""
     return TEXT[lang][f"colour_{name}"]

@@ -24,11 +24,6 @@ from companion.games.yardmaster.words import TEXT, say
 Spot = tuple[int, int]  # a railcar in a train: (the card's index, engine 0; 0 left, 1 right)
 
 
-def idle(lang: str) -> dict[str, Any]:
-    """The view before any game: nothing to draw (the shell opens the start form)."""
-    return {"game": None, "session": None}
-
-
 def colour_name(edition: Edition, letter: str, lang: str) -> str:
     """A colour letter in words: the page's word for the edition's colour, or the
     edition's own name for a colour the page has no word for (a table's added letter)."""
