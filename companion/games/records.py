@@ -11,7 +11,10 @@ from typing import Any
 
 from companion.games.protocol import RecordProblem
 
-MAX_DEPTH = 8  # records nest 5 deep at most: the document, turns, a turn, place, a pose
+# Caboose records nest 5 deep (the document, turns, a turn, place, a pose); a switching-track
+# record 8 (the board it carries: board, panels, a panel, pieces, a piece, spaces, a space):
+# the limit leaves room for a family's board file, and still refuses absurd nesting.
+MAX_DEPTH = 12
 TOO_DEEP = f"not a record: its JSON nests lists or objects more than {MAX_DEPTH} deep"
 
 
