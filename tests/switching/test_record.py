@@ -261,7 +261,7 @@ def test_a_bad_document_is_named_at_turn_zero(change: dict[str, Any], rule: str,
 
 def test_what_is_no_record_at_all_is_said() -> None:
     assert problem([SPEC]).rule == "record"
-    deep: Any = SPEC | {"turns": [[[[[[[[["deep"]]]]]]]]]}
+    deep: Any = SPEC | {"turns": [[[[[[[[[[[[["deep"]]]]]]]]]]]]]}  # 14 deep: past the limit
     assert "nests" in problem(deep).message
 
 
