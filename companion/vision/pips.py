@@ -234,7 +234,7 @@ def _leftover_dice(
         reach = LEFT_CLEAR * side if i < first else max(LEFT_CLEAR * side, LEFT_FACE * face.size)
         cv2.circle(free, (round(face.x), round(face.y)), round(reach), 0, -1)
     grow = max(3, int(LEFT_GROW * side)) | 1
-    grown = cv2.dilate(free, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (grow, grow)))
+    grown = cv2.dilate(free, np.ones((grow, grow), np.uint8))  # a square: a tenth of a disc's time
     count, labels, stats, _ = cv2.connectedComponentsWithStats(grown, connectivity=8)
     height, width = mask.shape
     rects = []
