@@ -21,6 +21,9 @@ readers share the work, because neither sees every die:
   close in pip sizes, same face colour around both, and the path between them stays on that
   face), and read each linked group whose count is a die face. The same network then
   drops the groups it sees as no die (wood grain, specks) and recounts those it is sure of.
+
+What both leave of the die mask (a white die on a light tray, whose pips merge in rows) is
+cut out at the frame's typical die size and read by the network alone where it is sure.
 """
 
 from __future__ import annotations
