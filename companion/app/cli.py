@@ -318,8 +318,9 @@ def build_parser(chosen: str | None = None) -> argparse.ArgumentParser:
 
     replay = sub.add_parser(
         "replay",
-        help="replay a game record (caboose-record/1) and print the final state",
-        description="Replay a game's record; its format names the game (caboose-record/1). "
+        help="replay a game record (any game's) and print the final state",
+        description="Replay a game's record; its format names the game (caboose-record/1, "
+        "yardmaster-record/1, switching-record/1). "
         "Exit 2 if it is malformed or breaks a rule, naming the first turn at fault.",
     )
     replay.add_argument("file", type=Path, help="the record (JSON)")
@@ -329,8 +330,9 @@ def build_parser(chosen: str | None = None) -> argparse.ArgumentParser:
     sim = sub.add_parser(
         "simulate",
         help="play whole games between bots and summarise them",
-        description="Play whole games between bot players and print mean scores, "
-        "derailments, turns and speed.",
+        description="Play whole games of --game between bot players and print how each "
+        "seat did (the Caboose design: mean scores and derailments; Yardmaster Express: "
+        "mean scores; switching tracks: wins and turns) and the speed.",
     )
     game_options("simulate", sim, chosen)
     sim.add_argument("--games", type=int, default=100)

@@ -28,7 +28,7 @@ from companion.games.switching import (
     view,
 )
 from companion.games.switching.commands import PassTurn, Play, Throw
-from companion.games.switching.record import FORMAT, GAME_ID, from_json
+from companion.games.switching.record import FORMAT, GAME_ID, from_json, variant_id
 from companion.games.switching.snapshot import Played, Snapshot
 from companion.games.switching.vision import eval_vision
 from companion.games.switching.words import TEXT
@@ -78,7 +78,7 @@ def watch(doc: Mapping[str, Any], turn: int, lang: str) -> dict[str, Any]:
     if bad is not None:
         message, key, params = bad
         raise RecordProblem(0, "record", message, key=key, params=params)
-    variant = next(k for k, v in rules.VARIANTS.items() if v == played.start.variant)
+    variant = variant_id(played.start.variant)
     snap = Snapshot(played.names, played.start, variant=variant)
     turn = min(turn, len(played.turns))
     position = played.start

@@ -31,7 +31,7 @@ from companion.games.switching.board import BOARDS, PANEL_COLOURS
 from companion.games.switching.board import load as load_board
 from companion.games.switching.commands import PassTurn, Play, Press, Seen, Throw, Undo
 from companion.games.switching.follow import BoardSeen, Reading, compare, shows, slide_only
-from companion.games.switching.record import GAME_ID, from_json, replay, to_json
+from companion.games.switching.record import GAME_ID, from_json, replay, to_json, variant_id
 from companion.games.switching.rules import Move, Outcome, Pass, Roll, Stop
 from companion.games.switching.snapshot import Played, Snapshot
 from companion.store import Kept, Store
@@ -520,7 +520,7 @@ def load(store: Store, doc: Mapping[str, Any], setting: Setting) -> Match:
     setting and one journal entry a step, as if it had been played here."""
     played = from_json(doc)
     replayed = replay(played)
-    variant = next(k for k, v in rules.VARIANTS.items() if v == played.start.variant)
+    variant = variant_id(played.start.variant)
     history = []
     position = played.start
     for turn, events in zip(played.turns, replayed.events, strict=True):
