@@ -6,78 +6,42 @@ from __future__ import annotations
 
 import re
 from importlib.resources import files
-from pathlib import Path
-from string import Formatter
 
 import pytest
 
 from companion.games.protocol import LANGUAGES
 from companion.games.yardmaster.words import TEXT, say
 from companion.vision.frame_checks import FRAME_KEYS
+from tests.words_checks import (
+    fields,
+    hides_none_of_the_shells,
+    no_plural_of_one,
+    said_keys,
+    same_words,
+    sources,
+)
 from web.words import SHELL
 
-ROOT = Path(__file__).resolve().parents[2]
 PAGE = files("companion.games.yardmaster") / "page"
-# Where refusals of a Yardmaster table come from: the game's package, and the shared checks
-# of a player's name and a request's fields.
-SOURCES = [
-    *sorted(
-        path
-        for path in (ROOT / "companion/games/yardmaster").glob("**/*.py")
-        if path.name not in ("view.py", "words.py")  # they say words, they refuse nothing
-    ),
-    ROOT / "companion/games/names.py",
-    ROOT / "companion/games/requests.py",
-]
+SOURCES = sources("yardmaster")
 # "1 points", "1 cards", "quedan 1": a plural said of one thing.
 PLURAL_OF_ONE = re.compile(r"\b1 (\w+s)\b|\b(quedan|faltan) 1\b")
 
 
-def fields(template: str) -> set[str]:
-    return {name for _, name, _, _ in Formatter().parse(template) if name}
-
-
 def test_both_languages_have_the_same_words_with_the_same_parameters():
-    assert set(TEXT["en"]) == set(TEXT["es"])
-    for key in TEXT["en"]:
-        if key.startswith("refusal_"):
-            continue  # the English is the refusal's own message; Spanish says it anew
-        assert fields(TEXT["en"][key]) == fields(TEXT["es"][key]), key
-    for key in TEXT["en"]:
-        if key.endswith("_one"):
-            assert key.removesuffix("_one") in TEXT["en"], key
+    same_words(TEXT)
 
 
 def test_the_games_words_hide_none_of_the_shells():
-    """The page gets the shell's words and the game's in one table: a key in both would
-    silently replace the shell's."""
-    assert not set(TEXT["en"]) & set(SHELL["en"])
+    hides_none_of_the_shells(TEXT)
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_one_point_one_card_one_round(lang):
-    counted = [key for key, text in TEXT[lang].items() if "{n}" in text]
+    counted = no_plural_of_one(TEXT[lang], PLURAL_OF_ONE)
     assert {"score", "draw_left", "rounds_after", "cond_cargo"} <= set(counted)
-    for key in counted:
-        template = TEXT[lang].get(f"{key}_one", TEXT[lang][key])
-        one = template.format(**{name: 1 if name == "n" else "X" for name in fields(template)})
-        assert not PLURAL_OF_ONE.search(one), (key, one)
     assert say("es", "score", n=1) == "1 punto" and say("es", "score", n=2) == "2 puntos"
     assert say("en", "draw_left", n=1) == "1 card left to draw"
-
-
-def said_keys() -> set[str]:
-    """Every key a refusal or the referee at the table says something with, found in the
-    sources: `key="stale"`, `key, params = "no_join"`, a name's problem, `Said("lay_engines"`,
-    `key, fix = "train_longer"` and what the camera could not see, `Problem("no_table"`, the
-    shared frame checks' keys among them (`too_dark`)."""
-    keys: set[str] = set(FRAME_KEYS)
-    for path in SOURCES:
-        text = path.read_text(encoding="utf-8")
-        keys |= set(re.findall(r'\bkey="(\w+)"', text))
-        keys |= set(re.findall(r'\bkey(?:, \w+)? = "(\w+)"', text))
-        keys |= set(re.findall(r'(?:Problem|Said)\(\s*"(\w+)"', text))
-    return keys
 
 
 def test_everything_a_yardmaster_table_refuses_or_says_is_said_in_both_languages():
@@ -85,7 +49,7 @@ def test_everything_a_yardmaster_table_refuses_or_says_is_said_in_both_languages
     referee at the table says (the camera's view compared with the game), has Spanish words
     using only its parameters: a refusal as `refusal_<key>`, the referee as `session_<key>`
     (a card the camera saw that breaks a rule is said as its refusal)."""
-    keys = said_keys()
+    keys = set(FRAME_KEYS) | said_keys(SOURCES)  # the shared frame checks say too
     assert {"no_join", "stale", "not_your_turn", "name_too_long", "unknown_fields"} <= keys
     assert {"lay_engines", "train_longer", "take_back", "too_dark"} <= keys
     for lang in LANGUAGES:
