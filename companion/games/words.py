@@ -10,13 +10,36 @@ from typing import Any
 
 from companion.games.protocol import LANGUAGES
 
+# The shared checks' refusals (a request's fields, a player's name, no game yet: requests.py,
+# names.py, lobby.py) in the languages other than English, which every game says alike.
+CHECKS: dict[str, dict[str, str]] = {
+    "es": {
+        "bad_flag": "{field} debe ser true o false",
+        "bad_text": "{field} debe ser un texto corto",
+        "bad_names": "{field} debe listar los nombres de los jugadores",
+        "unknown_fields": "campos desconocidos: {fields}; esta petición admite {allowed}",
+        "missing_fields": "faltan campos: {fields}",
+        "name_not_text": "el nombre del jugador {player} debe ser un texto",
+        "name_too_long": "el nombre del jugador {player} tiene {length} caracteres: un "
+        "nombre tiene como mucho {most}",
+        "name_control": "el nombre del jugador {player} tiene un carácter de control (un "
+        "salto de línea, un tabulador…): escríbelo en una línea",
+        "name_invisible": "el nombre del jugador {player} no muestra nada (solo espacios o "
+        "caracteres invisibles): escribe un nombre que se pueda leer",
+        "no_game_yet": "no hay ninguna partida en juego: empieza una primero",
+        "same_names": "dos jugadores tienen el mismo nombre: dale a cada uno el suyo",
+    },
+}
+
 
 def with_refusals(
     text: Mapping[str, Mapping[str, str]], refusals: Mapping[str, Mapping[str, str]]
 ) -> dict[str, dict[str, str]]:
     """A game's words in every language with its refusals as `refusal_<key>`: `refusals`
-    holds the other languages' words; in English a refusal says its own message."""
-    every = {"en": dict.fromkeys(refusals["es"], "{message}")} | dict(refusals)
+    holds the other languages' words (the shared checks' `CHECKS` are added, a game's own
+    word for one of them winning); in English a refusal says its own message."""
+    merged = {lang: CHECKS.get(lang, {}) | dict(refusals[lang]) for lang in refusals}
+    every = {"en": dict.fromkeys(merged["es"], "{message}")} | merged
     return {
         lang: dict(text[lang]) | {f"refusal_{key}": words for key, words in every[lang].items()}
         for lang in LANGUAGES

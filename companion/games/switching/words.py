@@ -276,21 +276,7 @@ REFUSALS: dict[str, dict[str, str]] = {
     "es": {
         "bad_turn": "{field} debe ser el número de turnos jugados hasta ahora, como lo "
         "muestra la página",
-        "bad_flag": "{field} debe ser true o false",
-        "bad_text": "{field} debe ser un texto corto",
-        "bad_names": "{field} debe listar los nombres de los jugadores",
-        "unknown_fields": "campos desconocidos: {fields}; esta petición admite {allowed}",
-        "missing_fields": "faltan campos: {fields}",
-        "name_not_text": "el nombre del jugador {player} debe ser un texto",
-        "name_too_long": "el nombre del jugador {player} tiene {length} caracteres: un "
-        "nombre tiene como mucho {most}",
-        "name_control": "el nombre del jugador {player} tiene un carácter de control (un "
-        "salto de línea, un tabulador…): escríbelo en una línea",
-        "name_invisible": "el nombre del jugador {player} no muestra nada (solo espacios o "
-        "caracteres invisibles): escribe un nombre que se pueda leer",
-        "no_game_yet": "no hay ninguna partida en juego: empieza una primero",
         "stale": "la mesa ha seguido: ya van {turn} pasos; vuelve a mirar la mesa",
-        "same_names": "dos jugadores tienen el mismo nombre: dale a cada uno el suyo",
         "players_count": "el juego es para 2 a 4 jugadores, no {n}",
         "no_board": "no existe el tablero {board}",
         "no_variant": "no existe la variante {variant}: usa {variants}",

@@ -282,19 +282,6 @@ REFUSALS: dict[str, dict[str, str]] = {
         "bad_turn": "{field} debe ser el número de cartas puestas hasta ahora, como lo "
         "muestra la página (0 antes de la primera)",
         "bad_card": '{field} debe ser el código de una carta tal como está impresa, como "R3-B2"',
-        "bad_flag": "{field} debe ser true o false",
-        "bad_text": "{field} debe ser un texto corto",
-        "bad_names": "{field} debe listar los nombres de los jugadores",
-        "unknown_fields": "campos desconocidos: {fields}; esta petición admite {allowed}",
-        "missing_fields": "faltan campos: {fields}",
-        "name_not_text": "el nombre del jugador {player} debe ser un texto",
-        "name_too_long": "el nombre del jugador {player} tiene {length} caracteres: un "
-        "nombre tiene como mucho {most}",
-        "name_control": "el nombre del jugador {player} tiene un carácter de control (un "
-        "salto de línea, un tabulador…): escríbelo en una línea",
-        "name_invisible": "el nombre del jugador {player} no muestra nada (solo espacios o "
-        "caracteres invisibles): escribe un nombre que se pueda leer",
-        "no_game_yet": "no hay ninguna partida en juego: empieza una primero",
         "stale": "la mesa ha seguido: ya hay {turn} cartas puestas; vuelve a mirar la mesa",
         "not_your_turn": "le toca a {name}: solo pone carta quien tiene la mano",
         "game_over": "la partida ha terminado: ya se han jugado todas las rondas",
@@ -313,7 +300,6 @@ REFUSALS: dict[str, dict[str, str]] = {
         "no_second_game": "la segunda partida se reparte cuando termina la primera de la "
         "variante estratégica",
         "players_count": "Yardmaster Express es para {least} a {most} jugadores, no {n}",
-        "same_names": "dos jugadores tienen el mismo nombre: dale a cada uno el suyo",
         "no_edition": "no existe la edición {edition} de Yardmaster Express",
         "no_variant": "no existe la variante {variant}: elige ninguna o {variants}",
         "no_camera": "ninguna cámara sigue esta mesa: pon cada carta en la página",
