@@ -1,5 +1,6 @@
 """Playing a Caboose game through the shared table, as the page, the buttons and the camera
-do: every change a command handed to `Table.handle` (companion/table.py)."""
+do: every change a command handed to `Table.handle` (companion/table.py); and what any
+game's match drives besides the page, recorded (`Outputs`)."""
 
 from __future__ import annotations
 
@@ -50,3 +51,18 @@ def press(factory: MockFactory, pin: int, seconds: float = 0.06) -> None:
     factory.pin(pin).drive_low()
     time.sleep(seconds)
     factory.pin(pin).drive_high()
+
+
+class Outputs:
+    """The LED and buzzer as a match drives them (hw.controls.Controls' two methods),
+    recorded: the LED's states in order, and how often the buzzer sounded."""
+
+    def __init__(self) -> None:
+        self.led: list[str] = []
+        self.buzzes = 0
+
+    def show(self, status: str) -> None:
+        self.led.append(status)
+
+    def illegal(self) -> None:
+        self.buzzes += 1

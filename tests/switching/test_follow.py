@@ -17,20 +17,7 @@ from companion.games.switching.board import Lie
 from companion.games.switching.commands import Press, Seen
 from companion.games.switching.follow import BoardSeen, compare, slide_only
 from companion.store import Store
-
-
-class Outputs:
-    """The LED and buzzer as the match drives them."""
-
-    def __init__(self) -> None:
-        self.led: list[str] = []
-        self.buzzes = 0
-
-    def show(self, status: str) -> None:
-        self.led.append(status)
-
-    def illegal(self) -> None:
-        self.buzzes += 1
+from tests.playing import Outputs
 
 
 @pytest.fixture

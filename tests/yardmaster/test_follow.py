@@ -19,24 +19,11 @@ from companion.games.yardmaster.follow import TrainSeen, compare
 from companion.games.yardmaster.record import GAME_ID
 from companion.store import Store
 from companion.table import Table
+from tests.playing import Outputs
 
 NAMES = ("Ana", "Ben", "Cleo")
 # Where each player's engine lies: Ana at the bottom, Ben on the left, Cleo at the top.
 ENGINES = {"Ana": (200.0, 560.0), "Ben": (90.0, 200.0), "Cleo": (600.0, 80.0)}
-
-
-class Outputs:
-    """The LED and buzzer as the match drives them (hw.controls.Controls' two methods)."""
-
-    def __init__(self) -> None:
-        self.led: list[str] = []
-        self.buzzes = 0
-
-    def show(self, status: str) -> None:
-        self.led.append(status)
-
-    def illegal(self) -> None:
-        self.buzzes += 1
 
 
 @pytest.fixture
