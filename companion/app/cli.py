@@ -303,6 +303,18 @@ def _demo_options(parser: argparse.ArgumentParser, chosen: str) -> None:
         "--delay", type=seconds, help="seconds per camera frame (default 0.4 served, 0 headless)"
     )
     parser.add_argument("--camera", choices=("easy", "hard"), default="easy")
+    parser.add_argument(
+        "--speak", action="store_true", help="say what happens aloud (espeak-ng; off by default)"
+    )
+    parser.add_argument(
+        "--speak-to",
+        type=Path,
+        metavar="DIR",
+        help="write each spoken phrase as a numbered WAV file in DIR instead (implies --speak)",
+    )
+    parser.add_argument(
+        "--speak-lang", choices=("en", "es"), default="en", help="the voice's language"
+    )
 
 
 def build_parser(chosen: str | None = None) -> argparse.ArgumentParser:

@@ -35,6 +35,7 @@ import numpy as np
 from companion import games, synthetic
 from companion.app.run import serve_page
 from companion.app.service import FrameLoop, log
+from companion.app.speech import TableVoice
 from companion.games.protocol import CameraSetup, Demo, DemoError, Game, Refusal, Setting
 from companion.hardware import GPIO_PINS
 from companion.store import Store
@@ -42,10 +43,12 @@ from companion.table import Table
 from companion.vision.table import TableLayout
 from hw.controls import Controls, pin_factory
 from hw.frames import FrameSource
+from hw.speaker import Speaker
 
 # A safety net, not a deadline: a press waits for the controls and the table to take it,
 # however slowly; only a press not taken after this long means something is broken.
 PRESS_TIMEOUT = 120.0
+SPEECH_DRAIN = 600.0  # seconds the demo waits, once over, for its last phrases to be written
 LOOKS = 4  # pictures of one still scene, each a little different, before the demo gives up
 
 
@@ -230,6 +233,32 @@ def _serve(host: str, port: int, pin: str | None) -> Callable[[Table], None]:
     return start
 
 
+def _voice(args: argparse.Namespace) -> TableVoice | None:
+    """The demo's voice (`--speak`, `--speak-to DIR`: its phrases as WAV files), saying
+    the whole game from its first view; None when the demo is silent."""
+    if not (args.speak or args.speak_to is not None):
+        return None
+    speaker = Speaker(
+        lang=args.speak_lang,
+        out_dir=args.speak_to,
+        on_problem=lambda message: print(message, file=sys.stderr, flush=True),
+    )
+    return TableVoice(speaker, args.speak_lang, news=True)
+
+
+def _also(
+    first: Callable[[Table], None] | None, then: Callable[[Table], None]
+) -> Callable[[Table], None]:
+    """Both things to start on the demo's table (the page, the voice)."""
+
+    def start(table: Table) -> None:
+        if first is not None:
+            first(table)
+        then(table)
+
+    return start
+
+
 def _store_refusal(path: Path, demo: Demo) -> str | None:
     """Why the demo cannot play its game in the store at `path` (the game's players say),
     or None if it can. Raises StoreError (an OSError) for a file that is no store at all."""
@@ -264,6 +293,17 @@ def main(args: argparse.Namespace) -> int:
             print(f"companion demo: --store: {refusal}", file=sys.stderr)
             return 2
     serve = None if args.headless else _serve(args.host, args.port, args.pin)
+    try:
+        voice = _voice(args)
+    except OSError as error:  # --speak-to names a file, or a folder that cannot be made
+        print(
+            f"companion demo: --speak-to: cannot write WAV files in {args.speak_to} "
+            f"({error.strerror or error}): give a folder that can be written",
+            file=sys.stderr,
+        )
+        return 2
+    if voice is not None:
+        serve = _also(serve, voice.follow)
     progress = sys.stderr if args.progress else None
     try:
         doc, record = run_demo(demo, args.store, progress, serve, filming, played)
@@ -273,6 +313,12 @@ def main(args: argparse.Namespace) -> int:
     except OSError as error:  # the page's port is taken, the store cannot be written
         print(f"companion demo: {error}", file=sys.stderr)
         return 2
+    finally:
+        if voice is not None:
+            voice.close(SPEECH_DRAIN)
+    if voice is not None and args.speak_to is not None:
+        written = voice.speaker.written
+        print(f"speech: {written} phrases written to {args.speak_to}", file=sys.stderr)
     if args.record is not None:
         try:
             _save(record, args.record)
