@@ -3,7 +3,8 @@ board, slide the panels and move their trains; the camera's frames go through th
 reader, the frame loop and the match; CONFIRM and PASS are pressed on mock pins; every step
 is journaled. The game ends as its record replays, every step the camera took the players'
 own, the companion's game the true one; a finished demo reports the same game again, and a
-demo killed twice resumes with no step lost."""
+demo killed twice resumes with no step lost; a table that shows no legal move stops the
+demo with what the companion says of it."""
 
 from __future__ import annotations
 
@@ -13,12 +14,16 @@ import signal
 import subprocess
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from companion.games.protocol import Setting
-from companion.games.switching import match, record
+from companion import games
+from companion.app.demo import run_demo
+from companion.games.protocol import DemoError, Setting
+from companion.games.switching import match, record, rules
+from companion.games.switching.demo import ScriptedGame
 from companion.store import Store
 
 COMPANION = [sys.executable, "-m", "companion"]
@@ -166,3 +171,26 @@ def test_sigkill_at_random_points_loses_no_step_taken(tmp_path: Path) -> None:
     assert {k: resumed[k] for k in ("players", "panels", "winner", "turns")} == {
         k: reference[k] for k in ("players", "panels", "winner", "turns")
     }
+
+
+class Careless(ScriptedGame):
+    """Players who leave a spare train of Ben's on the board once a train stands on it:
+    the table no longer shows any legal move's outcome."""
+
+    def _table(self, position, roll, number, hand_at=None):  # type: ignore[no-untyped-def]
+        if position.trains:
+            taken = {t.space for t in position.trains}
+            spare = next(s for s in ("G3", "H3") if s not in taken)
+            trains = tuple(sorted((*position.trains, rules.Train(spare, "blue"))))
+            position = replace(position, trains=trains)
+        return super()._table(position, roll, number, hand_at)
+
+
+def test_a_move_the_camera_cannot_take_stops_the_demo_saying_what_the_companion_says() -> None:
+    game = Careless(2, "careless", "short", 0)
+    entered = game.truth.steps[0]
+    with pytest.raises(DemoError) as stopped:
+        run_demo(game, game=games.game("switching"))
+    said = str(stopped.value)
+    assert said.startswith(f"the camera did not see Ana's move from {entered.action.train}")
+    assert "(action 1)" in said and "where the game has none" in said  # the waiting said
