@@ -198,8 +198,8 @@ def test_companion_serve_on_a_store_of_an_unknown_game_says_so_in_one_line(tmp_p
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.splitlines() == [
         f"companion serve: {path} holds a game in progress (number 1) of 'switching-track', a "
-        "game this companion does not referee (it knows caboose, yardmaster-express): update "
-        "the companion, or give another store file"
+        "game this companion does not referee (it knows caboose, yardmaster-express, "
+        "switching): update the companion, or give another store file"
     ]
     assert hashlib.sha256(path.read_bytes()).hexdigest() == before
 
