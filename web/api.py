@@ -350,7 +350,6 @@ def roll() -> Response:
     return _command("roll")
 
 
-
 # --- the turn at the table (when a camera follows it) --------------------------------------
 
 
