@@ -11,7 +11,7 @@ SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 # The browser tests drive Debian's own chromium (no browser download from the internet).
 CHROMIUM ?= $(firstword $(wildcard /usr/bin/chromium /usr/bin/chromium-browser))
 
-.PHONY: demo test test-opencv lint bench clean chromium install-pi
+.PHONY: demo test test-opencv lint bench clean chromium espeak-ng install-pi
 
 $(BIN)/activate:
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11 or newer is needed"'
@@ -39,9 +39,14 @@ chromium:
 	@$(if $(CHROMIUM),true,echo "chromium is missing: installing it with apt-get" && \
 	  $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq chromium)
 
+# The table's voice (`companion demo --speak`, [speech] on); its tests render WAV files.
+espeak-ng:
+	@command -v espeak-ng >/dev/null || { echo "espeak-ng is missing: installing it with apt-get" && \
+	  $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq espeak-ng; }
+
 # The slow tests (whole demo games, killed services) spread over every core: `-n auto`.
 # Then the vision tests again on the oldest and newest OpenCV the code must run on.
-test: lint chromium
+test: lint chromium espeak-ng
 	$(BIN)/pytest -n auto
 	$(MAKE) --no-print-directory test-opencv
 

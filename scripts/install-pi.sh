@@ -22,14 +22,14 @@ fi
 
 echo "== system packages: picamera2 and lgpio come from Raspberry Pi OS, built for its numpy"
 apt-get update -qq
-apt-get install -y -qq python3-venv python3-picamera2 python3-lgpio python3-numpy
+apt-get install -y -qq python3-venv python3-picamera2 python3-lgpio python3-numpy espeak-ng
 
-echo "== user $SERVICE_USER (groups video, gpio: the camera and the GPIO pins)"
+echo "== user $SERVICE_USER (groups video, gpio, audio: the camera, the GPIO pins, the speaker)"
 if ! id "$SERVICE_USER" >/dev/null 2>&1; then
     useradd --system --home-dir "$DATA_DIR" --no-create-home --shell /usr/sbin/nologin \
         "$SERVICE_USER"
 fi
-for group in video gpio; do
+for group in video gpio audio; do
     if getent group "$group" >/dev/null; then
         usermod -a -G "$group" "$SERVICE_USER"
     else

@@ -123,6 +123,11 @@ def run(config: Path, timeout: float = 60.0) -> subprocess.CompletedProcess:
         ("[camera\n", "not valid TOML"),
         ("[table]\nedition = 'uno'\n", "table.edition"),
         ("[session]\npip_wheels = { '1' = 1 }\n", "every face 1 to 6"),
+        ("[speech]\non = 'yes'\n", "speech.on: true or false"),
+        ("[speech]\nlang = 'fr'\n", "speech.lang: 'fr' is not en or es"),
+        ("[speech]\nvoice = '-w /etc/passwd'\n", "speech.voice"),
+        ("[speech]\nspeed = 1000\n", "speech.speed: 1000 words a minute"),
+        ("[speech]\nvolume = -1\n", "speech.volume"),
     ],
 )
 def test_a_bad_configuration_is_a_message_and_exit_2(tmp_path, text, says):
@@ -149,6 +154,7 @@ def test_the_example_configuration_is_valid_and_documents_every_key():
     example = Path(__file__).parents[1] / "examples" / "companion.toml"
     config = load(example)
     assert config.gpio.pins == {"pass": 17, "confirm": 27, "led": 22, "buzzer": 23}
+    assert not config.speech.on  # a table is silent unless asked to speak
     text = example.read_text()
     for section, keys in {
         "camera": ("source", "frame_size", "fps"),
@@ -158,6 +164,7 @@ def test_the_example_configuration_is_valid_and_documents_every_key():
         "gpio": ("pin_factory", "pass", "confirm", "led", "buzzer", "debounce", "hold"),
         "store": ("path",),
         "web": ("host", "port", "pin"),
+        "speech": ("on", "lang", "voice", "speed", "volume"),
     }.items():
         assert f"[{section}]" in text
         for key in keys:

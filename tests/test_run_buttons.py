@@ -4,6 +4,7 @@ thread, and the page sees what the buttons did (gpiozero's mock pins, the synthe
 
 from __future__ import annotations
 
+import os
 import time
 from pathlib import Path
 
@@ -89,3 +90,38 @@ def test_a_service_that_cannot_open_its_table_lets_go_of_the_pins_and_the_store(
     config.write_text(body + f"[store]\npath = '{tmp_path / 'good.sqlite3'}'\n")
     service = Service(load(config), SyntheticFrames(3), factory)
     service.close()
+
+
+def test_a_table_with_speech_on_says_what_the_buttons_did_in_its_language(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """[speech] on: the service's voice follows the table from its start (espeak-ng here a
+    stand-in on PATH noting each phrase and its command line: the Pi's audio output is the
+    hardware), in the configured language, voice, speed and volume."""
+    notes = tmp_path / "said"
+    espeak = tmp_path / "bin" / "espeak-ng"
+    espeak.parent.mkdir()
+    espeak.write_text(f'#!/bin/sh\ntext=$(cat); echo "$* | $text" >> "{notes}"\n')
+    espeak.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{espeak.parent}:{os.environ['PATH']}")
+    config = tmp_path / "companion.toml"
+    config.write_text(
+        "[camera]\nsource = 'synthetic:3'\n"
+        f"[gpio]\npin_factory = 'mock'\n{PINS}"
+        f"[store]\npath = '{tmp_path / 'table.sqlite3'}'\n"
+        "[speech]\non = true\nlang = 'es'\nvoice = 'es-419'\nspeed = 140\nvolume = 60\n"
+    )
+    factory = MockFactory()
+    service = Service(load(config), SyntheticFrames(3), factory)
+    try:
+        new_game(service.table, "rollecate", ["Ana", "Ben"], seed=2)
+        wait_for(lambda: notes.exists() and "Le toca a Ana" in notes.read_text())
+        press(factory, 5)  # PASS
+        wait_for(lambda: len(notes.read_text().splitlines()) > 1)
+    finally:
+        time.sleep(0.1)
+        service.close()
+    said = notes.read_text().splitlines()
+    assert all(line.startswith("-v es-419 -s 140 -a 60 --stdin | ") for line in said)
+    assert said[0].endswith("| Le toca a Ana")
+    assert "Ana" in said[1] and "pasa" in said[1].lower(), said

@@ -1,4 +1,4 @@
-"""The table's configuration file (TOML): camera, table markers, buttons, store and page.
+"""The table's configuration file (TOML): camera, table markers, buttons, store, page, voice.
 
 Every key is optional except what a real table must say for itself; every key the file
 holds must be known, so a typo is an error that names it rather than a default silently
@@ -77,6 +77,17 @@ class WebConfig:
 
 
 @dataclass(frozen=True)
+class SpeechConfig:
+    """The table's voice (hw.speaker): off unless asked for, as a family may not want it."""
+
+    on: bool = False
+    lang: str = "en"  # the language it speaks: en or es
+    voice: str | None = None  # espeak-ng's -v; None: the language's own voice
+    speed: int = 160  # words a minute
+    volume: int = 100  # espeak-ng's amplitude, 0-200
+
+
+@dataclass(frozen=True)
 class Config:
     camera: CameraConfig = field(default_factory=CameraConfig)
     table: TableConfig = field(default_factory=TableConfig)
@@ -85,6 +96,7 @@ class Config:
     gpio: GpioConfig = field(default_factory=GpioConfig)
     store: Path = DEFAULT_STORE
     web: WebConfig = field(default_factory=WebConfig)
+    speech: SpeechConfig = field(default_factory=SpeechConfig)
 
 
 def load(path: str | Path) -> Config:
@@ -112,7 +124,7 @@ def load(path: str | Path) -> Config:
 
 def parse(doc: Mapping[str, Any], where: str = "the configuration") -> Config:
     """A Config from a parsed TOML document."""
-    _known(doc, {"camera", "table", "tracker", "session", "gpio", "store", "web"}, where)
+    _known(doc, {"camera", "table", "tracker", "session", "gpio", "store", "web", "speech"}, where)
     camera = _section(doc, "camera", {"source", "frame_size", "fps"}, where)
     table = _section(
         doc,
@@ -130,6 +142,7 @@ def parse(doc: Mapping[str, Any], where: str = "the configuration") -> Config:
     )
     store = _section(doc, "store", {"path"}, where)
     web = _section(doc, "web", {"host", "port", "pin"}, where)
+    speech = _section(doc, "speech", {"on", "lang", "voice", "speed", "volume"}, where)
 
     edition = _get(table, "table.edition", str, "loose-caboose")
     editions = [option.id for option in default().options]
@@ -213,6 +226,7 @@ def parse(doc: Mapping[str, Any], where: str = "the configuration") -> Config:
             port=_get(web, "web.port", int, 8000),
             pin=pin,
         ),
+        speech=_speech(speech),
     )
     if config.tracker.still_frames < 1:
         raise ConfigError("tracker.still_frames: at least 1")
@@ -229,6 +243,31 @@ def parse(doc: Mapping[str, Any], where: str = "the configuration") -> Config:
             f"session.unsure_below: a confidence from 0 to 1, not {config.session.unsure_below}"
         )
     return config
+
+
+def _speech(section: Mapping[str, Any]) -> SpeechConfig:
+    """The [speech] section, each value checked against what espeak-ng takes."""
+    on = section.get("on", False)
+    if not isinstance(on, bool):
+        raise ConfigError(f"speech.on: true or false, not {on!r}")
+    lang = _get(section, "speech.lang", str, "en")
+    if lang not in ("en", "es"):
+        raise ConfigError(f"speech.lang: {lang!r} is not en or es")
+    voice = section.get("voice")
+    if voice is not None and (
+        not isinstance(voice, str) or not voice or voice.startswith("-") or " " in voice
+    ):
+        raise ConfigError(
+            f"speech.voice: {voice!r} is not an espeak-ng voice name such as "
+            '"en-gb" or "es" (espeak-ng --voices lists them)'
+        )
+    speed = _get(section, "speech.speed", int, 160)
+    if not 80 <= speed <= 450:
+        raise ConfigError(f"speech.speed: {speed} words a minute: give 80 to 450")
+    volume = _get(section, "speech.volume", int, 100)
+    if not 0 <= volume <= 200:
+        raise ConfigError(f"speech.volume: {volume}: give 0 to 200")
+    return SpeechConfig(on=on, lang=lang, voice=voice, speed=speed, volume=volume)
 
 
 def _known(doc: Mapping[str, Any], keys: set[str], where: str) -> None:

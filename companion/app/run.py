@@ -25,6 +25,7 @@ from gpiozero import Factory
 
 from companion.app.config import Config, ConfigError, load
 from companion.app.service import FrameLoop, log
+from companion.app.speech import TableVoice
 from companion.games import default
 from companion.games.protocol import CameraSetup, Game, Refusal, Setting, Watcher
 from companion.store import Store
@@ -32,6 +33,7 @@ from companion.table import Table
 from companion.vision.table import TableLayout
 from hw.controls import Controls, PinsError, pin_factory
 from hw.frames import FrameSource, FrameSourceError, open_source
+from hw.speaker import Speaker
 from web.app import Settings, create_app, new_pin
 from web.serve import MAX_STREAMS, serve_in_background
 
@@ -64,6 +66,9 @@ class Service(FrameLoop):
             self.controls.close()
             self.store.close()
             raise
+        self.voice = _voice(config)
+        if self.voice is not None:
+            self.voice.follow(self.table)
 
     def press(self, button: str) -> None:
         """A button, as a command to the table like the page's; a refusal is the game's to
@@ -74,9 +79,22 @@ class Service(FrameLoop):
             log.info("%s: %s", button, refusal.message)
 
     def close(self) -> None:
+        if self.voice is not None:
+            self.voice.close()
         self.controls.close()
         self.source.close()
         self.store.close()
+
+
+def _voice(config: Config) -> TableVoice | None:
+    """The table's voice when the configuration turns it on: it says what changes from
+    now on (a resumed game is not told again); espeak-ng missing or failing is one line in
+    the log, and the service goes on silent."""
+    speech = config.speech
+    if not speech.on:
+        return None
+    speaker = Speaker(speech.voice, speech.speed, speech.volume, speech.lang)
+    return TableVoice(speaker, speech.lang)
 
 
 def _watchers(config: Config) -> Callable[[Game], Watcher | None]:
