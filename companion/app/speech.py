@@ -19,9 +19,11 @@ from typing import Any, Protocol
 from companion.table import Table
 from hw.speaker import Speaker
 
-# A view's session says these, when something is wrong or the camera asks (each game has
-# some of them): said when new.
-SESSION_KEYS = ("problem", "mismatch", "question", "waiting", "camera")
+# A view's session says these, when a move breaks a rule or the camera asks the players
+# (each game has some of them): said when new. What the camera merely waits for (a hand
+# over the table, a caboose not moved yet) is left to the page: at a table it happens
+# every turn, and a voice repeating it would be noise.
+SESSION_KEYS = ("problem", "question")
 
 WORDS = {
     "en": {
@@ -30,6 +32,7 @@ WORDS = {
         "and": " and ",
         "ordinals": ("first", "second", "third", "fourth", "fifth", "sixth"),
         "to": " to ",
+        "corrected": "Corrected: {text}",
     },
     "es": {
         "turn": "Le toca a {name}",
@@ -37,6 +40,7 @@ WORDS = {
         "and": " y ",
         "ordinals": ("primero", "segundo", "tercero", "cuarto", "quinto", "sexto"),
         "to": " a ",
+        "corrected": "Corregido: {text}",
     },
 }
 
@@ -50,11 +54,18 @@ _DIGITS = re.compile(r"\d+")
 
 def phrases(before: Mapping[str, Any], after: Mapping[str, Any], lang: str = "en") -> list[str]:
     """What to say about the table going from view `before` to view `after` (both in
-    `lang`; `before` may be `{}`: a table not heard yet), oldest first: each new log line,
-    each new remark of the session, whose turn it is when that changed, and the ranking
-    once the game is over and ranked."""
+    `lang`; `before` may be `{}`: a table not heard yet), oldest first: each new log line
+    (a turn already said whose line changed, as a correction), each new problem or
+    question of the session, whose turn it is when that changed, and the ranking once
+    the game is over and ranked."""
     words = WORDS.get(lang, WORDS["en"])
-    said = [_spoken(line["text"], words) for line in reversed(_new_log(before, after))]
+    told = {line.get("turn") for line in before.get("log") or () if not line.get("correction")}
+    said = []
+    for line in reversed(_new_log(before, after)):
+        text = _spoken(line["text"], words)
+        if not line.get("correction") and line.get("turn") in told:
+            text = words["corrected"].format(text=text)  # a turn said before, now changed
+        said.append(text)
     said += _session(before, after)
     over = bool(after.get("over"))
     mover = _mover(after)
@@ -83,12 +94,12 @@ def _spoken(text: str, words: Mapping[str, Any]) -> str:
 
 
 def _texts(value: Any) -> list[str]:
-    """The sentences of a session's entry: a string, an object with its "text", or a list
-    of either."""
+    """The sentences of a session's entry: a string, an object with its "text" (a
+    question: its "prompt"), or a list of these."""
     if isinstance(value, str):
         return [value]
     if isinstance(value, Mapping):
-        text = value.get("text")
+        text = value.get("text", value.get("prompt"))
         return [text] if isinstance(text, str) else []
     if isinstance(value, list | tuple):
         return [text for item in value for text in _texts(item)]
@@ -105,8 +116,9 @@ def _session(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[str]:
     for key in SESSION_KEYS:
         old = {_DIGITS.sub("#", text) for text in _texts(old_session.get(key))}
         for text in _texts(new_session.get(key)):
-            if _DIGITS.sub("#", text) not in old and text not in said:
-                said.append(text)
+            spoken = _RULING.sub("", text).strip()
+            if _DIGITS.sub("#", text) not in old and spoken not in said:
+                said.append(spoken)
     return said
 
 
