@@ -19,7 +19,12 @@
 //   own direction), `send(path, body)` (a POST with the PIN: the answer, already drawn;
 //   `{needsConfirm}` when the table asks to confirm; null when refused, said in a toast),
 //   `draw(view, replay)` (draw again after a local choice), and read `view` (the latest
-//   view) and `pin` (the PIN this phone holds, "" if none).
+//   view) and `pin` (the PIN this phone holds, "" if none);
+// - the game's script reads `KIOSK`: true on the screen beside the table (`?view=table`),
+//   where it draws no control at all (nothing to tap, type or choose: nobody touches that
+//   screen) but what the table shows everyone, in large type; a list that may grow long
+//   (newest first) carries `data-kiosk-cut` (its rank: 1 is cut first), and the shell
+//   drops its last items until the screen holds everything without scrolling.
 "use strict";
 
 const TEXT = JSON.parse(document.body.dataset.text);
@@ -32,6 +37,13 @@ let view = null; // the table's latest view
 let pin = localStorage.getItem(PIN_KEY) || "";
 let watching = null; // {record, turn, total, frame} while a record is replayed
 let nameFinder = null; // the players' names of the view being drawn, to isolate them
+
+// The kiosk view: the same page and live stream on a TV beside the table, read from two
+// metres by a family. It cannot scroll and nobody taps it, so it shows no control, and
+// nothing smaller than this share of the screen's height (24 px at 1080p) in text.
+const KIOSK = new URLSearchParams(location.search).get("view") === "table";
+const KIOSK_MIN_TEXT = 0.023;
+if (KIOSK) document.documentElement.classList.add("kiosk");
 
 // A word whose count changes it has a `_one` form, said when the count `n` is 1.
 function t(key, params = {}) {
@@ -222,6 +234,10 @@ function draw(v, replay) {
   learnNames(v && v.players);
   const playing = window.gamePage.draw(v, replay);
   document.getElementById("log-section").hidden = !playing;
+  if (KIOSK) {
+    drawKiosk(v, playing);
+    return;
+  }
   document.getElementById("start-details").open = !playing;
   document.getElementById("export").hidden = !playing || replay;
   if (playing) drawLog(v);
@@ -231,6 +247,55 @@ function drawLog(v) {
   document.getElementById("log").replaceChildren(...v.log.map((entry) =>
     h("li", { class: entry.correction ? "correction" : "" },
       entry.correction ? `${t("correction")}: ` : null, isolateNames(entry.text))));
+}
+
+// --- the kiosk view -----------------------------------------------------------------------
+
+// Around the game's drawing: the log (newest first, cut to what fits), or, before any
+// game, a word that one is awaited; then everything made to fit the screen.
+function drawKiosk(v, playing) {
+  document.getElementById("kiosk-idle").hidden = playing;
+  if (playing) drawLog(v);
+  fitKiosk();
+}
+
+// A board or railway is drawn to fill its box, so its words shrink with it: each is made
+// at least the smallest size the screen allows, in the drawing's own units. Then, while
+// anything overflows the screen, the lists that may be cut lose their last (oldest) item,
+// the lowest rank first, one item always kept.
+function fitKiosk() {
+  const least = KIOSK_MIN_TEXT * window.innerHeight;
+  for (const svg of document.querySelectorAll("main svg")) {
+    const scale = svg.getScreenCTM() ? svg.getScreenCTM().a : 0;
+    if (!scale) continue;
+    for (const text of svg.querySelectorAll("text")) {
+      text.style.fontSize = "";
+      const size = parseFloat(getComputedStyle(text).fontSize);
+      if (size * scale < least) text.style.fontSize = `${least / scale}px`;
+    }
+  }
+  const boxes = [document.documentElement, document.querySelector("main"),
+    ...document.querySelectorAll("main > section, #session, [data-kiosk-cut]")];
+  const overflows = () => boxes.some((box) => box.scrollHeight > box.clientHeight + 1
+    || box.scrollWidth > box.clientWidth + 1);
+  const lists = [...document.querySelectorAll("[data-kiosk-cut]")]
+    .sort((a, b) => Number(a.dataset.kioskCut) - Number(b.dataset.kioskCut));
+  while (overflows()) {
+    const list = lists.find((l) => l.children.length > 1 && !l.closest("[hidden]"));
+    if (!list) break;
+    list.lastElementChild.remove();
+  }
+}
+
+// The kiosk keeps of the shell only what shows the table: no PIN, no language link, no
+// start form, no records, no toast (nothing there asks for an answer).
+function setupKiosk() {
+  for (const id of ["pin-form", "lang", "watch", "setup", "error"]) document.getElementById(id).remove();
+  document.querySelector("main").prepend(h("section", { id: "kiosk-idle", hidden: true }, t("no_game")));
+  document.getElementById("log").dataset.kioskCut = "1";
+  window.addEventListener("resize", () => { if (view) draw(view, false); });
+  refresh();
+  connect();
 }
 
 // --- starting, importing, watching --------------------------------------------------------
@@ -300,6 +365,10 @@ function stopWatching() {
 }
 
 function setup() {
+  if (KIOSK) {
+    setupKiosk();
+    return;
+  }
   document.getElementById("pin").value = pin;
   document.getElementById("pin-form").addEventListener("submit", async (event) => {
     event.preventDefault();

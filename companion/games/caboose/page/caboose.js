@@ -193,7 +193,7 @@ function drawRailway(v) {
   ghosts.forEach((option, index) => {
     const [x, y, r] = option[0];
     const g = s("g", { transform: `translate(${x} ${y}) rotate(${r})`,
-      onclick: () => choosePlace(index) });
+      onclick: KIOSK ? null : () => choosePlace(index) });
     g.append(s("rect", { x: -W / 2, y: -H / 2, width: W, height: H, rx: 5,
       class: `ghost${index === chosenPlace ? " chosen" : ""}`, "data-option": index }));
     svg.append(g);
@@ -209,12 +209,14 @@ function drawRailway(v) {
 // to do, what is wrong, what the camera sees otherwise than the computed move or cannot see
 // at all, and a card it is unsure of, which the players answer by tapping it.
 function drawShow(want) {
-  // A real table's deal is learnt from what it shows: typed here instead of the camera.
-  const input = h("input", { id: "show-cards", type: "text", autocomplete: "off",
-    placeholder: "3 2x C1" });
   const label = want.what === "taken"
     ? t("show_taken", { name: want.name, n: want.count })
     : t("show_hand", { name: want.name, n: want.count });
+  // On the screen beside the table: what is wanted, said big, for a phone to answer.
+  if (KIOSK) return h("p", { class: "big", id: "show-wanted" }, isolateNames(label));
+  // A real table's deal is learnt from what it shows: typed here instead of the camera.
+  const input = h("input", { id: "show-cards", type: "text", autocomplete: "off",
+    placeholder: "3 2x C1" });
   const form = h("form", { id: "show-form" }, h("label", { for: "show-cards" }, isolateNames(label)), input,
     h("button", { type: "submit" }, t("show_button")));
   form.addEventListener("submit", (event) => {
@@ -249,9 +251,12 @@ function drawSession(session, want) {
       h("strong", {}, `${t("session_mismatch")}: `), isolateNames(session.mismatch)));
   }
   if (question) {
-    // A card is answered by its code, a die by the face it shows.
+    // A card is answered by its code, a die by the face it shows; the screen beside the
+    // table shows the options, which a phone answers.
     const die = question.die !== null && question.die !== undefined;
-    const option = die
+    const option = KIOSK
+      ? (answer) => (die ? h("span", { class: "die-face" }, dieFace(answer, question.kind)) : cardChip(answer))
+      : die
       ? (face) => h("button", { "data-answer": face, class: "die-face",
         onclick: () => send("/api/session/answer", { face }) }, dieFace(face, question.kind))
       : (code) => h("button", { "data-answer": code,
@@ -260,7 +265,7 @@ function drawSession(session, want) {
       h("h3", {}, t(die ? "session_choose_die" : "session_choose")),
       h("p", { id: "session-prompt" }, isolateNames(question.prompt)),
       h("div", { class: "options" }, question.options.map(option)),
-      pin ? null : h("p", {}, h("small", {}, t("pin_ask")))));
+      pin || KIOSK ? null : h("p", {}, h("small", {}, t("pin_ask")))));
   }
   if (session.laid.length) {
     parts.push(h("div", { id: "session-laid" }, h("small", {}, `${t("session_laid")}: `),
@@ -304,7 +309,8 @@ function friendly(p) {
   return t("n_in_d", { n: Math.max(1, Math.round(p * 100)), d: 100 });
 }
 
-function oddsChart(odds) {
+// The odds of a play; `withChart`: with the chance of each number of penalty cards.
+function oddsChart(odds, withChart = true) {
   const pct = odds.p_derail.percent;
   const oneIn = friendly(odds.p_derail.num / odds.p_derail.den);
   const rows = odds.penalties.map((p, k) => [
@@ -323,14 +329,17 @@ function oddsChart(odds) {
     h("div", {}, `${t("derail_chance")}: `, h("strong", { class: "p-derail" }, `${pct}%`), ` (${oneIn})`),
     meter,
     h("div", { class: "expected" }, t("expected", { x: odds.expected_penalty })),
-    h("h3", {}, t("penalty_chart")),
-    chart);
+    withChart ? [h("h3", {}, t("penalty_chart")), chart] : null);
 }
 
 function drawMove(v, replay) {
   const box = document.getElementById("move");
   box.hidden = replay || v.over || !v.choices;
   if (box.hidden) return;
+  if (KIOSK) {
+    box.replaceChildren(...kioskMove(v));
+    return;
+  }
   const c = v.choices;
   const mover = v.players[v.to_move];
   const parts = [h("h2", {}, isolateNames(t("your_turn", { name: mover.name })))];
@@ -370,6 +379,25 @@ function drawMove(v, replay) {
   parts.push(h("button", { id: "undo", disabled: !v.undo.possible, title: t("undo_no"),
     onclick: () => send("/api/undo", { turn: v.last ? v.last.number : 0 }) }, t("undo")));
   box.replaceChildren(...parts);
+}
+
+// The computed move on the screen beside the table: Laura's action, or the play a phone
+// chose (staged) with its odds, else every play the mover can make with its dice and chance
+// to derail, the safest first, and the chaos cards they may discard.
+function kioskMove(v) {
+  const c = v.choices;
+  if (c.laura) {
+    const a = c.laura;
+    const action = t(`laura_${a.kind}`, { cards: (a.cards || []).map(base).join(" ") });
+    return [h("p", { class: "big", id: "laura-action" }, t("laura", { action }))];
+  }
+  const staged = currentPlay(v);
+  if (staged) return [h("div", { id: "kiosk-staged" }, chips(staged.cards)), oddsChart(staged, false)];
+  const plays = [...c.plays].sort((a, b) => a.p_derail.percent - b.p_derail.percent);
+  return [h("h2", {}, t("plays")), h("ul", { id: "kiosk-plays", "data-kiosk-cut": "3" },
+    plays.map((play) => h("li", { class: "play", "data-play": play.cards.join(",") },
+      chips(play.cards), ` ${diceWords(play.dice)} · `, h("strong", {}, `${play.p_derail.percent}%`))),
+    c.chaos.length ? h("li", { class: "play" }, t("chaos", { cards: c.chaos.map(base).join(" ") })) : null)];
 }
 
 function placementButtons(play) {
@@ -468,10 +496,11 @@ function drawLast(v, replay) {
     items.push(h("li", { class: "cancelled" }, t("cancelled", { a: base(a), b: base(b) })));
   }
   if (last.forgiven) items.push(h("li", {}, t("forgiven", { n: last.forgiven })));
-  const parts = [h("h2", {}, `${t("last_turn")} (${last.number})`), h("ul", { id: "last-list" }, items)];
+  const parts = [h("h2", {}, `${t("last_turn")} (${last.number})`),
+    h("ul", { id: "last-list", "data-kiosk-cut": "2" }, items)];
   if (last.order) {
     parts.push(h("h3", {}, t("order")), h("div", { id: "order" }, chips(last.order)));
-    if (!replay && last.order_options.length > 1) {
+    if (!replay && !KIOSK && last.order_options.length > 1) {
       parts.push(h("div", { id: "order-options" }, h("div", {}, t("order_choose")),
         last.order_options.map((o) => h("button", {
           class: o.chosen ? "chosen" : "", "data-order": o.order.join(","),
@@ -479,7 +508,7 @@ function drawLast(v, replay) {
         }, chips(o.order), ` → ${t("order_result", { pile: o.pile.map(base).join(" ") || "∅", n: o.points })}`))));
     }
   }
-  if (!replay && last.roll && last.roll.length) parts.push(correctRoll(last));
+  if (!replay && !KIOSK && last.roll && last.roll.length) parts.push(correctRoll(last));
   box.replaceChildren(...parts);
 }
 
@@ -504,6 +533,10 @@ function correctRoll(last) {
 
 function drawPiles(v) {
   const box = document.getElementById("piles");
+  if (KIOSK) {
+    box.replaceChildren(h("h2", {}, t("piles")), ...v.players.map(kioskPile));
+    return;
+  }
   box.replaceChildren(h("h2", {}, t("piles")), ...v.players.map((p) => h("div", {
     class: `player${p.to_move ? " to-move" : ""}`, "data-seat": p.seat },
     h("div", {}, h("bdi", { class: "name" }, p.name), " · ",
@@ -516,6 +549,15 @@ function drawPiles(v) {
       chips(p.banked, "banked")) : null,
     p.hand && p.hand.length ? h("div", { class: "final-hand" },
       h("small", {}, `${t("final_hand")}: `), chips(p.hand)) : null)));
+}
+
+// A player's line on the screen beside the table: name, score and derailments big, then
+// the pile from its top (the newest card) down, cut to what fits.
+function kioskPile(p) {
+  return h("div", { class: `player${p.to_move ? " to-move" : ""}`, "data-seat": p.seat },
+    h("bdi", { class: "name" }, p.name), " · ", h("strong", { class: "score" }, t("score", { n: p.score })),
+    p.derailments ? h("span", { class: "derailed" }, ` · ${t("derailments", { n: p.derailments })}`) : null,
+    " ", h("span", { class: "cards pile", "data-kiosk-cut": "2" }, [...p.pile].reverse().map((c) => cardChip(c))));
 }
 
 function drawRanking(v) {
