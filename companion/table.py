@@ -97,6 +97,17 @@ class Table:
         with self._lock:
             return self.game.id, self.match.id, self.match.record()
 
+    def advise(self, seat: Any, hand: Any, lang: str) -> dict[str, Any]:
+        """The private advisor's answer for `seat` holding `hand` (`Game.advise`), read at
+        one version under the lock: nothing is journaled, counted or kept, so no page learns
+        that a hand was asked about. A game without a hidden hand says so."""
+        with self._lock:
+            if self.game.advise is None:
+                answer: dict[str, Any] = {"no_hidden_hand": True}
+            else:
+                answer = self.game.advise(self.match, seat, hand, lang)
+            return answer | {"version": self.version, "game_kind": self.game.id}
+
     def hint(self) -> object:
         """What the camera must look for now."""
         with self._lock:

@@ -316,3 +316,9 @@ class Game:
     # ValueError says why a face asked for is none of the game's
     enroll: Callable[[argparse.Namespace], Enrolment]
     eval_vision: Callable[[list[str]], int]  # `companion eval-vision ARGS`: its exit status
+    # --- the private advisor (`POST /api/advise`): (match, seat, hand, lang) -> what each
+    # move would do for the hand that seat says it holds, on the table as it stands; it
+    # changes nothing and keeps nothing (the hand is forgotten), and refuses a hand that
+    # cannot be held (`Malformed`, naming the card). None: a game with no hidden hand
+    # (its page already shows every move)
+    advise: Callable[[Match, Any, Any, str], dict[str, Any]] | None = None

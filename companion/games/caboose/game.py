@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from importlib.resources import files
 from typing import Any
 
-from companion.games.caboose import camera, commandline, commands, demo, match, sample, view
+from companion.games.caboose import advise, camera, commandline, commands, demo, match, sample, view
 from companion.games.caboose.journal import GAME_ID
 from companion.games.caboose.names import check_names
 from companion.games.caboose.record import FORMAT, RecordError, from_json
@@ -86,4 +86,5 @@ GAME = Game(
     demo=demo.from_args,
     enroll=enrolment.enrolment,
     eval_vision=eval_vision.main,
+    advise=advise.advise,
 )

@@ -156,4 +156,5 @@ GAME = Game(
     demo=demo.from_args,
     enroll=enroll,
     eval_vision=eval_vision.main,
+    advise=None,  # no hidden hand: the page shows every legal move with its outcome
 )
