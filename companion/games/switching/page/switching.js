@@ -128,7 +128,8 @@ function rollForm(v) {
 function drawRoll(v, replay) {
   const box = document.getElementById("sw-roll-section");
   // A record watched shows each move, never a roll pending; a game over has none to come.
-  box.hidden = (replay && !v.roll) || v.over;
+  // The screen beside the table shows the roll thrown; the dice are typed in on a phone.
+  box.hidden = ((replay || KIOSK) && !v.roll) || v.over;
   if (box.hidden) {
     box.replaceChildren();
     return;
@@ -136,7 +137,7 @@ function drawRoll(v, replay) {
   const parts = [h("h2", {}, t("roll"))];
   if (v.roll) parts.push(rollShown(v.roll));
   if (v.slide) parts.push(h("p", { id: "sw-slide" }, v.slide));
-  const rolling = v.phase === "roll" || v.phase === "reroll";
+  const rolling = (v.phase === "roll" || v.phase === "reroll") && !KIOSK;
   if (!replay && rolling && !v.session) {
     parts.push(...rollForm(v));
   } else if (!replay && rolling) {
@@ -167,7 +168,12 @@ function drawMoves(v, replay) {
     return;
   }
   const parts = [];
-  if (v.phase === "move") {
+  if (KIOSK && v.phase === "move") {
+    // On the screen beside the table: every move with its outcome, cut to what fits.
+    parts.push(h("h2", {}, t(v.no_move ? "no_move" : "moves")),
+      h("ul", { id: "sw-move-list", class: "sw-moves", "data-kiosk-cut": "2" }, v.moves.map((m) =>
+        h("li", { class: "sw-move", "data-move": m.id }, trainChip(m.colour), " ", m.text))));
+  } else if (v.phase === "move") {
     parts.push(h("h2", {}, t(v.no_move ? "no_move" : "moves")));
     parts.push(h("ul", { id: "sw-move-list", class: "sw-moves" }, v.moves.map((m) => {
       const chosen = m.id === chosenMove;
@@ -184,6 +190,11 @@ function drawMoves(v, replay) {
     const key = v.reroll.train === null ? "reroll_enter" : "reroll_train";
     parts.push(h("h2", {}, t("doubles_again")), h("p", { id: "sw-reroll" },
       isolateNames(t(key, { name: v.players[v.to_move].name, space: v.reroll.train }))));
+  }
+  if (KIOSK) {
+    box.hidden = !parts.length;
+    box.replaceChildren(...parts);
+    return;
   }
   if (v.may_pass) {
     parts.push(h("button", { type: "button", id: "sw-pass",
@@ -319,7 +330,7 @@ function drawRanking(v, replay) {
   parts.push(h("table", { id: "sw-ranking-table" }, v.ranking.map((row) => h("tr", {},
     h("td", {}, String(row.place)), h("td", {}, bdi(row.name)),
     h("td", {}, t("depot", { n: row.depot }))))));
-  if (!replay) {
+  if (!replay && !KIOSK) {
     parts.push(h("button", { id: "sw-undo-last", type: "button", disabled: !v.undo.possible,
       onclick: () => send("/api/undo", { turn: v.turn }) }, t("undo")));
   }

@@ -93,6 +93,11 @@ function drawMove(v, replay) {
     return;
   }
   const mover = v.players[v.to_move];
+  if (KIOSK) {
+    box.hidden = !v.hand;  // a real table's hand is the player's own: nothing to show
+    if (v.hand) box.replaceChildren(...kioskMove(v, mover));
+    return;
+  }
   const asks = v.hand ? t("hand", { name: mover.name }) : t("choices", { name: mover.name });
   const entries = offered.map((entry) => h("div", { class: "ym-entry", "data-entry": entry.card || "" },
     h("span", { class: "ym-code" }, entry.card || t("add_face_down")),
@@ -109,6 +114,21 @@ function drawMove(v, replay) {
     h("summary", {}, isolateNames(asks)), entries);
   fold.addEventListener("toggle", () => { choicesOpen = fold.open; });
   box.replaceChildren(fold, undoButton(v));
+}
+
+// On the screen beside the table: every way the mover's cards join their train, each
+// card as it would lie and the way's name; a list cut to what fits.
+function kioskMove(v, mover) {
+  const entries = v.hand.map((entry) => {
+    const ways = entry.ways.filter((way) => way.legal);
+    return h("li", { class: "ym-entry", "data-entry": entry.card },
+      ways.map((way) => h("span", { class: "ym-way", "data-way": way.way },
+        way.railcars ? h("span", { class: "ym-railcars" }, way.railcars.map((r) => railcar(r)))
+          : h("span", { class: "ym-card face_down mini" }),
+        h("span", { class: "ym-way-name" }, t(`way_${way.way}`)))));
+  });
+  return [h("h2", {}, isolateNames(t("kiosk_may_add", { name: mover.name }))),
+    h("ul", { id: "ym-kiosk-hand", "data-kiosk-cut": "2" }, entries)];
 }
 
 function undoButton(v) {
@@ -160,7 +180,7 @@ function drawStrategic(v, replay) {
         h("th", {}, t("total"))), rows))];
   if (s.second_game_due) {
     parts.push(h("p", { id: "ym-second-due" }, isolateNames(t("second_due", { name: s.second_starts }))));
-    if (!replay) {
+    if (!replay && !KIOSK) {
       parts.push(h("button", { id: "ym-next", type: "button", class: "primary",
         onclick: () => send("/api/next", {}) }, t("next_game")));
     }
@@ -182,7 +202,7 @@ function drawRanking(v, replay) {
   parts.push(h("table", { id: "ym-ranking-table" }, r.rows.map((row) => h("tr", {},
     h("td", {}, String(row.place)), h("td", {}, bdi(row.name)),
     h("td", {}, t("score", { n: row.score }))))));
-  if (!replay) parts.push(undoButton(v));  // the last card may still be taken back
+  if (!replay && !KIOSK) parts.push(undoButton(v));  // the last card may still be taken back
   box.replaceChildren(...parts);
 }
 
