@@ -11,6 +11,7 @@ Reading is open; every POST needs the table's PIN (see `web.app`). Errors are JS
 from __future__ import annotations
 
 import json
+import math
 import secrets
 import threading
 import time
@@ -20,9 +21,9 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, request
 
 from companion.games import default, for_record, games
-from companion.games.protocol import LANGUAGES, Game
+from companion.games.protocol import LANGUAGES, Game, Malformed, Refusal
 from companion.table import Table
-from web.words import page_words, pick
+from web.words import advisor_says, page_words, pick
 
 api = Blueprint("api", __name__, url_prefix="/api")
 
@@ -246,6 +247,69 @@ def replay() -> Response:
     record, turn = _document(doc["record"], "record"), _turn_number(doc["turn"], "turn")
     game = for_record(record)
     return jsonify(game.watch(record, turn, language()) | {"game_kind": game.id})
+
+
+# --- the private advisor (no PIN: it changes nothing) ---------------------------------------
+
+
+class Limiter:
+    """How often each client (its network address) may ask the advisor: `rate` questions a
+    second, `burst` at once (a token bucket). Each question recounts the odds of every play,
+    so one phone tapping fast, or a script, must not keep a small Pi from the table's own
+    pages; a phone asking again as the table changes stays far below it."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self._rate = rate
+        self._burst = burst
+        self._lock = threading.Lock()
+        self._buckets: dict[str, tuple[float, float]] = {}  # client -> (tokens, when)
+
+    def wait(self, client: str) -> float:
+        """0 and one question counted if `client` may ask now, else the seconds to wait."""
+        now = time.monotonic()
+        with self._lock:
+            full = self._burst / self._rate  # a bucket idle this long is full: forget it
+            self._buckets = {
+                who: kept for who, kept in self._buckets.items() if now - kept[1] < full
+            }
+            tokens, when = self._buckets.get(client, (self._burst, now))
+            tokens = min(self._burst, tokens + (now - when) * self._rate)
+            if tokens < 1:
+                self._buckets[client] = (tokens, now)
+                return (1 - tokens) / self._rate
+            self._buckets[client] = (tokens - 1, now)
+            return 0.0
+
+
+ADVISE_FIELDS = ("seat", "hand", "lang")
+
+
+@api.post("/advise")
+def advise() -> Response:
+    """What each move would do for the hand a player says they hold (`Table.advise`): read
+    only, no PIN, a few questions a second per phone. The hand is answered and forgotten: it
+    is never kept, logged, streamed or shown to another page, and a refusal names the card
+    in the page's language (`lang`, else the page's choice)."""
+    try:
+        doc = data()
+    except ApiError:
+        raise ApiError(400, "request", advisor_says(language(), "request")) from None
+    lang = doc["lang"] if doc.get("lang") in LANGUAGES else language()
+    wait = current_app.extensions["caboose.advise_limit"].wait(request.remote_addr or "")
+    if wait:
+        seconds = math.ceil(wait)
+        raise ApiError(429, "slow", advisor_says(lang, "slow", n=seconds), retry_after=seconds)
+    if set(doc) - set(ADVISE_FIELDS) or "seat" not in doc or "hand" not in doc:
+        raise ApiError(400, "request", advisor_says(lang, "request"))
+    try:
+        answer = table().advise(doc["seat"], doc["hand"], lang)
+    except Refusal as refusal:
+        status = 400 if isinstance(refusal, Malformed) else 409
+        key = refusal.key or "request"
+        raise ApiError(status, refusal.rule, advisor_says(lang, key, **refusal.params)) from None
+    response = jsonify(answer)
+    response.headers["Cache-Control"] = "no-store"  # a hand is kept by no cache either
+    return response
 
 
 # --- acting (PIN needed: see web.app) --------------------------------------------------------

@@ -32,14 +32,14 @@ from werkzeug.exceptions import HTTPException
 from companion import games
 from companion.games.protocol import Malformed, RecordProblem, Refusal
 from companion.table import Table
-from web.api import ApiError, Views, api, language
-from web.words import page_words
+from web.api import ApiError, Limiter, Views, api, language
+from web.words import ADVISOR, page_words
 
 log = logging.getLogger("companion.web")
 
 PIN_HEADER = "X-Table-Pin"
-# Requests that change nothing need no PIN (watching a record replayed).
-OPEN_POSTS = {"api.replay"}
+# Requests that change nothing need no PIN (watching a record replayed, the advisor).
+OPEN_POSTS = {"api.replay", "api.advise"}
 
 
 @dataclass(frozen=True)
@@ -55,6 +55,8 @@ class Settings:
     max_upload: int = 256 * 1024  # a record of a long game is a few tens of kB
     pin_failures: int = 10  # wrong PINs allowed per client and window…
     pin_window: float = 60.0  # …of this many seconds
+    advise_rate: float = 4.0  # the advisor's questions a second per client…
+    advise_burst: int = 8  # …and at once
 
 
 class _PinGuard:
@@ -117,6 +119,7 @@ def create_app(table: Table, pin: str | None = None, settings: Settings | None =
     app.extensions["caboose.settings"] = settings
     app.extensions["caboose.pin"] = pin
     app.extensions["caboose.views"] = Views()
+    app.extensions["caboose.advise_limit"] = Limiter(settings.advise_rate, settings.advise_burst)
     app.extensions["caboose.streams"] = threading.BoundedSemaphore(settings.max_streams)
     guard = _PinGuard(pin, settings)
     app.register_blueprint(api)
@@ -170,6 +173,27 @@ def create_app(table: Table, pin: str | None = None, settings: Settings | None =
             )
         )
         if request.args.get("lang") == lang:  # a language the page speaks, asked for
+            response.set_cookie("lang", lang, max_age=365 * 24 * 3600, samesite="Lax")
+        return response
+
+    @app.get("/advisor")
+    def advisor() -> Response:
+        """The private advisor, one phone's own page: its player's hand stays on it (its
+        script keeps it in the tab's sessionStorage and sends it only to ask)."""
+        lang = language()
+        words = ADVISOR[lang]
+        response = Response(
+            render_template(
+                "advisor.html",
+                lang=lang,
+                other="es" if lang == "en" else "en",
+                language=page_words(games.default(), lang)["language"],
+                text=words,
+                text_json=json.dumps(words),
+            )
+        )
+        response.headers["Cache-Control"] = "no-store"
+        if request.args.get("lang") == lang:  # as the table's page keeps the choice
             response.set_cookie("lang", lang, max_age=365 * 24 * 3600, samesite="Lax")
         return response
 

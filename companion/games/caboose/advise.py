@@ -78,7 +78,21 @@ def advice(state: GameState, seat: Any, hand: Any, *, provisional: bool = False)
             _chaos(player.pile, code) for code in dict.fromkeys(held) if cards.is_chaos(code)
         ],
         "best": best,
+        "cards": buttons(state),
     }
+
+
+def buttons(state: GameState) -> dict[str, list[str]]:
+    """The cards a hand of this edition may hold, as the page's buttons: track cards,
+    broken tracks and chaos cards by value (the shape changes no odds)."""
+    found: dict[str, list[str]] = {cards.TRACK: [], cards.BROKEN: [], cards.CHAOS: []}
+    for code in sorted({cards.base(code) for code in state.edition.deck}, key=_button_order):
+        found[cards.kind(code)].append(code)
+    return found
+
+
+def _button_order(code: str) -> tuple[int, int]:
+    return cards.value(code), len(code)
 
 
 def check_hand(

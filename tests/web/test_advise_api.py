@@ -1,0 +1,134 @@
+"""`POST /api/advise`, the private advisor's route: read only and without a PIN, limited per
+phone, refusals in the page's language naming the card, and the hand never kept: not in
+the table's version, not in the store's files, not in any log record."""
+
+from __future__ import annotations
+
+import json
+import logging
+from pathlib import Path
+
+import pytest
+
+from tests.web.conftest import HEADERS, PIN
+from web.app import Settings, create_app
+
+# Ana's hand in an order no record holds, so the store or a log holding it is seen.
+HAND = ["2", "C2", "1"]
+HAND_TEXTS = (json.dumps(HAND), json.dumps(HAND, separators=(",", ":")))
+
+
+def files_of(folder: Path) -> dict[str, bytes]:
+    return {path.name: path.read_bytes() for path in sorted(folder.iterdir()) if path.is_file()}
+
+
+def test_advice_needs_no_pin_and_changes_nothing(client, dealt, tmp_path, caplog):
+    caplog.set_level(logging.DEBUG)
+    version, stored = dealt.version, files_of(tmp_path)
+    view = client.get("/api/state").get_data()
+    answer = client.post("/api/advise", json={"seat": 0, "hand": HAND})
+    assert answer.status_code == 200, answer.json
+    advice = answer.json
+    assert advice["game_kind"] == "caboose" and advice["version"] == version
+    assert advice["hand"] == HAND and advice["name"] == "Ana" and advice["to_move"] is True
+    # Rollecate's front 3: the 1 differs by 2 (R-11); the 2 is the only play.
+    assert [p["cards"] for p in advice["plays"]] == [["2"]]
+    assert advice["best"]["reason"] == "only_play"
+    assert answer.headers["Cache-Control"] == "no-store"
+    assert dealt.version == version
+    assert files_of(tmp_path) == stored
+    assert client.get("/api/state").get_data() == view
+    for record in caplog.records:
+        said = record.getMessage() + repr(record.args)
+        assert not any(text in said for text in HAND_TEXTS)
+
+
+def test_the_hand_is_never_written_to_the_store(client, dealt, tmp_path):
+    for _ in range(3):
+        assert client.post("/api/advise", json={"seat": 0, "hand": HAND}).status_code == 200
+    for name, content in files_of(tmp_path).items():
+        for text in HAND_TEXTS:
+            assert text.encode() not in content, name
+
+
+@pytest.mark.parametrize(
+    ("hand", "english", "spanish"),
+    [
+        (["9"], "9 is not a card", "9 no es una carta"),
+        (["1", "1", "2", "2"], "holds at most 3 cards", "tiene como mucho 3 cartas"),
+        (["C1", "C1"], "of card C1", "de la carta C1"),
+        ("2 C2", "must be a list of cards", "debe ser una lista de cartas"),
+    ],
+)
+def test_a_bad_hand_is_a_400_in_the_pages_language(client, dealt, hand, english, spanish):
+    version = dealt.version
+    for lang, words in (("en", english), ("es", spanish)):
+        answer = client.post("/api/advise", json={"seat": 0, "hand": hand, "lang": lang})
+        assert answer.status_code == 400
+        assert words in answer.json["error"]["message"]
+    assert dealt.version == version
+
+
+@pytest.mark.parametrize(
+    ("body", "english", "spanish"),
+    [
+        ({"seat": 5, "hand": []}, "Pick who you are", "Elige quién eres"),
+        ({"seat": 0}, "not understood", "No se entendió"),
+        ({"seat": 0, "hand": [], "pin": PIN}, "not understood", "No se entendió"),
+    ],
+)
+def test_a_bad_request_is_a_400_in_the_pages_language(client, dealt, body, english, spanish):
+    for lang, words in (("en", english), ("es", spanish)):
+        answer = client.post(f"/api/advise?lang={lang}", json=body)
+        assert answer.status_code == 400
+        assert words in answer.json["error"]["message"]
+
+
+def test_a_body_that_is_not_json_is_a_400_in_the_pages_language(client, dealt):
+    answer = client.post(
+        "/api/advise?lang=es", data="{seat", headers={"Content-Type": "application/json"}
+    )
+    assert answer.status_code == 400
+    assert "No se entendió" in answer.json["error"]["message"]
+
+
+def test_no_game_yet_is_said(client):
+    answer = client.post("/api/advise", json={"seat": 0, "hand": [], "lang": "es"})
+    assert answer.status_code == 409
+    assert "No hay partida" in answer.json["error"]["message"]
+
+
+def test_too_many_questions_from_one_phone_are_a_429_saying_to_wait(table, dealt):
+    app = create_app(table, PIN, Settings(advise_rate=0.5, advise_burst=2))
+    phone, other = app.test_client(), app.test_client()
+    body = {"seat": 1, "hand": ["3"], "lang": "en"}
+    assert [phone.post("/api/advise", json=body).status_code for _ in range(2)] == [200, 200]
+    refused = phone.post("/api/advise", json=body)
+    assert refused.status_code == 429
+    assert "wait 2 s" in refused.json["error"]["message"]
+    assert refused.headers["Retry-After"] == "2"
+    spanish = phone.post("/api/advise", json=body | {"lang": "es"})
+    assert "espera" in spanish.json["error"]["message"]
+    # Another phone (another address) is not held up by the first one.
+    elsewhere = other.post("/api/advise", json=body, environ_overrides={"REMOTE_ADDR": "10.0.0.9"})
+    assert elsewhere.status_code == 200
+
+
+def test_the_advisor_page_speaks_the_chosen_language(client, dealt):
+    english = client.get("/advisor").get_data(as_text=True)
+    assert "Who are you?" in english and "advisor.js" in english
+    spanish = client.get("/advisor?lang=es")
+    assert "¿Quién eres?" in spanish.get_data(as_text=True)
+    assert spanish.headers["Cache-Control"] == "no-store"
+
+
+def test_a_game_without_a_hidden_hand_says_so(client):
+    started = client.post(
+        "/api/game",
+        json={"game": "switching", "edition": "ours", "names": ["Ana", "Ben"], "seed": 1},
+        headers=HEADERS,
+    )
+    assert started.status_code == 200, started.json
+    answer = client.post("/api/advise", json={"seat": 0, "hand": []})
+    assert answer.status_code == 200
+    assert answer.json["no_hidden_hand"] is True and answer.json["game_kind"] == "switching"
