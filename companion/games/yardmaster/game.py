@@ -13,6 +13,7 @@ from typing import Any
 from companion.games.names import first_bad_name
 from companion.games.protocol import Game, Option, RecordProblem, Rules, Start
 from companion.games.yardmaster import (
+    advise,
     bots,
     camera,
     commandline,
@@ -127,4 +128,5 @@ GAME = Game(
     demo=demo.from_args,
     enroll=enrolment.enrolment,
     eval_vision=eval_vision.main,
+    advise=advise.advise,
 )
