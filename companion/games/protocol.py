@@ -22,6 +22,7 @@ What flows through the seam, one way each:
 from __future__ import annotations
 
 import argparse
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib.resources.abc import Traversable
@@ -63,6 +64,36 @@ class Refusal(ValueError):
 class Malformed(Refusal):
     """A request of the wrong shape (an unknown field, a card code that is none, a roll
     that is not a list of numbers): refused before it reaches the game (HTTP 400)."""
+
+
+def advised_seat(seat: Any, seats: int) -> int:
+    """The seat a question to the advisor (`Game.advise`) names, or `Malformed` (its key
+    `seat`): a player's number of the game at the table."""
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < seats:
+        raise Malformed(
+            "request",
+            f"seat must be a player's number, 0 to {seats - 1}",
+            key="seat",
+            params={"most": seats - 1},
+        )
+    return seat
+
+
+def check_held(hand: Sequence[str], box: Mapping[str, int], seen: Mapping[str, int]) -> None:
+    """`Malformed` (its key `all_seen`) naming the first card of a hand typed for the advisor
+    that the box (`box`: how many of each card a game has) cannot supply beside the copies in
+    sight (`seen`): a hand must be one the table could have dealt."""
+    typed = Counter(hand)
+    for code in hand:
+        if typed[code] + seen.get(code, 0) > box.get(code, 0):
+            shown = seen.get(code, 0)
+            raise Malformed(
+                "hand",
+                f"the game has {box.get(code, 0)} of card {code} and {shown} lie in sight: "
+                f"the hand cannot hold {typed[code]}",
+                key="all_seen",
+                params={"code": code, "box": box.get(code, 0), "seen": shown, "given": typed[code]},
+            )
 
 
 class RecordProblem(ValueError):

@@ -23,7 +23,7 @@ from companion.games.caboose.rules.odds import Odds, derail_odds
 from companion.games.caboose.rules.state import TOOK, GameState, Pass, Seat
 from companion.games.caboose.view import MAX_ORDER_CARDS, _fraction, _odds, _order_options
 from companion.games.caboose.view import placements as fitting_placements
-from companion.games.protocol import Malformed, Refusal
+from companion.games.protocol import Malformed, Refusal, advised_seat, check_held
 
 # Why the advisor marks a move best (the page words each: `advise_reason_<code>`).
 ONLY_PLAY = "only_play"  # one legal play, and passing costs no less
@@ -128,35 +128,19 @@ def check_hand(
             key="too_many",
             params={"name": state.seats[seat].name, "most": holds, "given": len(hand)},
         )
-    seen = _counts(_in_sight(state, provisional))
-    typed = _counts(hand)
-    for code in hand:
-        if typed[code] + seen[code] > box[code]:
-            raise Malformed(
-                "hand",
-                f"the box has {box[code]} of card {code} and {seen[code]} lie on the table: "
-                f"the hand cannot hold {typed[code]}",
-                key="all_seen",
-                params={"code": code, "box": box[code], "seen": seen[code], "given": typed[code]},
-            )
+    check_held(hand, box, _counts(_in_sight(state, provisional)))
     return tuple(hand)
 
 
 def _seat(state: GameState, seat: Any) -> int:
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(state.seats):
-        raise Malformed(
-            "request",
-            f"seat must be a player's number, 0 to {len(state.seats) - 1}",
-            key="seat",
-            params={"most": len(state.seats) - 1},
-        )
-    if state.seats[seat].laura:
+    index = advised_seat(seat, len(state.seats))
+    if state.seats[index].laura:
         raise Malformed(
             "R-10",
             "Laura holds no hand: she plays or passes the card she draws",
             key="laura",
         )
-    return seat
+    return index
 
 
 def _counts(codes: Sequence[str]) -> Counter[str]:

@@ -14,7 +14,7 @@ from collections import Counter
 from dataclasses import replace
 from typing import Any
 
-from companion.games.protocol import Malformed, Refusal
+from companion.games.protocol import Malformed, Refusal, advised_seat, check_held
 from companion.games.yardmaster import cards, rules
 from companion.games.yardmaster.rules import Add, Yard
 from companion.games.yardmaster.snapshot import Snapshot
@@ -42,7 +42,7 @@ def advice(snap: Snapshot, seat: Any, hand: Any, lang: str = "en") -> dict[str, 
     score and longest cargo run before and after, the best marked with its reason. A seat
     not to move is advised on the table as it is now (only the mover holds the hand)."""
     yard = snap.yard
-    index = _seat(yard, seat)
+    index = advised_seat(seat, len(yard.players))
     held = check_hand(snap, index, hand)
     if yard.over:
         raise Refusal("Y-7", "the game is over: every round has been played", conflict=True,
@@ -122,28 +122,8 @@ def check_hand(snap: Snapshot, seat: int, hand: Any) -> tuple[str, ...]:
         )
     # A real table's cards added face down are the companion's guesses: only those seen count.
     seen = Counter(add.card for add in snap.adds if not (snap.provisional and add.face_down))
-    typed = Counter(hand)
-    for code in hand:
-        if typed[code] + seen[code] > deck[code]:
-            raise Malformed(
-                "hand",
-                f"the deck has {deck[code]} of card {code} and {seen[code]} lie in the trains: "
-                f"the hand cannot hold {typed[code]}",
-                key="all_seen",
-                params={"code": code, "box": deck[code], "seen": seen[code], "given": typed[code]},
-            )
+    check_held(hand, deck, seen)
     return tuple(hand)
-
-
-def _seat(yard: Yard, seat: Any) -> int:
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(yard.players):
-        raise Malformed(
-            "request",
-            f"seat must be a player's number, 0 to {len(yard.players) - 1}",
-            key="seat",
-            params={"most": len(yard.players) - 1},
-        )
-    return seat
 
 
 def _with(yard: Yard, seat: int, laid: str) -> Yard:
