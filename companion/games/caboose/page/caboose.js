@@ -294,6 +294,8 @@ function currentPlay(v) {
 }
 
 function placementOptions(v) {
+  // The screen beside the table shows where the staged play goes, not the choices a phone has.
+  if (KIOSK) return v.staged && v.staged.place ? [v.staged.place] : [];
   const play = currentPlay(v);
   return play && play.placements ? play.placements : [];
 }
@@ -498,9 +500,9 @@ function drawLast(v, replay) {
   if (last.forgiven) items.push(h("li", {}, t("forgiven", { n: last.forgiven })));
   const parts = [h("h2", {}, `${t("last_turn")} (${last.number})`),
     h("ul", { id: "last-list", "data-kiosk-cut": "2" }, items)];
-  if (last.order) {
+  if (last.order && !KIOSK) {  // the screen beside the table shows the piles it made
     parts.push(h("h3", {}, t("order")), h("div", { id: "order" }, chips(last.order)));
-    if (!replay && !KIOSK && last.order_options.length > 1) {
+    if (!replay && last.order_options.length > 1) {
       parts.push(h("div", { id: "order-options" }, h("div", {}, t("order_choose")),
         last.order_options.map((o) => h("button", {
           class: o.chosen ? "chosen" : "", "data-order": o.order.join(","),

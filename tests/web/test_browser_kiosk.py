@@ -1,0 +1,356 @@
+"""The screen beside the table (`/?view=table`) in a real headless Chromium, for each game,
+at 1920x1080 and 1280x720 at once: a game played through the API as the phones play it,
+and the screen showing the railway, the trains or the board, whose turn it is, the computed
+move, the last turn and the scores, following every move without a reload, then the
+ranking. Each time: no control visible, nothing a tap changes, nothing scrolls, no text
+cut off or outside its box, and no text under 2.2 % of the screen's height (24 px at
+1080p), whose turn bigger still. A camera's problem is said big, in Spanish with ?lang=es.
+Screenshots go to tests/artifacts/.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import pytest
+
+from companion.games.protocol import Setting
+from companion.games.switching.board import load as load_board
+from companion.games.switching.commands import Seen
+from companion.games.switching.follow import BoardSeen
+from companion.store import Store
+from companion.table import Table
+from tests.web import test_browser as shared
+
+pytestmark = pytest.mark.browser
+
+browser = shared.browser  # one Chromium for the module, as test_browser.py starts it
+server = shared.server
+
+SCREENS = [(1920, 1080), (1280, 720)]
+SMALLEST = 0.022  # of the screen's height: 24 px at 1080p
+
+# What the screen shows, measured as a visitor sees it: the controls visible, the page's
+# scroll size, and every piece of text visible with its size on screen (a drawing's words
+# scaled as drawn) and whether it lies whole inside its box and the screen.
+LAYOUT = """() => {
+  const shown = (el) => el.getClientRects().length > 0
+    && getComputedStyle(el).visibility !== "hidden";
+  const controls = [...document.querySelectorAll("button, input, select, textarea, a, "
+    + "details, summary, [onclick], [tabindex], [contenteditable]")].filter(shown)
+    .map((el) => el.outerHTML.slice(0, 80));
+  const texts = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  while (walker.nextNode()) {
+    const node = walker.currentNode;
+    const el = node.parentElement;
+    if (!node.textContent.trim() || !shown(el)) continue;
+    const range = document.createRange();
+    range.selectNodeContents(node);
+    const r = range.getBoundingClientRect();
+    if (!r.width || !r.height) continue;
+    const svg = el.closest("svg");
+    const size = parseFloat(getComputedStyle(el).fontSize) * (svg ? svg.getScreenCTM().a : 1);
+    const box = (svg || el.closest("section, header")).getBoundingClientRect();
+    const inside = r.left >= Math.max(box.left, 0) - 1 && r.top >= Math.max(box.top, 0) - 1
+      && r.right <= Math.min(box.right, innerWidth) + 1
+      && r.bottom <= Math.min(box.bottom, innerHeight) + 1;
+    texts.push({ text: node.textContent.trim().slice(0, 50), size, inside });
+  }
+  const root = document.documentElement;
+  return { controls, scroll: [root.scrollWidth, root.scrollHeight],
+    screen: [innerWidth, innerHeight], texts };
+}"""
+
+
+@contextmanager
+def screens(browser, url: str, lang: str = "") -> Iterator[list]:
+    """The kiosk view open at both screen sizes; its pages, each marked so that a reload
+    would show (the mark is gone), and no page error at the end."""
+    pages = []
+    for width, height in SCREENS:
+        page, errors = shared.open_page(browser, f"{url}/?view=table{lang}", width, height)
+        pages.append((page, errors))
+    for page, _ in pages:
+        page.wait_for_selector("#live.on")
+        page.evaluate("() => { window.kioskMark = true; }")
+    yield [page for page, _ in pages]
+    for page, errors in pages:
+        assert page.evaluate("() => window.kioskMark === true"), "the kiosk page reloaded"
+        assert errors == []
+        page.context.close()
+
+
+def fits(page) -> list[dict]:
+    """Checks the screen as a family sees it from two metres; its texts."""
+    seen = page.evaluate(LAYOUT)
+    width, height = seen["screen"]
+    assert seen["controls"] == []
+    assert seen["scroll"] == [width, height]
+    assert [t["text"] for t in seen["texts"] if not t["inside"]] == []
+    small = [
+        (t["text"], round(t["size"], 1)) for t in seen["texts"] if t["size"] < SMALLEST * height
+    ]
+    assert small == []
+    return seen["texts"]
+
+
+def size_of(page, selector: str) -> float:
+    return page.evaluate(
+        "s => parseFloat(getComputedStyle(document.querySelector(s)).fontSize)", selector
+    )
+
+
+def whose_turn_big(page, selector: str) -> None:
+    """Whose turn it is: at least twice the smallest size allowed."""
+    height = page.viewport_size["height"]
+    assert size_of(page, selector) >= 2 * SMALLEST * height
+
+
+def taps_change_nothing(page, server) -> None:
+    """Taps all over the screen and the keys a visitor might press: no request changes
+    anything (nothing is posted) and the table is as it was."""
+    version = server.state()["version"]
+    posted: list[str] = []
+    page.on(
+        "request", lambda request: posted.append(request.url) if request.method == "POST" else None
+    )
+    width, height = page.viewport_size["width"], page.viewport_size["height"]
+    for i in range(8):
+        for j in range(6):
+            page.mouse.click(width * (i + 0.5) / 8, height * (j + 0.5) / 6)
+    for key in ["Tab", "Enter", "Space", "Tab", "Enter"]:
+        page.keyboard.press(key)
+    page.wait_for_timeout(200)
+    assert posted == []
+    assert server.state()["version"] == version
+
+
+def follows(pages, text: str) -> None:
+    """Every screen shows the newest log line `text` (without reloading: see `screens`)."""
+    for page in pages:
+        page.wait_for_function(
+            "t => (document.querySelector('#log li') || {}).textContent === t",
+            arg=text,
+            timeout=5000,
+        )
+
+
+def test_caboose_on_the_screen_beside_the_table(browser, server):
+    """Rollecate, two players: the railway with its caboose, whose turn, every play with its
+    dice and chance to derail, then the play a phone chose with its odds, the derailment
+    and the cards taken, the scores and penalty piles, and the ranking at the end."""
+    doc = server.post(
+        "/api/game",
+        {"game": "caboose", "edition": "rollecate", "names": ["Ana", "Ben"], "seed": "e2e"},
+    )
+    with screens(browser, server.url) as pages:
+        for page in pages:
+            page.wait_for_selector("#railway-svg")
+            assert page.locator("#railway-svg g.rw").count() == len(doc["railway"]["cards"])
+            assert page.locator("#railway-svg #caboose").count() == 1
+            assert page.locator("#to-move").inner_text() == "Ana to move"
+            whose_turn_big(page, "#to-move")
+            plays = page.locator("#kiosk-plays li[data-play]").all_inner_texts()
+            assert len(plays) == len(doc["choices"]["plays"])
+            for play in doc["choices"]["plays"]:
+                assert any(f"{play['p_derail']['percent']:g}%" in shown for shown in plays)
+            fits(page)
+        taps_change_nothing(pages[1], server)
+
+        # A phone chooses two 3s: the screen shows that play's odds.
+        risky = next(p for p in doc["choices"]["plays"] if p["cards"] == ["3/c", "3/c"])
+        body = {"seat": 0, "cards": risky["cards"], "place": risky["placements"][0]}
+        server.post("/api/stage", body)
+        for page in pages:
+            page.wait_for_selector("#move .p-derail")
+            assert page.locator(".p-derail").inner_text() == f"{risky['p_derail']['percent']:g}%"
+            assert page.locator(".dice-count").inner_text() == "Roll 6 dice"
+            assert str(risky["expected_penalty"]) in page.locator(".expected").inner_text()
+            assert page.locator("#railway-svg .ghost").count() == 1  # where it goes
+            fits(page)
+        shared.shot(pages[0], "kiosk-caboose-1-odds-1080p")
+
+        # Six wheels of one: it derails; the last turn, the piles and the scores follow.
+        doc = server.post("/api/play", body | {"roll": [1] * 6})
+        follows(pages, doc["log"][0]["text"])
+        short = doc["last"]["derailed"]
+        assert short > 0
+        for page in pages:
+            page.wait_for_selector("#last #derail.derailed")
+            assert page.locator("#derail").inner_text() == f"Derailed: {short} short"
+            assert page.locator("#to-move").inner_text() == "Ben to move"
+            scores = page.locator("#piles .score").all_inner_texts()
+            assert scores == [f"score {p['score']}" for p in doc["players"]]
+            fits(page)
+        shared.shot(pages[1], "kiosk-caboose-2-derailed-720p")
+
+        while not doc["over"]:
+            doc = server.post("/api/pass", {"seat": doc["to_move"]})
+        follows(pages, doc["log"][0]["text"])
+        for page in pages:
+            page.wait_for_selector("#ranking:not([hidden]) #winners")
+            assert " & ".join(doc["ranking"]["winners"]) in page.locator("#winners").inner_text()
+            assert page.locator("#move").is_hidden()
+            assert page.locator("#to-move").inner_text() == "Game over"
+            fits(page)
+        shared.shot(pages[0], "kiosk-caboose-3-ranking-1080p")
+        taps_change_nothing(pages[0], server)
+
+
+def test_yardmaster_express_on_the_screen_beside_the_table(browser, server):
+    """Three players, every card added through the API: the trains as they lie, whose turn,
+    what the mover may add and how, the newest card, the scores, and the ranking."""
+    body = {"game": "yardmaster-express", "edition": "yardmaster-express"}
+    doc = server.post("/api/game", body | {"names": ["Ana", "Ben", "Cleo"], "seed": 4})
+    with screens(browser, server.url) as pages:
+        for page in pages:
+            page.wait_for_selector("#ym-kiosk-hand li")
+            assert page.locator("#ym-to-move").inner_text() == "Ana to move"
+            whose_turn_big(page, "#ym-to-move")
+            assert page.locator("#ym-move h2").inner_text() == "Ana may add"
+            entry = doc["hand"][0]
+            legal = [w["way"] for w in entry["ways"] if w["legal"]]
+            first = page.locator(f"#ym-kiosk-hand li[data-entry='{entry['card']}'] [data-way]")
+            assert [first.nth(i).get_attribute("data-way") for i in range(first.count())] == legal
+            assert page.locator("#ym-trains .ym-player").count() == 3
+            fits(page)
+        taps_change_nothing(pages[0], server)
+
+        turn = 0
+        while not doc["ended"]:
+            card, way = next(
+                (e["card"], w["way"]) for e in doc["hand"] for w in e["ways"] if w["legal"]
+            )
+            add = {"seat": doc["to_move"], "card": card, "turn": doc["turn"]}
+            if way != "printed":
+                add[way] = True
+            doc = server.post("/api/add", add)
+            turn += 1
+            if turn in (1, 9):  # the screens follow, checked now and then
+                follows(pages, doc["log"][0]["text"])
+                mover = doc["players"][doc["to_move"]]["name"]
+                for page in pages:
+                    assert page.locator("#ym-to-move").inner_text() == f"{mover} to move"
+                    scores = page.locator("#ym-trains .score").all_inner_texts()
+                    assert scores == [f"{p['score']} points" for p in doc["players"]]
+                    assert page.locator("#ym-trains .ym-card.newest").count() == 1
+                    fits(page)
+                if turn == 9:
+                    shared.shot(pages[1], "kiosk-ym-1-mid-game-720p")
+        follows(pages, doc["log"][0]["text"])
+        ranking = doc["ranking"]
+        for page in pages:
+            page.wait_for_selector("#ym-ranking:not([hidden]) #ym-winner")
+            assert (
+                page.locator("#ym-winner").inner_text().startswith(f"{ranking['winners'][0]} wins")
+            )
+            assert page.locator("#ym-move").is_hidden()
+            rows = page.locator("#ym-ranking-table tr").all_inner_texts()
+            assert [row.split("\t")[1] for row in rows] == [r["name"] for r in ranking["rows"]]
+            for player in doc["players"]:
+                seat = f"#ym-trains [data-seat='{player['seat']}']"
+                assert page.locator(f"{seat} .ym-card").count() == len(player["train"])
+            fits(page)
+        shared.shot(pages[0], "kiosk-ym-2-ranking-1080p")
+        taps_change_nothing(pages[1], server)
+
+
+def roll(server, doc: dict, white: int, black: int) -> dict:
+    return server.post(
+        "/api/roll", {"colour": "purple", "dice": [white, black], "turn": doc["turn"]}
+    )
+
+
+def play(server, doc: dict, space: str) -> dict:
+    return server.post("/api/play", {"from": space, "turn": doc["turn"]})
+
+
+def bens_turn(server, doc: dict) -> dict:
+    """Ben potters on C (purple stays, S-6), as test_browser_switching's short game."""
+    doc = roll(server, doc, 1, 2)
+    return play(server, doc, next(m["id"] for m in doc["moves"] if m["id"][0] in "Cc"))
+
+
+def test_switching_on_the_screen_beside_the_table(browser, server):
+    """The short game (S-21): the board with its trains, whose turn, the roll and every
+    legal move with its outcome, the depots, and the winner with the ranking."""
+    body = {"game": "switching", "edition": "ours", "names": ["Ana", "Ben"], "seed": 1}
+    doc = server.post("/api/game", body | {"variant": "short"})
+    with screens(browser, server.url) as pages:
+        doc = roll(server, doc, 6, 5)
+        follows(pages, doc["log"][0]["text"])
+        for page in pages:
+            page.wait_for_selector("#sw-move-list li")
+            assert (
+                page.locator("#sw-to-move").inner_text() == "R Ana to move"
+            )  # the red train's letter
+            whose_turn_big(page, "#sw-to-move")
+            assert page.locator("#sw-roll [data-pips]").all_inner_texts() == ["6", "5"]
+            moves = page.locator("#sw-move-list li").all_inner_texts()
+            assert [m.split(" ", 1)[1] for m in moves] == [m["text"] for m in doc["moves"]]
+            assert page.locator("#sw-board-svg .sw-space").count() == len(doc["board"]["spaces"])
+            fits(page)
+        taps_change_nothing(pages[1], server)
+
+        doc = play(server, doc, "D1")
+        follows(pages, doc["log"][0]["text"])
+        for page in pages:
+            trains = page.locator("#sw-board-svg .sw-train")
+            assert trains.count() == len(doc["trains"]) == 1
+            assert trains.first.get_attribute("data-space") == doc["trains"][0]["space"]
+            assert page.locator("#sw-to-move").inner_text() == "B Ben to move"
+            fits(page)
+        shared.shot(pages[0], "kiosk-sw-1-board-1080p")
+
+        doc = bens_turn(server, doc)
+        for (white, black), space in [((1, 2), "E3"), ((6, 5), "D1"), ((1, 2), "E3")]:
+            doc = play(server, roll(server, doc, white, black), space)
+            if not doc["over"]:
+                doc = bens_turn(server, doc)
+        assert doc["over"] and doc["winner"] == "Ana"
+        follows(pages, doc["log"][0]["text"])
+        for page in pages:
+            page.wait_for_selector("#sw-ranking:not([hidden]) #sw-winner")
+            assert page.locator("#sw-winner").inner_text() == "Ana wins"
+            rows = page.locator("#sw-ranking-table tr").all_inner_texts()
+            assert [row.split("\t") for row in rows] == [
+                ["1", "Ana", "2 trains in the depot"],
+                ["2", "Ben", "0 trains in the depot"],
+            ]
+            assert page.locator("#sw-moves-section").is_hidden()
+            fits(page)
+        shared.shot(pages[1], "kiosk-sw-2-winner-720p")
+
+
+def test_a_cameras_problem_is_said_big_in_spanish(browser, tmp_path):
+    """A table a camera follows, the screen in Spanish (?lang=es): what the table waits
+    for, then a train the game does not have, said big as the problem to fix, and gone
+    once the board is right; the screen still fits and offers nothing to tap."""
+    server = shared.Server(Table(Store(tmp_path / "table.sqlite3"), Setting(camera=object())))
+    try:
+        body = {"game": "switching", "edition": "ours", "names": ["Ana", "Ben"], "seed": 1}
+        server.post("/api/game", body)
+        with screens(browser, server.url, "&lang=es") as pages:
+            for page in pages:
+                page.wait_for_selector("#session:not([hidden]) #session-message")
+                assert page.locator("#sw-to-move").inner_text() == "R Le toca a Ana"
+                fits(page)
+            board = load_board()
+            server.table.handle(Seen(board=BoardSeen(board.home, frozenset({("A3", "red", 1)}))))
+            for page in pages:
+                page.wait_for_selector("#session-message.problem")
+                assert page.locator("#session-message").inner_text() == (
+                    "hay un tren rojo en A3, donde la partida no tiene ninguno"
+                )
+                height = page.viewport_size["height"]
+                assert size_of(page, "#session-message") >= 2 * SMALLEST * height
+                fits(page)
+            shared.shot(pages[1], "kiosk-sw-3-problem-720p")
+            taps_change_nothing(pages[0], server)
+            server.table.handle(Seen(board=BoardSeen(board.home, frozenset())))
+            for page in pages:
+                page.wait_for_selector("#session-message:not(.problem)")
+    finally:
+        server.close()
