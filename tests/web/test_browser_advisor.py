@@ -38,9 +38,11 @@ def test_the_advisor_follows_the_table_and_the_table_never_sees_the_hand(browser
     server.post("/api/import", {"record": ROLLECATE_TWO})
 
     # The table's page, open meanwhile: every response it gets and every event it hears.
-    table_page, table_errors = shared.open_page(browser, server.url, 1280, 900)
-    responses = []
+    table_page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    responses, table_errors = [], []
     table_page.on("response", lambda response: responses.append(response))
+    table_page.on("pageerror", lambda error: table_errors.append(str(error)))
+    table_page.goto(server.url)
     table_page.wait_for_selector("#railway-svg")
     table_page.evaluate(
         """() => {
@@ -93,13 +95,15 @@ def test_the_advisor_follows_the_table_and_the_table_never_sees_the_hand(browser
     table_page.wait_for_function(
         "(v) => window.heard.some((d) => JSON.parse(d).version === v)", arg=version + 1
     )
+    # and the page's own reading of the table now, after every question the advisor asked
+    table_page.evaluate("() => fetch('/api/state').then((answer) => answer.text())")
     heard = table_page.evaluate("() => window.heard")
     bodies = [
         r.body().decode("utf-8", "replace")
         for r in responses
         if "text/event-stream" not in (r.headers.get("content-type") or "")
     ]
-    assert heard and bodies
+    assert len(heard) >= 2 and any(f'"version": {version + 1}' in b for b in bodies)
     for text in [*heard, *bodies]:
         assert not any(hand in text for hand in HAND_TEXTS)
     assert errors == [] and table_errors == []
