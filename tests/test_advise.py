@@ -176,12 +176,14 @@ def test_loose_caboose_has_no_order_to_choose_nor_chaos_cards_to_tap():
     state = table("loose-caboose", ("1", "2x", "3", "4"), 0, ("1", "2", "2", "3x"))
     advised = advice(state, 0, ["2", "2"])
     assert advised["orders"] is False
-    assert advised["cards"] == {
-        "track": ["1", "2", "3", "4"],
-        "broken": ["1x", "2x", "3x", "4x"],
-        "chaos": [],
+    assert advised["cards"] == [
+        {"group": "track", "codes": ["1", "2", "3", "4"]},
+        {"group": "broken", "codes": ["1x", "2x", "3x", "4x"]},
+    ]
+    assert advice(table(), 0, [])["cards"][2] == {
+        "group": "chaos",
+        "codes": ["C1", "C2", "C3", "C4"],
     }
-    assert advice(table(), 0, [])["cards"]["chaos"] == ["C1", "C2", "C3", "C4"]
     assert all("orders" not in o for p in advised["plays"] for o in p["outcomes"])
 
 

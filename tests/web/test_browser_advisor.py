@@ -55,6 +55,13 @@ def test_the_advisor_follows_the_table_and_the_table_never_sees_the_hand(browser
     page, errors = advisor(browser, server.url)
     assert page.locator("#seat option").all_inner_texts() == ["Ana", "Ben"]
     page.select_option("#seat", "0")
+    page.wait_for_selector("#buttons h3")
+    assert page.locator("#buttons h3").all_inner_texts() == [
+        "Track cards",
+        "Broken tracks",
+        "Chaos cards",
+    ]
+    assert page.locator("#clear").inner_text() == "Clear the hand"
     tap(page, HAND)
     assert page.locator("#hand button").all_inner_texts() == HAND
     page.wait_for_selector("li.play.best[data-cards='3']")

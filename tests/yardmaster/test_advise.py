@@ -93,8 +93,8 @@ def test_another_seat_is_advised_on_its_own_train_now():
 def test_cards_to_tap_are_the_deck_with_colours_named_in_the_language():
     snap = game()
     advised = advice(snap, 0, [], "es")
-    assert advised["cards"]["railcars"] == list(dict.fromkeys(EDITION.deck))
-    code = advised["cards"]["railcars"][0]
+    assert advised["cards"] == [{"group": "railcars", "codes": list(dict.fromkeys(EDITION.deck))}]
+    code = EDITION.deck[0]
     names = {r["name"] for r in advised["railcars"][code]}
     assert names & {"rojo", "azul", "amarillo", "verde", "morado", "Rojo", "Azul", "Amarillo"}
 

@@ -183,14 +183,13 @@ function drawHand() {
 }
 
 function drawButtons() {
-  const groups = answer.cards || {};
+  const groups = answer.cards || [];
   const box = $("buttons");
   const wanted = JSON.stringify(groups);
   if (box.dataset.cards === wanted) return;
   box.dataset.cards = wanted;
   box.replaceChildren();
-  for (const [group, codes] of Object.entries(groups)) {
-    if (!codes.length) continue;
+  for (const { group, codes } of groups) {
     const part = el("div", undefined, `group ${group}`);
     part.append(el("h3", T[group] || group));
     const row = el("div", undefined, "cards");

@@ -82,13 +82,14 @@ def advice(state: GameState, seat: Any, hand: Any, *, provisional: bool = False)
     }
 
 
-def buttons(state: GameState) -> dict[str, list[str]]:
-    """The cards a hand of this edition may hold, as the page's buttons: track cards,
-    broken tracks and chaos cards by value (the shape changes no odds)."""
+def buttons(state: GameState) -> list[dict[str, Any]]:
+    """The cards a hand of this edition may hold, as the page's rows of buttons: track
+    cards, broken tracks and chaos cards by value (the shape changes no odds); a kind the
+    edition lacks has no row."""
     found: dict[str, list[str]] = {cards.TRACK: [], cards.BROKEN: [], cards.CHAOS: []}
     for code in sorted({cards.base(code) for code in state.edition.deck}, key=_button_order):
         found[cards.kind(code)].append(code)
-    return found
+    return [{"group": kind, "codes": codes} for kind, codes in found.items() if codes]
 
 
 def _button_order(code: str) -> tuple[int, int]:

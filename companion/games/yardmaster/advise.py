@@ -78,7 +78,7 @@ def advice(snap: Snapshot, seat: Any, hand: Any, lang: str = "en") -> dict[str, 
         "longest_run": before.longest_run,
         "ways": ways,
         "best": _best(ways),
-        "cards": {"railcars": list(dict.fromkeys(deck))},
+        "cards": [{"group": "railcars", "codes": list(dict.fromkeys(deck))}],
         "railcars": {
             code: [
                 {"colour": colour, "value": value, "name": colour_name(snap.edition, colour, lang)}
