@@ -259,7 +259,7 @@ function drawKiosk(v, playing) {
   fitKiosk();
 }
 
-// A board or railway is drawn to fill its box, so its words shrink with it: each is made
+// A game's drawing (an SVG) fills its box, so its words shrink with it: each is made
 // at least the smallest size the screen allows, in the drawing's own units. Then, while
 // anything overflows the screen, the lists that may be cut lose their last (oldest) item,
 // the lowest rank first, one item always kept.
