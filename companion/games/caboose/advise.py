@@ -57,7 +57,8 @@ def advice(state: GameState, seat: Any, hand: Any, *, provisional: bool = False)
     if state.over:
         raise Refusal("R-14", "the game is over: no more turns", conflict=True, key="over")
     player = state.seats[index]
-    plays = [_play(state, player, odds) for odds in derail_odds(state, held)]
+    orders: dict[tuple[str, ...], list[dict[str, Any]]] = {}  # shared by plays taking the same
+    plays = [_play(state, player, odds, orders) for odds in derail_odds(state, held)]
     passing = _pass(state, index, held)
     best = _best(plays, passing)
     return {
@@ -170,10 +171,14 @@ def _exact(value: Fraction) -> dict[str, Any]:
     return {"num": value.numerator, "den": value.denominator, "value": round(float(value), 2)}
 
 
-def _play(state: GameState, player: Seat, odds: Odds) -> dict[str, Any]:
+def _play(
+    state: GameState, player: Seat, odds: Odds, orders: dict[tuple[str, ...], list[dict[str, Any]]]
+) -> dict[str, Any]:
     """One play's odds as the page shows them, whether its cards fit on the table (when the
     railway's poses are known), and per number of penalty cards its chance and R-7's
-    orders of those cards."""
+    orders of those cards. `orders`: the orders of the penalty cards already listed for
+    another play (the back cards of the railway are the same for most plays, and listing
+    every order is the dearest part of a question)."""
     where = fitting_placements(state, odds.cards)
     doc = _odds(odds) | {
         "expected": _exact(odds.expected_penalty),
@@ -193,9 +198,11 @@ def _play(state: GameState, player: Seat, odds: Odds) -> dict[str, Any]:
         # Loose Caboose takes them from the draw pile, unseen.
         if not state.edition.cancel_at_once and taken_count <= MAX_ORDER_CARDS:
             taken = after[:taken_count]
-            options = _order_options(player.pile, taken, discard.best_order(player.pile, taken))
+            if taken not in orders:
+                best = discard.best_order(player.pile, taken)
+                orders[taken] = [_order(o) for o in _order_options(player.pile, taken, best)]
             entry["taken"] = list(taken)
-            entry["orders"] = [_order(option) for option in options]
+            entry["orders"] = orders[taken]
         outcomes.append(entry)
     doc["outcomes"] = outcomes
     return doc
