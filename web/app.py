@@ -33,7 +33,7 @@ from companion import games
 from companion.games.protocol import Malformed, RecordProblem, Refusal
 from companion.table import Table
 from web.api import ApiError, Limiter, Views, api, language
-from web.words import ADVISOR, page_words
+from web.words import ADVISOR, advisor_says, page_words
 
 log = logging.getLogger("companion.web")
 
@@ -129,6 +129,8 @@ def create_app(table: Table, pin: str | None = None, settings: Settings | None =
         if request.method != "POST" or request.endpoint is None:
             return  # reading is open; an unknown path is a plain 404
         if request.mimetype != "application/json":
+            if request.endpoint == "api.advise":  # a phone's page: said in its language
+                raise ApiError(400, "request", advisor_says(language(), "request"))
             raise ApiError(415, "csrf", "changes are sent as JSON (Content-Type: application/json)")
         origin = request.headers.get("Origin")
         # Scheme and host both: http://table and https://table are different origins.

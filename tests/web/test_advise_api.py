@@ -84,9 +84,10 @@ def test_a_bad_request_is_a_400_in_the_pages_language(client, dealt, body, engli
         assert words in answer.json["error"]["message"]
 
 
-def test_a_body_that_is_not_json_is_a_400_in_the_pages_language(client, dealt):
+@pytest.mark.parametrize("content_type", ["application/json", "text/plain"])
+def test_a_body_that_is_not_json_is_a_400_in_the_pages_language(client, dealt, content_type):
     answer = client.post(
-        "/api/advise?lang=es", data="{seat", headers={"Content-Type": "application/json"}
+        "/api/advise?lang=es", data="{seat", headers={"Content-Type": content_type}
     )
     assert answer.status_code == 400
     assert "No se entendió" in answer.json["error"]["message"]
