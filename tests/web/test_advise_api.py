@@ -10,6 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from companion.games.protocol import Setting
+from companion.store import Store
+from companion.table import Table
 from tests.web.conftest import HEADERS, PIN
 from web.app import Settings, create_app
 
@@ -133,3 +136,20 @@ def test_a_game_without_a_hidden_hand_says_so(client):
     answer = client.post("/api/advise", json={"seat": 0, "hand": []})
     assert answer.status_code == 200
     assert answer.json["no_hidden_hand"] is True and answer.json["game_kind"] == "switching"
+
+
+def test_at_a_real_table_the_advisor_knows_what_the_page_cannot(tmp_path):
+    """A provisional deal (a deck shuffled by hand): the page shows no hand nor plays, the
+    advisor answers for the hand a player types, checked against the railway in sight."""
+    real = Table(Store(tmp_path / "real.sqlite3"), Setting(provisional=True))
+    client = create_app(real, PIN, Settings()).test_client()
+    game = {"edition": "rollecate", "names": ["Ana", "Ben"], "seed": 4}
+    assert client.post("/api/game", json=game, headers=HEADERS).status_code == 200
+    view = client.get("/api/state").json
+    assert view["choices"]["plays"] == [] and view["choices"]["provisional"] is True
+    front = view["railway"]["cards"][-1]["code"]
+    hand = [code for code in ("1", "2", "3", "4") if abs(int(code) - int(front[0])) != 2][:2]
+    answer = client.post("/api/advise", json={"seat": 0, "hand": hand})
+    assert answer.status_code == 200, answer.json
+    assert {p["cards"][0] for p in answer.json["plays"]} == set(hand)
+    assert answer.json["version"] == view["version"]
