@@ -121,8 +121,6 @@ ADVISOR: dict[str, dict[str, str]] = {
         "broken": "Broken tracks",
         "chaos": "Chaos cards",
         "railcars": "Railcar cards",
-        "ask": "Ask",
-        "waiting": "Asking the table…",
         "no_game": "No game is being played: start one on the table's page.",
         "no_hidden_hand": "This game has no hidden hand: the table's page shows every move.",
         "your_turn": "Your turn.",
@@ -178,8 +176,6 @@ ADVISOR: dict[str, dict[str, str]] = {
         "error_laura": "Laura holds no hand: pick one of the people at the table.",
         "error_no_game": "No game is being played: start one on the table's page.",
         "error_over": "The game is over: no more moves to advise on.",
-        "error_game_over": "The game is over: no more moves to advise on.",
-        "error_not_mover": "Only the player to move holds the hand: pick {mover}.",
     },
     "es": {
         "title": "Consejero",
@@ -193,8 +189,6 @@ ADVISOR: dict[str, dict[str, str]] = {
         "broken": "Vías rotas",
         "chaos": "Cartas de caos",
         "railcars": "Cartas de vagones",
-        "ask": "Preguntar",
-        "waiting": "Preguntando a la mesa…",
         "no_game": "No hay partida en juego: empieza una en la página de la mesa.",
         "no_hidden_hand": "Este juego no tiene mano oculta: la página de la mesa muestra "
         "cada jugada.",
@@ -253,8 +247,6 @@ ADVISOR: dict[str, dict[str, str]] = {
         "error_laura": "Laura no tiene mano: elige a una de las personas de la mesa.",
         "error_no_game": "No hay partida en juego: empieza una en la página de la mesa.",
         "error_over": "La partida ha terminado: no quedan jugadas que aconsejar.",
-        "error_game_over": "La partida ha terminado: no quedan jugadas que aconsejar.",
-        "error_not_mover": "Solo el jugador al que le toca tiene la mano: elige a {mover}.",
     },
 }
 

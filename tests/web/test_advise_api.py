@@ -153,3 +153,27 @@ def test_at_a_real_table_the_advisor_knows_what_the_page_cannot(tmp_path):
     assert answer.status_code == 200, answer.json
     assert {p["cards"][0] for p in answer.json["plays"]} == set(hand)
     assert answer.json["version"] == view["version"]
+
+
+def test_every_refusal_of_the_advisor_has_words_in_both_languages():
+    """Each key the games' advice and the seam's checks refuse with is said by the route in
+    English and Spanish, not as the generic "not understood"."""
+    import inspect
+    import re
+
+    from companion.games import protocol
+    from companion.games.caboose import advise as caboose_advise
+    from companion.games.yardmaster import advise as yard_advise
+    from web.words import ADVISOR
+
+    sources = [
+        inspect.getsource(caboose_advise),
+        inspect.getsource(yard_advise),
+        inspect.getsource(protocol.advised_seat),
+        inspect.getsource(protocol.check_held),
+    ]
+    keys = {key for source in sources for key in re.findall(r'key="(\w+)"', source)}
+    assert {"not_a_card", "all_seen", "too_many", "seat", "no_game", "over"} <= keys
+    for lang in ("en", "es"):
+        for key in keys:
+            assert f"error_{key}" in ADVISOR[lang], (lang, key)
