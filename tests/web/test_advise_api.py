@@ -4,17 +4,23 @@ the table's version, not in the store's files, not in any log record."""
 
 from __future__ import annotations
 
+import inspect
 import json
 import logging
+import re
 from pathlib import Path
 
 import pytest
 
+from companion.games import protocol
+from companion.games.caboose import advise as caboose_advise
 from companion.games.protocol import Setting
+from companion.games.yardmaster import advise as yard_advise
 from companion.store import Store
 from companion.table import Table
 from tests.web.conftest import HEADERS, PIN
 from web.app import Settings, create_app
+from web.words import ADVISOR
 
 # Ana's hand in an order no record holds, so the store or a log holding it is seen.
 HAND = ["2", "C2", "1"]
@@ -158,14 +164,6 @@ def test_at_a_real_table_the_advisor_knows_what_the_page_cannot(tmp_path):
 def test_every_refusal_of_the_advisor_has_words_in_both_languages():
     """Each key the games' advice and the seam's checks refuse with is said by the route in
     English and Spanish, not as the generic "not understood"."""
-    import inspect
-    import re
-
-    from companion.games import protocol
-    from companion.games.caboose import advise as caboose_advise
-    from companion.games.yardmaster import advise as yard_advise
-    from web.words import ADVISOR
-
     sources = [
         inspect.getsource(caboose_advise),
         inspect.getsource(yard_advise),
