@@ -307,7 +307,8 @@ def advise() -> Response:
         status = 400 if isinstance(refusal, Malformed) else 409
         key = refusal.key or "request"
         raise ApiError(status, refusal.rule, advisor_says(lang, key, **refusal.params)) from None
-    response = jsonify(answer)
+    # `boot` as the views carry it: versions count from 1 again after a restart
+    response = jsonify(answer | {"boot": current_app.extensions["caboose.views"].boot})
     response.headers["Cache-Control"] = "no-store"  # a hand is kept by no cache either
     return response
 

@@ -39,6 +39,7 @@ def test_advice_needs_no_pin_and_changes_nothing(client, dealt, tmp_path, caplog
     assert answer.status_code == 200, answer.json
     advice = answer.json
     assert advice["game_kind"] == "caboose" and advice["version"] == version
+    assert advice["boot"] == client.get("/api/state").json["boot"]
     assert advice["hand"] == HAND and advice["name"] == "Ana" and advice["to_move"] is True
     # Rollecate's front 3: the 1 differs by 2; the 2 is the only play.
     assert [p["cards"] for p in advice["plays"]] == [["2"]]

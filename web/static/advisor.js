@@ -92,7 +92,8 @@ function onView(next) {
   }
   sameGame();
   drawSeats();
-  if (!answer || answer.version !== view.version || answer.game_kind !== view.game_kind) ask();
+  const same = answer && answer.version === view.version && answer.boot === view.boot;
+  if (!same || answer.game_kind !== view.game_kind) ask();
 }
 
 function drawSeats() {
