@@ -145,6 +145,9 @@ def test_the_yardmaster_advisor_shows_each_way_with_its_score(browser, server):
     for way, text in zip(advice["ways"], shown, strict=True):
         assert f"score {way['score']['before']} → {way['score']['after']}" in text
         assert f"longest cargo run {way['run']['before']} → {way['run']['after']}" in text
+    width = page.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= PHONE[0], "the railcar buttons wrap on a 360 px phone"
+    shared.shot(page, "advisor-yardmaster")
     best = page.locator("li.way.best")
     assert best.get_attribute("data-card") == advice["best"]["card"]
     assert best.get_attribute("data-way") == advice["best"]["way"]
