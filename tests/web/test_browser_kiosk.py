@@ -10,17 +10,23 @@ Screenshots go to tests/artifacts/.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 
 import pytest
 
+from companion.games.caboose.commands import Press
+from companion.games.caboose.session import ASKING, CONFIRM
+from companion.games.caboose.tracker import CABOOSE_MOVED
 from companion.games.protocol import Setting
 from companion.games.switching.board import load as load_board
 from companion.games.switching.commands import Seen
 from companion.games.switching.follow import BoardSeen
 from companion.store import Store
 from companion.table import Table
+from tests import test_session as camera
 from tests.web import test_browser as shared
 
 pytestmark = pytest.mark.browser
@@ -83,7 +89,8 @@ def screens(browser, url: str, lang: str = "") -> Iterator[list]:
 
 
 def fits(page) -> list[dict]:
-    """Checks the screen as a family sees it from two metres; its texts."""
+    """Checks the screen as a family sees it from two metres (nothing asks them to tap
+    it); its texts."""
     seen = page.evaluate(LAYOUT)
     width, height = seen["screen"]
     assert seen["controls"] == []
@@ -93,6 +100,7 @@ def fits(page) -> list[dict]:
         (t["text"], round(t["size"], 1)) for t in seen["texts"] if t["size"] < SMALLEST * height
     ]
     assert small == []
+    assert [t["text"] for t in seen["texts"] if re.search(r"\btap\b", t["text"], re.I)] == []
     return seen["texts"]
 
 
@@ -352,5 +360,49 @@ def test_a_cameras_problem_is_said_big_in_spanish(browser, tmp_path):
             server.table.handle(Seen(board=BoardSeen(board.home, frozenset())))
             for page in pages:
                 page.wait_for_selector("#session-message:not(.problem)")
+    finally:
+        server.close()
+
+
+def test_the_cameras_question_and_a_refused_confirm_are_said_big(browser, tmp_path):
+    """Loose Caboose followed by a camera: a card seen unsure is asked about big, the cards
+    it might be shown (a phone answers, not this screen); answered, the screen says to
+    roll; CONFIRM pressed before the caboose is moved is said big as the problem to fix."""
+    table, session, _, play = camera.start(Store(tmp_path / "table.sqlite3"))
+    server = shared.Server(table)
+    try:
+        with screens(browser, server.url) as pages:
+            laid = camera.lay(table, play, confidence=0.1)
+            question = session.question
+            assert session.phase == ASKING and question is not None
+            for page in pages:
+                page.wait_for_selector("#session-question #session-prompt")
+                assert page.locator("#session-prompt").inner_text() == question.prompt.text
+                options = page.locator("#session-question .options .card")
+                shown = [options.nth(i).get_attribute("data-code") for i in range(options.count())]
+                assert shown == [*question.options]
+                height = page.viewport_size["height"]
+                assert size_of(page, "#session-prompt") >= 2 * SMALLEST * height
+                fits(page)
+            shared.shot(pages[0], "kiosk-caboose-4-camera-asks-1080p")
+            taps_change_nothing(pages[1], server)
+            while session.phase == ASKING:
+                camera.answer(table, play.cards[session.question.card])
+            dice = session.status()["roll"]["needed"]
+            for page in pages:
+                page.wait_for_selector("#session-roll")
+                assert f"roll {dice} di" in page.locator("#session-message").inner_text()
+                fits(page)
+            # Rolled, but the caboose is not yet where the computed move puts it.
+            rolled = camera.roll(table, laid, [0] * dice)
+            camera.see(table, camera.event(CABOOSE_MOVED, replace(rolled, caboose=None)))
+            table.handle(Press(CONFIRM))  # too early: refused
+            for page in pages:
+                page.wait_for_selector("#session.led-error #session-problem")
+                assert page.locator("#session-problem").inner_text().startswith("not yet")
+                height = page.viewport_size["height"]
+                assert size_of(page, "#session-problem") >= 2 * SMALLEST * height
+                fits(page)
+            shared.shot(pages[1], "kiosk-caboose-5-not-yet-720p")
     finally:
         server.close()

@@ -262,7 +262,7 @@ function drawSession(session, want) {
       : (code) => h("button", { "data-answer": code,
         onclick: () => send("/api/session/answer", { code }) }, cardChip(code));
     parts.push(h("div", { id: "session-question" },
-      h("h3", {}, t(die ? "session_choose_die" : "session_choose")),
+      KIOSK ? null : h("h3", {}, t(die ? "session_choose_die" : "session_choose")),  // "tap …"
       h("p", { id: "session-prompt" }, isolateNames(question.prompt)),
       h("div", { class: "options" }, question.options.map(option)),
       pin || KIOSK ? null : h("p", {}, h("small", {}, t("pin_ask")))));
