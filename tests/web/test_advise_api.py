@@ -11,6 +11,8 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from companion.games import protocol
 from companion.games.caboose import advise as caboose_advise
@@ -176,3 +178,29 @@ def test_every_refusal_of_the_advisor_has_words_in_both_languages():
     for lang in ("en", "es"):
         for key in keys:
             assert f"error_{key}" in ADVISOR[lang], (lang, key)
+
+
+cards_or_not = st.sampled_from(["1", "2x", "C3", "4/s", "3!", "", "x", "R1-R1", "W"]) | st.none()
+questions = st.fixed_dictionaries(
+    {},
+    optional={
+        "seat": st.none() | st.booleans() | st.integers(-3, 5) | st.text(max_size=2),
+        "hand": st.lists(cards_or_not | st.integers(0, 5), max_size=6) | cards_or_not,
+        "lang": st.sampled_from(["en", "es", "fr", ""]) | st.integers(),
+    },
+)
+
+
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(body=questions)
+def test_strange_questions_are_answered_or_refused_cleanly(table, dealt, body):
+    # A limit no test reaches: each question here must be answered or refused for itself.
+    client = create_app(table, PIN, Settings(advise_rate=1000.0, advise_burst=1000)).test_client()
+    version = dealt.version
+    answer = client.post("/api/advise", json=body)
+    assert answer.status_code in (200, 400), answer.json
+    if answer.status_code == 400:
+        assert answer.json["error"]["message"]
+    assert dealt.version == version
