@@ -146,16 +146,22 @@ def follows(pages, text: str) -> None:
 
 
 def test_caboose_on_the_screen_beside_the_table(browser, server):
-    """Rollecate, two players: the railway with its caboose, whose turn, every play with its
-    dice and chance to derail, then the play a phone chose with its odds, the derailment
-    and the cards taken, the scores and penalty piles, and the ranking at the end."""
-    doc = server.post(
-        "/api/game",
-        {"game": "caboose", "edition": "rollecate", "names": ["Ana", "Ben"], "seed": "e2e"},
-    )
+    """Rollecate, two players, started while the screen waits for a game: the railway with
+    its caboose, whose turn, every play with its dice and chance to derail, then the play a
+    phone chose with its odds, the derailment and the cards taken, the scores and penalty
+    piles, and the ranking at the end."""
     with screens(browser, server.url) as pages:
+        for page in pages:  # before any game: a word that one is awaited, nothing to tap
+            page.wait_for_selector("#kiosk-idle:not([hidden])")
+            assert page.locator("#kiosk-idle").inner_text() == "No game yet: start one."
+            fits(page)
+        doc = server.post(
+            "/api/game",
+            {"game": "caboose", "edition": "rollecate", "names": ["Ana", "Ben"], "seed": "e2e"},
+        )
         for page in pages:
             page.wait_for_selector("#railway-svg")
+            assert page.locator("#kiosk-idle").is_hidden()
             assert page.locator("#railway-svg g.rw").count() == len(doc["railway"]["cards"])
             assert page.locator("#railway-svg #caboose").count() == 1
             assert page.locator("#to-move").inner_text() == "Ana to move"

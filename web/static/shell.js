@@ -43,6 +43,7 @@ let nameFinder = null; // the players' names of the view being drawn, to isolate
 // nothing smaller than this share of the screen's height (24 px at 1080p) in text.
 const KIOSK = new URLSearchParams(location.search).get("view") === "table";
 const KIOSK_MIN_TEXT = 0.023;
+const KIOSK_LOG_LINES = 12;
 if (KIOSK) document.documentElement.classList.add("kiosk");
 
 // A word whose count changes it has a `_one` form, said when the count `n` is 1.
@@ -255,7 +256,8 @@ function drawLog(v) {
 // game, a word that one is awaited; then everything made to fit the screen.
 function drawKiosk(v, playing) {
   document.getElementById("kiosk-idle").hidden = playing;
-  if (playing) drawLog(v);
+  // More lines than a screen's column holds would only be measured and cut, one by one.
+  if (playing) drawLog({ ...v, log: v.log.slice(0, KIOSK_LOG_LINES) });
   fitKiosk();
 }
 
