@@ -14,7 +14,7 @@ import pytest
 from companion.games.caboose.advise import advice
 from companion.games.caboose.rules import discard
 from companion.games.caboose.rules.engine import apply, start
-from companion.games.caboose.rules.state import DERAILED, TOOK, GameState, Play
+from companion.games.caboose.rules.state import DERAILED, TOOK, Chaos, GameState, Play
 from companion.games.protocol import Malformed
 
 DRAW = ("1", "2", "4", "1", "2", "3", "4", "1")
@@ -156,6 +156,17 @@ def test_a_chaos_card_combines_with_an_equal_top_card():
     assert chaos["C2"] == {"card": "C2", "combines": "2", "pile": ["1"], "points": 1, "change": -2}
     assert chaos["C3"]["combines"] is None
     assert chaos["C3"]["pile"] == ["1", "2", "C3"] and chaos["C3"]["change"] == 3
+
+
+def test_every_chaos_card_at_once_goes_in_the_order_that_leaves_the_fewest_points():
+    # Top card 3 under a 2: C2 combines with the 2, then C3 with the 3: an empty pile.
+    state = table("loknroll", ("1", "2", "1", "2", "3"), 3, ("C3", "C2"), pile=("3", "2"))
+    both = advice(state, 0, ["C3", "C2"])["chaos_all"]
+    assert both == {"order": ["C2", "C3"], "pile": [], "points": 0, "change": -5}
+    # Played as the engine plays a chaos turn in that order: the same pile.
+    after = apply(state, Chaos(("C2", "C3")))[0]
+    assert list(after.seats[0].pile) == both["pile"]
+    assert advice(state, 0, ["C3"])["chaos_all"] is None
 
 
 def test_penalty_cards_have_their_discard_orders_best_first():

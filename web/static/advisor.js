@@ -253,6 +253,8 @@ function caboose() {
         : say("chaos_lies", { card: card.card, change: card.change });
       chaos.append(el("li", words));
     }
+    const all = answer.chaos_all;
+    if (all) chaos.append(el("li", say("chaos_all", { order: all.order.join(" "), change: all.change }), "all"));
     parts.push(chaos);
   }
   return parts;

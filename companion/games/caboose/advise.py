@@ -78,6 +78,7 @@ def advice(state: GameState, seat: Any, hand: Any, *, provisional: bool = False)
         "chaos": [
             _chaos(player.pile, code) for code in dict.fromkeys(held) if cards.is_chaos(code)
         ],
+        "chaos_all": _all_chaos(player.pile, [code for code in held if cards.is_chaos(code)]),
         "best": best,
         "cards": buttons(state),
     }
@@ -241,6 +242,21 @@ def _chaos(pile: Sequence[str], code: str) -> dict[str, Any]:
     return {
         "card": code,
         "combines": steps[0][1],
+        "pile": list(after),
+        "points": _points(after),
+        "change": _points(after) - _points(pile),
+    }
+
+
+def _all_chaos(pile: Sequence[str], chaos: Sequence[str]) -> dict[str, Any] | None:
+    """Every chaos card of the hand discarded in one turn, in R-7's best order (the rules let
+    them go onto the pile in any order, combining as they go), when there are two or more."""
+    if len(chaos) < 2:
+        return None
+    order = discard.best_order(pile, chaos)
+    after = discard.place(pile, order)[0]
+    return {
+        "order": list(order),
         "pile": list(after),
         "points": _points(after),
         "change": _points(after) - _points(pile),
