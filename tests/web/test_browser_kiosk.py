@@ -136,12 +136,13 @@ def taps_change_nothing(page, server) -> None:
 
 
 def follows(pages, text: str) -> None:
-    """Every screen shows the newest log line `text` (without reloading: see `screens`)."""
+    """Every screen shows the newest log line `text` within two seconds (without reloading:
+    see `screens`)."""
     for page in pages:
         page.wait_for_function(
             "t => (document.querySelector('#log li') || {}).textContent === t",
             arg=text,
-            timeout=5000,
+            timeout=2000,  # "within a second or two", as the normal page follows
         )
 
 
