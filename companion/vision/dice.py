@@ -64,9 +64,11 @@ _PIP_DIE, _OUR_PIP_DIE = 0.5, 0.6
 # less _LOOSE_DOUBT, so at the session's 0.5 it is taken unasked only where the count gives
 # the face 0.8. A clean fit is believed unless the count all but rules its face out (under
 # _RULED_OUT: a real die's glare fitting a 1 exactly; a drawn die the count doubts still
-# gets 0.3 of it). Chosen on the odd half's real dice and drawn dice, 600 hard tables of
-# seed 7000 each.
-_LOOSE_FIT, _LOOSE_DOUBT, _RULED_OUT = 0.05, 0.3, 0.2
+# gets 0.3 of it). A faint die (its body only a little unlike the table, so its outline is
+# in doubt too) is read as a loose one, _FAINT_DOUBT more doubted: sure where the count gives
+# its face 0.9 (4 of the 5 sure misreads left were faint, at 0.82-0.89). Chosen on the odd
+# half's real dice and drawn dice, 600 hard tables of seed 7000 each.
+_LOOSE_FIT, _LOOSE_DOUBT, _RULED_OUT, _FAINT_DOUBT = 0.05, 0.3, 0.2, 0.1
 
 
 @dataclass(frozen=True)
@@ -270,7 +272,7 @@ def read_dice(
         ):
             continue  # a faint blob the learned count does not take for a die, or one read
         if reading.kind == PIPS or pip_die >= (_PIP_DIE if look.other_yellow else _OUR_PIP_DIE):
-            face, confidence = _agreed(look.pip_errors, odds)
+            face, confidence = _agreed(look.pip_errors, odds, faint=look in doubtful)
             reading = DieReading(PIPS, face, reading.x, reading.y, confidence)
         readings.append(reading)
     return readings
@@ -436,7 +438,7 @@ def _turn(degrees: float) -> np.ndarray:
     return np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
 
 
-def _agreed(errors: np.ndarray, chances: np.ndarray) -> tuple[int, float]:
+def _agreed(errors: np.ndarray, chances: np.ndarray, faint: bool = False) -> tuple[int, float]:
     """One pip count and its confidence from the pip fit's `errors` (1-6) and the learned
     count's `chances` (0-6, dice_net.count_many) on the die's rectangle in its crop: each
     count's chance under both (the fit's turned into chances by how well the best layout
@@ -447,7 +449,7 @@ def _agreed(errors: np.ndarray, chances: np.ndarray) -> tuple[int, float]:
     the count comes out unsure, so the session asks the players rather than enter a sure
     misread into the game. Where the layout fits loosely or the count would rather have
     another face, the count's own chance of the face bounds the confidence (`_LOOSE_DOUBT`):
-    the joint is often sure of a real die's misread."""
+    the joint is often sure of a real die's misread. A `faint` die's the more so."""
     finite = np.isfinite(errors)
     fit = np.zeros(6)
     if finite.any():
@@ -460,8 +462,9 @@ def _agreed(errors: np.ndarray, chances: np.ndarray) -> tuple[int, float]:
     joint = joint / joint.sum()
     face = int(np.argmax(joint)) + 1
     confidence, counted = float(joint[face - 1]), float(chances[face])
-    if not finite.any() or float(errors[finite].min()) >= _LOOSE_FIT:
-        confidence = min(confidence, max(counted - _LOOSE_DOUBT, 0.0))
+    if faint or not finite.any() or float(errors[finite].min()) >= _LOOSE_FIT:
+        doubt = _LOOSE_DOUBT + (_FAINT_DOUBT if faint else 0.0)
+        confidence = min(confidence, max(counted - doubt, 0.0))
     elif counted < _RULED_OUT:
         confidence = min(confidence, counted)
     return face, confidence

@@ -63,6 +63,14 @@ def test_a_loose_fit_the_learned_count_is_not_sure_of_is_asked(sure: float) -> N
     assert face == 5 and confidence < UNSURE
 
 
+def test_a_faint_die_needs_a_surer_count_than_a_plain_one() -> None:
+    # a dark die on brown wood, only a little unlike the table: its outline is in doubt too
+    errors, chances = _errors(2, 0.9, 1.2), _chances(2, 0.85)
+    assert _agreed(errors, chances)[1] >= UNSURE
+    assert _agreed(errors, chances, faint=True)[1] < UNSURE
+    assert _agreed(errors, _chances(2, 0.95), faint=True)[1] >= UNSURE
+
+
 def test_two_readers_that_disagree_make_the_count_unsure_so_it_is_asked() -> None:
     face, confidence = _agreed(_errors(6, 0.1, 0.9), _chances(4, 0.5))
     assert face in (4, 6) and confidence < UNSURE
