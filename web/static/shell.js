@@ -264,7 +264,8 @@ function drawKiosk(v, playing) {
 // A game's drawing (an SVG) fills its box, so its words shrink with it: each is made
 // at least the smallest size the screen allows, in the drawing's own units. Then, while
 // anything overflows the screen, the lists that may be cut lose their last (oldest) item,
-// the lowest rank first, one item always kept.
+// the lowest rank first, down to one item each; then, if still needed, the last item of a
+// list of rank 1 (the log) too, and its section is hidden.
 function fitKiosk() {
   const least = KIOSK_MIN_TEXT * window.innerHeight;
   for (const svg of document.querySelectorAll("main svg")) {
@@ -282,10 +283,14 @@ function fitKiosk() {
     || box.scrollWidth > box.clientWidth + 1);
   const lists = [...document.querySelectorAll("[data-kiosk-cut]")]
     .sort((a, b) => Number(a.dataset.kioskCut) - Number(b.dataset.kioskCut));
-  while (overflows()) {
-    const list = lists.find((l) => l.children.length > 1 && !l.closest("[hidden]"));
-    if (!list) break;
-    list.lastElementChild.remove();
+  for (const keep of [1, 0]) {
+    while (overflows()) {
+      const list = lists.find((l) => l.children.length > keep && !l.closest("[hidden]")
+        && (keep || l.dataset.kioskCut === "1"));
+      if (!list) break;
+      list.lastElementChild.remove();
+      if (!list.children.length) list.closest("section").hidden = true;
+    }
   }
 }
 
