@@ -54,6 +54,8 @@ function drawStatus(v) {
   if (v.repair) kinds.push(t("repair_variant"));
   document.getElementById("sw-status").replaceChildren(head,
     h("div", { id: "sw-kind" }, kinds.join(" · ")));
+  // On the screen beside the table, once the game is over, the ranking says the depots.
+  document.getElementById("sw-players").hidden = KIOSK && v.over;
   document.getElementById("sw-players").replaceChildren(...v.players.map((p) => h("div", {
     class: `sw-player${p.to_move ? " to-move" : ""}`, "data-seat": p.seat, "data-colour": p.colour },
   trainChip(p.colour), " ", h("bdi", { class: "name" }, p.name), " ",
