@@ -10,6 +10,7 @@ Screenshots go to tests/artifacts/.
 
 from __future__ import annotations
 
+import random
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -90,18 +91,23 @@ def screens(browser, url: str, lang: str = "") -> Iterator[list]:
 
 def fits(page) -> list[dict]:
     """Checks the screen as a family sees it from two metres (nothing asks them to tap
-    it); its texts."""
+    it); its texts. A screen that fails is kept in tests/artifacts/kiosk-failed.png."""
     seen = page.evaluate(LAYOUT)
     width, height = seen["screen"]
-    assert seen["controls"] == []
-    assert seen["scroll"] == [width, height]
-    assert [t["text"] for t in seen["texts"] if not t["inside"]] == []
-    small = [
-        (t["text"], round(t["size"], 1)) for t in seen["texts"] if t["size"] < SMALLEST * height
-    ]
-    assert small == []
-    assert [t["text"] for t in seen["texts"] if re.search(r"\btap\b", t["text"], re.I)] == []
-    return seen["texts"]
+    texts = seen["texts"]
+    wrong = {
+        "controls": seen["controls"],
+        "scrolls": [] if seen["scroll"] == [width, height] else seen["scroll"],
+        "cut or outside": [t["text"] for t in texts if not t["inside"]],
+        "too small": [
+            (t["text"], round(t["size"], 1)) for t in texts if t["size"] < SMALLEST * height
+        ],
+        "asks to tap": [t["text"] for t in texts if re.search(r"\btap\b", t["text"], re.I)],
+    }
+    if any(wrong.values()):
+        shared.shot(page, "kiosk-failed")
+    assert {what: found for what, found in wrong.items() if found} == {}
+    return texts
 
 
 def size_of(page, selector: str) -> float:
@@ -413,3 +419,67 @@ def test_the_cameras_question_and_a_refused_confirm_are_said_big(browser, tmp_pa
             shared.shot(pages[1], "kiosk-caboose-5-not-yet-720p")
     finally:
         server.close()
+
+
+def drawn(page, doc: dict) -> None:
+    """Until the screen has drawn the table's view `doc` (the shell's latest `view`): its log
+    may be cut away altogether on a full screen."""
+    page.wait_for_function("v => view && view.version >= v", arg=doc["version"], timeout=2000)
+
+
+def caboose_turn(server, doc: dict, rng: random.Random) -> dict:
+    """A turn as a table plays it: mostly a play that fits, with a random roll, else a pass."""
+    choices = doc["choices"]
+    body = {"seat": doc["to_move"]}
+    plays = [p for p in choices["plays"] if p["placements"] is None or p["placements"]]
+    if not plays or rng.random() < 0.2:
+        return server.post("/api/pass", body)
+    play = rng.choice(plays)
+    body |= {
+        "cards": play["cards"],
+        "roll": [rng.choice(choices["faces"]) for _ in range(play["dice"])],
+    }
+    if play["placements"]:
+        body["place"] = play["placements"][0]
+    return server.post("/api/play", body)
+
+
+def yardmaster_turn(server, doc: dict, rng: random.Random) -> dict:
+    """The first card of the hand that joins, the first way it joins."""
+    card, way = next((e["card"], w["way"]) for e in doc["hand"] for w in e["ways"] if w["legal"])
+    body = {"seat": doc["to_move"], "card": card, "turn": doc["turn"]}
+    if way != "printed":
+        body[way] = True
+    return server.post("/api/add", body)
+
+
+@pytest.mark.parametrize(
+    ("body", "turn"),
+    [
+        ({"game": "caboose", "edition": "loose-caboose", "seed": "s1"}, caboose_turn),
+        (
+            {"game": "yardmaster-express", "edition": "yardmaster-express", "seed": 5},
+            yardmaster_turn,
+        ),
+    ],
+    ids=["loose-caboose", "yardmaster-express"],
+)
+def test_the_biggest_tables_fit_the_screen_to_the_end(browser, server, body, turn):
+    """As many players as the game takes (four at Loose Caboose, five at Yardmaster Express),
+    a whole game: every few turns and at the end the smaller screen still shows everything
+    whole, large enough, without scrolling."""
+    names = ["Ana", "Benedetta", "Cleo", "Dmitri", "Eva"][: 4 if body["game"] == "caboose" else 5]
+    doc = server.post("/api/game", body | {"names": names})
+    page, errors = shared.open_page(browser, f"{server.url}/?view=table", 1280, 720)
+    rng = random.Random(3)
+    turns = 0
+    while not (doc.get("over") or doc.get("ended")):
+        doc = turn(server, doc, rng)
+        turns += 1
+        if turns % 6 == 0:
+            drawn(page, doc)
+            fits(page)
+    drawn(page, doc)
+    shared.shot(page, f"kiosk-biggest-{body['game']}-720p")
+    fits(page)
+    assert errors == []

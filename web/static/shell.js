@@ -278,7 +278,7 @@ function fitKiosk() {
     }
   }
   const boxes = [document.documentElement, document.querySelector("main"),
-    ...document.querySelectorAll("main > section, #session, [data-kiosk-cut]")];
+    ...document.querySelectorAll("main section, #session, [data-kiosk-cut]")];
   const overflows = () => boxes.some((box) => box.scrollHeight > box.clientHeight + 1
     || box.scrollWidth > box.clientWidth + 1);
   const lists = [...document.querySelectorAll("[data-kiosk-cut]")]
@@ -300,6 +300,10 @@ function setupKiosk() {
   for (const id of ["pin-form", "lang", "watch", "setup", "error"]) document.getElementById(id).remove();
   document.querySelector("main").prepend(h("section", { id: "kiosk-idle", hidden: true }, t("no_game")));
   document.getElementById("log").dataset.kioskCut = "1";
+  // What a game shows under its picture goes into the picture's column, whatever the right
+  // column holds beside it.
+  const picture = document.querySelector(".kiosk-picture");
+  for (const below of document.querySelectorAll(".kiosk-below")) picture.append(below);
   window.addEventListener("resize", () => { if (view) draw(view, false); });
   refresh();
   connect();
