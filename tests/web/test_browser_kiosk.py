@@ -2,10 +2,10 @@
 at 1920x1080 and 1280x720 at once: a game played through the API as the phones play it,
 and the screen showing the railway, the trains or the board, whose turn it is, the computed
 move, the last turn and the scores, following every move without a reload, then the
-ranking. Each time: no control visible, nothing a tap changes, nothing scrolls, no text
-cut off or outside its box, and no text under 2.2 % of the screen's height (24 px at
-1080p), whose turn bigger still. A camera's problem is said big, in Spanish with ?lang=es.
-Screenshots go to tests/artifacts/.
+ranking. Each time: no control or cursor visible, nothing a tap changes, nothing scrolls,
+no text cut off or outside its box, and no text under 2.2 % of the screen's height (24 px
+at 1080p), whose turn bigger still. A camera's question or problem is said big (in Spanish
+with ?lang=es), and the biggest tables fit to the end. Screenshots go to tests/artifacts/.
 """
 
 from __future__ import annotations
@@ -66,7 +66,8 @@ LAYOUT = """() => {
     texts.push({ text: node.textContent.trim().slice(0, 50), size, inside });
   }
   const root = document.documentElement;
-  return { controls, scroll: [root.scrollWidth, root.scrollHeight],
+  return { controls, cursor: getComputedStyle(document.body).cursor,
+    scroll: [root.scrollWidth, root.scrollHeight],
     screen: [innerWidth, innerHeight], texts };
 }"""
 
@@ -97,6 +98,7 @@ def fits(page) -> list[dict]:
     texts = seen["texts"]
     wrong = {
         "controls": seen["controls"],
+        "cursor shown": [] if seen["cursor"] == "none" else [seen["cursor"]],
         "scrolls": [] if seen["scroll"] == [width, height] else seen["scroll"],
         "cut or outside": [t["text"] for t in texts if not t["inside"]],
         "too small": [
