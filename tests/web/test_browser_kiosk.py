@@ -485,3 +485,18 @@ def test_the_biggest_tables_fit_the_screen_to_the_end(browser, server, body, tur
     shared.shot(page, f"kiosk-biggest-{body['game']}-720p")
     fits(page)
     assert errors == []
+
+
+def test_a_game_of_another_kind_started_keeps_the_screen_a_kiosk(browser, server):
+    """The screen waits on the default game's page; a Yardmaster Express game is started on
+    a phone: the page brings that game's (a reload) and is still the screen beside the
+    table, drawing it."""
+    page, errors = shared.open_page(browser, f"{server.url}/?view=table", 1280, 720)
+    page.wait_for_selector("#kiosk-idle:not([hidden])")
+    body = {"game": "yardmaster-express", "edition": "yardmaster-express", "seed": 4}
+    doc = server.post("/api/game", body | {"names": ["Ana", "Ben"]})
+    page.wait_for_selector("#ym-kiosk-hand li", timeout=5000)
+    assert page.url.endswith("/?view=table")
+    assert page.locator("#ym-to-move").inner_text() == f"{doc['players'][0]['name']} to move"
+    fits(page)
+    assert errors == []
