@@ -24,13 +24,14 @@ def fields(template: str) -> set[str]:
 
 def sources(package: str) -> list[Path]:
     """Where a game's table refuses or says things: its package (but its view and words,
-    which say words and refuse nothing), and the shared checks of a player's name and a
-    request's fields."""
+    which say words and refuse nothing, and its advice, whose refusals only the advisor's
+    page says, in the shell's words: tests/web/test_advise_api.py), and the shared checks
+    of a player's name and a request's fields."""
     return [
         *sorted(
             path
             for path in (ROOT / "companion/games" / package).glob("**/*.py")
-            if path.name not in ("view.py", "words.py")
+            if path.name not in ("view.py", "words.py", "advise.py")
         ),
         ROOT / "companion/games/names.py",
         ROOT / "companion/games/requests.py",
