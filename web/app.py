@@ -172,6 +172,9 @@ def create_app(table: Table, pin: str | None = None, settings: Settings | None =
                 text_json=json.dumps(words),
                 game=game.id,
                 game_page=fragment(game.id),
+                # the screen beside the table: drawn as a kiosk from the first frame (the
+                # shell's script, deferred, would show the PIN and start forms for one)
+                kiosk=request.args.get("view") == "table",
             )
         )
         if request.args.get("lang") == lang:  # a language the page speaks, asked for

@@ -20,6 +20,7 @@ SHELL: dict[str, dict[str, str]] = {
     "en": {
         "title": "Caboose Companion",
         "language": "Español",
+        "advisor": "Your hand's odds (on your phone)",
         "no_game": "No game yet: start one.",
         "start": "Start a game",
         "game": "Game",
@@ -56,6 +57,7 @@ SHELL: dict[str, dict[str, str]] = {
     "es": {
         "title": "Caboose Companion",
         "language": "English",
+        "advisor": "Las cuentas de tu mano (en tu teléfono)",
         "no_game": "Aún no hay partida: empieza una.",
         "start": "Empezar una partida",
         "game": "Juego",

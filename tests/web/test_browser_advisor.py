@@ -44,6 +44,8 @@ def test_the_advisor_follows_the_table_and_the_table_never_sees_the_hand(browser
     table_page.on("pageerror", lambda error: table_errors.append(str(error)))
     table_page.goto(server.url)
     table_page.wait_for_selector("#railway-svg")
+    link = table_page.locator("#advisor-link")  # how a player finds the advisor
+    assert link.is_visible() and link.get_attribute("href") == "/advisor"
     table_page.evaluate(
         """() => {
             window.heard = [];

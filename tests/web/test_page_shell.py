@@ -67,6 +67,13 @@ def test_the_page_loads_the_shell_then_the_default_games_page(client):
     assert ids and all(f'id="{name}"' in page for name in ids)
 
 
+def test_the_screen_beside_the_table_is_a_kiosk_from_its_first_frame(client):
+    """`?view=table` is drawn as the kiosk before any script runs (no PIN or start form
+    shown for a moment on the TV); the phones' page is not."""
+    assert '<html lang="en" class="kiosk">' in client.get("/?view=table").text
+    assert '<html lang="en">' in client.get("/").text
+
+
 def test_the_shell_names_nothing_of_the_caboose_design():
     """The shell is every game's: what belongs to one game (its railway, cards, dice,
     chaos cards, derailments, the Laura bot) is drawn by that game's script. The only

@@ -40,11 +40,11 @@ let nameFinder = null; // the players' names of the view being drawn, to isolate
 
 // The kiosk view: the same page and live stream on a TV beside the table, read from two
 // metres by a family. It cannot scroll and nobody taps it, so it shows no control, and
-// nothing smaller than this share of the screen's height (24 px at 1080p) in text.
-const KIOSK = new URLSearchParams(location.search).get("view") === "table";
+// nothing smaller than this share of the screen's height (24 px at 1080p) in text. The
+// page route marks it (<html class="kiosk">), so its first frame is already the kiosk's.
+const KIOSK = document.documentElement.classList.contains("kiosk");
 const KIOSK_MIN_TEXT = 0.023;
 const KIOSK_LOG_LINES = 12;
-if (KIOSK) document.documentElement.classList.add("kiosk");
 
 // A word whose count changes it has a `_one` form, said when the count `n` is 1.
 function t(key, params = {}) {
@@ -294,10 +294,12 @@ function fitKiosk() {
   }
 }
 
-// The kiosk keeps of the shell only what shows the table: no PIN, no language link, no
-// start form, no records, no toast (nothing there asks for an answer).
+// The kiosk keeps of the shell only what shows the table: no PIN, no language or advisor
+// link, no start form, no records, no toast (nothing there asks for an answer).
 function setupKiosk() {
-  for (const id of ["pin-form", "lang", "watch", "setup", "error"]) document.getElementById(id).remove();
+  for (const id of ["pin-form", "lang", "advisor-link", "watch", "setup", "error"]) {
+    document.getElementById(id).remove();
+  }
   document.querySelector("main").prepend(h("section", { id: "kiosk-idle", hidden: true }, t("no_game")));
   document.getElementById("log").dataset.kioskCut = "1";
   // What a game shows under its picture goes into the picture's column, whatever the right
