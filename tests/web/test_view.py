@@ -16,7 +16,7 @@ def test_the_order_used_marks_a_card_that_did_not_combine():
 
 
 def test_order_options_best_first_with_the_chosen_one():
-    options = view._order_options([], ["3", "3"], ["3", "3!"])
+    options = view.order_options([], ["3", "3"], ["3", "3!"])
     assert [o["pile"] for o in options] == [[], ["3", "3"]]
     assert [o["points"] for o in options] == [0, 6]
     assert [o["chosen"] for o in options] == [False, True]
@@ -25,7 +25,7 @@ def test_order_options_best_first_with_the_chosen_one():
 
 def test_many_order_options_are_cut_to_the_best_and_the_chosen():
     taken = ["1", "2", "3", "4", "1", "2"]
-    options = view._order_options(["1", "2", "3"], taken, taken)
+    options = view.order_options(["1", "2", "3"], taken, taken)
     assert len(options) == view.MAX_ORDER_OPTIONS + 1
     assert options[-1]["chosen"]
 

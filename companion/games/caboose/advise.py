@@ -4,7 +4,7 @@ seat says it holds, on the table as it stands now.
 At a real table the companion does not know the hands (the deck is shuffled by hand), so
 the page cannot show a player's odds; a player types their hand on their own phone and
 asks. The answer is computed with the rules' own functions (`derail_odds` for the dice,
-`engine.apply` for a pass, `discard` for R-7's orders, `_order_options` as the page lists
+`engine.apply` for a pass, `discard` for R-7's orders, `order_options` as the page lists
 them), never a copy of them, and it changes nothing: the hand is checked against the
 edition's box and the cards in sight, then forgotten.
 """
@@ -21,7 +21,7 @@ from companion.games.caboose import cards
 from companion.games.caboose.rules import discard, engine
 from companion.games.caboose.rules.odds import Odds, derail_odds
 from companion.games.caboose.rules.state import TOOK, GameState, Pass, Seat
-from companion.games.caboose.view import MAX_ORDER_CARDS, _fraction, _odds, _order_options
+from companion.games.caboose.view import MAX_ORDER_CARDS, fraction_json, odds_json, order_options
 from companion.games.caboose.view import placements as fitting_placements
 from companion.games.protocol import Malformed, Refusal, advised_seat, check_held
 
@@ -181,7 +181,7 @@ def _play(
     another play (the back cards of the railway are the same for most plays, and listing
     every order is the dearest part of a question)."""
     where = fitting_placements(state, odds.cards)
-    doc = _odds(odds) | {
+    doc = odds_json(odds) | {
         "expected": _exact(odds.expected_penalty),
         "fits": where is None or bool(where),
         "best": False,
@@ -193,7 +193,7 @@ def _play(
             continue
         entry: dict[str, Any] = {
             "cards": taken_count,
-            "chance": _fraction(Fraction(rolls, odds.outcomes)),
+            "chance": fraction_json(Fraction(rolls, odds.outcomes)),
         }
         # Penalty cards come from the back of the railway (R-2); beyond the caboose's card
         # Loose Caboose takes them from the draw pile, unseen.
@@ -201,7 +201,7 @@ def _play(
             taken = after[:taken_count]
             if taken not in orders:
                 best = discard.best_order(player.pile, taken)
-                orders[taken] = [_order(o) for o in _order_options(player.pile, taken, best)]
+                orders[taken] = [_order(o) for o in order_options(player.pile, taken, best)]
             entry["taken"] = list(taken)
             entry["orders"] = orders[taken]
         outcomes.append(entry)
@@ -210,7 +210,7 @@ def _play(
 
 
 def _order(option: dict[str, Any]) -> dict[str, Any]:
-    """One of `_order_options`' piles; its `chosen` (the players' order there) is R-7's
+    """One of `order_options`' piles; its `chosen` (the players' order there) is R-7's
     best here, the options coming best first."""
     return {key: option[key] for key in ("order", "pile", "points", "cancels")}
 

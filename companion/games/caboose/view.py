@@ -53,18 +53,18 @@ def card(code: str) -> dict[str, Any]:
     return {"code": code, "value": value, "kind": kind, "shape": shape}
 
 
-def _fraction(p: Fraction) -> dict[str, Any]:
+def fraction_json(p: Fraction) -> dict[str, Any]:
     return {"num": p.numerator, "den": p.denominator, "percent": round(float(p) * 100, 1)}
 
 
-def _odds(odds: Odds) -> dict[str, Any]:
+def odds_json(odds: Odds) -> dict[str, Any]:
     return {
         "cards": list(odds.cards),
         "dice": odds.dice,
         "steps_to_front": odds.steps_to_front,
-        "p_derail": _fraction(odds.p_derail),
+        "p_derail": fraction_json(odds.p_derail),
         "expected_penalty": round(float(odds.expected_penalty), 2),
-        "penalties": [_fraction(p) for p in odds.penalties],
+        "penalties": [fraction_json(p) for p in odds.penalties],
     }
 
 
@@ -142,7 +142,7 @@ def choices(state: GameState, provisional: bool = False) -> dict[str, Any]:
         return {"laura": _action_json(action), "hand": [card(c) for c in hand]}
     plays = []
     for odds in derail_odds(state, hand):
-        entry = _odds(odds)
+        entry = odds_json(odds)
         entry["placements"] = placements(state, odds.cards)
         plays.append(entry)
     chaos = [code for code in hand if cards.is_chaos(code)]
@@ -175,11 +175,11 @@ def staged(snap: Snapshot) -> dict[str, Any] | None:
         "cards": list(snap.staged.cards),
         "dice": snap.staged.dice,
         "place": [p.as_list() for p in snap.staged.place] if snap.staged.place else None,
-        "odds": _odds(odds),
+        "odds": odds_json(odds),
     }
 
 
-def _order_options(
+def order_options(
     pile: Sequence[str], taken: Sequence[str], used: Sequence[str]
 ) -> list[dict[str, Any]]:
     """Every distinct pile the turn's penalty cards can leave, best first (R-7's key), each
@@ -289,7 +289,7 @@ def last_turn(snap: Snapshot) -> dict[str, Any] | None:
         pile = before.seats[seat].pile
         doc["order"] = _used_order(pile, pile_steps)
         if len(taken) <= MAX_ORDER_CARDS:
-            doc["order_options"] = _order_options(pile, taken, doc["order"])
+            doc["order_options"] = order_options(pile, taken, doc["order"])
     return doc
 
 
