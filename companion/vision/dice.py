@@ -58,17 +58,19 @@ _FIT_SPREAD = (0.05, 4.0)
 # die to the learned count, the 37 real pip dice of our yellow at least 0.72)
 _OUR_YELLOW = ((22, 28), 170)
 _PIP_DIE, _OUR_PIP_DIE = 0.5, 0.6
-# A die whose pip layout fits loosely (best error _LOOSE_FIT or more: a real die, where a drawn
-# one's is under 0.05) is read by the learned count, whose chance of the face is what tells
-# its misreads apart (the joint with the fit does not): its confidence is at most that chance
-# less _LOOSE_DOUBT, so at the session's 0.5 it is taken unasked only where the count gives
-# the face 0.8. A clean fit is believed unless the count all but rules its face out (under
-# _RULED_OUT: a real die's glare fitting a 1 exactly; a drawn die the count doubts still
-# gets 0.3 of it). A faint die (its body only a little unlike the table, so its outline is
-# in doubt too) is read as a loose one, _FAINT_DOUBT more doubted: sure where the count gives
-# its face 0.9 (4 of the 5 sure misreads left were faint, at 0.82-0.89). Chosen on the odd
-# half's real dice and drawn dice, 600 hard tables of seed 7000 each.
-_LOOSE_FIT, _LOOSE_DOUBT, _RULED_OUT, _FAINT_DOUBT = 0.05, 0.3, 0.2, 0.1
+# A die whose pip layout fits loosely (best error _LOOSE_FIT or more: a real die; a drawn
+# one's is under 0.05 on the Caboose table, under 0.09 far off on the switching board) is read
+# by the learned count, whose chance of the face is what tells its misreads apart (the joint
+# with the fit does not): its confidence is at most 0.5 where that chance is _LOOSE_SURE,
+# rising to 1 with it, so the session (0.5) takes it unasked only where the count gives the
+# face 0.8. A clean fit is believed unless the count all but rules its face out (under
+# _RULED_OUT: a real die's glare fitting a 1 exactly, where the count gives it 0-0.08; a far
+# drawn die of the switching board may get 0.04-0.15). A faint die (its body only a little
+# unlike the table, so its outline is in doubt too) is read as a loose one, sure from
+# _FAINT_SURE (4 of the 5 sure misreads left were faint, at 0.82-0.89). Chosen on the odd
+# half's real dice and drawn dice, 600 hard tables of seed 7000 each, and the switching
+# board's tuning seeds (0-119).
+_LOOSE_FIT, _LOOSE_SURE, _FAINT_SURE, _RULED_OUT = 0.1, 0.8, 0.9, 0.05
 
 
 @dataclass(frozen=True)
@@ -448,7 +450,7 @@ def _agreed(errors: np.ndarray, chances: np.ndarray, faint: bool = False) -> tup
     with coloured pips), where the count is right more often; and where the two disagree
     the count comes out unsure, so the session asks the players rather than enter a sure
     misread into the game. Where the layout fits loosely or the count would rather have
-    another face, the count's own chance of the face bounds the confidence (`_LOOSE_DOUBT`):
+    another face, the count's own chance of the face bounds the confidence (`_LOOSE_SURE`):
     the joint is often sure of a real die's misread. A `faint` die's the more so."""
     finite = np.isfinite(errors)
     fit = np.zeros(6)
@@ -463,8 +465,8 @@ def _agreed(errors: np.ndarray, chances: np.ndarray, faint: bool = False) -> tup
     face = int(np.argmax(joint)) + 1
     confidence, counted = float(joint[face - 1]), float(chances[face])
     if faint or not finite.any() or float(errors[finite].min()) >= _LOOSE_FIT:
-        doubt = _LOOSE_DOUBT + (_FAINT_DOUBT if faint else 0.0)
-        confidence = min(confidence, max(counted - doubt, 0.0))
+        doubt = 1.0 - (_FAINT_SURE if faint else _LOOSE_SURE)  # the count's doubt at 0.5
+        confidence = min(confidence, max(1.0 - 0.5 * (1.0 - counted) / doubt, 0.0))
     elif counted < _RULED_OUT:
         confidence = min(confidence, counted)
     return face, confidence
