@@ -70,7 +70,7 @@ _PIP_DIE, _OUR_PIP_DIE = 0.5, 0.6
 # _FAINT_SURE (4 of the 5 sure misreads left were faint, at 0.82-0.89). Chosen on the odd
 # half's real dice and drawn dice, 600 hard tables of seed 7000 each, and the switching
 # board's tuning seeds (0-119).
-_LOOSE_FIT, _LOOSE_SURE, _FAINT_SURE, _RULED_OUT = 0.1, 0.8, 0.9, 0.05
+_LOOSE_FIT, _LOOSE_SURE, _FAINT_SURE, _RULED_OUT = 0.1, 0.8, 0.9, 0.1
 
 
 @dataclass(frozen=True)
