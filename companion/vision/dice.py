@@ -10,9 +10,12 @@ the kind: our wheel dice are yellow, a standard die any other colour (dice_art.P
 white with black pips, or coloured with light ones, whichever fits). A pip die's count is
 the layout fit's weighed against the learned count the photograph reader uses
 (dice_net.count_many, once a frame for all its dice): a drawn die's layout fits cleanly and
-is believed, a real die's fits loosely and the learned count decides, and where the two
-disagree the count is unsure and the players are asked. A die only a little unlike the
-table (a dark real die on brown wood) is kept only where the learned count sees a die.
+is believed, a real die's fits loosely and the learned count decides, sure only where the
+count itself is (0.8, a faint die's 0.9), and where the two disagree the count is unsure and
+the players are asked: a real die is asked rather than guessed into the game. A yellow die
+the learned count takes for a pip die is one, even of our wheel die's yellow. A die only a
+little unlike the table (a dark real die on brown wood) is kept only where the learned count
+sees a die.
 """
 
 from __future__ import annotations
