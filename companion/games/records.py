@@ -6,6 +6,8 @@ fails with one line that says what is wrong."""
 from __future__ import annotations
 
 import json
+import reprlib
+from collections.abc import Set
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +32,22 @@ def depth(doc: Any) -> int:
             items = value.values() if isinstance(value, dict) else value
             stack.extend((item, level + 1) for item in items)
     return deepest
+
+
+def header_problem(doc: Any, format: str, fields: Set[str]) -> str | None:
+    """What is wrong with a parsed record before its game reads it, or None: not an object,
+    nesting too deep (checked before any message could quote such a value), another format,
+    a field the format does not have."""
+    if not isinstance(doc, dict):
+        return "a record is a JSON object"
+    if depth(doc) > MAX_DEPTH:
+        return TOO_DEEP
+    if doc.get("format") != format:
+        return f"the format must be {format!r}, not {reprlib.repr(doc.get('format'))}"
+    unknown = set(doc) - fields
+    if unknown:
+        return f"unknown fields {sorted(unknown)}: a record has {sorted(fields)}"
+    return None
 
 
 def parse_document(text: str | bytes) -> Any:

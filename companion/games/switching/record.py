@@ -13,14 +13,13 @@ package at all.
 
 from __future__ import annotations
 
-import reprlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from companion.games.names import first_bad_name
 from companion.games.protocol import RecordProblem
-from companion.games.records import MAX_DEPTH, TOO_DEEP, depth
+from companion.games.records import header_problem
 from companion.games.switching import board as boards
 from companion.games.switching import rules
 from companion.games.switching.board import Board, BoardError
@@ -174,15 +173,9 @@ def _setup(value: Any, board: Board) -> tuple[str, ...]:
 
 def from_json(doc: Any) -> Record:
     """A record from a parsed document, checked for shape and setup (the turns: `replay`)."""
-    if not isinstance(doc, dict):
-        raise _fail("a record is a JSON object")
-    if depth(doc) > MAX_DEPTH:
-        raise _fail(TOO_DEEP)
-    if doc.get("format") != FORMAT:
-        raise _fail(f"the format must be {FORMAT!r}, not {reprlib.repr(doc.get('format'))}")
-    unknown = set(doc) - _TOP
-    if unknown:
-        raise _fail(f"unknown fields {sorted(unknown)}: a record has {sorted(_TOP)}")
+    problem = header_problem(doc, FORMAT, _TOP)
+    if problem is not None:
+        raise _fail(problem)
     try:
         board = boards.parse(doc.get("board"), "the record's board")
     except BoardError as error:

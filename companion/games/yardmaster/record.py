@@ -8,13 +8,12 @@ the rules (`replay`), so a record that breaks a rule names its turn and the Y- r
 
 from __future__ import annotations
 
-import reprlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from companion.games.protocol import RecordProblem
-from companion.games.records import MAX_DEPTH, TOO_DEEP, depth
+from companion.games.records import header_problem
 from companion.games.yardmaster import cards, edition, rules
 from companion.games.yardmaster.rules import Add, RuleError, Yard
 
@@ -77,15 +76,9 @@ def to_add(turn: Any, number: int) -> Add:
 
 def from_json(doc: Any) -> Record:
     """A record from a parsed document, checked for shape (the rules: `replay`)."""
-    if not isinstance(doc, dict):
-        raise _fail("a record is a JSON object")
-    if depth(doc) > MAX_DEPTH:
-        raise _fail(TOO_DEEP)
-    if doc.get("format") != FORMAT:
-        raise _fail(f"the format must be {FORMAT!r}, not {reprlib.repr(doc.get('format'))}")
-    unknown = set(doc) - _TOP
-    if unknown:
-        raise _fail(f"unknown fields {sorted(unknown)}: a record has {sorted(_TOP)}")
+    problem = header_problem(doc, FORMAT, _TOP)
+    if problem is not None:
+        raise _fail(problem)
     players = doc.get("players")
     if not isinstance(players, list) or not all(isinstance(p, str) and p for p in players):
         raise _fail("players must be a list of names, the start player first")
