@@ -66,7 +66,8 @@ def cut(bgr: np.ndarray, rect: tuple) -> np.ndarray:
 def count_many(bgr: np.ndarray, rects: list[tuple]) -> np.ndarray:
     """Chances (n, 7) of 0 (no die) to 6 pips for the die under each rectangle, averaged
     over VIEWS quarter turns of its cut-out, all in one run of the net (one run per frame
-    costs less than one per die)."""
+    costs less than one per die). A net giving 7 x k outputs is k nets side by side
+    (`train_dice_net --join`): their chances are averaged too, as an ensemble's."""
     if not rects:
         return np.zeros((0, 7), np.float32)
     batch = [
@@ -75,10 +76,10 @@ def count_many(bgr: np.ndarray, rects: list[tuple]) -> np.ndarray:
     net = _net(COUNTER)
     with _LOCK:
         net.setInput(np.ascontiguousarray(np.stack(batch).transpose(0, 3, 1, 2)))
-        logits = net.forward().reshape(len(rects), VIEWS, 7)
-    logits = logits - logits.max(axis=2, keepdims=True)
+        logits = net.forward().reshape(len(rects), VIEWS, -1, 7)  # a joined net: k nets' 7s
+    logits = logits - logits.max(axis=3, keepdims=True)
     odds = np.exp(logits)
-    return (odds / odds.sum(axis=2, keepdims=True)).mean(axis=1)
+    return (odds / odds.sum(axis=3, keepdims=True)).mean(axis=(1, 2))
 
 
 def count_chances(bgr: np.ndarray, rect: tuple) -> np.ndarray:

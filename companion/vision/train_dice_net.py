@@ -1,9 +1,11 @@
 """Train the pip counter of `dice_net.py` on the odd-numbered real dice photographs.
 
 Run: python -m companion.vision.train_dice_net [--folds K [--fold I]] [--epochs N] [--out DIR]
-[--table NPZ] (needs the `train` extra, pip install -e .[train], which brings PyTorch;
-nothing at run time does). With the dice the table's reader cuts out as well (part B's
-command writes them; photographed dice in it come only from the odd half):
+[--table NPZ], or --join A.onnx B.onnx ... --out DIR to write counters side by side as one
+net whose chances `dice_net.count_many` averages (an ensemble). Training needs the `train`
+extra, pip install -e .[train], which brings PyTorch; nothing at run time does. With the
+dice the table's reader cuts out as well (part B's command writes them; photographed dice
+in it come only from the odd half):
 
     python -m companion.games.caboose.vision.dice_examples --out /tmp/table_dice.npz \
         --scenes 800 --seed 20000
@@ -346,6 +348,85 @@ def _ints(name: str, values: list[int]) -> bytes:
     return _field(1, name) + b"".join(_field(8, v) for v in values) + _field(20, 7)
 
 
+def _fields(data: bytes) -> list[tuple[int, int | bytes]]:
+    """The fields of one protobuf message: (number, int) for a varint, (number, bytes) for
+    length-delimited data (all `write_onnx` writes)."""
+    out, at = [], 0
+
+    def varint() -> int:
+        nonlocal at
+        value = shift = 0
+        while True:
+            byte = data[at]
+            at += 1
+            value |= (byte & 0x7F) << shift
+            shift += 7
+            if byte < 0x80:
+                return value
+
+    while at < len(data):
+        key = varint()
+        if key & 7 == 0:
+            out.append((key >> 3, varint()))
+        elif key & 7 == 2:
+            size = varint()
+            out.append((key >> 3, data[at : at + size]))
+            at += size
+        else:
+            raise ValueError(f"protobuf wire type {key & 7}: not a file write_onnx wrote")
+    return out
+
+
+def read_onnx(path: Path) -> nn.Sequential:
+    """The counter `write_onnx` wrote to `path`, back as a `counter_net()` with its weights
+    (to join nets side by side; raises ValueError on another kind of file)."""
+    tensors = {}
+    try:
+        graph = next(v for n, v in _fields(path.read_bytes()) if n == 7)
+        for number, value in _fields(graph):
+            if number == 5:  # an initializer: dims, type, name, raw data
+                fields = _fields(value)
+                dims = [v for n, v in fields if n == 1]
+                name = next(v for n, v in fields if n == 8).decode()
+                raw = next(v for n, v in fields if n == 9)
+                tensors[name] = np.frombuffer(raw, "<f4").reshape(dims).copy()
+    except (IndexError, StopIteration, TypeError, UnicodeDecodeError) as error:
+        raise ValueError(f"{path}: not a counter write_onnx wrote") from error
+    net = counter_net()
+    for i, layer in enumerate(net):
+        if isinstance(layer, nn.Conv2d):
+            weight, bias = tensors.get(f"w{i}"), tensors.get(f"b{i}")
+            if weight is None or bias is None or weight.shape != tuple(layer.weight.shape):
+                raise ValueError(f"{path}: not a counter of this shape (layer {i})")
+            layer.weight.data = torch.from_numpy(weight)
+            layer.bias.data = torch.from_numpy(bias)
+    return net.eval()
+
+
+def side_by_side(nets: list[nn.Sequential]) -> nn.Sequential:
+    """One net running `nets` (all `counter_net()`s) side by side on the same input: each
+    convolution after the first is grouped, one group per net, so the result is 7 x k logits
+    that `dice_net.count_many` averages as k nets' chances; still only Conv, Relu, MaxPool,
+    and one run of cv2.dnn instead of k."""
+    layers = []
+    for i, layer in enumerate(nets[0]):
+        if not isinstance(layer, nn.Conv2d):
+            layers.append(layer)
+            continue
+        k, first = len(nets), layer.in_channels == 3
+        joined = nn.Conv2d(
+            layer.in_channels * (1 if first else k),
+            layer.out_channels * k,
+            layer.kernel_size,
+            padding=layer.padding,
+            groups=1 if first else k,
+        )
+        joined.weight.data = torch.cat([n[i].weight.data for n in nets])
+        joined.bias.data = torch.cat([n[i].bias.data for n in nets])
+        layers.append(joined)
+    return nn.Sequential(*layers).eval()
+
+
 def write_onnx(net: nn.Sequential, input_shape: tuple, path: Path) -> None:
     """Write a Sequential of Conv2d, ReLU and MaxPool2d as an ONNX model (opset 13)."""
     nodes, weights = [], []
@@ -363,6 +444,8 @@ def write_onnx(net: nn.Sequential, input_shape: tuple, path: Path) -> None:
                 _ints("pads", [pad] * 4),
                 _ints("dilations", list(layer.dilation)),
             ]
+            if layer.groups > 1:  # an INT attribute
+                attributes.append(_field(1, "group") + _field(3, layer.groups) + _field(20, 2))
             node = [_field(1, current), _field(1, w), _field(1, b), _field(4, "Conv")]
         elif isinstance(layer, nn.ReLU):
             attributes, node = [], [_field(1, current), _field(4, "Relu")]
@@ -404,16 +487,28 @@ def train_and_write(
 ) -> None:
     """Train the counter on `photos` (and `table`), write it to `out`, and check OpenCV
     reads it right."""
-    out.mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()
-    counter = train_counter(photos, epochs, seed, table, bank)
+    path = write_checked(train_counter(photos, epochs, seed, table, bank), out)
+    print(f"wrote {path} in {time.perf_counter() - start:.0f} s", flush=True)
+
+
+def join(paths: list[Path], out: Path) -> None:
+    """Write the counters in `paths` side by side as one net (an ensemble) to `out`."""
+    path = write_checked(side_by_side([read_onnx(p) for p in paths]), out)
+    print(f"wrote {path}: {len(paths)} counters side by side", flush=True)
+
+
+def write_checked(counter: nn.Sequential, out: Path) -> Path:
+    """Write `counter` into the folder `out` under the shipped file's name, check OpenCV
+    reads it as PyTorch runs it, and give its path."""
     shape = (3, dice_net.CUT, dice_net.CUT)
+    out.mkdir(parents=True, exist_ok=True)
     path = out / dice_net.SHIPPED.name
     write_onnx(counter, shape, path)
     gap = check_export(counter, shape, path)
     if gap > 1e-3:
         raise RuntimeError(f"{path}: OpenCV differs from PyTorch by {gap}")
-    print(f"wrote {path} in {time.perf_counter() - start:.0f} s", flush=True)
+    return path
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -433,7 +528,20 @@ def main(argv: list[str] | None = None) -> None:
         help="also train on dice cut out at the table (crops, rects, labels, source); "
         "with --folds, only those not cut from a photograph",
     )
+    parser.add_argument(
+        "--join",
+        type=Path,
+        nargs="+",
+        metavar="ONNX",
+        help="train nothing: write these counters side by side as one (an ensemble) to --out",
+    )
     args = parser.parse_args(argv)
+    if args.join:
+        try:
+            join(args.join, args.out)
+        except (OSError, ValueError) as error:
+            parser.error(f"--join: {error}")
+        return
     if args.epochs < 1 or args.bank < 1:
         parser.error("--epochs and --bank must be at least 1")
     table = None

@@ -86,6 +86,48 @@ def test_the_onnx_writer_gives_a_net_opencv_runs_as_pytorch_does(tmp_path: Path)
     assert check_export(net, (3, dice_net.CUT, dice_net.CUT), path) < 1e-4
 
 
+def test_counters_joined_side_by_side_give_the_mean_of_their_chances(tmp_path: Path) -> None:
+    """`train_dice_net --join` writes an ensemble as one ONNX file (grouped convolutions):
+    read back by OpenCV, its chances are the mean of what each counter gives alone."""
+    torch = pytest.importorskip("torch")  # the `train` extra; CI runs without it
+    from companion.vision.train_dice_net import counter_net, main, write_onnx
+
+    shape = (3, dice_net.CUT, dice_net.CUT)
+    members = []
+    for seed in (1, 2):
+        torch.manual_seed(seed)
+        members.append(tmp_path / f"member{seed}.onnx")
+        write_onnx(counter_net().eval(), shape, members[-1])
+    main(["--join", *map(str, members), "--out", str(tmp_path / "joined")])
+    image, rect = photo_of_a_die(5, 20.0)
+    rects = [rect, ((100.0, 80.0), (40.0, 40.0), 0.0)]
+    before = dice_net.COUNTER
+    try:
+        alone = []
+        for path in members:
+            dice_net.COUNTER = path
+            alone.append(dice_net.count_many(image, rects))
+        dice_net.COUNTER = tmp_path / "joined" / dice_net.SHIPPED.name
+        joined = dice_net.count_many(image, rects)
+    finally:
+        dice_net.COUNTER = before
+    assert not np.allclose(alone[0], alone[1], atol=1e-3)  # two different counters
+    assert np.allclose(joined, (alone[0] + alone[1]) / 2, atol=1e-5)
+    assert np.allclose(joined.sum(axis=1), 1.0, atol=1e-5)
+
+
+def test_joining_a_file_that_is_no_counter_says_so(tmp_path: Path, capsys) -> None:
+    pytest.importorskip("torch")
+    from companion.vision.train_dice_net import main
+
+    junk = tmp_path / "junk.onnx"
+    junk.write_bytes(b"\x0a\xff\xff not protobuf")
+    with pytest.raises(SystemExit):
+        main(["--join", str(junk), str(dice_net.SHIPPED), "--out", str(tmp_path / "out")])
+    assert "not a counter" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()
+
+
 def test_companion_pip_counter_names_the_net_that_runs(tmp_path: Path) -> None:
     """A candidate net is measured at the table by pointing COMPANION_PIP_COUNTER at it."""
     candidate = tmp_path / "candidate.onnx"
