@@ -614,7 +614,10 @@ def _die_mask(bgr: np.ndarray, lab: np.ndarray) -> np.ndarray:
     """Pixels far in colour from a smooth background estimate, with holes (pips) filled.
 
     The background is a heavy median at low resolution, so dice (smaller than the median's
-    window) drop out of it while lighting gradients and a textured table stay in.
+    window) drop out of it while lighting gradients and a textured table stay in. Only holes
+    up to a die's size are filled: a tray's dark rim is a closed ring, and filling all it
+    encloses made the whole tray one blob, losing every die in it that stands out only from
+    the tray (a blue, purple or black die on the grey card).
     """
     h, w = bgr.shape[:2]
     small = cv2.resize(
@@ -626,8 +629,16 @@ def _die_mask(bgr: np.ndarray, lab: np.ndarray) -> np.ndarray:
     squared = cv2.transform(cv2.multiply(delta, delta), np.ones((1, 3), np.float32))
     mask = (squared > DIE_DIST**2).astype(np.uint8)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    outlines, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    cv2.drawContours(mask, outlines, -1, 1, -1)
+    outlines, tree = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if tree is None:  # nothing stands out
+        return mask
+    widest = (DIE_MAX_SIDE * max(h, w)) ** 2
+    holes = [
+        outline
+        for outline, (_, _, _, parent) in zip(outlines, tree[0], strict=True)
+        if parent >= 0 and cv2.contourArea(outline) <= widest
+    ]
+    cv2.drawContours(mask, holes, -1, 1, -1)
     return mask
 
 

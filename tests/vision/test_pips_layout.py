@@ -81,6 +81,25 @@ def test_touching_dice_are_cut_apart_and_read() -> None:
     assert abs(dice[1].x - 300) < 4 and abs(dice[2].x - 345) < 4
 
 
+def test_dice_inside_a_tray_with_a_dark_rim_are_found() -> None:
+    """A tray's dark rim is a closed ring in the die mask: filling every hole made the whole
+    tray one blob, too big for a die, and the dice in it that stand out only from the tray
+    (a blue or a purple die) were never found die-first (overhead-tray's photographs)."""
+    image = tray()
+    cv2.rectangle(image, (40, 30), (600, 450), (45, 40, 40), 14)  # the tray's wall
+    square_die(image, (200, 200), 3, (150, 80, 30))
+    square_die(image, (420, 280), 5, (110, 40, 90))
+    square_die(image, (300, 120), 2, (40, 40, 180))
+    lab = cv2.cvtColor(cv2.GaussianBlur(image, (3, 3), 0), cv2.COLOR_BGR2Lab).astype(np.float32)
+    centres = sorted((x + part.shape[1] // 2, y + part.shape[0] // 2) for x, y, part, _ in
+                     _die_blobs(_die_mask(image, lab)))  # fmt: skip
+    assert len(centres) == 3 and all(
+        abs(x - cx) <= 2 and abs(y - cy) <= 2
+        for (x, y), (cx, cy) in zip(centres, [(200, 200), (300, 120), (420, 280)], strict=True)
+    ), centres
+    assert sorted((round(d.x), d.pips) for d in read_pips(image)) == [(200, 3), (300, 2), (420, 5)]
+
+
 def test_blob_touching_the_frame_edge_is_not_read_die_first() -> None:
     image = tray()
     square_die(image, (15, 240), 4, (40, 40, 180))  # cut off by the left edge
