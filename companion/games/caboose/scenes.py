@@ -319,6 +319,38 @@ def _clear_of(point: np.ndarray, radius: float, placed: list[PlacedCard], card_m
     return True
 
 
+def _on_a_card(
+    rng: np.random.Generator,
+    placed: list[PlacedCard],
+    card_mm: tuple[float, float],
+    dice: list[PlacedDie],
+    caboose_at: tuple[float, float],
+    otherwise: np.ndarray,
+) -> np.ndarray:
+    """A die's centre (mm) wholly on one of the `placed` cards (any turn of a 16 mm die fits:
+    12 mm in from each edge), 35 mm from every other die and 25 mm from the caboose; the
+    point `otherwise` when no such place is found."""
+    for _try in range(100):
+        card = placed[int(rng.integers(len(placed)))]
+        local = rng.uniform(-1, 1, 2) * (np.array(card_mm) / 2 - 12.0)
+        xy = rotate(local[None, :], card.pose.rotation)[0] + (card.pose.x, card.pose.y)
+        if math.dist(xy, caboose_at) > 25 and all(
+            math.hypot(d.x - xy[0], d.y - xy[1]) > 35 for d in dice
+        ):
+            return xy
+    return otherwise
+
+
+def card_under(scene: Scene, x: float, y: float) -> int | None:
+    """The index of the card of `scene` that the point (x, y) mm lies on (a die's centre),
+    or None when it lies on none."""
+    for index, card in enumerate(scene.cards):
+        local = rotate(np.array([[x - card.pose.x, y - card.pose.y]]), -card.pose.rotation)[0]
+        if (np.abs(local) <= np.array(scene.card_mm) / 2).all():
+            return index
+    return None
+
+
 def random_scene(
     seed: int,
     edition: str = "rollecate",
@@ -330,14 +362,18 @@ def random_scene(
     jitter_deg: float = 1.5,
     layout: TableLayout | None = None,
     pip_colours: Sequence[str] = ("white",),
+    dice_on_cards: float = 0.0,
 ) -> Scene:
     """A table in the middle of a game: a legal railway of `n_cards` track cards (3-20 drawn
     from the seed when None) laid edge to edge by geometry.legal_placements, each nudged by
     up to `jitter_mm` and `jitter_deg` as a hand lays it; the caboose on one railway card;
     `n_dice` dice (1-4 when None, wheel or pip dice, a pip die of one of `pip_colours`,
     dice_art.PIP_COLOURS) and `loose_cards` cards lying apart (a chaos card, a card put
-    down), all off the railway. The colours are drawn apart from the rest, so the same seed
-    lays the same table whatever colours are allowed."""
+    down), all off the railway, the dice off every card too. The colours are drawn apart from
+    the rest, so the same seed lays the same table whatever colours are allowed. With
+    `dice_on_cards` (0-1) that share of the dice, drawn apart as well, then lie on a card
+    instead (a railway card or a loose one, wholly on it, clear of the caboose), as a rolled
+    die often does: the same dice, moved, so 0 lays exactly the table it always did."""
     rng = np.random.default_rng(seed)
     layout = layout or TableLayout()
     ed = editions.load(edition)
@@ -346,6 +382,8 @@ def random_scene(
         raise ValueError(f"a scene holds 1 to 20 railway cards, not {n}")
     if n_dice is not None and not 0 <= n_dice <= 4:
         raise ValueError(f"a scene holds 0 to 4 dice, not {n_dice}")
+    if not 0.0 <= dice_on_cards <= 1.0:
+        raise ValueError(f"the share of dice on cards is 0 to 1, not {dice_on_cards}")
     railway = None
     for _attempt in range(50):
         railway = lay_railway(rng, n, ed, layout)
@@ -379,8 +417,10 @@ def random_scene(
     caboose = int(rng.integers(0, len(railway)))
     on = placed[caboose].pose
     jitter = rotate(rng.uniform(-5, 5, (1, 2)), on.rotation)[0]
+    caboose_at = (on.x + float(jitter[0]), on.y + float(jitter[1]))
     dice: list[PlacedDie] = []
     colours = np.random.default_rng([seed, 6])  # a pip die's colour (dice_art.PIP_COLOURS)
+    onto = np.random.default_rng([seed, 7])  # which dice lie on a card, and where
     for _ in range(int(rng.integers(1, 5)) if n_dice is None else n_dice):
         for _try in range(500):
             xy = np.array([rng.uniform(left + 15, right - 15), rng.uniform(top + 15, bottom - 15)])
@@ -391,13 +431,15 @@ def random_scene(
                 face = int(rng.integers(0, 3)) if kind == "wheels" else int(rng.integers(1, 7))
                 turn = float(rng.uniform(0, 90))
                 colour = str(colours.choice(pip_colours))  # apart: the scene stays as it was
+                if dice_on_cards > 0 and onto.random() < dice_on_cards:
+                    xy = _on_a_card(onto, placed, size, dice, caboose_at, xy)
                 dice.append(PlacedDie(kind, face, float(xy[0]), float(xy[1]), turn, colour))
                 break
     return Scene(
         cards=tuple(placed),
         railway=tuple(range(len(railway))),
         caboose=caboose,
-        caboose_at=(on.x + float(jitter[0]), on.y + float(jitter[1])),
+        caboose_at=caboose_at,
         dice=tuple(dice),
         card_mm=size,
         layout=layout,

@@ -57,6 +57,11 @@ DICE = ("drawn", "real", "printed")
 _SAME_CARD_MM = 15.0  # a seen card this close to a true card's centre is that card
 SAME_DIE_MM = 10.0  # a die seen this close to a true die's centre is that die
 _UNSURE_BELOW = SessionConfig().die_unsure_below  # a die read less surely is asked about
+_CARD_UNSURE_BELOW = SessionConfig().unsure_below  # a card read less surely is asked about
+# what `score_scene` counts of the dice lying on a card and of the cards under them
+ON_CARDS = ("dice_on_cards", "on_cards_found", "on_cards_right", "on_cards_asked",
+            "on_cards_wrong_sure", "cards_under", "cards_under_right", "cards_under_asked",
+            "cards_under_unseen", "cards_under_wrong_sure")  # fmt: skip
 
 
 def _nearest(point: tuple[float, float], options: Sequence[tuple[float, float]], limit: float):
@@ -79,7 +84,9 @@ def score_scene(
     die read as another count that stands for the same wheels costs the game nothing. Where
     the dice go: not found, a pip die taken for a wheel die, read with a confidence below
     `unsure_below` (the session asks the players about those: never guessed into the game),
-    and read wrong yet surely (the misreads that reach the game)."""
+    and read wrong yet surely (the misreads that reach the game). The same of the dice lying
+    on a card (`ON_CARDS`), and of the cards under them: read right and sure, asked (read
+    less surely than the session takes unasked), not seen at all, or read wrong yet surely."""
     centres = [(c.pose.x, c.pose.y) for c in seen.cards]
     truth_of_seen: dict[int, int] = {}
     cards_right, position_err, rotation_err = 0, [], []
@@ -102,8 +109,14 @@ def score_scene(
     )
     die_centres = [d.position for d in seen.dice]
     dice_right, wheels_right, unseen, as_wheels, asked, wrong_sure = 0, 0, 0, 0, 0, 0
+    on_cards = dict.fromkeys(ON_CARDS, 0)
+    under: set[int] = set()
     for die in scene.dice:
         match = _nearest((die.x, die.y), die_centres, SAME_DIE_MM)
+        card = synthetic.card_under(scene, die.x, die.y)
+        if card is not None:
+            under.add(card)
+            on_cards["dice_on_cards"] += 1
         if match is None:
             unseen += 1
             continue
@@ -113,10 +126,26 @@ def score_scene(
         as_wheels += die.kind == "pips" and got.kind == "wheels"
         asked += got.confidence < unsure_below
         wrong_sure += not right and got.confidence >= unsure_below
+        if card is not None:
+            on_cards["on_cards_found"] += 1
+            on_cards["on_cards_right"] += right
+            on_cards["on_cards_asked"] += got.confidence < unsure_below
+            on_cards["on_cards_wrong_sure"] += not right and got.confidence >= unsure_below
         if face_map is not None and die.kind == "pips":
             wheels = face_map.get(got.face) if got.kind == "pips" else got.face
             wheels_right += wheels == face_map[die.face]
-    return {
+    seen_as = {truth: match for match, truth in truth_of_seen.items()}
+    for card in under:
+        on_cards["cards_under"] += 1
+        if card not in seen_as:
+            on_cards["cards_under_unseen"] += 1
+            continue
+        got_card = seen.cards[seen_as[card]]
+        sure = got_card.confidence >= _CARD_UNSURE_BELOW
+        on_cards["cards_under_asked"] += not sure
+        on_cards["cards_under_right"] += sure and got_card.code == scene.cards[card].code
+        on_cards["cards_under_wrong_sure"] += sure and got_card.code != scene.cards[card].code
+    return on_cards | {
         "cards": len(scene.cards),
         "cards_right": cards_right,
         "cards_extra": len(seen.cards) - len(truth_of_seen),
@@ -160,11 +189,14 @@ def evaluate(
     dice: str = "drawn",
     dice_photos: Path | None = None,
     dice_half: str = "even",
+    dice_on_cards: float = 0.0,
 ) -> dict:
     """Render and recognise `scenes` scenes, their dice drawn or (`dice` "real") cut from the
     photographs in `dice_photos` (PhotoDiceMissing when there are none), from the half
-    `dice_half` of them (even: held out, the figure reported; odd: the half tuned on); the
-    summary that `--json` prints."""
+    `dice_half` of them (even: held out, the figure reported; odd: the half tuned on), the
+    share `dice_on_cards` of them lying on a card (scenes.random_scene); the summary that
+    `--json` prints, with the dice on cards and the cards under them (`ON_CARDS`) when
+    some lie there."""
     if dice not in DICE:
         raise ValueError(f"unknown dice {dice!r}: use drawn, real or printed")
     cv2.setNumThreads(1)
@@ -185,12 +217,14 @@ def evaluate(
     totals = {"cards": 0, "cards_right": 0, "cards_extra": 0, "dice": 0, "dice_right": 0,
               "dice_wheels_right": 0, "dice_extra": 0, "railway_exact": 0, "dice_unseen": 0,
               "dice_as_wheels": 0, "dice_asked": 0, "dice_wrong_sure": 0,
-              "caboose_right": 0}  # fmt: skip
+              "caboose_right": 0} | dict.fromkeys(ON_CARDS, 0)  # fmt: skip
     wall, cpu, still, render_ms, plain, pos, rot = [], [], [], [], [], [], []
     failures: list[dict] = []
     for i in range(scenes):
         scene_seed = seed + i
-        scene = synthetic.random_scene(scene_seed, edition, loose_cards=1)
+        scene = synthetic.random_scene(
+            scene_seed, edition, loose_cards=1, dice_on_cards=dice_on_cards
+        )
         if photos is not None:
             scene = synthetic.with_photo_dice(scene, photos)
         if dice == "printed":
@@ -271,6 +305,7 @@ def evaluate(
         "latency_ratio_p50": round(pct(wall, 50) / max(pct(plain, 50), 1e-3), 2),
         "latency_ratio_p95": round(pct(wall, 95) / max(pct(plain, 95), 1e-3), 2),
         "render_ms_p50": pct(render_ms, 50),
+        **({key: totals[key] for key in ON_CARDS} if dice_on_cards > 0 else {}),
         "failures": failures[:20],
     }
 
@@ -305,12 +340,22 @@ def main(argv: list[str] | None = None) -> int:
         help="with --dice real, which half of the photographs: even (held out, the figure "
         "reported; default) or odd (the half the readers are tuned on)",
     )
+    parser.add_argument(
+        "--dice-on-cards",
+        type=float,
+        default=0.0,
+        metavar="SHARE",
+        help="the share (0-1) of the dice that lie on a card, railway or loose, rather than "
+        "off the cards (default 0: every die off the cards)",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON document")
     args = parser.parse_args(argv)
     if args.scenes < 1:
         parser.error("--scenes must be at least 1")
     if args.seed < 0:
         parser.error("--seed must not be negative")
+    if not 0.0 <= args.dice_on_cards <= 1.0:
+        parser.error("--dice-on-cards must be a share from 0 to 1")
     try:
         result = evaluate(
             args.scenes,
@@ -320,6 +365,7 @@ def main(argv: list[str] | None = None) -> int:
             args.dice,
             args.dice_photos,
             args.dice_half,
+            args.dice_on_cards,
         )
     except PhotoDiceMissing as missing:
         print(f"{parser.prog}: {missing}", file=sys.stderr)
@@ -344,6 +390,13 @@ def main(argv: list[str] | None = None) -> int:
               f"for wheel dice ({result['photo_dice_half']} half of the photographs)")  # fmt: skip
     print(f"         {result['dice_asked']} asked on the page (unsure), "
           f"{result['dice_wrong_sure']} read wrong and sure")  # fmt: skip
+    if args.dice_on_cards > 0:
+        print(f"on cards {result['on_cards_right']} of {result['dice_on_cards']} dice lying on a "
+              f"card read right, {result['on_cards_found']} found, {result['on_cards_asked']} "
+              f"asked, {result['on_cards_wrong_sure']} read wrong and sure; the "
+              f"{result['cards_under']} cards under them: {result['cards_under_right']} read "
+              f"right, {result['cards_under_asked']} asked, {result['cards_under_unseen']} not "
+              f"seen, {result['cards_under_wrong_sure']} read wrong and sure")  # fmt: skip
     print(f"pose     p95 {result['position_err_mm_p95']} mm, "
           f"{result['rotation_err_deg_p95']} degrees")  # fmt: skip
     print(f"latency  p50 {result['latency_ms_p50']} ms, p95 {result['latency_ms_p95']} ms "
