@@ -15,12 +15,16 @@ count itself is (0.8, a faint die's 0.9), and where the two disagree the count i
 the players are asked: a real die is asked rather than guessed into the game. A yellow die
 the learned count takes for a pip die is one, even of our wheel die's yellow. A die only a
 little unlike the table (a dark real die on brown wood) is kept only where the learned count
-sees a die.
+sees a die. A die lying on a card is found where the card's print looks unlike the face the
+card was read as (off_the_cards.dice_on_the_cards) and read the same way, its body being
+where the crop is unlike that face (`Under`); it is kept only where it is our yellow wheel
+die or the learned count sees a die there.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -75,6 +79,18 @@ _PIP_DIE, _OUR_PIP_DIE = 0.5, 0.6
 # 800 of seeds 8000 and 8400: under 0.2 rather than 0.1 read 5 wrong yet surely, not 8), and
 # the switching board's tuning seeds (0-119).
 _LOOSE_FIT, _LOOSE_SURE, _FAINT_SURE, _RULED_OUT = 0.1, 0.8, 0.9, 0.2
+# a die on a card: its body is where the crop, blurred as the expected look is, lies this far
+# (Lab, 8 bit) from what the card's face would show there (a white die on our light blue is
+# about 30 off, the print's own edges under 15 once blurred)
+_UNLIKE_FACE = 20.0
+# the least chance the learned count gives a die on a card: its print is nothing the count
+# was taught on (it takes our yellow wheel dice there for pip dice at 0.95-0.99, so a die of
+# our yellow on a card stays a wheel die), so it must be surer than of a faint die
+_ON_CARD_DIE = 0.8
+
+# What a card would show around a table point (x, y) mm without the die on it: a CROP_SIDE
+# square at CROP_PX_PER_MM in the frame's colours (float32 BGR 0-255), -1 off the card.
+Under = Callable[[float, float], np.ndarray]
 
 
 @dataclass(frozen=True)
@@ -258,26 +274,36 @@ def read_dice(
     calibration: Calibration,
     spots: list[tuple[float, float]],
     faint: list[tuple[float, float]] | None = None,
+    on_cards: Sequence[tuple[float, float, Under]] = (),
 ) -> list[DieReading]:
     """The dice near the table points (mm) in `spots`, and those near the points in `faint`
     (`find_dice`'s faint blobs) that the learned count takes for dice: the layout fit of
     each (`look_at`), then one learned count for all of them (one net call a frame, not one
     a die): a pip die's count is the two weighed (`_agreed`), a yellow die the count takes
     for a pip die is read as one (`_PIP_DIE`, `_OUR_PIP_DIE`), and a faint blob is kept only
-    where the count sees a die. A spot where no die body is gives none."""
+    where the count sees a die. `on_cards` are spots on a card with what the card would show
+    there (`Under`): kept where the die is our yellow wheel die or the count sees a die, read
+    as any other. A spot where no die body is gives none."""
     looks = [look_at(frame, calibration, x, y) for x, y in spots]
     faint_looks = [look_at(frame, calibration, x, y, faint=True) for x, y in faint or ()]
+    card_looks = [look_at(frame, calibration, x, y, under=under) for x, y, under in on_cards]
     kept = [look for look in looks if look is not None]
     doubtful = [look for look in faint_looks if look is not None]
+    on_a_card = [look for look in card_looks if look is not None]
+    everything = kept + doubtful + on_a_card
     readings: list[DieReading] = []
-    for look, odds in zip(kept + doubtful, count_looks(kept + doubtful), strict=True):
+    for look, odds in zip(everything, count_looks(everything), strict=True):
         reading, pip_die = look.reading, 1.0 - float(odds[0])
-        if look in doubtful and (
-            pip_die < _FAINT_DIE
+        ours_on_a_card = look in on_a_card and reading.kind == WHEELS and not look.other_yellow
+        least = _ON_CARD_DIE if look in on_a_card else _FAINT_DIE
+        if (look in doubtful or look in on_a_card) and (
+            (pip_die < least and not ours_on_a_card)
             or any(math.dist((reading.x, reading.y), (r.x, r.y)) < 10.0 for r in readings)
         ):
             continue  # a faint blob the learned count does not take for a die, or one read
-        if reading.kind == PIPS or pip_die >= (_PIP_DIE if look.other_yellow else _OUR_PIP_DIE):
+        if reading.kind == PIPS or pip_die >= (
+            _PIP_DIE if look.other_yellow else math.inf if ours_on_a_card else _OUR_PIP_DIE
+        ):
             face, confidence = _agreed(look.pip_errors, odds, faint=look in doubtful)
             reading = DieReading(PIPS, face, reading.x, reading.y, confidence)
         readings.append(reading)
@@ -302,15 +328,22 @@ def count_looks(looks: list[DieLook]) -> np.ndarray:
 
 
 def look_at(
-    frame: np.ndarray, calibration: Calibration, x: float, y: float, faint: bool = False
+    frame: np.ndarray,
+    calibration: Calibration,
+    x: float,
+    y: float,
+    faint: bool = False,
+    under: Under | None = None,
 ) -> DieLook | None:
     """The layout fit of the die near table point (x, y) mm, on a 4 px/mm crop of the
     original frame; None when no die body is there (a `faint` die's body may be only a
-    little unlike the table: `_bodies`). A die found off the crop's centre is read again
+    little unlike the table, a die on a card's is where the crop is unlike what the card
+    would show, `under`: `_bodies`). A die found off the crop's centre is read again
     centred, where the table's level around it and the die's outline are measured best."""
-    look = _look_at(frame, calibration, x, y, faint)
+    look = _look_at(frame, calibration, x, y, faint, under)
     if look is not None and math.dist((look.reading.x, look.reading.y), (x, y)) > 2.0:
-        return _look_at(frame, calibration, look.reading.x, look.reading.y, faint) or look
+        again = _look_at(frame, calibration, look.reading.x, look.reading.y, faint, under)
+        return again or look
     return look
 
 
@@ -332,19 +365,37 @@ def crop_at(
 
 
 def _look_at(
-    frame: np.ndarray, calibration: Calibration, x: float, y: float, faint: bool
+    frame: np.ndarray,
+    calibration: Calibration,
+    x: float,
+    y: float,
+    faint: bool,
+    under: Under | None = None,
 ) -> DieLook | None:
     half = _CROP_MM / 2
-    return look_in(crop_at(frame, calibration, x, y, _CROP_MM), (x - half, y - half), faint)
+    crop = crop_at(frame, calibration, x, y, _CROP_MM)
+    return look_in(crop, (x - half, y - half), faint, None if under is None else under(x, y))
 
 
-def look_in(crop: np.ndarray, origin_mm: tuple[float, float], faint: bool) -> DieLook | None:
+def look_in(
+    crop: np.ndarray,
+    origin_mm: tuple[float, float],
+    faint: bool,
+    background: np.ndarray | None = None,
+) -> DieLook | None:
     """The layout fit of the die at the centre of `crop` (CROP_SIDE square at
-    CROP_PX_PER_MM, its top left corner at `origin_mm` on the table), or None."""
+    CROP_PX_PER_MM, its top left corner at `origin_mm` on the table), or None. With
+    `background` (what lies under the die, `Under`), the die's body is only where the crop
+    is unlike it, or our yellow: a card's print is no table to stand out from."""
     grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
     hsv = cv2.cvtColor(crop, cv2.COLOR_BGR2HSV)
-    bodies = _bodies(grey, hsv, crop, faint)
+    if background is None:
+        bodies = _bodies(grey, hsv, crop, faint)
+    else:
+        bodies = _bodies_on(hsv, crop, background)
     outlines = [o for o in (_outline(body, CROP_SIDE) for body in bodies) if o is not None]
+    if background is not None and len(outlines) > 1:
+        outlines = outlines[1:]  # yellow on a card: our wheel die, whatever else differs
     if not outlines:
         return None
     # the outline nearest a whole die's size: a mask that lost a wheel or gained some table
@@ -498,6 +549,21 @@ def _bodies(
         little = (distance > _FAINT_COLOUR) | (lab[..., 0] < _FAINT_DARKER * table[0])
         bodies.append(little.astype(np.uint8))
     return bodies
+
+
+def _bodies_on(hsv: np.ndarray, crop: np.ndarray, background: np.ndarray) -> list[np.ndarray]:
+    """Masks that may hold the body of a die lying on a card: where the crop, blurred as
+    the card's expected look is (`Under`: drawn from its catalogue face), is unlike that
+    look (`_UNLIKE_FACE`), and where it is strongly yellow (a wheel die)."""
+    blurred = cv2.GaussianBlur(crop, (0, 0), 3.0).astype(np.float32) / 255.0
+    expected = background.clip(-1.0, 255.0) / 255.0
+    seen = cv2.cvtColor(blurred, cv2.COLOR_BGR2Lab)
+    face = cv2.cvtColor(expected.clip(0.0, 1.0).astype(np.float32), cv2.COLOR_BGR2Lab)
+    diff = (seen - face) * (2.55, 1.0, 1.0)  # Lab as 8 bits (L 0-255)
+    distance = np.sqrt((diff**2).sum(axis=2))
+    unlike = (distance > _UNLIKE_FACE) & (expected[..., 0] >= 0.0)
+    yellow = cv2.inRange(hsv, (20, 175, 50), (38, 255, 255)) > 0
+    return [unlike.astype(np.uint8), yellow.astype(np.uint8)]  # the yellow one, if any, wins
 
 
 def _rim(image: np.ndarray) -> np.ndarray:

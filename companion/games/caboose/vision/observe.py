@@ -20,9 +20,11 @@ How (each step is a few milliseconds; bench/RESULTS-vision.md has the figures):
    them into a chain, ordered from the back;
 4. caboose (caboose_token.py): the one saturated red disc on the table (or the token
    `companion enroll` taught), on the card under it;
-5. dice (off_the_cards.py): bright (or yellow) die-sized blobs off the cards, read on the
-   original frame (dice.py); the dice `companion enroll` taught by their colour and faces
-   instead (taught_dice.py);
+5. dice (off_the_cards.py): bright (or yellow) die-sized blobs off the cards, and die-sized
+   places where a card does not look like the face it was read as, all read on the
+   original frame at once (dice.py); the dice `companion enroll` taught by their colour and
+   faces instead (taught_dice.py); a card with a die on it is then read again with the
+   die's place left out, so a die on its value is asked about, not misread;
 6. anything large, smooth and unlike the table off the cards is reported as covering it
    (off_the_cards.py).
 
@@ -36,17 +38,25 @@ import cv2
 import numpy as np
 
 from companion.games.caboose.vision.caboose_token import card_under, find_caboose
-from companion.games.caboose.vision.card_identity import locate, match_faces
+from companion.games.caboose.vision.card_identity import (
+    card_image,
+    hidden_by_token,
+    locate,
+    match_faces,
+)
 from companion.games.caboose.vision.card_outlines import card_poses
+from companion.games.caboose.vision.catalogue import TEMPLATE_PX
 from companion.games.caboose.vision.frame_checks import as_frame, exposure_problem, size_problem
 from companion.games.caboose.vision.observation import (
     Observation,
     SeenCard,
+    SeenDie,
     VisionConfig,
 )
 from companion.games.caboose.vision.off_the_cards import (
     covered_area,
     dice_off_the_cards,
+    dice_on_the_cards,
     off_the_known,
 )
 from companion.games.caboose.vision.problems import Problem, counted
@@ -54,10 +64,11 @@ from companion.games.caboose.vision.railway_order import railway_order
 from companion.games.caboose.vision.touching_cards import touching_cards
 from companion.pose import Pose
 from companion.vision.calibrate import Calibration, calibrate, top_down
-from companion.vision.table import TableLayout, card_corners
+from companion.vision.table import TableLayout, card_corners, rotate
 from companion.vision.unlike_table import unlike_table
 
 _MIN_CONFIDENCE = 0.15  # below this a card-shaped thing is reported as unreadable
+_DIE_RADIUS_MM = 12.0  # what a die hides of the card under it: its corners, and its shadow
 
 
 def observe(
@@ -135,7 +146,8 @@ def _recognise(
 ) -> Observation:
     """Steps 2-6 on the calibrated frame and its top-down image `top`, in the order each
     needs the last: the caboose before the cards' faces it covers, the cards before the
-    railway, everything known before what lies off it."""
+    dice lying on them, those dice before the cards under them are read again without them,
+    and all of it before the railway and what lies off everything known."""
     k = config.px_per_mm
     grey = cv2.cvtColor(top, cv2.COLOR_BGR2GRAY)
     outlines = None if config.catalogue is None else unlike_table(top, config.layout, k)
@@ -159,6 +171,11 @@ def _recognise(
             continue
         pose = Pose(round(pose.x, 1), round(pose.y, 1), round(pose.rotation, 1) % 360.0)
         seen.append(SeenCard(match.code, round(match.confidence, 3), pose))
+    free = off_the_known(grey.shape[:2], config, seen, token)
+    on_cards = dice_on_the_cards(top, config, seen, token)
+    dice = dice_off_the_cards(frame, half, calibration, config, free, on_cards)
+    seen, unread = _read_under_dice(top, config, seen, dice, token)
+    unreadable += unread
     if unreadable:
         problems.append(counted("cards_unread", unreadable))
     railway = railway_order(seen, config.card_mm, back, apart)
@@ -169,8 +186,6 @@ def _recognise(
         caboose = card_under(token, seen, railway, config.card_mm)
         if caboose is None:
             problems.append(Problem("caboose_off"))
-    free = off_the_known(grey.shape[:2], config, seen, token)
-    dice = dice_off_the_cards(frame, half, calibration, config, free)
     for die in dice:
         centre = (round(die.position[0] * k), round(die.position[1] * k))
         cv2.circle(free, centre, round(14 * k), 0, -1)
@@ -187,3 +202,49 @@ def _recognise(
         caboose_at=None if token is None else (round(token[0], 1), round(token[1], 1)),
         calibration=calibration,
     )
+
+
+def _read_under_dice(
+    top: np.ndarray,
+    config: VisionConfig,
+    seen: list[SeenCard],
+    dice: list[SeenDie],
+    token: tuple[float, float] | None,
+) -> tuple[list[SeenCard], int]:
+    """The cards again, each with a die on it matched anew with the die's place left out
+    (as the caboose's is: `hidden_by_token`), so that a die lying on its value or its track
+    makes the card unsure (asked) rather than read as another card; those now below
+    _MIN_CONFIDENCE are dropped and counted (the second value), as any unreadable card."""
+    covered: dict[int, np.ndarray] = {}
+    for die in dice:
+        for index, card in enumerate(seen):
+            local = _on_card(card, die.position)
+            if (np.abs(local) <= np.array(config.card_mm) / 2).all():
+                if index not in covered:
+                    token_mask = hidden_by_token(card.pose, token, config.card_mm)
+                    covered[index] = np.zeros((TEMPLATE_PX[1], TEMPLATE_PX[0]), np.uint8)
+                    covered[index] |= 0 if token_mask is None else token_mask
+                scale = np.array(TEMPLATE_PX) / config.card_mm
+                centre = ((local + np.array(config.card_mm) / 2) * scale).round().astype(int)
+                radius = round(_DIE_RADIUS_MM * scale[0])
+                cv2.circle(covered[index], tuple(map(int, centre)), radius, 1, -1)
+    if not covered:
+        return seen, 0
+    order = sorted(covered)
+    poses = [seen[i].pose for i in order]
+    images = [card_image(top, pose, config.card_mm, config.px_per_mm) for pose in poses]
+    matches = config.faces().match_all(images, [covered[i] for i in order])
+    again = list(seen)
+    for index, match in zip(order, matches, strict=True):
+        pose = seen[index].pose
+        if match.turned:
+            pose = Pose(pose.x, pose.y, round((pose.rotation + 180.0) % 360.0, 1))
+        again[index] = SeenCard(match.code, round(match.confidence, 3), pose)
+    kept = [card for card in again if card.confidence >= _MIN_CONFIDENCE]
+    return kept, len(again) - len(kept)
+
+
+def _on_card(card: SeenCard, point: tuple[float, float]) -> np.ndarray:
+    """A table point (mm) in the card's own frame: mm from its centre, its top up."""
+    offset = np.array([[point[0] - card.pose.x, point[1] - card.pose.y]])
+    return rotate(offset, -card.pose.rotation)[0]

@@ -1,22 +1,35 @@
 """What lies on the table off the cards, the markers and the caboose: the dice, read on
 the original frame, and anything large that covers the table (a hand), reported because
 what lies under it is not seen. Both look only where nothing known lies
-(`off_the_known`), so a card's print is never taken for a die or a hand.
+(`off_the_known`), so a card's print is never taken for a die or a hand. And the dice lying
+on a card (`dice_on_the_cards`): there the card's own face, known once the card is read,
+stands for the table, so a die is where the card does not look like its face.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
+from functools import partial
 
 import cv2
 import numpy as np
 
+from companion.games.caboose.vision.card_identity import card_image, hidden_by_token
+from companion.games.caboose.vision.catalogue import TEMPLATE_PX, normalise
 from companion.games.caboose.vision.observation import SeenCard, SeenDie, VisionConfig
+from companion.pose import Pose
 from companion.vision.calibrate import Calibration
-from companion.vision.dice import find_dice, read_dice
+from companion.vision.dice import CROP_PX_PER_MM, CROP_SIDE, Under, find_dice, read_dice
 from companion.vision.table import card_corners
 
 _COVER_MM2 = 2500.0  # a region this large, off the cards and unlike the table, hides things
+# a die on a card: where the card's picture lies this many colour levels from its face, in
+# a blob of a die's top face or a good part of it (mm^2, a 16 mm die is 256). On the tuning
+# tables (seed 7000) our yellow dice are 90-170 off, dice on dark print as much, the print
+# itself a pixel off up to ~40 once opened; a white die on our light blue only 20-35, which
+# is not looked for (lower levels found fewer dice: their blobs ran into the print's)
+_DIE_ON_FACE, _DIE_MM2 = 40.0, (100.0, 450.0)
 
 
 def off_the_known(
@@ -70,21 +83,28 @@ def dice_off_the_cards(
     calibration: Calibration,
     config: VisionConfig,
     free: np.ndarray,
+    on_cards: Sequence[tuple[float, float, Under, int]] = (),
 ) -> list[SeenDie]:
     """The dice lying in `free` (`off_the_known`), found in the half-scale top-down image
     and read on finer crops of the original `frame` (dice.read_dice, all at once; a faint
     blob only where the learned count sees a die); the box's own dice by what `companion
-    enroll` taught of them when it did (`config.dice`)."""
+    enroll` taught of them when it did (`config.dice`); and with them, in the same read, the
+    dice at the places on the cards `on_cards` (`dice_on_the_cards`), a taught die there only
+    where its taught colour and size are."""
     found = []
     taught = config.dice
     k = config.px_per_mm / 2
     if taught is None:
-        readings: list = read_dice(frame, calibration, *find_dice(half, free, k))
+        spots, faint = find_dice(half, free, k)
+        on_a_card = [(x, y, under) for x, y, under, _ in on_cards]
+        readings: list = read_dice(frame, calibration, spots, faint, on_a_card)
     else:
-        spots = taught.find(half, free, k)
+        spots = taught.find(half, free, k) + [(x, y) for x, y, _, _ in on_cards]
         readings = [taught.read(frame, calibration, x, y) for x, y in spots]
     for reading in readings:
-        if reading is not None:
+        if reading is not None and all(
+            math.dist((reading.x, reading.y), die.position) >= 10.0 for die in found
+        ):
             found.append(
                 SeenDie(
                     reading.kind,
@@ -94,3 +114,90 @@ def dice_off_the_cards(
                 )
             )
     return found
+
+
+def dice_on_the_cards(
+    top: np.ndarray,
+    config: VisionConfig,
+    seen: Sequence[SeenCard],
+    token: tuple[float, float] | None,
+) -> list[tuple[float, float, Under, int]]:
+    """Where a die may lie on one of the `seen` cards (their poses upright, as read), each
+    with what that card would show there (`Under`) and the card's index in `seen`: die-sized
+    places where the card, cut out of the top-down image `top`, looks unlike the catalogue
+    face it was read as. A card's print is known once the card is read, so the card itself
+    cannot pass for a die; the face is put in the frame's colours first (a lamp's brightness
+    and cast), blurred a little, and thin differences (print a pixel off, the frame's edge)
+    are opened away. The reader then keeps only what is a die (dice.read_dice)."""
+    if not seen:
+        return []
+    catalogue = config.faces()
+    k = config.px_per_mm
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+    mm2 = config.card_mm[0] * config.card_mm[1] / (TEMPLATE_PX[0] * TEMPLATE_PX[1])
+    found = []
+    for index, card in enumerate(seen):
+        picture = normalise(card_image(top, card.pose, config.card_mm, k)).astype(np.float32)
+        face = catalogue.images[catalogue.codes.index(card.code)].astype(np.float32)
+        hidden = hidden_by_token(card.pose, token, config.card_mm)
+        keep = np.ones(picture.shape[:2], bool) if hidden is None else hidden == 0
+        expected, residual = _in_frame_colours(face, picture, keep)
+        residual = cv2.morphologyEx(residual * keep, cv2.MORPH_OPEN, kernel)
+        blobs = (residual > _DIE_ON_FACE).astype(np.uint8)
+        count, _, stats, centroids = cv2.connectedComponentsWithStats(blobs)
+        for i in range(1, count):
+            area = stats[i, cv2.CC_STAT_AREA] * mm2
+            extent = max(stats[i, cv2.CC_STAT_WIDTH], stats[i, cv2.CC_STAT_HEIGHT]) * 1.5
+            if _DIE_MM2[0] <= area <= _DIE_MM2[1] and extent <= 30.0:
+                x, y = _on_table(card.pose, config.card_mm, centroids[i])
+                found.append((x, y, partial(_under, card.pose, config.card_mm, expected), index))
+    return found
+
+
+def _in_frame_colours(
+    face: np.ndarray, picture: np.ndarray, keep: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """The catalogue `face` in the colours of the card's `picture` (each channel scaled and
+    shifted to fit, twice: the second time without what fitted worst, a die among it), and
+    how far (colour levels) the picture lies from it at each pixel, both lightly blurred."""
+    face_blurred = cv2.GaussianBlur(face, (5, 5), 0)
+    picture = cv2.GaussianBlur(picture, (5, 5), 0)
+    fitted, plain = np.empty_like(face), np.empty_like(face)
+    used = keep
+    for _ in range(2):
+        for c in range(3):
+            a = np.stack([face_blurred[..., c][used], np.ones(int(used.sum()), np.float32)], 1)
+            gain, shift = np.linalg.lstsq(a, picture[..., c][used], rcond=None)[0]
+            fitted[..., c] = gain * face_blurred[..., c] + shift
+            plain[..., c] = gain * face[..., c] + shift
+        residual = np.sqrt(((picture - fitted) ** 2).sum(axis=2))
+        used = keep & (residual <= 2.5 * float(np.median(residual[keep])) + 1.0)
+    return plain, residual
+
+
+def _on_table(pose: Pose, card_mm: tuple[float, float], at: np.ndarray) -> tuple[float, float]:
+    """A TEMPLATE_PX pixel (x, y) of a card's upright picture as a table point (mm)."""
+    corners = card_corners(pose, card_mm)
+    u, v = (at[0] + 0.5) / TEMPLATE_PX[0], (at[1] + 0.5) / TEMPLATE_PX[1]
+    point = corners[0] + u * (corners[1] - corners[0]) + v * (corners[3] - corners[0])
+    return float(point[0]), float(point[1])
+
+
+def _under(
+    pose: Pose, card_mm: tuple[float, float], expected: np.ndarray, x: float, y: float
+) -> np.ndarray:
+    """`Under` for a card at `pose` whose face in the frame's colours is `expected`
+    (TEMPLATE_PX): that face drawn into the reader's window around (x, y) mm."""
+    corners = card_corners(pose, card_mm)[[0, 1, 3]].astype(np.float32)
+    card = cv2.getAffineTransform(np.float32([[0, 0], [TEMPLATE_PX[0], 0], [0, TEMPLATE_PX[1]]]),
+                                  corners)  # fmt: skip
+    half = CROP_SIDE / CROP_PX_PER_MM / 2
+    window = np.float32([[x - half, y - half], [x + half, y - half], [x - half, y + half]])
+    crop = cv2.getAffineTransform(np.float32([[0, 0], [CROP_SIDE, 0], [0, CROP_SIDE]]), window)
+    to_face = cv2.invertAffineTransform(card)
+    matrix = to_face[:, :2] @ crop  # crop pixel -> table mm -> face pixel
+    matrix[:, 2] += to_face[:, 2]
+    return cv2.warpAffine(
+        expected, matrix, (CROP_SIDE, CROP_SIDE), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+        borderMode=cv2.BORDER_CONSTANT, borderValue=(-1.0, -1.0, -1.0),
+    )  # fmt: skip
