@@ -18,7 +18,8 @@ little unlike the table (a dark real die on brown wood) is kept only where the l
 sees a die. A die lying on a card is found where the card's print looks unlike the face the
 card was read as (off_the_cards.dice_on_the_cards) and read the same way, its body being
 where the crop is unlike that face (`Under`); it is kept only where it is our yellow wheel
-die or the learned count sees a die there.
+die or the learned count sees a die there, and its pips are sure only as a faint die's are
+(the count 0.9 sure: a card's print is nothing it was taught on).
 """
 
 from __future__ import annotations
@@ -283,7 +284,8 @@ def read_dice(
     for a pip die is read as one (`_PIP_DIE`, `_OUR_PIP_DIE`), and a faint blob is kept only
     where the count sees a die. `on_cards` are spots on a card with what the card would show
     there (`Under`): kept where the die is our yellow wheel die or the count sees a die, read
-    as any other. A spot where no die body is gives none."""
+    as a faint one (a die of our yellow there stays a wheel die: the count, never taught on a
+    card's print, takes ours for pip dice there). A spot where no die body is gives none."""
     looks = [look_at(frame, calibration, x, y) for x, y in spots]
     faint_looks = [look_at(frame, calibration, x, y, faint=True) for x, y in faint or ()]
     card_looks = [look_at(frame, calibration, x, y, under=under) for x, y, under in on_cards]
@@ -304,7 +306,7 @@ def read_dice(
         if reading.kind == PIPS or pip_die >= (
             _PIP_DIE if look.other_yellow else math.inf if ours_on_a_card else _OUR_PIP_DIE
         ):
-            face, confidence = _agreed(look.pip_errors, odds, faint=look in doubtful)
+            face, confidence = _agreed(look.pip_errors, odds, faint=look not in kept)
             reading = DieReading(PIPS, face, reading.x, reading.y, confidence)
         readings.append(reading)
     return readings

@@ -421,17 +421,21 @@ def random_scene(
     dice: list[PlacedDie] = []
     colours = np.random.default_rng([seed, 6])  # a pip die's colour (dice_art.PIP_COLOURS)
     onto = np.random.default_rng([seed, 7])  # which dice lie on a card, and where
+    rolled: list[np.ndarray] = []  # where each die would lie off the cards
     for _ in range(int(rng.integers(1, 5)) if n_dice is None else n_dice):
         for _try in range(500):
             xy = np.array([rng.uniform(left + 15, right - 15), rng.uniform(top + 15, bottom - 15)])
             if _clear_of(xy, 22.0, placed, size) and all(
-                math.hypot(d.x - xy[0], d.y - xy[1]) > 35 for d in dice
+                math.hypot(*(other - xy)) > 35 for other in rolled
             ):
+                rolled.append(xy)
                 kind = "wheels" if rng.random() < 0.5 else "pips"
                 face = int(rng.integers(0, 3)) if kind == "wheels" else int(rng.integers(1, 7))
                 turn = float(rng.uniform(0, 90))
                 colour = str(colours.choice(pip_colours))  # apart: the scene stays as it was
                 if dice_on_cards > 0 and onto.random() < dice_on_cards:
+                    # a die off the cards lies 22 mm from any card, one on a card 12 mm in
+                    # from its edges: the two never overlap
                     xy = _on_a_card(onto, placed, size, dice, caboose_at, xy)
                 dice.append(PlacedDie(kind, face, float(xy[0]), float(xy[1]), turn, colour))
                 break
