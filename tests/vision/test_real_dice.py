@@ -73,6 +73,17 @@ def test_a_pip_die_misread_as_a_count_with_the_same_wheels_costs_the_game_nothin
         assert (result["dice_right"], result["dice_wheels_right"]) == (right, wheels_right)
 
 
+def test_a_misread_die_is_not_counted_as_a_die_seen_where_none_lies() -> None:
+    """`dice_extra` is the dice the table reports where no die lies (a phantom roll), not
+    the dice it read wrong: those are `dice_right`'s and `dice_wrong_sure`'s to count."""
+    truth = scenes.Scene(cards=(), railway=(), dice=(synthetic.PlacedDie("pips", 3, 50, 50),))
+    misread = Observation(dice=(SeenDie("pips", 5, (51.0, 50.0), 0.9),))
+    result = score_scene(truth, misread)
+    assert (result["dice_extra"], result["dice_right"]) == (0, 0)
+    phantom = Observation(dice=(*misread.dice, SeenDie("pips", 2, (200.0, 120.0), 0.9)))
+    assert score_scene(truth, phantom)["dice_extra"] == 1
+
+
 @needs_photos
 def test_only_the_held_out_half_is_cut_each_die_alone_and_square() -> None:
     photos = PhotoDice()

@@ -111,6 +111,7 @@ def score_scene(
     dice_right, wheels_right, unseen, as_wheels, asked, wrong_sure = 0, 0, 0, 0, 0, 0
     on_cards = dict.fromkeys(ON_CARDS, 0)
     under: set[int] = set()
+    found: set[int] = set()  # the seen dice that lie where a die does
     for die in scene.dice:
         match = _nearest((die.x, die.y), die_centres, SAME_DIE_MM)
         card = synthetic.card_under(scene, die.x, die.y)
@@ -120,6 +121,7 @@ def score_scene(
         if match is None:
             unseen += 1
             continue
+        found.add(match)
         got = seen.dice[match]
         right = (got.kind, got.face) == (die.kind, die.face)
         dice_right += right
@@ -158,7 +160,7 @@ def score_scene(
         "dice_as_wheels": as_wheels,
         "dice_asked": asked,
         "dice_wrong_sure": wrong_sure,
-        "dice_extra": max(0, len(seen.dice) - dice_right),
+        "dice_extra": len(seen.dice) - len(found),  # seen where no die lies (not misread)
         "position_err_mm": position_err,
         "rotation_err_deg": rotation_err,
     }
