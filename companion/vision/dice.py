@@ -309,18 +309,19 @@ def read_dice(
             face, confidence = _agreed(look.pip_errors, odds, faint=look not in kept)
             reading = DieReading(PIPS, face, reading.x, reading.y, confidence)
         elif ours_on_a_card and _counted_otherwise(reading.face, odds):
-            reading = replace(reading, confidence=min(reading.confidence, 0.5 * _FAINT_SURE))
+            reading = replace(reading, confidence=min(reading.confidence, 0.45))
         readings.append(reading)
     return readings
 
 
 def _counted_otherwise(wheels: int, chances: np.ndarray) -> bool:
-    """Whether the learned count is sure (_FAINT_SURE) of pips a wheel face cannot show:
-    our wheel dice on a card it counts as at most 0.82 sure of any pips but one wheel's one
-    (tuning seed 7000), so a real yellow pip die of our yellow lying on a card, read as our
-    wheel die by its colour, is asked about rather than taken for one (3 of them were)."""
+    """Whether the learned count gives pips other than the wheel face read half its chance
+    or more: a real yellow pip die of our yellow lying on a card, read as our wheel die by
+    its colour, is then asked about rather than taken for one (on a card the count cannot
+    be asked whether it is a pip die: it takes our wheel dice there for pip dice). Of our
+    wheel dice on cards (tuning seed 7000) it counts a few blank ones as two pips so."""
     count = int(np.argmax(chances[1:])) + 1
-    return bool(chances[count] >= _FAINT_SURE and count != wheels)
+    return bool(chances[count] >= 0.5 and count != wheels)
 
 
 def count_looks(looks: list[DieLook]) -> np.ndarray:
