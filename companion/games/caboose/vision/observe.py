@@ -69,6 +69,9 @@ from companion.vision.unlike_table import unlike_table
 
 _MIN_CONFIDENCE = 0.15  # below this a card-shaped thing is reported as unreadable
 _DIE_RADIUS_MM = 12.0  # what a die hides of the card under it: its corners, and its shadow
+# a card read as another code once a die's place is left out: still seen, but under what the
+# session takes unasked (its unsure_below, 0.25)
+_DISAGREED = 0.2
 
 
 def observe(
@@ -213,8 +216,9 @@ def _read_under_dice(
 ) -> tuple[list[SeenCard], int]:
     """The cards again, each with a die on it matched anew with the die's place left out
     (as the caboose's is: `hidden_by_token`), so that a die lying on its value or its track
-    makes the card unsure (asked) rather than read as another card; those now below
-    _MIN_CONFIDENCE are dropped and counted (the second value), as any unreadable card."""
+    makes the card unsure (asked) rather than read as another card; one read as another code
+    than with the die is unsure too (`_DISAGREED`); those now below _MIN_CONFIDENCE are
+    dropped and counted (the second value), as any unreadable card."""
     covered: dict[int, np.ndarray] = {}
     for die in dice:
         for index, card in enumerate(seen):
@@ -239,7 +243,10 @@ def _read_under_dice(
         pose = seen[index].pose
         if match.turned:
             pose = Pose(pose.x, pose.y, round((pose.rotation + 180.0) % 360.0, 1))
-        again[index] = SeenCard(match.code, round(match.confidence, 3), pose)
+        confidence = round(match.confidence, 3)
+        if match.code != seen[index].code:  # the two readings disagree: asked, never guessed
+            confidence = min(confidence, _DISAGREED)
+        again[index] = SeenCard(match.code, confidence, pose)
     kept = [card for card in again if card.confidence >= _MIN_CONFIDENCE]
     return kept, len(again) - len(kept)
 
