@@ -56,6 +56,20 @@ def rotate(points: np.ndarray, degrees: float) -> np.ndarray:
     return points @ np.array([[c, s], [-s, c]])
 
 
+def on_card(pose: Pose, point: tuple[float, float]) -> tuple[float, float]:
+    """A table point (mm) in the own frame of the card laid at `pose`: mm from its centre,
+    x to its right and y to its bottom as it reads, whichever way it was turned."""
+    a = math.radians(pose.rotation)
+    dx, dy = point[0] - pose.x, point[1] - pose.y
+    return dx * math.cos(a) + dy * math.sin(a), -dx * math.sin(a) + dy * math.cos(a)
+
+
+def lies_on(pose: Pose, card_mm: tuple[float, float], point: tuple[float, float]) -> bool:
+    """Whether the table point (mm) lies on the card laid at `pose`."""
+    x, y = on_card(pose, point)
+    return abs(x) <= card_mm[0] / 2 and abs(y) <= card_mm[1] / 2
+
+
 def card_corners(pose: Pose, card_mm: tuple[float, float]) -> np.ndarray:
     """The 4 corners of a card laid at `pose`, in table mm, clockwise from the card's own top
     left (the corner with the value digit in our design)."""

@@ -32,7 +32,7 @@ from companion.games.caboose.vision.observation import VisionConfig
 from companion.pose import Pose
 from companion.synthetic import Camera, Hand, PlacedDie
 from companion.vision.dice_art import Sprite, draw_printed_wheel_die, rounded_rect
-from companion.vision.table import TableLayout, card_corners, rotate
+from companion.vision.table import TableLayout, card_corners, lies_on, rotate
 
 if TYPE_CHECKING:  # only eval-vision's real dice need the photographs' code
     from companion.synthetic.photo_dice import PhotoDie
@@ -345,8 +345,7 @@ def card_under(scene: Scene, x: float, y: float) -> int | None:
     """The index of the card of `scene` that the point (x, y) mm lies on (a die's centre),
     or None when it lies on none."""
     for index, card in enumerate(scene.cards):
-        local = rotate(np.array([[x - card.pose.x, y - card.pose.y]]), -card.pose.rotation)[0]
-        if (np.abs(local) <= np.array(scene.card_mm) / 2).all():
+        if lies_on(card.pose, scene.card_mm, (x, y)):
             return index
     return None
 

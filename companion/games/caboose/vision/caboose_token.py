@@ -22,6 +22,7 @@ import cv2
 import numpy as np
 
 from companion.games.caboose.vision import card_art
+from companion.vision.table import lies_on
 from companion.vision.taught_dice import Colour, TaughtError, read_taught
 
 if TYPE_CHECKING:  # observation.py holds a TaughtToken in its VisionConfig
@@ -136,10 +137,6 @@ def card_under(
     """Where in `railway` (0: its back card) the card under `point` (mm) lies; None when
     the point is on none of its cards."""
     for position, index in enumerate(railway):
-        pose = seen[index].pose
-        a = math.radians(pose.rotation)
-        dx, dy = point[0] - pose.x, point[1] - pose.y
-        lx, ly = dx * math.cos(a) + dy * math.sin(a), -dx * math.sin(a) + dy * math.cos(a)
-        if abs(lx) <= card_mm[0] / 2 and abs(ly) <= card_mm[1] / 2:
+        if lies_on(seen[index].pose, card_mm, point):
             return position
     return None

@@ -16,7 +16,7 @@ from companion.games.caboose.vision import card_art
 from companion.games.caboose.vision.catalogue import TEMPLATE_PX, Match
 from companion.games.caboose.vision.observation import VisionConfig
 from companion.pose import Pose
-from companion.vision.table import card_corners
+from companion.vision.table import card_corners, on_card
 
 _LOCATE_PX = 3  # how far (TEMPLATE_PX pixels, 1.5 mm each) `locate` looks round a card
 
@@ -77,14 +77,20 @@ def hidden_by_token(
     """Where the caboose covers the card's face, as a TEMPLATE_PX mask, or None."""
     if token is None:
         return None
-    a = math.radians(pose.rotation)
-    dx, dy = token[0] - pose.x, token[1] - pose.y
-    lx, ly = dx * math.cos(a) + dy * math.sin(a), -dx * math.sin(a) + dy * math.cos(a)
+    local = on_card(pose, token)
     radius = card_art.CABOOSE_MM / 2 + 2.0
-    if abs(lx) > card_mm[0] / 2 + radius or abs(ly) > card_mm[1] / 2 + radius:
+    if abs(local[0]) > card_mm[0] / 2 + radius or abs(local[1]) > card_mm[1] / 2 + radius:
         return None
-    sx, sy = TEMPLATE_PX[0] / card_mm[0], TEMPLATE_PX[1] / card_mm[1]
     mask = np.zeros((TEMPLATE_PX[1], TEMPLATE_PX[0]), np.uint8)
-    centre = (round((lx + card_mm[0] / 2) * sx), round((ly + card_mm[1] / 2) * sy))
-    cv2.circle(mask, centre, round(radius * sx), 1, -1)
+    hide(mask, local, radius, card_mm)
     return mask
+
+
+def hide(
+    mask: np.ndarray, local: tuple[float, float], radius_mm: float, card_mm: tuple[float, float]
+) -> None:
+    """Mark on a card face's TEMPLATE_PX `mask` the disc of `radius_mm` round `local` (mm in
+    the card's own frame, `on_card`): what a piece lying there hides of the face."""
+    sx, sy = TEMPLATE_PX[0] / card_mm[0], TEMPLATE_PX[1] / card_mm[1]
+    centre = (round((local[0] + card_mm[0] / 2) * sx), round((local[1] + card_mm[1] / 2) * sy))
+    cv2.circle(mask, centre, round(radius_mm * sx), 1, -1)

@@ -41,6 +41,7 @@ from companion.games.caboose.vision.caboose_token import card_under, find_caboos
 from companion.games.caboose.vision.card_identity import (
     card_image,
     hidden_by_token,
+    hide,
     locate,
     match_faces,
 )
@@ -64,7 +65,7 @@ from companion.games.caboose.vision.railway_order import railway_order
 from companion.games.caboose.vision.touching_cards import touching_cards
 from companion.pose import Pose
 from companion.vision.calibrate import Calibration, calibrate, top_down
-from companion.vision.table import TableLayout, card_corners, rotate
+from companion.vision.table import TableLayout, card_corners, lies_on, on_card
 from companion.vision.unlike_table import unlike_table
 
 _MIN_CONFIDENCE = 0.15  # below this a card-shaped thing is reported as unreadable
@@ -222,16 +223,16 @@ def _read_under_dice(
     covered: dict[int, np.ndarray] = {}
     for die in dice:
         for index, card in enumerate(seen):
-            local = _on_card(card, die.position)
-            if (np.abs(local) <= np.array(config.card_mm) / 2).all():
+            if lies_on(card.pose, config.card_mm, die.position):
                 if index not in covered:
                     token_mask = hidden_by_token(card.pose, token, config.card_mm)
-                    covered[index] = np.zeros((TEMPLATE_PX[1], TEMPLATE_PX[0]), np.uint8)
-                    covered[index] |= 0 if token_mask is None else token_mask
-                scale = np.array(TEMPLATE_PX) / config.card_mm
-                centre = ((local + np.array(config.card_mm) / 2) * scale).round().astype(int)
-                radius = round(_DIE_RADIUS_MM * scale[0])
-                cv2.circle(covered[index], tuple(map(int, centre)), radius, 1, -1)
+                    covered[index] = (
+                        np.zeros((TEMPLATE_PX[1], TEMPLATE_PX[0]), np.uint8)
+                        if token_mask is None
+                        else token_mask
+                    )
+                local = on_card(card.pose, die.position)
+                hide(covered[index], local, _DIE_RADIUS_MM, config.card_mm)
     if not covered:
         return seen, 0
     order = sorted(covered)
@@ -249,9 +250,3 @@ def _read_under_dice(
         again[index] = SeenCard(match.code, confidence, pose)
     kept = [card for card in again if card.confidence >= _MIN_CONFIDENCE]
     return kept, len(again) - len(kept)
-
-
-def _on_card(card: SeenCard, point: tuple[float, float]) -> np.ndarray:
-    """A table point (mm) in the card's own frame: mm from its centre, its top up."""
-    offset = np.array([[point[0] - card.pose.x, point[1] - card.pose.y]])
-    return rotate(offset, -card.pose.rotation)[0]
