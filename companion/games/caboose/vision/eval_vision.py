@@ -61,7 +61,7 @@ _CARD_UNSURE_BELOW = SessionConfig().unsure_below  # a card read less surely is 
 # what `score_scene` counts of the dice lying on a card and of the cards under them
 ON_CARDS = ("dice_on_cards", "on_cards_found", "on_cards_right", "on_cards_asked",
             "on_cards_wrong_sure", "cards_under", "cards_under_right", "cards_under_asked",
-            "cards_under_unseen", "cards_under_wrong_sure")  # fmt: skip
+            "cards_under_unseen", "cards_under_unseen_told", "cards_under_wrong_sure")  # fmt: skip
 
 
 def _nearest(point: tuple[float, float], options: Sequence[tuple[float, float]], limit: float):
@@ -86,7 +86,8 @@ def score_scene(
     `unsure_below` (the session asks the players about those: never guessed into the game),
     and read wrong yet surely (the misreads that reach the game). The same of the dice lying
     on a card (`ON_CARDS`), and of the cards under them: read right and sure, asked (read
-    less surely than the session takes unasked), not seen at all, or read wrong yet surely."""
+    less surely than the session takes unasked), not seen at all (and of those, the ones in a
+    frame that says a card could not be read, so the game waits), or read wrong yet surely."""
     centres = [(c.pose.x, c.pose.y) for c in seen.cards]
     truth_of_seen: dict[int, int] = {}
     cards_right, position_err, rotation_err = 0, [], []
@@ -137,10 +138,12 @@ def score_scene(
             wheels = face_map.get(got.face) if got.kind == "pips" else got.face
             wheels_right += wheels == face_map[die.face]
     seen_as = {truth: match for match, truth in truth_of_seen.items()}
+    told = any(p.key.startswith("cards_unread") for p in seen.problems)
     for card in under:
         on_cards["cards_under"] += 1
         if card not in seen_as:
             on_cards["cards_under_unseen"] += 1
+            on_cards["cards_under_unseen_told"] += told
             continue
         got_card = seen.cards[seen_as[card]]
         sure = got_card.confidence >= _CARD_UNSURE_BELOW
@@ -398,7 +401,8 @@ def main(argv: list[str] | None = None) -> int:
               f"asked, {result['on_cards_wrong_sure']} read wrong and sure; the "
               f"{result['cards_under']} cards under them: {result['cards_under_right']} read "
               f"right, {result['cards_under_asked']} asked, {result['cards_under_unseen']} not "
-              f"seen, {result['cards_under_wrong_sure']} read wrong and sure")  # fmt: skip
+              f"seen ({result['cards_under_unseen_told']} of them said to be unreadable), "
+              f"{result['cards_under_wrong_sure']} read wrong and sure")  # fmt: skip
     print(f"pose     p95 {result['position_err_mm_p95']} mm, "
           f"{result['rotation_err_deg_p95']} degrees")  # fmt: skip
     print(f"latency  p50 {result['latency_ms_p50']} ms, p95 {result['latency_ms_p95']} ms "

@@ -55,6 +55,7 @@ from companion.games.caboose.vision.observation import (
     VisionConfig,
 )
 from companion.games.caboose.vision.off_the_cards import (
+    cards_unfound,
     covered_area,
     dice_off_the_cards,
     dice_on_the_cards,
@@ -180,8 +181,6 @@ def _recognise(
     dice = dice_off_the_cards(frame, half, calibration, config, free, on_cards)
     seen, unread = _read_under_dice(top, config, seen, dice, token)
     unreadable += unread
-    if unreadable:
-        problems.append(counted("cards_unread", unreadable))
     railway = railway_order(seen, config.card_mm, back, apart)
     caboose = None
     if token is None:
@@ -193,6 +192,9 @@ def _recognise(
     for die in dice:
         centre = (round(die.position[0] * k), round(die.position[1] * k))
         cv2.circle(free, centre, round(14 * k), 0, -1)
+    unreadable += cards_unfound(half, free, config)
+    if unreadable:
+        problems.append(counted("cards_unread", unreadable))
     hidden_mm2 = covered_area(half, free, k / 2)
     if hidden_mm2 > 0:
         share = hidden_mm2 / (config.layout.width * config.layout.height)
