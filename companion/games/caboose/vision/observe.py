@@ -192,7 +192,7 @@ def _recognise(
     for die in dice:
         centre = (round(die.position[0] * k), round(die.position[1] * k))
         cv2.circle(free, centre, round(14 * k), 0, -1)
-    unreadable += cards_unfound(half, free, config)
+    unreadable += cards_unfound(half, free, config, [seen[i] for i in railway])
     if unreadable:
         problems.append(counted("cards_unread", unreadable))
     hidden_mm2 = covered_area(half, free, k / 2)

@@ -28,6 +28,7 @@ _COVER_MM2 = 2500.0  # a region this large, off the cards and unlike the table, 
 # a card not found: a region unlike the table of this share of a card's area, and of its
 # length (the die on it, shadows and the frame's colour cut parts off)
 _CARD_SHARE, _CARD_LENGTH = (0.4, 1.3), (0.6, 1.25)
+_BESIDE_MM = 10.0  # and this near a railway card (which is cut out of `free` 3 mm grown)
 # a die on a card: where the card's picture lies this many colour levels from its face, in
 # a blob of a die's top face or a good part of it (mm^2, a 16 mm die is 256). On the tuning
 # tables (seed 7000) our yellow dice are 90-170 off, dice on dark print as much, the print
@@ -81,20 +82,30 @@ def covered_area(half: np.ndarray, free: np.ndarray, k: float) -> float:
     return float(areas[areas > _COVER_MM2].sum()) if count > 1 else 0.0
 
 
-def cards_unfound(half: np.ndarray, free: np.ndarray, config: VisionConfig) -> int:
-    """How many cards lie on the table where no card was found: a die lying across a card's
-    printed frame breaks the frame, so the card is not found at all, and the railway would
-    be seen a card short with nothing said. Where nothing is known to lie (`free`, the
-    top-down mask with the dice found taken out), such a card is a region of about a card's
-    size and length unlike the table by chromaticity (`unlike_table`: light falling off
-    across the table and shadows change brightness, not the shares of red, green and blue).
-    A card of the table's own colour is not found. Looked for in `half`, the top-down image
-    at half scale (at a quarter, cards beside the railway's ran into its cards: 28 of 37
-    tables with a card under a die told on seed 5000, against 37)."""
+def cards_unfound(
+    half: np.ndarray, free: np.ndarray, config: VisionConfig, railway: Sequence[SeenCard]
+) -> int:
+    """How many cards lie beside the `railway`'s cards where no card was found: a die lying
+    across a card's printed frame breaks the frame, so the card is not found at all, and
+    the railway would be seen a card short with nothing said. Where nothing is known to lie
+    (`free`, the top-down mask with the dice found taken out), such a card is a region of
+    about a card's size and length unlike the table by chromaticity (`unlike_table`: light
+    falling off across the table and shadows change brightness, not the shares of red,
+    green and blue), within _BESIDE_MM of a railway card. Only there: a face-down draw
+    pile or a box lid elsewhere on the table is no card of the game. A card of the table's
+    own colour is not found. Looked for in `half`, the top-down image at half scale (at a
+    quarter, cards beside the railway's ran into its cards: 28 of 37 tables with a card
+    under a die told on seed 5000, against 37)."""
+    if not railway:
+        return 0
     k = config.px_per_mm / 2
     mask = cv2.resize(free, (half.shape[1], half.shape[0]), interpolation=cv2.INTER_NEAREST)
     unlike = cv2.bitwise_and(unlike_table(half, config.layout, k), mask)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(unlike)
+    beside = np.zeros_like(mask)
+    grown = (config.card_mm[0] + 2 * _BESIDE_MM, config.card_mm[1] + 2 * _BESIDE_MM)
+    for card in railway:
+        cv2.fillConvexPoly(beside, (card_corners(card.pose, grown) * k).round().astype(np.int32), 1)
     card_mm2 = config.card_mm[0] * config.card_mm[1]
     found = 0
     for i in range(1, count):
@@ -102,8 +113,10 @@ def cards_unfound(half: np.ndarray, free: np.ndarray, config: VisionConfig) -> i
         if not _CARD_SHARE[0] * card_mm2 <= area <= _CARD_SHARE[1] * card_mm2:
             continue
         x, y, w, h = stats[i, :4]
-        points = cv2.findNonZero((labels[y : y + h, x : x + w] == i).astype(np.uint8))
-        long_side = max(cv2.minAreaRect(points)[1]) / k
+        region = labels[y : y + h, x : x + w] == i
+        if not beside[y : y + h, x : x + w][region].any():
+            continue
+        long_side = max(cv2.minAreaRect(cv2.findNonZero(region.astype(np.uint8)))[1]) / k
         found += _CARD_LENGTH[0] <= long_side / max(config.card_mm) <= _CARD_LENGTH[1]
     return found
 
