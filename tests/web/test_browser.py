@@ -221,6 +221,39 @@ def test_a_short_game_by_clicking(browser, server):
     assert errors == [] and watcher_errors == []
 
 
+def test_taps_quicker_than_the_answers_each_step_a_record_on(browser, server, tmp_path):
+    # a Pi under load answers slowly: three taps on "next" before any answer reach turn 3
+    server.post("/api/game", {"edition": "loose-caboose", "names": ["Ana", "Ben"], "seed": 2})
+    for _ in range(3):
+        server.post("/api/pass", {"seat": server.state()["to_move"]})
+    with urllib.request.urlopen(f"{server.url}/api/export") as answer:
+        (tmp_path / "game.json").write_bytes(answer.read())
+    page, errors = open_page(browser, server.url, 390, 844)
+    page.wait_for_selector("#railway-svg")
+    page.click("#setup details:nth-of-type(2) summary")
+    page.set_input_files("#record-file", str(tmp_path / "game.json"))
+    page.click("#import-watch")
+    page.wait_for_selector("#watch:not([hidden])")
+    assert page.locator("#watch-turn").inner_text() == "turn 0 of 3"
+    held = []
+    page.route("**/api/replay*", lambda route: held.append(route))
+    for _ in range(3):
+        page.click("#watch-next")
+    page.wait_for_function("() => true")  # lets the held requests reach the handler
+    assert len(held) == 3
+    for route in reversed(held):  # the answers in any order: only the newest is drawn
+        route.continue_()
+    page.wait_for_function(
+        "() => document.querySelector('#watch-turn').textContent === 'turn 3 of 3'"
+    )
+    page.unroute("**/api/replay*")
+    page.click("#watch-prev")
+    page.wait_for_function(
+        "() => document.querySelector('#watch-turn').textContent === 'turn 2 of 3'"
+    )
+    assert errors == []
+
+
 def test_spanish_phone_and_watching_a_record(browser, server, tmp_path):
     server.post("/api/game", {"edition": "loose-caboose", "names": ["Ana", "Ben"], "seed": 2})
     for _ in range(3):

@@ -35,7 +35,7 @@ const PIN_KEY = "caboose-pin";
 
 let view = null; // the table's latest view
 let pin = localStorage.getItem(PIN_KEY) || "";
-let watching = null; // {record, turn, total, frame} while a record is replayed
+let watching = null; // {record, turn, wanted, total, timer} while a record is replayed
 let nameFinder = null; // the players' names of the view being drawn, to isolate them
 
 // The kiosk view: the same page and live stream on a TV beside the table, read from two
@@ -352,8 +352,12 @@ async function readRecord() {
 }
 
 async function watchTurn(turn) {
-  const frame = await send("/api/replay", { record: watching.record, turn });
-  if (!frame) return;
+  // Steps count from the turn last asked for, not the one last drawn: taps quicker than the
+  // answers (a Pi under load) each take a step, and only the newest answer is drawn.
+  const asked = watching;
+  asked.wanted = turn;
+  const frame = await send("/api/replay", { record: asked.record, turn });
+  if (!frame || watching !== asked || asked.wanted !== turn) return;
   if (frame.game_kind !== document.body.dataset.game) {
     // Only its own game's page draws a record: this page cannot.
     stopWatching();
@@ -361,6 +365,7 @@ async function watchTurn(turn) {
     return;
   }
   watching.turn = Math.min(turn, frame.turns);
+  watching.wanted = watching.turn;
   watching.total = frame.turns;
   const slider = document.getElementById("watch-slider");
   slider.max = frame.turns;
@@ -411,11 +416,13 @@ function setup() {
   document.getElementById("import-watch").addEventListener("click", async () => {
     const record = await readRecord();
     if (!record) return;
-    watching = { record, turn: 0, total: 0 };
+    watching = { record, turn: 0, wanted: 0, total: 0 };
     watchTurn(0);
   });
-  document.getElementById("watch-prev").addEventListener("click", () => watchTurn(Math.max(0, watching.turn - 1)));
-  document.getElementById("watch-next").addEventListener("click", () => watchTurn(watching.turn + 1));
+  document.getElementById("watch-prev").addEventListener("click", () => watchTurn(Math.max(0, watching.wanted - 1)));
+  document.getElementById("watch-next").addEventListener("click", () =>
+    watchTurn(watching.total ? Math.min(watching.wanted + 1, watching.total) : watching.wanted + 1)
+  );
   document.getElementById("watch-slider").addEventListener("change", (e) => watchTurn(Number(e.target.value)));
   document.getElementById("watch-play").addEventListener("click", () => {
     // Replays turn by turn on its own, one turn every 1.5 s, until the end or a tap.
@@ -425,11 +432,11 @@ function setup() {
       return;
     }
     watching.timer = setInterval(() => {
-      if (!watching || watching.turn >= watching.total) {
+      if (!watching || watching.wanted >= watching.total) {
         if (watching) clearInterval(watching.timer);
         return;
       }
-      watchTurn(watching.turn + 1);
+      watchTurn(watching.wanted + 1);
     }, 1500);
   });
   document.getElementById("watch-stop").addEventListener("click", stopWatching);
