@@ -1,6 +1,7 @@
 """What lies on the table off the cards, the markers and the caboose: the dice, read on
 the original frame, and anything large that covers the table (a hand), reported because
-what lies under it is not seen. Both look only where nothing known lies
+what lies under it is not seen; and a card beside the railway that no frame outline showed
+(`cards_unfound`: a die across its printed frame). All look only where nothing known lies
 (`off_the_known`), so a card's print is never taken for a die or a hand. And the dice lying
 on a card (`dice_on_the_cards`): there the card's own face, known once the card is read,
 stands for the table, so a die is where the card does not look like its face.
