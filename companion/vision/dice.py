@@ -289,16 +289,25 @@ def read_dice(
     looks = [look_at(frame, calibration, x, y) for x, y in spots]
     faint_looks = [look_at(frame, calibration, x, y, faint=True) for x, y in faint or ()]
     card_looks = [look_at(frame, calibration, x, y, under=under) for x, y, under in on_cards]
-    kept = [look for look in looks if look is not None]
-    doubtful = [look for look in faint_looks if look is not None]
-    on_a_card = [look for look in card_looks if look is not None]
-    everything = kept + doubtful + on_a_card
+    # each look with whether it was found on less evidence (a faint blob, a spot on a card)
+    # and whether it lies on a card
+    tagged = [
+        (look, doubted, on_a_card)
+        for group, doubted, on_a_card in (
+            (looks, False, False),
+            (faint_looks, True, False),
+            (card_looks, True, True),
+        )
+        for look in group
+        if look is not None
+    ]
+    odds_of = count_looks([look for look, _, _ in tagged])
     readings: list[DieReading] = []
-    for look, odds in zip(everything, count_looks(everything), strict=True):
+    for (look, doubted, on_a_card), odds in zip(tagged, odds_of, strict=True):
         reading, pip_die = look.reading, 1.0 - float(odds[0])
-        ours_on_a_card = look in on_a_card and reading.kind == WHEELS and not look.other_yellow
-        least = _ON_CARD_DIE if look in on_a_card else _FAINT_DIE
-        if (look in doubtful or look in on_a_card) and (
+        ours_on_a_card = on_a_card and reading.kind == WHEELS and not look.other_yellow
+        least = _ON_CARD_DIE if on_a_card else _FAINT_DIE
+        if doubted and (
             (pip_die < least and not ours_on_a_card)
             or any(math.dist((reading.x, reading.y), (r.x, r.y)) < 10.0 for r in readings)
         ):
@@ -306,7 +315,7 @@ def read_dice(
         if reading.kind == PIPS or pip_die >= (
             _PIP_DIE if look.other_yellow else math.inf if ours_on_a_card else _OUR_PIP_DIE
         ):
-            face, confidence = _agreed(look.pip_errors, odds, faint=look not in kept)
+            face, confidence = _agreed(look.pip_errors, odds, faint=doubted)
             reading = DieReading(PIPS, face, reading.x, reading.y, confidence)
         elif ours_on_a_card and _counted_otherwise(reading.face, odds):
             reading = replace(reading, confidence=min(reading.confidence, 0.45))
