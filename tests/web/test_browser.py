@@ -114,6 +114,15 @@ def open_page(browser, url: str, width: int = 1920, height: int = 1080, lang: st
     return page, errors
 
 
+def watch_record(page, path) -> None:
+    """Import the record at `path` from the setup's second section and watch it; returns
+    once the watch bar shows."""
+    page.click("#setup details:nth-of-type(2) summary")
+    page.set_input_files("#record-file", str(path))
+    page.click("#import-watch")
+    page.wait_for_selector("#watch:not([hidden])")
+
+
 def enter_pin(page) -> None:
     page.fill("#pin", PIN)
     page.click("#pin-form button")
@@ -221,19 +230,21 @@ def test_a_short_game_by_clicking(browser, server):
     assert errors == [] and watcher_errors == []
 
 
-def test_taps_quicker_than_the_answers_each_step_a_record_on(browser, server, tmp_path):
-    # a Pi under load answers slowly: three taps on "next" before any answer reach turn 3
+def _three_passes_recorded(server, path) -> None:
+    """A Loose Caboose game of three passes, its record exported to `path`."""
     server.post("/api/game", {"edition": "loose-caboose", "names": ["Ana", "Ben"], "seed": 2})
     for _ in range(3):
         server.post("/api/pass", {"seat": server.state()["to_move"]})
     with urllib.request.urlopen(f"{server.url}/api/export") as answer:
-        (tmp_path / "game.json").write_bytes(answer.read())
+        path.write_bytes(answer.read())
+
+
+def test_taps_quicker_than_the_answers_each_step_a_record_on(browser, server, tmp_path):
+    # a Pi under load answers slowly: three taps on "next" before any answer reach turn 3
+    _three_passes_recorded(server, tmp_path / "game.json")
     page, errors = open_page(browser, server.url, 390, 844)
     page.wait_for_selector("#railway-svg")
-    page.click("#setup details:nth-of-type(2) summary")
-    page.set_input_files("#record-file", str(tmp_path / "game.json"))
-    page.click("#import-watch")
-    page.wait_for_selector("#watch:not([hidden])")
+    watch_record(page, tmp_path / "game.json")
     assert page.locator("#watch-turn").inner_text() == "turn 0 of 3"
     held = []
     page.route("**/api/replay*", lambda route: held.append(route))
@@ -255,9 +266,7 @@ def test_taps_quicker_than_the_answers_each_step_a_record_on(browser, server, tm
 
 
 def test_spanish_phone_and_watching_a_record(browser, server, tmp_path):
-    server.post("/api/game", {"edition": "loose-caboose", "names": ["Ana", "Ben"], "seed": 2})
-    for _ in range(3):
-        server.post("/api/pass", {"seat": server.state()["to_move"]})
+    _three_passes_recorded(server, tmp_path / "game.json")
     page, errors = open_page(browser, server.url, 390, 844, lang="es-ES")
     page.wait_for_selector("#railway-svg")
     assert page.locator("#log-section h2").inner_text() == "Registro de la partida"
@@ -265,15 +274,8 @@ def test_spanish_phone_and_watching_a_record(browser, server, tmp_path):
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 390  # no sideways
     shot(page, "6-phone-es")
 
-    # Export, then watch the record replayed turn by turn.
-    with urllib.request.urlopen(f"{server.url}/api/export") as answer:
-        record = answer.read()
-    path = tmp_path / "game.json"
-    path.write_bytes(record)
-    page.click("#setup details:nth-of-type(2) summary")
-    page.set_input_files("#record-file", str(path))
-    page.click("#import-watch")
-    page.wait_for_selector("#watch:not([hidden])")
+    # Watch the exported record replayed turn by turn.
+    watch_record(page, tmp_path / "game.json")
     assert page.locator("#watch-turn").inner_text() == "turno 0 de 3"
     page.click("#watch-next")
     page.wait_for_function(

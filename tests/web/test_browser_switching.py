@@ -286,10 +286,7 @@ def test_a_record_is_watched_turn_by_turn_with_nothing_to_tap(browser, server, t
         (tmp_path / "game.json").write_bytes(answer.read())
     page, errors = shared.open_page(browser, server.url, 360, 740)
     page.wait_for_selector("#sw-send-roll")
-    page.click("#setup details:nth-of-type(2) summary")
-    page.set_input_files("#record-file", str(tmp_path / "game.json"))
-    page.click("#import-watch")
-    page.wait_for_selector("#watch:not([hidden])")
+    shared.watch_record(page, tmp_path / "game.json")
     assert page.locator("#watch-turn").inner_text() == "turn 0 of 3"
     assert trains_drawn(page) == set()
     assert page.locator("#sw-send-roll").count() == 0  # a record watched: nothing to tap

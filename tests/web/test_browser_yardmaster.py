@@ -324,10 +324,7 @@ def test_a_record_is_watched_card_by_card_with_nothing_to_tap(browser, server, t
         (tmp_path / "game.json").write_bytes(answer.read())
     page, errors = shared.open_page(browser, server.url, 360, 740)
     page.wait_for_selector("#ym-move button[data-way]")
-    page.click("#setup details:nth-of-type(2) summary")
-    page.set_input_files("#record-file", str(tmp_path / "game.json"))
-    page.click("#import-watch")
-    page.wait_for_selector("#watch:not([hidden])")
+    shared.watch_record(page, tmp_path / "game.json")
     assert page.locator("#watch-turn").inner_text() == "turn 0 of 4"
     assert page.locator("#ym-trains .ym-card").count() == 2  # two engines
     assert page.locator("#ym-move").is_hidden()  # a record watched offers nothing to tap
