@@ -17,16 +17,23 @@ from companion.vision.eval_dice import main
 from tests.vision.test_pips import LAYOUTS
 
 
-def photo_of_a_die(pips: int, turn: float) -> tuple[np.ndarray, tuple]:
-    """A grey tray with one white die (black pips) turned `turn` degrees, and its rectangle."""
-    image = np.full((240, 320, 3), (150, 155, 160), np.uint8)
+def photo_of_a_die(
+    pips: int,
+    turn: float,
+    tray: tuple = (150, 155, 160),
+    body: tuple = (235, 235, 230),
+    ink: tuple = (25, 25, 25),
+) -> tuple[np.ndarray, tuple]:
+    """A grey tray with one white die (black pips) turned `turn` degrees, and its rectangle
+    (other colours of tray, die and pips when given, BGR)."""
+    image = np.full((240, 320, 3), tray, np.uint8)
     centre, side = np.array([160.0, 120.0]), 44.0
     rotation = cv2.getRotationMatrix2D((0, 0), turn, 1.0)[:, :2]
     corners = np.array([(-1, -1), (1, -1), (1, 1), (-1, 1)]) * side / 2 @ rotation.T + centre
-    cv2.fillConvexPoly(image, np.rint(corners).astype(np.int32), (235, 235, 230), cv2.LINE_AA)
+    cv2.fillConvexPoly(image, np.rint(corners).astype(np.int32), body, cv2.LINE_AA)
     for place in LAYOUTS[pips]:
         x, y = np.array(place) * side * 0.27 @ rotation.T + centre
-        cv2.circle(image, (round(x), round(y)), 5, (25, 25, 25), -1, cv2.LINE_AA)
+        cv2.circle(image, (round(x), round(y)), 5, ink, -1, cv2.LINE_AA)
     image = cv2.GaussianBlur(image, (3, 3), 0)
     return image, ((160.0, 120.0), (side, side), turn)
 
@@ -43,6 +50,20 @@ def test_the_counter_reads_a_plain_white_die_at_any_turn(pips: int) -> None:
         chances = dice_net.count_many(image, [rect])[0]
         assert abs(float(chances.sum()) - 1.0) < 1e-4
         assert int(np.argmax(chances)) == pips, (turn, chances.round(2))
+
+
+def test_a_dark_die_shows_its_pips_as_strongly_on_a_light_tray_as_on_a_dark_one() -> None:
+    """The counter's cut-out is scaled by the die's own colour, not the table's: a dark
+    die with faint red pips on a pale tray (the rim far brighter than any pip) must not
+    have its pips squashed, else the counter takes its five for fewer."""
+    strengths = []
+    for tray in ((215, 215, 210), (70, 72, 75)):
+        image, rect = photo_of_a_die(5, 0.0, tray, body=(40, 40, 40), ink=(50, 50, 120))
+        patch = dice_net.cut(image, rect)
+        centre = dice_net.CUT // 2  # the middle pip, against the body beside it
+        strengths.append(float(np.abs(patch[centre, centre] - patch[centre - 4, centre]).max()))
+    assert strengths[0] > 1.0  # the pips stand out at all
+    assert strengths[0] == pytest.approx(strengths[1], rel=0.05)
 
 
 def test_asking_about_many_dice_at_once_gives_each_its_own_answer() -> None:

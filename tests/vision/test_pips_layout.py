@@ -118,13 +118,14 @@ def test_grid_margin_is_best_for_the_whole_layout_on_the_right_grid() -> None:
     assert margins[four] <= 0 < margins[best]
 
 
-# The counter is sure these drawn dice, dark with quartered pips, are no dice at all, and a
-# blob it is sure is no die is dropped (on the photographs that drops more false reports
-# than it loses dice: RESULTS-pips.md).
+# The counter is sure this drawn die, dark with quartered pips, showing 2, is no die at all,
+# and a blob it is sure is no die is dropped (on the photographs that drops more false
+# reports than it loses dice: RESULTS-pips.md). The 3, 4 and 6 are read since the counter
+# scales a cut-out by the die's own colour, not the tray's.
 NOT_A_DIE = pytest.mark.xfail(strict=True, reason="the counter sees no die (RESULTS-pips.md)")
 
 
-@pytest.mark.parametrize("pips", [pytest.param(n, marks=NOT_A_DIE) for n in (2, 3, 4, 6)] + [5])
+@pytest.mark.parametrize("pips", [pytest.param(2, marks=NOT_A_DIE), 3, 4, 5, 6])
 def test_pips_broken_into_pieces_are_read_by_the_grid(pips: int) -> None:
     """Dark-red pips cut into quarters (as a light rim or glare cuts them on translucent dice)
     make no round blob, so no layout is voted for; the grid still sees them."""
