@@ -35,7 +35,9 @@ const PIN_KEY = "caboose-pin";
 
 let view = null; // the table's latest view
 let pin = localStorage.getItem(PIN_KEY) || "";
-let watching = null; // {record, turn, wanted, total, timer} while a record is replayed
+// {record, wanted, total, timer} while a record is replayed; wanted is the turn last asked for
+// (once its answer is drawn, the turn shown)
+let watching = null;
 let nameFinder = null; // the players' names of the view being drawn, to isolate them
 
 // The kiosk view: the same page and live stream on a TV beside the table, read from two
@@ -364,13 +366,13 @@ async function watchTurn(turn) {
     showError(t("watch_other_game"));
     return;
   }
-  watching.turn = Math.min(turn, frame.turns);
-  watching.wanted = watching.turn;
+  const shown = Math.min(turn, frame.turns);
+  watching.wanted = shown;
   watching.total = frame.turns;
   const slider = document.getElementById("watch-slider");
   slider.max = frame.turns;
-  slider.value = watching.turn;
-  document.getElementById("watch-turn").textContent = t("watch_turn", { n: watching.turn, total: frame.turns });
+  slider.value = shown;
+  document.getElementById("watch-turn").textContent = t("watch_turn", { n: shown, total: frame.turns });
   document.getElementById("watch").hidden = false;
   draw(frame, true);
 }
@@ -416,7 +418,7 @@ function setup() {
   document.getElementById("import-watch").addEventListener("click", async () => {
     const record = await readRecord();
     if (!record) return;
-    watching = { record, turn: 0, wanted: 0, total: 0 };
+    watching = { record, wanted: 0, total: 0 };
     watchTurn(0);
   });
   document.getElementById("watch-prev").addEventListener("click", () => watchTurn(Math.max(0, watching.wanted - 1)));
