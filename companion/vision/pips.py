@@ -206,6 +206,7 @@ def read_pips(image: np.ndarray) -> list[PipDie]:
         h, w = done.shape
         faces += _checked(
             bgr,
+            side,
             [
                 face
                 for group in _groups(pips, lab)
@@ -260,17 +261,24 @@ def _leftover_dice(
     return found
 
 
-def _checked(bgr: np.ndarray, faces: list[_Face]) -> list[_Face]:
+def _checked(bgr: np.ndarray, side: float, faces: list[_Face]) -> list[_Face]:
     """Pips-first faces the pip-count network does not rule out, its count where it is sure.
 
     Pips linked into a face are sometimes specks, wood grain or a side face's pips joined to
     the top's, and a white 6 whose middle pips fade reads as a 4; the network, shown the
     whole face, tells these apart. A lone pip must convince it more: a speck on the tray
     looks like a 1 and is seen in every photograph of that tray.
+
+    The network is shown each face at least the frame's typical die `side` (from the die
+    blobs; 0 when there are none): a face's size guessed from its pips is the pip pattern's,
+    often 0.8 of the die, and a white 4 on a pale tray cut out that tight read as a 2.
     """
     if not faces:
         return faces
-    chances = count_many(bgr, [((f.x, f.y), (f.size, f.size), 0.0) for f in faces])
+    sides = [max(f.size, side) for f in faces]
+    chances = count_many(
+        bgr, [((f.x, f.y), (s, s), 0.0) for f, s in zip(faces, sides, strict=True)]
+    )
     kept = []
     for face, odds in zip(faces, chances, strict=True):
         learned = int(np.argmax(odds))
