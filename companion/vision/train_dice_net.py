@@ -19,7 +19,8 @@ for cross-validation: `eval-dice DIR --every 2K --offset 2I+1 --counter DIR/fold
 measures fold I on the odd images it never saw.
 
 Why this recipe: about 250 photographs of about 1250 dice are few, so the net is small
-(plain 3 x 3 convolutions, ReLUs and max pools, about 69 k weights) and sees each die many
+(plain 3 x 3 convolutions, ReLUs and max pools, about 154 k weights, trained with batch
+norms that are folded away before it is written) and sees each die many
 ways: cut out along the die blobs `pips.py` finds (what `count_chances` is asked about:
 labelled with the die `eval-dice` would score them against, or 0 for tray marks, pieces of
 piles, clutter) turned up to BLOB_TURN degrees and moved up to BLOB_SHIFT of a side; cut out
@@ -38,6 +39,7 @@ neither the onnx package nor PyTorch's exporter (which needs it) is needed.
 from __future__ import annotations
 
 import argparse
+import copy
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -246,17 +248,42 @@ def recolour_cut(bgr: np.ndarray, rect: tuple, rng: np.random.Generator) -> np.n
 # ---- the nets ----------------------------------------------------------------------------
 
 
-def conv(cin: int, cout: int) -> list[nn.Module]:
-    """A 3 x 3 convolution and its ReLU."""
-    return [nn.Conv2d(cin, cout, 3, padding=1), nn.ReLU()]
+def conv(cin: int, cout: int, normed: bool, kernel: int = 3) -> list[nn.Module]:
+    """A convolution (a 3 x 3 one keeps the size), its batch norm when `normed`, its ReLU."""
+    layer = nn.Conv2d(cin, cout, kernel, padding=1 if kernel == 3 else 0)
+    return [layer, nn.BatchNorm2d(cout), nn.ReLU()] if normed else [layer, nn.ReLU()]
 
 
-def counter_net() -> nn.Sequential:
-    """Cut-out (3, 32, 32) to (7, 1, 1) logits of 0-6 pips."""
+def counter_net(normed: bool = False) -> nn.Sequential:
+    """Cut-out (3, 32, 32) to (7, 1, 1) logits of 0-6 pips.
+
+    `normed` puts a batch norm after each convolution but the last, as the counter is
+    trained, and `fold_norms` folds them into the convolutions, so the net written and run
+    is this one without them. On the odd half's two folds (bench/RESULTS-pips.md, session
+    11) the batch norms read 8 more overhead-tray dice of 759, and half as many channels
+    again (24-48-72-96 against 16-32-48-64) 8 more: the narrower net could not fit the dark
+    and marbled dice, and with the norms the wider one trains as well.
+    """
     return nn.Sequential(
-        *conv(3, 16), nn.MaxPool2d(2), *conv(16, 32), nn.MaxPool2d(2), *conv(32, 48),
-        nn.MaxPool2d(2), nn.Conv2d(48, 64, 4), nn.ReLU(), nn.Conv2d(64, 7, 1),
+        *conv(3, 24, normed), nn.MaxPool2d(2), *conv(24, 48, normed), nn.MaxPool2d(2),
+        *conv(48, 72, normed), nn.MaxPool2d(2), *conv(72, 96, normed, 4), nn.Conv2d(96, 7, 1),
     )  # fmt: skip
+
+
+def fold_norms(net: nn.Sequential) -> nn.Sequential:
+    """`net` with each batch norm (as it stands after training) folded into the convolution
+    before it: the same function, and only Conv, Relu and MaxPool, which OpenCV 4.8-5.x
+    all import. `net` itself is left as it is."""
+    layers: list[nn.Module] = []
+    for layer in copy.deepcopy(net):
+        if not isinstance(layer, nn.BatchNorm2d):
+            layers.append(layer)
+            continue
+        before = layers[-1]
+        scale = layer.weight.data / torch.sqrt(layer.running_var + layer.eps)
+        before.weight.data = before.weight.data * scale[:, None, None, None]
+        before.bias.data = (before.bias.data - layer.running_mean) * scale + layer.bias.data
+    return nn.Sequential(*layers).eval()
 
 
 def train_counter(
@@ -284,7 +311,7 @@ def train_counter(
             rounds.append((np.array(patches, np.float32), np.array(labels, np.int64)))
     x = torch.from_numpy(np.concatenate([r[0] for r in rounds]))
     y = torch.from_numpy(np.concatenate([r[1] for r in rounds]))
-    net = counter_net()
+    net = counter_net(normed=True)
     optimiser = torch.optim.Adam(net.parameters(), lr=RATE, weight_decay=1e-5)
     schedule = torch.optim.lr_scheduler.CosineAnnealingLR(optimiser, epochs)
     loss_of = nn.CrossEntropyLoss(label_smoothing=0.05)
@@ -303,7 +330,7 @@ def train_counter(
             loss.backward()
             optimiser.step()
         schedule.step()
-    return net.eval()
+    return fold_norms(net.eval())
 
 
 # ---- ONNX, written by hand ---------------------------------------------------------------

@@ -107,6 +107,34 @@ def test_the_onnx_writer_gives_a_net_opencv_runs_as_pytorch_does(tmp_path: Path)
     assert check_export(net, (3, dice_net.CUT, dice_net.CUT), path) < 1e-4
 
 
+def test_a_counter_trained_with_batch_norms_is_written_without_them(tmp_path: Path) -> None:
+    """The counter is trained with a batch norm after each convolution; they are folded into
+    the convolutions, so the file OpenCV runs holds Conv, Relu and MaxPool only and gives
+    what the trained net gives."""
+    torch = pytest.importorskip("torch")  # the `train` extra; CI runs without it
+    from companion.vision.train_dice_net import counter_net, fold_norms, write_checked
+
+    torch.manual_seed(0)
+    trained = counter_net(normed=True)
+    for layer in trained:  # batch norms as training leaves them: their own scales and means
+        if isinstance(layer, torch.nn.BatchNorm2d):
+            layer.running_mean.uniform_(-1.0, 1.0)
+            layer.running_var.uniform_(0.5, 2.0)
+            layer.weight.data.uniform_(0.5, 1.5)
+            layer.bias.data.uniform_(-0.5, 0.5)
+    trained.eval()
+    x = torch.randn(4, 3, dice_net.CUT, dice_net.CUT)
+    with torch.no_grad():
+        expected = trained(x).numpy()
+    path = write_checked(fold_norms(trained), tmp_path)
+    assert [type(layer) for layer in fold_norms(trained)] == [
+        type(layer) for layer in counter_net()
+    ]
+    reader = cv2.dnn.readNetFromONNX(str(path))
+    reader.setInput(x.numpy())
+    assert np.abs(reader.forward() - expected).max() < 1e-4
+
+
 def test_counters_joined_side_by_side_give_the_mean_of_their_chances(tmp_path: Path) -> None:
     """`train_dice_net --join` writes an ensemble as one ONNX file (grouped convolutions):
     read back by OpenCV, its chances are the mean of what each counter gives alone."""

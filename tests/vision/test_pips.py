@@ -131,10 +131,10 @@ def test_eval_counts_a_synthetic_folder(tmp_path: Path, capsys) -> None:
 
 # Measured on the held-out half (every second image from the first; the other half is where
 # the reader was tuned and the pip counter trained) minus about one point: a regression floor,
-# not a target. Measured with OpenCV 4.11: overhead-tray 0.919 (669 of 728), webcam-table
-# 0.973; other versions resample a little differently (5.0 read overhead-tray 0.2 points
-# lower before the leftover dice), hence the point.
-FLOORS = {"overhead-tray": 0.91, "webcam-table": 0.965}
+# not a target. Measured in session 11 with OpenCV 4.8.1, 4.11 and 5.0 alike: overhead-tray
+# 0.951 (692 of 728), webcam-table 0.973 (462 of 475); versions have resampled a little
+# differently before (5.0 once read overhead-tray 0.2 points lower), hence the point.
+FLOORS = {"overhead-tray": 0.94, "webcam-table": 0.965}
 
 
 @pytest.mark.slow  # about 20 s of CPU: 255 photographs
