@@ -261,8 +261,8 @@ def counter_net(normed: bool = False) -> nn.Sequential:
     trained, and `fold_norms` folds them into the convolutions, so the net written and run
     is this one without them. On the odd half's two folds (bench/RESULTS-pips.md, session
     11) the batch norms read 8 more overhead-tray dice of 759, and half as many channels
-    again (24-48-72-96 against 16-32-48-64) 8 more: the narrower net could not fit the dark
-    and marbled dice, and with the norms the wider one trains as well.
+    again (24-48-72-96 against 16-32-48-64) 8 more, mostly dark and marbled dice the
+    narrower net counted wrong; the wider one costs 2.2x the multiply-adds.
     """
     return nn.Sequential(
         *conv(3, 24, normed), nn.MaxPool2d(2), *conv(24, 48, normed), nn.MaxPool2d(2),
