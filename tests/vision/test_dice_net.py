@@ -14,7 +14,7 @@ import pytest
 
 from companion.vision import dice_net
 from companion.vision.eval_dice import main
-from tests.vision.test_pips import LAYOUTS
+from tests.vision.test_pips import turned_die
 
 
 def photo_of_a_die(
@@ -27,13 +27,8 @@ def photo_of_a_die(
     """A grey tray with one white die (black pips) turned `turn` degrees, and its rectangle
     (other colours of tray, die and pips when given, BGR)."""
     image = np.full((240, 320, 3), tray, np.uint8)
-    centre, side = np.array([160.0, 120.0]), 44.0
-    rotation = cv2.getRotationMatrix2D((0, 0), turn, 1.0)[:, :2]
-    corners = np.array([(-1, -1), (1, -1), (1, 1), (-1, 1)]) * side / 2 @ rotation.T + centre
-    cv2.fillConvexPoly(image, np.rint(corners).astype(np.int32), body, cv2.LINE_AA)
-    for place in LAYOUTS[pips]:
-        x, y = np.array(place) * side * 0.27 @ rotation.T + centre
-        cv2.circle(image, (round(x), round(y)), 5, ink, -1, cv2.LINE_AA)
+    side = 44.0
+    turned_die(image, np.array([160.0, 120.0]), side, pips, body, ink, turn, 5, 0.27)
     image = cv2.GaussianBlur(image, (3, 3), 0)
     return image, ((160.0, 120.0), (side, side), turn)
 
@@ -126,10 +121,9 @@ def test_a_counter_trained_with_batch_norms_is_written_without_them(tmp_path: Pa
     x = torch.randn(4, 3, dice_net.CUT, dice_net.CUT)
     with torch.no_grad():
         expected = trained(x).numpy()
-    path = write_checked(fold_norms(trained), tmp_path)
-    assert [type(layer) for layer in fold_norms(trained)] == [
-        type(layer) for layer in counter_net()
-    ]
+    folded = fold_norms(trained)
+    path = write_checked(folded, tmp_path)
+    assert [type(layer) for layer in folded] == [type(layer) for layer in counter_net()]
     reader = cv2.dnn.readNetFromONNX(str(path))
     reader.setInput(x.numpy())
     assert np.abs(reader.forward() - expected).max() < 1e-4

@@ -174,16 +174,25 @@ def test_a_white_die_on_the_light_tray_is_found_from_what_the_die_mask_leaves() 
     assert match(dice, labels, "die") == len(labels) == len(dice) == 7  # nothing else reported
 
 
-def small_die(
-    image: np.ndarray, centre: tuple, pips: int, body: tuple, ink: tuple, turn: float
+def turned_die(
+    image: np.ndarray,
+    centre: np.ndarray,
+    side: float,
+    pips: int,
+    body: tuple,
+    ink: tuple,
+    turn: float,
+    pip_radius: int,
+    spread: float,
 ) -> None:
-    """A 30-pixel die with small pips (radius 2, about an overhead-tray photograph's)."""
+    """Draw a die `side` pixels wide turned `turn` degrees, its pips `pip_radius` wide and
+    their places `spread` of the side from its centre (per axis), in BGR colours."""
     rotation = cv2.getRotationMatrix2D((0, 0), turn, 1.0)[:, :2]
-    corners = np.array([(-1, -1), (1, -1), (1, 1), (-1, 1)]) * 15.0 @ rotation.T + centre
+    corners = np.array([(-1, -1), (1, -1), (1, 1), (-1, 1)]) * side / 2 @ rotation.T + centre
     cv2.fillConvexPoly(image, np.rint(corners).astype(np.int32), body, cv2.LINE_AA)
     for place in LAYOUTS[pips]:
-        x, y = np.array(place) * 7.8 @ rotation.T + centre
-        cv2.circle(image, (round(x), round(y)), 2, ink, -1, cv2.LINE_AA)
+        x, y = np.array(place) * side * spread @ rotation.T + centre
+        cv2.circle(image, (round(x), round(y)), pip_radius, ink, -1, cv2.LINE_AA)
 
 
 def test_a_white_four_found_by_its_pips_is_shown_to_the_counter_whole() -> None:
@@ -192,10 +201,12 @@ def test_a_white_four_found_by_its_pips_is_shown_to_the_counter_whole() -> None:
     0.8 of the die: cut out that tight, a 4 was taken for a 2 (0.73 sure). The counter is
     shown at least the typical die side of the frame's die blobs (the red dice here)."""
     image = np.full((400, 400, 3), (196, 198, 200), np.uint8)
-    for i, (centre, pips) in enumerate([((80, 80), 5), ((300, 90), 3), ((90, 300), 2)]):
-        small_die(image, np.array(centre), pips, (40, 40, 200), (240, 240, 240), 10.0 * i)
-    small_die(image, np.array((310, 310)), 6, (40, 40, 200), (240, 240, 240), 30.0)
-    small_die(image, np.array((200, 200)), 4, (232, 232, 230), (30, 30, 30), 20.0)
+    red, white = ((40, 40, 200), (240, 240, 240)), ((232, 232, 230), (30, 30, 30))
+    dice = [((80, 80), 5, 0.0, red), ((300, 90), 3, 10.0, red), ((90, 300), 2, 20.0, red)]
+    dice += [((310, 310), 6, 30.0, red), ((200, 200), 4, 20.0, white)]
+    for centre, pips, turn, (body, ink) in dice:
+        # 30-pixel dice with small pips (radius 2), about an overhead-tray photograph's
+        turned_die(image, np.array(centre), 30.0, pips, body, ink, turn, 2, 0.26)
     image = cv2.GaussianBlur(image, (3, 3), 0)
     dice = read_pips(image)
     assert [d.pips for d in dice if abs(d.x - 200) < 12 and abs(d.y - 200) < 12] == [4], dice
