@@ -53,7 +53,8 @@ test: lint chromium espeak-ng
 # The code runs on OpenCV 4.8 to 5.x, but pyproject pins the wheel below 4.12 for the Pi's
 # numpy 1 (see the README): each version here gets a venv of its own, .venv-opencv-VERSION,
 # with the project installed, then that OpenCV over it (4.x with the numpy 1 it was built
-# for; 5.x brings numpy 2, and pip says it breaks the pin: expected), and runs the vision
+# for; 5.x brings numpy 2 over the pin on purpose, so pip's warning that it breaks the pin
+# is switched off with --no-warn-conflicts and said in one line instead), and runs the vision
 # tests (the camera's readers end to end, the real photographs' floors included). The two
 # longest sweeps of synthetic tables (every arrangement of the switching board's panels, a
 # whole stand-in deck taught) run once, in `make test`'s own venv, to keep CI under 20
@@ -66,7 +67,8 @@ test-opencv:
 	  if [ ! $$venv/.installed -nt pyproject.toml ]; then \
 	    rm -rf $$venv; $(PYTHON) -m venv $$venv; \
 	    $$venv/bin/pip install --quiet --disable-pip-version-check -e . pytest pytest-xdist hypothesis; \
-	    $$venv/bin/pip install --quiet --disable-pip-version-check "opencv-python-headless==$$v" \
+	    case $$v in 5.*) echo "== OpenCV $$v brings numpy 2 over pyproject's pin for the Pi (numpy 1): on purpose, to test the code on it";; esac; \
+	    $$venv/bin/pip install --quiet --disable-pip-version-check --no-warn-conflicts "opencv-python-headless==$$v" \
 	      $$(case $$v in 4.*) echo "numpy<2";; esac); \
 	    touch $$venv/.installed; \
 	  fi; \
