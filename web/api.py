@@ -308,9 +308,8 @@ def advise() -> Response:
         key = refusal.key or "request"
         raise ApiError(status, refusal.rule, advisor_says(lang, key, **refusal.params)) from None
     # `boot` as the views carry it: versions count from 1 again after a restart
-    response = jsonify(answer | {"boot": current_app.extensions["caboose.views"].boot})
-    response.headers["Cache-Control"] = "no-store"  # a hand is kept by no cache either
-    return response
+    # no-store, as on every answer of the advisor: `web.app` sets it
+    return jsonify(answer | {"boot": current_app.extensions["caboose.views"].boot})
 
 
 # --- acting (PIN needed: see web.app) --------------------------------------------------------

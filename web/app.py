@@ -149,6 +149,10 @@ def create_app(table: Table, pin: str | None = None, settings: Settings | None =
         )
         response.headers["X-Content-Type-Options"] = "nosniff"
         response.headers["Referrer-Policy"] = "no-referrer"
+        if request.endpoint == "api.advise":
+            # Every answer of the advisor, its refusals too (they name a card of the hand),
+            # is kept by no cache: here, after every route and error handler has answered.
+            response.headers["Cache-Control"] = "no-store"
         return response
 
     @cache
