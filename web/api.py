@@ -111,22 +111,34 @@ def _fields(doc: dict[str, Any], names: tuple[str, ...]) -> None:
         raise ApiError(400, "request", f"missing fields {missing}", fields=missing)
 
 
+# Each check of a field the shared routes read themselves names it (`fields`), as the
+# games' checks do (`companion.games.requests.fields`): a value of the wrong JSON type is a
+# 400, whatever it is, before anything looks it up.
+
+
 def _turn_number(value: Any, name: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise ApiError(400, "request", f"{name} must be a turn number, 0 for the setup")
+        raise ApiError(
+            400, "request", f"{name} must be a turn number, 0 for the setup", fields=[name]
+        )
     return value
 
 
 def _document(value: Any, name: str) -> dict[str, Any]:
     if not isinstance(value, dict):
-        raise ApiError(400, "record", f"{name} must be a caboose-record/1 object")
+        formats = ", ".join(g.record_format for g in games().values())
+        raise ApiError(400, "record", f"{name} must be a record object ({formats})", fields=[name])
     return value
 
 
 def _game(value: Any, name: str) -> Game:
-    """One of the games `GET /api/games` lists."""
+    """One of the games `GET /api/games` lists, by its id: another text is a game the
+    table does not referee (422), anything else no game's id at all (400)."""
+    known = ", ".join(games())
+    if not isinstance(value, str):
+        raise ApiError(400, "request", f"{name} must be a game's id: one of {known}", fields=[name])
     if value not in games():
-        raise ApiError(422, "request", f"{name} must be one of {', '.join(games())}")
+        raise ApiError(422, "request", f"{name} must be one of {known}", fields=[name])
     return games()[value]
 
 
@@ -284,6 +296,29 @@ class Limiter:
 ADVISE_FIELDS = ("seat", "hand", "lang")
 
 
+def _advise_fields(doc: dict[str, Any], lang: str) -> None:
+    """The shape of a question to the advisor, the same whatever the game (a game without a
+    hidden hand reads neither seat nor hand, but a page sending it strange values has a
+    fault to hear of): each refusal names its field and is said in `lang`."""
+
+    def refuse(key: str, *names: str) -> ApiError:
+        return ApiError(400, "request", advisor_says(lang, key), fields=list(names))
+
+    unknown = sorted(set(doc) - set(ADVISE_FIELDS))
+    if unknown:
+        raise refuse("request", *unknown)
+    missing = [name for name in ADVISE_FIELDS[:2] if name not in doc]
+    if missing:
+        raise refuse("request", *missing)
+    seat, hand = doc["seat"], doc["hand"]
+    if isinstance(seat, bool) or not isinstance(seat, int) or seat < 0:
+        raise refuse("seat", "seat")
+    if not isinstance(hand, list) or not all(isinstance(code, str) for code in hand):
+        raise refuse("hand_list", "hand")
+    if "lang" in doc and doc["lang"] not in LANGUAGES:
+        raise refuse("request", "lang")
+
+
 @api.post("/advise")
 def advise() -> Response:
     """What each move would do for the hand a player says they hold (`Table.advise`): read
@@ -299,16 +334,19 @@ def advise() -> Response:
     if wait:
         seconds = math.ceil(wait)
         raise ApiError(429, "slow", advisor_says(lang, "slow", n=seconds), retry_after=seconds)
-    if set(doc) - set(ADVISE_FIELDS) or "seat" not in doc or "hand" not in doc:
-        raise ApiError(400, "request", advisor_says(lang, "request"))
+    _advise_fields(doc, lang)
     try:
         answer = table().advise(doc["seat"], doc["hand"], lang)
     except Refusal as refusal:
         status = 400 if isinstance(refusal, Malformed) else 409
         key = refusal.key or "request"
-        raise ApiError(status, refusal.rule, advisor_says(lang, key, **refusal.params)) from None
-    # `boot` as the views carry it: versions count from 1 again after a restart
-    # no-store, as on every answer of the advisor: `web.app` sets it
+        said = advisor_says(lang, key, **refusal.params)
+        fields = refusal.extra.get("fields")  # the games' checks name the field they refuse
+        raise ApiError(
+            status, refusal.rule, said, **({"fields": fields} if fields else {})
+        ) from None
+    # `boot` as the views carry it: versions count from 1 again after a restart (no-store, as
+    # on every answer of the advisor, is set by `web.app`)
     return jsonify(answer | {"boot": current_app.extensions["caboose.views"].boot})
 
 
