@@ -202,6 +202,55 @@ def export() -> Response:
     return response
 
 
+class Slot:
+    """One open page's event stream: when it began, and whether a newer page has asked it
+    to end (`Streams.open`)."""
+
+    def __init__(self, since: float) -> None:
+        self.since = since
+        self.ending = False
+
+
+class Streams:
+    """The open pages' event streams, at most `most` at once. Each holds one of waitress's
+    worker threads for as long as it runs (`web.serve`), so they are capped below the pool
+    and the API always has threads left for the PIN holder's taps.
+
+    A full house must not keep a page out for long: phones asleep with the page open, tabs
+    forgotten, or a page whose network went (its writes only fill a buffer) would hold every
+    slot for their whole `stream_seconds`. So when all are taken, a new page's stream ends
+    the oldest one that has run `settle` seconds, and is itself refused this once (503: the
+    page retries by itself within a few seconds, web/static/shell.js, by which time the
+    ended stream has freed its thread: never more than `most` threads stream). The ended
+    page's browser reconnects by itself if it is still there, and is refused while every
+    other stream is younger than `settle`: each slot changes hands at most once every
+    `settle` seconds however many pages are open, so the churn is bounded too."""
+
+    def __init__(self, most: int, settle: float) -> None:
+        self._most = most
+        self._settle = settle
+        self._lock = threading.Lock()
+        self._open: list[Slot] = []  # oldest first
+
+    def open(self) -> Slot | None:
+        """A slot for a new stream, or None (a full house; the oldest settled stream is
+        asked to end)."""
+        now = time.monotonic()
+        with self._lock:
+            if len(self._open) < self._most:
+                slot = Slot(now)
+                self._open.append(slot)
+                return slot
+            oldest = next((slot for slot in self._open if not slot.ending), None)
+            if oldest is not None and now - oldest.since >= self._settle:
+                oldest.ending = True
+            return None
+
+    def close(self, slot: Slot) -> None:
+        with self._lock:
+            self._open.remove(slot)
+
+
 @api.get("/events")
 def events() -> Response:
     """Server-Sent Events: the whole view each time the table changes, a comment every
@@ -209,10 +258,12 @@ def events() -> Response:
     so no server thread is held forever (the browser's EventSource reconnects by itself).
     Every `poll` seconds the stream also asks the server whether the page is still there
     (waitress notices a closed connection: `web.serve.listen`), so a closed page frees its
-    slot at once rather than at the next heartbeat's failed write."""
+    slot at once rather than at the next heartbeat's failed write, and whether a newer page
+    asked it to make room (`Streams`)."""
     settings = current_app.extensions["caboose.settings"]
-    streams = current_app.extensions["caboose.streams"]
-    if not streams.acquire(blocking=False):
+    streams: Streams = current_app.extensions["caboose.streams"]
+    slot = streams.open()
+    if slot is None:
         raise ApiError(503, "busy", "too many open pages: close one and retry")
     lang = language()
     the_table = table()  # the stream runs outside the app's context
@@ -225,7 +276,7 @@ def events() -> Response:
         deadline = now + settings.stream_seconds
         beat = now + settings.heartbeat
         seen = -1
-        while (now := time.monotonic()) < deadline and not gone():
+        while (now := time.monotonic()) < deadline and not gone() and not slot.ending:
             if now >= beat:
                 yield ": heartbeat\n\n"  # a write to a closed connection ends the stream
                 beat = now + settings.heartbeat
@@ -240,7 +291,7 @@ def events() -> Response:
         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
     )
     # The server closes the response however the stream ends, even if it never started.
-    response.call_on_close(streams.release)
+    response.call_on_close(lambda: streams.close(slot))
     return response
 
 

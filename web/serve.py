@@ -2,13 +2,23 @@
 may own the camera), with a thread pool sized for a family's phones.
 
 Each open page holds one thread for its event stream, so streams are capped below the pool
-size (`Settings.max_streams`) and end after a few minutes; the browser reconnects by itself.
+size (`Settings.max_streams`), end after a few minutes (the browser reconnects by itself),
+and make room for a new page once they have run a while (`web.api.Streams`).
+
+A stuck phone must not stop the table. waitress stops accepting connections at its
+`connection_limit` (100 by default) and closes an idle one only after `channel_timeout`
+(120 s), so 100 connections that say nothing (phones asleep, a broken script) kept every
+other phone out for two minutes. Here the limit is far above what a table opens
+(`CONNECTIONS`, within the process's file limit: `connection_limit`), an idle connection
+is closed after `IDLE_SECONDS`, and waitress watches its sockets with poll(), which has no
+ceiling on their numbers (select() fails past descriptor 1023).
 """
 
 from __future__ import annotations
 
 import errno
 import logging
+import resource
 import sys
 import threading
 from pathlib import Path
@@ -22,6 +32,15 @@ from web.app import Settings, create_app, new_pin
 THREADS = 16
 # Each open page holds a thread for its event stream: leave some for ordinary requests.
 MAX_STREAMS = THREADS - 4
+# Connections open at once: a family's phones open a few each; the rest is headroom for
+# stuck ones, each costing a file descriptor and a few kB, never a thread.
+CONNECTIONS = 1000
+# Descriptors kept for everything else (the store and its journal, the camera, the log,
+# Python's own files), below the process's limit.
+SPARE_FILES = 128
+# Seconds a connection may stay open without a request before it is closed; a phone's next
+# tap opens another at once (its browser does), so only a stuck one ever notices.
+IDLE_SECONDS = 15
 DEFAULT_DB = Path.home() / ".local" / "share" / "caboose-companion" / "table.sqlite3"
 
 
@@ -36,16 +55,41 @@ class ServeError(OSError):
     """The page cannot listen where it was asked to."""
 
 
-def listen(app: Any, host: str, port: int) -> Any:
+def connection_limit() -> int:
+    """How many connections waitress may keep open: `CONNECTIONS`, the soft limit of open
+    files raised for it if the hard limit allows (a Pi's service starts at 1024), and
+    less if it does not, so that accepting phones never leaves the store without a file."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = CONNECTIONS + SPARE_FILES
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        soft = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+    if soft == resource.RLIM_INFINITY:
+        return CONNECTIONS
+    return max(THREADS, min(CONNECTIONS, soft - SPARE_FILES))
+
+
+def listen(app: Any, host: str, port: int, idle_seconds: int = IDLE_SECONDS) -> Any:
     """A waitress server bound to `host:port`, not yet serving. Binding here, before any
     thread starts, turns a port in use into one clear message instead of a dead thread.
     `channel_request_lookahead` keeps reading a connection while its request runs, so a
-    page that goes away is noticed at once and its event stream ends (`web.api.events`)."""
+    page that goes away is noticed at once and its event stream ends (`web.api.events`).
+    Connections (the module's docstring): up to `connection_limit()`, watched with poll(),
+    each closed after `idle_seconds` without a request, looked for every second."""
     from waitress.server import create_server
 
     try:
         return create_server(
-            app, host=host, port=port, threads=THREADS, ident="caboose", channel_request_lookahead=1
+            app,
+            host=host,
+            port=port,
+            threads=THREADS,
+            ident="caboose",
+            channel_request_lookahead=1,
+            connection_limit=connection_limit(),
+            channel_timeout=idle_seconds,
+            cleanup_interval=1,
+            asyncore_use_poll=True,
         )
     except ValueError:  # waitress's word for an address it could not look up
         raise ServeError(

@@ -4,6 +4,7 @@ away, so the fixed thread pool is never used up; the demo starts a game in progr
 from __future__ import annotations
 
 import http.client
+import json
 import socket
 import threading
 import time
@@ -19,8 +20,10 @@ from companion.games.caboose.rules.state import Pass
 from companion.store import Store
 from companion.table import Table
 from tests.playing import act, ledger
+from tests.web.conftest import HEADERS, PIN, served
+from tests.web.test_security import stream_status
 from web.app import Settings, create_app
-from web.serve import deal_demo
+from web.serve import MAX_STREAMS, deal_demo
 
 
 @contextmanager
@@ -129,3 +132,81 @@ def test_a_port_in_use_is_a_clear_message(tmp_path, capsys):
         assert main(args) == 2
     err = capsys.readouterr().err
     assert f"cannot listen on 127.0.0.1:{port}" in err and "another port" in err
+
+
+# --- a stuck phone must not stop the table ---------------------------------------------------
+
+
+@contextmanager
+def held_open(port: int, count: int, sent: bytes = b"") -> Iterator[list[socket.socket]]:
+    """`count` connections to the page that send `sent` and then nothing more, never reading
+    (phones asleep with the page open, a script, a broken Wi-Fi), until the block ends."""
+    held: list[socket.socket] = []
+    try:
+        for _ in range(count):
+            held.append(socket.create_connection(("127.0.0.1", port), timeout=5))
+            held[-1].sendall(sent)
+        yield held
+    finally:
+        for connection in held:
+            connection.close()
+
+
+@contextmanager
+def a_game_served(tmp_path, settings: Settings) -> Iterator[tuple[Table, int]]:
+    """A game in progress under waitress as `companion serve` binds it; the table, the port."""
+    table = Table(Store(tmp_path / "t.sqlite3"))
+    deal_demo(table, turns=2)
+    with served(create_app(table, PIN, settings)) as port:
+        yield table, port
+
+
+def a_turn_by_the_pin_holder(table: Table, port: int) -> float:
+    """The seconds the PIN holder's phone waits for a pass to be taken (and the table to
+    move on)."""
+    turn = ledger(table).state.turn
+    body = json.dumps({"seat": ledger(table).state.to_move})
+    started = time.monotonic()
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+    try:
+        connection.request(
+            "POST", "/api/pass", body, {**HEADERS, "Content-Type": "application/json"}
+        )
+        assert connection.getresponse().status == 200
+    finally:
+        connection.close()
+    assert ledger(table).state.turn == turn + 1
+    return time.monotonic() - started
+
+
+def test_two_hundred_idle_connections_do_not_keep_the_pin_holder_out(tmp_path):
+    settings = Settings(max_streams=MAX_STREAMS)
+    with a_game_served(tmp_path, settings) as (table, port), held_open(port, 200):
+        assert a_turn_by_the_pin_holder(table, port) < 1
+        # and as many more sending half a request each (its headers never end)
+        with held_open(port, 200, b"GET /api/state HTTP/1.1\r\nHost: table\r\n"):
+            assert a_turn_by_the_pin_holder(table, port) < 1
+
+
+def test_many_open_event_streams_do_not_keep_the_pin_holder_or_a_new_page_out(tmp_path):
+    settings = Settings(max_streams=MAX_STREAMS, stream_settle=1.0)
+    streams = b"GET /api/events HTTP/1.1\r\nHost: table\r\n\r\n"
+    # 150 pages open the event stream and then never read it
+    with a_game_served(tmp_path, settings) as (table, port), held_open(port, 150, streams):
+        assert a_turn_by_the_pin_holder(table, port) < 1
+        # A new page: refused while every stream is young, its stream is served once the
+        # oldest has run `stream_settle` s (the page retries by itself: web/static/shell.js)
+        started = time.monotonic()
+        while (status := stream_status(port)) != 200:
+            assert status == 503
+            assert time.monotonic() - started < settings.stream_settle + 3
+            time.sleep(0.2)
+        assert a_turn_by_the_pin_holder(table, port) < 1
+
+
+def test_an_idle_connection_is_closed_after_the_idle_timeout(tmp_path):
+    table = Table(Store(tmp_path / "t.sqlite3"))
+    with served(create_app(table, PIN), idle_seconds=1) as port, held_open(port, 1) as (idle,):
+        started = time.monotonic()
+        assert idle.recv(1) == b""  # closed by the server, having said nothing
+        assert 0.9 < time.monotonic() - started < 3.5
