@@ -17,8 +17,12 @@ ceiling on their numbers (select() fails past descriptor 1023).
 from __future__ import annotations
 
 import errno
+import fcntl
+import ipaddress
 import logging
 import resource
+import socket
+import struct
 import sys
 import threading
 from pathlib import Path
@@ -117,6 +121,89 @@ def _why_not(error: OSError) -> str:
     return f"({error.strerror or error}): choose another address or port"
 
 
+# --- where phones open the page -------------------------------------------------------------
+
+SIOCGIFADDR = 0x8915  # Linux's ioctl for a network interface's IPv4 address
+# avahi-daemon (Raspberry Pi OS runs it) answers NAME.local for this machine on the network.
+AVAHI = Path("/run/avahi-daemon/socket")
+
+
+def machine_addresses() -> list[str]:
+    """This machine's IPv4 addresses, one per network interface that has one (loopback
+    included), asked of the kernel: no extra package, and the Pi has no other way to know
+    which network the family's phones are on."""
+    found = []
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        for _, name in socket.if_nameindex():
+            request = struct.pack("256s", name.encode()[:15])
+            try:
+                answer = fcntl.ioctl(probe.fileno(), SIOCGIFADDR, request)
+            except OSError:  # an interface without an IPv4 address
+                continue
+            found.append(socket.inet_ntoa(answer[20:24]))
+    return found
+
+
+def local_name() -> str | None:
+    """NAME.local, the name a phone may open instead of an address that can change, when
+    this machine answers it (avahi runs); else None."""
+    return f"{socket.gethostname()}.local" if AVAHI.exists() else None
+
+
+def _url(host: str, port: int) -> str:
+    shown = f"[{host}]" if ":" in host else host  # an IPv6 address
+    return f"http://{shown}:{port}/"
+
+
+def _only_here(host: str) -> bool:
+    """Whether `host` is this machine's loopback, which no phone can reach."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:  # a name: it may be any machine's
+        return False
+
+
+def where_to_open(
+    host: str, port: int, opening: str, addresses: list[str], name: str | None
+) -> list[str]:
+    """What to print about a page listening on `host:port`, first line first: on every
+    IPv4 network (0.0.0.0), each address a phone of the table's network can open (this
+    machine's non-loopback `addresses`, and its mDNS `name` if it has one) and localhost
+    for this machine; on loopback, that no phone can open it and how to open it to them
+    (`opening`: the flag or setting that does it); on one address or name, that one.
+    "localhost" alone, as printed before, is an address no phone can open."""
+    here = _url("localhost", port)
+    if host == "0.0.0.0":
+        phones = [a for a in addresses if not ipaddress.ip_address(a).is_loopback]
+        if not phones:
+            return [
+                f"open {here} on this machine; phones cannot reach it yet: this machine has "
+                "no network address (join it to the table's network, then start again)"
+            ]
+        urls = [_url(a, port) for a in phones] + ([_url(name, port)] if name else [])
+        return [
+            "open the page on a phone of the table's network at:",
+            *(f"  {url}" for url in urls),
+            f"  or at {here} on this machine",
+        ]
+    if host == "::":  # waitress listens on IPv6 alone there
+        return [f"open {here} on this machine, or this machine's IPv6 address on a phone"]
+    if _only_here(host):
+        return [
+            f"open {_url(host, port)} on this machine only: it listens on {host}, which no "
+            f"phone can reach; to open it to the table's phones, {opening}"
+        ]
+    return [f"open {_url(host, port)} on a phone of the table's network"]
+
+
+def say_where(lead: str, host: str, port: int, opening: str) -> None:
+    """`where_to_open` for this machine, printed, the first line after `lead`."""
+    first, *rest = where_to_open(host, port, opening, machine_addresses(), local_name())
+    print(f"{lead}{first}", *rest, sep="\n")
+
+
 def serve_in_background(app: Any, host: str, port: int) -> Any:
     """`listen`, then serve from a daemon thread (the camera loop keeps the main one)."""
     server = listen(app, host, port)
@@ -146,8 +233,7 @@ def serve(
     except ServeError as error:
         print(f"companion serve: {error}", file=sys.stderr)
         return 2
-    shown = "localhost" if host in ("0.0.0.0", "::") else host
-    print(f"Caboose Companion: open http://{shown}:{port}/ (on the table's network too)")
+    say_where("Caboose Companion: ", host, port, "start it with --host 0.0.0.0")
     print(f"table PIN: {pin}")
     sys.stdout.flush()
     server.run()

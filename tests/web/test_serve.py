@@ -4,18 +4,24 @@ away, so the fixed thread pool is never used up; the demo starts a game in progr
 from __future__ import annotations
 
 import http.client
+import itertools
 import json
+import re
 import socket
 import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
 
+import pytest
 import waitress
 import waitress.server
 from flask import Flask
 
 from companion.app.cli import main
+from companion.app.demo import _serve as demo_page
 from companion.games.caboose.rules.state import Pass
 from companion.store import Store
 from companion.table import Table
@@ -23,7 +29,7 @@ from tests.playing import act, ledger
 from tests.web.conftest import HEADERS, PIN, served
 from tests.web.test_security import stream_status
 from web.app import Settings, create_app
-from web.serve import MAX_STREAMS, deal_demo
+from web.serve import MAX_STREAMS, deal_demo, where_to_open
 
 
 @contextmanager
@@ -100,27 +106,84 @@ def test_demo_plays_a_few_turns(tmp_path):
     assert len(ledger(table).game.lines) == 6
 
 
-def test_serve_command(tmp_path, monkeypatch, capsys):
-    served = {}
+@pytest.fixture
+def not_bound(monkeypatch) -> dict[str, Any]:
+    """What `companion serve` asks of waitress (`create_server`'s arguments, and whether it
+    ran the server), nothing bound: the server's run() returns at once."""
+    asked: dict[str, Any] = {}
 
     class Bound:
-        """The server `companion serve` binds, kept from blocking the test in run()."""
-
         def run(self) -> None:
-            served["ran"] = True
+            asked["ran"] = True
 
     def create_server(app, **kw):
-        served.update(kw, app=app)
+        asked.update(kw, app=app)
         return Bound()
 
     monkeypatch.setattr(waitress.server, "create_server", create_server)
+    return asked
+
+
+def local_addresses() -> set[str]:
+    """This machine's own IPv4 addresses as the kernel's routing table lists them (each a
+    `/32 host LOCAL` entry), loopback left out: where a phone of its networks reaches it."""
+    lines = Path("/proc/net/fib_trie").read_text().splitlines()
+    found = {
+        line.split()[-1] for line, under in itertools.pairwise(lines) if "/32 host LOCAL" in under
+    }
+    return {address for address in found if not address.startswith("127.")}
+
+
+def test_serve_command(tmp_path, not_bound, capsys):
     db = tmp_path / "t.sqlite3"
     assert main(["serve", "--port", "8123", "--db", str(db), "--pin", "9999", "--demo"]) == 0
     out = capsys.readouterr().out
-    assert "http://localhost:8123/" in out and "table PIN: 9999" in out
-    assert served["port"] == 8123 and served["threads"] == 16 and served["ran"]
-    assert served["app"].extensions["caboose.pin"] == "9999"
+    assert "table PIN: 9999" in out
+    assert not_bound["host"] == "0.0.0.0" and not_bound["port"] == 8123
+    assert not_bound["threads"] == 16 and not_bound["ran"]
+    assert not_bound["app"].extensions["caboose.pin"] == "9999"
     assert ledger(Table(Store(db))).state.turn == 6
+    # Every address a phone can open is printed, localhost only as this machine's own.
+    printed = re.findall(r"http://([^/]+):8123/", out)
+    assert local_addresses(), "this test needs a machine on a network"
+    assert set(printed) - {"localhost"} == local_addresses()
+    assert "http://localhost:8123/ on this machine" in out
+
+
+def test_a_page_on_this_machine_only_says_so_and_how_to_open_it(tmp_path, not_bound, capsys):
+    args = ["serve", "--host", "127.0.0.1", "--port", "8123", "--db", str(tmp_path / "t")]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "open http://127.0.0.1:8123/ on this machine only" in out
+    assert "which no phone can reach" in out and "start it with --host 0.0.0.0" in out
+    # The demo listens on this machine unless told otherwise: it says so too.
+    table = Table(Store(tmp_path / "demo.sqlite3"))
+    demo_page("127.0.0.1", 8124, "9999")(table)
+    out = capsys.readouterr().out
+    assert out.startswith(
+        "Caboose Companion demo: open http://127.0.0.1:8124/ on this machine only"
+    )
+    assert 'add --host 0.0.0.0 (make demo DEMO_ARGS="--host 0.0.0.0")' in out
+    assert "table PIN: 9999" in out
+
+
+def test_where_phones_open_the_page():
+    lines = where_to_open("0.0.0.0", 80, "", ["127.0.0.1", "192.168.1.20", "10.0.0.5"], "pi.local")
+    assert lines == [
+        "open the page on a phone of the table's network at:",
+        "  http://192.168.1.20:80/",
+        "  http://10.0.0.5:80/",
+        "  http://pi.local:80/",
+        "  or at http://localhost:80/ on this machine",
+    ]
+    (alone,) = where_to_open("0.0.0.0", 80, "", ["127.0.0.1"], "pi.local")
+    assert "phones cannot reach it yet: this machine has no network address" in alone
+    assert where_to_open("192.168.1.20", 80, "", [], None) == [
+        "open http://192.168.1.20:80/ on a phone of the table's network"
+    ]
+    (loopback,) = where_to_open("::1", 80, "use --host 0.0.0.0", [], None)
+    assert loopback.startswith("open http://[::1]:80/ on this machine only")
+    assert loopback.endswith("use --host 0.0.0.0")
 
 
 def test_a_port_in_use_is_a_clear_message(tmp_path, capsys):
