@@ -11,7 +11,10 @@ from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.games.protocol import Refusal
+from companion.games.caboose import commands as caboose_commands
+from companion.games.protocol import Malformed, Refusal
+from companion.games.switching import commands as switching_commands
+from companion.games.yardmaster import commands as yardmaster_commands
 from companion.store import Store
 from companion.table import Table
 from tests.test_session import start as start_followed
@@ -180,8 +183,12 @@ ROUTES = [
         {"seat": 0, "hand": ["1"], "lang": "en"},
         {"seat": SEAT, "hand": HAND, "lang": LANG},
     ),
-    Route("camera", "session/answer", {"code": "1"}, {"code": takes("text", wrong=("ZZ",))}),
-    Route("camera", "session/answer", {"face": 1}, {"face": takes("int", wrong=(-1, 7, 10**20))}),
+    Route(
+        "camera",
+        "session/answer",
+        {"code": "1", "face": 1},
+        {"code": takes("text", wrong=("ZZ",)), "face": takes("int", wrong=(-1, 7, 10**20))},
+    ),
     Route(
         "yardmaster-express",
         "add",
@@ -280,3 +287,28 @@ def test_every_field_of_every_route_refuses_every_wrong_type_naming_it(route, tm
             assert error["fields"] == [name], said
         assert error["message"], said
         assert kept(the_table) == before, said
+
+
+def test_the_routes_above_are_every_route_with_every_field(client):
+    """The list above, checked against the app's POST routes and against the fields each
+    game's route says it takes: a route or a field added later is fuzzed too, or this fails."""
+    posts = {
+        rule.rule.removeprefix("/api/")
+        for rule in client.application.url_map.iter_rules()
+        if "POST" in (rule.methods or ())
+    }
+    assert posts == {route.path for route in ROUTES}
+    commands = {
+        "caboose": caboose_commands.ROUTES,
+        "yardmaster-express": yardmaster_commands.ROUTES,
+        "switching": switching_commands.ROUTES,
+    }
+    for game, routes in commands.items():
+        followed = "camera" if game == "caboose" else game  # its game a camera follows
+        for path, read in routes.items():
+            listed = [r for r in ROUTES if r.path == path and r.game in (game, followed)]
+            assert listed, f"{game}: {path} is not fuzzed"
+            with pytest.raises(Malformed) as refused:
+                read({"bogus": 1})
+            fuzzed = sorted({name for route in listed for name in route.fields})
+            assert refused.value.params["allowed"] == ", ".join(fuzzed), f"{game}: {path}"
