@@ -262,13 +262,13 @@ def events() -> Response:
     asked it to make room (`Streams`)."""
     settings = current_app.extensions["caboose.settings"]
     streams: Streams = current_app.extensions["caboose.streams"]
-    slot = streams.open()
-    if slot is None:
-        raise ApiError(503, "busy", "too many open pages: close one and retry")
     lang = language()
     the_table = table()  # the stream runs outside the app's context
     views: Views = current_app.extensions["caboose.views"]
     gone: Callable[[], bool] = request.environ.get("waitress.client_disconnected", _never)
+    slot = streams.open()  # last: nothing between here and `call_on_close` below can fail
+    if slot is None:
+        raise ApiError(503, "busy", "too many open pages: close one and retry")
 
     def stream() -> Iterator[str]:
         yield f"retry: {settings.retry_ms}\n\n"
