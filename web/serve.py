@@ -172,8 +172,8 @@ def where_to_open(
     IPv4 network (0.0.0.0), each address a phone of the table's network can open (this
     machine's non-loopback `addresses`, and its mDNS `name` if it has one) and localhost
     for this machine; on loopback, that no phone can open it and how to open it to them
-    (`opening`: the flag or setting that does it); on one address or name, that one.
-    "localhost" alone, as printed before, is an address no phone can open."""
+    (`opening`: the flag or setting that does it); on one address or name, that one. Never
+    "localhost" alone: on a phone it names the phone itself."""
     here = _url("localhost", port)
     if host == "0.0.0.0":
         phones = [a for a in addresses if not ipaddress.ip_address(a).is_loopback]
@@ -188,8 +188,11 @@ def where_to_open(
             *(f"  {url}" for url in urls),
             f"  or at {here} on this machine",
         ]
-    if host == "::":  # waitress listens on IPv6 alone there
-        return [f"open {here} on this machine, or this machine's IPv6 address on a phone"]
+    if host == "::":  # waitress listens on IPv6 alone there (IPV6_V6ONLY)
+        return [
+            f"open {here} on this machine, or its IPv6 address on a phone; phones on IPv4 "
+            f"cannot reach it: to open it to them, {opening}"
+        ]
     if _only_here(host):
         return [
             f"open {_url(host, port)} on this machine only: it listens on {host}, which no "
