@@ -111,22 +111,34 @@ def _fields(doc: dict[str, Any], names: tuple[str, ...]) -> None:
         raise ApiError(400, "request", f"missing fields {missing}", fields=missing)
 
 
+# Each check of a field the shared routes read themselves names it (`fields`), as the
+# games' checks do (`companion.games.requests.fields`): a value of the wrong JSON type is a
+# 400, whatever it is, before anything looks it up.
+
+
 def _turn_number(value: Any, name: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise ApiError(400, "request", f"{name} must be a turn number, 0 for the setup")
+        raise ApiError(
+            400, "request", f"{name} must be a turn number, 0 for the setup", fields=[name]
+        )
     return value
 
 
 def _document(value: Any, name: str) -> dict[str, Any]:
     if not isinstance(value, dict):
-        raise ApiError(400, "record", f"{name} must be a caboose-record/1 object")
+        formats = ", ".join(g.record_format for g in games().values())
+        raise ApiError(400, "record", f"{name} must be a record object ({formats})", fields=[name])
     return value
 
 
 def _game(value: Any, name: str) -> Game:
-    """One of the games `GET /api/games` lists."""
+    """One of the games `GET /api/games` lists, by its id: another text is a game the
+    table does not referee (422), anything else no game's id at all (400)."""
+    known = ", ".join(games())
+    if not isinstance(value, str):
+        raise ApiError(400, "request", f"{name} must be a game's id: one of {known}", fields=[name])
     if value not in games():
-        raise ApiError(422, "request", f"{name} must be one of {', '.join(games())}")
+        raise ApiError(422, "request", f"{name} must be one of {known}", fields=[name])
     return games()[value]
 
 
@@ -190,6 +202,55 @@ def export() -> Response:
     return response
 
 
+class Slot:
+    """One open page's event stream: when it began, and whether a newer page has asked it
+    to end (`Streams.open`)."""
+
+    def __init__(self, since: float) -> None:
+        self.since = since
+        self.ending = False
+
+
+class Streams:
+    """The open pages' event streams, at most `most` at once. Each holds one of waitress's
+    worker threads for as long as it runs (`web.serve`), so they are capped below the pool
+    and the API always has threads left for the PIN holder's taps.
+
+    A full house must not keep a page out for long: phones asleep with the page open, tabs
+    forgotten, or a page whose network went (its writes only fill a buffer) would hold every
+    slot for their whole `stream_seconds`. So when all are taken, a new page's stream ends
+    the oldest one that has run `settle` seconds, and is itself refused this once (503: the
+    page retries by itself within a few seconds, web/static/shell.js, by which time the
+    ended stream has freed its thread: never more than `most` threads stream). The ended
+    page's browser reconnects by itself if it is still there, and is refused while every
+    other stream is younger than `settle`: each slot changes hands at most once every
+    `settle` seconds however many pages are open, so the churn is bounded too."""
+
+    def __init__(self, most: int, settle: float) -> None:
+        self._most = most
+        self._settle = settle
+        self._lock = threading.Lock()
+        self._open: list[Slot] = []  # oldest first
+
+    def open(self) -> Slot | None:
+        """A slot for a new stream, or None (a full house; the oldest settled stream is
+        asked to end)."""
+        now = time.monotonic()
+        with self._lock:
+            if len(self._open) < self._most:
+                slot = Slot(now)
+                self._open.append(slot)
+                return slot
+            oldest = next((slot for slot in self._open if not slot.ending), None)
+            if oldest is not None and now - oldest.since >= self._settle:
+                oldest.ending = True
+            return None
+
+    def close(self, slot: Slot) -> None:
+        with self._lock:
+            self._open.remove(slot)
+
+
 @api.get("/events")
 def events() -> Response:
     """Server-Sent Events: the whole view each time the table changes, a comment every
@@ -197,15 +258,17 @@ def events() -> Response:
     so no server thread is held forever (the browser's EventSource reconnects by itself).
     Every `poll` seconds the stream also asks the server whether the page is still there
     (waitress notices a closed connection: `web.serve.listen`), so a closed page frees its
-    slot at once rather than at the next heartbeat's failed write."""
+    slot at once rather than at the next heartbeat's failed write, and whether a newer page
+    asked it to make room (`Streams`)."""
     settings = current_app.extensions["caboose.settings"]
-    streams = current_app.extensions["caboose.streams"]
-    if not streams.acquire(blocking=False):
-        raise ApiError(503, "busy", "too many open pages: close one and retry")
+    streams: Streams = current_app.extensions["caboose.streams"]
     lang = language()
     the_table = table()  # the stream runs outside the app's context
     views: Views = current_app.extensions["caboose.views"]
     gone: Callable[[], bool] = request.environ.get("waitress.client_disconnected", _never)
+    slot = streams.open()  # last: nothing between here and `call_on_close` below can fail
+    if slot is None:
+        raise ApiError(503, "busy", "too many open pages: close one and retry")
 
     def stream() -> Iterator[str]:
         yield f"retry: {settings.retry_ms}\n\n"
@@ -213,7 +276,7 @@ def events() -> Response:
         deadline = now + settings.stream_seconds
         beat = now + settings.heartbeat
         seen = -1
-        while (now := time.monotonic()) < deadline and not gone():
+        while (now := time.monotonic()) < deadline and not gone() and not slot.ending:
             if now >= beat:
                 yield ": heartbeat\n\n"  # a write to a closed connection ends the stream
                 beat = now + settings.heartbeat
@@ -228,7 +291,7 @@ def events() -> Response:
         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
     )
     # The server closes the response however the stream ends, even if it never started.
-    response.call_on_close(streams.release)
+    response.call_on_close(lambda: streams.close(slot))
     return response
 
 
@@ -284,6 +347,29 @@ class Limiter:
 ADVISE_FIELDS = ("seat", "hand", "lang")
 
 
+def _advise_fields(doc: dict[str, Any], lang: str) -> None:
+    """The shape of a question to the advisor, the same whatever the game (a game without a
+    hidden hand reads neither seat nor hand, but a page sending it strange values has a
+    fault to hear of): each refusal names its field and is said in `lang`."""
+
+    def refuse(key: str, *names: str) -> ApiError:
+        return ApiError(400, "request", advisor_says(lang, key), fields=list(names))
+
+    unknown = sorted(set(doc) - set(ADVISE_FIELDS))
+    if unknown:
+        raise refuse("request", *unknown)
+    missing = [name for name in ADVISE_FIELDS[:2] if name not in doc]
+    if missing:
+        raise refuse("request", *missing)
+    seat, hand = doc["seat"], doc["hand"]
+    if isinstance(seat, bool) or not isinstance(seat, int) or seat < 0:
+        raise refuse("seat", "seat")
+    if not isinstance(hand, list) or not all(isinstance(code, str) for code in hand):
+        raise refuse("hand_list", "hand")
+    if "lang" in doc and doc["lang"] not in LANGUAGES:
+        raise refuse("request", "lang")
+
+
 @api.post("/advise")
 def advise() -> Response:
     """What each move would do for the hand a player says they hold (`Table.advise`): read
@@ -299,18 +385,20 @@ def advise() -> Response:
     if wait:
         seconds = math.ceil(wait)
         raise ApiError(429, "slow", advisor_says(lang, "slow", n=seconds), retry_after=seconds)
-    if set(doc) - set(ADVISE_FIELDS) or "seat" not in doc or "hand" not in doc:
-        raise ApiError(400, "request", advisor_says(lang, "request"))
+    _advise_fields(doc, lang)
     try:
         answer = table().advise(doc["seat"], doc["hand"], lang)
     except Refusal as refusal:
         status = 400 if isinstance(refusal, Malformed) else 409
         key = refusal.key or "request"
-        raise ApiError(status, refusal.rule, advisor_says(lang, key, **refusal.params)) from None
-    # `boot` as the views carry it: versions count from 1 again after a restart
-    response = jsonify(answer | {"boot": current_app.extensions["caboose.views"].boot})
-    response.headers["Cache-Control"] = "no-store"  # a hand is kept by no cache either
-    return response
+        said = advisor_says(lang, key, **refusal.params)
+        fields = refusal.extra.get("fields")  # the games' checks name the field they refuse
+        raise ApiError(
+            status, refusal.rule, said, **({"fields": fields} if fields else {})
+        ) from None
+    # `boot` as the views carry it: versions count from 1 again after a restart (no-store, as
+    # on every answer of the advisor, is set by `web.app`)
+    return jsonify(answer | {"boot": current_app.extensions["caboose.views"].boot})
 
 
 # --- acting (PIN needed: see web.app) --------------------------------------------------------

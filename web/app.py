@@ -32,7 +32,7 @@ from werkzeug.exceptions import HTTPException
 from companion import games
 from companion.games.protocol import Malformed, RecordProblem, Refusal
 from companion.table import Table
-from web.api import ApiError, Limiter, Views, api, language
+from web.api import ApiError, Limiter, Streams, Views, api, language
 from web.words import ADVISOR, advisor_says, page_words
 
 log = logging.getLogger("companion.web")
@@ -52,6 +52,7 @@ class Settings:
     stream_seconds: float = 300.0  # an SSE stream's lifetime before the browser reconnects
     retry_ms: int = 1000  # how soon the browser reconnects
     max_streams: int = 12  # leave threads of waitress's pool free for the API
+    stream_settle: float = 30.0  # a stream this old makes room for a new page (web.api.Streams)
     max_upload: int = 256 * 1024  # a record of a long game is a few tens of kB
     pin_failures: int = 10  # wrong PINs allowed per client and window…
     pin_window: float = 60.0  # …of this many seconds
@@ -120,7 +121,7 @@ def create_app(table: Table, pin: str | None = None, settings: Settings | None =
     app.extensions["caboose.pin"] = pin
     app.extensions["caboose.views"] = Views()
     app.extensions["caboose.advise_limit"] = Limiter(settings.advise_rate, settings.advise_burst)
-    app.extensions["caboose.streams"] = threading.BoundedSemaphore(settings.max_streams)
+    app.extensions["caboose.streams"] = Streams(settings.max_streams, settings.stream_settle)
     guard = _PinGuard(pin, settings)
     app.register_blueprint(api)
 
@@ -149,6 +150,10 @@ def create_app(table: Table, pin: str | None = None, settings: Settings | None =
         )
         response.headers["X-Content-Type-Options"] = "nosniff"
         response.headers["Referrer-Policy"] = "no-referrer"
+        if request.endpoint == "api.advise":
+            # Every answer of the advisor, its refusals too (they name a card of the hand),
+            # is kept by no cache: here, after every route and error handler has answered.
+            response.headers["Cache-Control"] = "no-store"
         return response
 
     @cache

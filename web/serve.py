@@ -2,13 +2,27 @@
 may own the camera), with a thread pool sized for a family's phones.
 
 Each open page holds one thread for its event stream, so streams are capped below the pool
-size (`Settings.max_streams`) and end after a few minutes; the browser reconnects by itself.
+size (`Settings.max_streams`), end after a few minutes (the browser reconnects by itself),
+and make room for a new page once they have run a while (`web.api.Streams`).
+
+A stuck phone must not stop the table. waitress stops accepting connections at its
+`connection_limit` (100 by default) and closes an idle one only after `channel_timeout`
+(120 s), so 100 connections that say nothing (phones asleep, a broken script) kept every
+other phone out for two minutes. Here the limit is far above what a table opens
+(`CONNECTIONS`, within the process's file limit: `connection_limit`), an idle connection
+is closed after `IDLE_SECONDS`, and waitress watches its sockets with poll(), which has no
+ceiling on their numbers (select() fails past descriptor 1023).
 """
 
 from __future__ import annotations
 
 import errno
+import fcntl
+import ipaddress
 import logging
+import resource
+import socket
+import struct
 import sys
 import threading
 from pathlib import Path
@@ -22,6 +36,15 @@ from web.app import Settings, create_app, new_pin
 THREADS = 16
 # Each open page holds a thread for its event stream: leave some for ordinary requests.
 MAX_STREAMS = THREADS - 4
+# Connections open at once: a family's phones open a few each; the rest is headroom for
+# stuck ones, each costing a file descriptor and a few kB, never a thread.
+CONNECTIONS = 1000
+# Descriptors kept for everything else (the store and its journal, the camera, the log,
+# Python's own files), below the process's limit.
+SPARE_FILES = 128
+# Seconds a connection may stay open without a request before it is closed; a phone's next
+# tap opens another at once (its browser does), so only a stuck one ever notices.
+IDLE_SECONDS = 15
 DEFAULT_DB = Path.home() / ".local" / "share" / "caboose-companion" / "table.sqlite3"
 
 
@@ -36,16 +59,41 @@ class ServeError(OSError):
     """The page cannot listen where it was asked to."""
 
 
-def listen(app: Any, host: str, port: int) -> Any:
+def connection_limit() -> int:
+    """How many connections waitress may keep open: `CONNECTIONS`, the soft limit of open
+    files raised for it if the hard limit allows (a Pi's service starts at 1024), and
+    less if it does not, so that accepting phones never leaves the store without a file."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = CONNECTIONS + SPARE_FILES
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        soft = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+    if soft == resource.RLIM_INFINITY:
+        return CONNECTIONS
+    return max(THREADS, min(CONNECTIONS, soft - SPARE_FILES))
+
+
+def listen(app: Any, host: str, port: int, idle_seconds: int = IDLE_SECONDS) -> Any:
     """A waitress server bound to `host:port`, not yet serving. Binding here, before any
     thread starts, turns a port in use into one clear message instead of a dead thread.
     `channel_request_lookahead` keeps reading a connection while its request runs, so a
-    page that goes away is noticed at once and its event stream ends (`web.api.events`)."""
+    page that goes away is noticed at once and its event stream ends (`web.api.events`).
+    Connections (the module's docstring): up to `connection_limit()`, watched with poll(),
+    each closed after `idle_seconds` without a request, looked for every second."""
     from waitress.server import create_server
 
     try:
         return create_server(
-            app, host=host, port=port, threads=THREADS, ident="caboose", channel_request_lookahead=1
+            app,
+            host=host,
+            port=port,
+            threads=THREADS,
+            ident="caboose",
+            channel_request_lookahead=1,
+            connection_limit=connection_limit(),
+            channel_timeout=idle_seconds,
+            cleanup_interval=1,
+            asyncore_use_poll=True,
         )
     except ValueError:  # waitress's word for an address it could not look up
         raise ServeError(
@@ -71,6 +119,92 @@ def _why_not(error: OSError) -> str:
             "(this machine only) or one of this machine's addresses"
         )
     return f"({error.strerror or error}): choose another address or port"
+
+
+# --- where phones open the page -------------------------------------------------------------
+
+SIOCGIFADDR = 0x8915  # Linux's ioctl for a network interface's IPv4 address
+# avahi-daemon (Raspberry Pi OS runs it) answers NAME.local for this machine on the network.
+AVAHI = Path("/run/avahi-daemon/socket")
+
+
+def machine_addresses() -> list[str]:
+    """This machine's IPv4 addresses, one per network interface that has one (loopback
+    included), asked of the kernel: no extra package, and the Pi has no other way to know
+    which network the family's phones are on."""
+    found = []
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        for _, name in socket.if_nameindex():
+            request = struct.pack("256s", name.encode()[:15])
+            try:
+                answer = fcntl.ioctl(probe.fileno(), SIOCGIFADDR, request)
+            except OSError:  # an interface without an IPv4 address
+                continue
+            found.append(socket.inet_ntoa(answer[20:24]))
+    return found
+
+
+def local_name() -> str | None:
+    """NAME.local, the name a phone may open instead of an address that can change, when
+    this machine answers it (avahi runs); else None."""
+    return f"{socket.gethostname()}.local" if AVAHI.exists() else None
+
+
+def _url(host: str, port: int) -> str:
+    shown = f"[{host}]" if ":" in host else host  # an IPv6 address
+    return f"http://{shown}:{port}/"
+
+
+def _only_here(host: str) -> bool:
+    """Whether `host` is this machine's loopback, which no phone can reach."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:  # a name: it may be any machine's
+        return False
+
+
+def where_to_open(
+    host: str, port: int, opening: str, addresses: list[str], name: str | None
+) -> list[str]:
+    """What to print about a page listening on `host:port`, first line first: on every
+    IPv4 network (0.0.0.0), each address a phone of the table's network can open (this
+    machine's non-loopback `addresses`, and its mDNS `name` if it has one) and localhost
+    for this machine; on loopback, that no phone can open it and how to open it to them
+    (`opening`: the flag or setting that does it); on one address or name, that one. Never
+    "localhost" alone: on a phone it names the phone itself."""
+    here = _url("localhost", port)
+    if host == "0.0.0.0":
+        phones = [a for a in addresses if not ipaddress.ip_address(a).is_loopback]
+        if not phones:
+            return [
+                f"open {here} on this machine; phones cannot reach it yet: this machine has "
+                "no network address (join it to the table's network, then start again)"
+            ]
+        urls = [_url(a, port) for a in phones] + ([_url(name, port)] if name else [])
+        return [
+            "open the page on a phone of the table's network at:",
+            *(f"  {url}" for url in urls),
+            f"  or at {here} on this machine",
+        ]
+    if host == "::":  # waitress listens on IPv6 alone there (IPV6_V6ONLY)
+        return [
+            f"open {here} on this machine, or its IPv6 address on a phone; phones on IPv4 "
+            f"cannot reach it: to open it to them, {opening}"
+        ]
+    if _only_here(host):
+        return [
+            f"open {_url(host, port)} on this machine only: it listens on {host}, which no "
+            f"phone can reach; to open it to the table's phones, {opening}"
+        ]
+    return [f"open {_url(host, port)} on a phone of the table's network"]
+
+
+def say_where(lead: str, host: str, port: int, opening: str) -> None:
+    """`where_to_open` for this machine, printed, the first line after `lead`."""
+    first, *rest = where_to_open(host, port, opening, machine_addresses(), local_name())
+    print(f"{lead}{first}", *rest, sep="\n")
 
 
 def serve_in_background(app: Any, host: str, port: int) -> Any:
@@ -102,8 +236,7 @@ def serve(
     except ServeError as error:
         print(f"companion serve: {error}", file=sys.stderr)
         return 2
-    shown = "localhost" if host in ("0.0.0.0", "::") else host
-    print(f"Caboose Companion: open http://{shown}:{port}/ (on the table's network too)")
+    say_where("Caboose Companion: ", host, port, "start it with --host 0.0.0.0")
     print(f"table PIN: {pin}")
     sys.stdout.flush()
     server.run()

@@ -44,6 +44,7 @@ from companion.vision.table import TableLayout
 from hw.controls import Controls, pin_factory
 from hw.frames import FrameSource
 from hw.speaker import Speaker
+from web.serve import say_where
 
 # A safety net, not a deadline: a press waits for the controls and the table to take it,
 # however slowly; only a press not taken after this long means something is broken.
@@ -226,8 +227,9 @@ def run_demo(
 def _serve(host: str, port: int, pin: str | None) -> Callable[[Table], None]:
     def start(table: Table) -> None:
         chosen = serve_page(table, host, port, pin)
-        shown = "localhost" if host in ("0.0.0.0", "::") else host
-        print(f"Caboose Companion demo: watch at http://{shown}:{port}/  (PIN {chosen})")
+        opening = 'add --host 0.0.0.0 (make demo DEMO_ARGS="--host 0.0.0.0")'
+        say_where("Caboose Companion demo: ", host, port, opening)
+        print(f"table PIN: {chosen}")
         sys.stdout.flush()
 
     return start

@@ -35,7 +35,7 @@ from hw.controls import Controls, PinsError, pin_factory
 from hw.frames import FrameSource, FrameSourceError, open_source
 from hw.speaker import Speaker
 from web.app import Settings, create_app, new_pin
-from web.serve import MAX_STREAMS, serve_in_background
+from web.serve import MAX_STREAMS, say_where, serve_in_background
 
 
 class Service(FrameLoop):
@@ -175,8 +175,9 @@ def main(path: Path, frames: int | None = None, serve: bool = True) -> int:
             service.close()
             print(f"companion run: {error}", file=sys.stderr)
             return 2
-        shown = "this Pi's address" if config.web.host in ("0.0.0.0", "::") else config.web.host
-        print(f"Caboose Companion: open http://{shown}:{config.web.port}/  (table PIN {pin})")
+        opening = f'set host = "0.0.0.0" in the [web] section of {path}'
+        say_where("Caboose Companion: ", config.web.host, config.web.port, opening)
+        print(f"table PIN: {pin}")
         sys.stdout.flush()
     try:
         service.run(source, 1.0 / config.camera.fps, frames)

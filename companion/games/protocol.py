@@ -75,6 +75,7 @@ def advised_seat(seat: Any, seats: int) -> int:
             f"seat must be a player's number, 0 to {seats - 1}",
             key="seat",
             params={"most": seats - 1},
+            fields=["seat"],
         )
     return seat
 
@@ -93,6 +94,7 @@ def check_held(hand: Sequence[str], box: Mapping[str, int], seen: Mapping[str, i
                 f"the hand cannot hold {typed[code]}",
                 key="all_seen",
                 params={"code": code, "box": box.get(code, 0), "seen": shown, "given": typed[code]},
+                fields=["hand"],
             )
 
 

@@ -1,7 +1,8 @@
 """A page's request as a game's command reads it: the shared check of its fields, so that
 every game refuses a typo, an unknown field or a missing one the same way (`Malformed`,
-with the keys `unknown_fields` and `missing_fields` the page says in its language), and
-the start form's request, the same for every game (`start`).
+with the keys `unknown_fields` and `missing_fields` the page says in its language), a value
+of the wrong type or out of range naming its field (`fields`), and the start form's
+request, the same for every game (`start`).
 """
 
 from __future__ import annotations
@@ -38,7 +39,17 @@ def fields(
             key="missing_fields",
             params={"fields": ", ".join(missing)},
         )
-    return {name: checks[name](value, name) for name, value in data.items()}
+    return {name: _checked(checks[name], value, name) for name, value in data.items()}
+
+
+def _checked(check: Check, value: Any, name: str) -> Any:
+    """One field checked; its refusal names the field (`fields`, as an unknown or missing
+    field's does), so the page and a script know which value to fix whatever the check."""
+    try:
+        return check(value, name)
+    except Malformed as refusal:
+        refusal.extra.setdefault("fields", [name])
+        raise
 
 
 def flag(value: Any, name: str) -> bool:

@@ -58,9 +58,10 @@ def dealt(client, table) -> Table:
 
 
 @contextmanager
-def served(app) -> Iterator[int]:
-    """The app under waitress as `companion serve` binds it (`web.serve.listen`); its port."""
-    server = listen(app, "127.0.0.1", 0)
+def served(app, **options: Any) -> Iterator[int]:
+    """The app under waitress as `companion serve` binds it (`web.serve.listen`, given
+    `options`); its port."""
+    server = listen(app, "127.0.0.1", 0, **options)
 
     def run() -> None:
         with suppress(OSError):  # its sockets closed under the loop by close(): how it stops

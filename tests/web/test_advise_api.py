@@ -78,6 +78,8 @@ def test_a_bad_hand_is_a_400_in_the_pages_language(client, dealt, hand, english,
         answer = client.post("/api/advise", json={"seat": 0, "hand": hand, "lang": lang})
         assert answer.status_code == 400
         assert words in answer.json["error"]["message"]
+        # the refusal names a card of the hand: no cache on the way may keep it either
+        assert answer.headers["Cache-Control"] == "no-store"
     assert dealt.version == version
 
 
@@ -103,6 +105,7 @@ def test_a_body_that_is_not_json_is_a_400_in_the_pages_language(client, dealt, c
     )
     assert answer.status_code == 400
     assert "No se entendió" in answer.json["error"]["message"]
+    assert answer.headers["Cache-Control"] == "no-store"
 
 
 def test_no_game_yet_is_said(client):
@@ -120,6 +123,7 @@ def test_too_many_questions_from_one_phone_are_a_429_saying_to_wait(table, dealt
     assert refused.status_code == 429
     assert "wait 2 s" in refused.json["error"]["message"]
     assert refused.headers["Retry-After"] == "2"
+    assert refused.headers["Cache-Control"] == "no-store"
     spanish = phone.post("/api/advise", json=body | {"lang": "es"})
     assert "espera" in spanish.json["error"]["message"]
     # Another phone (another address) is not held up by the first one.
@@ -201,6 +205,7 @@ def test_strange_questions_are_answered_or_refused_cleanly(table, dealt, body):
     version = dealt.version
     answer = client.post("/api/advise", json=body)
     assert answer.status_code in (200, 400), answer.json
+    assert answer.headers["Cache-Control"] == "no-store"  # answered or refused: not kept
     if answer.status_code == 400:
         assert answer.json["error"]["message"]
     assert dealt.version == version

@@ -105,13 +105,19 @@ def check_hand(
     no card code, none of the edition's cards, more cards than the seat holds (with the card
     it draws this turn), or more of a card than the box has beside those in sight."""
     if not isinstance(hand, list):
-        raise Malformed("request", "hand must be a list of card codes", key="hand_list")
+        raise Malformed(
+            "request", "hand must be a list of card codes", key="hand_list", fields=["hand"]
+        )
     for code in hand:
         try:
             cards.parse(code)
         except cards.CardCodeError:
             raise Malformed(
-                "hand", f"{code!r} is not a card code", key="not_a_card", params={"code": str(code)}
+                "hand",
+                f"{code!r} is not a card code",
+                key="not_a_card",
+                params={"code": str(code)},
+                fields=["hand"],
             ) from None
     edition = state.edition
     box = _counts(edition.deck)
@@ -121,6 +127,7 @@ def check_hand(
                 "hand",
                 f"{edition.name} has no card {code}",
                 key="not_in_edition",
+                fields=["hand"],
                 params={"code": code, "edition": edition.name},
             )
     holds = len(state.seats[seat].hand) + (1 if seat == state.to_move and state.draw else 0)
@@ -129,6 +136,7 @@ def check_hand(
             "hand",
             f"{state.seats[seat].name} holds at most {holds} cards now, not {len(hand)}",
             key="too_many",
+            fields=["hand"],
             params={"name": state.seats[seat].name, "most": holds, "given": len(hand)},
         )
     check_held(hand, box, _counts(_in_sight(state, provisional)))
@@ -142,6 +150,7 @@ def _seat(state: GameState, seat: Any) -> int:
             "R-10",
             "Laura holds no hand: she plays or passes the card she draws",
             key="laura",
+            fields=["seat"],
         )
     return index
 

@@ -117,7 +117,7 @@ def button(name: str) -> Press:
 
 
 def _seat(value: Any, name: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         raise Malformed(
             "request",
             f"{name} must be a seat number (0 for the first player)",

@@ -94,7 +94,9 @@ def check_hand(snap: Snapshot, seat: int, hand: Any) -> tuple[str, ...]:
     railcar card, none of this game's deck, more cards than the hand holds now (with the
     card drawn this turn), or a card already seen in a train (each card is in the deck once)."""
     if not isinstance(hand, list):
-        raise Malformed("request", "hand must be a list of card codes", key="hand_list")
+        raise Malformed(
+            "request", "hand must be a list of card codes", key="hand_list", fields=["hand"]
+        )
     yard = snap.yard
     deck = Counter(snap.edition.deck_for(len(yard.players)))
     for code in hand:
@@ -102,13 +104,18 @@ def check_hand(snap: Snapshot, seat: int, hand: Any) -> tuple[str, ...]:
             cards.railcars(code)
         except cards.CardCodeError:
             raise Malformed(
-                "hand", f"{code!r} is not a card code", key="not_a_card", params={"code": str(code)}
+                "hand",
+                f"{code!r} is not a card code",
+                key="not_a_card",
+                params={"code": str(code)},
+                fields=["hand"],
             ) from None
         if not deck[code]:
             raise Malformed(
                 "hand",
                 f"{snap.edition.name} with {len(yard.players)} players has no card {code}",
                 key="not_in_edition",
+                fields=["hand"],
                 params={"code": code, "edition": snap.edition.name},
             )
     holds = len(yard.in_hand)
@@ -118,6 +125,7 @@ def check_hand(snap: Snapshot, seat: int, hand: Any) -> tuple[str, ...]:
             "hand",
             f"{name} holds at most {holds} cards now, not {len(hand)}",
             key="too_many",
+            fields=["hand"],
             params={"name": name, "most": holds, "given": len(hand)},
         )
     # A real table's cards added face down are the companion's guesses: only those seen count.
