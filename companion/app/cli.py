@@ -13,9 +13,9 @@ import tempfile
 from collections.abc import Callable
 from importlib import import_module
 from pathlib import Path
-from typing import NoReturn
 
 from companion import __version__
+from companion.arguments import CommandLine
 from companion.games import default, game, games, read_record
 from companion.games.protocol import RecordProblem
 
@@ -39,14 +39,6 @@ DELEGATED: dict[str, tuple[str, str]] = {
         "measure the pip-dice reader on a folder of labelled photographs",
     ),
 }
-
-
-class CommandLine(argparse.ArgumentParser):
-    """An argument parser whose every refusal is one line on stderr and exit status 2: what
-    was wrong, said once, rather than a usage block with the reason on its last line."""
-
-    def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: {message} (`{self.prog} --help` lists the options)\n")
 
 
 def port_number(text: str) -> int:
