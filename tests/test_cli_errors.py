@@ -85,6 +85,7 @@ def place(tmp_path_factory: pytest.TempPathFactory) -> Path:
         "yardmaster": YARDMASTER_RECORD,
         "switching": SWITCHING_RECORD,
     }
+    (place / "switching-record.json").write_text(json.dumps(SWITCHING_RECORD))
     for game, doc in records.items():
         for kind, name in (("escape", "\u001b[2J"), ("surrogate", "A\ud800")):
             bad = json.loads(json.dumps(doc))
@@ -271,3 +272,21 @@ def test_a_file_that_is_no_store_is_left_as_it_was(place: Path) -> None:
     tables = other.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()
     other.close()
     assert tables == [("bookmarks",)]
+
+
+def test_output_read_by_a_command_that_stops_early_ends_without_a_traceback(
+    place: Path,
+) -> None:
+    """`companion replay F | head -1`: the reader closes the pipe, the rest of the replay
+    is not wanted; the command stops quietly rather than with a BrokenPipeError."""
+    replay = subprocess.Popen(
+        [*COMPANION, "replay", str(place / "switching-record.json"), "--json"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
+    )
+    assert replay.stdout is not None and replay.stderr is not None
+    replay.stdout.close()  # before the command has written a word
+    error = replay.stderr.read().decode()
+    assert replay.wait(timeout=60) == 1
+    assert error == ""

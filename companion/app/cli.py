@@ -7,6 +7,7 @@ import contextlib
 import ipaddress
 import json
 import math
+import os
 import re
 import sys
 import tempfile
@@ -403,6 +404,19 @@ def _delegate(module: str) -> Callable[[argparse.Namespace], int]:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
+    try:
+        status = _command(argv)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # Whoever read the output went away (`companion replay F | head -1`): the rest is
+        # not wanted, and Python would otherwise say so on stderr when it flushes at exit.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+    return status
+
+
+def _command(argv: list[str]) -> int:
+    """The command `argv` names, run; its exit status."""
     if argv and argv[0] in DELEGATED:
         # Handed over whole: argparse's REMAINDER would swallow `--help` and other options.
         return _delegate(DELEGATED[argv[0]][0])(argparse.Namespace(rest=argv[1:]))
