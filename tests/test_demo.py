@@ -244,6 +244,7 @@ def replayed(record: Path, *args: str) -> str:
     ).stdout
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("as_json", [False, True], ids=["words", "json"])
 @pytest.mark.parametrize("game", ENDINGS)
 def test_every_games_headless_demo_ends_showing_its_ranking(game, as_json, tmp_path):
@@ -277,6 +278,7 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("as_json", [False, True], ids=["words", "json"])
 @pytest.mark.parametrize("game", ENDINGS)
 def test_every_games_served_demo_ends_showing_its_ranking_and_stops_on_ctrl_c(game, as_json):
