@@ -105,15 +105,20 @@ def parse_document(text: str | bytes) -> Any:
 def read_small_file(path: str | Path, most: int = MAX_FILE_BYTES) -> bytes:
     """The bytes of a file a person names (a record, a board): only a regular file, and at
     most `most` bytes, so that a FIFO cannot hang the command nor /dev/zero fill the
-    memory. Opened without blocking and checked on the file opened, not on its name.
-    `OSError` whose message says what the file is and what to give instead."""
+    memory. What the path is gets checked before it is opened (opening a device may do
+    something), then again on the file opened, without blocking, should the name have
+    been given to something else meanwhile. `OSError` whose message says what the file is
+    and what to give instead."""
     try:
-        handle = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        mode = os.stat(path).st_mode
+        handle = os.open(path, os.O_RDONLY | os.O_NONBLOCK) if stat.S_ISREG(mode) else None
     except OSError as error:
         raise OSError(f"cannot read {path}: {error.strerror}") from None
-    mode = os.fstat(handle).st_mode
-    if not stat.S_ISREG(mode):
-        os.close(handle)
+    if handle is not None:
+        mode = os.fstat(handle).st_mode
+    if handle is None or not stat.S_ISREG(mode):
+        if handle is not None:
+            os.close(handle)
         raise OSError(f"{path} is {_kind(mode)}, not a file: give the path of a file")
     with os.fdopen(handle, "rb") as file:
         data = file.read(most + 1)
