@@ -11,9 +11,12 @@ not stop a write: a path under a regular file or under /proc is what cannot be w
 from __future__ import annotations
 
 import hashlib
+import json
+import os
 import sqlite3
 import subprocess
 import sys
+from importlib.resources import files
 from pathlib import Path
 
 import pytest
@@ -21,9 +24,24 @@ import pytest
 from companion.games.caboose.ledger import Ledger
 from companion.games.caboose.record import record_of
 from companion.games.caboose.rules.engine import deal
+from companion.games.records import MAX_FILE_BYTES
 from companion.store import Store, StoreError
 
 ROOT = Path(__file__).parents[1]
+YARDMASTER_RECORD = {
+    "format": "yardmaster-record/1",
+    "players": ["Ana", "Ben"],
+    "setup": {"hand": ["R3-B2", "Y1-Y1"], "draw": ["G2-R1", "Y4-B4"]},
+    "turns": [{"add": "R3-B2"}],
+}
+SWITCHING_RECORD = {
+    "format": "switching-record/1",
+    "board": json.loads((files("companion.games.switching") / "boards" / "ours.json").read_text()),
+    "players": [{"name": "Ana", "colour": "red"}, {"name": "Ben", "colour": "blue"}],
+    "variant": "full",
+    "setup": {"purple": "upright", "cyan": "upright", "orange": "upright"},
+    "turns": [{"colour": "purple", "dice": [2, 3], "enter": "D1"}],
+}
 COMPANION = [sys.executable, "-m", "companion"]
 # A documentation address (TEST-NET-1) is no address of this machine, unless the kernel is
 # told to let programs bind addresses they do not have.
@@ -58,6 +76,24 @@ def place(tmp_path_factory: pytest.TempPathFactory) -> Path:
         "[gpio]\npin_factory = 'mock'\n[camera]\nsource = 'synthetic:1'\n"
     )
     (place / "nested.json").write_text("[" * 100_000)
+    os.mkfifo(place / "fifo.json")  # nobody writes to it: reading it would wait for ever
+    (place / "huge.json").write_bytes(b" " * (MAX_FILE_BYTES + 1))
+    # Records whose first player's name would write escape codes to a terminal, or half of
+    # a character no terminal can write (JSON escapes it; POST /api/game once took it).
+    records = {
+        "caboose": record_of(deal("rollecate", ["Ana", "Ben"], "names")).as_json(),
+        "yardmaster": YARDMASTER_RECORD,
+        "switching": SWITCHING_RECORD,
+    }
+    (place / "switching-record.json").write_text(json.dumps(SWITCHING_RECORD))
+    for game, doc in records.items():
+        for kind, name in (("escape", "\u001b[2J"), ("surrogate", "A\ud800")):
+            bad = json.loads(json.dumps(doc))
+            if game == "switching":
+                bad["players"][0]["name"] = name
+            else:
+                bad["players"][0] = name
+            (place / f"{game}-{kind}.json").write_text(json.dumps(bad))
     (place / "big-number.json").write_text("1" * 5000)
     # The game `companion demo` deals by default (Loose Caboose, three players, seed "demo").
     store = Store(place / "loose-caboose-3.sqlite3")
@@ -167,20 +203,40 @@ BAD = [
     (["replay", "{tmp}/nested.json"], ["nest"]),
     (["replay", "{tmp}/big-number.json"], ["digits"]),
     (["replay", "{tmp}/missing.json"], ["cannot read"]),
+    (["replay", "{tmp}/fifo.json"], ["fifo.json is a pipe (FIFO), not a file"]),
+    (["replay", "/dev/zero"], ["/dev/zero is a device, not a file"]),
+    (["replay", "{tmp}"], ["is a folder, not a file"]),
+    (["replay", "{tmp}/huge.json"], ["huge.json is larger than 4 MB"]),
+    (["replay", "{tmp}/caboose-escape.json"], ["player 1's name holds a control character"]),
+    (["replay", "{tmp}/yardmaster-escape.json"], ["player 1's name holds a control character"]),
+    (["replay", "{tmp}/switching-escape.json"], ["player 1's name holds a control character"]),
+    (["replay", "{tmp}/caboose-surrogate.json"], ["half of a character"]),
+    (["replay", "{tmp}/yardmaster-surrogate.json"], ["half of a character"]),
+    (["replay", "{tmp}/switching-surrogate.json"], ["half of a character"]),
+    # a variant that seats its own number of players
+    (
+        ["demo", "--headless", "--edition", "loknroll", "--variant", "solo", "--players", "3"],
+        ["--players 3", "the solo variant is for 1 player"],
+    ),
+    (
+        ["simulate", "--edition", "loknroll", "--variant", "solo-laura", "--players", "2"],
+        ["--players 2", "solo against Laura variant is for 1 player"],
+    ),
+    # the tools handed their own command lines: one line too, no usage block above it
+    (["markers"], ["companion markers", "out"]),
+    (["eval-dice"], ["companion eval-dice", "folder"]),
+    (["eval-vision", "--scenes", "x"], ["companion eval-vision", "--scenes"]),
+    (["eval-vision", "--game", "switching", "--bogus"], ["--bogus"]),
     # the command itself
     (["referee"], ["'referee'"]),
 ]
 
 
-@pytest.mark.parametrize(("argv", "words"), BAD, ids=[" ".join(argv) for argv, _ in BAD])
-def test_a_bad_command_line_is_one_clear_line_and_exit_2(
-    place: Path, tmp_path: Path, argv: list[str], words: list[str]
-) -> None:
-    if NOT_OURS in argv and BINDS_ANY:
-        pytest.skip("this kernel lets a program listen on an address it does not have")
-    before = contents(place)
+def refused(command: list[str]) -> subprocess.CompletedProcess[str]:
+    """The command run as a user runs it, once it has refused as every command refuses:
+    exit 2 and one line on stderr, no traceback, no hang."""
     done = subprocess.run(
-        [*COMPANION, *(arg.format(tmp=place, own=tmp_path) for arg in argv)],
+        command,
         capture_output=True,
         text=True,
         timeout=60,
@@ -190,10 +246,20 @@ def test_a_bad_command_line_is_one_clear_line_and_exit_2(
     )
     assert "Traceback" not in done.stderr, done.stderr
     assert done.returncode == 2, done.stderr
-    lines = done.stderr.splitlines()
-    assert len(lines) == 1, done.stderr
+    assert len(done.stderr.splitlines()) == 1, done.stderr
+    return done
+
+
+@pytest.mark.parametrize(("argv", "words"), BAD, ids=[" ".join(argv) for argv, _ in BAD])
+def test_a_bad_command_line_is_one_clear_line_and_exit_2(
+    place: Path, tmp_path: Path, argv: list[str], words: list[str]
+) -> None:
+    if NOT_OURS in argv and BINDS_ANY:
+        pytest.skip("this kernel lets a program listen on an address it does not have")
+    before = contents(place)
+    done = refused([*COMPANION, *(arg.format(tmp=place, own=tmp_path) for arg in argv)])
     for word in words:
-        assert word.format(tmp=place) in lines[0]
+        assert word.format(tmp=place) in done.stderr
     assert done.stdout == ""  # nothing started: no address, no PIN, no game
     assert contents(place) == before
 
@@ -206,3 +272,21 @@ def test_a_file_that_is_no_store_is_left_as_it_was(place: Path) -> None:
     tables = other.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()
     other.close()
     assert tables == [("bookmarks",)]
+
+
+def test_output_read_by_a_command_that_stops_early_ends_without_a_traceback(
+    place: Path,
+) -> None:
+    """`companion replay F | head -1`: the reader closes the pipe, the rest of the replay
+    is not wanted; the command stops quietly rather than with a BrokenPipeError."""
+    replay = subprocess.Popen(
+        [*COMPANION, "replay", str(place / "switching-record.json"), "--json"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
+    )
+    assert replay.stdout is not None and replay.stderr is not None
+    replay.stdout.close()  # before the command has written a word
+    error = replay.stderr.read().decode()
+    assert replay.wait(timeout=60) == 1
+    assert error == ""

@@ -5,9 +5,13 @@ replaying its record ends, with every turn seen right by the camera."""
 from __future__ import annotations
 
 import json
+import signal
+import socket
 import subprocess
 import sys
 import tempfile
+import threading
+import urllib.request
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -212,3 +216,106 @@ def test_laura_plays_her_card_when_her_railway_outgrows_the_table():
     for pose in [*state.layout, *action.place]:
         on_table = players.on_table(pose)
         assert left < on_table.x < right and top < on_table.y < bottom
+
+
+# One small game of each: two players, seeds whose games end soon (Loose Caboose's "2" in
+# 25 turns).
+ENDINGS = [
+    pytest.param(
+        ["--game", "caboose", "--edition", "loose-caboose", "--players", "2", "--seed", "2"],
+        id="caboose",
+    ),
+    pytest.param(
+        ["--game", "yardmaster-express", "--players", "2", "--seed", SEED],
+        id="yardmaster-express",
+    ),
+    pytest.param(["--game", "switching", "--short", "--seed", SEED], id="switching"),
+]
+
+
+def replayed(record: Path, *args: str) -> str:
+    """What `companion replay` prints of a record."""
+    return subprocess.run(
+        [*COMPANION, "replay", str(record), *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    ).stdout
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("as_json", [False, True], ids=["words", "json"])
+@pytest.mark.parametrize("game", ENDINGS)
+def test_every_games_headless_demo_ends_showing_its_ranking(game, as_json, tmp_path):
+    """Yardmaster's demo without --json once ended in KeyError: 'log' instead of its
+    ranking. Every game's demo prints its game as `companion replay` does, ranking last;
+    with --json, stdout is the one JSON object, the same game."""
+    record = tmp_path / "record.json"
+    args = [*COMPANION, "demo", "--headless", *game, "--record", str(record)]
+    done = subprocess.run(
+        args + (["--json"] if as_json else []),
+        capture_output=True,
+        text=True,
+        timeout=240,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
+    if as_json:
+        doc = json.loads(done.stdout)
+        assert doc["over"] is True
+        assert state_only(doc).items() >= json.loads(replayed(record, "--json")).items()
+    else:
+        ranking = replayed(record)
+        assert "winner" in ranking.splitlines()[-1]
+        assert ranking in done.stdout
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("as_json", [False, True], ids=["words", "json"])
+@pytest.mark.parametrize("game", ENDINGS)
+def test_every_games_served_demo_ends_showing_its_ranking_and_stops_on_ctrl_c(game, as_json):
+    """Served, the demo prints the game's end, ranking included, and keeps its page up
+    with the ranking on it until Ctrl-C, which ends it with exit 0. With --json, stdout
+    holds the one JSON object alone (where to watch goes to stderr)."""
+    port = free_port()
+    args = [*COMPANION, "demo", *game, "--delay", "0", "--port", str(port)]
+    demo = subprocess.Popen(
+        args + (["--json"] if as_json else []),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    watchdog = threading.Timer(240, demo.kill)  # a hang fails the test, never stalls it
+    watchdog.start()
+    try:
+        said = demo.stderr if as_json else demo.stdout
+        assert said is not None
+        lines = []
+        for line in said:
+            lines.append(line)
+            if "until Ctrl-C" in line:
+                break
+        assert lines and "until Ctrl-C" in lines[-1], "".join(lines)
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/state", timeout=30) as answer:
+            state = json.load(answer)
+        assert state["over"] is True and state["ranking"]  # the page shows the ranking
+        demo.send_signal(signal.SIGINT)
+        out, err = demo.communicate(timeout=60)
+    finally:
+        watchdog.cancel()
+        demo.kill()
+    assert demo.returncode == 0, err
+    assert "Traceback" not in err
+    if as_json:
+        assert json.loads(out)["over"] is True
+    else:
+        shown = "".join(lines)
+        assert "watch at" in shown and "winner" in shown

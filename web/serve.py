@@ -26,7 +26,7 @@ import struct
 import sys
 import threading
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from companion import games
 from companion.store import Store, StoreError
@@ -201,10 +201,11 @@ def where_to_open(
     return [f"open {_url(host, port)} on a phone of the table's network"]
 
 
-def say_where(lead: str, host: str, port: int, opening: str) -> None:
-    """`where_to_open` for this machine, printed, the first line after `lead`."""
+def say_where(lead: str, host: str, port: int, opening: str, out: TextIO | None = None) -> None:
+    """`where_to_open` for this machine, printed on `out` (standard output if None), the
+    first line after `lead`."""
     first, *rest = where_to_open(host, port, opening, machine_addresses(), local_name())
-    print(f"{lead}{first}", *rest, sep="\n")
+    print(f"{lead}{first}", *rest, sep="\n", file=out)
 
 
 def serve_in_background(app: Any, host: str, port: int) -> Any:

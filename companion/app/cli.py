@@ -7,15 +7,16 @@ import contextlib
 import ipaddress
 import json
 import math
+import os
 import re
 import sys
 import tempfile
 from collections.abc import Callable
 from importlib import import_module
 from pathlib import Path
-from typing import NoReturn
 
 from companion import __version__
+from companion.arguments import CommandLine
 from companion.games import default, game, games, read_record
 from companion.games.protocol import RecordProblem
 
@@ -39,14 +40,6 @@ DELEGATED: dict[str, tuple[str, str]] = {
         "measure the pip-dice reader on a folder of labelled photographs",
     ),
 }
-
-
-class CommandLine(argparse.ArgumentParser):
-    """An argument parser whose every refusal is one line on stderr and exit status 2: what
-    was wrong, said once, rather than a usage block with the reason on its last line."""
-
-    def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: {message} (`{self.prog} --help` lists the options)\n")
 
 
 def port_number(text: str) -> int:
@@ -411,6 +404,19 @@ def _delegate(module: str) -> Callable[[argparse.Namespace], int]:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
+    try:
+        status = _command(argv)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # Whoever read the output went away (`companion replay F | head -1`): the rest is
+        # not wanted, and Python would otherwise say so on stderr when it flushes at exit.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+    return status
+
+
+def _command(argv: list[str]) -> int:
+    """The command `argv` names, run; its exit status."""
     if argv and argv[0] in DELEGATED:
         # Handed over whole: argparse's REMAINDER would swallow `--help` and other options.
         return _delegate(DELEGATED[argv[0]][0])(argparse.Namespace(rest=argv[1:]))

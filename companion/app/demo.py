@@ -28,7 +28,7 @@ import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 import numpy as np
 
@@ -224,13 +224,15 @@ def run_demo(
             kept.close()
 
 
-def _serve(host: str, port: int, pin: str | None) -> Callable[[Table], None]:
+def _serve(host: str, port: int, pin: str | None, out: TextIO) -> Callable[[Table], None]:
+    """Start the page; where to watch it is said on `out`."""
+
     def start(table: Table) -> None:
         chosen = serve_page(table, host, port, pin)
         opening = 'add --host 0.0.0.0 (make demo DEMO_ARGS="--host 0.0.0.0")'
-        say_where("Caboose Companion demo: ", host, port, opening)
-        print(f"table PIN: {chosen}")
-        sys.stdout.flush()
+        say_where("Caboose Companion demo: ", host, port, opening, out)
+        print(f"table PIN: {chosen}", file=out)
+        out.flush()
 
     return start
 
@@ -294,7 +296,9 @@ def main(args: argparse.Namespace) -> int:
         if refusal is not None:
             print(f"companion demo: --store: {refusal}", file=sys.stderr)
             return 2
-    serve = None if args.headless else _serve(args.host, args.port, args.pin)
+    # With --json, stdout holds the one JSON object alone; what a person reads goes to stderr.
+    said = sys.stderr if args.json else sys.stdout
+    serve = None if args.headless else _serve(args.host, args.port, args.pin, said)
     try:
         voice = _voice(args)
     except OSError as error:  # --speak-to names a file, or a folder that cannot be made
@@ -334,12 +338,14 @@ def main(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(doc))
     else:
-        for line in doc["log"]:
-            print(line)
+        # The game's record replayed, as `companion replay` prints it: every game's ends
+        # with its ranking.
+        print(played.replay(record, False))
         print(f"camera matched every turn: {doc['camera_matched_every_turn']}")
         print(f"the companion's game is the players' true game: {doc['truth_matched']}")
+    sys.stdout.flush()  # the result is read now, not when the page is stopped
     if not args.headless:
-        print("the game is over; the page stays up until Ctrl-C")
+        print("the game is over; the page stays up until Ctrl-C", file=said, flush=True)
         with contextlib.suppress(KeyboardInterrupt):
             threading.Event().wait()
     return 0

@@ -23,13 +23,13 @@ import cv2
 
 from companion import games
 from companion.app.cli import (
-    CommandLine,
     chosen_game,
     folder_path,
     game_options,
     writable_file,
     writable_folder,
 )
+from companion.arguments import CommandLine
 from companion.games.protocol import Enrolment
 from hw.frames import FrameSource, FrameSourceError, open_source
 

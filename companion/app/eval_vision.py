@@ -8,16 +8,16 @@ eval_vision.py) parses the other options and reports.
 
 from __future__ import annotations
 
-import argparse
 import sys
 
+from companion.arguments import CommandLine
 from companion.games import default, game, games
 
 
 def main(argv: list[str] | None = None) -> int:
     """`companion eval-vision [--game ID] ARGS`: that game's measure; its exit status. The
     game's own parser reads the other options (and says them in `--help`)."""
-    parser = argparse.ArgumentParser(prog="companion eval-vision", add_help=False)
+    parser = CommandLine(prog="companion eval-vision", add_help=False)
     parser.add_argument("--game", choices=list(games()), default=default().id)
     known, rest = parser.parse_known_args(sys.argv[1:] if argv is None else list(argv))
     return game(known.game).eval_vision(rest)

@@ -30,12 +30,17 @@ class NameProblem:
 
 def name_problem(name: object) -> NameProblem | None:
     """What is wrong with a player's name, or None. One rule wherever a name enters (a new
-    game, a record imported or watched): at most MAX_NAME characters, no control
-    characters, and at least one letter, digit, punctuation mark or symbol that shows, so
-    that spaces, zero-width spaces or direction marks alone cannot name a player nobody
-    can see, and every game's export can be imported again."""
+    game, a record imported, watched or replayed): text, at most MAX_NAME characters, no
+    control characters, and at least one letter, digit, punctuation mark or symbol that
+    shows, so that spaces, zero-width spaces or direction marks alone cannot name a player
+    nobody can see, and every game's export can be imported again."""
     if not isinstance(name, str):
         return NameProblem("name_not_text", "must be a text")
+    if any(unicodedata.category(c) == "Cs" for c in name):
+        # JSON can escape half of a character ("\ud800"); no terminal or file can write it
+        return NameProblem(
+            "name_not_text", "must be a text: it holds half of a character (a lone surrogate)"
+        )
     if len(name) > MAX_NAME:
         return NameProblem(
             "name_too_long",

@@ -16,7 +16,6 @@ twice). An image is exact when every labelled die is read and nothing else is re
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 import time
@@ -27,6 +26,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from companion.arguments import CommandLine
 from companion.vision import dice_net
 from companion.vision.pips import PipDie, read_pips
 from companion.vision.plain_pass import plain_pass_ms
@@ -208,7 +208,7 @@ def format_table(result: dict) -> str:
 def main(argv: list[str] | None = None) -> int:
     """`companion eval-dice DIR [--boxes pips|die] [--every N [--offset K]] [--json]`: 0 ok,
     2 bad input."""
-    parser = argparse.ArgumentParser(
+    parser = CommandLine(
         prog="companion eval-dice",
         description="Measure the pip-dice reader on a folder of YOLO-labelled photographs.",
     )

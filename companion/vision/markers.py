@@ -14,7 +14,6 @@ driver prints at true size with "actual size" chosen.
 
 from __future__ import annotations
 
-import argparse
 import struct
 import sys
 import zlib
@@ -23,6 +22,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from companion.arguments import CommandLine
 from companion.vision.table import TableLayout
 
 A4_MM = (210.0, 297.0)
@@ -120,7 +120,7 @@ def write_pdf(path: Path, image: np.ndarray) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
+    parser = CommandLine(
         prog="companion markers",
         description="Write the printable A4 sheet of the four table markers.",
     )

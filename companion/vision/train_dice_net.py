@@ -38,7 +38,6 @@ neither the onnx package nor PyTorch's exporter (which needs it) is needed.
 
 from __future__ import annotations
 
-import argparse
 import copy
 import time
 from dataclasses import dataclass
@@ -49,6 +48,7 @@ import numpy as np
 import torch
 from torch import nn
 
+from companion.arguments import CommandLine
 from companion.vision import dice_net
 from companion.vision.eval_dice import PHOTOS, at_place, default_boxes, image_paths, load_labels
 from companion.vision.pips import PipDie, _blob_rect, _die_blobs, _die_mask
@@ -540,7 +540,7 @@ def write_checked(counter: nn.Sequential, out: Path) -> Path:
 
 def main(argv: list[str] | None = None) -> None:
     """Train on the odd-numbered images (or on part of them, for cross-validation)."""
-    parser = argparse.ArgumentParser(description="Train the pip counter.")
+    parser = CommandLine(description="Train the pip counter.")
     parser.add_argument("--data", type=Path, default=PHOTOS)
     parser.add_argument("--out", type=Path, default=dice_net.SHIPPED.parent)
     parser.add_argument("--folds", type=int, default=0, help="cross-validate with K folds")

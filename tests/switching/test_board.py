@@ -6,6 +6,8 @@ from __future__ import annotations
 import copy
 import json
 import math
+import os
+import sys
 from typing import Any
 
 import cv2
@@ -13,6 +15,7 @@ import pytest
 
 from companion.games.switching import board as boards
 from companion.games.switching.board import DEAD_END, OFF_TRACK, BoardError, Lie, Step
+from tests.test_cli_errors import refused
 
 
 @pytest.fixture(scope="module")
@@ -174,7 +177,7 @@ def test_a_board_needs_a_start_a_finish_and_one_slot_more_than_panels() -> None:
     del doc["slots"]["at"]["SE"]
     with pytest.raises(BoardError, match="one more slot than panels: 3 slots, 3 panels"):
         boards.parse(doc)
-    with pytest.raises(BoardError, match="not JSON"):
+    with pytest.raises(BoardError, match="not valid JSON"):
         boards.read("{", "mine.json")
 
 
@@ -208,3 +211,32 @@ def test_the_command_checks_a_family_board_and_draws_it(tmp_path, capsys) -> Non
     assert boards.main(["--draw", str(picture)]) == 0
     image = cv2.imread(str(picture))
     assert image is not None and image.shape[:2] == (1050, 1050)  # 700 mm at 1.5 px/mm
+
+
+BAD_COMMANDS = [
+    (["--file", "{tmp}/latin1.json"], ["latin1.json", "not UTF-8 text"]),
+    (["--file", "{tmp}/deep.json"], ["deep.json", "nests", "more than 12 deep"]),
+    (["--file", "{tmp}/fifo.json"], ["fifo.json is a pipe (FIFO), not a file"]),
+    (["--file", "/dev/zero"], ["/dev/zero is a device, not a file"]),
+    (["--file", "{tmp}"], ["is a folder, not a file"]),
+    (["--draw", "{tmp}/board.txt"], ["--draw", "not a .png file"]),
+    (["--draw", "{tmp}/missing/board.png"], ["cannot write", "missing/board.png"]),
+]
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"), BAD_COMMANDS, ids=[" ".join(a) for a, _ in BAD_COMMANDS]
+)
+def test_a_bad_board_command_is_one_clear_line_and_exit_2(tmp_path, argv, words) -> None:
+    """A board file in another encoding, nested without end, a pipe or a device, a picture
+    that is no PNG or cannot be written: one line on stderr and exit 2, never a traceback,
+    a hang or "drew" over a file that was not written."""
+    (tmp_path / "latin1.json").write_bytes('{"name": "Estación"}'.encode("latin-1"))
+    (tmp_path / "deep.json").write_text("[" * 100_000)
+    os.mkfifo(tmp_path / "fifo.json")  # nobody writes to it: reading it would wait for ever
+    board = [sys.executable, "-m", "companion.games.switching.board"]
+    done = refused(board + [arg.format(tmp=tmp_path) for arg in argv])
+    for word in words:
+        assert word.format(tmp=tmp_path) in done.stderr
+    assert "drew" not in done.stdout
+    assert not list(tmp_path.rglob("board.*"))

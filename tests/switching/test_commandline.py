@@ -220,3 +220,26 @@ def test_a_seed_plays_the_same_games_in_any_process(tmp_path: Path) -> None:
         assert done.returncode == 0, done.stderr
         written.append([p.read_text() for p in sorted(folder.glob("*.json"))])
     assert len(written[0]) == 4 and written[0] == written[1]
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["simulate", "--game", "switching", "--help"],
+        ["simulate", "--game=switching", "--help"],
+        ["simulate", "--help", "--game", "switching"],
+        ["demo", "--game", "switching", "--help"],
+    ],
+    ids=" ".join,
+)
+def test_the_help_of_a_switching_command_lists_its_own_options(argv: list[str]) -> None:
+    """`--short` and `--repair` are this game's: its commands' help says them, wherever
+    `--game` stands."""
+    shown = subprocess.run(
+        [sys.executable, "-m", "companion", *argv],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    ).stdout
+    assert "--short" in shown and "--repair" in shown and "--players" in shown

@@ -107,6 +107,11 @@ def test_an_answer_with_no_question_is_refused_in_the_pages_language(tmp_path, s
         ("Ana\nBen", "holds a control character (a line break, a tab…): type the name on one "
          "line", "el nombre del jugador 2 tiene un carácter de control (un salto de línea, un "
          "tabulador…): escribe el nombre en una sola línea"),
+        ("\u001b[2J", "holds a control character (a line break, a tab…): type the name on "
+         "one line", "el nombre del jugador 2 tiene un carácter de control (un salto de "
+         "línea, un tabulador…): escribe el nombre en una sola línea"),
+        ("A\ud800", "must be a text: it holds half of a character (a lone surrogate)",
+         "el nombre del jugador 2 debe ser un texto"),
     ],
 )  # fmt: skip
 def test_a_name_nobody_can_read_is_refused_in_the_pages_language(client, name, english, spanish):

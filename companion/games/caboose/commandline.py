@@ -14,6 +14,7 @@ from companion.games.caboose.bots import POLICIES
 from companion.games.caboose.players import DICE
 from companion.games.caboose.record import from_json, replay, summary
 from companion.games.caboose.rules.edition import EDITIONS, variant_ids
+from companion.games.caboose.rules.edition import load as load_edition
 from companion.games.caboose.rules.state import RuleError
 from companion.games.caboose.simulate import simulate as simulate_games
 from companion.games.caboose.vision import enrolment
@@ -51,7 +52,12 @@ def add_arguments(command: str, parser: argparse.ArgumentParser) -> None:
         return
     parser.add_argument("--edition", choices=EDITIONS, default="loose-caboose")
     players = 4 if command == "simulate" else 3
-    parser.add_argument("--players", type=int, default=players, help=f"2-4 (default {players})")
+    parser.set_defaults(default_players=players)
+    parser.add_argument(
+        "--players",
+        type=int,
+        help=f"2-4 (default {players}; a variant seats its own number, such as 1 for solo)",
+    )
     parser.add_argument("--variant", choices=variant_ids(), default=None)
     if command == "demo":
         parser.add_argument(
@@ -70,8 +76,31 @@ def add_arguments(command: str, parser: argparse.ArgumentParser) -> None:
         )
 
 
+def seats(args: argparse.Namespace) -> int:
+    """How many play: the variant's own number (a solo variant seats one), else `--players`
+    (default `default_players`). `--players` that says otherwise than the variant is a
+    `ValueError` naming the variant's number, rather than a game of another size played
+    silently. An unknown edition or variant is left to the deal to refuse."""
+    variants = load_edition(args.edition).variants if args.edition in EDITIONS else {}
+    variant = variants.get(args.variant) if args.variant is not None else None
+    if variant is None:
+        return args.default_players if args.players is None else args.players
+    if args.players not in (None, variant.players):
+        people = "1 player" if variant.players == 1 else f"{variant.players} players"
+        raise ValueError(
+            f"--players {args.players}: the {variant.name} variant is for {people}; "
+            "leave --players out"
+        )
+    return variant.players
+
+
 def simulate(args: argparse.Namespace) -> int:
     """`companion simulate` for this game: whole games between bots, summarised."""
+    try:
+        players = seats(args)
+    except ValueError as error:
+        print(f"cannot simulate: {error}", file=sys.stderr)
+        return 2
     policies = [p.strip() for p in args.policies.split(",") if p.strip()]
     unknown = [p for p in policies if p not in POLICIES]
     if unknown or not policies:
@@ -79,7 +108,7 @@ def simulate(args: argparse.Namespace) -> int:
         return 2
     try:
         result = simulate_games(
-            args.edition, args.players, args.games, args.seed, policies, args.records, args.variant
+            args.edition, players, args.games, args.seed, policies, args.records, args.variant
         )
     except RuleError as error:
         print(f"cannot simulate: {error.message}", file=sys.stderr)

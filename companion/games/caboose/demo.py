@@ -26,6 +26,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
 
+from companion.games.caboose import commandline
 from companion.games.caboose import scenes as synthetic
 from companion.games.caboose.camera import Camera
 from companion.games.caboose.commands import Answer, Show
@@ -623,9 +624,13 @@ def from_args(args: argparse.Namespace) -> ScriptedGame:
     """The demo game `companion demo`'s options ask for: the edition, players and variant
     (add_arguments), the seed; a hand over the table in every turn when the page is
     watched, in every fourth headless."""
+    try:
+        players = commandline.seats(args)
+    except ValueError as error:
+        raise DemoError(str(error)) from None
     options = DemoOptions(
         edition=args.edition,
-        players=args.players,
+        players=players,
         variant=args.variant,
         seed=str(args.seed),
         motion_every=4 if args.headless else 1,

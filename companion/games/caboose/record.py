@@ -30,6 +30,7 @@ from companion.games.caboose.rules.state import (
     RuleError,
 )
 from companion.games.caboose.turn_log import turn_line
+from companion.games.names import first_bad_name
 from companion.games.protocol import RecordProblem
 from companion.games.records import MAX_DEPTH, TOO_DEEP, depth, parse_document, read_document
 from companion.pose import Pose
@@ -133,6 +134,10 @@ def from_json(doc: Any) -> Record:
     players = doc.get("players")
     if not isinstance(players, list) or not all(isinstance(p, str) and p for p in players):
         raise _fail("players must be a list of names", key="record_players")
+    bad = first_bad_name(players)  # a replay writes them to a terminal
+    if bad is not None:
+        message, key, params = bad
+        raise _fail(message, key=key, params=params)
     variant = doc.get("variant")
     if variant is not None and not isinstance(variant, str):
         raise _fail("variant must be a string", key="record_variant")

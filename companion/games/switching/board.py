@@ -29,6 +29,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from companion.arguments import CommandLine
+from companion.games.records import load_json, read_small_file
+
 FORMAT = "switching-board/1"
 PANEL_COLOURS = ("purple", "cyan", "orange")  # the colour die shows each on two faces
 START, FINISH, DEAD_END = "start", "finish", "dead end"
@@ -659,12 +662,14 @@ def load(board_id: str = "ours") -> Board:
     return read(path.read_text(encoding="utf-8"), f"boards/{board_id}.json")
 
 
-def read(text: str, where: str = "board") -> Board:
-    """A checked board from a board file's text; BoardError saying what is wrong."""
+def read(text: str | bytes, where: str = "board") -> Board:
+    """A checked board from a board file's text or bytes; BoardError saying what is wrong
+    (a file a family wrote by hand may be in another encoding, or no JSON at all), as
+    every file a person names is read (`load_json`)."""
     try:
-        doc = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise BoardError(f"{where}: not JSON ({e.msg} at line {e.lineno})") from None
+        doc = load_json(text, "a board file")
+    except ValueError as error:
+        raise BoardError(f"{where}: {error}") from None
     return parse(doc, where)
 
 
@@ -746,17 +751,13 @@ def draw(board: Board, layout: Layout | None = None, px_per_mm: float = 1.5) -> 
 def main(argv: Sequence[str] | None = None) -> int:
     """`python -m companion.games.switching.board [--board ours] [--file F] --draw OUT.png`:
     check a board file (a family's own with --file) and draw its schematic."""
-    parser = argparse.ArgumentParser(prog="python -m companion.games.switching.board")
+    parser = CommandLine(prog="python -m companion.games.switching.board")
     parser.add_argument("--board", default="ours", help="a shipped board's id")
     parser.add_argument("--file", type=Path, help="a board file of your own to check")
-    parser.add_argument("--draw", type=Path, help="write the schematic to this PNG")
+    parser.add_argument("--draw", type=_png, help="write the schematic to this PNG")
     args = parser.parse_args(argv)
     try:
-        board = (
-            read(args.file.read_text(encoding="utf-8"), str(args.file))
-            if args.file
-            else load(args.board)
-        )
+        board = read(read_small_file(args.file), str(args.file)) if args.file else load(args.board)
     except (BoardError, KeyError, OSError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
@@ -767,9 +768,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.draw:
         import cv2
 
-        cv2.imwrite(str(args.draw), draw(board))
+        _, png = cv2.imencode(".png", draw(board))
+        try:
+            args.draw.write_bytes(png.tobytes())
+        except OSError as error:
+            print(
+                f"error: cannot write {args.draw} ({error.strerror or error}): give a .png "
+                "file in a folder you can write",
+                file=sys.stderr,
+            )
+            return 2
         print(f"drew {args.draw}")
     return 0
+
+
+def _png(text: str) -> Path:
+    """`--draw`'s file: the schematic is a PNG picture, so the file's name says so."""
+    if Path(text).suffix.lower() != ".png":
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a .png file: give a file such as board.png"
+        )
+    return Path(text)
 
 
 if __name__ == "__main__":

@@ -16,12 +16,12 @@ and the colour die's faces are stuck on a blank die.
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
 import numpy as np
 
+from companion.arguments import CommandLine
 from companion.games.switching import art, rules
 from companion.games.switching.board import BOARDS, draw
 from companion.games.switching.board import load as load_board
@@ -74,7 +74,7 @@ def sheets(board_id: str, dpi: int) -> dict[str, np.ndarray]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
+    parser = CommandLine(
         prog="python -m companion.games.switching.printing",
         description="Write our switching-track board and pieces as PNG files that print at "
         "true size (print at 100 %, never 'fit to page').",

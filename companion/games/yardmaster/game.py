@@ -10,7 +10,6 @@ from collections.abc import Mapping, Sequence
 from importlib.resources import files
 from typing import Any
 
-from companion.games.names import first_bad_name
 from companion.games.protocol import Game, Option, RecordProblem, Rules, Start
 from companion.games.yardmaster import (
     advise,
@@ -68,11 +67,7 @@ def apply(yard: rules.Yard, action: object) -> tuple[rules.Yard, Sequence[object
 def watch(doc: Mapping[str, Any], turn: int, lang: str) -> dict[str, Any]:
     """One frame of a record watched turn by turn on the page (`POST /api/replay`): the view
     after `turn` cards, with the number of turns."""
-    played = from_json(doc)
-    bad = first_bad_name(played.start.players)
-    if bad is not None:
-        message, key, params = bad
-        raise RecordProblem(0, "record", message, key=key, params=params)
+    played = from_json(doc)  # its players' names checked as a new game's are
     turn = min(turn, len(played.adds))
     snap = Snapshot(load_edition(), played.start, played.adds[:turn], variant=played.variant)
     try:

@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from companion.games.names import first_bad_name
 from companion.games.protocol import RecordProblem
 from companion.games.records import header_problem
 from companion.games.yardmaster import cards, edition, rules
@@ -82,6 +83,10 @@ def from_json(doc: Any) -> Record:
     players = doc.get("players")
     if not isinstance(players, list) or not all(isinstance(p, str) and p for p in players):
         raise _fail("players must be a list of names, the start player first")
+    bad = first_bad_name(players)  # a replay writes them to a terminal, a page shows them
+    if bad is not None:
+        message, key, params = bad
+        raise RecordProblem(0, "record", message, key=key, params=params)
     variant = doc.get("variant")
     if variant not in (None, STRATEGIC_SECOND):
         raise _fail(f"variant must be null or {STRATEGIC_SECOND!r}")

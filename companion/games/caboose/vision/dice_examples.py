@@ -35,7 +35,6 @@ str (a real die's photograph and label line, else "").
 
 from __future__ import annotations
 
-import argparse
 import math
 import sys
 from collections.abc import Iterator
@@ -45,6 +44,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from companion.arguments import CommandLine
 from companion.games.caboose import scenes as synthetic
 from companion.games.caboose.vision.eval_vision import SAME_DIE_MM, photo_dice_stream
 from companion.games.caboose.vision.observation import VisionConfig
@@ -225,7 +225,7 @@ def make_examples(scenes: int, seed: int, dice_photos: Path | None = None) -> di
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
+    parser = CommandLine(
         prog="python -m companion.games.caboose.vision.dice_examples",
         description="Write the table's pip-counter examples (crops, rectangles, true pips).",
     )

@@ -27,7 +27,6 @@ run first teaches the camera as `companion enroll` does (scenes.teach_printed_bo
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
 import sys
@@ -39,6 +38,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from companion.arguments import CommandLine
 from companion.games.caboose import scenes as synthetic
 from companion.games.caboose.rules import edition as editions
 from companion.games.caboose.rules.dice import face_map_for
@@ -316,7 +316,7 @@ def evaluate(
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
+    parser = CommandLine(
         prog="companion eval-vision",
         description="Render synthetic tables and measure how well the camera reads them.",
     )

@@ -24,7 +24,6 @@ machines, absolute times do not.
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 import time
@@ -32,6 +31,7 @@ from typing import Any
 
 import cv2
 
+from companion.arguments import CommandLine
 from companion.games.switching import scenes
 from companion.games.switching.vision.reader import SeenBoard, read_board
 from companion.synthetic import Camera, render
@@ -158,7 +158,7 @@ def report(result: dict[str, Any]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
+    parser = CommandLine(
         prog="companion eval-vision --game switching",
         description="Render synthetic tables of the switching-track game and measure how "
         "well the camera reads their panels, trains and dice.",

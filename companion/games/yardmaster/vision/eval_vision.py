@@ -32,6 +32,7 @@ from typing import Any
 
 import cv2
 
+from companion.arguments import CommandLine
 from companion.games.yardmaster import cards, scenes
 from companion.games.yardmaster.vision.reader import UNSURE, ReaderConfig, Yard, read_yard
 from companion.synthetic import Camera, render
@@ -190,7 +191,7 @@ def _at_least(least: int):
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
+    parser = CommandLine(
         prog="companion eval-vision --game yardmaster-express",
         description="Render synthetic Yardmaster Express tables and measure how well the "
         "camera reads their trains.",
