@@ -8,6 +8,7 @@ import itertools
 import json
 import re
 import socket
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -158,7 +159,7 @@ def test_a_page_on_this_machine_only_says_so_and_how_to_open_it(tmp_path, not_bo
     assert "which no phone can reach" in out and "start it with --host 0.0.0.0" in out
     # The demo listens on this machine unless told otherwise: it says so too.
     table = Table(Store(tmp_path / "demo.sqlite3"))
-    demo_page("127.0.0.1", 8124, "9999")(table)
+    demo_page("127.0.0.1", 8124, "9999", sys.stdout)(table)
     out = capsys.readouterr().out
     assert out.startswith(
         "Caboose Companion demo: open http://127.0.0.1:8124/ on this machine only"
