@@ -204,8 +204,14 @@ class Store:
                 )
         return number
 
-    def append(self, number: int, kind: str, doc: Any = None, note: str = "") -> None:
-        """Journal one accepted entry of game `number`; returns only once it is on disk."""
+    def append(
+        self, number: int, kind: str, doc: Any = None, note: str = "", *, finished: bool
+    ) -> None:
+        """Journal one accepted entry of game `number` and whether the game is finished
+        after it, in one transaction; returns only once both are on disk. `finished` is
+        the game's to say after every entry: an entry may end the game (a restart no longer
+        resumes it), and one that takes its last turn back opens it again (a restart
+        resumes it), so the store and the game never disagree, whenever the power goes."""
         _checked(kind)
         with self._write() as db:
             (last,) = db.execute(
@@ -221,10 +227,7 @@ class Store:
                     note or None,
                 ),
             )
-
-    def finish(self, number: int) -> None:
-        with self._write() as db:
-            db.execute("UPDATE games SET finished = 1 WHERE id = ?", (number,))
+            db.execute("UPDATE games SET finished = ? WHERE id = ?", (int(finished), number))
 
     def journal(self, number: int) -> list[Entry]:
         with self._lock:

@@ -10,9 +10,15 @@ from __future__ import annotations
 import json
 import random
 import signal
+import socket
 import subprocess
 import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -21,6 +27,8 @@ from companion.games.caboose.journal import stored_record
 from companion.games.caboose.record import replay, summary
 from companion.store import Store
 from tests.test_demo import COMPANION, SEED, state_only, uninterrupted
+from tests.web.test_games_api import GAMES as EVERY_GAME
+from tests.web.test_games_api import last_turn
 
 GAME = ("--edition", "loose-caboose", "--players", "3")
 
@@ -181,3 +189,72 @@ def test_the_service_loop_runs_on_the_synthetic_camera_and_mock_pins(tmp_path):
     )
     assert main(config, frames=4, serve=False) == 0
     assert (tmp_path / "table.sqlite3").exists()
+
+
+# --- `companion serve` killed and started again --------------------------------------------
+
+PIN = "135790"
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@contextmanager
+def serving(store: Path) -> Iterator[str]:
+    """`companion serve` on `store`, listening on this machine: its address. It is killed
+    (SIGKILL: a power cut, as far as the store can tell) when the block ends."""
+    port = free_port()
+    process = subprocess.Popen(
+        [*COMPANION, "serve", "--host", "127.0.0.1", "--port", str(port)]
+        + ["--db", str(store), "--pin", PIN],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()  # the address: it listens from now on
+        assert "open http" in line, process.stderr.read() if process.stderr else line
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        process.send_signal(signal.SIGKILL)
+        process.wait(timeout=30)
+
+
+def call(address: str, route: str, body: dict[str, Any] | None = None) -> tuple[int, Any]:
+    """One request to the API (a POST when `body` is given): its status and JSON."""
+    data = None if body is None else json.dumps(body).encode()
+    ask = urllib.request.Request(
+        f"{address}/api/{route}",
+        data=data,
+        headers={"X-Table-Pin": PIN, "Content-Type": "application/json"},
+    )
+    try:
+        with urllib.request.urlopen(ask, timeout=30) as answer:
+            return answer.status, json.loads(answer.read())
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read())
+
+
+@pytest.mark.parametrize("game", EVERY_GAME)
+def test_a_last_turn_taken_back_is_resumed_after_a_sigkill(tmp_path, game):
+    """The last turn played, taken back, and the service killed at once: started again,
+    it shows the game going on, as the page did when it was killed."""
+    store = tmp_path / "table.sqlite3"
+    doc, last = last_turn(game)
+    with serving(store) as address:
+        assert call(address, "import", {"record": doc})[0] == 200
+        for step in last:
+            route, body = step(call(address, "state")[1])
+            assert call(address, route, body)[0] == 200
+        over = call(address, "state")[1]
+        assert over["over"]
+        assert call(address, "undo", {"turn": over["turn"]})[0] == 200
+        shown = call(address, "export")[1]
+    with serving(store) as address:
+        status, view = call(address, "state")
+        assert status == 200 and view["game_kind"] == game and not view["over"]
+        assert call(address, "export")[1] == shown

@@ -33,8 +33,8 @@ def started(store: Store, record) -> int:
 def test_turns_survive_reopening(tmp_path, record):
     store = Store(tmp_path / "table.sqlite3")
     game = started(store, record)
-    store.append(game, TURN, {"pass": True})
-    store.append(game, TURN, {"chaos": ["C2"]})
+    store.append(game, TURN, {"pass": True}, finished=False)
+    store.append(game, TURN, {"chaos": ["C2"]}, finished=False)
     store.close()
     again = Store(tmp_path / "table.sqlite3")
     assert again.current_game() == (game, "caboose")
@@ -45,10 +45,12 @@ def test_turns_survive_reopening(tmp_path, record):
 def test_undo_and_correction_are_journaled_not_erased(tmp_path, record):
     store = Store(tmp_path / "table.sqlite3")
     game = started(store, record)
-    store.append(game, TURN, {"play": ["2"], "roll": [1, 1]})
-    store.append(game, TURN, {"pass": True})
-    store.append(game, UNDO)
-    store.append(game, CORRECT, {"play": ["2"], "roll": [1, 0]}, note="roll was 1 wheel")
+    store.append(game, TURN, {"play": ["2"], "roll": [1, 1]}, finished=False)
+    store.append(game, TURN, {"pass": True}, finished=False)
+    store.append(game, UNDO, finished=False)
+    store.append(
+        game, CORRECT, {"play": ["2"], "roll": [1, 0]}, note="roll was 1 wheel", finished=False
+    )
     assert stored_record(store, game).turns == [{"play": ["2"], "roll": [1, 0]}]
     kinds = [entry.kind for entry in store.journal(game)]
     assert kinds == [TURN, TURN, UNDO, CORRECT]
@@ -61,7 +63,9 @@ def test_any_games_record_and_entries_are_kept_as_given(tmp_path):
     store = Store(tmp_path / "table.sqlite3")
     doc = {"format": "yardmaster-record/1", "players": ["Ana", "Ben"], "seed": 7}
     number = store.start("yardmaster", doc, [("draft", {"car": "tanker"})])
-    store.append(number, "couple", {"cars": ["tanker", "boxcar"]}, note="first train")
+    store.append(
+        number, "couple", {"cars": ["tanker", "boxcar"]}, note="first train", finished=False
+    )
     store.close()
     kept = Store(tmp_path / "table.sqlite3").kept(number)
     assert (kept.game, kept.record) == ("yardmaster", doc)
@@ -79,11 +83,14 @@ def test_a_new_game_finishes_the_unfinished_one(tmp_path, record):
     assert [(g[0], g[2]) for g in store.games()] == [(first, True), (second, False)]
 
 
-def test_a_finished_game_is_not_resumed(tmp_path, record):
+def test_a_finished_game_is_not_resumed_until_an_entry_opens_it_again(tmp_path, record):
     store = Store(tmp_path / "table.sqlite3")
     first = started(store, record)
-    store.finish(first)
+    store.append(first, TURN, {"pass": True}, finished=True)  # the turn that ends it
     assert store.current() is None and store.current_game() is None
+    store.append(first, UNDO, finished=False)  # taken back: the game goes on
+    assert Store(tmp_path / "table.sqlite3").current() == first
+    store.append(first, TURN, {"pass": True}, finished=True)
     second = started(store, record)
     assert store.current() == second
     assert [g[0] for g in store.games()] == [first, second]
@@ -102,7 +109,7 @@ def test_an_entry_kind_that_is_no_word_is_refused_and_nothing_is_written(tmp_pat
     store = Store(tmp_path / "table.sqlite3")
     game = started(store, record)
     with pytest.raises(ValueError):
-        store.append(game, kind)
+        store.append(game, kind, finished=False)
     with pytest.raises(ValueError):
         store.start("caboose", {}, [(kind, None)])
     assert store.journal(game) == [] and store.current() == game
