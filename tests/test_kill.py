@@ -8,15 +8,18 @@ and the real service loop runs on the synthetic camera and mock pins."""
 from __future__ import annotations
 
 import json
+import os
 import random
+import shlex
 import signal
 import socket
+import sqlite3
 import subprocess
 import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import chdir, closing, contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
@@ -202,23 +205,31 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
+def serve(store: Path, port: int) -> list[str]:
+    """The command line of `companion serve` on `store`, listening on this machine."""
+    return [*COMPANION, "serve", "--host", "127.0.0.1", "--port", str(port)] + [
+        "--db",
+        str(store),
+        "--pin",
+        PIN,
+    ]
+
+
 @contextmanager
-def serving(store: Path) -> Iterator[str]:
-    """`companion serve` on `store`, listening on this machine: its address. It is killed
-    (SIGKILL: a power cut, as far as the store can tell) when the block ends."""
+def serving(store: Path, inside: tuple[str, ...] = ()) -> Iterator[tuple[str, subprocess.Popen]]:
+    """`companion serve` on `store` (run by the command `inside`, if any): its address and
+    its process. It is killed (SIGKILL: a power cut, as far as the store can tell) when the
+    block ends."""
     port = free_port()
-    process = subprocess.Popen(
-        [*COMPANION, "serve", "--host", "127.0.0.1", "--port", str(port)]
-        + ["--db", str(store), "--pin", PIN],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    command = serve(store, port)
+    if inside:
+        command = [*inside[:-1], f"{inside[-1]} {shlex.join(command)}"]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         assert process.stdout is not None
         line = process.stdout.readline()  # the address: it listens from now on
         assert "open http" in line, process.stderr.read() if process.stderr else line
-        yield f"http://127.0.0.1:{port}"
+        yield f"http://127.0.0.1:{port}", process
     finally:
         process.send_signal(signal.SIGKILL)
         process.wait(timeout=30)
@@ -245,7 +256,7 @@ def test_a_last_turn_taken_back_is_resumed_after_a_sigkill(tmp_path, game):
     it shows the game going on, as the page did when it was killed."""
     store = tmp_path / "table.sqlite3"
     doc, last = last_turn(game)
-    with serving(store) as address:
+    with serving(store) as (address, _):
         assert call(address, "import", {"record": doc})[0] == 200
         for step in last:
             route, body = step(call(address, "state")[1])
@@ -254,7 +265,117 @@ def test_a_last_turn_taken_back_is_resumed_after_a_sigkill(tmp_path, game):
         assert over["over"]
         assert call(address, "undo", {"turn": over["turn"]})[0] == 200
         shown = call(address, "export")[1]
-    with serving(store) as address:
+    with serving(store) as (address, _):
         status, view = call(address, "state")
         assert status == 200 and view["game_kind"] == game and not view["over"]
         assert call(address, "export")[1] == shown
+
+
+# --- `companion serve` on storage that fails -----------------------------------------------
+
+
+def cut(store: Path) -> None:
+    """The store cut to nothing beside its write-ahead log, as a failing card leaves it."""
+    store.write_bytes(b"")
+
+
+def torn(store: Path) -> None:
+    """One page of the store overwritten (its log folded in first, as a clean stop does)."""
+    with closing(sqlite3.connect(store)) as db:
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    with open(store, "r+b") as file:
+        file.seek(2 * 4096)
+        file.write(b"\xff" * 512)
+
+
+def passes(address: str, count: int) -> dict[str, Any]:
+    """`count` turns passed on the page; the view after them."""
+    for _ in range(count):
+        assert call(address, "pass", {"seat": call(address, "state")[1]["to_move"]})[0] == 200
+    return call(address, "state")[1]
+
+
+def a_game_served(store: Path) -> dict[str, Any]:
+    """A Loose Caboose game played on `companion serve` (a game only passed: it lasts 16
+    turns) until the service has made its backup, then killed; the view it showed."""
+    with serving(store) as (address, _):
+        started = {"game": "caboose", "edition": "loose-caboose", "names": ["Ana", "Ben"]}
+        assert call(address, "game", started | {"seed": 1})[0] == 200
+        shown = passes(address, 10)  # with the deal, enough entries for a copy
+        deadline = time.monotonic() + 20
+        while not list(store.parent.glob(f"{store.name}.backup-1")):
+            assert time.monotonic() < deadline, "companion serve made no backup"
+            time.sleep(0.05)
+    return shown
+
+
+@pytest.mark.parametrize("damage", [cut, torn])
+def test_serve_resumes_a_damaged_store_from_its_backup_and_says_so(tmp_path, damage):
+    store = tmp_path / "table.sqlite3"
+    shown = a_game_served(store)
+    damage(store)
+    with serving(store) as (address, process):
+        status, view = call(address, "state")
+    said = process.stderr.read() if process.stderr else ""
+    assert status == 200 and view["game_kind"] == "caboose" and not view["over"]
+    assert 9 <= view["turn"] <= shown["turn"]  # as far as the backup holds it
+    assert f"{store} is damaged" in said and "resumed from its backup" in said
+    assert len(list(tmp_path.glob("table.sqlite3.damaged-*"))) >= 1  # kept aside
+
+
+@pytest.mark.parametrize("damage", [cut, torn])
+def test_serve_refuses_a_damaged_store_without_a_backup_in_one_line(tmp_path, damage):
+    store = tmp_path / "table.sqlite3"
+    a_game_served(store)
+    for copy in tmp_path.glob("table.sqlite3.backup-*"):
+        copy.unlink()
+    damage(store)
+    before = store.read_bytes()
+    done = subprocess.run(
+        serve(store, free_port()), capture_output=True, text=True, timeout=60, check=False
+    )
+    assert done.returncode == 2 and done.stdout == "", done.stderr
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+    assert str(store) in done.stderr and "no good backup" in done.stderr
+    assert "move it away" in done.stderr
+    assert store.read_bytes() == before
+
+
+def mounted_disk() -> tuple[str, ...]:
+    """A command that runs its argument with a small disk of its own (1 MB of tmpfs) at the
+    folder `disk/` below the working folder, or () where it cannot (no user namespaces)."""
+    probe = subprocess.run(
+        ["unshare", "-rm", "sh", "-c", "mount -t tmpfs -o size=1m tmpfs /mnt"],
+        capture_output=True,
+        check=False,
+    )
+    if probe.returncode != 0:
+        return ()
+    return ("unshare", "-rm", "sh", "-c", "mount -t tmpfs -o size=1m tmpfs disk && exec")
+
+
+def test_serve_refuses_a_change_on_a_full_disk_and_keeps_it_once_space_is_freed(tmp_path):
+    inside = mounted_disk()
+    if not inside:
+        pytest.skip("no user namespaces here to mount a small disk")
+    (tmp_path / "disk").mkdir()
+    store = Path("disk") / "table.sqlite3"
+    with chdir(tmp_path), serving(store, inside) as (address, process):
+        disk = Path(f"/proc/{process.pid}/cwd/disk")  # the small disk, as serve sees it
+        room = os.statvfs(disk)
+        assert room.f_blocks * room.f_frsize <= 2**20, "not the small disk: nothing written"
+        started = {"game": "caboose", "edition": "loose-caboose", "names": ["Ana", "Ben"]}
+        assert call(address, "game", started | {"seed": 1})[0] == 200
+        before = passes(address, 2)
+        kept = call(address, "export")[1]
+        with suppress(OSError), open(disk / "filler", "wb") as filler:
+            for _ in range(256):  # the rest of the disk, as photos or logs fill an SD card
+                filler.write(b"\0" * 4096)
+                filler.flush()
+        refused = call(address, "pass", {"seat": before["to_move"]})
+        assert refused[0] == 507, refused
+        assert refused[1]["error"]["key"] == "storage_full"
+        assert call(address, "state")[1] == before and call(address, "export")[1] == kept
+        (disk / "filler").unlink()  # space freed
+        assert call(address, "pass", {"seat": before["to_move"]})[0] == 200
+        assert call(address, "export")[1]["turns"][:-1] == kept["turns"]
