@@ -18,15 +18,25 @@ browser = shared.browser  # one Chromium for the module, as test_browser.py star
 server = shared.server
 
 
+# The browser's languages, and what the page says once the table's PIN is accepted.
+LANGUAGES = {"es-ES": "PIN aceptado", "en-GB": "PIN accepted"}
+
+
+def phone(browser, server, lang: str):
+    """A phone's page in `lang` on a Caboose game, its PIN entered: the page and its errors."""
+    page, errors = shared.open_page(browser, server.url, 390, 844, lang=lang)
+    page.wait_for_selector("#railway-svg")
+    page.fill("#pin", shared.PIN)
+    page.click("#pin-form button")
+    page.wait_for_selector(f"#pin-state:has-text('{LANGUAGES[lang]}')")
+    return page, errors
+
+
 def test_a_refused_tap_is_said_in_the_pages_language(browser, server):
     server.post("/api/import", {"record": ROLLECATE_TWO})  # Ana to move
     toasts = {}
-    for lang, accepted in (("es-ES", "PIN aceptado"), ("en-GB", "PIN accepted")):
-        page, errors = shared.open_page(browser, server.url, 390, 844, lang=lang)
-        page.wait_for_selector("#railway-svg")
-        page.fill("#pin", shared.PIN)
-        page.click("#pin-form button")
-        page.wait_for_selector(f"#pin-state:has-text('{accepted}')")
+    for lang in LANGUAGES:
+        page, errors = phone(browser, server, lang)
         page.evaluate("send('/api/pass', {seat: 1})")  # Ben taps PASS out of turn
         page.wait_for_selector("#error:not([hidden])")
         toasts[lang] = page.locator("#error").inner_text()
@@ -56,12 +66,8 @@ def test_a_full_disk_is_said_on_the_page_in_its_language(browser, server):
             table.handle(Undo(None))
     seat = table.view("en")["to_move"]
     toasts = {}
-    for lang, accepted in (("es-ES", "PIN aceptado"), ("en-GB", "PIN accepted")):
-        page, errors = shared.open_page(browser, server.url, 390, 844, lang=lang)
-        page.wait_for_selector("#railway-svg")
-        page.fill("#pin", shared.PIN)
-        page.click("#pin-form button")
-        page.wait_for_selector(f"#pin-state:has-text('{accepted}')")
+    for lang in LANGUAGES:
+        page, errors = phone(browser, server, lang)
         page.evaluate(f"send('/api/pass', {{seat: {seat}}})")  # the player to move
         page.wait_for_selector("#error:not([hidden])")
         toasts[lang] = page.locator("#error").inner_text()
