@@ -30,6 +30,7 @@ import re
 import sqlite3
 import threading
 import time
+import weakref
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import closing, contextmanager, suppress
 from dataclasses import dataclass
@@ -117,8 +118,38 @@ class Backups:
     keep: int = 3
 
 
-# A copy in the making, and a damaged file kept aside: never taken for a backup.
+# How a copy in the making and a damaged file kept aside are named after the store's file
+# (`table.sqlite3.backup-7.partial`, `table.sqlite3.damaged-20261127-183000`).
 _PARTIAL, _DAMAGED = ".partial", ".damaged-"
+
+
+class _Due:
+    """When the store's next backup is due, shared by the store and its backup thread (which
+    holds the store itself only while it copies it: a store nobody closes is let go)."""
+
+    def __init__(self) -> None:
+        self.changed = threading.Condition()
+        self.unsaved = 0  # entries kept since the last copy
+        self.now = False  # a copy is due now (a game finished, enough entries)
+        self.closing = False
+
+
+def _keep_backing_up(store: weakref.ref[Store], due: _Due, seconds: float) -> None:
+    """The backup thread: a copy when one is due, or `seconds` after an entry not yet
+    copied; it ends when the store is closed, or let go."""
+    while True:
+        with due.changed:
+            due.changed.wait_for(lambda: due.closing or due.now, seconds)
+            if due.closing:
+                return
+            due.now = False
+            copy = due.unsaved > 0
+        kept = store()
+        if kept is None:
+            return
+        if copy:
+            kept.backup()
+        del kept
 
 
 class _Damaged(Exception):
@@ -138,10 +169,7 @@ class Store:
         self.restored: str | None = None
         self._lock = threading.Lock()
         self._copying = threading.Lock()  # one backup at a time
-        self._due = threading.Condition()  # the backup thread waits on it
-        self._unsaved = 0  # entries since the last backup
-        self._now = False  # a backup is due now (a game finished, enough entries)
-        self._closing = False
+        self._due = _Due()
         self._saver: threading.Thread | None = None
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -188,7 +216,7 @@ class Store:
             raise StoreError(self._refusal(error)) from None
         except StorageFull:  # no room to make its tables
             db.close()
-            raise StoreError(self._refusal(sqlite3.OperationalError("full"), full=True)) from None
+            raise StoreError(self._full()) from None
         except _Damaged:
             db.close()
             raise
@@ -211,7 +239,12 @@ class Store:
                 "and -shm files, to start a new store there (sqlite3's .recover may save some "
                 "of its games), or give another file"
             )
-        aside = self.path.with_name(f"{self.path.name}{_DAMAGED}{time.strftime('%Y%m%d-%H%M%S')}")
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        aside = self.path.with_name(f"{self.path.name}{_DAMAGED}{stamp}")
+        for again in range(2, 100):  # never over a file kept aside before
+            if not aside.exists():
+                break
+            aside = self.path.with_name(f"{self.path.name}{_DAMAGED}{stamp}-{again}")
         try:
             for suffix in ("", "-wal", "-shm"):
                 kept = self.path.with_name(self.path.name + suffix)
@@ -248,13 +281,10 @@ class Store:
         self._name_the_games()
         self._journal_any_kind()
 
-    def _refusal(self, error: sqlite3.Error, full: bool = False) -> str:
+    def _refusal(self, error: sqlite3.Error) -> str:
         """Why the file is no store, in words, and what to do."""
-        if full or _code(error) == sqlite3.SQLITE_FULL:
-            return (
-                f"the disk holding the table's store {self.path} is full: free some space "
-                "on it, then start again"
-            )
+        if _code(error) == sqlite3.SQLITE_FULL:
+            return self._full()
         if isinstance(error, sqlite3.OperationalError):
             return (
                 f"cannot open or write the table's store {self.path} ({error}): give a file "
@@ -263,6 +293,12 @@ class Store:
         return (
             f"{self.path} is not a table's store ({error}): give another file, or move this "
             "one away to start a new store there"
+        )
+
+    def _full(self) -> str:
+        return (
+            f"the disk holding the table's store {self.path} is full: free some space on it, "
+            "then start again"
         )
 
     def _columns(self, table: str) -> set[str]:
@@ -293,12 +329,13 @@ class Store:
             db.execute("DROP TABLE journal_before_any_game")
 
     def close(self) -> None:
-        with self._due:
-            self._closing = True
-            self._due.notify_all()
+        due = self._due
+        with due.changed:
+            due.closing = True
+            due.changed.notify_all()
         if self._saver is not None:
             self._saver.join()
-            if self._unsaved:  # what was played since the last copy: copied on the way out
+            if due.unsaved:  # what was played since the last copy: copied on the way out
                 self.backup()
         with self._lock:
             self._db.close()
@@ -330,9 +367,10 @@ class Store:
         connection of its own (in WAL mode a reader never holds up a move); the copy is
         checked before it counts, then only the newest `Backups.keep` are kept. The copy,
         or None when none could be made (a full disk: logged, the older copies kept)."""
+        due = self._due
         with self._copying:
-            with self._due:
-                copied = self._unsaved  # the entries this copy holds (more may come)
+            with due.changed:
+                copied = due.unsaved  # the entries this copy holds (more may come)
             numbers = [_number(b) for b in self._backups()]
             final = self.path.with_name(f"{self.path.name}.backup-{max(numbers, default=0) + 1}")
             partial = final.with_name(final.name + _PARTIAL)
@@ -348,8 +386,8 @@ class Store:
                 with suppress(OSError):
                     partial.unlink()
                 return None
-            with self._due:
-                self._unsaved -= copied
+            with due.changed:
+                due.unsaved -= copied
             for old in self._backups()[: -self.backups.keep]:
                 with suppress(OSError):
                     old.unlink()
@@ -360,35 +398,28 @@ class Store:
         prefix = f"{self.path.name}.backup-"
         found = [
             p
-            for p in self.path.parent.glob(f"{self.path.name}.backup-*")
-            if p.name[len(prefix) :].isdigit()
+            for p in self.path.parent.iterdir()
+            if p.name.startswith(prefix) and p.name[len(prefix) :].isdigit()
         ]
         return sorted(found, key=_number)
 
     def _changed(self, finished: bool) -> None:
         """An entry was kept: a backup is due now after a finished game or enough entries,
         else within `Backups.seconds` (the backup thread starts with the first entry)."""
-        with self._due:
-            self._unsaved += 1
-            if finished or self._unsaved >= self.backups.changes:
-                self._now = True
-                self._due.notify_all()
+        due = self._due
+        with due.changed:
+            due.unsaved += 1
+            if finished or due.unsaved >= self.backups.changes:
+                due.now = True
+                due.changed.notify_all()
             if self._saver is None:
                 self._saver = threading.Thread(
-                    target=self._keep_backing_up, daemon=True, name="store-backup"
+                    target=_keep_backing_up,
+                    args=(weakref.ref(self), due, self.backups.seconds),
+                    daemon=True,
+                    name="store-backup",
                 )
                 self._saver.start()
-
-    def _keep_backing_up(self) -> None:
-        while True:
-            with self._due:
-                self._due.wait_for(lambda: self._closing or self._now, self.backups.seconds)
-                if self._closing:
-                    return
-                self._now = False
-                if not self._unsaved:
-                    continue
-            self.backup()
 
     def start(
         self,

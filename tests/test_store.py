@@ -2,6 +2,7 @@
 is, its record document and its journal; a reopened store resumes the same game, and a
 store made by an older companion opens and resumes exactly as before."""
 
+import gc
 import hashlib
 import json
 import sqlite3
@@ -372,3 +373,15 @@ def test_the_backup_is_made_as_the_game_goes_and_only_the_newest_are_kept(tmp_pa
     store.start("caboose", {"format": "caboose-record/1"})
     assert soon(lambda: len(backups_of(quiet)) == 1)  # a few entries: copied within the time
     store.close()
+
+
+def test_a_store_nobody_closes_is_let_go_with_its_backup_thread(tmp_path):
+    """The backup thread holds the store only while it copies it: a store a tool opened
+    and dropped does not keep its file open for the life of the process."""
+    store = Store(tmp_path / "table.sqlite3", Backups(changes=100, seconds=0.05))
+    store.start("caboose", {"format": "caboose-record/1"})
+    saver = store._saver
+    assert saver is not None and soon(lambda: len(backups_of(tmp_path / "table.sqlite3")) == 1)
+    del store
+    gc.collect()
+    assert soon(lambda: not saver.is_alive())
