@@ -28,7 +28,9 @@ import pytest
 from companion.app.config import ConfigError, load
 from companion.games.caboose.journal import stored_record
 from companion.games.caboose.record import replay, summary
+from companion.games.protocol import Start
 from companion.store import Store
+from companion.table import Table
 from tests.test_demo import COMPANION, SEED, state_only, uninterrupted
 from tests.web.test_games_api import GAMES as EVERY_GAME
 from tests.web.test_games_api import last_turn
@@ -379,3 +381,25 @@ def test_serve_refuses_a_change_on_a_full_disk_and_keeps_it_once_space_is_freed(
         (disk / "filler").unlink()  # space freed
         assert call(address, "pass", {"seat": before["to_move"]})[0] == 200
         assert call(address, "export")[1]["turns"][:-1] == kept["turns"]
+
+
+def test_the_service_at_a_real_table_resumes_a_damaged_store_and_says_so(tmp_path, capsys):
+    from companion.app.run import main
+
+    store = tmp_path / "table.sqlite3"
+    kept = Store(store)
+    table = Table(kept)
+    table.start("caboose", Start(("Ana", "Ben"), "rollecate", seed=1))
+    game = table.record()[1]
+    kept.close()  # its last entries copied on the way out
+    torn(store)
+    config = write(
+        tmp_path,
+        "[camera]\nsource = 'synthetic:3'\nfps = 100\n[gpio]\npin_factory = 'mock'\n"
+        f"[store]\npath = '{store}'\n",
+    )
+    assert main(config, frames=2, serve=False) == 0
+    said = capsys.readouterr().err
+    assert f"companion run: the table's store {store} is damaged" in said
+    assert "resumed from its backup" in said
+    assert Store(store).current() == game
