@@ -11,19 +11,35 @@ WAL with `synchronous=FULL` makes each commit durable before `append` returns.
 Stores already on tables in families' homes open as before: a file made before entries
 of any kind (its journal CHECKs the Caboose kinds) or before game ids (it kept Caboose games
 only) is migrated in place, in one transaction, when it is opened.
+
+An SD card goes bad, fills up or loses power mid-write, and the evening's game must
+survive it. So the store keeps a rolling backup beside its file (`Backups`: SQLite's online
+backup API, from a connection of its own, in a thread of its own, so a move never waits for
+it), checks its file when it is opened (`PRAGMA quick_check`, and a file cut to nothing
+beside its write-ahead log), and resumes a damaged file from its newest good backup, the
+damaged one kept aside, renamed (`restored` says so). A change the disk has no room for is
+refused (`StorageFull`) and changes nothing: the next one after space is freed is kept.
 """
 
 from __future__ import annotations
 
 import json
+import logging
+import os
 import re
 import sqlite3
 import threading
+import time
+import weakref
 from collections.abc import Iterable, Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import closing, contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from companion.games.protocol import Refusal
+
+log = logging.getLogger("companion.store")
 
 # Every game a store kept before it said which game each was: the Caboose design's.
 BEFORE_GAME_IDS = "caboose"
@@ -76,12 +92,85 @@ class StoreError(OSError):
     one line and exit status 2."""
 
 
+class StorageFull(Refusal):
+    """A change the disk holding the store has no room for: refused, nothing changed (the
+    transaction is rolled back), and the same change is kept once space is freed."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(
+            "storage",
+            "the table's storage is full: nothing was changed; free some space on the "
+            "table's computer (its SD card), then try again",
+            conflict=True,
+            key="storage_full",
+        )
+        self.path = path
+
+
+@dataclass(frozen=True)
+class Backups:
+    """The store's rolling backup: a copy beside its file after a game is finished, after
+    `changes` entries, or `seconds` after an entry not yet copied; the newest `keep` copies
+    are kept (`table.sqlite3.backup-7`, numbered, the highest the newest)."""
+
+    changes: int = 10
+    seconds: float = 60.0
+    keep: int = 3
+
+
+# How a copy in the making and a damaged file kept aside are named after the store's file
+# (`table.sqlite3.backup-7.partial`, `table.sqlite3.damaged-20261127-183000`).
+_PARTIAL, _DAMAGED = ".partial", ".damaged-"
+
+
+class _Due:
+    """When the store's next backup is due, shared by the store and its backup thread (which
+    holds the store itself only while it copies it: a store nobody closes is let go)."""
+
+    def __init__(self) -> None:
+        self.changed = threading.Condition()
+        self.unsaved = 0  # entries kept since the last copy
+        self.now = False  # a copy is due now (a game finished, enough entries)
+        self.closing = False
+
+
+def _keep_backing_up(store: weakref.ref[Store], due: _Due, seconds: float) -> None:
+    """The backup thread: a copy when one is due, or `seconds` after an entry not yet
+    copied; it ends when the store is closed, or let go."""
+    while True:
+        with due.changed:
+            due.changed.wait_for(lambda: due.closing or due.now, seconds)
+            if due.closing:
+                return
+            due.now = False
+            copy = due.unsaved > 0
+        kept = store()
+        if kept is None:
+            return
+        if copy:
+            kept.backup()
+        del kept
+
+
+class _Damaged(Exception):
+    """The file is a store no more (its message says so, naming it): resumed from a backup
+    if one is good, else refused."""
+
+
 class Store:
     """One SQLite file of games. Safe to share between threads of one process."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, backups: Backups | None = None) -> None:
+        """The store in the file `path` (made if there is none). `backups`: how its rolling
+        backup is kept (None: `Backups()`)."""
         self.path = Path(path)
+        self.backups = backups or Backups()
+        # Why the file was resumed from a backup, in words, or None: the service says it.
+        self.restored: str | None = None
         self._lock = threading.Lock()
+        self._copying = threading.Lock()  # one backup at a time
+        self._due = _Due()
+        self._saver: threading.Thread | None = None
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except (FileExistsError, NotADirectoryError):
@@ -100,18 +189,84 @@ class Store:
                 f"{self.path / 'table.sqlite3'}"
             )
         try:
-            self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+            self._db = self._connect()
+        except _Damaged as damage:
+            self._db = self._restore(str(damage))
+
+    def _connect(self) -> sqlite3.Connection:
+        """The file opened as a store, checked first: `_Damaged` if it is damaged, a
+        `StoreError` if it cannot be opened or is another program's."""
+        wal = self.path.with_name(self.path.name + "-wal")
+        if _size(self.path) == 0 and _size(wal):
+            raise _Damaged(
+                f"the table's store {self.path} is damaged (it is empty, but its write-ahead "
+                f"log {wal.name} beside it is not: the file was cut short)"
+            )
+        try:
+            db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         except sqlite3.Error as error:
             raise StoreError(self._refusal(error)) from None
         try:
-            self._open()
+            found = _damage(db)
+            if found is not None:
+                raise _Damaged(self._damaged(found))
+            self._open(db)
         except sqlite3.Error as error:
-            self._db.close()
+            db.close()
             raise StoreError(self._refusal(error)) from None
+        except StorageFull:  # no room to make its tables
+            db.close()
+            raise StoreError(self._full()) from None
+        except _Damaged:
+            db.close()
+            raise
+        return db
 
-    def _open(self) -> None:
+    def _damaged(self, found: str) -> str:
+        """What `PRAGMA quick_check` found, said of the file."""
+        if found == "file is not a database":
+            return f"{self.path} is not a table's store, or its first page is damaged ({found})"
+        return f"the table's store {self.path} is damaged (SQLite finds: {found})"
+
+    def _restore(self, why: str) -> sqlite3.Connection:
+        """A damaged file resumed from its newest good backup, the damaged one (with its
+        write-ahead log) kept aside under a new name, and `restored` saying so; or a
+        `StoreError` naming the file and what to do when no backup is good."""
+        backup = next((b for b in reversed(self._backups()) if _good(b)), None)
+        if backup is None:
+            raise StoreError(
+                f"{why}, and no good backup of it lies beside it: move it away, with its -wal "
+                "and -shm files, to start a new store there (sqlite3's .recover may save some "
+                "of its games), or give another file"
+            )
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        aside = self.path.with_name(f"{self.path.name}{_DAMAGED}{stamp}")
+        for again in range(2, 100):  # never over a file kept aside before
+            if not aside.exists():
+                break
+            aside = self.path.with_name(f"{self.path.name}{_DAMAGED}{stamp}-{again}")
+        try:
+            for suffix in ("", "-wal", "-shm"):
+                kept = self.path.with_name(self.path.name + suffix)
+                if kept.exists():
+                    kept.rename(aside.with_name(aside.name + suffix))
+            _copy(backup, self.path)
+        except (OSError, sqlite3.Error) as error:
+            raise StoreError(
+                f"{why}; its backup {backup.name} could not take its place ({error}): "
+                "free some space or fix the folder's permissions, then start again"
+            ) from None
+        made = time.strftime("%Y-%m-%d %H:%M", time.localtime(backup.stat().st_mtime))
+        self.restored = (
+            f"{why}: it is kept aside as {aside.name}, and the games were resumed from its "
+            f"backup {backup.name}, made {made}; anything played after that is not in it"
+        )
+        return self._connect()
+
+    def _open(self, db: sqlite3.Connection) -> None:
         """Check that the file is a store (or empty) before changing anything in it, then
         make its tables, or bring an older store's up to date."""
+        self._db = db
         tables = {
             name
             for (name,) in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
@@ -128,6 +283,8 @@ class Store:
 
     def _refusal(self, error: sqlite3.Error) -> str:
         """Why the file is no store, in words, and what to do."""
+        if _code(error) == sqlite3.SQLITE_FULL:
+            return self._full()
         if isinstance(error, sqlite3.OperationalError):
             return (
                 f"cannot open or write the table's store {self.path} ({error}): give a file "
@@ -136,6 +293,12 @@ class Store:
         return (
             f"{self.path} is not a table's store ({error}): give another file, or move this "
             "one away to start a new store there"
+        )
+
+    def _full(self) -> str:
+        return (
+            f"the disk holding the table's store {self.path} is full: free some space on it, "
+            "then start again"
         )
 
     def _columns(self, table: str) -> set[str]:
@@ -166,19 +329,97 @@ class Store:
             db.execute("DROP TABLE journal_before_any_game")
 
     def close(self) -> None:
+        due = self._due
+        with due.changed:
+            due.closing = True
+            due.changed.notify_all()
+        if self._saver is not None:
+            self._saver.join()
+            if due.unsaved:  # what was played since the last copy: copied on the way out
+                self.backup()
         with self._lock:
             self._db.close()
 
     @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
+        """One transaction, all of it kept or none: a disk with no room for it is a
+        `StorageFull`, the transaction rolled back (SQLite may have done so already)."""
         with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
             try:
-                yield self._db
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
-            self._db.execute("COMMIT")
+                self._db.execute("BEGIN IMMEDIATE")
+                try:
+                    yield self._db
+                    self._db.execute("COMMIT")
+                except BaseException:
+                    if self._db.in_transaction:
+                        self._db.execute("ROLLBACK")
+                    raise
+            except sqlite3.Error as error:
+                if _code(error) != sqlite3.SQLITE_FULL:
+                    raise
+                log.warning("the table's store %s: the disk is full (%s)", self.path, error)
+                raise StorageFull(self.path) from None
+
+    # --- the rolling backup ------------------------------------------------------------
+
+    def backup(self) -> Path | None:
+        """Copy the store now, beside its file, through SQLite's online backup API from a
+        connection of its own (in WAL mode a reader never holds up a move); the copy is
+        checked before it counts, then only the newest `Backups.keep` are kept. The copy,
+        or None when none could be made (a full disk: logged, the older copies kept)."""
+        due = self._due
+        with self._copying:
+            with due.changed:
+                copied = due.unsaved  # the entries this copy holds (more may come)
+            numbers = [_number(b) for b in self._backups()]
+            final = self.path.with_name(f"{self.path.name}.backup-{max(numbers, default=0) + 1}")
+            partial = final.with_name(final.name + _PARTIAL)
+            try:
+                _copy(self.path, partial)
+                if not _good(partial):
+                    raise sqlite3.DatabaseError("the copy is damaged")
+                with open(partial, "rb") as written:
+                    os.fsync(written.fileno())
+                partial.replace(final)
+            except (sqlite3.Error, OSError) as error:
+                log.warning("the table's store %s could not be copied: %s", self.path, error)
+                with suppress(OSError):
+                    partial.unlink()
+                return None
+            with due.changed:
+                due.unsaved -= copied
+            for old in self._backups()[: -self.backups.keep]:
+                with suppress(OSError):
+                    old.unlink()
+            return final
+
+    def _backups(self) -> list[Path]:
+        """The store's backups beside it, the oldest first."""
+        prefix = f"{self.path.name}.backup-"
+        found = [
+            p
+            for p in self.path.parent.iterdir()
+            if p.name.startswith(prefix) and p.name[len(prefix) :].isdigit()
+        ]
+        return sorted(found, key=_number)
+
+    def _changed(self, finished: bool) -> None:
+        """An entry was kept: a backup is due now after a finished game or enough entries,
+        else within `Backups.seconds` (the backup thread starts with the first entry)."""
+        due = self._due
+        with due.changed:
+            due.unsaved += 1
+            if finished or due.unsaved >= self.backups.changes:
+                due.now = True
+                due.changed.notify_all()
+            if self._saver is None:
+                self._saver = threading.Thread(
+                    target=_keep_backing_up,
+                    args=(weakref.ref(self), due, self.backups.seconds),
+                    daemon=True,
+                    name="store-backup",
+                )
+                self._saver.start()
 
     def start(
         self,
@@ -202,10 +443,17 @@ class Store:
                     "INSERT INTO journal (game, seq, kind, doc) VALUES (?, ?, ?, ?)",
                     (number, seq, kind, json.dumps(doc) if doc is not None else None),
                 )
+        self._changed(finished=False)
         return number
 
-    def append(self, number: int, kind: str, doc: Any = None, note: str = "") -> None:
-        """Journal one accepted entry of game `number`; returns only once it is on disk."""
+    def append(
+        self, number: int, kind: str, doc: Any = None, note: str = "", *, finished: bool
+    ) -> None:
+        """Journal one accepted entry of game `number` and whether the game is finished
+        after it, in one transaction; returns only once both are on disk. `finished` is
+        the game's to say after every entry: an entry may end the game (a restart no longer
+        resumes it), and one that takes its last turn back opens it again (a restart
+        resumes it), so the store and the game never disagree, whenever the power goes."""
         _checked(kind)
         with self._write() as db:
             (last,) = db.execute(
@@ -221,10 +469,8 @@ class Store:
                     note or None,
                 ),
             )
-
-    def finish(self, number: int) -> None:
-        with self._write() as db:
-            db.execute("UPDATE games SET finished = 1 WHERE id = ?", (number,))
+            db.execute("UPDATE games SET finished = ? WHERE id = ?", (int(finished), number))
+        self._changed(finished)
 
     def journal(self, number: int) -> list[Entry]:
         with self._lock:
@@ -267,6 +513,60 @@ class Store:
             "SELECT kind, doc, note FROM journal WHERE game = ? ORDER BY seq", (number,)
         ).fetchall()
         return [Entry(kind, json.loads(doc) if doc else None, note) for kind, doc, note in rows]
+
+
+def _code(error: sqlite3.Error) -> int:
+    """An SQLite error's primary result code (SQLITE_FULL, SQLITE_CORRUPT...), or 0."""
+    return (getattr(error, "sqlite_errorcode", None) or 0) & 0xFF
+
+
+def _size(path: Path) -> int | None:
+    """A file's size, or None when there is none."""
+    try:
+        return path.stat().st_size
+    except OSError:
+        return None
+
+
+def _damage(db: sqlite3.Connection) -> str | None:
+    """What SQLite finds damaged in an open file (`PRAGMA quick_check`: every page read
+    once, a fraction of a second for a table's store), or None."""
+    try:
+        found = [row[0] for row in db.execute("PRAGMA quick_check")]
+    except sqlite3.DatabaseError as error:
+        if isinstance(error, sqlite3.OperationalError):
+            raise  # a file it cannot read at all: not known to be damaged
+        return str(error)
+    if found == ["ok"]:
+        return None
+    said = " ".join(" ".join(found[:3]).replace("*** in database main ***", "").split())
+    return said or "damaged"
+
+
+def _copy(source: Path, target: Path) -> None:
+    """The store in `source` copied into `target` through SQLite's online backup API, as
+    one whole file (a rollback journal's, not a write-ahead log's)."""
+    with closing(sqlite3.connect(source)) as reading, closing(sqlite3.connect(target)) as copy:
+        reading.backup(copy)
+        copy.execute("PRAGMA journal_mode=DELETE")
+
+
+def _good(copy: Path) -> bool:
+    """Whether a backup is a whole store: undamaged, with its games table."""
+    try:
+        with closing(sqlite3.connect(f"{copy.resolve().as_uri()}?mode=ro", uri=True)) as db:
+            if _damage(db) is not None:
+                return False
+            return (
+                db.execute("SELECT 1 FROM sqlite_master WHERE name = 'games'").fetchone()
+                is not None
+            )
+    except sqlite3.Error:
+        return False
+
+
+def _number(backup: Path) -> int:
+    return int(backup.name.rsplit("-", 1)[1])
 
 
 def _checked(kind: object) -> str:

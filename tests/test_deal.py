@@ -181,7 +181,7 @@ def test_a_store_from_before_deal_entries_takes_them(tmp_path):
     )
     old.close()
     store = Store(path)
-    store.append(1, DEAL, {"setup": {"railway": ["1"]}, "shown": {}})
+    store.append(1, DEAL, {"setup": {"railway": ["1"]}, "shown": {}}, finished=False)
     assert [entry.kind for entry in store.journal(1)] == [TURN, DEAL]
 
 

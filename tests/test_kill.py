@@ -8,19 +8,32 @@ and the real service loop runs on the synthetic camera and mock pins."""
 from __future__ import annotations
 
 import json
+import os
 import random
+import shlex
 import signal
+import socket
+import sqlite3
 import subprocess
 import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from contextlib import chdir, closing, contextmanager, suppress
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from companion.app.config import ConfigError, load
 from companion.games.caboose.journal import stored_record
 from companion.games.caboose.record import replay, summary
+from companion.games.protocol import Start
 from companion.store import Store
+from companion.table import Table
 from tests.test_demo import COMPANION, SEED, state_only, uninterrupted
+from tests.web.test_games_api import GAMES as EVERY_GAME
+from tests.web.test_games_api import last_turn
 
 GAME = ("--edition", "loose-caboose", "--players", "3")
 
@@ -181,3 +194,212 @@ def test_the_service_loop_runs_on_the_synthetic_camera_and_mock_pins(tmp_path):
     )
     assert main(config, frames=4, serve=False) == 0
     assert (tmp_path / "table.sqlite3").exists()
+
+
+# --- `companion serve` killed and started again --------------------------------------------
+
+PIN = "135790"
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def serve(store: Path, port: int) -> list[str]:
+    """The command line of `companion serve` on `store`, listening on this machine."""
+    return [*COMPANION, "serve", "--host", "127.0.0.1", "--port", str(port)] + [
+        "--db",
+        str(store),
+        "--pin",
+        PIN,
+    ]
+
+
+@contextmanager
+def serving(store: Path, inside: tuple[str, ...] = ()) -> Iterator[tuple[str, subprocess.Popen]]:
+    """`companion serve` on `store` (run by the command `inside`, if any): its address and
+    its process. It is killed (SIGKILL: a power cut, as far as the store can tell) when the
+    block ends."""
+    port = free_port()
+    command = serve(store, port)
+    if inside:
+        command = [*inside[:-1], f"{inside[-1]} {shlex.join(command)}"]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()  # the address: it listens from now on
+        assert "open http" in line, process.stderr.read() if process.stderr else line
+        yield f"http://127.0.0.1:{port}", process
+    finally:
+        process.send_signal(signal.SIGKILL)
+        process.wait(timeout=30)
+
+
+def call(address: str, route: str, body: dict[str, Any] | None = None) -> tuple[int, Any]:
+    """One request to the API (a POST when `body` is given): its status and JSON."""
+    data = None if body is None else json.dumps(body).encode()
+    ask = urllib.request.Request(
+        f"{address}/api/{route}",
+        data=data,
+        headers={"X-Table-Pin": PIN, "Content-Type": "application/json"},
+    )
+    try:
+        with urllib.request.urlopen(ask, timeout=30) as answer:
+            return answer.status, json.loads(answer.read())
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read())
+
+
+@pytest.mark.parametrize("game", EVERY_GAME)
+def test_a_last_turn_taken_back_is_resumed_after_a_sigkill(tmp_path, game):
+    """The last turn played, taken back, and the service killed at once: started again,
+    it shows the game going on, as the page did when it was killed."""
+    store = tmp_path / "table.sqlite3"
+    doc, last = last_turn(game)
+    with serving(store) as (address, _):
+        assert call(address, "import", {"record": doc})[0] == 200
+        for step in last:
+            route, body = step(call(address, "state")[1])
+            assert call(address, route, body)[0] == 200
+        over = call(address, "state")[1]
+        assert over["over"]
+        assert call(address, "undo", {"turn": over["turn"]})[0] == 200
+        shown = call(address, "export")[1]
+    with serving(store) as (address, _):
+        status, view = call(address, "state")
+        assert status == 200 and view["game_kind"] == game and not view["over"]
+        assert call(address, "export")[1] == shown
+
+
+# --- `companion serve` on storage that fails -----------------------------------------------
+
+
+def cut(store: Path) -> None:
+    """The store cut to nothing beside its write-ahead log, as a failing card leaves it."""
+    store.write_bytes(b"")
+
+
+def torn(store: Path) -> None:
+    """One page of the store overwritten (its log folded in first, as a clean stop does)."""
+    with closing(sqlite3.connect(store)) as db:
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    with open(store, "r+b") as file:
+        file.seek(2 * 4096)
+        file.write(b"\xff" * 512)
+
+
+def passes(address: str, count: int) -> dict[str, Any]:
+    """`count` turns passed on the page; the view after them."""
+    for _ in range(count):
+        assert call(address, "pass", {"seat": call(address, "state")[1]["to_move"]})[0] == 200
+    return call(address, "state")[1]
+
+
+def a_game_served(store: Path) -> dict[str, Any]:
+    """A Loose Caboose game played on `companion serve` (a game only passed: it lasts 16
+    turns) until the service has made its backup, then killed; the view it showed."""
+    with serving(store) as (address, _):
+        started = {"game": "caboose", "edition": "loose-caboose", "names": ["Ana", "Ben"]}
+        assert call(address, "game", started | {"seed": 1})[0] == 200
+        shown = passes(address, 10)  # with the deal, enough entries for a copy
+        deadline = time.monotonic() + 20
+        while not list(store.parent.glob(f"{store.name}.backup-1")):
+            assert time.monotonic() < deadline, "companion serve made no backup"
+            time.sleep(0.05)
+    return shown
+
+
+@pytest.mark.parametrize("damage", [cut, torn])
+def test_serve_resumes_a_damaged_store_from_its_backup_and_says_so(tmp_path, damage):
+    store = tmp_path / "table.sqlite3"
+    shown = a_game_served(store)
+    damage(store)
+    with serving(store) as (address, process):
+        status, view = call(address, "state")
+    said = process.stderr.read() if process.stderr else ""
+    assert status == 200 and view["game_kind"] == "caboose" and not view["over"]
+    assert 9 <= view["turn"] <= shown["turn"]  # as far as the backup holds it
+    assert f"{store} is damaged" in said and "resumed from its backup" in said
+    assert len(list(tmp_path.glob("table.sqlite3.damaged-*"))) >= 1  # kept aside
+
+
+@pytest.mark.parametrize("damage", [cut, torn])
+def test_serve_refuses_a_damaged_store_without_a_backup_in_one_line(tmp_path, damage):
+    store = tmp_path / "table.sqlite3"
+    a_game_served(store)
+    for copy in tmp_path.glob("table.sqlite3.backup-*"):
+        copy.unlink()
+    damage(store)
+    before = store.read_bytes()
+    done = subprocess.run(
+        serve(store, free_port()), capture_output=True, text=True, timeout=60, check=False
+    )
+    assert done.returncode == 2 and done.stdout == "", done.stderr
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+    assert str(store) in done.stderr and "no good backup" in done.stderr
+    assert "move it away" in done.stderr
+    assert store.read_bytes() == before
+
+
+def mounted_disk() -> tuple[str, ...]:
+    """A command that runs its argument with a small disk of its own (1 MB of tmpfs) at the
+    folder `disk/` below the working folder, or () where it cannot (no user namespaces)."""
+    probe = subprocess.run(
+        ["unshare", "-rm", "sh", "-c", "mount -t tmpfs -o size=1m tmpfs /mnt"],
+        capture_output=True,
+        check=False,
+    )
+    if probe.returncode != 0:
+        return ()
+    return ("unshare", "-rm", "sh", "-c", "mount -t tmpfs -o size=1m tmpfs disk && exec")
+
+
+def test_serve_refuses_a_change_on_a_full_disk_and_keeps_it_once_space_is_freed(tmp_path):
+    inside = mounted_disk()
+    if not inside:
+        pytest.skip("no user namespaces here to mount a small disk")
+    (tmp_path / "disk").mkdir()
+    store = Path("disk") / "table.sqlite3"
+    with chdir(tmp_path), serving(store, inside) as (address, process):
+        disk = Path(f"/proc/{process.pid}/cwd/disk")  # the small disk, as serve sees it
+        room = os.statvfs(disk)
+        assert room.f_blocks * room.f_frsize <= 2**20, "not the small disk: nothing written"
+        started = {"game": "caboose", "edition": "loose-caboose", "names": ["Ana", "Ben"]}
+        assert call(address, "game", started | {"seed": 1})[0] == 200
+        before = passes(address, 2)
+        kept = call(address, "export")[1]
+        with suppress(OSError), open(disk / "filler", "wb") as filler:
+            for _ in range(256):  # the rest of the disk, as photos or logs fill an SD card
+                filler.write(b"\0" * 4096)
+                filler.flush()
+        refused = call(address, "pass", {"seat": before["to_move"]})
+        assert refused[0] == 507, refused
+        assert refused[1]["error"]["key"] == "storage_full"
+        assert call(address, "state")[1] == before and call(address, "export")[1] == kept
+        (disk / "filler").unlink()  # space freed
+        assert call(address, "pass", {"seat": before["to_move"]})[0] == 200
+        assert call(address, "export")[1]["turns"][:-1] == kept["turns"]
+
+
+def test_the_service_at_a_real_table_resumes_a_damaged_store_and_says_so(tmp_path, capsys):
+    from companion.app.run import main
+
+    store = tmp_path / "table.sqlite3"
+    kept = Store(store)
+    table = Table(kept)
+    table.start("caboose", Start(("Ana", "Ben"), "rollecate", seed=1))
+    game = table.record()[1]
+    kept.close()  # its last entries copied on the way out
+    torn(store)
+    config = write(
+        tmp_path,
+        "[camera]\nsource = 'synthetic:3'\nfps = 100\n[gpio]\npin_factory = 'mock'\n"
+        f"[store]\npath = '{store}'\n",
+    )
+    assert main(config, frames=2, serve=False) == 0
+    said = capsys.readouterr().err
+    assert f"companion run: the table's store {store} is damaged" in said
+    assert "resumed from its backup" in said
+    assert Store(store).current() == game

@@ -2,11 +2,13 @@
 is, its record document and its journal; a reopened store resumes the same game, and a
 store made by an older companion opens and resumes exactly as before."""
 
+import gc
 import hashlib
 import json
 import sqlite3
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -15,7 +17,7 @@ from companion.games.caboose.ledger import Ledger
 from companion.games.caboose.record import record_of
 from companion.games.caboose.rules.engine import deal
 from companion.games.caboose.rules.state import Pass
-from companion.store import Store, StoreError
+from companion.store import Backups, Entry, StorageFull, Store, StoreError
 from companion.table import Table
 from tests.playing import ledger
 
@@ -33,8 +35,8 @@ def started(store: Store, record) -> int:
 def test_turns_survive_reopening(tmp_path, record):
     store = Store(tmp_path / "table.sqlite3")
     game = started(store, record)
-    store.append(game, TURN, {"pass": True})
-    store.append(game, TURN, {"chaos": ["C2"]})
+    store.append(game, TURN, {"pass": True}, finished=False)
+    store.append(game, TURN, {"chaos": ["C2"]}, finished=False)
     store.close()
     again = Store(tmp_path / "table.sqlite3")
     assert again.current_game() == (game, "caboose")
@@ -45,10 +47,12 @@ def test_turns_survive_reopening(tmp_path, record):
 def test_undo_and_correction_are_journaled_not_erased(tmp_path, record):
     store = Store(tmp_path / "table.sqlite3")
     game = started(store, record)
-    store.append(game, TURN, {"play": ["2"], "roll": [1, 1]})
-    store.append(game, TURN, {"pass": True})
-    store.append(game, UNDO)
-    store.append(game, CORRECT, {"play": ["2"], "roll": [1, 0]}, note="roll was 1 wheel")
+    store.append(game, TURN, {"play": ["2"], "roll": [1, 1]}, finished=False)
+    store.append(game, TURN, {"pass": True}, finished=False)
+    store.append(game, UNDO, finished=False)
+    store.append(
+        game, CORRECT, {"play": ["2"], "roll": [1, 0]}, note="roll was 1 wheel", finished=False
+    )
     assert stored_record(store, game).turns == [{"play": ["2"], "roll": [1, 0]}]
     kinds = [entry.kind for entry in store.journal(game)]
     assert kinds == [TURN, TURN, UNDO, CORRECT]
@@ -61,7 +65,9 @@ def test_any_games_record_and_entries_are_kept_as_given(tmp_path):
     store = Store(tmp_path / "table.sqlite3")
     doc = {"format": "yardmaster-record/1", "players": ["Ana", "Ben"], "seed": 7}
     number = store.start("yardmaster", doc, [("draft", {"car": "tanker"})])
-    store.append(number, "couple", {"cars": ["tanker", "boxcar"]}, note="first train")
+    store.append(
+        number, "couple", {"cars": ["tanker", "boxcar"]}, note="first train", finished=False
+    )
     store.close()
     kept = Store(tmp_path / "table.sqlite3").kept(number)
     assert (kept.game, kept.record) == ("yardmaster", doc)
@@ -79,11 +85,14 @@ def test_a_new_game_finishes_the_unfinished_one(tmp_path, record):
     assert [(g[0], g[2]) for g in store.games()] == [(first, True), (second, False)]
 
 
-def test_a_finished_game_is_not_resumed(tmp_path, record):
+def test_a_finished_game_is_not_resumed_until_an_entry_opens_it_again(tmp_path, record):
     store = Store(tmp_path / "table.sqlite3")
     first = started(store, record)
-    store.finish(first)
+    store.append(first, TURN, {"pass": True}, finished=True)  # the turn that ends it
     assert store.current() is None and store.current_game() is None
+    store.append(first, UNDO, finished=False)  # taken back: the game goes on
+    assert Store(tmp_path / "table.sqlite3").current() == first
+    store.append(first, TURN, {"pass": True}, finished=True)
     second = started(store, record)
     assert store.current() == second
     assert [g[0] for g in store.games()] == [first, second]
@@ -102,7 +111,7 @@ def test_an_entry_kind_that_is_no_word_is_refused_and_nothing_is_written(tmp_pat
     store = Store(tmp_path / "table.sqlite3")
     game = started(store, record)
     with pytest.raises(ValueError):
-        store.append(game, kind)
+        store.append(game, kind, finished=False)
     with pytest.raises(ValueError):
         store.start("caboose", {}, [(kind, None)])
     assert store.journal(game) == [] and store.current() == game
@@ -230,3 +239,149 @@ def _serve(path) -> subprocess.CompletedProcess:
         text=True,
         timeout=60,
     )
+
+
+# --- a disk that fills up, a file that goes bad, and the way back --------------------------
+
+QUIET = Backups(changes=10**6, seconds=3600)  # no copy but those a test asks for
+
+
+def played(path, entries: int = 40, backups: Backups = QUIET) -> tuple[Store, int]:
+    """A store holding a game of `entries` turns (several pages of journal)."""
+    store = Store(path, backups)
+    game = store.start("caboose", {"format": "caboose-record/1"})
+    for turn in range(entries):
+        store.append(game, TURN, {"pass": True, "turn": turn, "note": "x" * 200}, finished=False)
+    return store, game
+
+
+def damage(path) -> bytes:
+    """One page of the file overwritten, as a failing SD card leaves it: its bytes now."""
+    with open(path, "r+b") as file:
+        file.seek(3 * 4096)
+        file.write(b"\xff" * 512)
+    return path.read_bytes()
+
+
+def backups_of(path) -> list[str]:
+    """The backups beside the store at `path` (not a copy in the making), oldest first."""
+    made = [p.name for p in path.parent.glob(f"{path.name}.backup-*")]
+    return sorted((n for n in made if n.rsplit("-", 1)[1].isdigit()), key=len)
+
+
+def test_a_change_the_disk_has_no_room_for_is_refused_and_nothing_is_lost(tmp_path):
+    """SQLite's page limit gives the error a full disk gives (SQLITE_FULL)."""
+    path = tmp_path / "table.sqlite3"
+    store, game = played(path, 3)
+    (pages,) = store._db.execute("PRAGMA page_count").fetchone()
+    store._db.execute(f"PRAGMA max_page_count = {pages}")
+    kept = store.journal(game)
+    with pytest.raises(StorageFull) as full:
+        for turn in range(500):  # the pages' free room runs out within a few entries
+            store.append(game, TURN, {"pass": True, "more": "y" * 300}, finished=turn == 499)
+            kept = store.journal(game)
+    assert full.value.key == "storage_full" and "storage is full" in full.value.message
+    assert store.journal(game) == kept and store.current() == game  # nothing of it kept
+    with pytest.raises(StorageFull):
+        store.start("caboose", {"format": "caboose-record/1", "setup": "z" * 9000})
+    assert store.current() == game and len(store.games()) == 1
+    store._db.execute(f"PRAGMA max_page_count = {pages * 100}")  # space freed
+    store.append(game, UNDO, finished=False)
+    assert Store(path).journal(game) == [*kept, Entry(UNDO, None, None)]
+
+
+def test_a_damaged_page_without_a_backup_is_refused_naming_the_file(tmp_path):
+    path = tmp_path / "table.sqlite3"
+    store, _ = played(path)
+    store.close()
+    for copy in path.parent.glob("*.backup-*"):  # a store of an older companion: no backup
+        copy.unlink()
+    damaged = damage(path)
+    with pytest.raises(StoreError) as refused:
+        Store(path)
+    said = str(refused.value)
+    assert str(path) in said and "is damaged" in said and "no good backup" in said
+    assert "move it away" in said and "\n" not in said
+    assert path.read_bytes() == damaged  # left as it was, for whoever can recover it
+
+
+def test_a_store_cut_to_nothing_beside_its_log_is_refused_not_started_empty(tmp_path):
+    """SQLite would open the empty file as a new store and throw its log away."""
+    path, log = tmp_path / "table.sqlite3", tmp_path / "table.sqlite3-wal"
+    store, _ = played(path, 5)
+    written = log.read_bytes()  # the game, not yet copied into the file itself
+    store.close()
+    for copy in path.parent.glob("*.backup-*"):
+        copy.unlink()
+    path.write_bytes(b"")
+    log.write_bytes(written)
+    with pytest.raises(StoreError) as refused:
+        Store(path)
+    assert str(path) in str(refused.value) and "cut short" in str(refused.value)
+    assert path.read_bytes() == b"" and log.read_bytes() == written
+
+
+@pytest.mark.parametrize("how", ["page", "cut"])
+def test_a_damaged_store_is_resumed_from_its_newest_good_backup(tmp_path, how):
+    path = tmp_path / "table.sqlite3"
+    store, game = played(path, 10)
+    store.backup()
+    store.append(game, TURN, {"pass": True}, finished=False)
+    good = store.backup()  # the newest good one
+    journal = store.journal(game)
+    store.append(game, TURN, {"pass": True}, finished=False)
+    newest = store.backup()
+    store.close()
+    assert backups_of(path) == [f"{path.name}.backup-{n}" for n in (1, 2, 3)]
+    damage(newest)  # the card fails under the newest backup too
+    if how == "page":
+        damaged = damage(path)
+    else:
+        damaged = b""
+        path.write_bytes(damaged)
+        path.with_name(path.name + "-wal").write_bytes(b"\x37\x7f\x06\x82" + b"\0" * 4092)
+    again = Store(path)
+    assert again.journal(game) == journal and again.current() == game
+    said = again.restored
+    assert said is not None and str(path) in said and "damaged" in said
+    assert good.name in said and "resumed" in said
+    (aside,) = path.parent.glob(f"{path.name}.damaged-*[0-9]")
+    assert aside.name in said and aside.read_bytes() == damaged  # kept, not deleted
+
+
+def soon(condition) -> bool:
+    """Whether `condition` holds within ten seconds (the backup thread makes the copies)."""
+    for _ in range(500):
+        if condition():
+            return True
+        time.sleep(0.02)
+    return False
+
+
+def test_the_backup_is_made_as_the_game_goes_and_only_the_newest_are_kept(tmp_path):
+    path = tmp_path / "table.sqlite3"
+    store, game = played(path, 5, Backups(changes=3, seconds=3600, keep=2))
+    assert soon(lambda: len(backups_of(path)) == 2)  # every 3 entries, the oldest let go
+    numbers = [int(name.rsplit("-", 1)[1]) for name in backups_of(path)]
+    assert numbers == [numbers[0], numbers[0] + 1]
+    store.append(game, TURN, {"pass": True}, finished=True)  # the game ends: a copy now
+    newest = lambda: sqlite3.connect(path.with_name(backups_of(path)[-1]))  # noqa: E731
+    assert soon(lambda: newest().execute("SELECT finished FROM games").fetchall() == [(1,)])
+    store.close()
+    quiet = tmp_path / "quiet.sqlite3"
+    store = Store(quiet, Backups(changes=100, seconds=0.2))
+    store.start("caboose", {"format": "caboose-record/1"})
+    assert soon(lambda: len(backups_of(quiet)) == 1)  # a few entries: copied within the time
+    store.close()
+
+
+def test_a_store_nobody_closes_is_let_go_with_its_backup_thread(tmp_path):
+    """The backup thread holds the store only while it copies it: a store a tool opened
+    and dropped does not keep its file open for the life of the process."""
+    store = Store(tmp_path / "table.sqlite3", Backups(changes=100, seconds=0.05))
+    store.start("caboose", {"format": "caboose-record/1"})
+    saver = store._saver
+    assert saver is not None and soon(lambda: len(backups_of(tmp_path / "table.sqlite3")) == 1)
+    del store
+    gc.collect()
+    assert soon(lambda: not saver.is_alive())

@@ -31,6 +31,7 @@ from werkzeug.exceptions import HTTPException
 
 from companion import games
 from companion.games.protocol import Malformed, RecordProblem, Refusal
+from companion.store import StorageFull
 from companion.table import Table
 from web.api import ApiError, Limiter, Streams, Views, api, language
 from web.words import ADVISOR, advisor_says, page_words
@@ -239,8 +240,11 @@ def _error_answer(exc: Exception) -> tuple[Response, int]:
     if isinstance(exc, ApiError):
         status, rule, message, extra = exc.status, exc.rule, exc.message, exc.extra
     elif isinstance(exc, Refusal):
-        # the request's shape; "not now" (the table's state is in the way); "not allowed"
+        # the request's shape; "not now" (the table's state is in the way); "not allowed";
+        # no room on the table's disk (507 Insufficient Storage: the server's, not the rules')
         status = 400 if isinstance(exc, Malformed) else 409 if exc.conflict else 422
+        if isinstance(exc, StorageFull):
+            status = 507
         rule, message, extra = exc.rule, exc.message, exc.extra
         if exc.key is not None:  # for a page to say it in its language (`refusal_<key>`)
             extra = {**extra, "key": exc.key, "params": exc.params}

@@ -228,6 +228,8 @@ def serve(
     except StoreError as error:
         print(f"companion serve: {error}", file=sys.stderr)
         return 2
+    if table.store.restored is not None:  # a damaged store: said before anything else
+        print(f"companion serve: {table.store.restored}", file=sys.stderr)
     if demo:
         deal_demo(table)
     pin = pin or new_pin()

@@ -53,6 +53,8 @@ SHELL: dict[str, dict[str, str]] = {
         "live": "live",
         "offline": "reconnecting…",
         "no_answer": "The table did not answer: check the Wi-Fi, look at the table, then try again",
+        "refusal_storage_full": "The table's storage is full: nothing was changed. Free some "
+        "space on the table's computer (its SD card), then try again",
     },
     "es": {
         "title": "Caboose Companion",
@@ -90,6 +92,8 @@ SHELL: dict[str, dict[str, str]] = {
         "live": "en directo",
         "offline": "reconectando…",
         "no_answer": "La mesa no contestó: revisa el wifi, mira la mesa y vuelve a probar",
+        "refusal_storage_full": "El almacenamiento de la mesa está lleno: no se cambió nada. "
+        "Libera espacio en el ordenador de la mesa (su tarjeta SD) y vuelve a probar",
     },
 }
 

@@ -164,6 +164,8 @@ def main(path: Path, frames: int | None = None, serve: bool = True) -> int:
         source.close()
         print(f"companion run: {error}", file=sys.stderr)
         return 2
+    if service.store.restored is not None:  # a damaged store: said before anything else
+        print(f"companion run: {service.store.restored}", file=sys.stderr)
     stop = service.stop
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     signal.signal(signal.SIGINT, lambda *_: stop.set())

@@ -177,7 +177,12 @@ class Match(Protocol):
 
     @property
     def over(self) -> bool:
-        """The game has ended (a new one may be started)."""
+        """The game has ended (a new one may be started). Its last turn may still be
+        taken back, as any turn within the game's undo limit: a family that pressed the
+        wrong thing on the last turn expects to. The game then goes on, so the entry that
+        takes it back tells the store it is no longer finished, in the same transaction
+        (`Store.append`'s `finished`, said with every entry): a restart, even after a
+        power cut, resumes the game the table shows, and only a game over is not resumed."""
 
     @property
     def id(self) -> int:

@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import pytest
 
+from companion.games.caboose.commands import Act, Undo
+from companion.games.caboose.rules.state import Pass
+from companion.store import StorageFull
 from tests.tables import ROLLECATE_TWO
 from tests.web import test_browser as shared
 
@@ -15,15 +18,25 @@ browser = shared.browser  # one Chromium for the module, as test_browser.py star
 server = shared.server
 
 
+# The browser's languages, and what the page says once the table's PIN is accepted.
+LANGUAGES = {"es-ES": "PIN aceptado", "en-GB": "PIN accepted"}
+
+
+def phone(browser, server, lang: str):
+    """A phone's page in `lang` on a Caboose game, its PIN entered: the page and its errors."""
+    page, errors = shared.open_page(browser, server.url, 390, 844, lang=lang)
+    page.wait_for_selector("#railway-svg")
+    page.fill("#pin", shared.PIN)
+    page.click("#pin-form button")
+    page.wait_for_selector(f"#pin-state:has-text('{LANGUAGES[lang]}')")
+    return page, errors
+
+
 def test_a_refused_tap_is_said_in_the_pages_language(browser, server):
     server.post("/api/import", {"record": ROLLECATE_TWO})  # Ana to move
     toasts = {}
-    for lang, accepted in (("es-ES", "PIN aceptado"), ("en-GB", "PIN accepted")):
-        page, errors = shared.open_page(browser, server.url, 390, 844, lang=lang)
-        page.wait_for_selector("#railway-svg")
-        page.fill("#pin", shared.PIN)
-        page.click("#pin-form button")
-        page.wait_for_selector(f"#pin-state:has-text('{accepted}')")
+    for lang in LANGUAGES:
+        page, errors = phone(browser, server, lang)
         page.evaluate("send('/api/pass', {seat: 1})")  # Ben taps PASS out of turn
         page.wait_for_selector("#error:not([hidden])")
         toasts[lang] = page.locator("#error").inner_text()
@@ -38,3 +51,27 @@ def test_a_refused_tap_is_said_in_the_pages_language(browser, server):
         "en-GB": "it is Ana's turn, not Ben's (turn)",
         "en-GB seat": "there is no seat 7 (turn)",
     }
+
+
+def test_a_full_disk_is_said_on_the_page_in_its_language(browser, server):
+    """The table's storage full: the tap is refused (507) and the toast says so, as any
+    refusal, in the page's language."""
+    server.post("/api/import", {"record": ROLLECATE_TWO})  # Ana to move
+    table = server.table
+    db = table.store._db
+    db.execute(f"PRAGMA max_page_count = {db.execute('PRAGMA page_count').fetchone()[0]}")
+    with pytest.raises(StorageFull):  # a pass taken back and played again until no room
+        for _ in range(400):
+            table.handle(Act(0, Pass()))
+            table.handle(Undo(None))
+    seat = table.view("en")["to_move"]
+    toasts = {}
+    for lang in LANGUAGES:
+        page, errors = phone(browser, server, lang)
+        page.evaluate(f"send('/api/pass', {{seat: {seat}}})")  # the player to move
+        page.wait_for_selector("#error:not([hidden])")
+        toasts[lang] = page.locator("#error").inner_text()
+        assert errors == []
+        page.context.close()
+    assert toasts["es-ES"].startswith("El almacenamiento de la mesa está lleno: no se cambió")
+    assert toasts["en-GB"].startswith("The table's storage is full: nothing was changed.")

@@ -3,13 +3,27 @@ lists each game with the options a new game may choose, and a new game names its
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
 import pytest
+from flask.testing import FlaskClient
 
 from companion.games import games
 from companion.games.caboose.rules.edition import EDITIONS
 from companion.games.caboose.rules.edition import load as load_edition
-from tests.web.conftest import HEADERS, record
+from companion.games.caboose.rules.state import Pass
+from companion.games.caboose.simulate import play_game
+from companion.games.switching import simulate as switching_simulate
+from companion.games.switching.board import load as load_board
+from companion.games.yardmaster import simulate as yardmaster_simulate
+from companion.games.yardmaster.edition import load as yardmaster_edition
+from companion.store import Store
+from companion.table import Table
+from tests.web.conftest import HEADERS, PIN, record
 from tests.web.test_browser import browser, enter_pin, open_page, server  # noqa: F401
+from web.app import Settings, create_app
 
 
 def test_api_games_lists_every_game_with_its_editions_and_variants(client):
@@ -73,3 +87,72 @@ def test_a_record_of_no_known_game_is_refused_when_watched(client):
 def test_a_caboose_record_is_watched_through_its_game(client):
     answer = client.post("/api/replay", json={"record": record(), "turn": 0})
     assert answer.status_code == 200 and answer.json["turns"] == len(record()["turns"])
+
+
+# --- the last turn of a game taken back ---------------------------------------------------
+
+
+# A request the page makes from the view it shows: (route, body).
+Step = Callable[[dict[str, Any]], tuple[str, dict[str, Any]]]
+GAMES = ("caboose", "yardmaster-express", "switching")
+
+
+def last_turn(game: str) -> tuple[dict[str, Any], list[Step]]:
+    """A game one turn from its end (a record to import) and its last turn as the page
+    sends it: requests made from the view the table shows before each."""
+    if game == "caboose":
+        done = play_game("loose-caboose", ["Ana", "Ben"], 1, [lambda state: Pass()] * 2)
+        doc = done.record.as_json()
+        return doc | {"turns": doc["turns"][:-1]}, [
+            lambda view: ("pass", {"seat": view["to_move"]})
+        ]
+    if game == "yardmaster-express":
+        doc = yardmaster_simulate.play(yardmaster_edition(), ["run", "run"], 3)[0].doc
+        card = doc["turns"][-1]["add"]
+        return doc | {"turns": doc["turns"][:-1]}, [
+            lambda view: ("add", {"seat": view["to_move"], "card": card, "turn": view["turn"]})
+        ]
+    doc = switching_simulate.play(load_board("ours"), ("greedy", "greedy"), "finish", "short").doc
+    last = doc["turns"][-1]
+    dice = {"colour": last["colour"], "dice": last["dice"]}
+    return doc | {"turns": doc["turns"][:-1]}, [
+        lambda view: ("roll", dice | {"turn": view["turn"]}),
+        lambda view: ("play", {"from": last.get("move") or last["enter"], "turn": view["turn"]}),
+    ]
+
+
+def played(client: FlaskClient, steps: list[Step]) -> dict[str, Any]:
+    """Each step posted on the view before it, accepted; the view after the last."""
+    for step in steps:
+        route, body = step(client.get("/api/state").json)
+        answer = client.post(f"/api/{route}", json=body, headers=HEADERS)
+        assert answer.status_code == 200, answer.json
+    return client.get("/api/state").json
+
+
+def restarted(path: Path) -> FlaskClient:
+    """The page of a service started again on the store at `path`."""
+    return create_app(Table(Store(path)), PIN, Settings()).test_client()
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_last_turn_of_a_game_is_taken_back_and_the_store_agrees(tmp_path, game):
+    """A family that pressed the wrong thing on the last turn takes it back: the game goes
+    on, a restart resumes it on the same turn with every action made since, and the turn
+    played again ends it for good (a restart then shows no game)."""
+    path = tmp_path / "table.sqlite3"
+    client = restarted(path)
+    doc, last = last_turn(game)
+    assert client.post("/api/import", json={"record": doc}, headers=HEADERS).status_code == 200
+    assert played(client, last)["over"]
+    turn = client.get("/api/state").json["turn"]
+    undo = client.post("/api/undo", json={"turn": turn}, headers=HEADERS)
+    assert undo.status_code == 200, undo.json
+    now = client.get("/api/state").json
+    assert not now["over"]
+    again = restarted(path)
+    assert again.get("/api/state").json["game_kind"] == game
+    assert again.get("/api/export").json == client.get("/api/export").json
+    remaining = last[1:] if game == "switching" else last  # a move undone: its roll waits
+    assert played(again, remaining)["over"]
+    assert restarted(path).get("/api/state").json["game"] is None  # over for good

@@ -18,6 +18,7 @@ instead, which needs an explicit confirmation and stays in the journal for the l
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Sequence
 from dataclasses import replace
@@ -43,7 +44,7 @@ from companion.games.caboose.rules.state import (
 )
 from companion.games.caboose.snapshot import FoldedGame, Snapshot, Staged, fold
 from companion.games.caboose.turn_log import turn_line
-from companion.store import Store
+from companion.store import Entry, Kept, Store
 
 __all__ = ["Ledger", "TableError"]  # the ledger's refusals, where its readers expect them
 
@@ -60,7 +61,7 @@ class Ledger:
         self.provisional = provisional
         self.staged: Staged | None = None
         self.revision = 0  # grows with every change a page shows: the match compares it
-        self.game = self._fold(game_id)
+        self.game = _folded(store.kept(game_id))
 
     # --- starting ------------------------------------------------------------------------
 
@@ -181,13 +182,18 @@ class Ledger:
                 error.rule, error.message, key=error.key, params=error.params
             ) from None
         turn = to_turn(action, events)
-        self.store.append(game.id, TURN, turn)  # on disk before anyone is told
-        game.record.turns.append(turn)
-        game.before = game.state
-        game.state = state
-        game.lines.append(turn_line(len(game.record.turns), name, events))
-        game.events.append(events)
-        self._finish_if_known()
+        turns = [*game.record.turns, turn]
+        after = replace(
+            game,
+            record=replace(game.record, turns=turns),
+            before=game.state,
+            state=state,
+            lines=[*game.lines, turn_line(len(turns), name, events)],
+            events=[*game.events, events],
+        )
+        # on disk before anyone is told
+        self.store.append(game.id, TURN, turn, finished=self._finished(after))
+        self.game = after
         self.staged = None
         self.revision += 1
         return events
@@ -205,8 +211,7 @@ class Ledger:
         if self.staged is not None:
             self.unstage()
             return
-        self.store.append(self.game.id, UNDO)
-        self._resume()
+        self._journal(UNDO)
 
     def last_action(self, turn: int | None) -> Pass | Play | Chaos:
         """The last turn as an action, when it is the turn the caller meant (`check_turn`)."""
@@ -281,8 +286,7 @@ class Ledger:
             note = f"turn {number}: discard order changed to {new.get('order')}"
         else:
             note = f"turn {number}: corrected"
-        self.store.append(game.id, CORRECT, new, note)
-        self._resume()
+        self._journal(CORRECT, new, note)
 
     def lay_first_railway(self, railway: Sequence[str]) -> None:
         """The first railway as the table shows it, back first (a provisional deal only,
@@ -317,11 +321,12 @@ class Ledger:
             return
         self._reveal(seat, codes)
 
-    def to_show(self) -> tuple[str, int, int] | None:
-        """What a provisional deal still needs to be shown, or None: `("taken", seat, n)`,
-        the n cards the last turn's player took from the draw pile (Loose Caboose), or
-        `("hand", seat, n)`, a hand at the end of the game."""
-        game = self.game
+    def to_show(self, game: FoldedGame | None = None) -> tuple[str, int, int] | None:
+        """What a provisional deal still needs to be shown of `game` (None: the game as it
+        stands), or None: `("taken", seat, n)`, the n cards the last turn's player took
+        from the draw pile (Loose Caboose), or `("hand", seat, n)`, a hand at the end of
+        the game."""
+        game = game or self.game
         if not self.provisional or not game.record.turns:
             return None
         number = len(game.record.turns)
@@ -366,7 +371,6 @@ class Ledger:
             raise _deal_refused(error) from None
         taken = game.taken_shown | {len(game.record.turns)}
         self._journal_deal(fixed.setup, game.shown, taken)
-        self._finish_if_known()
 
     def show_hand(self, seat: int, hand: Sequence[str]) -> None:
         """A hand shown at the end of a game with a provisional deal: the deal is fixed so
@@ -402,7 +406,6 @@ class Ledger:
         except (DealError, cards.CardCodeError) as error:
             raise _deal_refused(error) from None
         self._journal_deal(fixed.setup, {**game.shown, seat: codes}, game.taken_shown)
-        self._finish_if_known()
 
     def check_seat(self, seat: int) -> None:
         """Refuse `seat` unless it is the player to move: the one place whose turn it is
@@ -425,25 +428,25 @@ class Ledger:
 
     # --- helpers -------------------------------------------------------------------------
 
-    def _fold(self, game_id: int) -> FoldedGame:
-        """The game `game_id` as the store has it: its record now, and its journal's
-        deals and corrections."""
-        kept = self.store.kept(game_id)
-        game = fold(record_now(kept))
-        game.id = game_id
-        game.notes = [e.note for e in kept.journal if e.kind == CORRECT and e.note]
-        for entry in kept.journal:
-            if entry.kind == DEAL:
-                shown = entry.doc.get("shown", {})
-                game.shown = {int(seat): tuple(hand) for seat, hand in shown.items()}
-                game.taken_shown = set(entry.doc.get("taken", []))
-        return game
-
-    def _resume(self) -> None:
-        """Read the game again after the journal changed it (an undo, a correction)."""
-        self.game = self._fold(self.game.id)
-        self.staged = None
+    def _journal(self, kind: str, doc: Any = None, note: str = "") -> None:
+        """Keep an entry that changes the game as a whole (an undo, a correction, a deal
+        fixed): the game it makes is folded first, from the store's journal and this entry,
+        so that the store is told in the same transaction whether the game is finished
+        after it (an undo of the last turn opens a finished game again); then it is the
+        ledger's. Staged cards are kept only by a deal fixed."""
+        kept = self.store.kept(self.game.id)
+        entry = Entry(kind, json.loads(json.dumps(doc)), note or None)  # as a restart reads it
+        after = _folded(replace(kept, journal=[*kept.journal, entry]))
+        self.store.append(self.game.id, kind, doc, note, finished=self._finished(after))
+        self.game = after
+        if kind != DEAL:
+            self.staged = None
         self.revision += 1
+
+    def _finished(self, game: FoldedGame) -> bool:
+        """A game over is finished in the store (a restart no longer resumes it) once
+        nothing of it waits to be shown: on a provisional deal, the hands at the end."""
+        return game.state.over and self.to_show(game) is None
 
     def _reveal(self, seat: int, codes: Sequence[str]) -> None:
         """Cards laid by `seat` (with the card they draw this turn): on a provisional deal,
@@ -459,12 +462,6 @@ class Ledger:
         if fixed.setup != game.record.setup:
             self._journal_deal(fixed.setup, game.shown, game.taken_shown)
 
-    def _finish_if_known(self) -> None:
-        """A game over is finished in the store (a restart no longer resumes it) once
-        nothing of it waits to be shown: on a provisional deal, the hands at the end."""
-        if self.game.state.over and self.to_show() is None:
-            self.store.finish(self.game.id)
-
     def _journal_deal(
         self, setup: dict[str, Any], shown: dict[int, tuple[str, ...]], taken: set[int]
     ) -> None:
@@ -473,10 +470,20 @@ class Ledger:
             "shown": {str(seat): list(hand) for seat, hand in shown.items()},
             "taken": sorted(taken),
         }
-        self.store.append(self.game.id, DEAL, entry)  # on disk before anyone is told
-        staged = self.staged
-        self._resume()
-        self.staged = staged
+        self._journal(DEAL, entry)  # on disk before anyone is told
+
+
+def _folded(kept: Kept) -> FoldedGame:
+    """A kept game as it stands: its record now, and its journal's deals and corrections."""
+    game = fold(record_now(kept))
+    game.id = kept.number
+    game.notes = [e.note for e in kept.journal if e.kind == CORRECT and e.note]
+    for entry in kept.journal:
+        if entry.kind == DEAL:
+            shown = entry.doc.get("shown", {})
+            game.shown = {int(seat): tuple(hand) for seat, hand in shown.items()}
+            game.taken_shown = set(entry.doc.get("taken", []))
+    return game
 
 
 def _deal_refused(error: DealError | cards.CardCodeError) -> TableError:

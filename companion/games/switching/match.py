@@ -116,11 +116,10 @@ class Match:
     # --- the commands --------------------------------------------------------------------
 
     def _journal(self, snap: Snapshot, kind: str, doc: dict[str, Any]) -> None:
-        """Keep one step: in the store first, then as the game. The step that wins it
-        finishes the game in the store: a restart no longer resumes a game that is over."""
-        self.store.append(self.number, kind, doc)
-        if snap.position.over:
-            self.store.finish(self.number)
+        """Keep one step: in the store first, then as the game. The store is told with
+        the step whether the game is over after it: the step that wins finishes it (a
+        restart no longer resumes it), and an undo of that step opens it again."""
+        self.store.append(self.number, kind, doc, finished=snap.position.over)
         self.snap = snap
 
     def _press(self, button: str) -> None:

@@ -90,9 +90,7 @@ class Match:
 
     @property
     def over(self) -> bool:
-        """Over once its last card is added; the strategic variant's first game is not (its
-        second game is still to be played)."""
-        return self.snap.yard.over and self.snap.variant != STRATEGIC
+        return _over(self.snap)
 
     @property
     def id(self) -> int:
@@ -154,16 +152,14 @@ class Match:
         """Journal a card added, then make it the game's. The card that ends the game
         finishes it in the store (a restart no longer resumes it); the strategic variant's
         first game stays open until its second is dealt."""
-        self.store.append(self.number, ADD, _turn_doc(seen))
+        self.store.append(self.number, ADD, _turn_doc(seen), finished=_over(snap))
         self.snap = snap
-        if self.over:
-            self.store.finish(self.number)
 
     def _undo(self, turn: int | None) -> None:
         if turn is not None:
             self._fresh(turn)
         snap = undone(self.snap)
-        self.store.append(self.number, UNDO)
+        self.store.append(self.number, UNDO, finished=_over(snap))  # the last card: open again
         seat = snap.yard.to_move
         if self.following is not None and seat is not None:
             # the card still lies on the table: the camera must not take it again
@@ -318,6 +314,12 @@ class Match:
                 f"{turn}; look at the table again", conflict=True, key="stale",
                 params={"turn": now},
             )  # fmt: skip
+
+
+def _over(snap: Snapshot) -> bool:
+    """Over once its last card is added; the strategic variant's first game is not (its
+    second game is still to be played)."""
+    return snap.yard.over and snap.variant != STRATEGIC
 
 
 def added(snap: Snapshot, seen: Add | None) -> Snapshot:
