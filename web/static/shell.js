@@ -55,9 +55,11 @@ function t(key, params = {}) {
   return text;
 }
 
-// Something the camera or the referee says (`{key, params, text}`): in the page's words when
-// they have it as `session_<key>` or `refusal_<key>`, else its English.
+// Something the camera or the referee says (`{key, params, text}`): its `said` when the game
+// words it itself (the cards it names in words), else in the page's words when they have it
+// as `session_<key>` or `refusal_<key>`, else its English.
 function said(x) {
+  if (x.said) return x.said;
   const params = { ...x.params, message: x.text };
   for (const key of [`session_${x.key}`, `refusal_${x.key}`]) {
     if (t(key) !== key) return t(key, params);

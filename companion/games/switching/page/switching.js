@@ -191,7 +191,7 @@ function drawMoves(v, replay) {
   } else if (v.phase === "reroll") {
     const key = v.reroll.train === null ? "reroll_enter" : "reroll_train";
     parts.push(h("h2", {}, t("doubles_again")), h("p", { id: "sw-reroll" },
-      isolateNames(t(key, { name: v.players[v.to_move].name, space: v.reroll.train }))));
+      isolateNames(t(key, { name: v.players[v.to_move].name, space: v.reroll.place }))));
   }
   if (KIOSK) {
     box.hidden = !parts.length;
@@ -312,7 +312,8 @@ function drawBoard(v) {
   for (const space of b.spaces) svg.append(spaceMark(space, u));
   for (const space of b.spaces) svg.append(text(space.x, space.y, space.id, `sw-space-id ${space.kind}`, 0.75 * u));
   for (const train of v.trains) svg.append(locomotive(train, at[train.space], u));
-  const move = v.moves.find((m) => m.id === chosenMove);
+  // The move tapped, else the last move played: its trains' paths as arrows.
+  const move = v.moves.find((m) => m.id === chosenMove) || v.last_move;
   if (move) svg.append(chain(move, at, u));
   document.getElementById("sw-board").replaceChildren(svg);
   document.getElementById("sw-board-name").textContent = b.ours ? `(${t("board_ours")})` : `(${b.name})`;
@@ -363,7 +364,7 @@ function drawSession(session) {
   box.className = trouble ? "led-error" : session.awaiting === "confirm" ? "led-needs-confirmation" : "";
   const now = session.problem || session.waiting;
   const next = session.awaiting === "nothing" ? t("game_over")
-    : t(`session_${session.awaiting}`, { name: session.mover, origin: session.shown ? session.shown.from : "" });
+    : t(`session_${session.awaiting}`, { name: session.mover, origin: session.shown ? session.shown.place : "" });
   const parts = [h("h2", {}, t("session")),
     h("p", { class: `big${session.problem ? " problem" : ""}`, id: "session-message" },
       isolateNames(now ? saidHere(now) : next))];

@@ -100,7 +100,7 @@ function drawMove(v, replay) {
   }
   const asks = v.hand ? t("hand", { name: mover.name }) : t("choices", { name: mover.name });
   const entries = offered.map((entry) => h("div", { class: "ym-entry", "data-entry": entry.card || "" },
-    h("span", { class: "ym-code" }, entry.card || t("add_face_down")),
+    h("span", { class: "ym-code" }, entry.said || t("add_face_down")),
     h("div", { class: "ym-ways" }, entry.ways.map((way) => wayButton(v, entry, way))),
     entry.ways.filter((way) => way.why).map((way) => h("small", { class: "ym-why",
       id: whyId(entry, way), "data-way": way.way }, `${t(`way_${way.way}`)}: ${way.why}`))));
@@ -221,7 +221,7 @@ function drawSession(session) {
     h("p", { class: `big${session.problem ? " problem" : ""}`, id: "session-message" }, isolateNames(message))];
   if (session.awaiting === "confirm" && session.last) {
     parts.push(h("p", { id: "session-taken" },
-      isolateNames(t("session_taken", { name: session.last.name, card: session.last.card }))));
+      isolateNames(t("session_taken", { name: session.last.name, card: session.last.said }))));
   }
   if (session.camera.length) {
     parts.push(h("div", { id: "session-camera" }, h("h3", {}, t("session_camera")),
