@@ -14,6 +14,12 @@ from typing import Any
 
 import pytest
 
+from companion import games
+from companion.app.demo import terminal_lines
+from companion.store import Store
+from companion.table import Table
+from tests.words_checks import codes_in
+
 COMPANION = [sys.executable, "-m", "companion"]
 CAMERA_FIELDS = ("camera_matched_every_turn", "camera", "truth_matched")
 SEED = "e2e"
@@ -212,3 +218,17 @@ def test_laura_plays_her_card_when_her_railway_outgrows_the_table():
     for pose in [*state.layout, *action.place]:
         on_table = players.on_table(pose)
         assert left < on_table.x < right and top < on_table.y < bottom
+
+
+@pytest.mark.parametrize("game_id", ["caboose", "yardmaster-express", "switching"])
+def test_the_terminal_says_each_turn_as_the_page_does(game_id, tmp_path):
+    """Issue 27: the demo's terminal lines are the page's log, oldest first, in English:
+    the same turn numbers and railway card numbers (the Caboose terminal said "caboose
+    1 -> 3" where the page said "2 -> 4"; the switching terminal's turn 9 was the page's
+    17), cards and spaces in words, never the record's codes."""
+    table = Table(Store(tmp_path / "table.sqlite3"))
+    game = games.game(game_id)
+    game.sample(table, 12, "terminal")
+    lines = terminal_lines(game, table.record()[2])
+    assert lines == [entry["text"] for entry in reversed(table.view("en")["log"])]
+    assert lines and not [line for line in lines if codes_in(line)]

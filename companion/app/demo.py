@@ -274,6 +274,19 @@ def _save(record: Mapping[str, Any], path: Path) -> None:
     path.write_text(json.dumps(record, indent=1) + "\n")
 
 
+# More turns than any record holds: a record watched to its end.
+EVERY_TURN = 1_000_000
+
+
+def terminal_lines(game: Game, record: Mapping[str, Any]) -> list[str]:
+    """The game's turns as the page's log says them in English (`Game.watch` of its record
+    to the end), oldest first: the terminal and the page name the same turn by the same
+    number, cards and spaces in words, where the record's own notation (`doc["log"]`,
+    what `companion replay` prints) keeps its codes and counts."""
+    frame = game.watch(record, EVERY_TURN, "en")
+    return [entry["text"] for entry in reversed(frame["log"])]
+
+
 def main(args: argparse.Namespace) -> int:
     """`companion demo`; exit 0 when the game was played to its end, 2 when it could not."""
     delay = args.delay if args.delay is not None else (0.0 if args.headless else 0.4)
@@ -332,7 +345,7 @@ def main(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(doc))
     else:
-        for line in doc["log"]:
+        for line in terminal_lines(played, record):
             print(line)
         print(f"camera matched every turn: {doc['camera_matched_every_turn']}")
         print(f"the companion's game is the players' true game: {doc['truth_matched']}")
