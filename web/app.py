@@ -77,8 +77,9 @@ class _PinGuard:
             raise ApiError(
                 401,
                 "pin",
-                f"changing the game needs the table's PIN ({PIN_HEADER}): enter the PIN "
-                "shown on the table's screen or log",
+                "changing the game needs the table's PIN: enter the PIN shown on the table's "
+                "screen or log",
+                key="pin_missing",
             )
         now = time.monotonic()
         window = self._settings.pin_window
@@ -100,7 +101,12 @@ class _PinGuard:
                 )
             if not hmac.compare_digest(given.encode(), self._pin):
                 self._failures[client] = [*tries, now]
-                raise ApiError(401, "pin", "wrong PIN: it is shown on the table's screen or log")
+                raise ApiError(
+                    401,
+                    "pin",
+                    "wrong PIN: it is shown on the table's screen or log",
+                    key="pin_wrong",
+                )
 
 
 def new_pin() -> str:

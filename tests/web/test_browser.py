@@ -304,7 +304,7 @@ def test_a_wrong_pin_and_a_refused_play_are_said_on_the_page(browser, server):
     page.fill("#pin", "0000")
     page.click("#pin-form button")
     page.wait_for_selector("#error:not([hidden])")
-    assert "wrong PIN" in page.locator("#error").inner_text()
+    assert "Wrong PIN" in page.locator("#error").inner_text()
     before = server.state()
     page.click("#pass")
     page.wait_for_function("() => document.querySelector('#error').textContent.includes('PIN')")

@@ -73,3 +73,27 @@ def test_a_record_of_no_known_game_is_refused_when_watched(client):
 def test_a_caboose_record_is_watched_through_its_game(client):
     answer = client.post("/api/replay", json={"record": record(), "turn": 0})
     assert answer.status_code == 200 and answer.json["turns"] == len(record()["turns"])
+
+
+def test_the_games_are_named_in_the_requests_language(client):
+    """Issue 27: the Spanish start form lists every game, board and variant in Spanish,
+    whichever game the table plays; an edition's own name (a product's) stays as it is."""
+    spanish = {g["id"]: g for g in client.get("/api/games?lang=es").json}
+    english = {g["id"]: g for g in client.get("/api/games?lang=en").json}
+    board = spanish["switching"]["options"][0]
+    assert spanish["switching"]["name"] == "Cambio de vías"
+    assert board["name"].startswith("Nuestro tablero")
+    assert board["variants"][0]["name"] == "Partida corta: gana quien lleve dos trenes"
+    yard = spanish["yardmaster-express"]["options"][0]["variants"]
+    yard_en = english["yardmaster-express"]["options"][0]["variants"]
+    assert all(es["name"] != en["name"] for es, en in zip(yard, yard_en, strict=True))
+    loknroll = next(o for o in spanish["caboose"]["options"] if o["id"] == "loknroll")
+    assert loknroll["name"] == "LOK'n'ROLL" and loknroll["variants"][0]["name"] == "En solitario"
+
+
+def test_a_change_without_the_pin_is_refused_in_words_the_page_says(client):
+    """Issue 27: no header name in the message; a key the page says in its language."""
+    answer = client.post("/api/pass", json={"seat": 0})
+    error = answer.json["error"]
+    assert answer.status_code == 401 and error["key"] == "pin_missing"
+    assert "X-Table-Pin" not in error["message"]

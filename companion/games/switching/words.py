@@ -18,7 +18,9 @@ from companion.games.words import with_refusals
 
 TEXT: dict[str, dict[str, str]] = {
     "en": {
-        # The start form's variants (the shell asks for `variant_<id>`).
+        # The start form's names (`web.words.named_game`): the game, its board, variants.
+        "game_name": "Switching tracks",
+        "option_ours": "Our switching board (the companion's own)",
         "variant_short": "Short game: two trains to win",
         "variant_repair": "Bonus level: repair tiles",
         "variant_short-repair": "Short game with repair tiles",
@@ -106,6 +108,11 @@ TEXT: dict[str, dict[str, str]] = {
         "slot_NE": "the top right slot",
         "slot_SW": "the bottom left slot",
         "slot_SE": "the bottom right slot",
+        # A slot's mark on the drawn board: its compass point.
+        "slot_mark_NW": "NW",
+        "slot_mark_NE": "NE",
+        "slot_mark_SW": "SW",
+        "slot_mark_SE": "SE",
         # A move's bump chain, step by step, and the move in one sentence: each train, how
         # many spaces it goes, from where to where it stops.
         "step_moved": "{train} moves {n} spaces, from {origin} to {to}",
@@ -175,6 +182,8 @@ TEXT: dict[str, dict[str, str]] = {
         "session_dice_unsure": "the dice could not be read: are all three beside the board, apart?",
     },
     "es": {
+        "game_name": "Cambio de vías",
+        "option_ours": "Nuestro tablero de cambio de vías (el del compañero)",
         "variant_short": "Partida corta: gana quien lleve dos trenes",
         "variant_repair": "Nivel extra: fichas de reparación",
         "variant_short-repair": "Partida corta con fichas de reparación",
@@ -253,6 +262,10 @@ TEXT: dict[str, dict[str, str]] = {
         "slot_NE": "el hueco de arriba a la derecha",
         "slot_SW": "el hueco de abajo a la izquierda",
         "slot_SE": "el hueco de abajo a la derecha",
+        "slot_mark_NW": "NO",
+        "slot_mark_NE": "NE",
+        "slot_mark_SW": "SO",
+        "slot_mark_SE": "SE",
         "step_moved": "el {train} avanza {n} casillas, desde {origin} hasta {to}",
         "step_moved_one": "el {train} avanza 1 casilla, desde {origin} hasta {to}",
         "step_moved_along": "el {train} avanza {n} casillas por {origin}",

@@ -289,7 +289,9 @@ function drawBoard(v) {
   for (const slot of b.slots) {
     svg.append(s("rect", { x: slot.x, y: slot.y, width: slot.w, height: slot.h,
       class: `sw-slot${slot.empty ? " empty" : ""}`, "data-slot": slot.id }));
-    svg.append(text(slot.x + slot.w - 0.5 * u, slot.y + slot.h - 0.9 * u, slot.id, "sw-slot-name", 1.2 * u));
+    // Its compass point in the page's words (NO, SO in Spanish); a board's own slot id else.
+    const mark = TEXT[`slot_mark_${slot.id}`] ? t(`slot_mark_${slot.id}`) : slot.id;
+    svg.append(text(slot.x + slot.w - 0.5 * u, slot.y + slot.h - 0.9 * u, mark, "sw-slot-name", 1.2 * u));
   }
   for (const p of b.panels) {
     // Its name in its top left corner as the panel lies upright (turned round: in the
