@@ -92,3 +92,13 @@ def test_the_page_names_things_in_words_never_by_their_codes(lang, tmp_path):
     hand = views[0]["hand"]
     assert hand and all(entry["said"] and entry["card"] for entry in hand)  # words, codes
     assert "·" in views[0]["log"][0]["text"]  # "red 1 · blue 3", as the buttons say it
+
+
+def test_a_railcar_shows_its_colours_initial_in_the_pages_language(tmp_path):
+    """Issue 27: a Spanish page marks a blue railcar "Az" (azul), not the card's "B"; the
+    card's letter stays in the data (`colour`)."""
+    spanish, _ = sample_views("yardmaster-express", tmp_path, "es")
+    legend = {c["letter"]: c["initial"] for c in spanish["edition"]["colours"]}
+    assert legend == {"R": "R", "B": "Az", "Y": "Am", "G": "V", "P": "M"}
+    railcars = [r for p in spanish["players"] for c in p["train"] for r in c.get("railcars", [])]
+    assert railcars and all(r["initial"] == legend[r["colour"]] for r in railcars)

@@ -32,9 +32,17 @@ def colour_name(edition: Edition, letter: str, lang: str) -> str:
     return TEXT[lang].get(f"colour_{name}", name)
 
 
+def colour_initial(edition: Edition, letter: str, lang: str) -> str:
+    """The initial a railcar shows for its colour in `lang` (a colour-blind player reads it):
+    the page's initial for the edition's colour ("Az" for azul), else the card's letter."""
+    name = edition.colours.get(letter, letter)
+    return TEXT[lang].get(f"initial_{name}", letter)
+
+
 def _railcar(edition: Edition, railcar: cards.Railcar, lang: str) -> dict[str, Any]:
     colour, value = railcar
-    return {"colour": colour, "value": value, "name": colour_name(edition, colour, lang)}
+    return {"colour": colour, "value": value, "name": colour_name(edition, colour, lang),
+            "initial": colour_initial(edition, colour, lang)}  # fmt: skip
 
 
 def _said(edition: Edition, railcar: cards.Railcar, lang: str) -> str:
@@ -365,7 +373,11 @@ def build(snap: Snapshot, lang: str = "en", *, light: bool = False) -> dict[str,
             "id": snap.edition.id,
             "name": snap.edition.name,
             "colours": [
-                {"letter": letter, "name": colour_name(snap.edition, letter, lang)}
+                {
+                    "letter": letter,
+                    "name": colour_name(snap.edition, letter, lang),
+                    "initial": colour_initial(snap.edition, letter, lang),
+                }
                 for letter in snap.edition.colours
             ],
         },

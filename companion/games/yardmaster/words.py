@@ -83,6 +83,12 @@ TEXT: dict[str, dict[str, str]] = {
         "colour_yellow": "yellow",
         "colour_green": "green",
         "colour_purple": "purple",
+        # The initial a railcar shows for its colour (the colour's word's first letters).
+        "initial_red": "R",
+        "initial_blue": "B",
+        "initial_yellow": "Y",
+        "initial_green": "G",
+        "initial_purple": "P",
         # Why a way is greyed (Y-5), as the view says it.
         "why_no_join": "does not join: {left} after {right}, neither colour nor value matches",
         # What decided the ranking (Y-10, Y-11).
@@ -214,6 +220,11 @@ TEXT: dict[str, dict[str, str]] = {
         "colour_yellow": "amarillo",
         "colour_green": "verde",
         "colour_purple": "morado",
+        "initial_red": "R",
+        "initial_blue": "Az",
+        "initial_yellow": "Am",
+        "initial_green": "V",
+        "initial_purple": "M",
         "why_no_join": "no encaja: {left} tras {right}, no coincide ni el color ni el valor",
         "decided_score": "decidido por la puntuación más alta",
         "decided_seat": "empate a {points} puntos: {name} juega el último de la ronda, y gana",

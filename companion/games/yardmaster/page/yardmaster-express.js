@@ -15,7 +15,7 @@ const YM_SECTIONS = ["ym-status-section", "ym-move", "ym-trains-section", "ym-st
 function railcar(r, extra = "") {
   return h("span", { class: `rc rc-${r.colour}${r.run ? " run" : ""} ${extra}`,
     title: `${r.name} ${r.value}`, "data-colour": r.colour },
-    h("span", { class: "rc-letter" }, r.colour), h("span", { class: "rc-value" }, String(r.value)));
+    h("span", { class: "rc-letter" }, r.initial || r.colour), h("span", { class: "rc-value" }, String(r.value)));
 }
 
 // A card of a train as it lies: the engine, a card face down, or a railcar card (turned
@@ -160,7 +160,7 @@ function drawTrains(v) {
   h("div", { class: "ym-train", role: "list", "aria-label": p.name }, p.train.map(trainCard)))));
   // The colours' letters and patterns, said once, for whoever cannot tell them apart.
   document.getElementById("ym-legend").replaceChildren(...v.edition.colours.map((c) =>
-    h("span", { class: "ym-legend-item" }, railcar({ colour: c.letter, value: "", name: c.name }, "swatch"),
+    h("span", { class: "ym-legend-item" }, railcar({ colour: c.letter, initial: c.initial, value: "", name: c.name }, "swatch"),
       ` ${c.name}`)));
 }
 
