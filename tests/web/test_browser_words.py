@@ -10,7 +10,7 @@ import copy
 import pytest
 
 from companion import games
-from companion.games.caboose.words import TEXT
+from companion.games.caboose.words import TEXT, cards_words
 from tests.tables import ROLLECATE_TWO
 from tests.web import test_browser as shared
 from tests.words_checks import codes_in
@@ -229,7 +229,7 @@ def test_lauras_turn_is_said_in_spanish(browser, server):
     action = doc["choices"]["laura"]
     page, errors = shared.open_page(browser, server.url, 390, 844, lang="es-ES")
     page.wait_for_selector("#move p.big")
-    cards = " ".join(code.split("/")[0] for code in action.get("cards", []))
+    cards = cards_words(action.get("cards", []), "es")  # "carta de caos 2", never "C2"
     said = TEXT["es"][f"laura_{action['kind']}"].replace("{cards}", cards)
     assert page.locator("#move p.big").inner_text() == f"Turno de Laura: {said}"
     assert errors == []
