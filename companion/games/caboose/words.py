@@ -349,9 +349,9 @@ REFUSALS: dict[str, dict[str, str]] = {
         "{cards}",
         "laura_rolls": "Laura nunca tira: avanza según el valor de su carta",
         "laura_no_order": "Laura no elige orden: pone todas las cartas de penalización en su "
-        "pila a la vez y siempre combina (R-10); no des orden en sus turnos",
+        "pila a la vez y siempre combina; no des orden en sus turnos",
         "no_order": "{edition} no tiene orden de descarte: cada carta de penalización va a la "
-        "pila al tomarla y cancela enseguida (R-13); el orden de R-7 es solo para Rollecate y "
+        "pila al tomarla y cancela enseguida; el orden de descarte es solo para Rollecate y "
         "LOK'n'ROLL: no lo des",
         "names_missing": "cada jugador necesita un nombre",
         "variant_players_one": "esta variante es para 1 jugador",
@@ -360,9 +360,9 @@ REFUSALS: dict[str, dict[str, str]] = {
         "no_variant": "{edition} no tiene la variante {variant} (variantes: {allowed})",
         "no_variants": "{edition} no tiene la variante {variant}: no tiene variantes",
         "rival_seats": "{variant} tiene {seats} asientos: primero {rival}, luego tú",
-        "laura_must_pass": "Laura debe pasar en este turno (R-10)",
-        "laura_must_play": "Laura debe jugar {cards} en este turno (R-10)",
-        "laura_must_discard": "Laura debe descartar {cards} en este turno (R-10)",
+        "laura_must_pass": "Laura debe pasar en este turno",
+        "laura_must_play": "Laura debe jugar {cards} en este turno",
+        "laura_must_discard": "Laura debe descartar {cards} en este turno",
         # the table (ledger.py, refusals.py)
         "not_your_turn": "le toca a {name}, no a {other}",
         "no_seat": "no hay ningún asiento {seat}",
@@ -438,7 +438,31 @@ REFUSALS: dict[str, dict[str, str]] = {
         "undo_roll": SESSION["es"]["undo_roll"],
     },
 }
-REFUSALS["en"] = dict.fromkeys(REFUSALS["es"], "{message}")
+# English says a refusal's own message, but where the message holds a rule id inside it,
+# said anew without it (the id stays in the answer's `rule`).
+REFUSALS["en"] = dict.fromkeys(REFUSALS["es"], "{message}") | {
+    "laura_no_order": "Laura chooses no order: she puts every penalty card on her pile at "
+    "once and always combines; leave order out of her turns",
+    "no_order": "{edition} has no discard order: each penalty card goes onto the pile as it "
+    "is taken and cancels at once; the discard order is for Rollecate and LOK'n'ROLL only: "
+    "leave order out",
+    "laura_must_pass": "Laura must pass this turn",
+    "laura_must_play": "Laura must play {cards} this turn",
+    "laura_must_discard": "Laura must discard {cards} this turn",
+    # and where it names cards by their codes, said anew with the cards' words
+    "not_in_hand": "{code} is not in the hand (the hand holds {hand})",
+    "not_in_empty_hand": "{code} is not in the hand (the hand holds no cards)",
+    "placement_crooked": "card {number} played ({code}) is laid at {degrees} degrees: lay "
+    "it straight along the table",
+    "placement_apart": "card {number} played ({code}) does not join the open end of the "
+    "front card: put one of its track ends against it",
+    "placement_on_top": "card {number} played ({code}) cannot lie there: it would lie on top "
+    "of railway card {other} ({other_code})",
+    "placement_loop": "card {number} played ({code}) cannot lie there: it would close a loop "
+    "with railway card {other} ({other_code})",
+    "order_cards": "the order must list exactly the cards taken this turn: {cards}",
+    "not_held": "{codes} is not what this player holds",
+}
 TEXT = {
     lang: TEXT[lang] | {f"refusal_{key}": words for key, words in REFUSALS[lang].items()}
     for lang in LANGUAGES
