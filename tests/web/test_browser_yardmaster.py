@@ -22,6 +22,7 @@ from companion.games.yardmaster.follow import TrainSeen
 from companion.store import Store
 from companion.table import Table
 from tests.web import test_browser as shared
+from tests.words_checks import codes_in
 
 pytestmark = pytest.mark.browser
 
@@ -140,10 +141,12 @@ def test_a_card_that_does_not_join_is_refused_and_said_in_spanish(browser, serve
     assert page.locator(f"#{described}").inner_text().endswith(why)
     tap(page, card, way)
     page.wait_for_selector("#error:not([hidden])")
-    laid = next(w["laid"] for e in doc["hand"] if e["card"] == card for w in e["ways"]
+    laid = next(w for e in spanish["hand"] if e["card"] == card for w in e["ways"]
                 if w["way"] == way)  # fmt: skip
+    said = " · ".join(f"{r['name']} {r['value']}" for r in laid["railcars"])
     toast = page.locator("#error").inner_text()
-    assert toast.startswith(f"{laid} no encaja con ") and "(Y-5)" not in toast  # no rule id
+    # the card in words as the buttons say it ("azul 1 · verde 4"), no code, no rule id
+    assert toast.startswith(f"{said} no encaja con ") and not codes_in(toast)
     assert "gírala, ponla boca abajo o pon otra carta" in toast
     assert server.state()["turn"] == doc["turn"]
     assert page.evaluate(SCROLL_WIDTH) <= 360

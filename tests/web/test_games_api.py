@@ -10,6 +10,7 @@ from companion.games.caboose.rules.edition import EDITIONS
 from companion.games.caboose.rules.edition import load as load_edition
 from tests.web.conftest import HEADERS, record
 from tests.web.test_browser import browser, enter_pin, open_page, server  # noqa: F401
+from tests.words_checks import codes_in
 
 
 def test_api_games_lists_every_game_with_its_editions_and_variants(client):
@@ -97,3 +98,33 @@ def test_a_change_without_the_pin_is_refused_in_words_the_page_says(client):
     error = answer.json["error"]
     assert answer.status_code == 401 and error["key"] == "pin_missing"
     assert "X-Table-Pin" not in error["message"]
+
+
+def test_a_refusal_names_its_cards_in_words_beside_the_codes_it_keeps(client):
+    """Issue 27: a Yardmaster card that does not join, tapped on a Spanish page: the answer
+    keeps its key, parameters and English message (codes), and says it in `said` with the
+    cards in words, as the page's toast shows it."""
+    body = {"game": "yardmaster-express", "edition": "yardmaster-express",
+            "names": ["Ana", "Ben"], "seed": 2}  # fmt: skip
+    client.post("/api/game", json=body, headers=HEADERS)
+    while True:  # cards added as they join, until one of the mover's would not
+        doc = client.get("/api/state?lang=es").json
+        seat, turn = doc["to_move"], doc["turn"]
+        ways = [(entry, way) for entry in doc["hand"] for way in entry["ways"]
+                if way["way"] != "face_down"]  # fmt: skip
+        greyed = [(entry, way) for entry, way in ways if not way["legal"]]
+        if greyed:
+            break
+        entry, way = ways[0]
+        add = {"seat": seat, "card": entry["card"], "turned": way["way"] == "turned"}
+        assert (
+            client.post("/api/add", json=add | {"turn": turn}, headers=HEADERS).status_code == 200
+        )
+    entry, way = greyed[0]
+    add = {"seat": seat, "card": entry["card"], "turned": way["way"] == "turned", "turn": turn}
+    answer = client.post("/api/add?lang=es", json=add, headers=HEADERS)
+    error = answer.json["error"]
+    assert answer.status_code == 422 and error["key"] == "no_join"
+    assert error["params"]["card"] == way["laid"]  # the data keeps the code
+    said = " · ".join(f"{r['name']} {r['value']}" for r in way["railcars"])
+    assert error["said"].startswith(f"{said} no encaja con ") and codes_in(error["said"]) == []

@@ -141,6 +141,7 @@ def test_answering_through_the_page(seated):
         "message": "there is no question to answer",
         "key": "no_question",  # for the page to say it in its language
         "params": {},
+        "said": "there is no question to answer",  # as the game says it, in the page's words
     }
 
 

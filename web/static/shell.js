@@ -123,6 +123,7 @@ let toastTimer = null;
 // A refusal of the table in the page's language when the page's words know its key (they
 // are the game's `refusal_<key>`), else in the table's English.
 function refusal(error) {
+  if (error.said) return error.said;  // the game said it, the pieces it names in words
   const key = `refusal_${error.key}`;
   if (!error.key || !TEXT[key]) return error.message;
   return t(key, { ...error.params, message: error.message });
