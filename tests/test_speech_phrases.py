@@ -40,3 +40,18 @@ def test_the_cameras_question_and_a_broken_rule_are_said_once_its_waiting_never(
     # the same question with another figure, the same problem: nothing new to say
     again = asking | {"question": {"prompt": "Which card is this? The camera is 25% sure"}}
     assert phrases(view(log, asking), view(log, again)) == []
+
+
+def test_a_message_is_said_in_its_words_never_by_the_codes_its_data_keeps() -> None:
+    """Issue 27: a referee's message of the Yardmaster or switching page carries its
+    English `text` (codes kept, as the API gives it) and `said`, its words in the view's
+    language: the voice says `said`."""
+    taken = {
+        "key": "take_back",
+        "params": {"name": "Cleo", "card": "G2-B3"},
+        "text": "G2-B3 was taken back: take it off Cleo's train",
+        "said": "verde 2 · azul 3 se ha quitado: quítala del tren de Cleo",
+    }
+    log = [{"turn": 1, "text": "turno 1: Cleo pone verde 2 · azul 3"}]
+    heard = phrases(view(log), view(log, {"waiting": None, "problem": taken}), "es")
+    assert heard == [taken["said"]]

@@ -89,3 +89,64 @@ def said_keys(paths: list[Path]) -> set[str]:
                     if isinstance(first, ast.Constant):
                         keys.add(first.value)
     return {key for key in keys if isinstance(key, str)}
+
+
+# What a person must never read (issue 27): a code of the records or the API instead of
+# words. A Caboose card code ("1x", "C2", "1/s"), a railcar card ("R1-B3"), a space of
+# the switching board ("o3", "G2"), a slot by its compass id ("NE"), a rule id ("S-6").
+CODES = re.compile(
+    r"\b[1-4]x\b|\bC[1-4]\b|\b[1-4]/[sc]\b"  # Caboose cards
+    r"|\b[A-Z][0-9]+-[A-Z][0-9]+\b"  # railcar cards
+    r"|\b[A-Za-z][0-9]\b"  # switching spaces
+    r"|\b(?:NE|NW|SE|SW)\b"  # switching slots
+    r"|\b[RSY]-[0-9]+\b"  # rule ids
+)
+
+
+def codes_in(text: str) -> list[str]:
+    """The codes a sentence shows instead of words."""
+    return [found.group() for found in CODES.finditer(text)]
+
+
+def sentences(doc: object) -> list[str]:
+    """Every sentence of a view a person reads: its strings with a space in them, but not
+    the data kept beside the words (a message's `params` and English `text`, which the
+    API keeps as they were, the session's `said` keys and parameters)."""
+    found: list[str] = []
+    if isinstance(doc, dict):
+        said = "key" in doc and "params" in doc  # a message in JSON: only its `said` is read
+        for name, value in doc.items():
+            if said and name != "said":
+                continue
+            found += sentences(value)
+    elif isinstance(doc, list):
+        for value in doc:
+            found += sentences(value)
+    elif isinstance(doc, str) and " " in doc:
+        found.append(doc)
+    return found
+
+
+def no_codes(doc: object) -> None:
+    """Fails naming each sentence of `doc` that shows a code."""
+    shown = {text: codes_in(text) for text in sentences(doc)}
+    assert not {text: codes for text, codes in shown.items() if codes}
+
+
+def sample_views(game_id: str, folder: Path, lang: str) -> list[dict]:
+    """The page's views of a game the game's bots play (`Game.sample`) in `lang`, a few
+    turns in and at its end, each checked to name things in words (`no_codes`)."""
+    from companion import games
+    from companion.store import Store
+    from companion.table import Table
+
+    views = []
+    for turns in (8, 10_000):
+        table = Table(Store(folder / f"{game_id}-{turns}.sqlite3"))
+        games.game(game_id).sample(table, turns, "words")
+        views.append(table.view(lang))
+        table.store.close()
+    for doc in views:
+        no_codes(doc)
+    assert views[-1]["over"]
+    return views

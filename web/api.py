@@ -23,7 +23,7 @@ from flask import Blueprint, Response, current_app, jsonify, request
 from companion.games import default, for_record, games
 from companion.games.protocol import LANGUAGES, Game, Malformed, Refusal
 from companion.table import Table
-from web.words import advisor_says, page_words, pick
+from web.words import advisor_says, named_game, page_words, pick
 
 api = Blueprint("api", __name__, url_prefix="/api")
 
@@ -172,18 +172,10 @@ def editions() -> Response:
 @api.get("/games")
 def games_list() -> Response:
     """Every game the table referees, with the options a new game of it may choose (for
-    the Caboose design: its editions and their variants), the default game first."""
-    return jsonify(
-        [
-            {
-                "id": g.id,
-                "name": g.name,
-                "record_format": g.record_format,
-                "options": [option.as_json() for option in g.options],
-            }
-            for g in games().values()
-        ]
-    )
+    the Caboose design: its editions and their variants), the default game first; the
+    names in the request's language (`?lang=`), as the start form shows them."""
+    lang = language()
+    return jsonify([named_game(g, lang) for g in games().values()])
 
 
 @api.get("/text")

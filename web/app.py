@@ -21,11 +21,21 @@ import math
 import secrets
 import threading
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from flask import Flask, Response, abort, jsonify, render_template, request, send_file
+from flask import (
+    Flask,
+    Response,
+    abort,
+    current_app,
+    jsonify,
+    render_template,
+    request,
+    send_file,
+)
 from jinja2 import Template
 from werkzeug.exceptions import HTTPException
 
@@ -79,8 +89,9 @@ class _PinGuard:
             raise ApiError(
                 401,
                 "pin",
-                f"changing the game needs the table's PIN ({PIN_HEADER}): enter the PIN "
-                "shown on the table's screen or log",
+                "changing the game needs the table's PIN: enter the PIN shown on the table's "
+                "screen or log",
+                key="pin_missing",
             )
         now = time.monotonic()
         window = self._settings.pin_window
@@ -102,7 +113,12 @@ class _PinGuard:
                 )
             if not hmac.compare_digest(given.encode(), self._pin):
                 self._failures[client] = [*tries, now]
-                raise ApiError(401, "pin", "wrong PIN: it is shown on the table's screen or log")
+                raise ApiError(
+                    401,
+                    "pin",
+                    "wrong PIN: it is shown on the table's screen or log",
+                    key="pin_wrong",
+                )
 
 
 def new_pin() -> str:
@@ -234,6 +250,16 @@ def create_app(table: Table, pin: str | None = None, settings: Settings | None =
     return app
 
 
+def _refusal_said(key: str, params: Mapping[str, Any], message: str) -> str | None:
+    """A refusal in the request's language as the game at the table says it, the pieces it
+    names in words (`Game.refusal_words`); None where the game leaves it to the page."""
+    the_table = current_app.extensions["caboose.table"]
+    game = the_table.game
+    if game.refusal_words is None:
+        return None
+    return game.refusal_words(the_table.match, key, params, message, language())
+
+
 def _error_answer(exc: Exception) -> tuple[Response, int]:
     """Every failure as `{"error": {"rule", "message", …}}` with a fitting 4xx, or 500."""
     extra: dict[str, Any] = {}
@@ -248,6 +274,9 @@ def _error_answer(exc: Exception) -> tuple[Response, int]:
         rule, message, extra = exc.rule, exc.message, exc.extra
         if exc.key is not None:  # for a page to say it in its language (`refusal_<key>`)
             extra = {**extra, "key": exc.key, "params": exc.params}
+            said = _refusal_said(exc.key, exc.params, message)
+            if said is not None:  # its cards and spaces in words, as the page says it
+                extra["said"] = said
     elif isinstance(exc, RecordProblem):
         status, rule, message, extra = 422, exc.rule, exc.message, {"turn": exc.turn}
         if exc.key is not None:  # as a refusal's: the page says it in its language

@@ -12,6 +12,8 @@ The server picks the language (Accept-Language, or the player's choice kept in a
 
 from __future__ import annotations
 
+from typing import Any
+
 from companion.games.protocol import LANGUAGES, Game
 
 # A word whose count changes it has a second form, `<key>_one`, which the page says when the
@@ -41,6 +43,10 @@ SHELL: dict[str, dict[str, str]] = {
         "pin_ok": "PIN accepted",
         "pin_wrong": "Wrong PIN",
         "pin_wait": "Too many tries from this phone: wait {n} s, then try again",
+        # The PIN's refusals (web/app.py), said by the page as `refusal_<key>`.
+        "refusal_pin_missing": "Changing the game needs the table's PIN: enter the PIN "
+        "shown on the table's screen or log, at the top of this page",
+        "refusal_pin_wrong": "Wrong PIN: the PIN is shown on the table's screen or log",
         "watch": "Watching a record",
         "watch_turn": "turn {n} of {total}",
         "watch_prev": "◀",
@@ -80,6 +86,10 @@ SHELL: dict[str, dict[str, str]] = {
         "pin_ok": "PIN aceptado",
         "pin_wrong": "PIN incorrecto",
         "pin_wait": "Demasiados intentos desde este teléfono: espera {n} s y vuelve a probar",
+        "refusal_pin_missing": "Para cambiar la partida hace falta el PIN de la mesa: "
+        "escribe arriba en esta página el PIN que muestra la pantalla o el registro de la mesa",
+        "refusal_pin_wrong": "PIN incorrecto: el PIN aparece en la pantalla o el registro de "
+        "la mesa",
         "watch": "Viendo una partida",
         "watch_turn": "turno {n} de {total}",
         "watch_prev": "◀",
@@ -109,6 +119,26 @@ def page_words(game: Game, lang: str) -> dict[str, str]:
     """Every word the page says in `lang` with `game` at the table: the shell's, then the
     game's (a test keeps the two apart, so neither hides a word of the other)."""
     return SHELL[lang] | dict(game.words(lang))
+
+
+def named_game(game: Game, lang: str) -> dict[str, Any]:
+    """A game as the start form lists it (`GET /api/games`): its id, record format and
+    options, each name in `lang` where the game has words for it (`game_name`,
+    `option_<id>`, `variant_<id>`), else as the game names it (an edition's own name)."""
+    words = game.words(lang)
+
+    def named(kind: str, entry: dict[str, Any]) -> dict[str, Any]:
+        return entry | {
+            "name": words.get(f"{kind}_{entry['id']}", entry["name"]),
+            "variants": [named("variant", v) for v in entry.get("variants", [])],
+        }
+
+    return {
+        "id": game.id,
+        "name": words.get("game_name", game.name),
+        "record_format": game.record_format,
+        "options": [named("option", option.as_json()) for option in game.options],
+    }
 
 
 # The private advisor's page (templates/advisor.html, static/advisor.js) and its refusals

@@ -278,6 +278,41 @@ def _save(record: Mapping[str, Any], path: Path) -> None:
     path.write_text(json.dumps(record, indent=1) + "\n")
 
 
+# More turns than any record holds: a record watched to its end.
+EVERY_TURN = 1_000_000
+
+
+def terminal_lines(game: Game, record: Mapping[str, Any]) -> list[str]:
+    """The game's turns as the page's log says them in English (`Game.watch` of its record
+    to the end), oldest first: the terminal and the page name the same turn by the same
+    number, cards and spaces in words, where the record's own notation (`doc["log"]`,
+    what `companion replay` prints) keeps its codes and counts."""
+    frame = game.watch(record, EVERY_TURN, "en")
+    turns = [entry["text"] for entry in reversed(frame["log"])]
+    return turns + ranking_lines(frame["ranking"]) if frame["over"] else turns
+
+
+# What a ranking row's figures are called, as the games' views name them.
+FIGURES = (("score", "score"), ("depot", "trains in the depot"))
+
+
+def ranking_lines(ranking: Mapping[str, Any] | list[Mapping[str, Any]]) -> list[str]:
+    """A finished game's ranking as the terminal says it, each row's place, name and
+    figures, then who won: every game's demo ends with it (a view's `ranking`: its rows,
+    alone or beside `winners`)."""
+    rows = ranking["rows"] if isinstance(ranking, Mapping) else ranking
+    lines = ["", "ranking:"]
+    for row in rows:
+        figures = ", ".join(f"{label} {row[key]}" for key, label in FIGURES if key in row)
+        lines.append(f"  {row['place']}. {row['name']}: {figures}")
+    if isinstance(ranking, Mapping):
+        winners = list(ranking["winners"])
+    else:
+        winners = [row["name"] for row in rows if row["place"] == 1]
+    lines.append(("winner: " if len(winners) == 1 else "winners: ") + ", ".join(winners))
+    return lines
+
+
 def main(args: argparse.Namespace) -> int:
     """`companion demo`; exit 0 when the game was played to its end, 2 when it could not."""
     delay = args.delay if args.delay is not None else (0.0 if args.headless else 0.4)
@@ -338,9 +373,8 @@ def main(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(doc))
     else:
-        # The game's record replayed, as `companion replay` prints it: every game's ends
-        # with its ranking.
-        print(played.replay(record, False))
+        for line in terminal_lines(played, record):
+            print(line)
         print(f"camera matched every turn: {doc['camera_matched_every_turn']}")
         print(f"the companion's game is the players' true game: {doc['truth_matched']}")
     sys.stdout.flush()  # the result is read now, not when the page is stopped

@@ -94,12 +94,13 @@ def _spoken(text: str, words: Mapping[str, Any]) -> str:
 
 
 def _texts(value: Any) -> list[str]:
-    """The sentences of a session's entry: a string, an object with its "text" (a
-    question: its "prompt"), or a list of these."""
+    """The sentences of a session's entry: a string, an object with its words in the
+    view's language ("said": the cards and spaces it names in words; else its "text", a
+    question its "prompt"), or a list of these."""
     if isinstance(value, str):
         return [value]
     if isinstance(value, Mapping):
-        text = value.get("text", value.get("prompt"))
+        text = value.get("said") or value.get("text", value.get("prompt"))
         return [text] if isinstance(text, str) else []
     if isinstance(value, list | tuple):
         return [text for item in value for text in _texts(item)]

@@ -360,3 +360,8 @@ class Game:
     # cannot be held (`Malformed`, naming the card). None: a game with no hidden hand
     # (its page already shows every move)
     advise: Callable[[Match, Any, Any, str], dict[str, Any]] | None = None
+    # --- a refusal as a person reads it: (match, its key, its parameters, its English
+    # message, lang) -> the sentence in `lang`, the cards and spaces its parameters name by
+    # their codes said in words (the API keeps the key, parameters and message as they are).
+    # None: the page says it from `refusal_<key>` and the parameters as they are
+    refusal_words: Callable[[Match, str, Mapping[str, Any], str, str], str] | None = None

@@ -37,9 +37,10 @@ def with_refusals(
 ) -> dict[str, dict[str, str]]:
     """A game's words in every language with its refusals as `refusal_<key>`: `refusals`
     holds the other languages' words (the shared checks' `CHECKS` are added, a game's own
-    word for one of them winning); in English a refusal says its own message."""
+    word for one of them winning); in English a refusal says its own message, but where
+    `refusals["en"]` words it anew (a refusal whose message names cards by their codes)."""
     merged = {lang: CHECKS.get(lang, {}) | dict(refusals[lang]) for lang in refusals}
-    every = {"en": dict.fromkeys(merged["es"], "{message}")} | merged
+    every = merged | {"en": dict.fromkeys(merged["es"], "{message}") | merged.get("en", {})}
     return {
         lang: dict(text[lang]) | {f"refusal_{key}": words for key, words in every[lang].items()}
         for lang in LANGUAGES

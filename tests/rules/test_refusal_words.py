@@ -23,6 +23,7 @@ from companion.pose import Pose
 from companion.store import Store
 from tests.rules.conftest import laura_table, table
 from tests.tables import ROLLECATE_TWO
+from tests.words_checks import codes_in
 
 GAMES = Path(__file__).parents[2] / "companion" / "games"
 PACKAGE = GAMES / "caboose"
@@ -192,7 +193,14 @@ def test_every_refusal_key_raised_has_spanish_words():
     assert all(
         REFUSALS["es"][key] == SESSION["es"][key] for key in set(REFUSALS["es"]) & set(MESSAGES)
     )
-    assert set(REFUSALS["en"].values()) == {"{message}"}  # English is each refusal's message
+    # English is each refusal's message, but where it names cards by their codes or holds a
+    # rule id inside it: said anew, cards in words, the id in the answer's `rule` alone
+    anew = {key for key, words in REFUSALS["en"].items() if words != "{message}"}
+    assert anew == {"laura_no_order", "no_order", "laura_must_pass", "laura_must_play",
+                    "laura_must_discard", "not_in_hand", "not_in_empty_hand",
+                    "placement_crooked", "placement_apart", "placement_on_top",
+                    "placement_loop", "order_cards", "not_held"}  # fmt: skip
+    assert not [words for words in REFUSALS["en"].values() if codes_in(words)]
 
 
 def refusal_of(call) -> RuleError | TableError | DealError | RecordError:
@@ -205,7 +213,7 @@ def test_laura_must_is_said_in_both_languages():
     state = laura_table(["1", "2"], 0, ["3", "1"])  # Laura draws a 3 and must play it
     error = refused(state, Pass())
     assert (error.rule, error.message) == ("R-10", "Laura must play 3 this turn, not pass")
-    assert spanish(error) == "Laura debe jugar 3 en este turno (R-10)"
+    assert spanish(error) == "Laura debe jugar 3 en este turno"  # the rule id: in `rule`
 
 
 def test_a_setup_refused_in_both_languages():

@@ -64,7 +64,10 @@ def test_the_board_showing_a_legal_move_is_taken_on_confirm(table) -> None:
     see(table, board=shown(table.snap.start), dice=("orange", (3, 4)))
     outcome = next(o for o in table.snap.moves if o.action.train == "C1")
     session = see(table, board=shown(outcome.position))
-    assert session["awaiting"] == "confirm" and session["shown"] == {"from": "C1"}
+    assert session["awaiting"] == "confirm" and session["shown"] == {
+        "from": "C1",
+        "place": "the top Start",
+    }
     assert table.outputs.led[-1] == "needs-confirmation"
     table.handle(Press("confirm"))
     assert table.snap.position == outcome.position and table.snap.phase == "roll"

@@ -74,7 +74,7 @@ def test_a_switching_game_at_a_real_table_is_followed_by_its_own_camera(service)
     entering = next(o for o in snap.moves if o.action.train == "C1")
     for _ in range(3):
         service.step(frame(entering.position, roll))
-    assert table.view("en")["session"]["shown"] == {"from": "C1"}
+    assert table.view("en")["session"]["shown"] == {"from": "C1", "place": "the top Start"}
     press(factory, CONFIRM, lambda: table.match.hint().history)
     assert table.match.hint().position == entering.position
     assert table.record()[2]["turns"][0]["enter"] == "C1"

@@ -97,7 +97,9 @@ def test_S_6_S_7_the_roll_slides_its_panel_first_and_its_riders_ride_along_turne
     assert centres["c2"] == pytest.approx(BOARD.centre("c2", after.layout))
     assert centres["c2"] != pytest.approx(BOARD.centre("c2", start.layout))
     event = next(e for e in outcome_of(slid, "c2").events if isinstance(e, rules.Slid))
-    assert doc["slide"].startswith("The cyan panel slides from NE into SE.")
+    assert doc["slide"].startswith(
+        "The cyan panel slides from the top right slot into the bottom right slot."
+    )
     for train in doc["trains"]:  # riders face as the slide left them
         facing = -1 if train["space"] in event.turned else 1
         dx, dy = BOARD.heading(train["space"], after.layout)
@@ -106,7 +108,7 @@ def test_S_6_S_7_the_roll_slides_its_panel_first_and_its_riders_ride_along_turne
             math.degrees(math.atan2(dy * facing, dx * facing)), abs=0.1
         )
     stayed = view.build(snap(start, roll=Roll("purple", 1, 2)), "en")
-    assert stayed["slide"] == "The purple panel is not next to the empty slot: it stays (S-6)."
+    assert stayed["slide"] == "The purple panel is not next to the empty slot: it stays."
     assert stayed["board"]["panels"] == view.build(snap(start), "en")["board"]["panels"]
 
 
@@ -121,7 +123,11 @@ def test_S_10_the_first_bump_diagram_said_and_stepped_as_the_rules_play_it():
     blue = next(t.space for t in after.trains if t.owner == "blue")
     move = move_of(doc, "A2")
     assert move["body"] == {"from": "A2"} and move["colour"] == "red"
-    assert move["text"] == f"red from A2 to {red}, bumps blue from A4 to {blue}"
+    assert (red, blue) == ("A3", "o4")  # one space along A, then into orange's straight
+    assert move["text"] == (
+        "red moves 1 space along the bottom Start track, bumps blue 5 spaces, from the "
+        "bottom Start track to the orange panel"
+    )
     assert [(st["colour"], st["from"], st["to"], st["end"]) for st in move["steps"]] == [
         ("red", "A2", red, "stops"),
         ("blue", "A4", blue, "stops"),
@@ -140,20 +146,22 @@ def test_S_13_S_14_a_train_bumped_into_the_dead_end_is_said_to_start_over():
     move = move_of(view.build(s, "en"), "A2")
     went = next(e for e in outcome_of(s, "A2").events if isinstance(e, rules.StartedOver))
     assert went.player == "blue" and went.reason == "dead end"
-    assert "blue hits the dead end after p5 and starts over" in move["text"]
+    assert "blue hits the dead end on the purple panel and starts over" in move["text"]
     assert move["text"].endswith("doubles: Ana may roll again with this train")
     blue = move["steps"][-1]
     assert (blue["colour"], blue["to"], blue["end"]) == ("blue", None, "started_over")
     assert blue["path"][-1] == "p5"
     spanish = move_of(view.build(s, "es"), "A2")["text"]
-    assert "el azul choca con la vía muerta después de p5 y vuelve a empezar" in spanish
+    assert "el azul choca con la vía muerta en el panel morado y vuelve a empezar" in spanish
 
 
 def test_S_8_entering_at_a_free_start_and_running_off_the_track():
     """B's track leads into the empty slot: a train entering at B1 with 5 (the Start
     counts as one, S-8) runs to B5; with 6, on past it, off the track (S-14)."""
     five = move_of(view.build(snap(position(), roll=Roll("purple", 2, 3)), "en"), "B1")
-    assert five["text"] == "red enters at B1 and runs to B5"
+    assert (
+        five["text"] == "red enters at the right Start and runs 4 spaces to the right Start track"
+    )
     assert five["steps"][0]["path"] == ["B1", "B2", "B3", "B4", "B5"]
     s = snap(position(players=("red", "blue")), roll=Roll("purple", 2, 4))
     doc = view.build(s, "en")
@@ -161,7 +169,8 @@ def test_S_8_entering_at_a_free_start_and_running_off_the_track():
     off = move_of(doc, "B1")
     assert (
         off["text"]
-        == "red enters at B1 and runs to B5, red runs off the track after B5 and starts over"
+        == "red enters at the right Start and runs 4 spaces to the right Start track, red runs "
+        "off the track past the right Start track and starts over"
     )
     assert off["steps"] == [
         {
@@ -181,7 +190,10 @@ def test_S_12_a_train_reaching_finish_goes_to_the_depot_and_S_18_the_third_wins(
     start = position(Train("E3", "red"), Train("A2", "blue"), depots=(2, 1))
     s = snap(start, roll=Roll("purple", 1, 2))
     move = move_of(view.build(s, "en"), "E3")
-    assert move["text"] == "red from E3 to E5, red reaches Finish at E5: into the depot, Ana wins!"
+    assert move["text"] == (
+        "red moves 2 spaces, from the top Finish track to the top Finish, red reaches the top "
+        "Finish: into the depot, Ana wins!"
+    )
     assert move["steps"][0]["end"] == "finished" and move["steps"][0]["to"] is None
     won = view.build(snap(start, Move(Roll("purple", 1, 2), "E3")), "en")
     assert won["over"] and won["winner"] == "Ana" and won["to_move"] is None
@@ -191,7 +203,7 @@ def test_S_12_a_train_reaching_finish_goes_to_the_depot_and_S_18_the_third_wins(
         (2, "Ben", 1),
     ]
     assert [p["depot"] for p in won["players"]] == [3, 1]
-    assert won["log"][0]["text"] == "turn 2: Ana wins the game"
+    assert won["log"][0]["text"] == "turn 1: Ana wins the game"  # a roll and its move: turn 1
 
 
 def test_S_17_no_move_possible_offers_pass_not_a_move():
@@ -214,10 +226,12 @@ def test_S_16_after_doubles_the_player_may_roll_again_or_pass():
     s = snap(start, Move(Roll("purple", 1, 1), "D2"))
     doc = view.build(s, "en")
     assert doc["phase"] == "reroll" and doc["to_move"] == 0
-    assert doc["reroll"] == {"train": s.position.reroll.train} and doc["may_pass"]
+    train = s.position.reroll.train
+    assert doc["reroll"] == {"train": train, "place": view.place(BOARD, train, "en")}
+    assert doc["reroll"]["place"] == "the left Start track" and doc["may_pass"]
     stopped = view.build(snap(start, Move(Roll("purple", 1, 1), "D2"), Stop()), "en")
     assert stopped["phase"] == "roll" and stopped["to_move"] == 1
-    assert stopped["log"][0]["text"] == "turn 3: Ana does not roll again"
+    assert stopped["log"][0]["text"] == "turn 2: Ana does not roll again"
 
 
 def test_S_19_S_20_repair_tiles_offered_as_the_panels_next_to_the_empty_slot():
@@ -237,7 +251,8 @@ def test_S_19_S_20_repair_tiles_offered_as_the_panels_next_to_the_empty_slot():
         "repair": "orange",
     }
     assert shown["slide"].startswith(
-        "Ana plays a repair tile. The orange panel slides from SW into SE."
+        "Ana plays a repair tile. The orange panel slides from the bottom left slot into the "
+        "bottom right slot."
     )
     assert shown["repair_options"] == []  # the dice are thrown: the tile was played
     assert shown["players"][0]["repair"] == 0  # and is back on the pile
@@ -264,12 +279,11 @@ def test_the_log_tells_each_roll_and_move_newest_first_with_steps_taken_back():
     start = position(Train("A2", "red"), Train("A4", "blue"))
     roll = Roll("purple", 3, 4)
     listed = move_of(view.build(snap(start, roll=roll), "en"), "A2")["text"]
-    undone = ((2, "move", {"player": "Ana", "from": "D1"}),)
+    undone = ((2, "move", {"player": "Ana", "from": "D1"}),)  # step 2: turn 1's move
     doc = view.build(snap(start, Move(roll, "A2"), undone=undone), "en")
     assert [entry["text"] for entry in doc["log"]] == [
-        "turn 2: Ana: The purple panel is not next to the empty slot: it stays (S-6). Then "
-        + listed,
-        "turn 2 taken back: Ana's move from D1",
+        "turn 1: Ana: The purple panel is not next to the empty slot: it stays. Then " + listed,
+        "turn 1 taken back: Ana's move from the left Start",
         "turn 1: Ana rolls purple, 3 and 4",
     ]
     assert [entry["correction"] for entry in doc["log"]] == [False, True, False]
@@ -336,5 +350,7 @@ def test_every_step_the_match_takes_back_is_told_in_the_log(lang):
         doc = view.build(back, lang)
         corrections = [entry for entry in doc["log"] if entry["correction"]]
         assert len(corrections) == 1, taken
-        assert corrections[0]["turn"] == s.turn and "{" not in corrections[0]["text"]
+        # numbered as the turn it belonged to, which is played again after it
+        assert corrections[0]["turn"] == len(back.history) + 1
+        assert "{" not in corrections[0]["text"]
         assert corrections[0]["text"] == doc["log"][0]["text"]  # the newest step: taken back

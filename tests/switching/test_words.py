@@ -17,6 +17,7 @@ from tests.words_checks import (
     no_plural_of_one,
     said_keys,
     same_words,
+    sample_views,
     sources,
 )
 from web.words import SHELL
@@ -96,3 +97,13 @@ def test_the_markups_words_are_there_in_both_languages():
     assert asked
     for lang in LANGUAGES:
         assert asked <= set(SHELL[lang]) | set(TEXT[lang])
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_page_names_things_in_words_never_by_their_codes(lang, tmp_path):
+    """Issue 27: everything a person reads of a game a few turns in and at its end (the
+    log, the moves, the hand, the ranking, the table's words) names cards, spaces and
+    slots in words, with no rule id inside a sentence; the codes stay in the data."""
+    views = sample_views("switching", tmp_path, lang)
+    last = views[0]["last_move"]  # drawn on the board as arrows: its path keeps the ids
+    assert last["steps"] and all(step["path"] and step["text"] for step in last["steps"])

@@ -24,6 +24,7 @@ from companion.games.caboose.rules.state import Pass
 from companion.games.caboose.session import ASKING, CONFIRM, STAGED
 from companion.games.caboose.tracker import CABOOSE_MOVED
 from companion.games.caboose.vision.problems import Problem
+from companion.games.caboose.words import session_words
 from companion.games.protocol import Setting
 from companion.store import Store
 from companion.table import Table
@@ -304,7 +305,7 @@ def test_a_wrong_pin_and_a_refused_play_are_said_on_the_page(browser, server):
     page.fill("#pin", "0000")
     page.click("#pin-form button")
     page.wait_for_selector("#error:not([hidden])")
-    assert "wrong PIN" in page.locator("#error").inner_text()
+    assert "Wrong PIN" in page.locator("#error").inner_text()
     before = server.state()
     page.click("#pass")
     page.wait_for_function("() => document.querySelector('#error').textContent.includes('PIN')")
@@ -337,7 +338,9 @@ def test_the_camera_asks_and_the_page_answers(browser, tmp_path):
         question = session.question
         assert session.phase == ASKING and question is not None
         page.wait_for_selector("#session-question button[data-answer]")
-        assert page.locator("#session-prompt").inner_text() == question.prompt.text
+        # the camera's reading said in words ("4", not its code "4/s")
+        prompt = session_words(question.prompt.as_json(), "en")
+        assert page.locator("#session-prompt").inner_text() == prompt
         buttons = page.locator("#session-question button[data-answer]")
         assert [buttons.nth(i).get_attribute("data-answer") for i in range(buttons.count())] == [
             *question.options

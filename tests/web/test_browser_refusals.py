@@ -46,10 +46,10 @@ def test_a_refused_tap_is_said_in_the_pages_language(browser, server):
         assert errors == []
         page.context.close()
     assert toasts == {
-        "es-ES": "le toca a Ana, no a Ben (turn)",
-        "es-ES seat": "no hay ningún asiento 7 (turn)",
-        "en-GB": "it is Ana's turn, not Ben's (turn)",
-        "en-GB seat": "there is no seat 7 (turn)",
+        "es-ES": "le toca a Ana, no a Ben",
+        "es-ES seat": "no hay ningún asiento 7",
+        "en-GB": "it is Ana's turn, not Ben's",
+        "en-GB seat": "there is no seat 7",
     }
 
 

@@ -9,9 +9,11 @@ import copy
 
 import pytest
 
-from companion.games.caboose.words import TEXT
+from companion import games
+from companion.games.caboose.words import TEXT, cards_words
 from tests.tables import ROLLECATE_TWO
 from tests.web import test_browser as shared
+from tests.words_checks import codes_in
 from web.words import SHELL
 
 pytestmark = pytest.mark.browser
@@ -227,7 +229,79 @@ def test_lauras_turn_is_said_in_spanish(browser, server):
     action = doc["choices"]["laura"]
     page, errors = shared.open_page(browser, server.url, 390, 844, lang="es-ES")
     page.wait_for_selector("#move p.big")
-    cards = " ".join(code.split("/")[0] for code in action.get("cards", []))
+    cards = cards_words(action.get("cards", []), "es")  # "carta de caos 2", never "C2"
     said = TEXT["es"][f"laura_{action['kind']}"].replace("{cards}", cards)
     assert page.locator("#move p.big").inner_text() == f"Turno de Laura: {said}"
     assert errors == []
+
+
+# Everything a person reads on the page (the drawings aside): its text with the SVGs gone.
+READ = """() => { for (const svg of document.querySelectorAll('svg')) svg.remove();
+  return document.body.innerText; }"""
+
+
+@pytest.mark.parametrize("game_id", ["caboose", "yardmaster-express", "switching"])
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_the_page_and_the_kiosk_read_in_words_never_in_codes(browser, server, game_id, lang):
+    """Issue 27: a game a few turns in, on a phone and on the screen beside the table, in
+    both languages: no card code ("1x", "C2", "R1-B3"), space ("o3"), slot ("NE") or rule
+    id ("S-6") in what a person reads; the page's texts (plays, chaos cards, Laura, the
+    last turn, the hand) said by its script in words too."""
+    games.game(game_id).sample(server.table, 8, "words")
+    for path, size in (("/", (390, 844)), ("/?view=table", (1920, 1080))):
+        page, errors = shared.open_page(browser, f"{server.url}{path}", *size)
+        page.goto(f"{server.url}{path}{'&' if '?' in path else '?'}lang={lang}")
+        page.wait_for_selector("#log li")
+        if game_id == "switching":  # the board's slots marked by compass points in `lang`
+            marks = set(
+                page.eval_on_selector_all(".sw-slot-name", "els => els.map(e => e.textContent)")
+            )
+            words = games.game(game_id).words(lang)
+            assert marks == {words[f"slot_mark_{slot}"] for slot in ("NW", "NE", "SW", "SE")}
+        read = page.evaluate(READ)
+        assert codes_in(read) == [], read
+        assert errors == []
+        page.context.close()
+
+
+def test_a_pin_refusal_is_said_in_the_pages_language_clear_of_the_deal_button(browser, server):
+    """Issue 27: Deal tapped without the PIN on a Spanish phone: the toast says what to do in
+    Spanish, with no header name or rule id in it, and leaves the Deal button visible."""
+    page, errors = shared.open_page(browser, f"{server.url}/?lang=es", 390, 844, "es-ES")
+    page.wait_for_selector("#start-form")
+    page.fill("#names", "Ana\nBen")
+    deal = page.locator("#start-form button[type=submit]")
+    deal.scroll_into_view_if_needed()
+    deal.click()
+    toast = page.wait_for_selector("#error:not([hidden])")
+    said = toast.inner_text()
+    assert said == SHELL["es"]["refusal_pin_missing"]
+    assert "X-Table-Pin" not in said and "(pin)" not in said
+    assert not overlap(box(toast), box(deal))
+    assert errors == []
+
+
+def test_the_spanish_start_form_names_every_game_in_spanish(browser, server):
+    """Issue 27: another game chosen on the Spanish start form: its board and variants in
+    Spanish, as the first game's were."""
+    page, errors = shared.open_page(browser, f"{server.url}/?lang=es", 390, 844, "es-ES")
+    page.wait_for_selector("#start-form")
+    page.select_option("#game", "switching")
+    words = games.game("switching").words("es")
+    assert page.locator("#game option[value=switching]").inner_text() == words["game_name"]
+    assert page.locator("#edition option").all_inner_texts() == [words["option_ours"]]
+    variants = page.locator("#variant option").all_inner_texts()
+    assert variants == [SHELL["es"]["none"], *(words[f"variant_{v}"] for v in
+                        ("short", "repair", "short-repair"))]  # fmt: skip
+    page.select_option("#game", "yardmaster-express")
+    variants = page.locator("#variant option").all_inner_texts()
+    yard = games.game("yardmaster-express").words("es")
+    assert variants[1:] == [yard[f"variant_{v}"] for v in
+                            ("caboose", "strategic", "strategic-caboose")]  # fmt: skip
+    assert errors == []
+
+
+def box(element) -> list[float]:
+    """An element's box on the screen as [left, top, right, bottom]."""
+    found = element.bounding_box()
+    return [found["x"], found["y"], found["x"] + found["width"], found["y"] + found["height"]]

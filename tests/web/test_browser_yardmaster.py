@@ -22,6 +22,7 @@ from companion.games.yardmaster.follow import TrainSeen
 from companion.store import Store
 from companion.table import Table
 from tests.web import test_browser as shared
+from tests.words_checks import codes_in
 
 pytestmark = pytest.mark.browser
 
@@ -140,15 +141,22 @@ def test_a_card_that_does_not_join_is_refused_and_said_in_spanish(browser, serve
     assert page.locator(f"#{described}").inner_text().endswith(why)
     tap(page, card, way)
     page.wait_for_selector("#error:not([hidden])")
-    laid = next(w["laid"] for e in doc["hand"] if e["card"] == card for w in e["ways"]
+    laid = next(w for e in spanish["hand"] if e["card"] == card for w in e["ways"]
                 if w["way"] == way)  # fmt: skip
+    said = " · ".join(f"{r['name']} {r['value']}" for r in laid["railcars"])
     toast = page.locator("#error").inner_text()
-    assert toast.startswith(f"{laid} no encaja con ") and toast.endswith("(Y-5)")
+    # the card in words as the buttons say it ("azul 1 · verde 4"), no code, no rule id
+    assert toast.startswith(f"{said} no encaja con ") and not codes_in(toast)
     assert "gírala, ponla boca abajo o pon otra carta" in toast
     assert server.state()["turn"] == doc["turn"]
     assert page.evaluate(SCROLL_WIDTH) <= 360
     shared.shot(page, "ym-4-phone-es-refused")
     assert errors == []
+
+
+def said(doc: dict, card: str) -> str:
+    """A card of the hand as the page says it ("blue 1 · green 4")."""
+    return next(entry["said"] for entry in doc["hand"] if entry["card"] == card)
 
 
 def test_the_last_card_is_taken_back_and_the_log_says_so(browser, server):
@@ -166,7 +174,7 @@ def test_the_last_card_is_taken_back_and_the_log_says_so(browser, server):
     page.wait_for_selector("#log li.correction")
     assert server.state()["turn"] == 0
     assert page.locator("#log li.correction").inner_text() == (
-        f"correction: turn 1 taken back: Ana's {card}"
+        f"correction: turn 1 taken back: Ana's {said(doc, card)}"
     )
     assert page.locator("#ym-trains [data-seat='0'] .ym-card").count() == 1
     assert page.locator("#ym-undo").is_disabled()
@@ -292,7 +300,7 @@ def test_the_camera_follows_the_table_and_the_page_says_what_it_sees(browser, tm
         page.wait_for_selector("#session.led-needs-confirmation #session-taken")
         assert page.locator("#ym-choices[open]").count() == 1  # still open after the update
         assert page.locator("#session-taken").inner_text() == (
-            "The camera took Ana's R3-B2: press CONFIRM"
+            "The camera took Ana's red 3 · blue 2: press CONFIRM"
         )
         assert page.locator("#ym-trains [data-seat='0'] .ym-card").count() == 2
         server.table.handle(Press("confirm"))
@@ -303,10 +311,13 @@ def test_the_camera_follows_the_table_and_the_page_says_what_it_sees(browser, tm
         page.wait_for_selector("#session.led-error #session-message.problem")
         problem = server.state()["session"]["problem"]
         assert problem["key"] == "no_join"
-        assert page.locator("#session-message").inner_text() == problem["text"]
+        assert page.locator("#session-message").inner_text() == problem["said"]
+        assert problem["said"].startswith("yellow 1 · yellow 1 does not join red 3 · blue 2")
         spanish.wait_for_selector("#session.led-error #session-message.problem")
         assert (
-            spanish.locator("#session-message").inner_text().startswith("Y1-Y1 no encaja con R3-B2")
+            spanish.locator("#session-message")
+            .inner_text()
+            .startswith("amarillo 1 · amarillo 1 no encaja con rojo 3 · azul 2")
         )
         assert page.evaluate(SCROLL_WIDTH) <= 360
         shared.shot(page, "ym-8-phone-camera-problem")

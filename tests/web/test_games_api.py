@@ -23,6 +23,7 @@ from companion.store import Store
 from companion.table import Table
 from tests.web.conftest import HEADERS, PIN, record
 from tests.web.test_browser import browser, enter_pin, open_page, server  # noqa: F401
+from tests.words_checks import codes_in
 from web.app import Settings, create_app
 
 
@@ -156,3 +157,57 @@ def test_the_last_turn_of_a_game_is_taken_back_and_the_store_agrees(tmp_path, ga
     remaining = last[1:] if game == "switching" else last  # a move undone: its roll waits
     assert played(again, remaining)["over"]
     assert restarted(path).get("/api/state").json["game"] is None  # over for good
+
+
+def test_the_games_are_named_in_the_requests_language(client):
+    """Issue 27: the Spanish start form lists every game, board and variant in Spanish,
+    whichever game the table plays; an edition's own name (a product's) stays as it is."""
+    spanish = {g["id"]: g for g in client.get("/api/games?lang=es").json}
+    english = {g["id"]: g for g in client.get("/api/games?lang=en").json}
+    board = spanish["switching"]["options"][0]
+    assert spanish["switching"]["name"] == "Cambio de vías"
+    assert board["name"].startswith("Nuestro tablero")
+    assert board["variants"][0]["name"] == "Partida corta: gana quien lleve dos trenes"
+    yard = spanish["yardmaster-express"]["options"][0]["variants"]
+    yard_en = english["yardmaster-express"]["options"][0]["variants"]
+    assert all(es["name"] != en["name"] for es, en in zip(yard, yard_en, strict=True))
+    loknroll = next(o for o in spanish["caboose"]["options"] if o["id"] == "loknroll")
+    assert loknroll["name"] == "LOK'n'ROLL" and loknroll["variants"][0]["name"] == "En solitario"
+
+
+def test_a_change_without_the_pin_is_refused_in_words_the_page_says(client):
+    """Issue 27: no header name in the message; a key the page says in its language."""
+    answer = client.post("/api/pass", json={"seat": 0})
+    error = answer.json["error"]
+    assert answer.status_code == 401 and error["key"] == "pin_missing"
+    assert "X-Table-Pin" not in error["message"]
+
+
+def test_a_refusal_names_its_cards_in_words_beside_the_codes_it_keeps(client):
+    """Issue 27: a Yardmaster card that does not join, tapped on a Spanish page: the answer
+    keeps its key, parameters and English message (codes), and says it in `said` with the
+    cards in words, as the page's toast shows it."""
+    body = {"game": "yardmaster-express", "edition": "yardmaster-express",
+            "names": ["Ana", "Ben"], "seed": 2}  # fmt: skip
+    client.post("/api/game", json=body, headers=HEADERS)
+    while True:  # cards added as they join, until one of the mover's would not
+        doc = client.get("/api/state?lang=es").json
+        seat, turn = doc["to_move"], doc["turn"]
+        ways = [(entry, way) for entry in doc["hand"] for way in entry["ways"]
+                if way["way"] != "face_down"]  # fmt: skip
+        greyed = [(entry, way) for entry, way in ways if not way["legal"]]
+        if greyed:
+            break
+        entry, way = ways[0]
+        add = {"seat": seat, "card": entry["card"], "turned": way["way"] == "turned"}
+        assert (
+            client.post("/api/add", json=add | {"turn": turn}, headers=HEADERS).status_code == 200
+        )
+    entry, way = greyed[0]
+    add = {"seat": seat, "card": entry["card"], "turned": way["way"] == "turned", "turn": turn}
+    answer = client.post("/api/add?lang=es", json=add, headers=HEADERS)
+    error = answer.json["error"]
+    assert answer.status_code == 422 and error["key"] == "no_join"
+    assert error["params"]["card"] == way["laid"]  # the data keeps the code
+    said = " · ".join(f"{r['name']} {r['value']}" for r in way["railcars"])
+    assert error["said"].startswith(f"{said} no encaja con ") and codes_in(error["said"]) == []

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from companion.games.caboose.tracker import CARDS_LAID
+from companion.games.caboose.words import card_words
 from companion.pose import Pose
 from companion.store import Store
 from tests.test_session import event, see, start, view_of
@@ -22,20 +23,22 @@ def test_a_card_laid_apart_is_refused_in_the_pages_language(tmp_path, settings):
     see(table, event(CARDS_LAID, view_of(table, [(play.cards[0], apart)])))
     code = play.cards[0]
     english = client.get("/api/state?lang=en").json["session"]
+    said = card_words(code, "en")  # the camera's reading in words ("4"), never "4/s"
     assert english["problem"] == (
-        f"{code} cannot be played so: card 1 played ({code}) does not join the open end of "
+        f"{said} cannot be played so: card 1 played ({said}) does not join the open end of "
         "the front card: put one of its track ends against it"
     )
-    assert english["problem"] == session.problem.text
+    assert session.problem.text == english["problem"].replace(said, code)  # the data's
     spanish = client.get("/api/state?lang=es").json["session"]
+    dicho = card_words(code, "es")
     assert spanish["problem"] == (
-        f"{code} no se puede jugar así: la carta 1 jugada ({code}) no se une al extremo "
+        f"{dicho} no se puede jugar así: la carta 1 jugada ({dicho}) no se une al extremo "
         "abierto de la carta del frente: pon uno de sus extremos de vía contra él"
     )
     detail = spanish["said"]["problem"]["params"]["detail"]
     assert detail["key"] == "placement_apart"
     assert detail["params"]["number"] == 1 and detail["params"]["code"] == code
-    assert detail["params"]["message"] == english["problem"].split("so: ", 1)[1]  # its English
+    assert detail["params"]["message"] == session.problem.text.split("so: ", 1)[1]  # English
 
 
 def words(client, lang: str) -> dict:

@@ -18,6 +18,7 @@ from companion.games.caboose.commands import Press
 from companion.games.caboose.session import ASKING, CHECKING, CONFIRM, STAGED, WAITING
 from companion.games.caboose.tracker import CABOOSE_MOVED, CARDS_LAID, DICE_SETTLED
 from companion.games.caboose.vision.problems import Problem
+from companion.games.caboose.words import session_words
 from companion.pose import Pose
 from companion.store import Store
 from tests.playing import ledger
@@ -41,7 +42,9 @@ def asked(seated) -> dict:
     """The laid cards seen with too little confidence: the session asks which they are."""
     lay(seated.table, seated.play, confidence=0.1)
     assert seated.session.phase == ASKING
-    return seated.session.status()["question"]
+    status = seated.session.status()
+    # as the page gets it: the card the camera read said in words ("4"), never "4/s"
+    return status["question"] | {"prompt": session_words(status["said"]["prompt"], "en")}
 
 
 def state(seated) -> dict:
@@ -138,6 +141,7 @@ def test_answering_through_the_page(seated):
         "message": "there is no question to answer",
         "key": "no_question",  # for the page to say it in its language
         "params": {},
+        "said": "there is no question to answer",  # as the game says it, in the page's words
     }
 
 

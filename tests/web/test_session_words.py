@@ -12,6 +12,7 @@ from companion.games.caboose.commands import Press
 from companion.games.caboose.rules.state import Pass
 from companion.games.caboose.session import CHECKING, CONFIRM, STAGED, UNDO, Session
 from companion.games.caboose.tracker import CABOOSE_MOVED, CARDS_SHOWN
+from companion.games.caboose.words import card_words, session_words
 from companion.store import Store
 from tests.playing import act, ledger, new_game
 from tests.test_session import Outputs, event, flow, followed, lay, roll, see, start, view_of
@@ -36,9 +37,18 @@ def said(client, lang: str) -> dict:
 
 
 def english_unchanged(client, session: Session) -> None:
-    """The English view carries the session's own words, as before there were others."""
-    assert said(client, "en") == session.status()
-    assert client.get("/api/session").json == session.status()
+    """The English view carries the session's own words, as before there were others, but
+    the cards it names are said in words (the session's English `text` keeps the codes)."""
+    status = session.status()
+    in_words = status | {
+        name: session_words(status["said"][name], "en")
+        for name in ("message", "problem", "mismatch")
+    }
+    if status["question"] is not None:
+        prompt = session_words(status["said"]["prompt"], "en")
+        in_words["question"] = status["question"] | {"prompt": prompt}
+    assert said(client, "en") == in_words
+    assert client.get("/api/session").json == in_words
 
 
 def test_waiting_for_the_player_to_move(seated):
@@ -75,13 +85,17 @@ def test_a_question_about_an_unsure_card(seated):
     table, session, play, client = seated
     lay(table, play, confidence=0.1)
     es = said(client, "es")
-    code = session.question.prompt.params["code"]
-    prompt = f"carta 1 puesta: la cámara lee {code}, pero no está segura (10 %); ¿qué carta es?"
+    code = session.question.prompt.params["code"]  # the data keeps the code; people read words
+    prompt = (
+        f"carta 1 puesta: la cámara lee {card_words(code, 'es')}, pero no está segura (10 %); "
+        "¿qué carta es?"
+    )
     assert es["question"]["prompt"] == es["message"] == prompt
     assert es["question"]["options"] == list(session.question.options)
     en = said(client, "en")
     assert en["question"]["prompt"] == (
-        f"card 1 laid: the camera reads {code} but is unsure (10%); which card is it?"
+        f"card 1 laid: the camera reads {card_words(code, 'en')} but is unsure (10%); "
+        "which card is it?"
     )
     english_unchanged(client, session)
 
@@ -93,7 +107,7 @@ def test_confirm_refused_with_the_mismatch(seated):
     assert session.phase == CHECKING
     see(table, event(CABOOSE_MOVED, replace(rolled, caboose=None)))
     state = ledger(table).game.state
-    where = f"{state.caboose + 1} desde el final ({state.railway[state.caboose]})"
+    where = f"{state.caboose + 1} desde el final ({card_words(state.railway[state.caboose], 'es')})"
     mismatch = f"el furgón va en la carta {where}; la cámara no lo ve en ninguna"
     es = said(client, "es")
     assert es["mismatch"] == es["message"] == mismatch

@@ -16,12 +16,19 @@ from companion.games.caboose.rules.engine import apply
 from companion.games.caboose.rules.state import GAME_OVER, Chaos, Event, Pass, Play
 from companion.games.caboose.snapshot import snapshot_of
 from companion.games.caboose.turn_log import turn_line
-from companion.games.caboose.words import LANGUAGES, TEXT, session_words
+from companion.games.caboose.words import (
+    LANGUAGES,
+    TEXT,
+    card_words,
+    cards_words,
+    session_words,
+)
 from companion.store import Store
 from tests.playing import ledger
 from tests.rules.conftest import table
 from tests.test_session import lay, roll, start
 from tests.web.conftest import record
+from tests.words_checks import codes_in, sample_views
 from web.words import SHELL
 
 # "1 cards", "1 cartas", "1 puntos", "1 dice", "le faltan 1": a plural said of one thing.
@@ -156,8 +163,8 @@ def test_rollecate_combines_after_the_takes_at_the_end_of_the_turn():
     state = table("rollecate", ["3", "3", "4", "3"], 3, [["2", "2"], ["3"]])
     _, events = apply(state, Play(("2", "2"), (1, 1, 1, 1)))
     assert turn_line(1, "Ana", events, "en") == (
-        "turn 1 Ana plays 2 2, rolls 4 wheels, caboose 4 -> 6, derails 2 short, "
-        "takes 3, 3 from the back of the railway, 3 cancels 3"
+        "turn 1 Ana plays 2 and 2, rolls 4 wheels, caboose 4 -> 6, derails 2 short, "
+        "takes 3 and 3 from the back of the railway, 3 cancels 3"
     )
 
 
@@ -180,3 +187,24 @@ def test_a_hand_of_one_card_shown_short_is_one_card_in_both_languages():
     assert counted_by_the_page("es", "refusal_hand_count", 3) == (
         "X acaba con X cartas, no X: enseña todas las cartas de la mano"
     )
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_page_names_cards_in_words_never_by_their_codes(lang, tmp_path):
+    """Issue 27: a Rollecate game a few turns in and at its end: its log says "broken 3",
+    "chaos card 2" ("3 rota", "carta de caos 2"), never "3x" or "C2"; the codes stay in the
+    data (the railway, the piles, the hand)."""
+    sample_views("caboose", tmp_path, lang)
+
+
+def test_a_card_is_said_in_words_in_both_languages():
+    assert cards_words(["1x", "C2", "3/s"], "en") == "broken 1, chaos card 2 and 3"
+    assert cards_words(["1x", "C2", "3/s"], "es") == "1 rota, carta de caos 2 y 3"
+    assert card_words("4x/c", "en") == "broken 4"
+    state = table("rollecate", ["3"], 0, [["C2"], ["3"]], piles=[["2"], []])
+    _, events = apply(state, Chaos(("C2",)))
+    for lang in LANGUAGES:
+        assert codes_in(turn_line(1, "Ana", events, lang)) == []
+    assert "discards chaos card 2" in turn_line(1, "Ana", events, "en")
+    assert "descarta carta de caos 2" in turn_line(1, "Ana", events, "es")
+    assert "discards chaos C2" in turn_line(1, "Ana", events)  # the record's notation

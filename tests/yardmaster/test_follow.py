@@ -55,7 +55,7 @@ def test_the_card_laid_by_the_player_to_move_is_taken_and_acknowledged(table: Ta
     session = see(table, trains())
     assert session["mover"] == "Ana" and session["problem"] is None
     session = see(table, trains(Ana=("R1-R1",)))
-    assert session["last"] == {"name": "Ana", "card": "R1-R1"}
+    assert session["last"] == {"name": "Ana", "card": "R1-R1", "said": "red 1 · red 1"}
     assert session["awaiting"] == "confirm" and session["mover"] == "Ben"
     assert table.outputs.led[-1] == "needs-confirmation"
     table.handle(Press("confirm"))
@@ -110,7 +110,7 @@ def test_holding_confirm_takes_the_last_card_back_until_it_leaves_the_table(tabl
     assert session["waiting"]["key"] == "take_back" and session["mover"] == "Ana"
     see(table, trains())
     session = see(table, trains(Ana=("G2-R1",)))
-    assert session["last"] == {"name": "Ana", "card": "G2-R1"}
+    assert session["last"] == {"name": "Ana", "card": "G2-R1", "said": "green 2 · red 1"}
 
 
 def test_the_camera_waits_for_every_engine_and_for_a_card_it_is_not_sure_of(table) -> None:
@@ -161,7 +161,8 @@ def test_Y11_the_second_game_learns_whose_train_is_whose_anew(tmp_path: Path) ->
     assert first != NAMES[0]  # another seat starts: seat 0 is someone else now
     see(table, trains())  # the cards gathered, the engines laid again
     session = see(table, trains(**{first: ("R1-R1",)}))
-    assert session["last"] == {"name": first, "card": "R1-R1"} and session["problem"] is None
+    assert session["last"] == {"name": first, "card": "R1-R1", "said": "red 1 · red 1"}
+    assert session["problem"] is None
     store.close()
 
 

@@ -61,7 +61,8 @@ def test_a_yardmaster_game_at_a_real_table_is_followed_by_its_own_camera(service
     for _ in range(3):
         service.step(frame((("E", "R1-R1"), ("E",))))
     assert table.record()[2]["turns"] == [{"add": "R1-R1"}]
-    assert table.view("en")["session"]["last"] == {"name": "Ana", "card": "R1-R1"}
+    last = {"name": "Ana", "card": "R1-R1", "said": "red 1 · red 1"}
+    assert table.view("en")["session"]["last"] == last
     # hold CONFIRM: the card is taken back, and not taken again while it still lies there
     pin = factory.pin(6)
     pin.drive_low()

@@ -18,6 +18,7 @@ from tests.words_checks import (
     no_plural_of_one,
     said_keys,
     same_words,
+    sample_views,
     sources,
 )
 from web.words import SHELL
@@ -56,7 +57,9 @@ def test_everything_a_yardmaster_table_refuses_or_says_is_said_in_both_languages
         missing = {k for k in keys if f"refusal_{k}" not in TEXT[lang]
                    and f"session_{k}" not in TEXT[lang]}  # fmt: skip
         assert not missing, f"said with no words in {lang}: {sorted(missing)}"
-    assert TEXT["en"]["refusal_no_join"] == "{message}"
+    assert TEXT["en"]["refusal_stale"] == "{message}"  # English: the refusal's own message,
+    # but where its message names cards by their codes, said anew with the cards' words
+    assert fields(TEXT["en"]["refusal_no_join"]) == {"card", "last"}
     assert fields(TEXT["es"]["refusal_no_join"]) == {"card", "last"}
     assert fields(TEXT["es"]["session_train_longer"]) == {"name", "seen", "game"}
 
@@ -78,3 +81,24 @@ def test_the_markups_words_are_there_in_both_languages():
     asked = set(re.findall(r"\btext\.(\w+)", markup))
     for lang in LANGUAGES:
         assert asked <= set(SHELL[lang]) | set(TEXT[lang])
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_page_names_things_in_words_never_by_their_codes(lang, tmp_path):
+    """Issue 27: everything a person reads of a game a few turns in and at its end (the
+    log, the moves, the hand, the ranking, the table's words) names cards, spaces and
+    slots in words, with no rule id inside a sentence; the codes stay in the data."""
+    views = sample_views("yardmaster-express", tmp_path, lang)
+    hand = views[0]["hand"]
+    assert hand and all(entry["said"] and entry["card"] for entry in hand)  # words, codes
+    assert "·" in views[0]["log"][0]["text"]  # "red 1 · blue 3", as the buttons say it
+
+
+def test_a_railcar_shows_its_colours_initial_in_the_pages_language(tmp_path):
+    """Issue 27: a Spanish page marks a blue railcar "Az" (azul), not the card's "B"; the
+    card's letter stays in the data (`colour`)."""
+    spanish, _ = sample_views("yardmaster-express", tmp_path, "es")
+    legend = {c["letter"]: c["initial"] for c in spanish["edition"]["colours"]}
+    assert legend == {"R": "R", "B": "Az", "Y": "Am", "G": "V", "P": "M"}
+    railcars = [r for p in spanish["players"] for c in p["train"] for r in c.get("railcars", [])]
+    assert railcars and all(r["initial"] == legend[r["colour"]] for r in railcars)

@@ -159,11 +159,18 @@ async function ask() {
 
 // --- the hand and its buttons ---------------------------------------------------------------
 
-// How a card is said on a button: Caboose codes as printed ("3", "2x", "C4"), railcar cards
-// by their two railcars as the advice names them.
+// How a card is said: in words, as the advice names it (a Caboose card by `names`, "broken
+// 2", "chaos card 4", whatever its shape; a railcar card by its two railcars, "red 1 · blue
+// 3"), never by its code; several joined by commas.
 function cardLabel(code) {
   const railcars = answer && answer.railcars && answer.railcars[code];
-  return railcars ? railcars.map((r) => `${r.name} ${r.value}`).join(" · ") : code;
+  if (railcars) return railcars.map((r) => `${r.name} ${r.value}`).join(" · ");
+  const names = (answer && answer.names) || {};
+  return names[code.replace(/!$/, "").split("/")[0]] || code;
+}
+
+function cardsLabel(codes) {
+  return codes.map(cardLabel).join(", ");
 }
 
 function cardButton(code, onTap, className) {
@@ -230,9 +237,9 @@ function bestLine(label, reason, tied) {
 function caboose() {
   const parts = [];
   const best = answer.best;
-  const bestLabel = best.kind === "pass" ? T.pass : best.cards.join(" ");
-  parts.push(bestLine(bestLabel, best.reason, best.tied.map((cards) => cards.join(" "))));
-  parts.push(el("p", `${say("front", { card: answer.front })} · ${say("pile", { points: answer.points })}`, "table"));
+  const bestLabel = best.kind === "pass" ? T.pass : cardsLabel(best.cards);
+  parts.push(bestLine(bestLabel, best.reason, best.tied.map(cardsLabel)));
+  parts.push(el("p", `${say("front", { card: cardLabel(answer.front) })} · ${say("pile", { points: answer.points })}`, "table"));
   parts.push(el("h2", T.plays));
   if (!answer.plays.length) parts.push(el("p", T.no_plays));
   const list = el("ul", undefined, "plays");
@@ -249,12 +256,12 @@ function caboose() {
     const chaos = el("ul", undefined, "chaos");
     for (const card of answer.chaos) {
       const words = card.combines
-        ? say("chaos_combines", { card: card.card, top: card.combines, change: card.change })
-        : say("chaos_lies", { card: card.card, change: card.change });
+        ? say("chaos_combines", { card: cardLabel(card.card), top: cardLabel(card.combines), change: card.change })
+        : say("chaos_lies", { card: cardLabel(card.card), change: card.change });
       chaos.append(el("li", words));
     }
     const all = answer.chaos_all;
-    if (all) chaos.append(el("li", say("chaos_all", { order: all.order.join(" "), change: all.change }), "all"));
+    if (all) chaos.append(el("li", say("chaos_all", { order: cardsLabel(all.order), change: all.change }), "all"));
     parts.push(chaos);
   }
   return parts;
@@ -264,7 +271,7 @@ function playItem(play) {
   const item = el("li", undefined, play.best ? "play best" : "play");
   item.dataset.cards = play.cards.join(" ");
   const head = el("div", undefined, "head");
-  head.append(el("strong", play.cards.join(" "), "cards-played"));
+  head.append(el("strong", cardsLabel(play.cards), "cards-played"));
   head.append(el("span", play.dice === 1 ? say("dice_one") : say("dice", { n: play.dice }), "dice"));
   if (play.best) head.append(el("span", T.best, "badge"));
   item.append(head);
@@ -277,11 +284,11 @@ function playItem(play) {
     if (!answer.orders) more.append(el("p", T.cancel_at_once));
     for (const outcome of play.outcomes) {
       const chance = `${outcome.chance.num}/${outcome.chance.den}`;
-      const taken = outcome.taken ? outcome.taken.join(" ") : "";
+      const taken = outcome.taken ? cardsLabel(outcome.taken) : "";
       more.append(el("p", say("taken", { n: outcome.cards, chance, cards: taken }), "taken"));
       const orders = el("ul", undefined, "orders");
       (outcome.orders || []).forEach((order, index) => {
-        const params = { order: order.order.join(" "), points: order.points };
+        const params = { order: cardsLabel(order.order), points: order.points };
         orders.append(el("li", say(index === 0 ? "order_best" : "order", params)));
       });
       more.append(orders);

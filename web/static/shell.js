@@ -55,9 +55,11 @@ function t(key, params = {}) {
   return text;
 }
 
-// Something the camera or the referee says (`{key, params, text}`): in the page's words when
-// they have it as `session_<key>` or `refusal_<key>`, else its English.
+// Something the camera or the referee says (`{key, params, text}`): its `said` when the game
+// words it itself (naming its pieces in words), else in the page's words when they have it
+// as `session_<key>` or `refusal_<key>`, else its English.
 function said(x) {
+  if (x.said) return x.said;
   const params = { ...x.params, message: x.text };
   for (const key of [`session_${x.key}`, `refusal_${x.key}`]) {
     if (t(key) !== key) return t(key, params);
@@ -112,14 +114,16 @@ function s(tag, attrs = {}, ...children) {
 
 // --- talking to the table -----------------------------------------------------------------
 
-// A refused tap is said in a toast fixed in the viewport (index.html's #error, aria-live),
-// so a phone scrolled far down the page sees it; it stays a few seconds, or until tapped.
+// A refused tap is said in a toast fixed at the top of the viewport (index.html's #error,
+// aria-live), so a phone scrolled far down the page sees it without it covering the button
+// just tapped (Deal, at the bottom of the form); it stays a few seconds, or until tapped.
 const TOAST_MS = 6000;
 let toastTimer = null;
 
 // A refusal of the table in the page's language when the page's words know its key (they
 // are the game's `refusal_<key>`), else in the table's English.
 function refusal(error) {
+  if (error.said) return error.said;  // the game said it, the pieces it names in words
   const key = `refusal_${error.key}`;
   if (!error.key || !TEXT[key]) return error.message;
   return t(key, { ...error.params, message: error.message });
@@ -160,7 +164,7 @@ async function send(path, body = {}) {
       showError(t("pin_wait", { n: error.retry_after }));
       return null;
     }
-    showError(`${refusal(error)} (${error.rule})`);
+    showError(refusal(error));  // the rule's id stays in the answer's data, not the sentence
     if (error.rule === "pin") setPinState(pin ? "wrong" : "ask");
     return null;
   }
@@ -318,7 +322,7 @@ function setupKiosk() {
 // The start form lists every game, then the chosen game's options (the API's `edition`
 // field, whatever a game calls them) and their variants.
 async function loadGames() {
-  const games = await (await fetch("/api/games")).json();
+  const games = await (await fetch(`/api/games?lang=${LANG}`)).json();  // named in the page's words
   const game = document.getElementById("game");
   const option = document.getElementById("edition");
   const variant = document.getElementById("variant");
@@ -326,10 +330,8 @@ async function loadGames() {
   const fillVariants = () => {
     const options = games.find((g) => g.id === game.value).options;
     const chosen = options.find((o) => o.id === option.value);
-    // A variant in the page's words where this page's game has them, else as its game names it.
-    const named = (v) => (TEXT[`variant_${v.id}`] ? t(`variant_${v.id}`) : v.name);
     variant.replaceChildren(h("option", { value: "" }, t("none")),
-      ...chosen.variants.map((v) => h("option", { value: v.id }, named(v))));
+      ...chosen.variants.map((v) => h("option", { value: v.id }, v.name)));
   };
   const fillOptions = () => {
     const options = games.find((g) => g.id === game.value).options;

@@ -23,6 +23,7 @@ from companion.games.caboose.rules.odds import Odds, derail_odds
 from companion.games.caboose.rules.state import TOOK, GameState, Pass, Seat
 from companion.games.caboose.view import MAX_ORDER_CARDS, fraction_json, odds_json, order_options
 from companion.games.caboose.view import placements as fitting_placements
+from companion.games.caboose.words import card_words
 from companion.games.protocol import Malformed, Refusal, advised_seat, check_held
 
 # Why the advisor marks a move best (the page words each: `advise_reason_<code>`).
@@ -35,15 +36,16 @@ MUST_PASS = "must_pass"  # no card of the hand can be laid on the front card
 
 def advise(match: Any, seat: Any, hand: Any, lang: str) -> dict[str, Any]:
     """The advice for `seat` holding `hand` at the table `match` keeps (the game's `advise`
-    entry: the table calls it under its lock). `lang` is unused: card codes are the same in
-    every language, and the page words the reason codes."""
-    del lang
+    entry: the table calls it under its lock), with each card's words in `lang` (`names`:
+    the page says cards in words, never by their codes) beside the codes it sends back."""
     ledger = getattr(match, "ledger", None)
     if ledger is None:  # the lobby: no game is being played
         raise Refusal(
             "game", "no game is being played: start one first", conflict=True, key="no_game"
         )
-    return advice(ledger.state, seat, hand, provisional=ledger.provisional)
+    answer = advice(ledger.state, seat, hand, provisional=ledger.provisional)
+    deck = {cards.base(code) for code in ledger.state.edition.deck}
+    return answer | {"names": {code: card_words(code, lang) for code in sorted(deck)}}
 
 
 def advice(state: GameState, seat: Any, hand: Any, *, provisional: bool = False) -> dict[str, Any]:

@@ -21,7 +21,7 @@ from companion.games.caboose.rules.state import GameState
 from companion.games.caboose.scenes import random_table
 from companion.games.caboose.snapshot import snapshot_of
 from companion.games.caboose.vision import enrolment, eval_vision
-from companion.games.caboose.words import TEXT
+from companion.games.caboose.words import TEXT, session_words
 from companion.games.protocol import Game, Option, Rules, Start
 
 
@@ -60,6 +60,14 @@ def deal_start(start: Start) -> GameState:
     return deal(start.option, start.names, start.seed, start.variant)
 
 
+def refusal_words(match: Any, key: str, params: Mapping[str, Any], message: str, lang: str) -> str:
+    """A refusal in `lang` with its cards in words, as the session says one (`session_words`,
+    its English the message where the words have no template of their own)."""
+    del match  # the cards' words are the same at every table
+    said = session_words({"key": key, "params": {**params, "message": message}}, lang)
+    return said if said is not None else message
+
+
 GAME = Game(
     id=GAME_ID,
     name="Loose Caboose · Rollecate · LOK'n'ROLL",
@@ -87,4 +95,5 @@ GAME = Game(
     enroll=enrolment.enrolment,
     eval_vision=eval_vision.main,
     advise=advise.advise,
+    refusal_words=refusal_words,
 )

@@ -10,9 +10,11 @@ keys and parameters, and said here in the page's language.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from contextlib import suppress
 from typing import Any
 
+from companion.games.caboose import cards
 from companion.games.caboose.rules.state import (
     BANKED,
     BROKEN_TRACK,
@@ -54,12 +56,12 @@ TEXT: dict[str, dict[str, str]] = {
         "hand": "Cards in hand, with the card drawn this turn",
         "plays": "Plays you can make",
         "pass": "Pass",
-        "chaos": "Discard chaos {cards}",
+        "chaos": "Discard {cards}",
         "laura": "Laura's turn: {action}",
         "laura_do": "Do it",
         "laura_pass": "she passes",
         "laura_play": "she plays {cards}",
-        "laura_chaos": "she discards chaos {cards}",
+        "laura_chaos": "she discards {cards}",
         "dice_to_roll": "Roll {n} dice",
         "dice_to_roll_one": "Roll 1 die",
         "final_hand": "hand, counted at the end",
@@ -142,6 +144,11 @@ TEXT: dict[str, dict[str, str]] = {
         "show_hand": "{name}: the {n} cards left in the hand",
         "show_hand_one": "{name}: the card left in the hand",
         "show_button": "Show",
+        # A card said in words (`card_words`), never by its record code.
+        "card_track": "{value}",
+        "card_broken": "broken {value}",
+        "card_chaos": "chaos card {value}",
+        "and": "{most} and {last}",
     },
     "es": {
         "railway": "Vía",
@@ -160,12 +167,12 @@ TEXT: dict[str, dict[str, str]] = {
         "hand": "Cartas en la mano, con la robada en este turno",
         "plays": "Jugadas posibles",
         "pass": "Pasar",
-        "chaos": "Descartar caos {cards}",
+        "chaos": "Descartar {cards}",
         "laura": "Turno de Laura: {action}",
         "laura_do": "Hacerlo",
         "laura_pass": "pasa",
         "laura_play": "juega {cards}",
-        "laura_chaos": "descarta caos {cards}",
+        "laura_chaos": "descarta {cards}",
         "dice_to_roll": "Tira {n} dados",
         "dice_to_roll_one": "Tira 1 dado",
         "final_hand": "mano, cuenta al final",
@@ -248,6 +255,10 @@ TEXT: dict[str, dict[str, str]] = {
         "show_hand": "{name}: las {n} cartas que quedan en la mano",
         "show_hand_one": "{name}: la carta que queda en la mano",
         "show_button": "Mostrar",
+        "card_track": "{value}",
+        "card_broken": "{value} rota",
+        "card_chaos": "carta de caos {value}",
+        "and": "{most} y {last}",
     },
 }
 
@@ -338,9 +349,9 @@ REFUSALS: dict[str, dict[str, str]] = {
         "{cards}",
         "laura_rolls": "Laura nunca tira: avanza según el valor de su carta",
         "laura_no_order": "Laura no elige orden: pone todas las cartas de penalización en su "
-        "pila a la vez y siempre combina (R-10); no des orden en sus turnos",
+        "pila a la vez y siempre combina; no des orden en sus turnos",
         "no_order": "{edition} no tiene orden de descarte: cada carta de penalización va a la "
-        "pila al tomarla y cancela enseguida (R-13); el orden de R-7 es solo para Rollecate y "
+        "pila al tomarla y cancela enseguida; el orden de descarte es solo para Rollecate y "
         "LOK'n'ROLL: no lo des",
         "names_missing": "cada jugador necesita un nombre",
         "variant_players_one": "esta variante es para 1 jugador",
@@ -349,9 +360,9 @@ REFUSALS: dict[str, dict[str, str]] = {
         "no_variant": "{edition} no tiene la variante {variant} (variantes: {allowed})",
         "no_variants": "{edition} no tiene la variante {variant}: no tiene variantes",
         "rival_seats": "{variant} tiene {seats} asientos: primero {rival}, luego tú",
-        "laura_must_pass": "Laura debe pasar en este turno (R-10)",
-        "laura_must_play": "Laura debe jugar {cards} en este turno (R-10)",
-        "laura_must_discard": "Laura debe descartar {cards} en este turno (R-10)",
+        "laura_must_pass": "Laura debe pasar en este turno",
+        "laura_must_play": "Laura debe jugar {cards} en este turno",
+        "laura_must_discard": "Laura debe descartar {cards} en este turno",
         # the table (ledger.py, refusals.py)
         "not_your_turn": "le toca a {name}, no a {other}",
         "no_seat": "no hay ningún asiento {seat}",
@@ -427,17 +438,76 @@ REFUSALS: dict[str, dict[str, str]] = {
         "undo_roll": SESSION["es"]["undo_roll"],
     },
 }
-REFUSALS["en"] = dict.fromkeys(REFUSALS["es"], "{message}")
+# English says a refusal's own message, but where the message holds a rule id inside it,
+# said anew without it (the id stays in the answer's `rule`).
+REFUSALS["en"] = dict.fromkeys(REFUSALS["es"], "{message}") | {
+    "laura_no_order": "Laura chooses no order: she puts every penalty card on her pile at "
+    "once and always combines; leave order out of her turns",
+    "no_order": "{edition} has no discard order: each penalty card goes onto the pile as it "
+    "is taken and cancels at once; the discard order is for Rollecate and LOK'n'ROLL only: "
+    "leave order out",
+    "laura_must_pass": "Laura must pass this turn",
+    "laura_must_play": "Laura must play {cards} this turn",
+    "laura_must_discard": "Laura must discard {cards} this turn",
+    # and where it names cards by their codes, said anew with the cards' words
+    "not_in_hand": "{code} is not in the hand (the hand holds {hand})",
+    "not_in_empty_hand": "{code} is not in the hand (the hand holds no cards)",
+    "placement_crooked": "card {number} played ({code}) is laid at {degrees} degrees: lay "
+    "it straight along the table",
+    "placement_apart": "card {number} played ({code}) does not join the open end of the "
+    "front card: put one of its track ends against it",
+    "placement_on_top": "card {number} played ({code}) cannot lie there: it would lie on top "
+    "of railway card {other} ({other_code})",
+    "placement_loop": "card {number} played ({code}) cannot lie there: it would close a loop "
+    "with railway card {other} ({other_code})",
+    "order_cards": "the order must list exactly the cards taken this turn: {cards}",
+    "not_held": "{codes} is not what this player holds",
+}
 TEXT = {
     lang: TEXT[lang] | {f"refusal_{key}": words for key, words in REFUSALS[lang].items()}
     for lang in LANGUAGES
 }
 
 
+def card_words(code: str, lang: str) -> str:
+    """A card as a person says it ("broken 3", "chaos card 2"), never its record code
+    ("3x", "C2"); its shape (`/s`, `/c`) only matters where it lies, which the page draws,
+    and a `!` (do not combine, in an order) is what the order's chips show."""
+    value, kind, _ = cards.parse(code.removesuffix("!"))
+    return TEXT[lang][f"card_{kind}"].format(value=value)
+
+
+def cards_words(codes: Sequence[str], lang: str) -> str:
+    """Cards in words, joined as a sentence joins them: "1, 2 and broken 3"."""
+    said = [card_words(code, lang) for code in codes]
+    if len(said) < 2:
+        return "".join(said)
+    return TEXT[lang]["and"].format(most=", ".join(said[:-1]), last=said[-1])
+
+
+# The parameters of the session's messages and of the refusals that hold card codes: a
+# code, or codes apart by spaces (`railway_should`'s "2 3 4", `cannot_play`'s "3 3").
+CARD_PARAMS = frozenset({"code", "codes", "cards", "want", "seen", "hand", "other_code"})
+
+
+def _in_words(said: Mapping[str, Any], lang: str) -> dict[str, Any]:
+    """A message in JSON with its card codes said in words, messages among its parameters
+    too, so the page and the voice never read a code."""
+    params = {}
+    for name, value in said.get("params", {}).items():
+        if isinstance(value, Mapping) and "key" in value:
+            value = _in_words(value, lang)
+        elif name in CARD_PARAMS and isinstance(value, str) and value:
+            with suppress(cards.CardCodeError):  # not codes after all: said as it is
+                value = cards_words(value.split(), lang)
+        params[name] = value
+    return {**said, "params": params}
+
+
 def session_words(said: Mapping[str, Any] | None, lang: str) -> str | None:
     """A message of the session (`Message.as_json`) in `lang`, the refusals among its
-    parameters too; None stays None."""
-    return None if said is None else say(REFUSALS[lang] | SESSION[lang], said)
+    parameters too, cards in words; None stays None."""
+    return None if said is None else say(REFUSALS[lang] | SESSION[lang], _in_words(said, lang))
 
 
 # What the camera could not see (`vision.problems.PROBLEMS`), in each language, with the
@@ -470,33 +540,43 @@ def camera_words(said: Mapping[str, Any], lang: str) -> str:
     return CAMERA[lang][said["key"]].format_map(said["params"])
 
 
-# A turn's events as the log says them (turn_log.py): English is the record's own
-# notation, as shared/spec/game-record.md prints it; Spanish is the page's.
+# The record's own notation for a turn's events (`turn_line` without a language), exactly as
+# shared/spec/game-record.md prints it: card codes, railway cards counted from 0, the
+# ranking's `decided_by` by its id. Other tools read it; people read `LOG`.
+NOTATION = {
+    "turn": "turn {n} {name}",
+    PASSED: "passes",
+    PLAYED: "plays {cards}",
+    ROLLED: "rolls {n} wheels",
+    f"{ROLLED}-one": "rolls 1 wheel",
+    MOVED: "caboose {a} -> {b}",
+    BROKEN_TRACK: "crosses broken track {cards}",
+    DERAILED: "derails {n} short",
+    TOOK: "takes {cards} from the {source}",
+    RESHUFFLED: "the discard pile is shuffled into a new draw pile",
+    FORGIVEN: "{n} penalty cards forgiven: none left to take",
+    f"{FORGIVEN}-one": "1 penalty card forgiven: none left to take",
+    BANKED: "banks {cards}",
+    CANCELLED: "{a} cancels {b}",
+    CHAOS: "discards chaos {cards}",
+    LEFT_GAME: "{cards} leaves the game",
+    LOST: "the caboose derailed a {n}th time: the solo game is lost",
+    GAME_OVER: "game over, won by {winners} ({decided_by})",
+    f"{GAME_OVER}-shared": "game over, won by {winners} ({decided_by})",
+    f"{GAME_OVER}-nobody": "game over, nobody wins ({decided_by})",
+    "railway": "back of the railway",
+    "draw": "draw pile",
+    "reshuffled": "new draw pile",
+}
+
+# A turn's events as people read them (turn_log.py): the page's log, the demo's terminal
+# lines, in the page's language; cards in words (`cards_words`).
 LOG = {
-    "en": {
-        "turn": "turn {n} {name}",
-        PASSED: "passes",
-        PLAYED: "plays {cards}",
-        ROLLED: "rolls {n} wheels",
-        f"{ROLLED}-one": "rolls 1 wheel",
-        MOVED: "caboose {a} -> {b}",
-        BROKEN_TRACK: "crosses broken track {cards}",
-        DERAILED: "derails {n} short",
-        TOOK: "takes {cards} from the {source}",
-        RESHUFFLED: "the discard pile is shuffled into a new draw pile",
-        FORGIVEN: "{n} penalty cards forgiven: none left to take",
-        f"{FORGIVEN}-one": "1 penalty card forgiven: none left to take",
-        BANKED: "banks {cards}",
-        CANCELLED: "{a} cancels {b}",
-        CHAOS: "discards chaos {cards}",
-        LEFT_GAME: "{cards} leaves the game",
-        LOST: "the caboose derailed a {n}th time: the solo game is lost",
-        GAME_OVER: "game over, won by {winners} ({decided_by})",
-        f"{GAME_OVER}-shared": "game over, won by {winners} ({decided_by})",
-        f"{GAME_OVER}-nobody": "game over, nobody wins ({decided_by})",
-        "railway": "back of the railway",
-        "draw": "draw pile",
-        "reshuffled": "new draw pile",
+    # English as the notation says it, but a card in words and no code beside it
+    "en": NOTATION
+    | {
+        BROKEN_TRACK: "crosses {cards}",
+        CHAOS: "discards {cards}",
         # How the ranking was decided (`Ranking.decided_by`), as the page's ranking says it.
         "by-score": "the lowest score",
         "by-cards": "the fewest cards",
@@ -515,7 +595,7 @@ LOG = {
         ROLLED: "saca {n} ruedas",
         f"{ROLLED}-one": "saca 1 rueda",
         MOVED: "furgón {a} -> {b}",
-        BROKEN_TRACK: "pasa por la vía rota {cards}",
+        BROKEN_TRACK: "cruza {cards}",
         DERAILED: "descarrila, le faltan {n}",
         f"{DERAILED}-one": "descarrila, le falta 1",
         TOOK: "toma {cards} del {source}",
@@ -524,7 +604,7 @@ LOG = {
         f"{FORGIVEN}-one": "1 carta de penalización perdonada: no queda ninguna",
         BANKED: "deposita {cards}",
         CANCELLED: "{a} cancela {b}",
-        CHAOS: "descarta caos {cards}",
+        CHAOS: "descarta {cards}",
         LEFT_GAME: "{cards} sale de la partida",
         LOST: "el tren descarriló {n} veces: partida en solitario perdida",
         GAME_OVER: "fin de la partida, gana {winners} ({decided_by})",

@@ -130,6 +130,14 @@ def enroll(args: argparse.Namespace) -> Enrolment:
     )
 
 
+def refusal_words(match: Any, key: str, params: Mapping[str, Any], message: str, lang: str) -> str:
+    """A refusal in `lang` with the spaces and slots it names in words (`view.said_words`);
+    before any game (the lobby) the home board's."""
+    snap = getattr(match, "snap", None)
+    played = snap.position.board if snap is not None else board.load()
+    return view.said_words(played, {"key": key, "params": dict(params), "text": message}, lang)
+
+
 GAME = Game(
     id=GAME_ID,
     name=NAME,
@@ -157,4 +165,5 @@ GAME = Game(
     enroll=enroll,
     eval_vision=eval_vision.main,
     advise=None,  # no hidden hand: the page shows every legal move with its outcome
+    refusal_words=refusal_words,
 )

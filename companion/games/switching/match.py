@@ -104,7 +104,7 @@ class Match:
         return True
 
     def view(self, lang: str) -> dict[str, Any]:
-        return view.build(self.snap, lang) | {"session": self._session()}
+        return view.build(self.snap, lang) | {"session": self._session(lang)}
 
     def record(self) -> Mapping[str, Any]:
         return _record(self.snap)
@@ -173,7 +173,7 @@ class Match:
             raise Refusal(
                 "session", "no camera follows this table: the turn at the table is not known"
             )
-        before = (self._session(), self.snap.turn)
+        before = (self._session("en"), self.snap.turn)
         following.camera = command.camera
         following.lifted = following.lifted or command.lifted
         if command.board is not None:
@@ -191,7 +191,7 @@ class Match:
                 self._journal(snap, ROLL, _roll_doc(snap))
                 following.lifted = False
         self._follow()
-        return (self._session(), self.snap.turn) != before
+        return (self._session("en"), self.snap.turn) != before
 
     def _follow(self) -> None:
         """Compare the last still board with the game as it now stands (after a frame, and
@@ -229,12 +229,14 @@ class Match:
             return LED_ERROR
         return LED_NEEDS_CONFIRMATION if following.shown is not None else LED_WAITING
 
-    def _session(self) -> dict[str, Any] | None:
-        """The turn at the table, as the page shows it (None when no camera follows)."""
+    def _session(self, lang: str) -> dict[str, Any] | None:
+        """The turn at the table, as the page shows it in `lang` (None when no camera
+        follows): what the referee says with its `said` words, the spaces in words."""
         following = self.following
         if following is None:
             return None
         snap = self.snap
+        board = snap.position.board
         mover = snap.position.to_move
         shown = following.shown
         awaiting = {"roll": "dice", "reroll": "dice_or_pass", "over": "nothing"}.get(
@@ -245,11 +247,19 @@ class Match:
             "awaiting": awaiting,
             "shown": None
             if shown is None or not isinstance(shown.action, Move)
-            else {"from": shown.action.train},
-            "problem": None if following.problem is None else following.problem.as_json(),
-            "waiting": None if following.waiting is None else following.waiting.as_json(),
-            "camera": [said.as_json() for said in following.camera],
+            else {"from": shown.action.train, "place": view.place(board, shown.action.train, lang)},
+            "problem": self._said(following.problem, lang),
+            "waiting": self._said(following.waiting, lang),
+            "camera": [self._said(said, lang) for said in following.camera],
         }
+
+    def _said(self, said: Said | None, lang: str) -> dict[str, Any] | None:
+        """What the referee says, in JSON, with `said`: its words in `lang`, the spaces it
+        names (by id in `params` and the English `text`) as a player finds them."""
+        if said is None:
+            return None
+        doc = said.as_json()
+        return doc | {"said": view.said_words(self.snap.position.board, doc, lang)}
 
     def _fresh(self, turn: int | None) -> None:
         """A command made on a page that saw `turn` steps: refused if the table has moved

@@ -147,6 +147,66 @@ def trains(position: Position, layout: Layout, turned: Sequence[str] = ()) -> li
     return found
 
 
+# --- where things are, as a player finds them --------------------------------------------
+
+
+def place(board: Board, space: str, lang: str) -> str:
+    """A space as a player finds it on the board, never by its id ("o3", "G2"): a panel's
+    space by the panel's colour, a fixed track's by the Start or Finish at its end and the
+    side of the board that end is on ("the left Start track", "the top Finish")."""
+    found = board.spaces.get(space)
+    if found is None:
+        return say(lang, "place_track")
+    if found.panel is not None:
+        return say(lang, "place_panel", panel=colour(lang, found.panel))
+    chain = board.chains[found.chain]
+    if chain.back == START:
+        end, key = chain.spaces[0], "place_start"
+    elif chain.front == FINISH:
+        end, key = chain.spaces[-1], "place_finish"
+    else:
+        return say(lang, "place_track")
+    if found.kind not in (START, FINISH):
+        key += "_track"
+    return say(lang, key, side=say(lang, f"side_{_side(board, board.spaces[end].at)}"))
+
+
+def _side(board: Board, at: tuple[float, float]) -> str:
+    """The edge of the board a point is nearest to, as the page draws it (top up)."""
+    dx, dy = at[0] - board.size[0] / 2, at[1] - board.size[1] / 2
+    if abs(dx) > abs(dy):
+        return "right" if dx > 0 else "left"
+    return "bottom" if dy > 0 else "top"
+
+
+def slot_words(slot: str, lang: str) -> str:
+    """A slot of the board's middle by where it lies ("the top left slot"); a board's own
+    slot id when the words have none for it."""
+    key = f"slot_{slot}"
+    return say(lang, key) if key in TEXT[lang] else slot
+
+
+def said_words(board: Board, said: dict[str, Any], lang: str) -> str:
+    """What the referee or the camera says (`Said.as_json`) in `lang`, as the page's
+    `said` would (`session_<key>`, `refusal_<key>`, else its English), the spaces, slots
+    and colours it names in words."""
+    params: dict[str, Any] = {"message": said["text"]}
+    for name, value in said["params"].items():
+        if name in ("space", "origin") and isinstance(value, str):
+            value = place(board, value, lang)
+        elif name == "moves" and isinstance(value, str):
+            value = ", ".join(place(board, space, lang) for space in value.split(", "))
+        elif name == "slot" and isinstance(value, str):
+            value = slot_words(value, lang)
+        elif name in ("panel", "colour") and isinstance(value, str):
+            value = colour(lang, value)
+        params[name] = value
+    for key in (f"session_{said['key']}", f"refusal_{said['key']}"):
+        if key in TEXT[lang]:
+            return say(lang, key, **params)
+    return said["text"]
+
+
 # --- the roll and its moves --------------------------------------------------------------
 
 
@@ -165,25 +225,28 @@ def slide_text(snap: Snapshot, events: Sequence[Event], lang: str) -> str:
             said.append(say(lang, "slide_repair", name=snap.name(event.player)))
         elif isinstance(event, Slid):
             said.append(say(lang, "slide_slid", panel=colour(lang, event.panel),
-                            origin=event.origin, slot=event.slot))  # fmt: skip
+                            origin=slot_words(event.origin, lang),
+                            slot=slot_words(event.slot, lang)))  # fmt: skip
             if event.turned:
-                spaces = ", ".join(event.turned)
-                said.append(say(lang, "slide_turned", n=len(event.turned), spaces=spaces))
+                said.append(say(lang, "slide_turned", n=len(event.turned)))
         elif isinstance(event, Stayed):
             said.append(say(lang, "slide_stayed", panel=colour(lang, event.panel)))
     return " ".join(said)
 
 
-def _fate(event: StartedOver | Finished, lang: str) -> tuple[str, str]:
+def _fate(board: Board, event: StartedOver | Finished, lang: str) -> tuple[str, str]:
     """A train's run ending otherwise than by the count: its mark and its words."""
     train = colour(lang, event.player)
     if isinstance(event, Finished):
-        return FINISHED, say(lang, "fate_finished", train=train, space=event.space)
+        return FINISHED, say(
+            lang, "fate_finished", train=train, space=place(board, event.space, lang)
+        )
     reason = {DEAD_END: "dead_end", FINISH: "finish"}.get(event.reason, "off_track")
-    return STARTED_OVER, say(lang, f"fate_{reason}", train=train, space=event.origin)
+    where = place(board, event.origin, lang)
+    return STARTED_OVER, say(lang, f"fate_{reason}", train=train, space=where)
 
 
-def _mover_words(events: Sequence[Event], i: int, lang: str) -> str:
+def _mover_words(board: Board, events: Sequence[Event], i: int, lang: str) -> str:
     """A train of the chain coming to rest (`events[i]`), in words: the mover entered at a
     Start or moved from its space (or stayed, the train right ahead taking the count), or
     a train bumped from where it stood to where it stopped. Nothing for a mover that ran
@@ -200,10 +263,20 @@ def _mover_words(events: Sequence[Event], i: int, lang: str) -> str:
         key = "step_entered" if event.path else "step_entered_stays"
     else:
         key = "step_moved" if event.path else "step_stays"
-    return say(lang, key, train=colour(lang, event.player), origin=event.origin, to=event.to)
+    return _run_words(board, key, event, lang)
 
 
-def steps(events: Sequence[Event], lang: str) -> list[dict[str, Any]]:
+def _run_words(board: Board, key: str, event: Moved | Bumped, lang: str) -> str:
+    """A train's run said with its count of spaces, from where to where it stopped, or
+    along one place (a track, a panel) when it stays on it."""
+    origin, to = place(board, event.origin, lang), place(board, event.to, lang)
+    if origin == to and f"{key}_along" in TEXT[lang]:
+        key += "_along"
+    train = colour(lang, event.player)
+    return say(lang, key, train=train, n=len(event.path), origin=origin, to=to)
+
+
+def steps(board: Board, events: Sequence[Event], lang: str) -> list[dict[str, Any]]:
     """A move's bump chain step by step: the mover, then each train it pushed, each with
     the spaces it went along (`path`, from where it stood), where it stopped (None when it
     started over or finished) and how its run ended; a train pushed that did not move
@@ -213,10 +286,10 @@ def steps(events: Sequence[Event], lang: str) -> list[dict[str, Any]]:
         if isinstance(event, (Moved, Bumped)):
             found.append({"colour": event.player, "from": event.origin, "to": event.to,
                           "path": [event.origin, *event.path], "end": STOPS,
-                          "text": _mover_words(events, i, lang)})  # fmt: skip
+                          "text": _mover_words(board, events, i, lang)})  # fmt: skip
         elif isinstance(event, (StartedOver, Finished)):
             at = event.origin if isinstance(event, StartedOver) else event.space
-            end, words = _fate(event, lang)
+            end, words = _fate(board, event, lang)
             last = found[-1] if found and found[-1]["to"] == at else None
             if last is None:  # pushed off where it stood, without a space to go
                 last = {"colour": event.player, "from": at, "path": [at], "text": ""}
@@ -231,15 +304,15 @@ def move_text(snap: Snapshot, outcome: Outcome, lang: str) -> str:
     """A legal move's whole outcome in one sentence: the mover from where to where, each
     train it bumps and where to, who starts over or reaches Finish, a repair tile taken,
     the re-roll doubles allow, the win."""
+    board = snap.position.board
     parts: list[str] = []
     for i, event in enumerate(outcome.events):
         if isinstance(event, Moved):
-            parts.append(_mover_words(outcome.events, i, lang))
+            parts.append(_mover_words(board, outcome.events, i, lang))
         elif isinstance(event, Bumped):
-            parts.append(say(lang, "move_bumps", train=colour(lang, event.player),
-                             origin=event.origin, to=event.to))  # fmt: skip
+            parts.append(_run_words(board, "move_bumps", event, lang))
         elif isinstance(event, (StartedOver, Finished)):
-            parts.append(_fate(event, lang)[1])
+            parts.append(_fate(board, event, lang)[1])
         elif isinstance(event, RepairTaken):
             parts.append(say(lang, "move_repair_taken", name=snap.name(event.player)))
         elif isinstance(event, MayRollAgain):
@@ -266,10 +339,27 @@ def moves(snap: Snapshot, lang: str) -> list[dict[str, Any]]:
                 "body": {"from": space},
                 "colour": snap.position.players[snap.position.turn],
                 "text": move_text(snap, outcome, lang),
-                "steps": steps(outcome.events, lang),
+                "steps": steps(snap.position.board, outcome.events, lang),
             }
         )
     return found
+
+
+def last_move(snap: Snapshot, lang: str) -> dict[str, Any] | None:
+    """The move played last, its trains' runs step by step as the page draws them on the
+    board (arrows), while the board still lies as it left it: None once the next roll has
+    slid a panel, or when the last turn was no move."""
+    if snap.roll is not None or not snap.history:
+        return None
+    played = snap.history[-1]
+    if not isinstance(played.action, Move):
+        return None
+    before = snap.history[-2].position if len(snap.history) > 1 else snap.start
+    return {
+        "id": played.action.train,
+        "colour": before.players[before.turn],
+        "steps": steps(snap.position.board, played.events, lang),
+    }
 
 
 def roll_view(snap: Snapshot) -> dict[str, Any] | None:
@@ -350,44 +440,59 @@ def _roll_words(lang: str, roll: rules.Roll, repair: str | None) -> str:
 def log(snap: Snapshot, lang: str) -> list[dict[str, Any]]:
     """The game told step by step, newest first, in `lang`: each roll, then its move (the
     same sentence as the move had in the list) or the turn lost, a re-roll declined; a step
-    taken back stands where it was taken, marked a correction."""
-    story: list[dict[str, Any]] = []
-    number = 0
+    taken back stands where it was taken, marked a correction. Lines are numbered by the
+    record's turns, as `companion replay` and the demo count them: a roll and its move are
+    one turn."""
+    story: list[tuple[int, str, dict[str, Any], bool]] = []  # (step, key, params, correction)
+    step = 0
     position = snap.start
     for played in snap.history:
         name = snap.name(position.players[position.turn])
         if isinstance(played.action, (Move, Pass)):
-            number += 1
+            step += 1
             roll = _roll_words(lang, played.action.roll, played.action.repair)
-            story.append(_line(lang, number, "log_roll", name=name, roll=roll))
-            number += 1
+            story.append((step, "log_roll", {"name": name, "roll": roll}, False))
+            step += 1
             text = move_text(snap, Outcome(played.action, played.position, played.events), lang)
             slid = slide_text(snap, played.events, lang)
-            story.append(_line(lang, number, "log_move", name=name, slide=slid, move=text))
+            story.append((step, "log_move", {"name": name, "slide": slid, "move": text}, False))
         else:
-            number += 1
-            story.append(_line(lang, number, "log_stop", name=name))
+            step += 1
+            story.append((step, "log_stop", {"name": name}, False))
         position = played.position
     if snap.roll is not None:
         name = snap.name(position.players[position.turn])
         roll = _roll_words(lang, snap.roll, snap.repair)
-        story.append(_line(lang, number + 1, "log_roll", name=name, roll=roll))
-    for turn, key, params in snap.undone:
+        story.append((step + 1, "log_roll", {"name": name, "roll": roll}, False))
+    for taken, key, params in snap.undone:
         if key == "roll":  # the dice said in the page's words, as a roll the log keeps is
             roll = rules.Roll(params["colour"], params["white"], params["black"])
             params = {"player": params["player"], "roll": _roll_words(lang, roll, params["repair"])}
-        line = _line(lang, turn, f"log_undone_{key}", **params) | {"correction": True}
-        at = next((i for i, entry in enumerate(story) if entry["turn"] >= turn), len(story))
-        story.insert(at, line)
+        elif key == "move":  # the train by where it stood, as a player finds it
+            params = params | {"from": place(snap.position.board, params["from"], lang)}
+        at = next((i for i, line in enumerate(story) if line[0] >= taken), len(story))
+        story.insert(at, (taken, f"log_undone_{key}", params, True))
     if snap.position.winner is not None:
-        winner = snap.name(snap.position.winner)
-        story.append(_line(lang, number, "log_won", name=winner))
-    story.reverse()
-    return story
+        story.append((step, "log_won", {"name": snap.name(snap.position.winner)}, False))
+    lines = [
+        {"turn": (turn := turn_of_step(snap, at)), "text": say(lang, key, n=turn, **params),
+         "correction": correction}
+        for at, key, params, correction in story
+    ]  # fmt: skip
+    lines.reverse()
+    return lines
 
 
-def _line(lang: str, turn: int, key: str, **params: Any) -> dict[str, Any]:
-    return {"turn": turn, "text": say(lang, key, n=turn, **params), "correction": False}
+def turn_of_step(snap: Snapshot, step: int) -> int:
+    """The record's turn a step belongs to (`Snapshot.turn` counts steps: each roll and
+    each action one; a turn is a roll and its action, or a re-roll declined). A step taken
+    back belongs to the turn played again after it, whose steps before it are the same."""
+    ended = 0
+    for turn, played in enumerate(snap.history, 1):
+        ended += 1 if isinstance(played.action, rules.Stop) else 2
+        if ended >= step:
+            return turn
+    return len(snap.history) + 1
 
 
 def build(snap: Snapshot, lang: str = "en", *, light: bool = False) -> dict[str, Any]:
@@ -421,9 +526,17 @@ def build(snap: Snapshot, lang: str = "en", *, light: bool = False) -> dict[str,
         "roll": roll_view(snap),
         "slide": slide,
         "moves": [] if light else moves(snap, lang),
+        "last_move": last_move(snap, lang),
         "no_move": passing,
         "may_pass": not light and (passing or snap.phase == "reroll"),
-        "reroll": None if position.reroll is None else {"train": position.reroll.train},
+        "reroll": None
+        if position.reroll is None
+        else {
+            "train": position.reroll.train,
+            "place": None
+            if position.reroll.train is None
+            else place(position.board, position.reroll.train, lang),
+        },
         "repair_options": [] if light else repair_options(snap),
         "undo": {"possible": not light and (bool(snap.history) or snap.roll is not None)},
         "winner": None if position.winner is None else snap.name(position.winner),

@@ -97,6 +97,14 @@ def scene(seed: int) -> Any:
     return scenes.random_yard(seed).scene
 
 
+def refusal_words(match: Any, key: str, params: Mapping[str, Any], message: str, lang: str) -> str:
+    """A refusal in `lang` with the cards it names in words (`view.said_words`); before any
+    game (the lobby: no edition dealt) in the words as they are."""
+    snap = getattr(match, "snap", None)
+    edition = snap.edition if snap is not None else load_edition()
+    return view.said_words(edition, {"key": key, "params": dict(params), "text": message}, lang)
+
+
 GAME = Game(
     id=GAME_ID,
     name=NAME,
@@ -124,4 +132,5 @@ GAME = Game(
     enroll=enrolment.enrolment,
     eval_vision=eval_vision.main,
     advise=advise.advise,
+    refusal_words=refusal_words,
 )

@@ -116,7 +116,7 @@ class Match:
         return True
 
     def view(self, lang: str) -> dict[str, Any]:
-        return view.build(self.snap, lang) | {"session": self._session()}
+        return view.build(self.snap, lang) | {"session": self._session(lang)}
 
     def record(self) -> Mapping[str, Any]:
         return self.snap.record()
@@ -224,12 +224,12 @@ class Match:
             raise Refusal(
                 "session", "no camera follows this table: the turn at the table is not known"
             )
-        before = self._session()
+        before = self._session("en")
         following.camera = command.camera
         if command.trains is not None:
             following.seen = command.trains
             self._follow()
-        return self._session() != before
+        return self._session("en") != before
 
     def _follow(self) -> None:
         """Compare the last still view with the game as it now stands (after a frame, and
@@ -285,8 +285,9 @@ class Match:
             return LED_ERROR
         return LED_WAITING if following.acknowledged else LED_NEEDS_CONFIRMATION
 
-    def _session(self) -> dict[str, Any] | None:
-        """The turn at the table, as the page shows it (None when no camera follows)."""
+    def _session(self, lang: str) -> dict[str, Any] | None:
+        """The turn at the table, as the page shows it in `lang` (None when no camera
+        follows): the cards and trains the referee names said in words (`said_json`)."""
         following = self.following
         if following is None:
             return None
@@ -298,11 +299,23 @@ class Match:
             "awaiting": "card" if following.acknowledged else "confirm",
             "last": None
             if following.last is None
-            else {"name": following.last[0], "card": following.last[1]},
-            "problem": None if following.problem is None else following.problem.as_json(),
-            "waiting": None if following.waiting is None else following.waiting.as_json(),
-            "camera": [said.as_json() for said in following.camera],
+            else {
+                "name": following.last[0],
+                "card": following.last[1],
+                "said": view.laid_words(self.snap.edition, following.last[1], lang),
+            },
+            "problem": self._said(following.problem, lang),
+            "waiting": self._said(following.waiting, lang),
+            "camera": [self._said(said, lang) for said in following.camera],
         }
+
+    def _said(self, said: Said | None, lang: str) -> dict[str, Any] | None:
+        """What the referee says, in JSON, with `said`: its words in `lang`, the cards and
+        trains it names (written as codes in `params` and the English `text`) in words."""
+        if said is None:
+            return None
+        doc = said.as_json()
+        return doc | {"said": view.said_words(self.snap.edition, doc, lang)}
 
     def _fresh(self, turn: int) -> None:
         """A command made on a page that saw `turn` cards added: refused if the table has

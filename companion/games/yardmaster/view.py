@@ -12,6 +12,7 @@ numbers.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from contextlib import suppress
 from typing import Any
 
 from companion.games.yardmaster import cards, rules
@@ -31,13 +32,72 @@ def colour_name(edition: Edition, letter: str, lang: str) -> str:
     return TEXT[lang].get(f"colour_{name}", name)
 
 
+def colour_initial(edition: Edition, letter: str, lang: str) -> str:
+    """The initial a railcar shows for its colour in `lang` (a colour-blind player reads it):
+    the page's initial for the edition's colour ("Az" for azul), else the card's letter."""
+    name = edition.colours.get(letter, letter)
+    return TEXT[lang].get(f"initial_{name}", letter)
+
+
 def _railcar(edition: Edition, railcar: cards.Railcar, lang: str) -> dict[str, Any]:
     colour, value = railcar
-    return {"colour": colour, "value": value, "name": colour_name(edition, colour, lang)}
+    return {"colour": colour, "value": value, "name": colour_name(edition, colour, lang),
+            "initial": colour_initial(edition, colour, lang)}  # fmt: skip
 
 
 def _said(edition: Edition, railcar: cards.Railcar, lang: str) -> str:
     return say(lang, "railcar", colour=colour_name(edition, railcar[0], lang), value=railcar[1])
+
+
+def card_words(edition: Edition, code: str, lang: str) -> str:
+    """A railcar card as a person says it, its two railcars left to right ("red 1 · blue
+    3"), as the page's buttons say it; never its code ("R1-B3")."""
+    return " · ".join(_said(edition, railcar, lang) for railcar in cards.railcars(code))
+
+
+def laid_words(edition: Edition, code: str, lang: str) -> str:
+    """A card of a train as it lies, in words: the engine, a card face down (unnamed), a
+    railcar card, or one the camera could not read."""
+    if code == cards.ENGINE:
+        return say(lang, "engine_said")
+    if code == cards.FACE_DOWN:
+        return say(lang, "face_down_said")
+    try:
+        return card_words(edition, code, lang)
+    except cards.CardCodeError:
+        return say(lang, "unread")
+
+
+def train_words(edition: Edition, codes: str, lang: str) -> str:
+    """A train written as codes apart by spaces, engine first ("E R1-R1 W"), in words:
+    "engine, red 1 · red 1, a card face down"."""
+    return ", ".join(laid_words(edition, code, lang) for code in codes.split())
+
+
+# The parameters of what the referee says that name a card or a train by codes.
+CARD_PARAMS = frozenset({"card", "last"})
+TRAIN_PARAMS = frozenset({"seen", "game"})
+
+
+def said_words(edition: Edition, said: dict[str, Any], lang: str) -> str:
+    """Something the referee or the camera says (`Said.as_json`) in `lang`, as the page's
+    `said` would (its `session_<key>` or `refusal_<key>`, else its English), with the
+    cards and trains it names in words."""
+    params: dict[str, Any] = {"message": said["text"]}
+    for name, value in said["params"].items():
+        if name in CARD_PARAMS and isinstance(value, str):
+            with suppress(cards.CardCodeError):
+                value = card_words(edition, value, lang)
+        elif name == "hand" and isinstance(value, str):
+            with suppress(cards.CardCodeError):
+                value = ", ".join(card_words(edition, code, lang) for code in value.split(", "))
+        elif name in TRAIN_PARAMS and isinstance(value, str):
+            value = train_words(edition, value, lang)
+        params[name] = value
+    for key in (f"session_{said['key']}", f"refusal_{said['key']}"):
+        if key in TEXT[lang]:
+            return say(lang, key, **params)
+    return said["text"]
 
 
 def longest_spots(train: Sequence[str]) -> set[Spot]:
@@ -190,7 +250,11 @@ def hand(snap: Snapshot, lang: str) -> list[dict[str, Any]] | None:
     if snap.provisional or yard.over:
         return None
     return [
-        {"card": card, "ways": _ways(yard, card, snap.edition, lang)}
+        {
+            "card": card,
+            "said": card_words(snap.edition, card, lang),
+            "ways": _ways(yard, card, snap.edition, lang),
+        }
         for card in dict.fromkeys(yard.in_hand)
     ]
 
@@ -205,13 +269,13 @@ def choices(snap: Snapshot, lang: str) -> list[dict[str, Any]] | None:
     seen = {add.card for add in snap.adds if not add.face_down}
     unseen = [c for c in dict.fromkeys(snap.edition.deck_for(len(yard.players))) if c not in seen]
     found = [
-        {"card": card, "ways": [w for w in _ways(yard, card, snap.edition, lang)
-                                if w["way"] != "face_down"]}
+        {"card": card, "said": card_words(snap.edition, card, lang),
+         "ways": [w for w in _ways(yard, card, snap.edition, lang) if w["way"] != "face_down"]}
         for card in unseen
     ]  # fmt: skip
     face_down = {"way": "face_down", "laid": cards.FACE_DOWN, "legal": bool(yard.draw)}
     face_down["why"] = None if yard.draw else say(lang, "draw_empty")
-    return [*found, {"card": None, "ways": [face_down]}]
+    return [*found, {"card": None, "said": None, "ways": [face_down]}]
 
 
 def ranking(yard: Yard, lang: str, first_of_two: bool = False) -> dict[str, Any] | None:
@@ -274,7 +338,8 @@ def log(snap: Snapshot, lang: str) -> list[dict[str, Any]]:
         elif add.turned and not taken:
             key += "_turned"
         # a card face down is not named: nobody at the table saw it
-        return {"turn": number, "text": say(lang, key, n=number, name=name, card=add.card),
+        card = "" if add.face_down else card_words(snap.edition, add.laid, lang)  # as it lies
+        return {"turn": number, "text": say(lang, key, n=number, name=name, card=card),
                 "correction": taken}  # fmt: skip
 
     story: list[dict[str, Any]] = []
@@ -308,7 +373,11 @@ def build(snap: Snapshot, lang: str = "en", *, light: bool = False) -> dict[str,
             "id": snap.edition.id,
             "name": snap.edition.name,
             "colours": [
-                {"letter": letter, "name": colour_name(snap.edition, letter, lang)}
+                {
+                    "letter": letter,
+                    "name": colour_name(snap.edition, letter, lang),
+                    "initial": colour_initial(snap.edition, letter, lang),
+                }
                 for letter in snap.edition.colours
             ],
         },

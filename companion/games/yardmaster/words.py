@@ -73,18 +73,27 @@ TEXT: dict[str, dict[str, str]] = {
         "next_game": "Deal the second game",
         # A railcar said in words: colour and value.
         "railcar": "{colour} {value}",
+        # A train in words (`train_words`): its engine, then each card, a card face down
+        # unnamed, one the camera cannot read as a question mark.
+        "engine_said": "engine",
+        "face_down_said": "a card face down",
+        "unread": "a card the camera cannot read",
         "colour_red": "red",
         "colour_blue": "blue",
         "colour_yellow": "yellow",
         "colour_green": "green",
         "colour_purple": "purple",
+        # The initial a railcar shows for its colour (the colour's word's first letters).
+        "initial_red": "R",
+        "initial_blue": "B",
+        "initial_yellow": "Y",
+        "initial_green": "G",
+        "initial_purple": "P",
         # Why a way is greyed (Y-5), as the view says it.
-        "why_no_join": "does not join: {left} after {right}, neither colour nor value "
-        "matches (Y-5)",
+        "why_no_join": "does not join: {left} after {right}, neither colour nor value matches",
         # What decided the ranking (Y-10, Y-11).
         "decided_score": "decided by the most points",
-        "decided_seat": "a tie on {points} points: {name} moves latest in a round, and "
-        "wins it (Y-10)",
+        "decided_seat": "a tie on {points} points: {name} moves latest in a round, and wins it",
         # A caboose card's condition (Y-12).
         "cond_run": "a run of at least {n} railcars of one colour",
         "cond_run_one": "at least 1 railcar",
@@ -104,7 +113,7 @@ TEXT: dict[str, dict[str, str]] = {
         "cond_value_one": "a train worth at least 1 point",
         # The game log, newest first.
         "log_add": "turn {n}: {name} adds {card}",
-        "log_add_turned": "turn {n}: {name} adds {card} turned",
+        "log_add_turned": "turn {n}: {name} adds {card}, turned",
         "log_add_face_down": "turn {n}: {name} adds a card face down",
         "log_taken_back": "turn {n} taken back: {name}'s {card}",
         "log_taken_back_face_down": "turn {n} taken back: {name}'s card face down",
@@ -203,15 +212,22 @@ TEXT: dict[str, dict[str, str]] = {
         "va en el otro sentido",
         "next_game": "Repartir la segunda partida",
         "railcar": "{colour} {value}",
+        "engine_said": "locomotora",
+        "face_down_said": "una carta boca abajo",
+        "unread": "una carta que la cámara no lee",
         "colour_red": "rojo",
         "colour_blue": "azul",
         "colour_yellow": "amarillo",
         "colour_green": "verde",
         "colour_purple": "morado",
-        "why_no_join": "no encaja: {left} tras {right}, no coincide ni el color ni el valor (Y-5)",
+        "initial_red": "R",
+        "initial_blue": "Az",
+        "initial_yellow": "Am",
+        "initial_green": "V",
+        "initial_purple": "M",
+        "why_no_join": "no encaja: {left} tras {right}, no coincide ni el color ni el valor",
         "decided_score": "decidido por la puntuación más alta",
-        "decided_seat": "empate a {points} puntos: {name} juega el último de la ronda, y "
-        "gana (Y-10)",
+        "decided_seat": "empate a {points} puntos: {name} juega el último de la ronda, y gana",
         "cond_run": "una carga de al menos {n} vagones de un mismo color",
         "cond_run_one": "al menos 1 vagón",
         "cond_run_colour": "una carga de al menos {n} vagones de color {colour}",
@@ -229,7 +245,7 @@ TEXT: dict[str, dict[str, str]] = {
         "cond_value": "un tren que valga al menos {n} puntos",
         "cond_value_one": "un tren que valga al menos 1 punto",
         "log_add": "turno {n}: {name} pone {card}",
-        "log_add_turned": "turno {n}: {name} pone {card} girada",
+        "log_add_turned": "turno {n}: {name} pone {card}, girada",
         "log_add_face_down": "turno {n}: {name} pone una carta boca abajo",
         "log_taken_back": "se deshace el turno {n}: {card} de {name}",
         "log_taken_back_face_down": "se deshace el turno {n}: la carta boca abajo de {name}",
@@ -279,6 +295,14 @@ TEXT: dict[str, dict[str, str]] = {
 # and its English `message`: the English words are that message, the Spanish say it anew.
 # The page says them as `refusal_<key>`.
 REFUSALS: dict[str, dict[str, str]] = {
+    # English: the refusals whose message names cards by their codes, said anew in words.
+    "en": {
+        "not_in_hand": "{card} is not in the hand: the hand holds {hand}",
+        "no_join": "{card} does not join {last}: its left railcar must match the last card's "
+        "right railcar in colour or value; turn it, lay it face down or add another card",
+        "card_twice": "{card} is already in a train: each card is in the deck once; look at "
+        "the card again",
+    },
     "es": {
         "bad_seat": "{field} debe ser un número de asiento, 0 para el primer jugador",
         "bad_turn": "{field} debe ser el número de cartas puestas hasta ahora, como lo "

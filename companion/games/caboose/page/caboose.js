@@ -13,18 +13,39 @@ function base(code) {
   return code.split("/")[0];
 }
 
+// A card as a person says it ("broken 3", "chaos card 2": words.py's `card_words`), never
+// its record code; several joined as a sentence joins them ("1, 2 and broken 3").
+function cardKind(code) {
+  const bare = base(code.replace(/!$/, ""));
+  const value = bare.replace(/\D/g, "");
+  return { value, kind: bare.startsWith("C") ? "chaos" : bare.endsWith("x") ? "broken" : "track" };
+}
+
+function cardWords(code) {
+  const { value, kind } = cardKind(code);
+  return t(`card_${kind}`, { value });
+}
+
+function cardsWords(codes) {
+  const said = codes.map(cardWords);
+  if (said.length < 2) return said.join("");
+  return t("and", { most: said.slice(0, -1).join(", "), last: said[said.length - 1] });
+}
+
 function diceWords(n) {
   return t("dice_to_roll", { n });
 }
 
+// A card's picture: its value, a broken track crossed out, a chaos card starred; its words
+// (`cardWords`) as its title and for a screen reader.
 function cardChip(code, extra = "") {
-  const bare = base(code.replace(/!$/, ""));
-  const value = bare.replace(/\D/g, "");
-  const kind = bare.startsWith("C") ? "chaos" : bare.endsWith("x") ? "broken" : "track";
-  const label = kind === "broken" ? `${value}✕` : bare;
+  const { value, kind } = cardKind(code);
+  const label = kind === "broken" ? `${value}✕` : kind === "chaos" ? `✶${value}` : value;
   const shape = code.replace(/!$/, "").split("/")[1];
   const glyph = shape ? h("small", { class: "shape" }, shape === "c" ? "╯" : "│") : null;
-  return h("span", { class: `card v${value} ${kind} ${extra}`, "data-code": code }, label, glyph);
+  const said = cardWords(code);
+  return h("span", { class: `card v${value} ${kind} ${extra}`, "data-code": code, title: said,
+    "aria-label": said }, label, glyph);
 }
 
 // A die's face as an option: a pip die's 1-6 as its glyph and number, a wheel die's wheels.
@@ -349,7 +370,7 @@ function drawMove(v, replay) {
   if (!c.provisional) parts.push(h("div", {}, h("h3", {}, t("hand")), chips(c.hand.map((x) => x.code))));
   if (c.laura) {
     const a = c.laura;
-    const action = t(`laura_${a.kind}`, { cards: (a.cards || []).map(base).join(" ") });
+    const action = t(`laura_${a.kind}`, { cards: cardsWords(a.cards || []) });
     parts.push(h("p", { class: "big", id: "laura-action" }, t("laura", { action })),
       h("button", { class: "primary", id: "laura-do", onclick: () => doLaura(a) }, t("laura_do")));
   } else {
@@ -374,7 +395,7 @@ function drawMove(v, replay) {
     for (const cards of discards.filter((d) => d.length)) {
       actions.append(h("button", { class: "chaos", "data-chaos": cards.join(","),
         onclick: () => send("/api/chaos", { seat: v.to_move, cards }) },
-        t("chaos", { cards: cards.map(base).join(" ") })));
+        t("chaos", { cards: cardsWords(cards) })));
     }
     parts.push(actions);
   }
@@ -390,7 +411,7 @@ function kioskMove(v) {
   const c = v.choices;
   if (c.laura) {
     const a = c.laura;
-    const action = t(`laura_${a.kind}`, { cards: (a.cards || []).map(base).join(" ") });
+    const action = t(`laura_${a.kind}`, { cards: cardsWords(a.cards || []) });
     return [h("p", { class: "big", id: "laura-action" }, t("laura", { action }))];
   }
   const staged = currentPlay(v);
@@ -399,7 +420,7 @@ function kioskMove(v) {
   return [h("h2", {}, t("plays")), h("ul", { id: "kiosk-plays", "data-kiosk-cut": "3" },
     plays.map((play) => h("li", { class: "play", "data-play": play.cards.join(",") },
       chips(play.cards), ` ${diceWords(play.dice)} · `, h("strong", {}, `${play.p_derail.percent}%`))),
-    c.chaos.length ? h("li", { class: "play" }, t("chaos", { cards: c.chaos.map(base).join(" ") })) : null)];
+    c.chaos.length ? h("li", { class: "play" }, t("chaos", { cards: cardsWords(c.chaos) })) : null)];
 }
 
 function placementButtons(play) {
@@ -487,15 +508,15 @@ function drawLast(v, replay) {
     items.push(h("li", { id: "derail", class: last.derailed ? "derailed" : "" },
       last.derailed ? t("derailed", { n: last.derailed }) : t("no_derail")));
   }
-  if (last.broken.length) items.push(h("li", {}, t("broken", { cards: last.broken.map(base).join(" ") })));
+  if (last.broken.length) items.push(h("li", {}, t("broken", { cards: cardsWords(last.broken) })));
   if (last.reshuffled) items.push(h("li", {}, t("reshuffled")));
   for (const took of last.took) {
     items.push(h("li", { class: "took" }, isolateNames(t("took", { name: last.name,
-      card: base(took.card), source: t(`source_${took.source}`), cause: t(`cause_${took.cause}`) }))));
+      card: cardWords(took.card), source: t(`source_${took.source}`), cause: t(`cause_${took.cause}`) }))));
   }
-  for (const card of last.banked) items.push(h("li", {}, t("banked", { card: base(card) })));
+  for (const card of last.banked) items.push(h("li", {}, t("banked", { card: cardWords(card) })));
   for (const [a, b] of last.cancelled) {
-    items.push(h("li", { class: "cancelled" }, t("cancelled", { a: base(a), b: base(b) })));
+    items.push(h("li", { class: "cancelled" }, t("cancelled", { a: cardWords(a), b: cardWords(b) })));
   }
   if (last.forgiven) items.push(h("li", {}, t("forgiven", { n: last.forgiven })));
   const parts = [h("h2", {}, `${t("last_turn")} (${last.number})`),
@@ -507,7 +528,7 @@ function drawLast(v, replay) {
         last.order_options.map((o) => h("button", {
           class: o.chosen ? "chosen" : "", "data-order": o.order.join(","),
           onclick: () => send("/api/order", { order: o.order, turn: last.number }),
-        }, chips(o.order), ` → ${t("order_result", { pile: o.pile.map(base).join(" ") || "∅", n: o.points })}`))));
+        }, chips(o.order), ` → ${t("order_result", { pile: cardsWords(o.pile) || "∅", n: o.points })}`))));
     }
   }
   if (!replay && !KIOSK && last.roll && last.roll.length) parts.push(correctRoll(last));

@@ -191,7 +191,7 @@ function drawMoves(v, replay) {
   } else if (v.phase === "reroll") {
     const key = v.reroll.train === null ? "reroll_enter" : "reroll_train";
     parts.push(h("h2", {}, t("doubles_again")), h("p", { id: "sw-reroll" },
-      isolateNames(t(key, { name: v.players[v.to_move].name, space: v.reroll.train }))));
+      isolateNames(t(key, { name: v.players[v.to_move].name, space: v.reroll.place }))));
   }
   if (KIOSK) {
     box.hidden = !parts.length;
@@ -289,7 +289,9 @@ function drawBoard(v) {
   for (const slot of b.slots) {
     svg.append(s("rect", { x: slot.x, y: slot.y, width: slot.w, height: slot.h,
       class: `sw-slot${slot.empty ? " empty" : ""}`, "data-slot": slot.id }));
-    svg.append(text(slot.x + slot.w - 0.5 * u, slot.y + slot.h - 0.9 * u, slot.id, "sw-slot-name", 1.2 * u));
+    // Its compass point in the page's words (NO, SO in Spanish); a board's own slot id else.
+    const mark = TEXT[`slot_mark_${slot.id}`] ? t(`slot_mark_${slot.id}`) : slot.id;
+    svg.append(text(slot.x + slot.w - 0.5 * u, slot.y + slot.h - 0.9 * u, mark, "sw-slot-name", 1.2 * u));
   }
   for (const p of b.panels) {
     // Its name in its top left corner as the panel lies upright (turned round: in the
@@ -312,7 +314,8 @@ function drawBoard(v) {
   for (const space of b.spaces) svg.append(spaceMark(space, u));
   for (const space of b.spaces) svg.append(text(space.x, space.y, space.id, `sw-space-id ${space.kind}`, 0.75 * u));
   for (const train of v.trains) svg.append(locomotive(train, at[train.space], u));
-  const move = v.moves.find((m) => m.id === chosenMove);
+  // The move tapped, else the last move played: its trains' paths as arrows.
+  const move = v.moves.find((m) => m.id === chosenMove) || v.last_move;
   if (move) svg.append(chain(move, at, u));
   document.getElementById("sw-board").replaceChildren(svg);
   document.getElementById("sw-board-name").textContent = b.ours ? `(${t("board_ours")})` : `(${b.name})`;
@@ -363,7 +366,7 @@ function drawSession(session) {
   box.className = trouble ? "led-error" : session.awaiting === "confirm" ? "led-needs-confirmation" : "";
   const now = session.problem || session.waiting;
   const next = session.awaiting === "nothing" ? t("game_over")
-    : t(`session_${session.awaiting}`, { name: session.mover, origin: session.shown ? session.shown.from : "" });
+    : t(`session_${session.awaiting}`, { name: session.mover, origin: session.shown ? session.shown.place : "" });
   const parts = [h("h2", {}, t("session")),
     h("p", { class: `big${session.problem ? " problem" : ""}`, id: "session-message" },
       isolateNames(now ? saidHere(now) : next))];

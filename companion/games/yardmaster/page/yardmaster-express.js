@@ -15,7 +15,7 @@ const YM_SECTIONS = ["ym-status-section", "ym-move", "ym-trains-section", "ym-st
 function railcar(r, extra = "") {
   return h("span", { class: `rc rc-${r.colour}${r.run ? " run" : ""} ${extra}`,
     title: `${r.name} ${r.value}`, "data-colour": r.colour },
-    h("span", { class: "rc-letter" }, r.colour), h("span", { class: "rc-value" }, String(r.value)));
+    h("span", { class: "rc-letter" }, r.initial || r.colour), h("span", { class: "rc-value" }, String(r.value)));
 }
 
 // A card of a train as it lies: the engine, a card face down, or a railcar card (turned
@@ -100,7 +100,7 @@ function drawMove(v, replay) {
   }
   const asks = v.hand ? t("hand", { name: mover.name }) : t("choices", { name: mover.name });
   const entries = offered.map((entry) => h("div", { class: "ym-entry", "data-entry": entry.card || "" },
-    h("span", { class: "ym-code" }, entry.card || t("add_face_down")),
+    h("span", { class: "ym-code" }, entry.said || t("add_face_down")),
     h("div", { class: "ym-ways" }, entry.ways.map((way) => wayButton(v, entry, way))),
     entry.ways.filter((way) => way.why).map((way) => h("small", { class: "ym-why",
       id: whyId(entry, way), "data-way": way.way }, `${t(`way_${way.way}`)}: ${way.why}`))));
@@ -160,7 +160,7 @@ function drawTrains(v) {
   h("div", { class: "ym-train", role: "list", "aria-label": p.name }, p.train.map(trainCard)))));
   // The colours' letters and patterns, said once, for whoever cannot tell them apart.
   document.getElementById("ym-legend").replaceChildren(...v.edition.colours.map((c) =>
-    h("span", { class: "ym-legend-item" }, railcar({ colour: c.letter, value: "", name: c.name }, "swatch"),
+    h("span", { class: "ym-legend-item" }, railcar({ colour: c.letter, initial: c.initial, value: "", name: c.name }, "swatch"),
       ` ${c.name}`)));
 }
 
@@ -221,7 +221,7 @@ function drawSession(session) {
     h("p", { class: `big${session.problem ? " problem" : ""}`, id: "session-message" }, isolateNames(message))];
   if (session.awaiting === "confirm" && session.last) {
     parts.push(h("p", { id: "session-taken" },
-      isolateNames(t("session_taken", { name: session.last.name, card: session.last.card }))));
+      isolateNames(t("session_taken", { name: session.last.name, card: session.last.said }))));
   }
   if (session.camera.length) {
     parts.push(h("div", { id: "session-camera" }, h("h3", {}, t("session_camera")),
