@@ -353,3 +353,9 @@ class Game:
     # cannot be held (`Malformed`, naming the card). None: a game with no hidden hand
     # (its page already shows every move)
     advise: Callable[[Match, Any, Any, str], dict[str, Any]] | None = None
+    # --- the mover's hidden hand (`GET /api/hand`, behind the PIN): (match, lang) -> the
+    # hand of the player to move and what each move would do with it, for that player's
+    # phone alone, never in the view (which every page and the screen beside the table
+    # read); None when the companion holds no hand to show now (a real table's deal, no
+    # game, the game over). None: a game with no hidden hand
+    hand: Callable[[Match, str], dict[str, Any] | None] | None = None

@@ -63,6 +63,12 @@ class Server:
         with urllib.request.urlopen(f"{self.url}/api/state") as answer:
             return json.load(answer)
 
+    def hand(self) -> dict:
+        """The mover's hidden hand, as the PIN holder's phone asks for it."""
+        request = urllib.request.Request(f"{self.url}/api/hand", headers={"X-Table-Pin": PIN})
+        with urllib.request.urlopen(request) as answer:
+            return json.load(answer)
+
     def post(self, path: str, body: dict) -> dict:
         request = urllib.request.Request(
             f"{self.url}{path}",
@@ -129,6 +135,17 @@ def enter_pin(page) -> None:
     page.wait_for_selector("#pin-state:has-text('PIN accepted')")
 
 
+def reveal_hand(page) -> None:
+    """The mover taps to see their hand on their phone (the PIN given first if the phone
+    has none); returns once its cards show."""
+    if not page.evaluate("() => pin"):
+        page.fill("#pin", PIN)
+        page.click("#pin-form button")
+        page.wait_for_function("() => pin && localStorage.getItem('caboose-pin')")
+    page.click("#hand-reveal")
+    page.wait_for_selector("#hand .card")
+
+
 def test_a_short_game_by_clicking(browser, server):
     page, errors = open_page(browser, server.url)
     page.wait_for_selector("#start-form")
@@ -154,8 +171,18 @@ def test_a_short_game_by_clicking(browser, server):
     watcher.wait_for_selector("#railway-svg")
     shot(page, "1-start-1080p")
 
+    # The hand is hidden until the mover taps to see it, on their phone alone.
+    assert page.locator("#hand .card").count() == 0
+    hand = server.hand()
+    page.click("#hand-reveal")
+    page.wait_for_selector("#hand .card")
+    assert [c.get_attribute("data-code") for c in page.locator("#hand .card").all()] == [
+        c["code"] for c in hand["hand"]
+    ]
+    assert watcher.locator("#hand .card, [data-play]").count() == 0
+
     # Look at the riskiest play, two 3s: 6 dice; the page shows the engine's exact odds.
-    risky = next(p for p in state["choices"]["plays"] if p["cards"] == ["3/c", "3/c"])
+    risky = next(p for p in hand["plays"] if p["cards"] == ["3/c", "3/c"])
     page.click("[data-play='3/c,3/c']")
     page.wait_for_selector(".odds")
     assert page.locator(".dice-count").inner_text() == "Roll 6 dice"
@@ -172,6 +199,9 @@ def test_a_short_game_by_clicking(browser, server):
     assert [page.locator(f"[data-die='{i}']").inner_text() for i in range(6)] == ["1"] * 6
     page.click("#roll-done")
     page.wait_for_selector("#last #derail.derailed")
+    # The move made, the hand is hidden again: Ben's turn starts hidden on every phone.
+    page.wait_for_selector("#hand-reveal")
+    assert page.locator("#hand .card, [data-play]").count() == 0
     last = server.state()["last"]
     short = 6 - risky["steps_to_front"]
     assert last["derailed"] == short and len(last["took"]) == short

@@ -175,15 +175,15 @@ def test_caboose_on_the_screen_beside_the_table(browser, server):
             assert page.locator("#railway-svg #caboose").count() == 1
             assert page.locator("#to-move").inner_text() == "Ana to move"
             whose_turn_big(page, "#to-move")
-            plays = page.locator("#kiosk-plays li[data-play]").all_inner_texts()
-            assert len(plays) == len(doc["choices"]["plays"])
-            for play in doc["choices"]["plays"]:
-                assert any(f"{play['p_derail']['percent']:g}%" in shown for shown in plays)
+            # Everyone reads this screen: no card of Ana's hand, no odds of her plays.
+            assert page.locator("#kiosk-choosing").inner_text() == "Ana is choosing a move"
+            assert page.locator("#move .card, [data-play], .p-derail").count() == 0
             fits(page)
         taps_change_nothing(pages[1], server)
 
         # A phone chooses two 3s: the screen shows that play's odds.
-        risky = next(p for p in doc["choices"]["plays"] if p["cards"] == ["3/c", "3/c"])
+        hand = server.hand()
+        risky = next(p for p in hand["plays"] if p["cards"] == ["3/c", "3/c"])
         body = {"seat": 0, "cards": risky["cards"], "place": risky["placements"][0]}
         server.post("/api/stage", body)
         for page in pages:
@@ -220,6 +220,25 @@ def test_caboose_on_the_screen_beside_the_table(browser, server):
             fits(page)
         shared.shot(pages[0], "kiosk-caboose-3-ranking-1080p")
         taps_change_nothing(pages[0], server)
+
+
+def test_the_screen_beside_the_table_never_asks_for_a_hand(browser, server):
+    """Even in a browser that holds the table's PIN (a phone's, turned into the screen
+    beside the table), the kiosk shows no hand and never asks for one, on any turn."""
+    server.post("/api/game", {"edition": "rollecate", "names": ["Ana", "Ben"], "seed": "e2e"})
+    page, errors = shared.open_page(browser, f"{server.url}/?view=table", 1920, 1080)
+    page.evaluate(f"() => localStorage.setItem('caboose-pin', '{shared.PIN}')")
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url))
+    page.reload()
+    page.wait_for_selector("#kiosk-choosing")
+    doc = server.post("/api/pass", {"seat": 0})
+    drawn(page, doc)
+    assert page.locator("#kiosk-choosing").inner_text() == "Ben is choosing a move"
+    assert page.locator("#move .card, [data-play], .p-derail, #hand-reveal").count() == 0
+    assert [url for url in asked if "/api/hand" in url] == []
+    assert errors == []
+    page.context.close()
 
 
 def test_yardmaster_express_on_the_screen_beside_the_table(browser, server):
@@ -433,7 +452,7 @@ def caboose_turn(server, doc: dict, rng: random.Random) -> dict:
     """A turn as a table plays it: mostly a play that fits, with a random roll, else a pass."""
     choices = doc["choices"]
     body = {"seat": doc["to_move"]}
-    plays = [p for p in choices["plays"] if p["placements"] is None or p["placements"]]
+    plays = [p for p in server.hand()["plays"] if p["placements"] is None or p["placements"]]
     if not plays or rng.random() < 0.2:
         return server.post("/api/pass", body)
     play = rng.choice(plays)

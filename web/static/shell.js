@@ -18,6 +18,8 @@
 //   (an HTML or SVG element), `bdi(name)` and `isolateNames(text)` (players' names in their
 //   own direction), `send(path, body)` (a POST with the PIN: the answer, already drawn;
 //   `{needsConfirm}` when the table asks to confirm; null when refused, said in a toast),
+//   `ask(path)` (a GET with the PIN, never from the screen beside the table: the answer,
+//   or null when refused, said in a toast),
 //   `draw(view, replay)` (draw again after a local choice), and read `view` (the latest
 //   view) and `pin` (the PIN this phone holds, "" if none);
 // - the game's script reads `KIOSK`: true on the screen beside the table (`?view=table`),
@@ -167,6 +169,28 @@ async function send(path, body = {}) {
   showError("");
   if (path !== "/api/replay" && path !== "/api/pin") render(data);
   return data;
+}
+
+// A read that needs the PIN (the mover's hidden hand): the answer, or null when refused,
+// said in a toast. The screen beside the table never asks: it shows everyone.
+async function ask(path) {
+  if (KIOSK) return null;
+  let response, data;
+  try {
+    response = await fetch(`${path}?lang=${LANG}`, { headers: pin ? { "X-Table-Pin": pin } : {},
+      cache: "no-store" });
+    data = await response.json();
+  } catch {
+    showError(t("no_answer"));
+    return null;
+  }
+  if (response.ok) return data;
+  const error = data.error || {};
+  showError(refusal(error));
+  if (error.rule === "pin") {
+    setPinState(response.status === 429 ? "wait" : pin ? "wrong" : "ask", { n: error.retry_after });
+  }
+  return null;
 }
 
 function refresh() {

@@ -87,4 +87,5 @@ GAME = Game(
     enroll=enrolment.enrolment,
     eval_vision=eval_vision.main,
     advise=advise.advise,
+    hand=match.hand,
 )

@@ -8,6 +8,41 @@
 let chosenPlay = null; // cards of the play being looked at, joined by commas
 let chosenPlace = 0; // index of the placement option chosen for it
 let roll = []; // wheels per die being entered
+// The mover's hidden hand as this phone asked for it (GET /api/hand, with the PIN) when its
+// player tapped to see it: {key, version, doc}. The view every page reads holds no hand;
+// this one is dropped once the move is made (another turn, mover, game or service run), so
+// the next player's turn starts hidden on every phone.
+let shownHand = null;
+let askingHand = false;
+
+function handKey(v) {
+  return `${v.boot}/${v.game}/${v.turn}/${v.to_move}`;
+}
+
+// The hand held now, if this phone was shown it this turn; asked again when the table
+// changed within the turn (a corrected roll may change the card drawn).
+function heldHand(v) {
+  if (shownHand && shownHand.key !== handKey(v)) shownHand = null;
+  if (shownHand && shownHand.version < v.version) revealHand(v);
+  return shownHand && shownHand.doc;
+}
+
+async function revealHand(v) {
+  if (KIOSK || askingHand) return;  // the screen beside the table never asks for a hand
+  askingHand = true;
+  const key = handKey(v);
+  const doc = await ask("/api/hand");
+  askingHand = false;
+  if (!doc || !view || handKey(view) !== key) return;  // refused, or the move was made
+  shownHand = { key, version: doc.version, doc };
+  draw(view, false);
+}
+
+function hideHand() {
+  shownHand = null;
+  chosenPlay = null;
+  draw(view, false);
+}
 
 function base(code) {
   return code.split("/")[0];
@@ -288,9 +323,10 @@ function drawSession(session, want) {
 // --- the computed move ----------------------------------------------------------------------
 
 function currentPlay(v) {
-  if (!v.choices || !v.choices.plays) return null;
+  const held = KIOSK ? null : heldHand(v);
+  if (!held) return null;
   const key = chosenPlay || (v.staged ? v.staged.cards.join(",") : null);
-  return v.choices.plays.find((p) => p.cards.join(",") === key) || null;
+  return held.plays.find((p) => p.cards.join(",") === key) || null;
 }
 
 function placementOptions(v) {
@@ -345,32 +381,39 @@ function drawMove(v, replay) {
   const c = v.choices;
   const mover = v.players[v.to_move];
   const parts = [h("h2", {}, isolateNames(t("your_turn", { name: mover.name })))];
-  // A real table's deal is not known: the hand is the player's own, not shown.
-  if (!c.provisional) parts.push(h("div", {}, h("h3", {}, t("hand")), chips(c.hand.map((x) => x.code))));
   if (c.laura) {
     const a = c.laura;
     const action = t(`laura_${a.kind}`, { cards: (a.cards || []).map(base).join(" ") });
     parts.push(h("p", { class: "big", id: "laura-action" }, t("laura", { action })),
       h("button", { class: "primary", id: "laura-do", onclick: () => doLaura(a) }, t("laura_do")));
   } else {
-    parts.push(h("h3", {}, t("plays")));
-    const current = currentPlay(v);
-    for (const play of c.plays) {
-      const key = play.cards.join(",");
-      const chosen = current && key === current.cards.join(",");
-      const fits = play.placements === null || play.placements.length > 0;
-      const row = h("div", { class: `play${chosen ? " chosen" : ""}` },
-        h("button", { class: chosen ? "chosen" : "", "data-play": key, disabled: !fits,
-          onclick: () => choosePlay(play) },
-          chips(play.cards), ` ${diceWords(play.dice)} · ${play.p_derail.percent}%`),
-        fits ? null : h("span", {}, ` ${t("fits_nowhere")}`));
-      if (chosen) row.append(...[oddsChart(play), placementButtons(play), diceEntry(play)].filter(Boolean));
-      parts.push(row);
+    // A real table's deal is not known: the hand is the player's own, not shown.
+    const held = c.provisional ? null : heldHand(v);
+    if (!c.provisional) parts.push(handBox(mover, held));
+    if (held) {
+      parts.push(h("h3", {}, t("plays")));
+      const current = currentPlay(v);
+      for (const play of held.plays) {
+        const key = play.cards.join(",");
+        const chosen = current && key === current.cards.join(",");
+        const fits = play.placements === null || play.placements.length > 0;
+        const row = h("div", { class: `play${chosen ? " chosen" : ""}` },
+          h("button", { class: chosen ? "chosen" : "", "data-play": key, disabled: !fits,
+            onclick: () => choosePlay(play) },
+            chips(play.cards), ` ${diceWords(play.dice)} · `,
+            t("derail_percent", { p: play.p_derail.percent })),
+          fits ? null : h("span", {}, ` ${t("fits_nowhere")}`));
+        if (chosen) row.append(...[oddsChart(play), placementButtons(play), diceEntry(play)].filter(Boolean));
+        parts.push(row);
+      }
+    } else if (v.staged) {  // the play another phone chose, as the screen beside the table shows it
+      parts.push(h("div", { id: "staged" }, chips(v.staged.cards)), oddsChart(v.staged.odds, false));
     }
     const actions = h("div", {},
       h("button", { id: "pass", onclick: () => send("/api/pass", { seat: v.to_move }) }, t("pass")));
     // One chaos card or several, in the order given (each discard is one turn).
-    const discards = c.chaos.length > 1 ? [...c.chaos.map((code) => [code]), c.chaos] : [c.chaos];
+    const chaos = held ? held.chaos : [];
+    const discards = chaos.length > 1 ? [...chaos.map((code) => [code]), chaos] : [chaos];
     for (const cards of discards.filter((d) => d.length)) {
       actions.append(h("button", { class: "chaos", "data-chaos": cards.join(","),
         onclick: () => send("/api/chaos", { seat: v.to_move, cards }) },
@@ -384,8 +427,8 @@ function drawMove(v, replay) {
 }
 
 // The computed move on the screen beside the table: Laura's action, or the play a phone
-// chose (staged) with its odds, else every play the mover can make with its dice and chance
-// to derail, the safest first, and the chaos cards they may discard.
+// chose (staged) with its odds, else who is choosing. Never the mover's hand or its odds:
+// everyone reads this screen.
 function kioskMove(v) {
   const c = v.choices;
   if (c.laura) {
@@ -393,13 +436,23 @@ function kioskMove(v) {
     const action = t(`laura_${a.kind}`, { cards: (a.cards || []).map(base).join(" ") });
     return [h("p", { class: "big", id: "laura-action" }, t("laura", { action }))];
   }
-  const staged = currentPlay(v);
-  if (staged) return [h("div", { id: "kiosk-staged" }, chips(staged.cards)), oddsChart(staged, false)];
-  const plays = [...c.plays].sort((a, b) => a.p_derail.percent - b.p_derail.percent);
-  return [h("h2", {}, t("plays")), h("ul", { id: "kiosk-plays", "data-kiosk-cut": "3" },
-    plays.map((play) => h("li", { class: "play", "data-play": play.cards.join(",") },
-      chips(play.cards), ` ${diceWords(play.dice)} · `, h("strong", {}, `${play.p_derail.percent}%`))),
-    c.chaos.length ? h("li", { class: "play" }, t("chaos", { cards: c.chaos.map(base).join(" ") })) : null)];
+  if (v.staged) return [h("div", { id: "kiosk-staged" }, chips(v.staged.cards)), oddsChart(v.staged.odds, false)];
+  return [h("p", { class: "big", id: "kiosk-choosing" },
+    isolateNames(t("choosing", { name: v.players[v.to_move].name })))];
+}
+
+// The mover's hand on their phone, or the button that shows it (only after a tap: the
+// phone lies on a shared table), with the PIN it needs.
+function handBox(mover, held) {
+  if (held) {
+    return h("div", { id: "hand" }, h("h3", {}, t("hand")), chips(held.hand.map((x) => x.code)),
+      h("button", { id: "hand-hide", onclick: hideHand }, t("hand_hide")));
+  }
+  return h("div", { id: "hand" },
+    h("p", {}, isolateNames(t("hand_private", { name: mover.name }))),
+    pin ? null : h("p", {}, h("small", {}, t("hand_needs_pin"))),
+    h("button", { class: "primary", id: "hand-reveal", onclick: () => revealHand(view) },
+      t("hand_reveal")));
 }
 
 function placementButtons(play) {
@@ -415,7 +468,8 @@ function diceEntry(play) {
   const dice = roll.map((w, i) => h("button", { class: "die", "data-die": i,
     onclick: () => { roll[i] = faces[(faces.indexOf(roll[i]) + 1) % faces.length]; draw(view, false); } },
     String(w)));
-  return h("div", {}, h("h3", {}, t("enter_dice")), h("div", { class: "dice" }, dice),
+  return h("div", {}, h("h3", {}, t("enter_dice")), h("p", { class: "hint" }, t("dice_hint")),
+    h("div", { class: "dice" }, dice),
     h("button", { class: "primary", id: "roll-done", onclick: () => sendPlay(play) }, t("roll_done")),
     h("button", { id: "unstage", onclick: () => { chosenPlay = null; send("/api/unstage"); } },
       t("cancel")));
@@ -521,7 +575,7 @@ function correctRoll(last) {
     onclick: (e) => { fixed[i] = faces[(faces.indexOf(fixed[i]) + 1) % faces.length]; e.target.textContent = fixed[i]; } },
     String(w)));
   return h("details", { id: "correct" }, h("summary", {}, t("correct_roll")),
-    h("div", { class: "dice" }, dice),
+    h("p", { class: "hint" }, t("dice_hint")), h("div", { class: "dice" }, dice),
     h("button", { id: "correct-send", onclick: async () => {
       const answer = await send("/api/correct", { roll: fixed, turn: last.number });
       if (answer && answer.needsConfirm) {
@@ -580,5 +634,6 @@ window.gamePage = {
   draw: drawGame,
   forget() {
     chosenPlay = null;
+    shownHand = null;
   },
 };
