@@ -115,7 +115,13 @@ class Table:
             found = None if self.game.hand is None else self.game.hand(self.match, lang)
             if found is None:
                 return None
-            return found | {"version": self.version, "game_kind": self.game.id}
+            # `number`: the game's in the store, so a phone never takes another game's hand
+            # for the one it was shown
+            return found | {
+                "version": self.version,
+                "game_kind": self.game.id,
+                "number": self.match.id,
+            }
 
     def hint(self) -> object:
         """What the camera must look for now."""

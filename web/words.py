@@ -53,6 +53,13 @@ SHELL: dict[str, dict[str, str]] = {
         "live": "live",
         "offline": "reconnecting…",
         "no_answer": "The table did not answer: check the Wi-Fi, look at the table, then try again",
+        "import_confirm": "A game is being played: end it and go on with the record's game?",
+        "hand_reveal": "Show my hand",
+        "hand_hide": "Hide my hand",
+        "hand_private": "Only {name} looks: the hand shows on this phone after a tap, and hides "
+        "again after the move.",
+        "hand_needs_pin": "Enter the table's PIN above to see the hand.",
+        "choosing": "{name} is choosing a move",
     },
     "es": {
         "title": "Caboose Companion",
@@ -90,6 +97,13 @@ SHELL: dict[str, dict[str, str]] = {
         "live": "en directo",
         "offline": "reconectando…",
         "no_answer": "La mesa no contestó: revisa el wifi, mira la mesa y vuelve a probar",
+        "import_confirm": "Hay una partida en juego: ¿terminarla y seguir con la del registro?",
+        "hand_reveal": "Ver mi mano",
+        "hand_hide": "Ocultar mi mano",
+        "hand_private": "Solo mira {name}: la mano aparece en este teléfono al tocar, y se "
+        "oculta tras la jugada.",
+        "hand_needs_pin": "Escribe arriba el PIN de la mesa para ver la mano.",
+        "choosing": "{name} está eligiendo jugada",
     },
 }
 

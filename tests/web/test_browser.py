@@ -63,9 +63,11 @@ class Server:
         with urllib.request.urlopen(f"{self.url}/api/state") as answer:
             return json.load(answer)
 
-    def hand(self) -> dict:
+    def hand(self, lang: str = "en") -> dict:
         """The mover's hidden hand, as the PIN holder's phone asks for it."""
-        request = urllib.request.Request(f"{self.url}/api/hand", headers={"X-Table-Pin": PIN})
+        request = urllib.request.Request(
+            f"{self.url}/api/hand?lang={lang}", headers={"X-Table-Pin": PIN}
+        )
         with urllib.request.urlopen(request) as answer:
             return json.load(answer)
 
@@ -137,13 +139,13 @@ def enter_pin(page) -> None:
 
 def reveal_hand(page) -> None:
     """The mover taps to see their hand on their phone (the PIN given first if the phone
-    has none); returns once its cards show."""
+    has none); returns once it shows."""
     if not page.evaluate("() => pin"):
         page.fill("#pin", PIN)
         page.click("#pin-form button")
         page.wait_for_function("() => pin && localStorage.getItem('caboose-pin')")
     page.click("#hand-reveal")
-    page.wait_for_selector("#hand .card")
+    page.wait_for_selector("#hand-hide")
 
 
 def test_a_short_game_by_clicking(browser, server):

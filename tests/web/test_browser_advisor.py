@@ -135,7 +135,7 @@ def test_the_yardmaster_advisor_shows_each_way_with_its_score(browser, server):
     game = {"game": "yardmaster-express", "edition": "yardmaster-express", "seed": 3}
     doc = server.post("/api/game", game | {"names": ["Ana", "Ben"]})
     mover = doc["to_move"]
-    card = doc["hand"][0]["card"]
+    card = server.hand()["hand"][0]["card"]
     page, errors = advisor(browser, server.url)
     page.select_option("#seat", str(mover))
     page.wait_for_selector(f"#buttons button[data-code='{card}']")

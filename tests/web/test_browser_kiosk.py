@@ -242,20 +242,18 @@ def test_the_screen_beside_the_table_never_asks_for_a_hand(browser, server):
 
 
 def test_yardmaster_express_on_the_screen_beside_the_table(browser, server):
-    """Three players, every card added through the API: the trains as they lie, whose turn,
-    what the mover may add and how, the newest card, the scores, and the ranking."""
+    """Three players, every card added through the API: the trains as they lie, whose turn
+    (never the mover's hand: everyone reads this screen), the newest card, the scores, and
+    the ranking."""
     body = {"game": "yardmaster-express", "edition": "yardmaster-express"}
     doc = server.post("/api/game", body | {"names": ["Ana", "Ben", "Cleo"], "seed": 4})
     with screens(browser, server.url) as pages:
         for page in pages:
-            page.wait_for_selector("#ym-kiosk-hand li")
+            page.wait_for_selector("#ym-trains .ym-player")
             assert page.locator("#ym-to-move").inner_text() == "Ana to move"
             whose_turn_big(page, "#ym-to-move")
-            assert page.locator("#ym-move h2").inner_text() == "Ana may add"
-            entry = doc["hand"][0]
-            legal = [w["way"] for w in entry["ways"] if w["legal"]]
-            first = page.locator(f"#ym-kiosk-hand li[data-entry='{entry['card']}'] [data-way]")
-            assert [first.nth(i).get_attribute("data-way") for i in range(first.count())] == legal
+            assert page.locator("#ym-move").is_hidden()
+            assert page.locator("[data-entry], [data-way], #hand-reveal").count() == 0
             assert page.locator("#ym-trains .ym-player").count() == 3
             fits(page)
         taps_change_nothing(pages[0], server)
@@ -263,7 +261,10 @@ def test_yardmaster_express_on_the_screen_beside_the_table(browser, server):
         turn = 0
         while not doc["ended"]:
             card, way = next(
-                (e["card"], w["way"]) for e in doc["hand"] for w in e["ways"] if w["legal"]
+                (e["card"], w["way"])
+                for e in server.hand()["hand"]
+                for w in e["ways"]
+                if w["legal"]
             )
             add = {"seat": doc["to_move"], "card": card, "turn": doc["turn"]}
             if way != "printed":
@@ -467,7 +468,9 @@ def caboose_turn(server, doc: dict, rng: random.Random) -> dict:
 
 def yardmaster_turn(server, doc: dict, rng: random.Random) -> dict:
     """The first card of the hand that joins, the first way it joins."""
-    card, way = next((e["card"], w["way"]) for e in doc["hand"] for w in e["ways"] if w["legal"])
+    card, way = next(
+        (e["card"], w["way"]) for e in server.hand()["hand"] for w in e["ways"] if w["legal"]
+    )
     body = {"seat": doc["to_move"], "card": card, "turn": doc["turn"]}
     if way != "printed":
         body[way] = True
@@ -514,7 +517,7 @@ def test_a_game_of_another_kind_started_keeps_the_screen_a_kiosk(browser, server
     page.wait_for_selector("#kiosk-idle:not([hidden])")
     body = {"game": "yardmaster-express", "edition": "yardmaster-express", "seed": 4}
     doc = server.post("/api/game", body | {"names": ["Ana", "Ben"]})
-    page.wait_for_selector("#ym-kiosk-hand li", timeout=5000)
+    page.wait_for_selector("#ym-trains .ym-player", timeout=5000)
     assert page.url.endswith("/?view=table")
     assert page.locator("#ym-to-move").inner_text() == f"{doc['players'][0]['name']} to move"
     fits(page)

@@ -142,14 +142,6 @@ TEXT: dict[str, dict[str, str]] = {
         "show_hand": "{name}: the {n} cards left in the hand",
         "show_hand_one": "{name}: the card left in the hand",
         "show_button": "Show",
-        "hand_reveal": "Show my hand",
-        "hand_hide": "Hide my hand",
-        "hand_private": (
-            "Only {name} looks: the hand and its odds show on this phone after a tap, and "
-            "hide again after the move."
-        ),
-        "hand_needs_pin": "Enter the table's PIN above to see the hand.",
-        "choosing": "{name} is choosing a move",
         "derail_percent": "{p}% chance to derail",
         "dice_hint": "Tap a die until it shows the wheels rolled.",
     },
@@ -258,14 +250,6 @@ TEXT: dict[str, dict[str, str]] = {
         "show_hand": "{name}: las {n} cartas que quedan en la mano",
         "show_hand_one": "{name}: la carta que queda en la mano",
         "show_button": "Mostrar",
-        "hand_reveal": "Ver mi mano",
-        "hand_hide": "Ocultar mi mano",
-        "hand_private": (
-            "Solo mira {name}: la mano y sus probabilidades aparecen en este teléfono al "
-            "tocar, y se ocultan tras la jugada."
-        ),
-        "hand_needs_pin": "Escribe arriba el PIN de la mesa para ver la mano.",
-        "choosing": "{name} está eligiendo jugada",
         "derail_percent": "{p}% de probabilidad de descarrilar",
         "dice_hint": "Toca cada dado hasta que muestre las ruedas que salieron.",
     },

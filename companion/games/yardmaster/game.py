@@ -129,4 +129,5 @@ GAME = Game(
     enroll=enrolment.enrolment,
     eval_vision=eval_vision.main,
     advise=advise.advise,
+    hand=match.hand,
 )

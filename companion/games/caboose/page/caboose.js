@@ -8,41 +8,6 @@
 let chosenPlay = null; // cards of the play being looked at, joined by commas
 let chosenPlace = 0; // index of the placement option chosen for it
 let roll = []; // wheels per die being entered
-// The mover's hidden hand as this phone asked for it (GET /api/hand, with the PIN) when its
-// player tapped to see it: {key, version, doc}. The view every page reads holds no hand;
-// this one is dropped once the move is made (another turn, mover, game or service run), so
-// the next player's turn starts hidden on every phone.
-let shownHand = null;
-let askingHand = false;
-
-function handKey(v) {
-  return `${v.boot}/${v.game}/${v.turn}/${v.to_move}`;
-}
-
-// The hand held now, if this phone was shown it this turn; asked again when the table
-// changed within the turn (a corrected roll may change the card drawn).
-function heldHand(v) {
-  if (shownHand && shownHand.key !== handKey(v)) shownHand = null;
-  if (shownHand && shownHand.version < v.version) revealHand(v);
-  return shownHand && shownHand.doc;
-}
-
-async function revealHand(v) {
-  if (KIOSK || askingHand) return;  // the screen beside the table never asks for a hand
-  askingHand = true;
-  const key = handKey(v);
-  const doc = await ask("/api/hand");
-  askingHand = false;
-  if (!doc || !view || handKey(view) !== key) return;  // refused, or the move was made
-  shownHand = { key, version: doc.version, doc };
-  draw(view, false);
-}
-
-function hideHand() {
-  shownHand = null;
-  chosenPlay = null;
-  draw(view, false);
-}
 
 function base(code) {
   return code.split("/")[0];
@@ -323,7 +288,7 @@ function drawSession(session, want) {
 // --- the computed move ----------------------------------------------------------------------
 
 function currentPlay(v) {
-  const held = KIOSK ? null : heldHand(v);
+  const held = heldHand(v);
   if (!held) return null;
   const key = chosenPlay || (v.staged ? v.staged.cards.join(",") : null);
   return held.plays.find((p) => p.cards.join(",") === key) || null;
@@ -441,18 +406,11 @@ function kioskMove(v) {
     isolateNames(t("choosing", { name: v.players[v.to_move].name })))];
 }
 
-// The mover's hand on their phone, or the button that shows it (only after a tap: the
-// phone lies on a shared table), with the PIN it needs.
+// The mover's hand on their phone, once they tapped to see it (the phone lies on a shared
+// table), or the button that shows it.
 function handBox(mover, held) {
-  if (held) {
-    return h("div", { id: "hand" }, h("h3", {}, t("hand")), chips(held.hand.map((x) => x.code)),
-      h("button", { id: "hand-hide", onclick: hideHand }, t("hand_hide")));
-  }
-  return h("div", { id: "hand" },
-    h("p", {}, isolateNames(t("hand_private", { name: mover.name }))),
-    pin ? null : h("p", {}, h("small", {}, t("hand_needs_pin"))),
-    h("button", { class: "primary", id: "hand-reveal", onclick: () => revealHand(view) },
-      t("hand_reveal")));
+  return h("div", { id: "hand" }, held ? [h("h3", {}, t("hand")), chips(held.hand.map((x) => x.code))] : null,
+    handControls(mover.name, held));
 }
 
 function placementButtons(play) {
@@ -634,6 +592,5 @@ window.gamePage = {
   draw: drawGame,
   forget() {
     chosenPlay = null;
-    shownHand = null;
   },
 };
