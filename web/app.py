@@ -177,6 +177,7 @@ def create_app(table: Table, pin: str | None = None, settings: Settings | None =
                 text_json=json.dumps(words),
                 game=game.id,
                 game_page=fragment(game.id),
+                advises=game.advise is not None,  # the advisor's link where it has advice
                 # the screen beside the table: drawn as a kiosk from the first frame (the
                 # shell's script, deferred, would show the PIN and start forms for one)
                 kiosk=request.args.get("view") == "table",

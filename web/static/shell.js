@@ -379,7 +379,7 @@ function fitKiosk() {
 // link, no start form, no records, no toast (nothing there asks for an answer).
 function setupKiosk() {
   for (const id of ["pin-form", "lang", "advisor-link", "watch", "setup", "error"]) {
-    document.getElementById(id).remove();
+    document.getElementById(id)?.remove();  // the advisor's link is only where it advises
   }
   document.querySelector("main").prepend(h("section", { id: "kiosk-idle", hidden: true }, t("no_game")));
   document.getElementById("log").dataset.kioskCut = "1";
