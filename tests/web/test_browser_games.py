@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from companion.games.yardmaster import edition, simulate
+from tests.tables import ROLLECATE_TWO
 from tests.web import test_browser as shared
 from web.words import SHELL
 
@@ -99,3 +100,32 @@ def too_small(page, name: str) -> None:
     if small:
         shared.shot(page, f"small-controls-{name}")
     assert small == [], json.dumps(small)
+
+
+def test_importing_a_record_over_a_game_being_played_asks_first(browser, server, tmp_path):
+    """Continuing a record's game ends the one being played: the page asks, as Deal does;
+    "no" leaves the game as it was, "yes" goes on with the record's."""
+    record = tmp_path / "record.json"
+    record.write_text(json.dumps(ROLLECATE_TWO))
+    server.post("/api/game", {"game": "caboose", "edition": "loknroll", "names": ["Cleo", "Dan"]})
+    page, errors = shared.open_page(browser, server.url, 390, 844)
+    shared.reveal_hand(page)  # the PIN given
+    before = server.state()
+    page.click("#setup details:nth-of-type(2) summary")
+    page.set_input_files("#record-file", str(record))
+    asked: list[str] = []
+
+    def answer(dialog, yes: bool) -> None:
+        asked.append(dialog.message)
+        dialog.accept() if yes else dialog.dismiss()
+
+    page.once("dialog", lambda dialog: answer(dialog, False))
+    page.click("#import-continue")
+    page.wait_for_timeout(500)
+    assert asked == [SHELL["en"]["import_confirm"]]
+    assert server.state()["version"] == before["version"]  # nothing changed
+    page.once("dialog", lambda dialog: answer(dialog, True))
+    page.click("#import-continue")
+    page.wait_for_function("() => view && view.edition.id === 'rollecate'")
+    assert len(asked) == 2 and server.state()["edition"]["id"] == "rollecate"
+    assert errors == []

@@ -492,7 +492,11 @@ function setup() {
   });
   document.getElementById("import-continue").addEventListener("click", async () => {
     const record = await readRecord();
-    if (record) send("/api/import", { record });
+    if (!record) return;
+    // The record's game replaces the one being played: asked first, as a new game is.
+    if (view && view.game !== null && !view.over && !window.confirm(t("import_confirm"))) return;
+    window.gamePage.forget();
+    send("/api/import", { record });
   });
   document.getElementById("import-watch").addEventListener("click", async () => {
     const record = await readRecord();
