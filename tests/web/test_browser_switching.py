@@ -304,10 +304,9 @@ def test_a_record_is_watched_turn_by_turn_with_nothing_to_tap(browser, server, t
     assert errors == []
 
 
-def test_the_winner_and_the_ranking_of_a_short_game(browser, server):
+def ana_wins_a_short_game(server) -> dict:
     """The short game (S-21): Ana's two trains run D, purple's curve and E to Finish while
-    Ben potters on C; the page names the winner, ranks the players by their depots and
-    offers nothing to move, only the last step to take back."""
+    Ben potters on C. The view at the end."""
     doc = start(server, ["Ana", "Ben"], variant="short")
     for ana in ([(6, 5), "D1"], [(1, 2), "E3"]) * 2:  # enter and run to E3, then home
         (white, black), space = ana
@@ -316,6 +315,30 @@ def test_the_winner_and_the_ranking_of_a_short_game(browser, server):
             doc = roll(server, doc, "purple", 1, 2)
             doc = play(server, doc, next(m["id"] for m in doc["moves"] if m["id"][0] in "Cc"))
     assert doc["over"] and doc["winner"] == "Ana"
+    return doc
+
+
+def test_at_the_end_the_table_says_game_over_and_no_button_help(browser, tmp_path):
+    """A table a camera follows, its game won: "Game over", and no line about CONFIRM and
+    PASS under it (nothing is left to move)."""
+    server = shared.Server(Table(Store(tmp_path / "table.sqlite3"), Setting(camera=object())))
+    try:
+        ana_wins_a_short_game(server)
+        page, errors = shared.open_page(browser, server.url, 390, 844)
+        page.wait_for_selector("#session:not([hidden]) #session-message")
+        assert page.locator("#session-message").inner_text() == "Game over"
+        assert page.locator("#session-help").count() == 0
+        assert "CONFIRM" not in page.locator("#session").inner_text()
+        assert errors == []
+    finally:
+        server.close()
+
+
+def test_the_winner_and_the_ranking_of_a_short_game(browser, server):
+    """The short game (S-21): Ana's two trains run D, purple's curve and E to Finish while
+    Ben potters on C; the page names the winner, ranks the players by their depots and
+    offers nothing to move, only the last step to take back."""
+    ana_wins_a_short_game(server)
     page, errors = shared.open_page(browser, server.url, 360, 740)
     page.wait_for_selector("#sw-ranking:not([hidden]) #sw-winner")
     assert page.locator("#sw-winner").inner_text() == "Ana wins"
@@ -327,7 +350,8 @@ def test_the_winner_and_the_ranking_of_a_short_game(browser, server):
     assert page.locator("#sw-to-move").inner_text() == "Game over"
     assert page.locator("#sw-moves-section").is_hidden()
     assert page.locator("#sw-roll-section").is_hidden()
-    assert page.locator("#log li").first.inner_text().endswith("Ana wins the game")
+    said = [line for line in page.locator("#log li").all_inner_texts() if "wins" in line]
+    assert said == [page.locator("#log li").first.inner_text()]  # once, the winning move
     assert page.evaluate(SCROLL_WIDTH) <= 360
     shared.shot(page, "sw-6-phone-winner")
     assert errors == []

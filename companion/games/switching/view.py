@@ -379,9 +379,7 @@ def log(snap: Snapshot, lang: str) -> list[dict[str, Any]]:
         line = _line(lang, turn, f"log_undone_{key}", **params) | {"correction": True}
         at = next((i for i, entry in enumerate(story) if entry["turn"] >= turn), len(story))
         story.insert(at, line)
-    if snap.position.winner is not None:
-        winner = snap.name(snap.position.winner)
-        story.append(_line(lang, number, "log_won", name=winner))
+    # The winning move's line says who wins (S-18): the end needs no line of its own.
     story.reverse()
     return story
 

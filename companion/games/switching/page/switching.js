@@ -371,7 +371,8 @@ function drawSession(session) {
     parts.push(h("div", { id: "session-camera" }, h("h3", {}, t("session_camera")),
       h("ul", {}, session.camera.map((seen) => h("li", {}, saidHere(seen))))));
   }
-  parts.push(h("p", {}, h("small", {}, t("session_help"))));
+  // The buttons' help while there is a move to make or take back; not under "Game over".
+  if (session.awaiting !== "nothing") parts.push(h("p", { id: "session-help" }, h("small", {}, t("session_help"))));
   box.replaceChildren(...parts);
 }
 
