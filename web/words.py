@@ -60,6 +60,7 @@ SHELL: dict[str, dict[str, str]] = {
         "again after the move.",
         "hand_needs_pin": "Enter the table's PIN above to see the hand.",
         "choosing": "{name} is choosing a move",
+        "log_empty": "No turn played yet.",
     },
     "es": {
         "title": "Caboose Companion",
@@ -104,6 +105,7 @@ SHELL: dict[str, dict[str, str]] = {
         "oculta tras la jugada.",
         "hand_needs_pin": "Escribe arriba el PIN de la mesa para ver la mano.",
         "choosing": "{name} está eligiendo jugada",
+        "log_empty": "Aún no se ha jugado ningún turno.",
     },
 }
 
@@ -164,6 +166,8 @@ ADVISOR: dict[str, dict[str, str]] = {
         "pass_cost_one": "costs 1 penalty card",
         "pass_broken": "(the caboose reaches a broken track)",
         "pass_pile": "your pile then: {points} points",
+        "pass_pile_cancels": "your pile then: {points} points, the card taken cancelling one of "
+        "yours",
         "chaos_cards": "Chaos cards",
         "chaos_combines": "{card} combines with your top card {top}: {change} points",
         "chaos_lies": "{card} lies on top of your pile: +{change} points",
@@ -234,6 +238,8 @@ ADVISOR: dict[str, dict[str, str]] = {
         "pass_cost_one": "cuesta 1 carta de penalización",
         "pass_broken": "(el furgón llega a una vía rota)",
         "pass_pile": "tu pila entonces: {points} puntos",
+        "pass_pile_cancels": "tu pila entonces: {points} puntos, pues la carta tomada anula una "
+        "de las tuyas",
         "chaos_cards": "Cartas de caos",
         "chaos_combines": "{card} se combina con tu carta de arriba {top}: {change} puntos",
         "chaos_lies": "{card} queda encima de tu pila: +{change} puntos",

@@ -325,10 +325,13 @@ function draw(v, replay) {
   if (playing) drawLog(v);
 }
 
+// The log, newest first; before the first turn, a word that none is played yet rather than
+// an empty box.
 function drawLog(v) {
-  document.getElementById("log").replaceChildren(...v.log.map((entry) =>
-    h("li", { class: entry.correction ? "correction" : "" },
-      entry.correction ? `${t("correction")}: ` : null, isolateNames(entry.text))));
+  const lines = v.log.map((entry) => h("li", { class: entry.correction ? "correction" : "" },
+    entry.correction ? `${t("correction")}: ` : null, isolateNames(entry.text)));
+  document.getElementById("log").replaceChildren(
+    ...(lines.length ? lines : [h("li", { class: "empty", id: "log-empty" }, t("log_empty"))]));
 }
 
 // --- the kiosk view -----------------------------------------------------------------------
