@@ -188,8 +188,13 @@ def test_a_short_game_by_clicking(browser, server):
 
     # Look at the riskiest play, two 3s: 6 dice; the page shows the engine's exact odds.
     risky = next(p for p in hand["plays"] if p["cards"] == ["3/c", "3/c"])
+    # Each play's number says what it is: the chance to derail.
+    pct = f"{risky['p_derail']['percent']:g}%"
+    assert page.locator("[data-play='3/c,3/c']").inner_text().endswith(f"{pct} chance to derail")
     page.click("[data-play='3/c,3/c']")
     page.wait_for_selector(".odds")
+    # The dice change on a tap: the page says so.
+    assert page.locator("#move .hint").inner_text() == "Tap a die until it shows the wheels rolled."
     assert page.locator(".dice-count").inner_text() == "Roll 6 dice"
     assert page.locator(".p-derail").inner_text() == f"{risky['p_derail']['percent']:g}%"
     assert str(risky["expected_penalty"]) in page.locator(".expected").inner_text()
