@@ -355,3 +355,33 @@ def test_the_winner_and_the_ranking_of_a_short_game(browser, server):
     assert page.evaluate(SCROLL_WIDTH) <= 360
     shared.shot(page, "sw-6-phone-winner")
     assert errors == []
+
+
+# The screen boxes of each panel's name, and of every space, dead end and train.
+PANEL_NAMES_AND_MARKS = """() => {
+    const box = (el) => { const r = el.getBoundingClientRect();
+        return [r.left, r.top, r.right, r.bottom]; };
+    const svg = document.querySelector("#sw-board-svg");
+    return { names: [...svg.querySelectorAll(".sw-panel-name")].map(
+            (el) => [el.textContent, box(el)]),
+        marks: [...svg.querySelectorAll(".sw-space, .sw-dead-end, .sw-train")].map(box) };
+}"""
+
+
+@pytest.mark.parametrize(("width", "height", "view"), [(390, 844, ""), (1920, 1080, "view=table&")])
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_a_panels_name_lies_clear_of_spaces_and_trains(browser, server, width, height, view, lang):
+    """Each panel's name is drawn where no space, dead end or train covers it (or is
+    covered by it), on a phone and on the screen beside the table, in both languages, the
+    panels as dealt and once trains stand on them."""
+    doc = blue_ahead_of_red(server)
+    play(server, roll(server, doc, "purple", 1, 2), "D1")
+    page, errors = shared.open_page(browser, f"{server.url}/?{view}lang={lang}", width, height)
+    page.wait_for_selector("#sw-board-svg .sw-train")
+    found = page.evaluate(PANEL_NAMES_AND_MARKS)
+    assert len(found["names"]) == 3
+    for name, (left, top, right, bottom) in found["names"]:
+        covered = [m for m in found["marks"]
+                   if m[0] < right and left < m[2] and m[1] < bottom and top < m[3]]  # fmt: skip
+        assert covered == [], (name, [left, top, right, bottom], covered)
+    assert errors == []

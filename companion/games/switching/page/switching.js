@@ -269,6 +269,46 @@ function chain(move, at, u) {
   return g;
 }
 
+// Each panel's name, the board on the screen (so its size is known: on the screen beside
+// the table, at least the smallest text it allows), where no space or dead end lies under
+// it: in its panel, the nearer its top left as the panel lies upright the better (the
+// bottom right, upside down, when turned round, as the players see the print); else just
+// outside it, on the board, over no other panel.
+function placePanelNames(svg, names, b, u) {
+  const marks = b.spaces.map((sp) => [sp.x, sp.y]).concat(b.dead_ends.map((end) => [end.x, end.y]));
+  const scale = svg.getScreenCTM() ? svg.getScreenCTM().a : 0;
+  const least = KIOSK && scale ? (1.05 * KIOSK_MIN_TEXT * window.innerHeight) / scale : 0;
+  const reach = 1.2 * u;  // a mark's half size, and a little air
+  const [W, H] = b.size;
+  const slots = b.slots.map((sl) => [sl.x, sl.y, sl.x + sl.w, sl.y + sl.h]);
+  const placed = [];  // the names placed already: none covers another
+  for (const [p, name] of names) {
+    if (least > 1.2 * u) name.setAttribute("font-size", least);
+    const box = name.getBBox();
+    const w = box.width || 0.7 * 1.2 * u * name.textContent.length, hgt = box.height || 1.2 * u;
+    const own = [p.x, p.y, p.x + p.w, p.y + p.h];
+    const inside = (x, y) => x >= own[0] && y >= own[1] && x + w <= own[2] && y + hgt <= own[3];
+    const fits = (x, y) => x >= 0 && y >= 0 && x + w <= W && y + hgt <= H
+      && !marks.some(([mx, my]) => mx > x - reach && mx < x + w + reach && my > y - reach && my < y + hgt + reach)
+      && !placed.some((r) => r[0] < x + w && x < r[2] && r[1] < y + hgt && y < r[3])
+      && (inside(x, y) || !slots.some((r) => r[0] < x + w && x < r[2] && r[1] < y + hgt && y < r[3]));
+    const [cx, cy] = p.turned ? [own[2] - w, own[3] - hgt] : [own[0], own[1]];  // the corner wanted
+    let best = null;
+    for (let y = own[1] - hgt - u; y <= own[3] + u; y += u / 2) {
+      for (let x = own[0] - w - u; x <= own[2] + u; x += u / 2) {
+        if (!fits(x, y)) continue;
+        const cost = Math.hypot(x - cx, y - cy) + (inside(x, y) ? 0 : 1e6);
+        if (!best || cost < best[2]) best = [x, y, cost];
+      }
+    }
+    const [x, y] = best || [cx, cy];
+    placed.push([x, y, x + w, y + hgt]);
+    name.setAttribute("x", x);
+    name.setAttribute("y", y + hgt / 2);
+    if (p.turned) name.setAttribute("transform", `rotate(180 ${x + w / 2} ${y + hgt / 2})`);
+  }
+}
+
 function drawBoard(v) {
   const b = v.board;
   const [W, H] = b.size;
@@ -291,11 +331,10 @@ function drawBoard(v) {
       class: `sw-slot${slot.empty ? " empty" : ""}`, "data-slot": slot.id }));
     svg.append(text(slot.x + slot.w - 0.5 * u, slot.y + slot.h - 0.9 * u, slot.id, "sw-slot-name", 1.2 * u));
   }
+  const names = [];  // each panel's name, placed once the board is on the screen
   for (const p of b.panels) {
-    // Its name in its top left corner as the panel lies upright (turned round: in the
-    // bottom right, upside down, as the players see the print), clear of its tracks.
-    const name = text(p.x + 0.5 * u, p.y + u, t(`colour_${p.colour}`), "sw-panel-name", 1.2 * u);
-    if (p.turned) name.setAttribute("transform", `rotate(180 ${p.x + p.w / 2} ${p.y + p.h / 2})`);
+    const name = text(p.x, p.y, t(`colour_${p.colour}`), "sw-panel-name", 1.2 * u);
+    names.push([p, name]);
     svg.append(s("g", { class: `sw-panel sw-${p.colour}${p.turned ? " turned" : ""}`,
       "data-panel": p.colour, "data-slot": p.slot, "data-turned": String(p.turned) },
     s("rect", { x: p.x + 1, y: p.y + 1, width: p.w - 2, height: p.h - 2, rx: u / 2 }), name));
@@ -315,6 +354,7 @@ function drawBoard(v) {
   const move = v.moves.find((m) => m.id === chosenMove);
   if (move) svg.append(chain(move, at, u));
   document.getElementById("sw-board").replaceChildren(svg);
+  placePanelNames(svg, names, b, u);
   document.getElementById("sw-board-name").textContent = b.ours ? `(${t("board_ours")})` : `(${b.name})`;
   document.getElementById("sw-legend").replaceChildren(
     ...["start", "finish", "dead_end"].map((kind) => h("span", { class: `sw-legend-item ${kind}` },
