@@ -164,9 +164,11 @@ function choose(id) {
 // its bump chain step by step and the button that plays it.
 function drawMoves(v, replay) {
   const box = document.getElementById("sw-moves-section");
-  box.hidden = replay || v.over;
-  if (box.hidden) {
-    box.replaceChildren();
+  box.hidden = replay || (v.over && (KIOSK || !v.undo.possible));
+  if (box.hidden || v.over) {
+    // Once won, only the last turn may still be taken back: its button alone, under the
+    // ranking rather than inside it.
+    box.replaceChildren(...(box.hidden ? [] : [undoButton(v)]));
     return;
   }
   const parts = [];
@@ -203,10 +205,14 @@ function drawMoves(v, replay) {
       onclick: () => send("/api/pass", { turn: v.turn }) },
     t(v.phase === "reroll" ? "end_turn" : "pass")));
   }
-  parts.push(h("button", { id: "sw-undo", type: "button", disabled: !v.undo.possible,
-    title: v.undo.possible ? null : t("undo_no"), onclick: () => send("/api/undo", { turn: v.turn }) },
-  t("undo")));
+  parts.push(undoButton(v));
   box.replaceChildren(...parts);
+}
+
+function undoButton(v) {
+  return h("button", { id: "sw-undo", type: "button", disabled: !v.undo.possible,
+    title: v.undo.possible ? null : t("undo_no"), onclick: () => send("/api/undo", { turn: v.turn }) },
+  t("undo"));
 }
 
 async function play(v, move) {
@@ -372,10 +378,6 @@ function drawRanking(v, replay) {
   parts.push(h("table", { id: "sw-ranking-table" }, v.ranking.map((row) => h("tr", {},
     h("td", {}, String(row.place)), h("td", {}, bdi(row.name)),
     h("td", {}, t("depot", { n: row.depot }))))));
-  if (!replay && !KIOSK) {
-    parts.push(h("button", { id: "sw-undo-last", type: "button", disabled: !v.undo.possible,
-      onclick: () => send("/api/undo", { turn: v.turn }) }, t("undo")));
-  }
   box.replaceChildren(...parts);
 }
 

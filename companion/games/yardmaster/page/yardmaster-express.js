@@ -87,9 +87,11 @@ function whyId(entry, way) {
 function drawMove(v, replay) {
   const box = document.getElementById("ym-move");
   // Everyone reads the screen beside the table: whose turn it is shows there, never a hand.
-  box.hidden = replay || v.ended || KIOSK;
-  if (box.hidden) {
-    box.replaceChildren();  // its undo button is the ranking's once the game has ended
+  box.hidden = replay || KIOSK || (v.ended && !v.undo.possible);
+  if (box.hidden || v.ended) {
+    // Once ended, only the last card may still be taken back: its button alone, beside the
+    // ranking rather than inside it.
+    box.replaceChildren(...(box.hidden ? [] : [undoButton(v)]));
     return;
   }
   const mover = v.players[v.to_move];
@@ -188,7 +190,6 @@ function drawRanking(v, replay) {
   parts.push(h("table", { id: "ym-ranking-table" }, r.rows.map((row) => h("tr", {},
     h("td", {}, String(row.place)), h("td", {}, bdi(row.name)),
     h("td", {}, t("score", { n: row.score }))))));
-  if (!replay && !KIOSK) parts.push(undoButton(v));  // the last card may still be taken back
   box.replaceChildren(...parts);
 }
 
