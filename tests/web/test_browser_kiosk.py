@@ -10,11 +10,13 @@ with ?lang=es), and the biggest tables fit to the end. Screenshots go to tests/a
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -220,6 +222,40 @@ def test_caboose_on_the_screen_beside_the_table(browser, server):
             fits(page)
         shared.shot(pages[0], "kiosk-caboose-3-ranking-1080p")
         taps_change_nothing(pages[0], server)
+
+
+# A finished game of `companion demo` (its default seed): the caboose stands on the front
+# card, laid sideways, right above card 3.
+SIDEWAYS = Path(__file__).with_name("caboose-on-a-sideways-card.json")
+
+# The screen boxes of the caboose, of the card it stands on, and of every card's value.
+CABOOSE_BOXES = """() => {
+    const box = (el) => { const r = el.getBoundingClientRect();
+        return [r.left, r.top, r.right, r.bottom]; };
+    const at = view.railway.caboose;
+    return { caboose: box(document.querySelector("#caboose")),
+        card: box(document.querySelectorAll("#railway-svg g.rw")[at]),
+        values: [...document.querySelectorAll("#railway-svg text.rw-value")]
+            .slice(0, view.railway.cards.length).map(box), at };
+}"""
+
+
+def test_the_caboose_stays_on_its_card_clear_of_the_values(browser, server):
+    """The caboose on a card laid sideways (half as high as one laid along) is drawn
+    within that card, over no other card's value, at both screen sizes."""
+    server.post("/api/import", {"record": json.loads(SIDEWAYS.read_text())})
+    for width, height in SCREENS:
+        page, errors = shared.open_page(browser, f"{server.url}/?view=table", width, height)
+        page.wait_for_selector("#railway-svg #caboose")
+        found = page.evaluate(CABOOSE_BOXES)
+        a, card = found["caboose"], found["card"]
+        assert card[0] - 1 <= a[0] and card[1] - 1 <= a[1] and a[2] <= card[2] + 1
+        assert a[3] <= card[3] + 1, found
+        covered = [i for i, b in enumerate(found["values"]) if i != found["at"]
+                   and a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]]  # fmt: skip
+        assert covered == [], found
+        assert errors == []
+        page.context.close()
 
 
 def test_the_screen_beside_the_table_never_asks_for_a_hand(browser, server):

@@ -175,7 +175,9 @@ function drawRailway(v) {
   rw.cards.forEach((c, i) => {
     const [x, y] = c.pose;
     const [hw, hh] = halfExtents(c.pose, rw.size);
-    svg.append(s("text", { x, y: y - 14, class: "rw-value" }, document.createTextNode(String(c.value))));
+    // On its baseline, above the card's middle: a value made bigger (the kiosk's smallest
+    // text) grows up, away from the caboose under it.
+    svg.append(s("text", { x, y: y - 3, class: "rw-value on-card" }, document.createTextNode(String(c.value))));
     svg.append(s("text", { x: x - hw + 4, y: y - hh + 13, class: "rw-index" },
       document.createTextNode(String(i + 1))));
   });
@@ -183,9 +185,13 @@ function drawRailway(v) {
     document.createTextNode(t("back"))));
   svg.append(s("text", { x: front.x, y: front.y, class: "rw-label", id: "label-front" },
     document.createTextNode(t("front"))));
-  // The caboose on its card.
+  // The caboose on its card, in the card's lower half, under its value: made smaller on a
+  // card laid sideways (half as high), so it never reaches the next card's value. Drawn
+  // 40 wide, from 20 above its centre to 15 below.
   const [cx, cy] = rw.cards[rw.caboose].pose;
-  svg.append(s("g", { transform: `translate(${cx} ${cy + 24})`, id: "caboose" },
+  const [chw, chh] = halfExtents(rw.cards[rw.caboose].pose, rw.size);
+  const k = Math.min(1, (chh - 4) / 35, (2 * chw - 4) / 40);
+  svg.append(s("g", { transform: `translate(${cx} ${cy + 2 + 20 * k}) scale(${k})`, id: "caboose" },
     s("rect", { x: -20, y: -12, width: 40, height: 20, rx: 4, fill: "#b3261e", stroke: "#000" }),
     s("rect", { x: -8, y: -20, width: 16, height: 9, fill: "#b3261e", stroke: "#000" }),
     s("circle", { cx: -11, cy: 10, r: 5, fill: "#222" }),
