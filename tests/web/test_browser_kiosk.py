@@ -277,6 +277,22 @@ def test_the_screen_beside_the_table_never_asks_for_a_hand(browser, server):
     page.context.close()
 
 
+def test_a_real_tables_move_says_who_chooses_not_an_empty_list(browser, tmp_path):
+    """A real table's deal (its hands unknown, as the camera demo's): the screen says whose
+    move is awaited, not a heading over an empty list of plays."""
+    server = shared.Server(Table(Store(tmp_path / "table.sqlite3"), Setting(provisional=True)))
+    try:
+        body = {"game": "caboose", "edition": "rollecate", "names": ["Ana", "Ben"], "seed": 4}
+        server.post("/api/game", body)
+        page, errors = shared.open_page(browser, f"{server.url}/?view=table", 1280, 720)
+        page.wait_for_selector("#move:not([hidden]) #kiosk-choosing")
+        assert page.locator("#move").inner_text() == "Ana is choosing a move"
+        assert errors == []
+        page.context.close()
+    finally:
+        server.close()
+
+
 def test_yardmaster_express_on_the_screen_beside_the_table(browser, server):
     """Three players, every card added through the API: the trains as they lie, whose turn
     (never the mover's hand: everyone reads this screen), the newest card, the scores, and
