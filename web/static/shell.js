@@ -328,10 +328,10 @@ function draw(v, replay) {
 // The log, newest first; before the first turn, a word that none is played yet rather than
 // an empty box.
 function drawLog(v) {
-  const lines = v.log.map((entry) => h("li", { class: entry.correction ? "correction" : "" },
-    entry.correction ? `${t("correction")}: ` : null, isolateNames(entry.text)));
-  document.getElementById("log").replaceChildren(
-    ...(lines.length ? lines : [h("li", { class: "empty", id: "log-empty" }, t("log_empty"))]));
+  document.getElementById("log").replaceChildren(...v.log.map((entry) =>
+    h("li", { class: entry.correction ? "correction" : "" },
+      entry.correction ? `${t("correction")}: ` : null, isolateNames(entry.text))));
+  document.getElementById("log-empty").hidden = v.log.length > 0;
 }
 
 // --- the kiosk view -----------------------------------------------------------------------
