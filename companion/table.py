@@ -108,6 +108,21 @@ class Table:
                 answer = self.game.advise(self.match, seat, hand, lang)
             return answer | {"version": self.version, "game_kind": self.game.id}
 
+    def hand(self, lang: str) -> dict[str, Any] | None:
+        """The hidden hand of the player to move (`Game.hand`), at one version, or None
+        when there is none to show; read under the lock, changing nothing."""
+        with self._lock:
+            found = None if self.game.hand is None else self.game.hand(self.match, lang)
+            if found is None:
+                return None
+            # `number`: the game's in the store, so a phone never takes another game's hand
+            # for the one it was shown
+            return found | {
+                "version": self.version,
+                "game_kind": self.game.id,
+                "number": self.match.id,
+            }
+
     def hint(self) -> object:
         """What the camera must look for now."""
         with self._lock:

@@ -4,7 +4,8 @@ card codes, rolls, poses) and hands it to the table (`companion.table.Table.hand
 one writer, which leaves the rules to the game; a refusal becomes its HTTP status
 (`web.app`), so the game is never touched by a request that fails.
 
-Reading is open; every POST needs the table's PIN (see `web.app`). Errors are JSON:
+Reading is open but for the mover's hidden hand (`GET /api/hand`); it and every POST need
+the table's PIN (see `web.app`). Errors are JSON:
 `{"error": {"rule": ..., "message": ...}}`.
 """
 
@@ -391,6 +392,24 @@ def advise() -> Response:
     # `boot` as the views carry it: versions count from 1 again after a restart (no-store, as
     # on every answer of the advisor, is set by `web.app`)
     return jsonify(answer | {"boot": current_app.extensions["caboose.views"].boot})
+
+
+# --- the mover's hand (PIN needed: see web.app) ----------------------------------------------
+
+
+@api.get("/hand")
+def hand() -> Response:
+    """The hidden hand of the player to move and the odds of each play it makes
+    (`Table.hand`): never in the view, which every page and the screen beside the table
+    read, but asked for by the mover's phone, with the PIN, when its player taps to see it.
+    No cache keeps it; 409 when the companion holds no hand to show (a real table's deal,
+    Laura's turn, no game or the game over)."""
+    found = table().hand(language())
+    if found is None:
+        raise ApiError(409, "hand", "no hand to show: the companion does not hold this one")
+    response = jsonify(found | {"boot": current_app.extensions["caboose.views"].boot})
+    response.headers["Cache-Control"] = "no-store"  # a hand is kept by no cache either
+    return response
 
 
 # --- acting (PIN needed: see web.app) --------------------------------------------------------

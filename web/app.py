@@ -51,6 +51,8 @@ log = logging.getLogger("companion.web")
 PIN_HEADER = "X-Table-Pin"
 # Requests that change nothing need no PIN (watching a record replayed, the advisor).
 OPEN_POSTS = {"api.replay", "api.advise"}
+# Reads that need the PIN: a hidden hand goes only to a phone that holds it.
+PIN_READS = {"api.hand"}
 
 
 @dataclass(frozen=True)
@@ -144,6 +146,9 @@ def create_app(table: Table, pin: str | None = None, settings: Settings | None =
 
     @app.before_request
     def protect() -> None:
+        if request.endpoint in PIN_READS:
+            guard.check(request.remote_addr or "", request.headers.get(PIN_HEADER))
+            return
         if request.method != "POST" or request.endpoint is None:
             return  # reading is open; an unknown path is a plain 404
         if request.mimetype != "application/json":
@@ -194,6 +199,7 @@ def create_app(table: Table, pin: str | None = None, settings: Settings | None =
                 text_json=json.dumps(words),
                 game=game.id,
                 game_page=fragment(game.id),
+                advises=game.advise is not None,  # the advisor's link where it has advice
                 # the screen beside the table: drawn as a kiosk from the first frame (the
                 # shell's script, deferred, would show the PIN and start forms for one)
                 kiosk=request.args.get("view") == "table",

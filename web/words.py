@@ -61,6 +61,14 @@ SHELL: dict[str, dict[str, str]] = {
         "no_answer": "The table did not answer: check the Wi-Fi, look at the table, then try again",
         "refusal_storage_full": "The table's storage is full: nothing was changed. Free some "
         "space on the table's computer (its SD card), then try again",
+        "import_confirm": "A game is being played: end it and go on with the record's game?",
+        "hand_reveal": "Show my hand",
+        "hand_hide": "Hide my hand",
+        "hand_private": "Only {name} looks: the hand shows on this phone after a tap, and hides "
+        "again after the move.",
+        "hand_needs_pin": "Enter the table's PIN above to see the hand.",
+        "choosing": "{name} is choosing a move",
+        "log_empty": "No turn played yet.",
     },
     "es": {
         "title": "Caboose Companion",
@@ -104,6 +112,14 @@ SHELL: dict[str, dict[str, str]] = {
         "no_answer": "La mesa no contestó: revisa el wifi, mira la mesa y vuelve a probar",
         "refusal_storage_full": "El almacenamiento de la mesa está lleno: no se cambió nada. "
         "Libera espacio en el ordenador de la mesa (su tarjeta SD) y vuelve a probar",
+        "import_confirm": "Hay una partida en juego: ¿terminarla y seguir con la del registro?",
+        "hand_reveal": "Ver mi mano",
+        "hand_hide": "Ocultar mi mano",
+        "hand_private": "Solo mira {name}: la mano aparece en este teléfono al tocar, y se "
+        "oculta tras la jugada.",
+        "hand_needs_pin": "Escribe arriba el PIN de la mesa para ver la mano.",
+        "choosing": "{name} está eligiendo jugada",
+        "log_empty": "Aún no se ha jugado ningún turno.",
     },
 }
 
@@ -184,6 +200,8 @@ ADVISOR: dict[str, dict[str, str]] = {
         "pass_cost_one": "costs 1 penalty card",
         "pass_broken": "(the caboose reaches a broken track)",
         "pass_pile": "your pile then: {points} points",
+        "pass_pile_cancels": "your pile then: {points} points, the card taken cancelling one of "
+        "yours",
         "chaos_cards": "Chaos cards",
         "chaos_combines": "{card} combines with your top card {top}: {change} points",
         "chaos_lies": "{card} lies on top of your pile: +{change} points",
@@ -254,6 +272,8 @@ ADVISOR: dict[str, dict[str, str]] = {
         "pass_cost_one": "cuesta 1 carta de penalización",
         "pass_broken": "(el furgón llega a una vía rota)",
         "pass_pile": "tu pila entonces: {points} puntos",
+        "pass_pile_cancels": "tu pila entonces: {points} puntos, pues la carta tomada anula una "
+        "de las tuyas",
         "chaos_cards": "Cartas de caos",
         "chaos_combines": "{card} se combina con tu carta de arriba {top}: {change} puntos",
         "chaos_lies": "{card} queda encima de tu pila: +{change} puntos",

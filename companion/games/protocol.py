@@ -365,3 +365,9 @@ class Game:
     # their codes said in words (the API keeps the key, parameters and message as they are).
     # None: the page says it from `refusal_<key>` and the parameters as they are
     refusal_words: Callable[[Match, str, Mapping[str, Any], str, str], str] | None = None
+    # --- the mover's hidden hand (`GET /api/hand`, behind the PIN): (match, lang) -> the
+    # hand of the player to move and what each move would do with it, for that player's
+    # phone alone, never in the view (which every page and the screen beside the table
+    # read); None when the companion holds no hand to show now (a real table's deal, no
+    # game, the game over). None: a game with no hidden hand
+    hand: Callable[[Match, str], dict[str, Any] | None] | None = None

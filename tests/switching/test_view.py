@@ -203,7 +203,11 @@ def test_S_12_a_train_reaching_finish_goes_to_the_depot_and_S_18_the_third_wins(
         (2, "Ben", 1),
     ]
     assert [p["depot"] for p in won["players"]] == [3, 1]
-    assert won["log"][0]["text"] == "turn 1: Ana wins the game"  # a roll and its move: turn 1
+    # The winning move's line says it, once (a roll and its move: turn 1).
+    assert won["log"][0]["text"].startswith("turn 1: ") and "Ana wins" in won["log"][0]["text"]
+    assert [entry["text"] for entry in won["log"] if "wins" in entry["text"]] == [
+        won["log"][0]["text"]
+    ]
 
 
 def test_S_17_no_move_possible_offers_pass_not_a_move():

@@ -159,7 +159,8 @@ def test_at_a_real_table_the_advisor_knows_what_the_page_cannot(tmp_path):
     game = {"edition": "rollecate", "names": ["Ana", "Ben"], "seed": 4}
     assert client.post("/api/game", json=game, headers=HEADERS).status_code == 200
     view = client.get("/api/state").json
-    assert view["choices"]["plays"] == [] and view["choices"]["provisional"] is True
+    assert view["choices"]["provisional"] is True
+    assert client.get("/api/hand", headers=HEADERS).status_code == 409  # no hand known
     front = view["railway"]["cards"][-1]["code"]
     hand = [code for code in ("1", "2", "3", "4") if abs(int(code) - int(front[0])) != 2][:2]
     answer = client.post("/api/advise", json={"seat": 0, "hand": hand})

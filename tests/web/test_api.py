@@ -39,15 +39,46 @@ def test_state_shows_railway_players_and_choices(client, dealt):
     assert doc["draw"] == 7
     assert [p["hand_size"] for p in doc["players"]] == [2, 2]
     assert doc["players"][0]["to_move"] is True
-    # Ana draws a 2: the only play by the values rule (a 1 may not join a 3).
-    hand = [c["code"] for c in doc["choices"]["hand"]]
-    assert hand == ["1", "C2", "2"]
-    (play,) = doc["choices"]["plays"]
-    assert play["cards"] == ["2"] and play["dice"] == 2
-    assert play["p_derail"] == {"num": 0, "den": 1, "percent": 0.0}
-    assert doc["choices"]["chaos"] == ["C2"]
+    assert doc["choices"] == {"faces": [0, 1], "provisional": False}
     assert doc["undo"] == {"possible": False, "rule": "undo"}
     assert doc["boot"] == client.get("/api/state").json["boot"]  # one service run
+
+
+def test_the_movers_hand_comes_with_the_pin_alone(client, dealt):
+    answer = client.get("/api/hand", headers=HEADERS)
+    assert answer.status_code == 200
+    assert answer.headers["Cache-Control"] == "no-store"
+    doc = answer.json
+    assert (doc["seat"], doc["name"], doc["turn"]) == (0, "Ana", 0)
+    # Ana draws a 2: the only play by the values rule (a 1 may not join a 3).
+    assert [c["code"] for c in doc["hand"]] == ["1", "C2", "2"]
+    (play,) = doc["plays"]
+    assert play["cards"] == ["2"] and play["dice"] == 2
+    assert play["p_derail"] == {"num": 0, "den": 1, "percent": 0.0}
+    assert doc["chaos"] == ["C2"]
+    assert doc["boot"] == client.get("/api/state").json["boot"]
+    for headers in ({}, {"X-Table-Pin": "000000"}):
+        refused = client.get("/api/hand", headers=headers)
+        assert refused.status_code == 401 and error_of(refused)["rule"] == "pin"
+        assert "C2" not in refused.get_data(as_text=True)
+
+
+def test_no_hidden_hand_in_the_public_view(client, dealt):
+    """The view every page and the screen beside the table read, and its event stream,
+    hold no card of the mover's hand and no odds of its plays."""
+    for lang in ("en", "es"):
+        doc = client.get(f"/api/state?lang={lang}").json
+        assert set(doc["choices"]) == {"faces", "provisional"}
+        assert "plays" not in json.dumps(doc) and "p_derail" not in json.dumps(doc)
+        assert all(p["hand"] is None for p in doc["players"])
+        stream = client.get(f"/api/events?lang={lang}").get_data(as_text=True)
+        (state,) = [line for line in stream.splitlines() if line.startswith("data: ")]
+        assert json.loads(state[len("data: ") :]) == doc
+
+
+def test_no_hand_to_show_without_a_known_hand(client):
+    refused = client.get("/api/hand", headers=HEADERS)
+    assert refused.status_code == 409 and error_of(refused)["rule"] == "hand"
 
 
 def test_editions_and_text(client):
@@ -189,7 +220,8 @@ def test_new_game(client):
     doc = answer.json
     assert doc["edition"]["id"] == "loose-caboose" and len(doc["players"]) == 3
     assert doc["railway"]["schematic"] is False  # dealt cards have shapes: poses known
-    assert all(p["placements"] for p in doc["choices"]["plays"] if p["placements"] is not None)
+    plays = client.get("/api/hand", headers=HEADERS).json["plays"]
+    assert all(p["placements"] for p in plays if p["placements"] is not None)
 
 
 def test_new_solo_game_against_laura(client):
@@ -201,6 +233,9 @@ def test_new_solo_game_against_laura(client):
     assert answer.status_code == 200
     assert answer.json["players"][0]["name"] == "Laura"
     assert answer.json["choices"]["laura"]["kind"] in ("play", "pass", "chaos")
+    # The companion plays Laura: no phone is shown her hand.
+    refused = client.get("/api/hand", headers=HEADERS)
+    assert refused.status_code == 409 and error_of(refused)["rule"] == "hand"
 
 
 @pytest.mark.parametrize(
@@ -548,7 +583,9 @@ def test_a_play_at_a_legal_placement_and_one_that_is_not(client):
         json={"edition": "rollecate", "names": ["Ana", "Ben"], "seed": 3},
         headers=HEADERS,
     ).json
-    play = next(p for p in doc["choices"]["plays"] if p["placements"])
+    assert "plays" not in doc["choices"]
+    plays = client.get("/api/hand", headers=HEADERS).json["plays"]
+    play = next(p for p in plays if p["placements"])
     body = {"seat": 0, "cards": play["cards"], "roll": [0] * play["dice"]}
     before = client.get("/api/state").json["version"]
     far = client.post("/api/play", json=body | {"place": [[900, 900, 0]]}, headers=HEADERS)

@@ -64,6 +64,14 @@ class Server:
         with urllib.request.urlopen(f"{self.url}/api/state") as answer:
             return json.load(answer)
 
+    def hand(self, lang: str = "en") -> dict:
+        """The mover's hidden hand, as the PIN holder's phone asks for it."""
+        request = urllib.request.Request(
+            f"{self.url}/api/hand?lang={lang}", headers={"X-Table-Pin": PIN}
+        )
+        with urllib.request.urlopen(request) as answer:
+            return json.load(answer)
+
     def post(self, path: str, body: dict) -> dict:
         request = urllib.request.Request(
             f"{self.url}{path}",
@@ -130,6 +138,17 @@ def enter_pin(page) -> None:
     page.wait_for_selector("#pin-state:has-text('PIN accepted')")
 
 
+def reveal_hand(page) -> None:
+    """The mover taps to see their hand on their phone (the PIN given first if the phone
+    has none); returns once it shows."""
+    if not page.evaluate("() => pin"):
+        page.fill("#pin", PIN)
+        page.click("#pin-form button")
+        page.wait_for_function("() => pin && localStorage.getItem('caboose-pin')")
+    page.click("#hand-reveal")
+    page.wait_for_selector("#hand-hide")
+
+
 def test_a_short_game_by_clicking(browser, server):
     page, errors = open_page(browser, server.url)
     page.wait_for_selector("#start-form")
@@ -155,10 +174,29 @@ def test_a_short_game_by_clicking(browser, server):
     watcher.wait_for_selector("#railway-svg")
     shot(page, "1-start-1080p")
 
+    # Before the first turn the log says that none is played yet, rather than nothing.
+    assert page.locator("#log-empty").inner_text() == "No turn played yet."
+    assert page.locator("#log li").count() == 0
+
+    # The hand is hidden until the mover taps to see it, on their phone alone.
+    assert page.locator("#hand .card").count() == 0
+    hand = server.hand()
+    page.click("#hand-reveal")
+    page.wait_for_selector("#hand .card")
+    assert [c.get_attribute("data-code") for c in page.locator("#hand .card").all()] == [
+        c["code"] for c in hand["hand"]
+    ]
+    assert watcher.locator("#hand .card, [data-play]").count() == 0
+
     # Look at the riskiest play, two 3s: 6 dice; the page shows the engine's exact odds.
-    risky = next(p for p in state["choices"]["plays"] if p["cards"] == ["3/c", "3/c"])
+    risky = next(p for p in hand["plays"] if p["cards"] == ["3/c", "3/c"])
+    # Each play's number says what it is: the chance to derail.
+    pct = f"{risky['p_derail']['percent']:g}%"
+    assert page.locator("[data-play='3/c,3/c']").inner_text().endswith(f"{pct} chance to derail")
     page.click("[data-play='3/c,3/c']")
     page.wait_for_selector(".odds")
+    # The dice change on a tap: the page says so.
+    assert page.locator("#move .hint").inner_text() == "Tap a die until it shows the wheels rolled."
     assert page.locator(".dice-count").inner_text() == "Roll 6 dice"
     assert page.locator(".p-derail").inner_text() == f"{risky['p_derail']['percent']:g}%"
     assert str(risky["expected_penalty"]) in page.locator(".expected").inner_text()
@@ -173,6 +211,10 @@ def test_a_short_game_by_clicking(browser, server):
     assert [page.locator(f"[data-die='{i}']").inner_text() for i in range(6)] == ["1"] * 6
     page.click("#roll-done")
     page.wait_for_selector("#last #derail.derailed")
+    assert page.locator("#log-empty").is_hidden()
+    # The move made, the hand is hidden again: Ben's turn starts hidden on every phone.
+    page.wait_for_selector("#hand-reveal")
+    assert page.locator("#hand .card, [data-play]").count() == 0
     last = server.state()["last"]
     short = 6 - risky["steps_to_front"]
     assert last["derailed"] == short and len(last["took"]) == short

@@ -135,7 +135,7 @@ def test_the_yardmaster_advisor_shows_each_way_with_its_score(browser, server):
     game = {"game": "yardmaster-express", "edition": "yardmaster-express", "seed": 3}
     doc = server.post("/api/game", game | {"names": ["Ana", "Ben"]})
     mover = doc["to_move"]
-    card = doc["hand"][0]["card"]
+    card = server.hand()["hand"][0]["card"]
     page, errors = advisor(browser, server.url)
     page.select_option("#seat", str(mover))
     page.wait_for_selector(f"#buttons button[data-code='{card}']")
@@ -153,4 +153,34 @@ def test_the_yardmaster_advisor_shows_each_way_with_its_score(browser, server):
     best = page.locator("li.way.best")
     assert best.get_attribute("data-card") == advice["best"]["card"]
     assert best.get_attribute("data-way") == advice["best"]["way"]
+    assert errors == []
+
+
+def test_a_pass_that_cancels_a_card_says_so_and_no_tap_hint_without_cards(browser, server):
+    """Ana's pile holds a 2 and a pass would take the 2 at the back: her pile then counts
+    fewer points than now, which the advice says is the card taken cancelling one of hers.
+    "Tap your cards" shows only beside cards to tap: none once the game is over."""
+    record = ROLLECATE_TWO | {
+        "setup": ROLLECATE_TWO["setup"] | {"railway": ["2", "3", "2", "4", "3"], "caboose": 1}
+    }
+    server.post("/api/import", {"record": record})
+    server.post("/api/pass", {"seat": 0})  # Ana takes the 2 at the back
+    server.post("/api/pass", {"seat": 1})  # Ben the 3: the 2 is at the back again
+    page, errors = advisor(browser, server.url)
+    page.select_option("#seat", "0")
+    page.wait_for_selector("#buttons h3")
+    assert page.locator("#tap-hint").is_visible()
+    tap(page, ["1"])
+    page.wait_for_selector("#advice p.pass")
+    text = page.locator("#advice p.pass").inner_text()
+    assert "your pile then: 0 points, the card taken cancelling one of yours" in text
+    doc = server.state()
+    while not doc["over"]:
+        doc = server.post("/api/pass", {"seat": doc["to_move"]})
+    page.reload()
+    page.wait_for_selector("#seat option", state="attached")
+    page.select_option("#seat", "0")
+    page.wait_for_timeout(800)
+    shown = page.locator("#tap-hint").is_visible()
+    assert shown == (page.locator("#buttons button:visible").count() > 0)
     assert errors == []

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from companion.games.yardmaster import edition, simulate
+from tests.tables import ROLLECATE_TWO
 from tests.web import test_browser as shared
 from web.words import SHELL
 
@@ -49,4 +50,82 @@ def test_a_record_of_another_game_is_refused_in_words(browser, server, tmp_path:
     toast = page.wait_for_selector("#error:not([hidden])")
     assert toast.inner_text().strip() == SHELL["es"]["watch_other_game"]
     assert page.is_hidden("#watch")
+    assert errors == []
+
+
+# Every control a finger taps: links, buttons, drop-downs, fields and the folds' summaries.
+CONTROLS = """() => [...document.querySelectorAll(
+    "a[href], button, select, input:not([type=hidden]), textarea, summary")]
+  .filter((el) => el.getClientRects().length && getComputedStyle(el).visibility !== "hidden")
+  .map((el) => { const r = el.getBoundingClientRect();
+    return { what: el.id || el.textContent.trim().slice(0, 30) || el.tagName,
+      width: Math.round(r.width), height: Math.round(r.height) }; })"""
+TAP = 44  # px: the smallest a control may be under a finger (WCAG 2.5.5, Apple's HIG)
+
+
+@pytest.mark.parametrize("lang", ["en-GB", "es-ES"])
+@pytest.mark.parametrize("game", ["caboose", "yardmaster-express", "switching"])
+def test_every_control_on_a_phone_is_big_enough_to_tap(browser, server, game, lang):
+    """At 390x844, every visible control (the header's links, the start form's folds and
+    drop-downs, the export link, the game's own buttons, the hand shown) is at least 44 px
+    high and wide, before and at the end of a game."""
+    with shared.urllib.request.urlopen(f"{server.url}/api/games") as answer:
+        option = next(g for g in json.load(answer) if g["id"] == game)["options"][0]["id"]
+    server.post("/api/game", {"game": game, "edition": option, "names": ["Ana", "Ben"]})
+    page, errors = shared.open_page(browser, server.url, 390, 844, lang=lang)
+    page.wait_for_selector("#log-section:not([hidden])")
+    if page.locator("#hand-reveal").count():
+        shared.reveal_hand(page)
+    for summary in page.locator("#setup summary").all():
+        summary.click()
+    too_small(page, f"{game}-{lang}-start")
+    if game == "switching":  # its end is played in test_browser_switching.py
+        return
+    doc = server.state()
+    while not doc["over"]:  # everyone passes, or adds the first card that joins
+        if game == "caboose":
+            doc = server.post("/api/pass", {"seat": doc["to_move"]})
+            continue
+        card, way = next((e["card"], w["way"]) for e in server.hand()["hand"]
+                         for w in e["ways"] if w["legal"])  # fmt: skip
+        add = {"seat": doc["to_move"], "card": card, "turn": doc["turn"]}
+        doc = server.post("/api/add", add | ({way: True} if way != "printed" else {}))
+    page.wait_for_selector("#ranking:not([hidden]), #ym-ranking:not([hidden])")
+    too_small(page, f"{game}-{lang}-end")
+    assert errors == []
+
+
+def too_small(page, name: str) -> None:
+    small = [c for c in page.evaluate(CONTROLS) if c["width"] < TAP or c["height"] < TAP]
+    if small:
+        shared.shot(page, f"small-controls-{name}")
+    assert small == [], json.dumps(small)
+
+
+def test_importing_a_record_over_a_game_being_played_asks_first(browser, server, tmp_path):
+    """Continuing a record's game ends the one being played: the page asks, as Deal does;
+    "no" leaves the game as it was, "yes" goes on with the record's."""
+    record = tmp_path / "record.json"
+    record.write_text(json.dumps(ROLLECATE_TWO))
+    server.post("/api/game", {"game": "caboose", "edition": "loknroll", "names": ["Cleo", "Dan"]})
+    page, errors = shared.open_page(browser, server.url, 390, 844)
+    shared.reveal_hand(page)  # the PIN given
+    before = server.state()
+    page.click("#setup details:nth-of-type(2) summary")
+    page.set_input_files("#record-file", str(record))
+    asked: list[str] = []
+
+    def answer(dialog, yes: bool) -> None:
+        asked.append(dialog.message)
+        dialog.accept() if yes else dialog.dismiss()
+
+    page.once("dialog", lambda dialog: answer(dialog, False))
+    page.click("#import-continue")
+    page.wait_for_timeout(500)
+    assert asked == [SHELL["en"]["import_confirm"]]
+    assert server.state()["version"] == before["version"]  # nothing changed
+    page.once("dialog", lambda dialog: answer(dialog, True))
+    page.click("#import-continue")
+    page.wait_for_function("() => view && view.edition.id === 'rollecate'")
+    assert len(asked) == 2 and server.state()["edition"]["id"] == "rollecate"
     assert errors == []

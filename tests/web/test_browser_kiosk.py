@@ -10,11 +10,13 @@ with ?lang=es), and the biggest tables fit to the end. Screenshots go to tests/a
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -176,15 +178,15 @@ def test_caboose_on_the_screen_beside_the_table(browser, server):
             assert page.locator("#railway-svg #caboose").count() == 1
             assert page.locator("#to-move").inner_text() == "Ana to move"
             whose_turn_big(page, "#to-move")
-            plays = page.locator("#kiosk-plays li[data-play]").all_inner_texts()
-            assert len(plays) == len(doc["choices"]["plays"])
-            for play in doc["choices"]["plays"]:
-                assert any(f"{play['p_derail']['percent']:g}%" in shown for shown in plays)
+            # Everyone reads this screen: no card of Ana's hand, no odds of her plays.
+            assert page.locator("#kiosk-choosing").inner_text() == "Ana is choosing a move"
+            assert page.locator("#move .card, [data-play], .p-derail").count() == 0
             fits(page)
         taps_change_nothing(pages[1], server)
 
         # A phone chooses two 3s: the screen shows that play's odds.
-        risky = next(p for p in doc["choices"]["plays"] if p["cards"] == ["3/c", "3/c"])
+        hand = server.hand()
+        risky = next(p for p in hand["plays"] if p["cards"] == ["3/c", "3/c"])
         body = {"seat": 0, "cards": risky["cards"], "place": risky["placements"][0]}
         server.post("/api/stage", body)
         for page in pages:
@@ -223,21 +225,88 @@ def test_caboose_on_the_screen_beside_the_table(browser, server):
         taps_change_nothing(pages[0], server)
 
 
+# A finished game of `companion demo` (its default seed): the caboose stands on the front
+# card, laid sideways, right above card 3.
+SIDEWAYS = Path(__file__).with_name("caboose-on-a-sideways-card.json")
+
+# The screen boxes of the caboose, of the card it stands on, and of every card's value.
+CABOOSE_BOXES = """() => {
+    const box = (el) => { const r = el.getBoundingClientRect();
+        return [r.left, r.top, r.right, r.bottom]; };
+    const at = view.railway.caboose;
+    return { caboose: box(document.querySelector("#caboose")),
+        card: box(document.querySelectorAll("#railway-svg g.rw")[at]),
+        values: [...document.querySelectorAll("#railway-svg text.rw-value")]
+            .slice(0, view.railway.cards.length).map(box), at };
+}"""
+
+
+def test_the_caboose_stays_on_its_card_clear_of_the_values(browser, server):
+    """The caboose on a card laid sideways (half as high as one laid along) is drawn
+    within that card, over no other card's value, at both screen sizes."""
+    server.post("/api/import", {"record": json.loads(SIDEWAYS.read_text())})
+    for width, height in SCREENS:
+        page, errors = shared.open_page(browser, f"{server.url}/?view=table", width, height)
+        page.wait_for_selector("#railway-svg #caboose")
+        found = page.evaluate(CABOOSE_BOXES)
+        a, card = found["caboose"], found["card"]
+        assert card[0] - 1 <= a[0] and card[1] - 1 <= a[1] and a[2] <= card[2] + 1
+        assert a[3] <= card[3] + 1, found
+        covered = [i for i, b in enumerate(found["values"]) if i != found["at"]
+                   and a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]]  # fmt: skip
+        assert covered == [], found
+        assert errors == []
+        page.context.close()
+
+
+def test_the_screen_beside_the_table_never_asks_for_a_hand(browser, server):
+    """Even in a browser that holds the table's PIN (a phone's, turned into the screen
+    beside the table), the kiosk shows no hand and never asks for one, on any turn."""
+    server.post("/api/game", {"edition": "rollecate", "names": ["Ana", "Ben"], "seed": "e2e"})
+    page, errors = shared.open_page(browser, f"{server.url}/?view=table", 1920, 1080)
+    page.evaluate(f"() => localStorage.setItem('caboose-pin', '{shared.PIN}')")
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url))
+    page.reload()
+    page.wait_for_selector("#kiosk-choosing")
+    doc = server.post("/api/pass", {"seat": 0})
+    drawn(page, doc)
+    assert page.locator("#kiosk-choosing").inner_text() == "Ben is choosing a move"
+    assert page.locator("#move .card, [data-play], .p-derail, #hand-reveal").count() == 0
+    assert [url for url in asked if "/api/hand" in url] == []
+    assert errors == []
+    page.context.close()
+
+
+def test_a_real_tables_move_says_who_chooses_not_an_empty_list(browser, tmp_path):
+    """A real table's deal (its hands unknown, as the camera demo's): the screen says whose
+    move is awaited, not a heading over an empty list of plays."""
+    server = shared.Server(Table(Store(tmp_path / "table.sqlite3"), Setting(provisional=True)))
+    try:
+        body = {"game": "caboose", "edition": "rollecate", "names": ["Ana", "Ben"], "seed": 4}
+        server.post("/api/game", body)
+        page, errors = shared.open_page(browser, f"{server.url}/?view=table", 1280, 720)
+        page.wait_for_selector("#move:not([hidden]) #kiosk-choosing")
+        assert page.locator("#move").inner_text() == "Ana is choosing a move"
+        assert errors == []
+        page.context.close()
+    finally:
+        server.close()
+
+
 def test_yardmaster_express_on_the_screen_beside_the_table(browser, server):
-    """Three players, every card added through the API: the trains as they lie, whose turn,
-    what the mover may add and how, the newest card, the scores, and the ranking."""
+    """Three players, every card added through the API: the trains as they lie, whose turn
+    (never the mover's hand: everyone reads this screen), the newest card, the scores, and
+    the ranking."""
     body = {"game": "yardmaster-express", "edition": "yardmaster-express"}
     doc = server.post("/api/game", body | {"names": ["Ana", "Ben", "Cleo"], "seed": 4})
     with screens(browser, server.url) as pages:
         for page in pages:
-            page.wait_for_selector("#ym-kiosk-hand li")
+            page.wait_for_selector("#ym-trains .ym-player")
             assert page.locator("#ym-to-move").inner_text() == "Ana to move"
             whose_turn_big(page, "#ym-to-move")
-            assert page.locator("#ym-move h2").inner_text() == "Ana may add"
-            entry = doc["hand"][0]
-            legal = [w["way"] for w in entry["ways"] if w["legal"]]
-            first = page.locator(f"#ym-kiosk-hand li[data-entry='{entry['card']}'] [data-way]")
-            assert [first.nth(i).get_attribute("data-way") for i in range(first.count())] == legal
+            assert page.locator("#ym-move").is_hidden()
+            assert page.locator("[data-entry], [data-way], #hand-reveal").count() == 0
             assert page.locator("#ym-trains .ym-player").count() == 3
             fits(page)
         taps_change_nothing(pages[0], server)
@@ -245,7 +314,10 @@ def test_yardmaster_express_on_the_screen_beside_the_table(browser, server):
         turn = 0
         while not doc["ended"]:
             card, way = next(
-                (e["card"], w["way"]) for e in doc["hand"] for w in e["ways"] if w["legal"]
+                (e["card"], w["way"])
+                for e in server.hand()["hand"]
+                for w in e["ways"]
+                if w["legal"]
             )
             add = {"seat": doc["to_move"], "card": card, "turn": doc["turn"]}
             if way != "printed":
@@ -437,7 +509,7 @@ def caboose_turn(server, doc: dict, rng: random.Random) -> dict:
     """A turn as a table plays it: mostly a play that fits, with a random roll, else a pass."""
     choices = doc["choices"]
     body = {"seat": doc["to_move"]}
-    plays = [p for p in choices["plays"] if p["placements"] is None or p["placements"]]
+    plays = [p for p in server.hand()["plays"] if p["placements"] is None or p["placements"]]
     if not plays or rng.random() < 0.2:
         return server.post("/api/pass", body)
     play = rng.choice(plays)
@@ -452,7 +524,9 @@ def caboose_turn(server, doc: dict, rng: random.Random) -> dict:
 
 def yardmaster_turn(server, doc: dict, rng: random.Random) -> dict:
     """The first card of the hand that joins, the first way it joins."""
-    card, way = next((e["card"], w["way"]) for e in doc["hand"] for w in e["ways"] if w["legal"])
+    card, way = next(
+        (e["card"], w["way"]) for e in server.hand()["hand"] for w in e["ways"] if w["legal"]
+    )
     body = {"seat": doc["to_move"], "card": card, "turn": doc["turn"]}
     if way != "printed":
         body[way] = True
@@ -499,7 +573,7 @@ def test_a_game_of_another_kind_started_keeps_the_screen_a_kiosk(browser, server
     page.wait_for_selector("#kiosk-idle:not([hidden])")
     body = {"game": "yardmaster-express", "edition": "yardmaster-express", "seed": 4}
     doc = server.post("/api/game", body | {"names": ["Ana", "Ben"]})
-    page.wait_for_selector("#ym-kiosk-hand li", timeout=5000)
+    page.wait_for_selector("#ym-trains .ym-player", timeout=5000)
     assert page.url.endswith("/?view=table")
     assert page.locator("#ym-to-move").inner_text() == f"{doc['players'][0]['name']} to move"
     fits(page)

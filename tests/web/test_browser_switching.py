@@ -305,10 +305,9 @@ def test_a_record_is_watched_turn_by_turn_with_nothing_to_tap(browser, server, t
     assert errors == []
 
 
-def test_the_winner_and_the_ranking_of_a_short_game(browser, server):
+def ana_wins_a_short_game(server) -> dict:
     """The short game (S-21): Ana's two trains run D, purple's curve and E to Finish while
-    Ben potters on C; the page names the winner, ranks the players by their depots and
-    offers nothing to move, only the last step to take back."""
+    Ben potters on C. The view at the end."""
     doc = start(server, ["Ana", "Ben"], variant="short")
     for ana in ([(6, 5), "D1"], [(1, 2), "E3"]) * 2:  # enter and run to E3, then home
         (white, black), space = ana
@@ -317,6 +316,30 @@ def test_the_winner_and_the_ranking_of_a_short_game(browser, server):
             doc = roll(server, doc, "purple", 1, 2)
             doc = play(server, doc, next(m["id"] for m in doc["moves"] if m["id"][0] in "Cc"))
     assert doc["over"] and doc["winner"] == "Ana"
+    return doc
+
+
+def test_at_the_end_the_table_says_game_over_and_no_button_help(browser, tmp_path):
+    """A table a camera follows, its game won: "Game over", and no line about CONFIRM and
+    PASS under it (nothing is left to move)."""
+    server = shared.Server(Table(Store(tmp_path / "table.sqlite3"), Setting(camera=object())))
+    try:
+        ana_wins_a_short_game(server)
+        page, errors = shared.open_page(browser, server.url, 390, 844)
+        page.wait_for_selector("#session:not([hidden]) #session-message")
+        assert page.locator("#session-message").inner_text() == "Game over"
+        assert page.locator("#session-help").count() == 0
+        assert "CONFIRM" not in page.locator("#session").inner_text()
+        assert errors == []
+    finally:
+        server.close()
+
+
+def test_the_winner_and_the_ranking_of_a_short_game(browser, server):
+    """The short game (S-21): Ana's two trains run D, purple's curve and E to Finish while
+    Ben potters on C; the page names the winner, ranks the players by their depots and
+    offers nothing to move, only the last step to take back."""
+    ana_wins_a_short_game(server)
     page, errors = shared.open_page(browser, server.url, 360, 740)
     page.wait_for_selector("#sw-ranking:not([hidden]) #sw-winner")
     assert page.locator("#sw-winner").inner_text() == "Ana wins"
@@ -326,9 +349,43 @@ def test_the_winner_and_the_ranking_of_a_short_game(browser, server):
         ["2", "Ben", "0 trains in the depot"],
     ]
     assert page.locator("#sw-to-move").inner_text() == "Game over"
-    assert page.locator("#sw-moves-section").is_hidden()
+    # Nothing to move; the last turn may still be taken back: its button alone, outside
+    # the ranking.
+    assert page.locator("#sw-ranking button").count() == 0
+    assert page.locator("#sw-moves-section button").all_inner_texts() == ["Take the last turn back"]
     assert page.locator("#sw-roll-section").is_hidden()
-    assert page.locator("#log li").first.inner_text().endswith("Ana wins the game")
+    said = [line for line in page.locator("#log li").all_inner_texts() if "wins" in line]
+    assert said == [page.locator("#log li").first.inner_text()]  # once, the winning move
     assert page.evaluate(SCROLL_WIDTH) <= 360
     shared.shot(page, "sw-6-phone-winner")
+    assert errors == []
+
+
+# The screen boxes of each panel's name, and of every space, dead end and train.
+PANEL_NAMES_AND_MARKS = """() => {
+    const box = (el) => { const r = el.getBoundingClientRect();
+        return [r.left, r.top, r.right, r.bottom]; };
+    const svg = document.querySelector("#sw-board-svg");
+    return { names: [...svg.querySelectorAll(".sw-panel-name")].map(
+            (el) => [el.textContent, box(el)]),
+        marks: [...svg.querySelectorAll(".sw-space, .sw-dead-end, .sw-train")].map(box) };
+}"""
+
+
+@pytest.mark.parametrize(("width", "height", "view"), [(390, 844, ""), (1920, 1080, "view=table&")])
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_a_panels_name_lies_clear_of_spaces_and_trains(browser, server, width, height, view, lang):
+    """Each panel's name is drawn where no space, dead end or train covers it (or is
+    covered by it), on a phone and on the screen beside the table, in both languages, the
+    panels as dealt and once trains stand on them."""
+    doc = blue_ahead_of_red(server)
+    play(server, roll(server, doc, "purple", 1, 2), "D1")
+    page, errors = shared.open_page(browser, f"{server.url}/?{view}lang={lang}", width, height)
+    page.wait_for_selector("#sw-board-svg .sw-train")
+    found = page.evaluate(PANEL_NAMES_AND_MARKS)
+    assert len(found["names"]) == 3
+    for name, (left, top, right, bottom) in found["names"]:
+        covered = [m for m in found["marks"]
+                   if m[0] < right and left < m[2] and m[1] < bottom and top < m[3]]  # fmt: skip
+        assert covered == [], (name, [left, top, right, bottom], covered)
     assert errors == []

@@ -135,7 +135,8 @@ def test_an_arabic_name_is_isolated_wherever_the_page_prints_it(browser, server)
 def test_on_a_phone_the_move_to_make_comes_before_the_railway(browser, server):
     server.post("/api/game", {"edition": "rollecate", "names": ["Ana", "Ben"], "seed": "e2e"})
     page, errors = shared.open_page(browser, server.url, 390, 844)
-    page.wait_for_selector("#move:not([hidden]) button[data-play]")
+    page.wait_for_selector("#move:not([hidden]) #hand-reveal")
+    shared.reveal_hand(page)
     move = page.locator("#move").bounding_box()
     railway = page.locator("#railway").bounding_box()
     assert move["y"] < 844 * 0.5  # in the first screen, with room for its plays
@@ -154,7 +155,7 @@ def test_on_a_phone_the_move_to_make_comes_before_the_railway(browser, server):
     shared.shot(page, "words-phone-after-the-dice")
     # On a wide screen the railway keeps its place beside the piles, the move under it.
     wide, wide_errors = shared.open_page(browser, server.url, 1920, 1080)
-    wide.wait_for_selector("#move:not([hidden]) button[data-play]")
+    wide.wait_for_selector("#move:not([hidden]) #hand-reveal")
     assert wide.locator("#railway").bounding_box()["y"] < wide.locator("#move").bounding_box()["y"]
     assert errors == [] and wide_errors == []
 
@@ -162,7 +163,7 @@ def test_on_a_phone_the_move_to_make_comes_before_the_railway(browser, server):
 def derail_with_two_curved_3s(server) -> dict:
     """Ana (seat 0, the "e2e" Rollecate deal) plays her two curved 3s and every die shows
     a wheel: the caboose derails and cards leave the back. The new view."""
-    play = next(p for p in server.state()["choices"]["plays"] if p["cards"] == ["3/c", "3/c"])
+    play = next(p for p in server.hand()["plays"] if p["cards"] == ["3/c", "3/c"])
     return server.post(
         "/api/play",
         {
@@ -209,6 +210,8 @@ def test_spanish_counts_of_one_and_the_variants_by_name(browser, server):
     assert texts == [SHELL["es"]["none"]] + [TEXT["es"][f"variant_{v}"] for v in values[1:]]
     # The odds of a play list "1 carta", not "1 cartas".
     server.post("/api/game", {"edition": "rollecate", "names": ["Ana", "Ben"], "seed": "e2e"})
+    page.wait_for_selector("#hand-reveal")
+    shared.reveal_hand(page)
     page.wait_for_selector("button[data-play='3/c,3/c']")
     page.click("button[data-play='3/c,3/c']")
     page.wait_for_selector(".odds .chart")

@@ -10,7 +10,6 @@ tests/artifacts/.
 
 from __future__ import annotations
 
-import json
 import urllib.request
 from collections.abc import Iterator
 
@@ -40,9 +39,10 @@ def start(server, names: list[str], seed: int, variant: str | None = None) -> di
     return server.post("/api/game", body)
 
 
-def first_way(doc: dict, legal: bool = True, face_up: bool = True) -> tuple[str, str] | None:
-    """A way of the hand the view offers: (card, way), legal or not, face up if asked."""
-    for entry in doc["hand"]:
+def first_way(held: dict, legal: bool = True, face_up: bool = True) -> tuple[str, str] | None:
+    """A way of the mover's hand (`GET /api/hand`): (card, way), legal or not, face up if
+    asked."""
+    for entry in held["hand"]:
         for way in entry["ways"]:
             if way["legal"] == legal and (way["way"] != "face_down") == face_up:
                 return entry["card"], way["way"]
@@ -57,6 +57,9 @@ def body_of(doc: dict, card: str, way: str) -> dict:
 
 
 def tap(page, card: str, way: str) -> None:
+    """The mover taps a way of a card, showing their hand first (it hides after each card)."""
+    if page.locator("#hand-reveal").count():
+        page.click("#hand-reveal")
     page.click(f"#ym-move button[data-card='{card}'][data-way='{way}']")
 
 
@@ -77,8 +80,7 @@ def test_a_whole_game_by_tapping_on_a_phone(browser, server):
     and what decided it."""
     doc = start(server, ["Ana", "Ben", "Cleo"], seed=4, variant="caboose")
     page, errors = shared.open_page(browser, server.url, 360, 740)
-    shared.enter_pin(page)
-    page.wait_for_selector("#ym-move button[data-way]")
+    shared.reveal_hand(page)
     assert page.locator("#ym-to-move").inner_text() == f"{doc['players'][0]['name']} to move"
     assert page.locator("#ym-round").inner_text() == (
         "Round 1 of 6 · 5 more rounds after this one · 29 cards left to draw"
@@ -86,7 +88,7 @@ def test_a_whole_game_by_tapping_on_a_phone(browser, server):
     assert doc["caboose"]["condition"] in page.locator("#ym-caboose-condition").inner_text()
     shared.shot(page, "ym-1-phone-start")
     while not doc["ended"]:
-        card, way = first_way(doc) or first_way(doc, face_up=False)
+        card, way = first_way(server.hand()) or first_way(server.hand(), face_up=False)
         tap(page, card, way)
         wait_turn(page, doc["turn"] + 1)
         doc = server.state()
@@ -105,7 +107,9 @@ def test_a_whole_game_by_tapping_on_a_phone(browser, server):
             shared.shot(page, "ym-2-phone-mid-game")
     ranking = doc["ranking"]
     page.wait_for_selector("#ym-ranking:not([hidden]) #ym-winner")
-    assert page.locator("#ym-move").is_hidden()
+    # The last card may still be taken back: its button alone, outside the ranking.
+    assert page.locator("#ym-ranking button").count() == 0
+    assert page.locator("#ym-move button").all_inner_texts() == ["Take back the last card"]
     assert page.locator("#ym-winner").inner_text().startswith(f"{ranking['winners'][0]} wins")
     assert page.locator("#ym-decided").inner_text() == ranking["said"]
     rows = page.locator("#ym-ranking-table tr").all_inner_texts()
@@ -121,27 +125,26 @@ def test_a_card_that_does_not_join_is_refused_and_said_in_spanish(browser, serve
     """A greyed way, tapped: the table refuses it (Y-5), the toast says why in Spanish, and
     nothing changes; the greyed way says why under the card before it is tapped."""
     doc = start(server, ["Ana", "Ben"], seed=1)
-    while first_way(doc, legal=False) is None:  # play until a way does not join
-        card, way = first_way(doc)
+    while first_way(server.hand(), legal=False) is None:  # play until a way does not join
+        card, way = first_way(server.hand())
         doc = server.post("/api/add", body_of(doc, card, way))
-    card, way = first_way(doc, legal=False)
+    card, way = first_way(server.hand(), legal=False)
     page, errors = shared.open_page(browser, server.url, 360, 740, lang="es-ES")
     page.fill("#pin", shared.PIN)
     page.click("#pin-form button")
     page.wait_for_selector("#pin-state:has-text('PIN aceptado')")
+    page.click("#hand-reveal")
     page.wait_for_selector("#ym-move button.greyed")
     assert page.locator("#ym-trains-section h2").inner_text() == "Trenes"
     button = page.locator(f"#ym-move button.greyed[data-card='{card}'][data-way='{way}']")
     described = button.get_attribute("aria-describedby")  # a screen reader says why too
-    with urllib.request.urlopen(f"{server.url}/api/state?lang=es") as answer:
-        spanish = json.load(answer)
-    why = next(w["why"] for e in spanish["hand"] if e["card"] == card for w in e["ways"]
+    why = next(w["why"] for e in server.hand("es")["hand"] if e["card"] == card for w in e["ways"]
                if w["way"] == way)  # fmt: skip
     assert why.startswith("no encaja")
     assert page.locator(f"#{described}").inner_text().endswith(why)
     tap(page, card, way)
     page.wait_for_selector("#error:not([hidden])")
-    laid = next(w for e in spanish["hand"] if e["card"] == card for w in e["ways"]
+    laid = next(w for e in server.hand("es")["hand"] if e["card"] == card for w in e["ways"]
                 if w["way"] == way)  # fmt: skip
     said = " · ".join(f"{r['name']} {r['value']}" for r in laid["railcars"])
     toast = page.locator("#error").inner_text()
@@ -154,18 +157,18 @@ def test_a_card_that_does_not_join_is_refused_and_said_in_spanish(browser, serve
     assert errors == []
 
 
-def said(doc: dict, card: str) -> str:
-    """A card of the hand as the page says it ("blue 1 · green 4")."""
-    return next(entry["said"] for entry in doc["hand"] if entry["card"] == card)
+def said(hand: dict, card: str) -> str:
+    """A card of the hand (`GET /api/hand`) as the page says it ("blue 1 · green 4")."""
+    return next(entry["said"] for entry in hand["hand"] if entry["card"] == card)
 
 
 def test_the_last_card_is_taken_back_and_the_log_says_so(browser, server):
-    doc = start(server, ["Ana", "Ben"], seed=2)
+    start(server, ["Ana", "Ben"], seed=2)
     page, errors = shared.open_page(browser, server.url, 1280, 900)
-    shared.enter_pin(page)
-    page.wait_for_selector("#ym-move button[data-way]")
+    shared.reveal_hand(page)
     assert page.locator("#ym-undo").is_disabled()
-    card, way = first_way(doc)
+    hand = server.hand()
+    card, way = first_way(hand)
     tap(page, card, way)
     wait_turn(page, 1)
     assert page.locator("#ym-trains [data-seat='0'] .ym-card").count() == 2
@@ -174,7 +177,7 @@ def test_the_last_card_is_taken_back_and_the_log_says_so(browser, server):
     page.wait_for_selector("#log li.correction")
     assert server.state()["turn"] == 0
     assert page.locator("#log li.correction").inner_text() == (
-        f"correction: turn 1 taken back: Ana's {said(doc, card)}"
+        f"correction: turn 1 taken back: Ana's {said(hand, card)}"
     )
     assert page.locator("#ym-trains [data-seat='0'] .ym-card").count() == 1
     assert page.locator("#ym-undo").is_disabled()
@@ -187,7 +190,7 @@ def test_the_strategic_variant_deals_the_second_game_and_adds_up_the_totals(brow
     is by the totals."""
     doc = start(server, ["Ana", "Ben", "Cleo"], seed=6, variant="strategic")
     while not doc["ended"]:
-        card, way = first_way(doc) or first_way(doc, face_up=False)
+        card, way = first_way(server.hand()) or first_way(server.hand(), face_up=False)
         doc = server.post("/api/add", body_of(doc, card, way))
     first = {p["name"]: p["score"] for p in doc["players"]}
     page, errors = shared.open_page(browser, server.url, 360, 740)
@@ -207,7 +210,7 @@ def test_the_strategic_variant_deals_the_second_game_and_adds_up_the_totals(brow
     doc = server.state()
     assert doc["players"][0]["name"] == starts and doc["turn"] == 0
     while not doc["ended"]:
-        card, way = first_way(doc) or first_way(doc, face_up=False)
+        card, way = first_way(server.hand()) or first_way(server.hand(), face_up=False)
         doc = server.post("/api/add", body_of(doc, card, way))
     page.wait_for_selector("#ym-ranking:not([hidden]) #ym-winner")
     totals = page.locator("#ym-totals tr").all_inner_texts()[1:]
@@ -251,7 +254,7 @@ def real_table(tmp_path) -> Iterator[shared.Server]:
 
 def test_a_real_tables_card_is_chosen_among_those_not_seen_yet(browser, real_table):
     doc = start(real_table, ["Ana", "Ben"], seed=5)
-    assert doc["hand"] is None and doc["choices"]
+    assert "hand" not in doc and doc["choices"]
     page, errors = shared.open_page(browser, real_table.url, 360, 740)
     shared.enter_pin(page)
     page.wait_for_selector("#ym-move button[data-way]")
@@ -329,12 +332,12 @@ def test_the_camera_follows_the_table_and_the_page_says_what_it_sees(browser, tm
 def test_a_record_is_watched_card_by_card_with_nothing_to_tap(browser, server, tmp_path):
     doc = start(server, ["Ana", "Ben"], seed=7)
     for _ in range(4):
-        card, way = first_way(doc)
+        card, way = first_way(server.hand())
         doc = server.post("/api/add", body_of(doc, card, way))
     with urllib.request.urlopen(f"{server.url}/api/export") as answer:
         (tmp_path / "game.json").write_bytes(answer.read())
     page, errors = shared.open_page(browser, server.url, 360, 740)
-    page.wait_for_selector("#ym-move button[data-way]")
+    page.wait_for_selector("#ym-move #hand-reveal")
     shared.watch_record(page, tmp_path / "game.json")
     assert page.locator("#watch-turn").inner_text() == "turn 0 of 4"
     assert page.locator("#ym-trains .ym-card").count() == 2  # two engines
@@ -347,6 +350,6 @@ def test_a_record_is_watched_card_by_card_with_nothing_to_tap(browser, server, t
     ) == first  # fmt: skip
     assert page.locator("#ym-move").is_hidden() and page.locator("#ym-undo").count() == 0
     page.click("#watch-stop")
-    page.wait_for_selector("#ym-move button[data-way]")
+    page.wait_for_selector("#ym-move #hand-reveal")
     assert page.locator("#ym-trains .ym-card").count() == 6
     assert errors == []

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from companion import games
+from tests.web.conftest import HEADERS
 
 ROOT = Path(__file__).resolve().parents[2]
 SHELL = ROOT / "web" / "static" / "shell.js"
@@ -109,3 +110,19 @@ def test_only_a_language_the_page_speaks_is_remembered(client):
     unknown = client.get("/?lang=fr", headers={"Accept-Language": "es"})
     assert 'lang="es"' in unknown.get_data(as_text=True)
     assert "Set-Cookie" not in unknown.headers
+
+
+@pytest.mark.parametrize("game", list(games.games().values()), ids=lambda g: g.id)
+def test_the_advisors_link_shows_only_where_the_game_gives_advice(client, game):
+    """The switching game hides no hand: its advisor has nothing to say, so its page does
+    not offer it; the games with a hidden hand do, in both languages."""
+    option = game.options[0].id
+    answer = client.post(
+        "/api/game",
+        json={"game": game.id, "edition": option, "names": ["Ana", "Ben"]},
+        headers=HEADERS,
+    )
+    assert answer.status_code == 200, answer.json
+    for lang in ("en", "es"):
+        page = client.get(f"/?lang={lang}").text
+        assert ('id="advisor-link"' in page) == (game.advise is not None), lang

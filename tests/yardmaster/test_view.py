@@ -151,9 +151,11 @@ def test_y5_a_way_that_does_not_join_is_greyed_with_why():
     printed (blue on blue) but not turned (yellow 4); R4-R2 only turned (2 on 2); R1-R1
     joins no way face up; every card may go face down."""
     adds = (Add("R3-B2"), Add("G2-G3"), Add("Y1-Y1"))
-    doc = view.build(played(table(), *adds), "en")
-    assert doc["to_move"] == 0
-    hand = {entry["card"]: entry["ways"] for entry in doc["hand"]}
+    snap = played(table(), *adds)
+    assert view.build(snap, "en")["to_move"] == 0
+    held = view.hand(snap, "en")
+    assert (held["seat"], held["name"], held["turn"]) == (0, "Ana", 3)
+    hand = {entry["card"]: entry["ways"] for entry in held["hand"]}
     assert list(hand) == ["B2-Y4", "R1-R1", "B1-Y4", "R4-R2"]
     ways = {(card, w["way"]): w for card, found in hand.items() for w in found}
     legal = {key for key, way in ways.items() if way["legal"]}
@@ -172,7 +174,7 @@ def test_y5_a_way_that_does_not_join_is_greyed_with_why():
     )
     assert ("R1-R1", "turned") not in ways  # the same card either way round: one way
     assert "red 1 after blue 2" in ways["R1-R1", "printed"]["why"]
-    spanish = view.build(played(table(), *adds), "es")["hand"][0]["ways"][1]
+    spanish = view.hand(played(table(), *adds), "es")["hand"][0]["ways"][1]
     assert (
         spanish["why"] == "no encaja: amarillo 4 tras azul 2, no coincide ni el color ni el valor"
     )
@@ -187,7 +189,7 @@ def test_the_hands_legal_ways_are_the_rules_legal_additions(seed):
         snap = played(game.start, *game.adds[:turns])
         yard = snap.yard
         shown = []
-        for entry in view.build(snap, "en")["hand"]:
+        for entry in view.hand(snap, "en")["hand"]:
             for way in entry["ways"]:
                 add = Add(entry["card"], way["way"] == "turned", way["way"] == "face_down")
                 assert add.laid == way["laid"]
@@ -202,9 +204,9 @@ def test_the_hands_legal_ways_are_the_rules_legal_additions(seed):
 
 def test_y6_an_empty_draw_deck_greys_every_way_and_says_why():
     start = rules.start(("Ana", "Ben"), ("R1-R1", "B1-B1"), ("G1-G1",))
-    doc = view.build(played(start, Add("R1-R1")), "en")
-    assert doc["draw"] == 0
-    ways = [w for entry in doc["hand"] for w in entry["ways"]]
+    snap = played(start, Add("R1-R1"))
+    assert view.build(snap, "en")["draw"] == 0
+    ways = [w for entry in view.hand(snap, "en")["hand"] for w in entry["ways"]]
     assert ways and not any(w["legal"] for w in ways)
     assert {w["why"] for w in ways} == {"The draw deck is empty: a card must be drawn first"}
 
@@ -218,7 +220,7 @@ def test_whose_turn_the_round_and_the_rounds_after_it():
     assert (doc["round"], doc["rounds_after"], doc["to_move"], doc["turn"]) == (6, 0, 1, 16)
     done = view.build(game, "en")
     assert done["over"] and done["ended"] and done["to_move"] is None
-    assert done["hand"] is None and done["ranking"] is not None
+    assert view.hand(game, "en") is None and done["ranking"] is not None
 
 
 def test_y10_a_tie_is_won_by_the_player_moving_latest_and_the_page_says_so():
@@ -357,7 +359,7 @@ def test_a_real_tables_game_shows_no_hand_but_the_cards_not_yet_seen():
     start, adds = provisional_start(EDITION, NAMES, [Add("R3-B2"), None])
     snap = played(start, *adds, provisional=True)
     doc = view.build(snap, "en")
-    assert doc["hand"] is None and doc["provisional"]
+    assert view.hand(snap, "en") is None and doc["provisional"]
     offered = [entry["card"] for entry in doc["choices"]]
     assert offered[-1] is None and doc["choices"][-1]["ways"][0]["way"] == "face_down"
     assert "R3-B2" not in offered
@@ -367,9 +369,19 @@ def test_a_real_tables_game_shows_no_hand_but_the_cards_not_yet_seen():
     assert view.build(played(table()), "en")["choices"] is None
 
 
+def test_the_view_every_page_reads_holds_no_hand():
+    """The mover's hand goes to their phone alone (`view.hand`, behind the PIN), never into
+    the view the other phones and the screen beside the table read."""
+    snap = played(table(), Add("R3-B2"), Add("G2-G3"), Add("Y1-Y1"))
+    held = {entry["card"] for entry in view.hand(snap, "en")["hand"]}
+    doc = view.build(snap, "en")
+    assert "hand" not in doc and held
+    assert not any(card in json.dumps(doc) for card in held - {"R3-B2", "G2-G3", "Y1-Y1"})
+
+
 def test_a_record_watched_offers_nothing_to_tap():
     doc = view.build(played(table(), Add("R3-B2")), "en", light=True)
-    assert doc["hand"] is None and doc["choices"] is None and not doc["undo"]["possible"]
+    assert doc["choices"] is None and not doc["undo"]["possible"]
     assert view.build(played(table(), Add("R3-B2")), "en")["undo"]["possible"]
     assert not view.build(played(table()), "en")["undo"]["possible"]
 

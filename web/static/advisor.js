@@ -197,6 +197,8 @@ function drawButtons() {
   if (box.dataset.cards === wanted) return;
   box.dataset.cards = wanted;
   box.replaceChildren();
+  // "Tap your cards" only where there are cards to tap.
+  $("tap-hint").hidden = !groups.some(({ codes }) => codes.length);
   for (const { group, codes } of groups) {
     const part = el("div", undefined, `group ${group}`);
     part.append(el("h3", T[group] || group));
@@ -249,7 +251,11 @@ function caboose() {
   const passing = answer.pass;
   const pass = el("p", say("pass_cost", { n: passing.cards }), passing.best ? "pass best" : "pass");
   if (passing.broken) pass.append(` ${T.pass_broken}`);
-  if (passing.points !== null) pass.append(` · ${say("pass_pile", { points: passing.points })}`);
+  if (passing.points !== null) {
+    // A pile that shrinks: the card taken cancelled one of it (said, or the number looks wrong).
+    const key = passing.points < answer.points ? "pass_pile_cancels" : "pass_pile";
+    pass.append(` · ${say(key, { points: passing.points })}`);
+  }
   parts.push(pass);
   if (answer.chaos.length) {
     parts.push(el("h2", T.chaos_cards));

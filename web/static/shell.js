@@ -18,6 +18,10 @@
 //   (an HTML or SVG element), `bdi(name)` and `isolateNames(text)` (players' names in their
 //   own direction), `send(path, body)` (a POST with the PIN: the answer, already drawn;
 //   `{needsConfirm}` when the table asks to confirm; null when refused, said in a toast),
+//   `heldHand(view)` (the mover's hidden hand this phone was shown for the move the view
+//   awaits, else null: the view holds none), `revealHand()` (asks for it, with the PIN,
+//   after its player's tap; never on the screen beside the table), `hideHand()` and
+//   `handControls(name, held)` (the buttons that show and hide it),
 //   `draw(view, replay)` (draw again after a local choice), and read `view` (the latest
 //   view) and `pin` (the PIN this phone holds, "" if none);
 // - the game's script reads `KIOSK`: true on the screen beside the table (`?view=table`),
@@ -173,6 +177,81 @@ async function send(path, body = {}) {
   return data;
 }
 
+// A read that needs the PIN (the mover's hidden hand): the answer, or null when refused,
+// said in a toast unless `quiet`. The screen beside the table never asks: it shows everyone.
+async function ask(path, quiet = false) {
+  if (KIOSK) return null;
+  let response, data;
+  try {
+    response = await fetch(`${path}?lang=${LANG}`, { headers: pin ? { "X-Table-Pin": pin } : {},
+      cache: "no-store" });
+    data = await response.json();
+  } catch {
+    if (!quiet) showError(t("no_answer"));
+    return null;
+  }
+  if (response.ok) return data;
+  const error = data.error || {};
+  if (!quiet) showError(refusal(error));
+  if (error.rule === "pin") {
+    setPinState(response.status === 429 ? "wait" : pin ? "wrong" : "ask", { n: error.retry_after });
+  }
+  return null;
+}
+
+// --- the mover's hidden hand --------------------------------------------------------------
+
+// The view every page and the screen beside the table read holds no hidden hand: the
+// mover's phone asks for it (GET /api/hand, with the PIN) when its player taps to see it,
+// and drops it once the move is made (another mover or turn, or a new game), so the next
+// player's turn starts hidden on every phone. `shownHand`: that answer, while it stands.
+let shownHand = null;
+let askingHand = false;
+
+function sameMove(v, hand) {
+  return Boolean(v && hand) && v.boot === hand.boot && v.to_move === hand.seat && v.turn === hand.turn;
+}
+
+// The hand this phone was shown for the move `v` awaits, or null; asked again, quietly,
+// when the table changed within the move (a corrected turn may change what the mover holds).
+function heldHand(v) {
+  if (KIOSK || !sameMove(v, shownHand)) {
+    shownHand = null;
+    return null;
+  }
+  if (shownHand.version < v.version) revealHand(true);
+  return shownHand;
+}
+
+// Asks for the mover's hand (`again`: to refresh the one shown) and draws it, unless the
+// move was made meanwhile, or another game started.
+async function revealHand(again = false) {
+  if (KIOSK || askingHand) return;
+  askingHand = true;
+  const before = shownHand;
+  const hand = await ask("/api/hand", again);
+  askingHand = false;
+  const stands = hand && sameMove(view, hand) && (!again || (before && before.number === hand.number));
+  if (!stands && !again) return;
+  shownHand = stands ? hand : null;
+  draw(view, false);
+}
+
+function hideHand() {
+  shownHand = null;
+  draw(view, false);
+}
+
+// What the mover's phone shows of their hidden hand beside it: the button that
+// shows it (and the PIN it needs), or the one that hides it again.
+function handControls(name, held) {
+  if (held) return h("button", { id: "hand-hide", type: "button", onclick: hideHand }, t("hand_hide"));
+  return h("div", { id: "hand-private" }, h("p", {}, isolateNames(t("hand_private", { name }))),
+    pin ? null : h("p", {}, h("small", {}, t("hand_needs_pin"))),
+    h("button", { class: "primary", id: "hand-reveal", type: "button", onclick: () => revealHand() },
+      t("hand_reveal")));
+}
+
 function refresh() {
   return fetch(`/api/state?lang=${LANG}`).then((r) => r.json()).then(render).catch(() => null);
 }
@@ -250,10 +329,13 @@ function draw(v, replay) {
   if (playing) drawLog(v);
 }
 
+// The log, newest first; before the first turn, a word that none is played yet rather than
+// an empty box.
 function drawLog(v) {
   document.getElementById("log").replaceChildren(...v.log.map((entry) =>
     h("li", { class: entry.correction ? "correction" : "" },
       entry.correction ? `${t("correction")}: ` : null, isolateNames(entry.text))));
+  document.getElementById("log-empty").hidden = v.log.length > 0;
 }
 
 // --- the kiosk view -----------------------------------------------------------------------
@@ -304,7 +386,7 @@ function fitKiosk() {
 // link, no start form, no records, no toast (nothing there asks for an answer).
 function setupKiosk() {
   for (const id of ["pin-form", "lang", "advisor-link", "watch", "setup", "error"]) {
-    document.getElementById(id).remove();
+    document.getElementById(id)?.remove();  // the advisor's link is only where it advises
   }
   document.querySelector("main").prepend(h("section", { id: "kiosk-idle", hidden: true }, t("no_game")));
   document.getElementById("log").dataset.kioskCut = "1";
@@ -415,7 +497,11 @@ function setup() {
   });
   document.getElementById("import-continue").addEventListener("click", async () => {
     const record = await readRecord();
-    if (record) send("/api/import", { record });
+    if (!record) return;
+    // The record's game replaces the one being played: asked first, as a new game is.
+    if (view && view.game !== null && !view.over && !window.confirm(t("import_confirm"))) return;
+    window.gamePage.forget();
+    send("/api/import", { record });
   });
   document.getElementById("import-watch").addEventListener("click", async () => {
     const record = await readRecord();

@@ -96,4 +96,5 @@ GAME = Game(
     eval_vision=eval_vision.main,
     advise=advise.advise,
     refusal_words=refusal_words,
+    hand=match.hand,
 )

@@ -90,6 +90,10 @@ class Match:
     def record(self) -> Mapping[str, Any]:
         return self.ledger.export().as_json()
 
+    def hand(self) -> dict[str, Any] | None:
+        """The mover's hidden hand and its plays' odds (`view.hand`), for their phone alone."""
+        return view.hand(self.ledger.snapshot(0))
+
     def hint(self) -> CameraHint:
         """What the camera must look for: the railway as the game has it, where its back
         card lay in the last still view the flow was told of, and its edition's card size."""
@@ -215,3 +219,10 @@ class Lobby:
 def idle(setting: Setting) -> Lobby:
     """The table's match before its first game."""
     return Lobby(setting)
+
+
+def hand(match: Match | Lobby, lang: str) -> dict[str, Any] | None:
+    """The game's `hand` entry (`GET /api/hand`): the mover's hidden hand, None in the
+    lobby. `lang` is unused: cards are codes in every language, the page words them."""
+    del lang
+    return match.hand() if isinstance(match, Match) else None

@@ -124,33 +124,42 @@ def _extra(state: GameState) -> int:
 
 
 def choices(state: GameState, provisional: bool = False) -> dict[str, Any]:
-    """What the player to move may do now, with the odds of every play. On a provisional
-    deal (a real table) the companion does not know the hand: no hand and no plays are
-    shown (they would be its guess), only what the cards laid at the front will cost."""
-    player = state.player
-    hand = player.hand + state.draw[:1]
-    if provisional:
-        return {
-            "hand": [],
-            "plays": [],
-            "chaos": [],
-            "faces": sorted(set(state.edition.die_faces)),
-            "provisional": True,
-        }
-    if player.laura:
-        action = laura_action(state)
-        return {"laura": _action_json(action), "hand": [card(c) for c in hand]}
+    """What every page may know of the move to come: the die's faces, whether the deal is
+    a real table's (`provisional`: the companion does not know the hands), and Laura's
+    action (the companion plays her). The mover's hand and its plays' odds are not here:
+    the view goes to every phone and the screen beside the table, so they come from `hand`,
+    for the mover's phone alone."""
+    doc: dict[str, Any] = {
+        "faces": sorted(set(state.edition.die_faces)),
+        "provisional": provisional,
+    }
+    if state.player.laura and not provisional:
+        doc["laura"] = _action_json(laura_action(state))
+    return doc
+
+
+def hand(snap: Snapshot) -> dict[str, Any] | None:
+    """The hidden hand of the player to move (the card drawn this turn and chaos cards
+    included) with the odds of every play it makes, for that player's phone alone
+    (`GET /api/hand`, behind the PIN); None when the companion holds no hand to show: a
+    real table's deal (the hands are the players' own), Laura's turn (she plays herself),
+    the game over."""
+    state = snap.state
+    if snap.provisional or state.over or state.player.laura:
+        return None
+    held = state.player.hand + state.draw[:1]
     plays = []
-    for odds in derail_odds(state, hand):
+    for odds in derail_odds(state, held):
         entry = odds_json(odds)
         entry["placements"] = placements(state, odds.cards)
         plays.append(entry)
-    chaos = [code for code in hand if cards.is_chaos(code)]
     return {
-        "hand": [card(c) for c in hand],
+        "seat": state.to_move,
+        "name": state.player.name,
+        "turn": state.turn,
+        "hand": [card(c) for c in held],
         "plays": plays,
-        "chaos": chaos,
-        "faces": sorted(set(state.edition.die_faces)),
+        "chaos": [code for code in held if cards.is_chaos(code)],
     }
 
 

@@ -149,6 +149,8 @@ TEXT: dict[str, dict[str, str]] = {
         "card_broken": "broken {value}",
         "card_chaos": "chaos card {value}",
         "and": "{most} and {last}",
+        "derail_percent": "{p}% chance to derail",
+        "dice_hint": "Tap a die until it shows the wheels rolled.",
     },
     "es": {
         "railway": "Vía",
@@ -259,6 +261,8 @@ TEXT: dict[str, dict[str, str]] = {
         "card_broken": "{value} rota",
         "card_chaos": "carta de caos {value}",
         "and": "{most} y {last}",
+        "derail_percent": "{p}% de probabilidad de descarrilar",
+        "dice_hint": "Toca cada dado hasta que muestre las ruedas que salieron.",
     },
 }
 

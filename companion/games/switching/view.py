@@ -472,8 +472,7 @@ def log(snap: Snapshot, lang: str) -> list[dict[str, Any]]:
             params = params | {"from": place(snap.position.board, params["from"], lang)}
         at = next((i for i, line in enumerate(story) if line[0] >= taken), len(story))
         story.insert(at, (taken, f"log_undone_{key}", params, True))
-    if snap.position.winner is not None:
-        story.append((step, "log_won", {"name": snap.name(snap.position.winner)}, False))
+    # The winning move's line says who wins (S-18): the end needs no line of its own.
     lines = [
         {"turn": (turn := turn_of_step(snap, at)), "text": say(lang, key, n=turn, **params),
          "correction": correction}

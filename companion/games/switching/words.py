@@ -149,7 +149,6 @@ TEXT: dict[str, dict[str, str]] = {
         "log_undone_move": "turn {n} taken back: {player}'s move from {from}",
         "log_undone_pass": "turn {n} taken back: {player}'s lost turn",
         "log_undone_stop": "turn {n} taken back: {player} not rolling again",
-        "log_won": "turn {n}: {name} wins the game",
         # The turn at the table, when a camera follows it.
         "session": "At the table",
         "session_camera": "The camera cannot see",
@@ -299,7 +298,6 @@ TEXT: dict[str, dict[str, str]] = {
         "log_undone_move": "se deshace el turno {n}: la jugada de {player} desde {from}",
         "log_undone_pass": "se deshace el turno {n}: el turno perdido de {player}",
         "log_undone_stop": "se deshace el turno {n}: {player} no volvía a tirar",
-        "log_won": "turno {n}: {name} gana la partida",
         "session": "En la mesa",
         "session_camera": "La cámara no ve",
         "session_help": "CONFIRM cuando hayas movido, PASS si no hay jugada posible; mantén "

@@ -133,4 +133,5 @@ GAME = Game(
     eval_vision=eval_vision.main,
     advise=advise.advise,
     refusal_words=refusal_words,
+    hand=match.hand,
 )

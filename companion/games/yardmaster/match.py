@@ -121,6 +121,10 @@ class Match:
     def record(self) -> Mapping[str, Any]:
         return self.snap.record()
 
+    def hand(self, lang: str) -> dict[str, Any] | None:
+        """The mover's hidden hand with its ways (`view.hand`), for their phone alone."""
+        return view.hand(self.snap, lang)
+
     def hint(self) -> Snapshot:
         """What the camera must look for: the trains as the game has them."""
         return self.snap
@@ -529,3 +533,9 @@ def resume(store: Store, number: int, setting: Setting) -> Match:
 def idle(setting: Setting) -> Lobby:
     """The table's match before its first game."""
     return Lobby()
+
+
+def hand(match: Match | Lobby, lang: str) -> dict[str, Any] | None:
+    """The game's `hand` entry (`GET /api/hand`): the mover's hidden hand, None in the
+    lobby."""
+    return match.hand(lang) if isinstance(match, Match) else None

@@ -243,20 +243,27 @@ def _ways(yard: Yard, card: str, edition: Edition, lang: str) -> list[dict[str, 
     return found
 
 
-def hand(snap: Snapshot, lang: str) -> list[dict[str, Any]] | None:
-    """The mover's hand once they have drawn (Y-6), each card with its ways; None when the
-    hand is not known (a real table's deal) or the game is over."""
+def hand(snap: Snapshot, lang: str) -> dict[str, Any] | None:
+    """The mover's hidden hand once they have drawn (Y-6), each card with its ways, for
+    their phone alone (`GET /api/hand`, behind the PIN: the view, which every page and the
+    screen beside the table read, holds none); None when the hand is not known (a real
+    table's deal) or the game is over."""
     yard = snap.yard
     if snap.provisional or yard.over:
         return None
-    return [
-        {
-            "card": card,
-            "said": card_words(snap.edition, card, lang),
-            "ways": _ways(yard, card, snap.edition, lang),
-        }
-        for card in dict.fromkeys(yard.in_hand)
-    ]
+    return {
+        "seat": yard.to_move,
+        "name": yard.players[yard.to_move],
+        "turn": len(snap.adds),
+        "hand": [
+            {
+                "card": card,
+                "said": card_words(snap.edition, card, lang),
+                "ways": _ways(yard, card, snap.edition, lang),
+            }
+            for card in dict.fromkeys(yard.in_hand)
+        ],
+    }
 
 
 def choices(snap: Snapshot, lang: str) -> list[dict[str, Any]] | None:
@@ -362,7 +369,7 @@ def log(snap: Snapshot, lang: str) -> list[dict[str, Any]]:
 
 
 def build(snap: Snapshot, lang: str = "en", *, light: bool = False) -> dict[str, Any]:
-    """The whole page's data. `light` leaves out what may be tapped (the hand, undo): a
+    """The whole page's data. `light` leaves out what may be tapped (the choices, undo): a
     record's frame being watched."""
     yard = snap.yard
     rows = players(snap, lang)
@@ -394,7 +401,6 @@ def build(snap: Snapshot, lang: str = "en", *, light: bool = False) -> dict[str,
         "players": rows,
         "longest_run": longest,
         "caboose": caboose(snap.edition, yard.caboose, lang),
-        "hand": None if light else hand(snap, lang),
         "choices": None if light else choices(snap, lang),
         "draw": len(yard.draw),
         "ranking": ranking(yard, lang, snap.variant == STRATEGIC),

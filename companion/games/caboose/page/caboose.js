@@ -196,7 +196,9 @@ function drawRailway(v) {
   rw.cards.forEach((c, i) => {
     const [x, y] = c.pose;
     const [hw, hh] = halfExtents(c.pose, rw.size);
-    svg.append(s("text", { x, y: y - 14, class: "rw-value" }, document.createTextNode(String(c.value))));
+    // On its baseline, above the card's middle: a value made bigger (the kiosk's smallest
+    // text) grows up, away from the caboose under it.
+    svg.append(s("text", { x, y: y - 3, class: "rw-value on-card" }, document.createTextNode(String(c.value))));
     svg.append(s("text", { x: x - hw + 4, y: y - hh + 13, class: "rw-index" },
       document.createTextNode(String(i + 1))));
   });
@@ -204,9 +206,13 @@ function drawRailway(v) {
     document.createTextNode(t("back"))));
   svg.append(s("text", { x: front.x, y: front.y, class: "rw-label", id: "label-front" },
     document.createTextNode(t("front"))));
-  // The caboose on its card.
+  // The caboose on its card, in the card's lower half, under its value: made smaller on a
+  // card laid sideways (half as high), so it never reaches the next card's value. Drawn
+  // 40 wide, from 20 above its centre to 15 below.
   const [cx, cy] = rw.cards[rw.caboose].pose;
-  svg.append(s("g", { transform: `translate(${cx} ${cy + 24})`, id: "caboose" },
+  const [chw, chh] = halfExtents(rw.cards[rw.caboose].pose, rw.size);
+  const k = Math.min(1, (chh - 4) / 35, (2 * chw - 4) / 40);
+  svg.append(s("g", { transform: `translate(${cx} ${cy + 2 + 20 * k}) scale(${k})`, id: "caboose" },
     s("rect", { x: -20, y: -12, width: 40, height: 20, rx: 4, fill: "#b3261e", stroke: "#000" }),
     s("rect", { x: -8, y: -20, width: 16, height: 9, fill: "#b3261e", stroke: "#000" }),
     s("circle", { cx: -11, cy: 10, r: 5, fill: "#222" }),
@@ -309,9 +315,10 @@ function drawSession(session, want) {
 // --- the computed move ----------------------------------------------------------------------
 
 function currentPlay(v) {
-  if (!v.choices || !v.choices.plays) return null;
+  const held = heldHand(v);
+  if (!held) return null;
   const key = chosenPlay || (v.staged ? v.staged.cards.join(",") : null);
-  return v.choices.plays.find((p) => p.cards.join(",") === key) || null;
+  return held.plays.find((p) => p.cards.join(",") === key) || null;
 }
 
 function placementOptions(v) {
@@ -366,32 +373,39 @@ function drawMove(v, replay) {
   const c = v.choices;
   const mover = v.players[v.to_move];
   const parts = [h("h2", {}, isolateNames(t("your_turn", { name: mover.name })))];
-  // A real table's deal is not known: the hand is the player's own, not shown.
-  if (!c.provisional) parts.push(h("div", {}, h("h3", {}, t("hand")), chips(c.hand.map((x) => x.code))));
   if (c.laura) {
     const a = c.laura;
     const action = t(`laura_${a.kind}`, { cards: cardsWords(a.cards || []) });
     parts.push(h("p", { class: "big", id: "laura-action" }, t("laura", { action })),
       h("button", { class: "primary", id: "laura-do", onclick: () => doLaura(a) }, t("laura_do")));
   } else {
-    parts.push(h("h3", {}, t("plays")));
-    const current = currentPlay(v);
-    for (const play of c.plays) {
-      const key = play.cards.join(",");
-      const chosen = current && key === current.cards.join(",");
-      const fits = play.placements === null || play.placements.length > 0;
-      const row = h("div", { class: `play${chosen ? " chosen" : ""}` },
-        h("button", { class: chosen ? "chosen" : "", "data-play": key, disabled: !fits,
-          onclick: () => choosePlay(play) },
-          chips(play.cards), ` ${diceWords(play.dice)} · ${play.p_derail.percent}%`),
-        fits ? null : h("span", {}, ` ${t("fits_nowhere")}`));
-      if (chosen) row.append(...[oddsChart(play), placementButtons(play), diceEntry(play)].filter(Boolean));
-      parts.push(row);
+    // A real table's deal is not known: the hand is the player's own, not shown.
+    const held = c.provisional ? null : heldHand(v);
+    if (!c.provisional) parts.push(handBox(mover, held));
+    if (held) {
+      parts.push(h("h3", {}, t("plays")));
+      const current = currentPlay(v);
+      for (const play of held.plays) {
+        const key = play.cards.join(",");
+        const chosen = current && key === current.cards.join(",");
+        const fits = play.placements === null || play.placements.length > 0;
+        const row = h("div", { class: `play${chosen ? " chosen" : ""}` },
+          h("button", { class: chosen ? "chosen" : "", "data-play": key, disabled: !fits,
+            onclick: () => choosePlay(play) },
+            chips(play.cards), ` ${diceWords(play.dice)} · `,
+            t("derail_percent", { p: play.p_derail.percent })),
+          fits ? null : h("span", {}, ` ${t("fits_nowhere")}`));
+        if (chosen) row.append(...[oddsChart(play), placementButtons(play), diceEntry(play)].filter(Boolean));
+        parts.push(row);
+      }
+    } else if (v.staged) {  // the play another phone chose, as the screen beside the table shows it
+      parts.push(h("div", { id: "staged" }, chips(v.staged.cards)), oddsChart(v.staged.odds, false));
     }
     const actions = h("div", {},
       h("button", { id: "pass", onclick: () => send("/api/pass", { seat: v.to_move }) }, t("pass")));
     // One chaos card or several, in the order given (each discard is one turn).
-    const discards = c.chaos.length > 1 ? [...c.chaos.map((code) => [code]), c.chaos] : [c.chaos];
+    const chaos = held ? held.chaos : [];
+    const discards = chaos.length > 1 ? [...chaos.map((code) => [code]), chaos] : [chaos];
     for (const cards of discards.filter((d) => d.length)) {
       actions.append(h("button", { class: "chaos", "data-chaos": cards.join(","),
         onclick: () => send("/api/chaos", { seat: v.to_move, cards }) },
@@ -405,8 +419,8 @@ function drawMove(v, replay) {
 }
 
 // The computed move on the screen beside the table: Laura's action, or the play a phone
-// chose (staged) with its odds, else every play the mover can make with its dice and chance
-// to derail, the safest first, and the chaos cards they may discard.
+// chose (staged) with its odds, else who is choosing. Never the mover's hand or its odds:
+// everyone reads this screen.
 function kioskMove(v) {
   const c = v.choices;
   if (c.laura) {
@@ -414,13 +428,16 @@ function kioskMove(v) {
     const action = t(`laura_${a.kind}`, { cards: cardsWords(a.cards || []) });
     return [h("p", { class: "big", id: "laura-action" }, t("laura", { action }))];
   }
-  const staged = currentPlay(v);
-  if (staged) return [h("div", { id: "kiosk-staged" }, chips(staged.cards)), oddsChart(staged, false)];
-  const plays = [...c.plays].sort((a, b) => a.p_derail.percent - b.p_derail.percent);
-  return [h("h2", {}, t("plays")), h("ul", { id: "kiosk-plays", "data-kiosk-cut": "3" },
-    plays.map((play) => h("li", { class: "play", "data-play": play.cards.join(",") },
-      chips(play.cards), ` ${diceWords(play.dice)} · `, h("strong", {}, `${play.p_derail.percent}%`))),
-    c.chaos.length ? h("li", { class: "play" }, t("chaos", { cards: cardsWords(c.chaos) })) : null)];
+  if (v.staged) return [h("div", { id: "kiosk-staged" }, chips(v.staged.cards)), oddsChart(v.staged.odds, false)];
+  return [h("p", { class: "big", id: "kiosk-choosing" },
+    isolateNames(t("choosing", { name: v.players[v.to_move].name })))];
+}
+
+// The mover's hand on their phone, once they tapped to see it (the phone lies on a shared
+// table), or the button that shows it.
+function handBox(mover, held) {
+  return h("div", { id: "hand" }, held ? [h("h3", {}, t("hand")), chips(held.hand.map((x) => x.code))] : null,
+    handControls(mover.name, held));
 }
 
 function placementButtons(play) {
@@ -436,7 +453,8 @@ function diceEntry(play) {
   const dice = roll.map((w, i) => h("button", { class: "die", "data-die": i,
     onclick: () => { roll[i] = faces[(faces.indexOf(roll[i]) + 1) % faces.length]; draw(view, false); } },
     String(w)));
-  return h("div", {}, h("h3", {}, t("enter_dice")), h("div", { class: "dice" }, dice),
+  return h("div", {}, h("h3", {}, t("enter_dice")), h("p", { class: "hint" }, t("dice_hint")),
+    h("div", { class: "dice" }, dice),
     h("button", { class: "primary", id: "roll-done", onclick: () => sendPlay(play) }, t("roll_done")),
     h("button", { id: "unstage", onclick: () => { chosenPlay = null; send("/api/unstage"); } },
       t("cancel")));
@@ -542,7 +560,7 @@ function correctRoll(last) {
     onclick: (e) => { fixed[i] = faces[(faces.indexOf(fixed[i]) + 1) % faces.length]; e.target.textContent = fixed[i]; } },
     String(w)));
   return h("details", { id: "correct" }, h("summary", {}, t("correct_roll")),
-    h("div", { class: "dice" }, dice),
+    h("p", { class: "hint" }, t("dice_hint")), h("div", { class: "dice" }, dice),
     h("button", { id: "correct-send", onclick: async () => {
       const answer = await send("/api/correct", { roll: fixed, turn: last.number });
       if (answer && answer.needsConfirm) {

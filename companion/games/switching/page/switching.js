@@ -164,9 +164,11 @@ function choose(id) {
 // its bump chain step by step and the button that plays it.
 function drawMoves(v, replay) {
   const box = document.getElementById("sw-moves-section");
-  box.hidden = replay || v.over;
-  if (box.hidden) {
-    box.replaceChildren();
+  box.hidden = replay || (v.over && (KIOSK || !v.undo.possible));
+  if (box.hidden || v.over) {
+    // Once won, only the last turn may still be taken back: its button alone, under the
+    // ranking rather than inside it.
+    box.replaceChildren(...(box.hidden ? [] : [undoButton(v)]));
     return;
   }
   const parts = [];
@@ -203,10 +205,14 @@ function drawMoves(v, replay) {
       onclick: () => send("/api/pass", { turn: v.turn }) },
     t(v.phase === "reroll" ? "end_turn" : "pass")));
   }
-  parts.push(h("button", { id: "sw-undo", type: "button", disabled: !v.undo.possible,
-    title: v.undo.possible ? null : t("undo_no"), onclick: () => send("/api/undo", { turn: v.turn }) },
-  t("undo")));
+  parts.push(undoButton(v));
   box.replaceChildren(...parts);
+}
+
+function undoButton(v) {
+  return h("button", { id: "sw-undo", type: "button", disabled: !v.undo.possible,
+    title: v.undo.possible ? null : t("undo_no"), onclick: () => send("/api/undo", { turn: v.turn }) },
+  t("undo"));
 }
 
 async function play(v, move) {
@@ -269,6 +275,46 @@ function chain(move, at, u) {
   return g;
 }
 
+// Each panel's name, the board on the screen (so its size is known: on the screen beside
+// the table, at least the smallest text it allows), where no space or dead end lies under
+// it: in its panel, the nearer its top left as the panel lies upright the better (the
+// bottom right, upside down, when turned round, as the players see the print); else just
+// outside it, on the board, over no other panel.
+function placePanelNames(svg, names, b, u) {
+  const marks = b.spaces.map((sp) => [sp.x, sp.y]).concat(b.dead_ends.map((end) => [end.x, end.y]));
+  const scale = svg.getScreenCTM() ? svg.getScreenCTM().a : 0;
+  const least = KIOSK && scale ? (1.05 * KIOSK_MIN_TEXT * window.innerHeight) / scale : 0;
+  const reach = 1.2 * u;  // a mark's half size, and a little air
+  const [W, H] = b.size;
+  const slots = b.slots.map((sl) => [sl.x, sl.y, sl.x + sl.w, sl.y + sl.h]);
+  const placed = [];  // the names placed already: none covers another
+  for (const [p, name] of names) {
+    if (least > 1.2 * u) name.setAttribute("font-size", least);
+    const box = name.getBBox();
+    const w = box.width || 0.7 * 1.2 * u * name.textContent.length, hgt = box.height || 1.2 * u;
+    const own = [p.x, p.y, p.x + p.w, p.y + p.h];
+    const inside = (x, y) => x >= own[0] && y >= own[1] && x + w <= own[2] && y + hgt <= own[3];
+    const fits = (x, y) => x >= 0 && y >= 0 && x + w <= W && y + hgt <= H
+      && !marks.some(([mx, my]) => mx > x - reach && mx < x + w + reach && my > y - reach && my < y + hgt + reach)
+      && !placed.some((r) => r[0] < x + w && x < r[2] && r[1] < y + hgt && y < r[3])
+      && (inside(x, y) || !slots.some((r) => r[0] < x + w && x < r[2] && r[1] < y + hgt && y < r[3]));
+    const [cx, cy] = p.turned ? [own[2] - w, own[3] - hgt] : [own[0], own[1]];  // the corner wanted
+    let best = null;
+    for (let y = own[1] - hgt - u; y <= own[3] + u; y += u / 2) {
+      for (let x = own[0] - w - u; x <= own[2] + u; x += u / 2) {
+        if (!fits(x, y)) continue;
+        const cost = Math.hypot(x - cx, y - cy) + (inside(x, y) ? 0 : 1e6);
+        if (!best || cost < best[2]) best = [x, y, cost];
+      }
+    }
+    const [x, y] = best || [cx, cy];
+    placed.push([x, y, x + w, y + hgt]);
+    name.setAttribute("x", x);
+    name.setAttribute("y", y + hgt / 2);
+    if (p.turned) name.setAttribute("transform", `rotate(180 ${x + w / 2} ${y + hgt / 2})`);
+  }
+}
+
 function drawBoard(v) {
   const b = v.board;
   const [W, H] = b.size;
@@ -293,11 +339,10 @@ function drawBoard(v) {
     const mark = TEXT[`slot_mark_${slot.id}`] ? t(`slot_mark_${slot.id}`) : slot.id;
     svg.append(text(slot.x + slot.w - 0.5 * u, slot.y + slot.h - 0.9 * u, mark, "sw-slot-name", 1.2 * u));
   }
+  const names = [];  // each panel's name, placed once the board is on the screen
   for (const p of b.panels) {
-    // Its name in its top left corner as the panel lies upright (turned round: in the
-    // bottom right, upside down, as the players see the print), clear of its tracks.
-    const name = text(p.x + 0.5 * u, p.y + u, t(`colour_${p.colour}`), "sw-panel-name", 1.2 * u);
-    if (p.turned) name.setAttribute("transform", `rotate(180 ${p.x + p.w / 2} ${p.y + p.h / 2})`);
+    const name = text(p.x, p.y, t(`colour_${p.colour}`), "sw-panel-name", 1.2 * u);
+    names.push([p, name]);
     svg.append(s("g", { class: `sw-panel sw-${p.colour}${p.turned ? " turned" : ""}`,
       "data-panel": p.colour, "data-slot": p.slot, "data-turned": String(p.turned) },
     s("rect", { x: p.x + 1, y: p.y + 1, width: p.w - 2, height: p.h - 2, rx: u / 2 }), name));
@@ -318,6 +363,7 @@ function drawBoard(v) {
   const move = v.moves.find((m) => m.id === chosenMove) || v.last_move;
   if (move) svg.append(chain(move, at, u));
   document.getElementById("sw-board").replaceChildren(svg);
+  placePanelNames(svg, names, b, u);
   document.getElementById("sw-board-name").textContent = b.ours ? `(${t("board_ours")})` : `(${b.name})`;
   document.getElementById("sw-legend").replaceChildren(
     ...["start", "finish", "dead_end"].map((kind) => h("span", { class: `sw-legend-item ${kind}` },
@@ -335,10 +381,6 @@ function drawRanking(v, replay) {
   parts.push(h("table", { id: "sw-ranking-table" }, v.ranking.map((row) => h("tr", {},
     h("td", {}, String(row.place)), h("td", {}, bdi(row.name)),
     h("td", {}, t("depot", { n: row.depot }))))));
-  if (!replay && !KIOSK) {
-    parts.push(h("button", { id: "sw-undo-last", type: "button", disabled: !v.undo.possible,
-      onclick: () => send("/api/undo", { turn: v.turn }) }, t("undo")));
-  }
   box.replaceChildren(...parts);
 }
 
@@ -374,7 +416,8 @@ function drawSession(session) {
     parts.push(h("div", { id: "session-camera" }, h("h3", {}, t("session_camera")),
       h("ul", {}, session.camera.map((seen) => h("li", {}, saidHere(seen))))));
   }
-  parts.push(h("p", {}, h("small", {}, t("session_help"))));
+  // The buttons' help while there is a move to make or take back; not under "Game over".
+  if (session.awaiting !== "nothing") parts.push(h("p", { id: "session-help" }, h("small", {}, t("session_help"))));
   box.replaceChildren(...parts);
 }
 

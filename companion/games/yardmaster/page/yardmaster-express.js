@@ -1,7 +1,7 @@
 // Yardmaster Express's page: draws whose turn it is and the round, the caboose card, the
-// mover's hand with every way each card may be added, every train as it lies with its
-// longest run marked, each score with its parts, the strategic variant's totals and the
-// ranking, and says what their buttons post. It runs after the page's shell
+// mover's hand (on their phone, after a tap) with every way each card may be added, every
+// train as it lies with its longest run marked, each score with its parts, the strategic
+// variant's totals and the ranking, and says what their buttons post. It runs after the page's shell
 // (web/static/shell.js, whose top comment is the contract between the two) and uses its
 // helpers; no rules live here: every number, every legal way and every reason comes with the
 // view (companion/games/yardmaster/view.py).
@@ -86,49 +86,37 @@ function whyId(entry, way) {
 
 function drawMove(v, replay) {
   const box = document.getElementById("ym-move");
-  const offered = v.hand || v.choices;
-  box.hidden = replay || v.ended || !offered;
-  if (box.hidden) {
-    box.replaceChildren();  // its undo button is the ranking's once the game has ended
+  // Everyone reads the screen beside the table: whose turn it is shows there, never a hand.
+  box.hidden = replay || KIOSK || (v.ended && !v.undo.possible);
+  if (box.hidden || v.ended) {
+    // Once ended, only the last card may still be taken back: its button alone, beside the
+    // ranking rather than inside it.
+    box.replaceChildren(...(box.hidden ? [] : [undoButton(v)]));
     return;
   }
   const mover = v.players[v.to_move];
-  if (KIOSK) {
-    box.hidden = !v.hand;  // a real table's hand is the player's own: nothing to show
-    if (v.hand) box.replaceChildren(...kioskMove(v, mover));
-    return;
-  }
-  const asks = v.hand ? t("hand", { name: mover.name }) : t("choices", { name: mover.name });
+  // A real table's hand is the player's own: the page offers every card it may have been.
+  // Else the companion holds it, shown only on the phone of the mover who taps to see it.
+  const held = v.provisional ? null : heldHand(v);
+  const offered = v.provisional ? v.choices : held ? held.hand : [];
+  const asks = v.provisional ? t("choices", { name: mover.name })
+    : held ? t("hand", { name: mover.name }) : t("to_move", { name: mover.name });
   const entries = offered.map((entry) => h("div", { class: "ym-entry", "data-entry": entry.card || "" },
     h("span", { class: "ym-code" }, entry.said || t("add_face_down")),
     h("div", { class: "ym-ways" }, entry.ways.map((way) => wayButton(v, entry, way))),
     entry.ways.filter((way) => way.why).map((way) => h("small", { class: "ym-why",
       id: whyId(entry, way), "data-way": way.way }, `${t(`way_${way.way}`)}: ${way.why}`))));
+  const reveal = v.provisional ? null : handControls(mover.name, held);
   if (!v.session) {
-    box.replaceChildren(h("h2", {}, isolateNames(asks)), ...entries, undoButton(v));
+    box.replaceChildren(h("h2", {}, isolateNames(asks)), reveal, ...entries, undoButton(v));
     return;
   }
   // A camera follows the table: it takes the cards itself, so the ones to tap instead are
   // folded away until a player opens them (and stay open while they choose).
   const fold = h("details", { id: "ym-choices", open: choicesOpen },
-    h("summary", {}, isolateNames(asks)), entries);
+    h("summary", {}, isolateNames(asks)), reveal, entries);
   fold.addEventListener("toggle", () => { choicesOpen = fold.open; });
   box.replaceChildren(fold, undoButton(v));
-}
-
-// On the screen beside the table: every way the mover's cards join their train, each
-// card as it would lie and the way's name; a list cut to what fits.
-function kioskMove(v, mover) {
-  const entries = v.hand.map((entry) => {
-    const ways = entry.ways.filter((way) => way.legal);
-    return h("li", { class: "ym-entry", "data-entry": entry.card },
-      ways.map((way) => h("span", { class: "ym-way", "data-way": way.way },
-        way.railcars ? h("span", { class: "ym-railcars" }, way.railcars.map((r) => railcar(r)))
-          : h("span", { class: "ym-card face_down mini" }),
-        h("span", { class: "ym-way-name" }, t(`way_${way.way}`)))));
-  });
-  return [h("h2", {}, isolateNames(t("kiosk_may_add", { name: mover.name }))),
-    h("ul", { id: "ym-kiosk-hand", "data-kiosk-cut": "2" }, entries)];
 }
 
 function undoButton(v) {
@@ -202,7 +190,6 @@ function drawRanking(v, replay) {
   parts.push(h("table", { id: "ym-ranking-table" }, r.rows.map((row) => h("tr", {},
     h("td", {}, String(row.place)), h("td", {}, bdi(row.name)),
     h("td", {}, t("score", { n: row.score }))))));
-  if (!replay && !KIOSK) parts.push(undoButton(v));  // the last card may still be taken back
   box.replaceChildren(...parts);
 }
 
