@@ -16,7 +16,7 @@ from companion.games.caboose.refusals import TableError
 from companion.games.caboose.rules.state import Chaos, Pass, Play
 from companion.games.caboose.snapshot import snapshot_of
 from companion.games.caboose.words import REFUSALS
-from companion.games.protocol import Refusal, Start
+from companion.games.protocol import RecordProblem, Refusal, Start
 from companion.store import Store
 from companion.table import Table
 from tests.playing import act, ledger, new_game
@@ -255,8 +255,9 @@ def test_a_name_nobody_can_read_starts_no_game_and_loads_no_record(tmp_path, nam
     with pytest.raises(TableError) as error:
         new_game(table, "rollecate", ["Ana", name], seed=1)
     assert error.value.rule == "setup" and "player 2's name" in error.value.message
-    with pytest.raises(TableError):
+    with pytest.raises(RecordProblem) as refused:  # the record's reader refuses it first
         table.load(RECORD | {"players": ["Ana", name]})
+    assert refused.value.rule == "setup" and "player 2's name" in str(refused.value)
     assert table.view("en")["game"] is None
 
 

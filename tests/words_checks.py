@@ -135,7 +135,9 @@ def no_codes(doc: object) -> None:
 
 def sample_views(game_id: str, folder: Path, lang: str) -> list[dict]:
     """The page's views of a game the game's bots play (`Game.sample`) in `lang`, a few
-    turns in and at its end, each checked to name things in words (`no_codes`)."""
+    turns in and at its end, each checked to name things in words (`no_codes`), as is the
+    mover's hand its phone shows (`GET /api/hand`), kept beside the view as `"shown hand"`
+    (None where there is none)."""
     from companion import games
     from companion.store import Store
     from companion.table import Table
@@ -144,7 +146,7 @@ def sample_views(game_id: str, folder: Path, lang: str) -> list[dict]:
     for turns in (8, 10_000):
         table = Table(Store(folder / f"{game_id}-{turns}.sqlite3"))
         games.game(game_id).sample(table, turns, "words")
-        views.append(table.view(lang))
+        views.append(table.view(lang) | {"shown hand": table.hand(lang)})
         table.store.close()
     for doc in views:
         no_codes(doc)

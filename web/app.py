@@ -44,7 +44,7 @@ from companion.games.protocol import Malformed, RecordProblem, Refusal
 from companion.store import StorageFull
 from companion.table import Table
 from web.api import ApiError, Limiter, Streams, Views, api, language
-from web.words import ADVISOR, advisor_says, page_words
+from web.words import ADVISOR, SHELL, advisor_says, page_words
 
 log = logging.getLogger("companion.web")
 
@@ -280,7 +280,9 @@ def _error_answer(exc: Exception) -> tuple[Response, int]:
         rule, message, extra = exc.rule, exc.message, exc.extra
         if exc.key is not None:  # for a page to say it in its language (`refusal_<key>`)
             extra = {**extra, "key": exc.key, "params": exc.params}
-            said = _refusal_said(exc.key, exc.params, message)
+            # the shell's own refusals (a full disk) are said by the page's words, not a game
+            shells = f"refusal_{exc.key}" in SHELL["en"]
+            said = None if shells else _refusal_said(exc.key, exc.params, message)
             if said is not None:  # its cards and spaces in words, as the page says it
                 extra["said"] = said
     elif isinstance(exc, RecordProblem):

@@ -191,8 +191,8 @@ def test_a_refusal_names_its_cards_in_words_beside_the_codes_it_keeps(client):
             "names": ["Ana", "Ben"], "seed": 2}  # fmt: skip
     client.post("/api/game", json=body, headers=HEADERS)
     while True:  # cards added as they join, until one of the mover's would not
-        doc = client.get("/api/state?lang=es").json
-        seat, turn = doc["to_move"], doc["turn"]
+        doc = client.get("/api/hand?lang=es", headers=HEADERS).json  # the mover's phone
+        seat, turn = doc["seat"], doc["turn"]
         ways = [(entry, way) for entry in doc["hand"] for way in entry["ways"]
                 if way["way"] != "face_down"]  # fmt: skip
         greyed = [(entry, way) for entry, way in ways if not way["legal"]]

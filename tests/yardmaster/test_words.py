@@ -89,7 +89,7 @@ def test_the_page_names_things_in_words_never_by_their_codes(lang, tmp_path):
     log, the moves, the hand, the ranking, the table's words) names cards, spaces and
     slots in words, with no rule id inside a sentence; the codes stay in the data."""
     views = sample_views("yardmaster-express", tmp_path, lang)
-    hand = views[0]["hand"]
+    hand = views[0]["shown hand"]["hand"]
     assert hand and all(entry["said"] and entry["card"] for entry in hand)  # words, codes
     assert "·" in views[0]["log"][0]["text"]  # "red 1 · blue 3", as the buttons say it
 

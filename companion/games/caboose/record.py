@@ -135,9 +135,9 @@ def from_json(doc: Any) -> Record:
     if not isinstance(players, list) or not all(isinstance(p, str) and p for p in players):
         raise _fail("players must be a list of names", key="record_players")
     bad = first_bad_name(players)  # a replay writes them to a terminal
-    if bad is not None:
+    if bad is not None:  # refused as a new game's names are: the game's setup
         message, key, params = bad
-        raise _fail(message, key=key, params=params)
+        raise _fail(message, rule="setup", key=key, params=params)
     variant = doc.get("variant")
     if variant is not None and not isinstance(variant, str):
         raise _fail("variant must be a string", key="record_variant")

@@ -86,7 +86,7 @@ def from_json(doc: Any) -> Record:
     bad = first_bad_name(players)  # a replay writes them to a terminal, a page shows them
     if bad is not None:
         message, key, params = bad
-        raise RecordProblem(0, "record", message, key=key, params=params)
+        raise RecordProblem(0, "setup", message, key=key, params=params)  # as a new game's
     variant = doc.get("variant")
     if variant not in (None, STRATEGIC_SECOND):
         raise _fail(f"variant must be null or {STRATEGIC_SECOND!r}")
