@@ -177,6 +177,8 @@ def test_a_short_game_by_clicking(browser, server):
     # Before the first turn the log says that none is played yet, rather than nothing.
     assert page.locator("#log-empty").inner_text() == "No turn played yet."
     assert page.locator("#log li").count() == 0
+    # Every pile is empty at the start: each says so, not a label over nothing.
+    assert page.locator("#piles .pile").all_inner_texts() == ["no penalty cards"] * 2
 
     # The hand is hidden until the mover taps to see it, on their phone alone.
     assert page.locator("#hand .card").count() == 0

@@ -585,7 +585,9 @@ function drawPiles(v) {
       t("hand_size", { n: p.hand_size }),
       p.derailments ? h("span", { class: "derailed" },
         ` · ${t("derailments", { n: p.derailments })}`) : null),
-    h("div", { class: "pile" }, h("small", {}, `${t("pile")}: `), chips(p.pile)),
+    // An empty pile says so (every pile at the start), not a label over nothing.
+    h("div", { class: "pile" }, p.pile.length ? [h("small", {}, `${t("pile")}: `), chips(p.pile)]
+      : h("small", {}, t("pile_empty"))),
     p.banked.length ? h("div", { class: "banked" }, h("small", {}, `${t("banked_cards")}: `),
       chips(p.banked, "banked")) : null,
     p.hand && p.hand.length ? h("div", { class: "final-hand" },
