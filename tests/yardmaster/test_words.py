@@ -5,11 +5,14 @@ both languages, and every word the page's script asks for there to be said."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from importlib.resources import files
 
 import pytest
 
 from companion.games.protocol import LANGUAGES
+from companion.games.yardmaster.edition import load
+from companion.games.yardmaster.view import caboose
 from companion.games.yardmaster.words import TEXT, say
 from companion.vision.frame_checks import FRAME_KEYS
 from tests.words_checks import (
@@ -102,3 +105,16 @@ def test_a_railcar_shows_its_colours_initial_in_the_pages_language(tmp_path):
     assert legend == {"R": "R", "B": "Az", "Y": "Am", "G": "V", "P": "M"}
     railcars = [r for p in spanish["players"] for c in p["train"] for r in c.get("railcars", [])]
     assert railcars and all(r["initial"] == legend[r["colour"]] for r in railcars)
+
+
+def test_every_caboose_card_of_our_edition_is_named_in_each_language():
+    """Issue 27: the Spanish page named the caboose card "Express run". Each of our cards
+    has its Spanish name; the English page and the record keep the edition's, and a
+    family's own card keeps the name they gave it."""
+    edition = load()
+    spanish = [caboose(edition, card, "es")["name"] for card in edition.cabooses]
+    english = [caboose(edition, card, "en")["name"] for card in edition.cabooses]
+    assert english == [card.name for card in edition.cabooses]
+    assert len(set(spanish)) == len(spanish) and not set(spanish) & set(english)
+    theirs = replace(edition.cabooses[0], name="Grandma's rule")
+    assert caboose(edition, theirs, "es")["name"] == "Grandma's rule"

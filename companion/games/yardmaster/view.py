@@ -20,7 +20,7 @@ from companion.games.yardmaster.edition import Caboose, Edition
 from companion.games.yardmaster.record import GAME_ID, STRATEGIC_SECOND
 from companion.games.yardmaster.rules import Add, Yard
 from companion.games.yardmaster.snapshot import STRATEGIC, Snapshot
-from companion.games.yardmaster.words import TEXT, say
+from companion.games.yardmaster.words import TEXT, caboose_name, say
 
 Spot = tuple[int, int]  # a railcar in a train: (the card's index, engine 0; 0 left, 1 right)
 
@@ -206,7 +206,7 @@ def caboose(edition: Edition, card: Caboose | None, lang: str) -> dict[str, Any]
     if card is None:
         return None
     return {
-        "name": card.name,
+        "name": caboose_name(card.name, lang),
         "points": card.points,
         "condition": condition_words(edition, card.condition, lang),
     }

@@ -333,6 +333,30 @@ REFUSALS: dict[str, dict[str, str]] = {
 }
 TEXT = with_refusals(TEXT, REFUSALS)
 
+# Our edition's caboose cards by the name its file and the records give them, in the other
+# languages; a family's own card (an edition file of theirs) keeps the name it was given.
+CABOOSE_NAMES: dict[str, dict[str, str]] = {
+    "es": {
+        "Oil baron": "Barón del petróleo",
+        "Long haul": "Largo recorrido",
+        "Express run": "Carga exprés",
+        "Red line": "Línea roja",
+        "Blue line": "Línea azul",
+        "Green line": "Línea verde",
+        "Oil line": "Línea del petróleo",
+        "Mixed freight": "Mercancías variadas",
+        "Every colour": "Todos los colores",
+        "Open cars": "Vagones abiertos",
+        "Sealed wagons": "Vagones precintados",
+        "Heavy load": "Carga pesada",
+    },
+}
+
+
+def caboose_name(name: str, lang: str) -> str:
+    """A caboose card's name as the page in `lang` says it."""
+    return CABOOSE_NAMES.get(lang, {}).get(name, name)
+
 
 def say(lang: str, key: str, **params: Any) -> str:
     """A word of the page in `lang` with its parameters, as the page's `t` says it."""
