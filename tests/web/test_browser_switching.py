@@ -12,6 +12,7 @@ import urllib.request
 
 import pytest
 
+from companion import games
 from companion.games.protocol import Setting
 from companion.games.said import Said
 from companion.games.switching.board import load as load_board
@@ -388,4 +389,38 @@ def test_a_panels_name_lies_clear_of_spaces_and_trains(browser, server, width, h
         covered = [m for m in found["marks"]
                    if m[0] < right and left < m[2] and m[1] < bottom and top < m[3]]  # fmt: skip
         assert covered == [], (name, [left, top, right, bottom], covered)
+    assert errors == []
+
+
+BADGES_AND_TRAINS = """() => {
+  const box = (el) => {
+    const r = el.getBoundingClientRect();
+    return [r.left, r.top, r.right, r.bottom];
+  };
+  const svg = document.getElementById("sw-board-svg");
+  const order = [...svg.querySelectorAll("#sw-chain, .sw-train")].map((el) => el.id || "train");
+  return { badges: [...svg.querySelectorAll(".sw-step-badge")].map(box),
+           trains: [...svg.querySelectorAll(".sw-train")].map(box), order };
+}"""
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_the_kiosk_keeps_its_log_and_the_last_moves_arrows_leave_the_trains_clear(
+    browser, server, lang
+):
+    """A long turn (a Spanish move with its bumps) once hid the kiosk's whole log, and the
+    last move's arrows and numbers were drawn over the trains' letters: the newest turn
+    stays on the screen, cut to fit, and the trains stand over the arrows, their numbers
+    clear of them."""
+    games.game("switching").sample(server.table, 8, "demo")  # a turn of three bumps
+    page, errors = shared.open_page(browser, f"{server.url}/?view=table&lang={lang}", 1920, 1080)
+    page.wait_for_selector("#sw-board-svg #sw-chain")
+    assert page.locator("#log-section").is_visible()
+    assert page.locator("#log li").count() >= 1
+    found = page.evaluate(BADGES_AND_TRAINS)
+    assert found["order"][0] == "sw-chain" and set(found["order"][1:]) == {"train"}
+    for left, top, right, bottom in found["badges"]:
+        covered = [t for t in found["trains"]
+                   if t[0] < right and left < t[2] and t[1] < bottom and top < t[3]]  # fmt: skip
+        assert covered == []
     assert errors == []

@@ -255,8 +255,9 @@ function spaceMark(space, u) {
   return g;
 }
 
-// The chosen move's chain on the board: each train's path an arrow, numbered by step; a
-// train that starts over crossed out where it went off, a train that finishes flagged.
+// The chosen move's chain on the board: each train's path an arrow, numbered by step (the
+// number on the path, clear of the trains); a train that starts over crossed out where it
+// went off, a train that finishes flagged.
 function chain(move, at, u) {
   const g = s("g", { id: "sw-chain" });
   move.steps.forEach((step, i) => {
@@ -267,8 +268,15 @@ function chain(move, at, u) {
         "stroke-width": u / 3 }));
     }
     const [x, y] = points[points.length - 1];
-    g.append(s("circle", { cx: x, cy: y - 1.6 * u, r: 0.8 * u, class: "sw-step-badge", "data-step": i }));
-    g.append(text(x, y - 1.6 * u, String(i + 1), "sw-step-number", u));
+    // The number beside the path's middle rail, off the track, where no train stands; a
+    // train that stays put has it above.
+    const k = Math.max(0, Math.floor((points.length - 2) / 2));
+    const [a, z] = points.length > 1 ? [points[k], points[k + 1]] : [[x, y], [x + 1, y]];
+    const length = Math.hypot(z[0] - a[0], z[1] - a[1]);
+    const bx = (a[0] + z[0]) / 2 + (2.2 * u * (z[1] - a[1])) / length;
+    const by = (a[1] + z[1]) / 2 - (2.2 * u * (z[0] - a[0])) / length;
+    g.append(s("circle", { cx: bx, cy: by, r: 0.8 * u, class: "sw-step-badge", "data-step": i }));
+    g.append(text(bx, by, String(i + 1), "sw-step-number", u));
     if (step.end === "started_over") g.append(text(x + 1.6 * u, y, "✖", "sw-off", 1.8 * u));
     if (step.end === "finished") g.append(text(x + 1.6 * u, y, "⚑", "sw-home", 1.8 * u));
   });
@@ -358,10 +366,11 @@ function drawBoard(v) {
   }
   for (const space of b.spaces) svg.append(spaceMark(space, u));
   for (const space of b.spaces) svg.append(text(space.x, space.y, space.id, `sw-space-id ${space.kind}`, 0.75 * u));
-  for (const train of v.trains) svg.append(locomotive(train, at[train.space], u));
-  // The move tapped, else the last move played: its trains' paths as arrows.
+  // The move tapped, else the last move played: its trains' paths as arrows, under the
+  // trains so that an arrow never covers a train's letter.
   const move = v.moves.find((m) => m.id === chosenMove) || v.last_move;
   if (move) svg.append(chain(move, at, u));
+  for (const train of v.trains) svg.append(locomotive(train, at[train.space], u));
   document.getElementById("sw-board").replaceChildren(svg);
   placePanelNames(svg, names, b, u);
   document.getElementById("sw-board-name").textContent = b.ours ? `(${t("board_ours")})` : `(${b.name})`;
