@@ -222,10 +222,10 @@ ADVISOR: dict[str, dict[str, str]] = {
         "error_slow": "Too many questions from this phone: wait {n} s, then ask again.",
         "error_hand_list": "The hand must be a list of cards: clear it and tap it again.",
         "error_not_a_card": "{code} is not a card: clear the hand and tap it again.",
-        "error_not_in_edition": "{edition} has no card {code}: take it out of the hand.",
+        "error_not_in_edition": "{edition} has no {card}: take it out of the hand.",
         "error_too_many": "{name} holds at most {most} cards now, not {given}: take out the "
         "extra cards.",
-        "error_all_seen": "The box has {box} of card {code} and {seen} lie on the table: your "
+        "error_all_seen": "{card}: the box has {box} and {seen} lie on the table: your "
         "hand cannot hold {given}. Check the card and take it out.",
         "error_seat": "Pick who you are in the list.",
         "error_laura": "Laura holds no hand: pick one of the people at the table.",
@@ -296,10 +296,10 @@ ADVISOR: dict[str, dict[str, str]] = {
         "preguntar.",
         "error_hand_list": "La mano debe ser una lista de cartas: vacíala y vuelve a tocarla.",
         "error_not_a_card": "{code} no es una carta: vacía la mano y vuelve a tocarla.",
-        "error_not_in_edition": "{edition} no tiene la carta {code}: quítala de la mano.",
+        "error_not_in_edition": "{edition} no tiene {card}: quítala de la mano.",
         "error_too_many": "{name} tiene como mucho {most} cartas ahora, no {given}: quita las "
         "que sobran.",
-        "error_all_seen": "La caja tiene {box} de la carta {code} y {seen} están en la mesa: "
+        "error_all_seen": "{card}: la caja tiene {box} y {seen} están en la mesa: "
         "tu mano no puede tener {given}. Revisa la carta y quítala.",
         "error_seat": "Elige quién eres en la lista.",
         "error_laura": "Laura no tiene mano: elige a una de las personas de la mesa.",

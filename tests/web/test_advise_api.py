@@ -21,6 +21,7 @@ from companion.games.yardmaster import advise as yard_advise
 from companion.store import Store
 from companion.table import Table
 from tests.web.conftest import HEADERS, PIN
+from tests.words_checks import codes_in
 from web.app import Settings, create_app
 from web.words import ADVISOR
 
@@ -68,7 +69,7 @@ def test_the_hand_is_never_written_to_the_store(client, dealt, tmp_path):
     [
         (["9"], "9 is not a card", "9 no es una carta"),
         (["1", "1", "2", "2"], "holds at most 3 cards", "tiene como mucho 3 cartas"),
-        (["C1", "C1"], "of card C1", "de la carta C1"),
+        (["C1", "C1"], "chaos card 1: the box has 1", "carta de caos 1: la caja tiene 1"),
         ("2 C2", "must be a list of cards", "debe ser una lista de cartas"),
     ],
 )
@@ -183,6 +184,27 @@ def test_every_refusal_of_the_advisor_has_words_in_both_languages():
     for lang in ("en", "es"):
         for key in keys:
             assert f"error_{key}" in ADVISOR[lang], (lang, key)
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+@pytest.mark.parametrize(
+    ("game", "hand", "said"),
+    [
+        ({"edition": "loose-caboose"}, ["C2"], {"en": "chaos card 2", "es": "carta de caos 2"}),
+        ({"edition": "loose-caboose"}, ["4x", "4x"], {"en": "broken 4", "es": "4 rota"}),
+        ({"game": "yardmaster-express", "edition": "yardmaster-express"}, ["Q1-Q1"], {}),
+    ],
+)
+def test_a_card_the_hand_cannot_hold_is_named_in_words(tmp_path, game, hand, said, lang):
+    """Issue 27: the advisor said "La caja tiene 1 de la carta C1": a card it refuses is
+    named in the phone's words (a code that is no card of any colour stays as typed)."""
+    client = create_app(Table(Store(tmp_path / "t.sqlite3")), PIN, Settings()).test_client()
+    body = game | {"names": ["Ana", "Ben"], "seed": 1}
+    assert client.post("/api/game", json=body, headers=HEADERS).status_code == 200
+    answer = client.post("/api/advise", json={"seat": 0, "hand": hand, "lang": lang})
+    message = answer.json["error"]["message"]
+    assert answer.status_code == 400 and not codes_in(message.replace("Q1-Q1", "")), message
+    assert said.get(lang, "Q1-Q1") in message
 
 
 cards_or_not = st.sampled_from(["1", "2x", "C3", "4/s", "3!", "", "x", "R1-R1", "W"]) | st.none()

@@ -125,7 +125,7 @@ def test_the_advisor_speaks_spanish_and_refuses_an_impossible_hand(browser, serv
     page.select_option("#seat", "1")
     page.wait_for_selector("#buttons button[data-code='C1']")
     tap(page, ["C1", "C1"])  # the box has one C1
-    page.wait_for_selector("#error:has-text('La caja tiene 1 de la carta C1')")
+    page.wait_for_selector("#error:has-text('carta de caos 1: la caja tiene 1')")
     page.click("#clear")
     page.wait_for_selector("#advice:has-text('Le toca a Ana')")
     assert errors == []

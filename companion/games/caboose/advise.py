@@ -43,7 +43,12 @@ def advise(match: Any, seat: Any, hand: Any, lang: str) -> dict[str, Any]:
         raise Refusal(
             "game", "no game is being played: start one first", conflict=True, key="no_game"
         )
-    answer = advice(ledger.state, seat, hand, provisional=ledger.provisional)
+    try:
+        answer = advice(ledger.state, seat, hand, provisional=ledger.provisional)
+    except Malformed as refusal:  # a card the hand cannot hold, said in words on the phone
+        if refusal.key in ("not_in_edition", "all_seen"):
+            refusal.params["card"] = card_words(refusal.params["code"], lang)
+        raise
     deck = {cards.base(code) for code in ledger.state.edition.deck}
     return answer | {"names": {code: card_words(code, lang) for code in sorted(deck)}}
 

@@ -18,7 +18,7 @@ from companion.games.protocol import Malformed, Refusal, advised_seat, check_hel
 from companion.games.yardmaster import cards, rules
 from companion.games.yardmaster.rules import Add, Yard
 from companion.games.yardmaster.snapshot import Snapshot
-from companion.games.yardmaster.view import colour_name
+from companion.games.yardmaster.view import card_words, colour_name
 
 # Why the advisor marks a way best (the page words each: `reason_<code>`).
 ONLY_PLAY = "only_play"  # the hand allows one way only
@@ -34,7 +34,15 @@ def advise(match: Any, seat: Any, hand: Any, lang: str) -> dict[str, Any]:
         raise Refusal(
             "game", "no game is being played: start one first", conflict=True, key="no_game"
         )
-    return advice(snap, seat, hand, lang)
+    try:
+        return advice(snap, seat, hand, lang)
+    except Malformed as refusal:  # a card the hand cannot hold, said in words on the phone
+        if refusal.key in ("not_in_edition", "all_seen"):
+            code = refusal.params["code"]
+            colours = {colour for colour, _ in cards.railcars(code)}
+            ours = colours <= set(snap.edition.colours)  # else no card at all: as typed
+            refusal.params["card"] = card_words(snap.edition, code, lang) if ours else code
+        raise
 
 
 def advice(snap: Snapshot, seat: Any, hand: Any, lang: str = "en") -> dict[str, Any]:
