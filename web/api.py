@@ -390,7 +390,7 @@ def advise() -> Response:
             status, refusal.rule, said, **({"fields": fields} if fields else {})
         ) from None
     # `boot` as the views carry it: versions count from 1 again after a restart (no-store, as
-    # on every answer of the advisor, is set by `web.app`)
+    # on every private answer, is set by `web.app`)
     return jsonify(answer | {"boot": current_app.extensions["caboose.views"].boot})
 
 
@@ -407,9 +407,8 @@ def hand() -> Response:
     found = table().hand(language())
     if found is None:
         raise ApiError(409, "hand", "no hand to show: the companion does not hold this one")
-    response = jsonify(found | {"boot": current_app.extensions["caboose.views"].boot})
-    response.headers["Cache-Control"] = "no-store"  # a hand is kept by no cache either
-    return response
+    # no-store, as on every private answer, is set by `web.app`
+    return jsonify(found | {"boot": current_app.extensions["caboose.views"].boot})
 
 
 # --- acting (PIN needed: see web.app) --------------------------------------------------------

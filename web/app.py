@@ -53,6 +53,8 @@ PIN_HEADER = "X-Table-Pin"
 OPEN_POSTS = {"api.replay", "api.advise"}
 # Reads that need the PIN: a hidden hand goes only to a phone that holds it.
 PIN_READS = {"api.hand"}
+# Answers that name cards of a hidden hand (their refusals too): kept by no cache.
+PRIVATE = {"api.advise", "api.hand"}
 
 
 @dataclass(frozen=True)
@@ -172,9 +174,8 @@ def create_app(table: Table, pin: str | None = None, settings: Settings | None =
         )
         response.headers["X-Content-Type-Options"] = "nosniff"
         response.headers["Referrer-Policy"] = "no-referrer"
-        if request.endpoint == "api.advise":
-            # Every answer of the advisor, its refusals too (they name a card of the hand),
-            # is kept by no cache: here, after every route and error handler has answered.
+        if request.endpoint in PRIVATE:
+            # Here, after every route and error handler has answered: the refusals too.
             response.headers["Cache-Control"] = "no-store"
         return response
 
