@@ -302,10 +302,10 @@ function placePanelNames(svg, names, b, u) {
     const w = box.width || 0.7 * 1.2 * u * name.textContent.length, hgt = box.height || 1.2 * u;
     const own = [p.x, p.y, p.x + p.w, p.y + p.h];
     const inside = (x, y) => x >= own[0] && y >= own[1] && x + w <= own[2] && y + hgt <= own[3];
+    const meets = (x, y) => (r) => r[0] < x + w && x < r[2] && r[1] < y + hgt && y < r[3];
     const fits = (x, y) => x >= 0 && y >= 0 && x + w <= W && y + hgt <= H
       && !marks.some(([mx, my]) => mx > x - reach && mx < x + w + reach && my > y - reach && my < y + hgt + reach)
-      && !placed.some((r) => r[0] < x + w && x < r[2] && r[1] < y + hgt && y < r[3])
-      && (inside(x, y) || !slots.some((r) => r[0] < x + w && x < r[2] && r[1] < y + hgt && y < r[3]));
+      && !placed.some(meets(x, y)) && (inside(x, y) || !slots.some(meets(x, y)));
     const [cx, cy] = p.turned ? [own[2] - w, own[3] - hgt] : [own[0], own[1]];  // the corner wanted
     let best = null;
     for (let y = own[1] - hgt - u; y <= own[3] + u; y += u / 2) {
