@@ -1,8 +1,9 @@
 """What one question to the private advisor costs, beside what the table's page already
 pays for the same table: each Caboose question (`advise.advice`: every play's odds, passing
 played through the engine, R-7's orders of each derailment's penalty cards) is timed next
-to `view.choices` (the page's odds for the mover's own hand) on the same states, and each
-Yardmaster question next to `view.hand`. States come from real games played by the bots;
+to `view.movers_hand` (the odds the mover's phone is shown for their own hand, `GET
+/api/hand`) on the same states, and each Yardmaster question next to `view.hand`. States
+come from real games played by the bots;
 the hand asked about is the mover's whole hand with the card drawn, the largest a phone can
 type. The advisor's rate limit (web/app.py `Settings.advise_rate`) is weighed against this.
 
@@ -99,9 +100,9 @@ def main() -> None:
             asked.append(
                 timed(lambda s=state, h=hand, i=seat: caboose_advise.advice(s, i, h), args.repeats)
             )
-            reference.append(timed(lambda s=state: caboose_view.choices(s), args.repeats))
+            reference.append(timed(lambda s=state: caboose_view.movers_hand(s), args.repeats))
         print(summary(f"{edition_id}: advice", asked))
-        print(summary(f"{edition_id}: view.choices (ref)", reference))
+        print(summary(f"{edition_id}: view.movers_hand (ref)", reference))
     asked, reference = [], []
     for snap in yard_snaps(args.games):
         yard = snap.yard

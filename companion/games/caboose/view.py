@@ -147,6 +147,12 @@ def hand(snap: Snapshot) -> dict[str, Any] | None:
     state = snap.state
     if snap.provisional or state.over or state.player.laura:
         return None
+    return movers_hand(state)
+
+
+def movers_hand(state: GameState) -> dict[str, Any]:
+    """`hand` of a game in play whose hand the companion holds: the mover's cards and the
+    odds and placements of every play they make."""
     held = state.player.hand + state.draw[:1]
     plays = []
     for odds in derail_odds(state, held):
