@@ -1,9 +1,13 @@
 """The argument parser of every command the companion has (`companion ...` and the tools
-run as `python -m companion...`): a refusal is one line, as the README promises."""
+run as `python -m companion...`): a refusal is one line, as the README promises. And the
+address to listen on, which the command line and the configuration file check alike."""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import ipaddress
+import re
 from typing import NoReturn
 
 
@@ -13,3 +17,21 @@ class CommandLine(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: {message} (`{self.prog} --help` lists the options)\n")
+
+
+# A host name: dot-separated labels of letters, digits and inner hyphens (RFC 1123).
+_HOST_NAME = re.compile(r"(?!-)[A-Za-z0-9-]{1,63}(?<!-)(\.(?!-)[A-Za-z0-9-]{1,63}(?<!-))*\.?")
+
+
+def host_address(text: str) -> str:
+    """An address to listen on: an IP address or a name. Numbers that are no IP address
+    (256.1.1.1) are refused here, with the usual choices, rather than by the server."""
+    with contextlib.suppress(ValueError):
+        return str(ipaddress.ip_address(text))
+    numbers = text.replace(".", "").isdigit()
+    if len(text) <= 253 and not numbers and _HOST_NAME.fullmatch(text):
+        return text
+    raise argparse.ArgumentTypeError(
+        f"{text!r} is not an address to listen on: give 0.0.0.0 (every network), "
+        "127.0.0.1 (this machine only) or one of this machine's addresses or names"
+    )

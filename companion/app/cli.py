@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import contextlib
-import ipaddress
 import json
 import math
 import os
-import re
 import sys
 import tempfile
 from collections.abc import Callable
@@ -16,7 +13,7 @@ from importlib import import_module
 from pathlib import Path
 
 from companion import __version__
-from companion.arguments import CommandLine
+from companion.arguments import CommandLine, host_address
 from companion.games import default, game, games, read_record
 from companion.games.protocol import RecordProblem
 
@@ -55,24 +52,6 @@ def port_number(text: str) -> int:
             f"{text!r} is not a port: give a number from 1 to 65535, such as 8000"
         )
     return port
-
-
-# A host name: dot-separated labels of letters, digits and inner hyphens (RFC 1123).
-_HOST_NAME = re.compile(r"(?!-)[A-Za-z0-9-]{1,63}(?<!-)(\.(?!-)[A-Za-z0-9-]{1,63}(?<!-))*\.?")
-
-
-def host_address(text: str) -> str:
-    """An address to listen on: an IP address or a name. Numbers that are no IP address
-    (256.1.1.1) are refused here, with the usual choices, rather than by the server."""
-    with contextlib.suppress(ValueError):
-        return str(ipaddress.ip_address(text))
-    numbers = text.replace(".", "").isdigit()
-    if len(text) <= 253 and not numbers and _HOST_NAME.fullmatch(text):
-        return text
-    raise argparse.ArgumentTypeError(
-        f"{text!r} is not an address to listen on: give 0.0.0.0 (every network), "
-        "127.0.0.1 (this machine only) or one of this machine's addresses or names"
-    )
 
 
 def table_pin(text: str) -> str:

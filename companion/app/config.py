@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from companion.app.cli import host_address
+from companion.arguments import host_address
 from companion.games import default
 from companion.hardware import FRAME_SIZE, GPIO_PINS
 
