@@ -138,7 +138,7 @@ class Ledger:
 
     def undo_refusal(self) -> TableError | None:
         """Why an undo now would be refused, or None (`undo_refusal`)."""
-        return undo_refusal(self.game.record.turns, self.staged)
+        return undo_refusal(self.game.record.turns, self.staged is not None)
 
     # --- acting --------------------------------------------------------------------------
 

@@ -7,12 +7,9 @@ and where a name enters (`names.py`) refuse alike without importing the ledger.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from companion.games.protocol import Refusal
-
-if TYPE_CHECKING:
-    from companion.games.caboose.snapshot import Staged
 
 # Rules that say "not now" rather than "not allowed": the table's state is in the way (the
 # page answers 409 rather than 422).
@@ -40,12 +37,13 @@ class TableError(Refusal):
         super().__init__(rule, message, conflict=conflict, key=key, params=params, **extra)
 
 
-def undo_refusal(turns: Sequence[dict[str, Any]], staged: Staged | None) -> TableError | None:
+def undo_refusal(turns: Sequence[dict[str, Any]], staged: bool) -> TableError | None:
     """Why an undo would be refused, or None: the one place the undo limit is decided (the
     page's UNDO, the held CONFIRM and the view's greyed button all ask here). Staged cards
-    can always be taken back; a turn can, unless it rolled dice, because a roll once seen
-    is not undone (a mistyped roll is corrected instead)."""
-    if staged is not None:
+    (`staged`: some are laid at the front, not yet rolled for) can always be taken back; a
+    turn can, unless it rolled dice, because a roll once seen is not undone (a mistyped
+    roll is corrected instead)."""
+    if staged:
         return None
     if not turns:
         return TableError(

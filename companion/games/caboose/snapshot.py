@@ -63,7 +63,7 @@ class Snapshot:
     @property
     def undo_refusal(self) -> TableError | None:
         """Why an undo would be refused at this instant (`undo_refusal`), or None."""
-        return undo_refusal(self.record.turns, self.staged)
+        return undo_refusal(self.record.turns, self.staged is not None)
 
 
 def _with_layout(state: GameState) -> GameState:
