@@ -1,8 +1,8 @@
 """The caboose token: the one saturated red disc on the table (ours), or the box's own
 token as `companion enroll` taught it (`TaughtToken`: LOK'n'ROLL's locomotive, Rollecate's
-wooden train), and the railway card it stands on. It is found before the cards are
-matched, because it covers part of the face of the card it stands on
-(`card_identity.hidden_by_token`).
+wooden train); which railway card it stands on is `railway_order.card_under`'s. It is
+found before the cards are matched, because it covers part of the face of the card it
+stands on (`card_identity.hidden_by_token`).
 
 A taught token is kept in the catalogue folder as `token.json` (format
 `caboose-token/1`: its colour, the area of that colour and its length) and `token.png`,
@@ -16,17 +16,12 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
 
 from companion.games.caboose.vision import card_art
-from companion.vision.table import lies_on
 from companion.vision.taught_dice import Colour, TaughtError, read_taught
-
-if TYPE_CHECKING:  # observation.py holds a TaughtToken in its VisionConfig
-    from companion.games.caboose.vision.observation import SeenCard
 
 TOKEN_FORMAT = "caboose-token/1"
 
@@ -126,17 +121,3 @@ def _find_taught(half: np.ndarray, k: float, taught: TaughtToken) -> tuple[float
         if off < best_off and max(w, h) <= 1.5 * taught.length_mm + 2.0 / k:
             best, best_off = (float(centroids[i][0] / k), float(centroids[i][1] / k)), off
     return best
-
-
-def card_under(
-    point: tuple[float, float],
-    seen: Sequence[SeenCard],
-    railway: Sequence[int],
-    card_mm: tuple[float, float],
-) -> int | None:
-    """Where in `railway` (0: its back card) the card under `point` (mm) lies; None when
-    the point is on none of its cards."""
-    for position, index in enumerate(railway):
-        if lies_on(seen[index].pose, card_mm, point):
-            return position
-    return None

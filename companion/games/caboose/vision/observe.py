@@ -37,7 +37,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from companion.games.caboose.vision.caboose_token import card_under, find_caboose
+from companion.games.caboose.vision.caboose_token import find_caboose
 from companion.games.caboose.vision.card_identity import (
     card_image,
     hidden_by_token,
@@ -62,7 +62,7 @@ from companion.games.caboose.vision.off_the_cards import (
     off_the_known,
 )
 from companion.games.caboose.vision.problems import Problem, counted
-from companion.games.caboose.vision.railway_order import railway_order
+from companion.games.caboose.vision.railway_order import card_under, railway_order
 from companion.games.caboose.vision.touching_cards import touching_cards
 from companion.pose import Pose
 from companion.vision.calibrate import Calibration, calibrate, top_down

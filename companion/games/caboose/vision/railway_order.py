@@ -1,7 +1,8 @@
 """The railway's order from back to front: cards whose rail ends touch join into chains,
 the longest chain is the railway, and its back is the end nearer where the back card was
 last seen. The rules count everything from the back (the caboose's card, the penalty
-cards taken), so the order is what the session compares with the engine's railway.
+cards taken), so the order is what the session compares with the engine's railway; and
+which card of it a point (the caboose token) lies on, `card_under`.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from companion.games.caboose import cards
 from companion.games.caboose.rules import geometry
 from companion.games.caboose.vision.observation import SeenCard
 from companion.pose import Pose
+from companion.vision.table import lies_on
 
 _JOIN_MM = 12.0  # two rail ends this close are joined
 
@@ -102,3 +104,17 @@ def _chain(component: set[int], links: dict[int, set[int]]) -> list[int]:
     for start in sorted(ends):
         walk([start])
     return best
+
+
+def card_under(
+    point: tuple[float, float],
+    seen: Sequence[SeenCard],
+    railway: Sequence[int],
+    card_mm: tuple[float, float],
+) -> int | None:
+    """Where in `railway` (0: its back card) the card under `point` (mm) lies; None when
+    the point is on none of its cards."""
+    for position, index in enumerate(railway):
+        if lies_on(seen[index].pose, card_mm, point):
+            return position
+    return None
