@@ -25,8 +25,8 @@ from companion.games.yardmaster.vision.eval_printed import (
     printed_table,
     teach_stand_in,
 )
-from companion.games.yardmaster.vision.eval_vision import score_yard
 from companion.games.yardmaster.vision.reader import UNSURE, Yard
+from companion.games.yardmaster.vision.scoring import score_yard
 from companion.games.yardmaster.vision.taught import Catalogue, CatalogueError, read_taught
 from companion.pose import Pose
 from companion.synthetic import Camera, Hand, render

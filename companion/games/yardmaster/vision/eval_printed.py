@@ -9,7 +9,7 @@ Then each scene is laid by yardmaster.scenes.random_yard from its own seed, exac
 eval_vision lays our design (2-5 trains on any side, up to eight cards after the engine,
 touching or nearly, turned, face down, a hand now and then), drawn with the stand-in's
 pictures (`printed_table`), rendered through the easy or hard camera and read by
-taught.read_taught; scored by eval_vision.score_yard. Latency beside the plain OpenCV
+taught.read_taught; scored by scoring.score_yard. Latency beside the plain OpenCV
 pass over the same frame, timed in the same run, as eval_vision does.
 """
 
@@ -25,8 +25,8 @@ import numpy as np
 from companion import synthetic
 from companion.games.yardmaster import printed_art, scenes
 from companion.games.yardmaster.vision.enrolment import Deck, faces_of
-from companion.games.yardmaster.vision.eval_vision import summary, tally
 from companion.games.yardmaster.vision.reader import ReaderConfig
+from companion.games.yardmaster.vision.scoring import summary, tally
 from companion.games.yardmaster.vision.taught import Catalogue, read_taught
 from companion.pose import Pose
 from companion.synthetic import Camera, render
