@@ -155,3 +155,61 @@ def test_the_application_hides_no_import_without_saying_why() -> None:
             if nested and not (above >= 0 and lines[above].startswith("#")):
                 unexplained.append(f"{path.relative_to(ROOT)}:{line}")
     assert sorted(set(unexplained)) == []
+
+
+def test_no_game_imports_the_application() -> None:
+    """A game's package (companion/games/) is what the application (companion/app/) runs:
+    what a game shares with the application's demo driver lives below both (the synthetic
+    table's `Hands`), so a game is read, tested and replaced without the application."""
+
+    def refused(importer: str, imported: str, nested: bool) -> bool:
+        return _within(importer, "companion.games") and _within(imported, "companion.app")
+
+    assert _breaches(refused) == []
+
+
+def test_no_module_imports_itself_round_a_circle() -> None:
+    """Modules that import one another round a circle (at the top, inside a function or
+    for the type checker alone) can be read, tested and moved only together: a name two
+    modules share lives where both import it."""
+    paths = {_name(path): path for path in _modules()}
+    links = {
+        name: sorted({imported for imported, _, _ in _imports(path) if imported in paths} - {name})
+        for name, path in paths.items()
+    }
+    circles = [sorted(group) for group in _strongly_connected(links) if len(group) > 1]
+    assert sorted(circles) == []
+
+
+def _strongly_connected(links: dict[str, list[str]]) -> list[set[str]]:
+    """The groups of `links` whose every member reaches every other (Tarjan's algorithm)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    groups: list[set[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for after in links[node]:
+            if after not in index:
+                visit(after)
+                low[node] = min(low[node], low[after])
+            elif after in on_stack:
+                low[node] = min(low[node], index[after])
+        if low[node] == index[node]:
+            group = set()
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                group.add(member)
+                if member == node:
+                    break
+            groups.append(group)
+
+    for node in links:
+        if node not in index:
+            visit(node)
+    return groups

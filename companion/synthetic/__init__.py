@@ -8,7 +8,8 @@ game's package may use it.
 
 - scene.py: what a scene holds;
 - surface.py: the table top seen from above (wood, markers, shadows, the pieces);
-- camera.py: the camera over it (`Camera`, its presets, `camera_view`, `render`).
+- camera.py: the camera over it (`Camera`, its presets, `camera_view`, `render`);
+- players.py: the table as a demo's scripted players touch it (`Hands`).
 """
 
 from __future__ import annotations

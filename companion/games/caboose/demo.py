@@ -24,7 +24,7 @@ import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from companion.games.caboose import commandline
 from companion.games.caboose import scenes as synthetic
@@ -61,32 +61,12 @@ from companion.games.caboose.snapshot import snapshot_of
 from companion.games.protocol import CameraSetup, DemoError
 from companion.pose import Pose
 from companion.store import Store
+from companion.synthetic.players import Hands
 from companion.table import Table
 
 # Half a card's length and a die's half width and room: a die this far from a card's
 # centre on either axis lies off it.
 CARD_REACH_MM = 44.0 + 12.0
-
-
-class Hands(Protocol):
-    """The synthetic table as the players touch it (companion/app/demo.py lends it)."""
-
-    table: Table
-    frames: int  # frames the camera has taken
-    rendered: int  # of them, pictures drawn anew (a still table is not drawn again)
-
-    def look(self, scene: Any, attempt: int = 0, frames: int | None = None) -> None:
-        """Show the camera a scene for `frames` frames (default: long enough to be still);
-        `attempt` changes the camera's noise (a stuck camera's other picture)."""
-
-    def look_until(self, scene: Any, done: Callable[[], bool]) -> bool:
-        """Show a still scene until `done()`, a few pictures at most: whether it was."""
-
-    def press(self, button: str, done: Callable[[], bool]) -> bool:
-        """Press a button and wait until the table dealt with it: whether `done()`."""
-
-    def announce(self, turns: int) -> None:
-        """Say that turn `turns + 1` was accepted (only now may anyone rely on it)."""
 
 
 @dataclass

@@ -32,7 +32,7 @@ import argparse
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
@@ -47,10 +47,8 @@ from companion.games.switching.record import GAME_ID
 from companion.games.switching.snapshot import Played, Snapshot
 from companion.store import Store
 from companion.synthetic import Hand, Scene
+from companion.synthetic.players import Hands
 from companion.table import Table
-
-if TYPE_CHECKING:  # the driver's synthetic table, the players' hands (it imports the games)
-    from companion.app.demo import SyntheticTable as Hands
 
 NAMES = ("Ana", "Ben", "Cleo", "Dan")
 BOARD = "ours"

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import argparse
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any, Protocol
+from typing import Any
 
 import numpy as np
 
@@ -29,26 +29,12 @@ from companion.games.yardmaster.match import VARIANTS, Match, fold
 from companion.games.yardmaster.record import GAME_ID
 from companion.store import Store
 from companion.synthetic import Hand, Scene
+from companion.synthetic.players import Hands
 from companion.table import Table
 
 NAMES = ("Ana", "Ben", "Cleo", "Dan", "Eva")
 POLICIES = ("run", "value")  # by seat, alternating
 Turned = list[list[bool]]  # by seat, whether each card of the train lies end for end
-
-
-class Hands(Protocol):
-    """What the players may do at the synthetic table (companion/app/demo.py's driver)."""
-
-    frames: int
-    rendered: int
-
-    def look(self, scene: Any, attempt: int = 0, frames: int | None = None) -> None: ...
-
-    def look_until(self, scene: Any, done: Callable[[], bool]) -> bool: ...
-
-    def press(self, button: str, done: Callable[[], bool]) -> bool: ...
-
-    def announce(self, turns: int) -> None: ...
 
 
 @dataclass(frozen=True)
