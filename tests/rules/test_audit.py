@@ -1,5 +1,5 @@
 """The independent rules audit (issue 10): impossible turns and tables the engine accepted, or
-refused for the wrong reason. Each test names the ruling of shared/RULINGS.md it holds to."""
+refused for the wrong reason. Each test names the Caboose ruling (docs/RULINGS.md) it holds to."""
 
 from __future__ import annotations
 

@@ -19,7 +19,7 @@ RULEBOOK = {
 }
 
 # The facts each edition file sets that its rulebook does not print, as read in
-# shared/rules/ (see shared/RULINGS.md for where the missing ones come from).
+# shared/rules/ (see the package's docs/RULINGS.md for where the missing ones come from).
 NOT_PRINTED = {
     "loose-caboose": {"deck", "card_mm", "track", "dice.faces"},
     # The setup section is missing from the Rollecate rulebook.

@@ -1,9 +1,13 @@
-"""Every ruling of shared/RULINGS.md, by its id."""
+"""Every ruling of the Caboose package's docs/RULINGS.md (a copy of shared/RULINGS.md), by
+its id."""
 
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
+import companion
+from companion.games import caboose
 from companion.games.caboose.rules import dice
 from companion.games.caboose.rules.edition import EDITIONS, load
 from companion.games.caboose.rules.engine import apply, deal
@@ -178,3 +182,16 @@ def test_deal_is_a_seeded_shuffle():
     b = deal("loknroll", ["Ana", "Ben"], 7)
     c = deal("loknroll", ["Ana", "Ben"], 8)
     assert a == b and a != c
+
+
+RULINGS = Path(caboose.__file__).parent / "docs" / "RULINGS.md"
+SHARED_RULINGS = Path(companion.__file__).resolve().parents[1].parent / "shared" / "RULINGS.md"
+
+
+@pytest.mark.skipif(not SHARED_RULINGS.is_file(), reason="shared/RULINGS.md is not beside the code")
+def test_the_packages_rulings_are_the_shared_rulings_word_for_word():
+    """The repository stands alone with its own copy of the rulings; while the shared file
+    is beside it, the copy under its note of where it comes from is that file unchanged."""
+    note, _, copy = RULINGS.read_text(encoding="utf-8").partition("\n\n")
+    assert note.startswith("> ") and "`shared/RULINGS.md`" in note
+    assert copy == SHARED_RULINGS.read_text(encoding="utf-8")

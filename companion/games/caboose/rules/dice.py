@@ -1,4 +1,4 @@
-"""Dice results as the engine takes them: wheels per die (RULINGS.md R-6).
+"""Dice results as the engine takes them: wheels per die (docs/RULINGS.md R-6).
 
 A table without the custom dice can roll standard pip dice; a face map, chosen by the table
 and shown on screen, says how many wheels each pip count stands for. Each edition's file gives

@@ -1,4 +1,4 @@
-"""Putting a turn's penalty cards onto a pile: the exact best order of RULINGS.md R-7.
+"""Putting a turn's penalty cards onto a pile: the exact best order of docs/RULINGS.md R-7.
 
 Rollecate and LOK'n'ROLL let the player put the cards taken this turn onto the pile in any
 order, combining a card with an equal top card when they like. The engine proposes the order

@@ -1,4 +1,4 @@
-"""Edition facts as data (RULINGS.md R-9): one JSON file per edition in the
+"""Edition facts as data (docs/RULINGS.md R-9): one JSON file per edition in the
 game's `editions/`.
 
 The rulebooks do not print everything the engine needs (the mix of values and shapes, the
@@ -25,7 +25,7 @@ from companion.games.caboose import cards
 @dataclass(frozen=True)
 class Variant:
     """One variant of an edition, as its file describes it: how many play it, and the facts
-    of the rules code it switches on (RULINGS.md R-10 for the rival)."""
+    of the rules code it switches on (docs/RULINGS.md R-10 for the rival)."""
 
     id: str
     name: str  # as setup messages say it: "solo against Laura is for one player"
