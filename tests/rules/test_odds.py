@@ -1,9 +1,15 @@
 """`derail_odds`: exact chances from the edition's dice faces."""
 
+from collections import Counter
 from fractions import Fraction
+from itertools import product
+
+import pytest
 
 from companion.games.caboose.rules.edition import load
+from companion.games.caboose.rules.engine import apply
 from companion.games.caboose.rules.odds import derail_odds, legal_plays, wheel_counts
+from companion.games.caboose.rules.state import TOOK, Play
 
 
 def test_wheel_counts_are_exact():
@@ -39,3 +45,37 @@ def test_every_distinct_legal_play_is_listed_once():
     assert ("3", "3", "3x") in found and ("3", "3x") in found and ("3",) in found
     # 1; 3; 3x; 3 3; 3 3x; 3 3 3x: broken tracks laid last
     assert len(found) == len(set(found)) == 6
+
+
+# Tables where every rule of a derailment's cost is at work: broken tracks ahead and among
+# the cards played (R-4), rolls past the front (R-5), too few cards behind the caboose
+# (R-2: the others stop at its card), Loose Caboose's draw and discard piles (R-3).
+AGREEING_TABLES = [
+    ("rollecate", ["1", "2", "1", "2x", "3"], 1, ["2", "1", "1x"], ["3", "1"], []),
+    ("loknroll", ["2", "3"], 0, ["3", "4", "2x"], ["1"], []),
+    ("loose-caboose", ["1", "2x", "3"], 0, ["2", "1", "1x", "3"], ["4", "4"], ["2", "2"]),
+    ("loose-caboose", ["3"], 0, ["2", "1"], ["1"], []),
+]
+
+
+@pytest.mark.parametrize(
+    ("edition", "railway", "caboose", "hand", "draw", "discard"), AGREEING_TABLES
+)
+def test_the_odds_count_roll_by_roll_the_penalty_cards_the_engine_takes(
+    make_table, edition, railway, caboose, hand, draw, discard
+):
+    """For every play of up to three dice and every roll of its dice, the number of penalty
+    cards the odds count is the number the engine takes playing it."""
+    state = make_table(edition, railway, caboose, [hand, ["1"]], draw=draw, discard=discard)
+    checked = 0
+    for odds in derail_odds(state):
+        if odds.dice > 3:
+            continue
+        taken: Counter[int] = Counter()
+        for roll in product(state.edition.die_faces, repeat=odds.dice):
+            _, events = apply(state, Play(odds.cards, roll))
+            taken[sum(event.what == TOOK for event in events)] += 1
+        assert tuple(taken[k] for k in range(len(odds.by_penalty))) == odds.by_penalty, odds
+        assert sum(taken.values()) == odds.outcomes
+        checked += 1
+    assert checked

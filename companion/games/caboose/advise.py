@@ -20,6 +20,7 @@ from typing import Any
 from companion.games.caboose import cards
 from companion.games.caboose.rules import discard, engine
 from companion.games.caboose.rules.odds import Odds, derail_odds
+from companion.games.caboose.rules.penalties import penalty_cards
 from companion.games.caboose.rules.state import TOOK, GameState, Pass, Seat
 from companion.games.caboose.view import MAX_ORDER_CARDS, fraction_json, odds_json, order_options
 from companion.games.caboose.view import placements as fitting_placements
@@ -214,7 +215,7 @@ def _play(
         # Penalty cards come from the back of the railway; beyond the caboose's card
         # Loose Caboose takes them from the draw pile, unseen.
         if not state.edition.cancel_at_once and taken_count <= MAX_ORDER_CARDS:
-            taken = after[:taken_count]
+            taken, _ = penalty_cards(after, taken_count)
             if taken not in orders:
                 best = discard.best_order(player.pile, taken)
                 orders[taken] = [_order(o) for o in order_options(player.pile, taken, best)]

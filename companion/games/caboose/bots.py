@@ -11,6 +11,7 @@ from companion.games.caboose import cards
 from companion.games.caboose.rules import geometry
 from companion.games.caboose.rules.engine import laura_action
 from companion.games.caboose.rules.odds import expected_penalties, legal_plays
+from companion.games.caboose.rules.penalties import beyond_the_railway
 from companion.games.caboose.rules.state import Action, Chaos, GameState, Pass, Play
 from companion.pose import Pose
 
@@ -81,7 +82,7 @@ def cautious(state: GameState) -> Action:
         return laura_action(state)
     hand = _hand(state)
     edition = state.edition
-    extra = len(state.draw) + len(state.discard) if edition.penalties_from_draw else 0
+    extra = beyond_the_railway(edition, len(state.draw), len(state.discard))
     threshold, fallback = 1.0, Pass()
     chaos = tuple(code for code in hand if cards.is_chaos(code))
     if chaos:

@@ -7,6 +7,7 @@ a known one are compared everywhere the session matches the camera with the engi
 from __future__ import annotations
 
 from companion.games.caboose import cards
+from companion.games.caboose.rules.penalties import penalty_cards
 from companion.games.caboose.rules.state import GameState
 from companion.games.caboose.session_messages import Message
 from companion.games.caboose.tracker import TableView
@@ -24,8 +25,9 @@ def mismatch(state: GameState, view: TableView) -> Message | None:
     same = len(want) == len(seen) and all(alike(w, s) for w, s in zip(want, seen, strict=True))
     if not same:
         extra = len(seen) - len(want)
-        tail = seen[extra:] if extra > 0 else ()
-        if extra > 0 and all(alike(w, s) for w, s in zip(want, tail, strict=True)):
+        # the penalty cards still lying at the back of the railway, and what they leave
+        left = penalty_cards(seen, extra)[1] if extra > 0 else ()
+        if extra > 0 and all(alike(w, s) for w, s in zip(want, left, strict=True)):
             return Message("take_one" if extra == 1 else "take", {"n": extra})
         if not seen:
             return Message("railway_unseen", {"want": " ".join(want)})

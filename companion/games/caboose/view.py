@@ -17,7 +17,7 @@ from companion.games.caboose import cards
 from companion.games.caboose.record import to_action
 from companion.games.caboose.rules import discard, geometry
 from companion.games.caboose.rules.engine import laura_action
-from companion.games.caboose.rules.odds import Odds, derail_odds, play_odds
+from companion.games.caboose.rules.odds import Odds, beyond_this_turn, derail_odds, play_odds
 from companion.games.caboose.rules.scoring import counted, final_ranking, score
 from companion.games.caboose.rules.state import (
     BANKED,
@@ -116,13 +116,6 @@ def placements(state: GameState, played: Sequence[str]) -> list[list[list[float]
     return options
 
 
-def _extra(state: GameState) -> int:
-    """Cards beyond the railway that penalties could come from (as `derail_odds` counts)."""
-    if not state.edition.penalties_from_draw:
-        return 0
-    return max(0, len(state.draw) - 1) + len(state.discard)
-
-
 def choices(state: GameState, provisional: bool = False) -> dict[str, Any]:
     """What every page may know of the move to come: the die's faces, whether the deal is
     a real table's (`provisional`: the companion does not know the hands), and Laura's
@@ -184,7 +177,9 @@ def staged(snap: Snapshot) -> dict[str, Any] | None:
     if snap.staged is None:
         return None
     state = snap.state
-    odds = play_odds(state.edition, state.railway, state.caboose, snap.staged.cards, _extra(state))
+    odds = play_odds(
+        state.edition, state.railway, state.caboose, snap.staged.cards, beyond_this_turn(state)
+    )
     return {
         "seat": snap.staged.seat,
         "cards": list(snap.staged.cards),

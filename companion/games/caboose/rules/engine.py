@@ -15,6 +15,13 @@ from dataclasses import replace
 from companion.games.caboose import cards
 from companion.games.caboose.rules import discard, geometry
 from companion.games.caboose.rules.edition import Edition, load
+from companion.games.caboose.rules.penalties import (
+    beyond_the_railway,
+    broken_offsets,
+    caboose_run,
+    penalties_paid,
+    penalty_cards,
+)
 from companion.games.caboose.rules.scoring import final_ranking
 from companion.games.caboose.rules.state import (
     BANKED,
@@ -356,41 +363,44 @@ class _Turn:
         """Move the caboose; returns the steps it could not take. Broken tracks reached
         count (R-4), then the derailment's cards (R-5, R-13)."""
         start = self.caboose
-        self.caboose = min(start + steps, len(self.railway) - 1)
+        room = len(self.railway) - 1 - start
+        moved, broken, short = caboose_run(room, broken_offsets(self.railway, start), steps)
+        self.caboose = start + moved
         self.event(MOVED, number=self.caboose, **{"from": start, "to": self.caboose})
-        broken = 0
-        for index in range(start + 1, self.caboose + 1):
-            if cards.is_broken(self.railway[index]):
-                self.event(BROKEN_TRACK, (self.railway[index],), index)
-                broken += 1
-        missing = start + steps - self.caboose if may_derail else 0
+        for step in broken:
+            self.event(BROKEN_TRACK, (self.railway[start + step],), start + step)
+        missing = short if may_derail else 0
         if missing:
             self.derailments += 1
             self.event(DERAILED, number=missing)
-        self.take_penalties(broken, "broken")
+        self.take_penalties(len(broken), "broken")
         return missing
 
     def take_penalties(self, count: int, cause: str) -> None:
         """Take cards one by one from the back (R-2); Loose Caboose then the draw pile, then
         the reshuffled discard pile (R-3); the others stop at the caboose's card."""
-        for taken in range(count):
-            if self.caboose > 0:
-                code = self.railway.pop(0)
-                self.layout.pop(0)
-                self.caboose -= 1
-                source = "railway"
-            elif self.edition.penalties_from_draw and self.draw and not self.reshuffled:
-                code = self.draw_top()
-                source = "draw"
-            elif self.edition.penalties_from_draw and (self.discard or self.draw):
-                code = self.from_reshuffle()
-                source = "reshuffled"
-            else:
+        from_railway, _ = penalties_paid(count, self.caboose)
+        taken, left = penalty_cards(self.railway, from_railway)
+        self.railway, self.layout = list(left), self.layout[from_railway:]
+        self.caboose -= from_railway
+        for code in taken:
+            self.took(code, "railway", cause)
+        for owed in range(count - from_railway, 0, -1):
+            # Asked card by card: a card cancelled on the way goes onto the discard pile,
+            # which may pay the next one.
+            if not beyond_the_railway(self.edition, len(self.draw), len(self.discard)):
                 if self.edition.penalties_from_draw:
-                    self.event(FORGIVEN, number=count - taken)
+                    self.event(FORGIVEN, number=owed)
                 return
-            self.event(TOOK, (code,), source=source, cause=cause)
-            self.receive(code, cause)
+            if self.draw and not self.reshuffled:
+                self.took(self.draw_top(), "draw", cause)
+            else:
+                self.took(self.from_reshuffle(), "reshuffled", cause)
+
+    def took(self, code: str, source: str, cause: str) -> None:
+        """A penalty card taken from `source` ("railway", "draw", "reshuffled")."""
+        self.event(TOOK, (code,), source=source, cause=cause)
+        self.receive(code, cause)
 
     def from_reshuffle(self) -> str:
         """R-3: the discard pile becomes the draw pile. The players shuffle it at the table;

@@ -16,6 +16,12 @@ from itertools import combinations
 
 from companion.games.caboose import cards
 from companion.games.caboose.rules.edition import Edition
+from companion.games.caboose.rules.penalties import (
+    beyond_the_railway,
+    broken_offsets,
+    caboose_run,
+    penalties_paid,
+)
 from companion.games.caboose.rules.state import GameState
 
 
@@ -86,36 +92,20 @@ def legal_plays(edition: Edition, front: str, hand: Sequence[str]) -> list[tuple
     return found
 
 
-def broken_offsets(railway: Sequence[str], caboose: int) -> tuple[int, ...]:
-    """How many steps ahead of the caboose each broken track of the railway lies."""
-    return tuple(
-        step
-        for step, code in enumerate(railway[caboose + 1 :], start=1)
-        if cards.kind(code) == cards.BROKEN
-    )
-
-
 @lru_cache(maxsize=8192)
 def _outcome_counts(
-    faces: tuple[int, ...], dice: int, room: int, broken: tuple[int, ...], capacity: int
+    faces: tuple[int, ...], dice: int, room: int, broken: tuple[int, ...], behind: int, beyond: int
 ) -> tuple[int, int, tuple[int, ...]]:
     """(derailing rolls, penalty cards summed over the rolls, rolls by penalty cards) of
-    `dice` dice with `room` steps to the front, broken tracks `broken` steps ahead and at
-    most `capacity` cards behind the caboose (plus any beyond the railway) to pay with."""
+    `dice` dice with `room` steps to the front, broken tracks `broken` steps ahead, `behind`
+    cards behind the caboose and `beyond` past the railway to pay with (penalties.py)."""
     counts = wheel_counts(faces, dice)
     derail = 0
     weighted = 0
     by_cards: dict[int, int] = {}
-    broken_seen = 0
     for wheels, n in enumerate(counts):
-        if wheels and wheels <= room and wheels in broken:
-            broken_seen += 1
-        moved = min(wheels, room)
-        missing = wheels - moved
-        owed = broken_seen + missing
-        # Cards behind the caboose where it stops can be taken; Loose Caboose goes on to
-        # the draw pile.
-        paid = min(owed, capacity + moved)
+        moved, reached, missing = caboose_run(room, broken, wheels)
+        paid = sum(penalties_paid(len(reached) + missing, behind + moved, beyond))
         if missing:
             derail += n
         weighted += n * paid
@@ -130,7 +120,7 @@ def _counts_for(
     ahead: tuple[int, ...],
     caboose: int,
     played: Sequence[str],
-    behind_extra: int,
+    beyond: int,
 ) -> tuple[int, int, int, tuple[int, int, tuple[int, ...]]]:
     """(dice, room, outcomes, `_outcome_counts`) of a play onto a railway of
     `railway_len` cards whose broken tracks lie `ahead` (`broken_offsets`)."""
@@ -144,19 +134,21 @@ def _counts_for(
         for i, code in enumerate(played)
         if first + i <= reach and cards.kind(code) == cards.BROKEN
     )
-    # More capacity than any roll can owe changes nothing: clamp it, so the cache is shared.
-    capacity = min(caboose + behind_extra, reach + len(broken))
-    return dice, room, len(faces) ** dice, _outcome_counts(faces, dice, room, broken, capacity)
+    # More cards to pay with than any roll can owe change nothing: clamp them, so the cache
+    # is shared.
+    most = reach + len(broken)
+    counts = _outcome_counts(faces, dice, room, broken, min(caboose, most), min(beyond, most))
+    return dice, room, len(faces) ** dice, counts
 
 
 def play_odds(
-    edition: Edition, railway: Sequence[str], caboose: int, played: Sequence[str], behind_extra=0
+    edition: Edition, railway: Sequence[str], caboose: int, played: Sequence[str], beyond=0
 ) -> Odds:
-    """The odds of one play. `behind_extra` is how many more penalty cards could be paid
-    beyond the railway (Loose Caboose's draw and discard piles)."""
+    """The odds of one play. `beyond` is how many more penalty cards could be paid beyond
+    the railway (`penalties.beyond_the_railway`: Loose Caboose's draw and discard piles)."""
     ahead = broken_offsets(railway, caboose)
     dice, room, total, (derail, weighted, by_penalty) = _counts_for(
-        edition, len(railway), ahead, caboose, played, behind_extra
+        edition, len(railway), ahead, caboose, played, beyond
     )
     return Odds(
         cards=tuple(played),
@@ -174,16 +166,14 @@ def expected_penalties(
     railway: Sequence[str],
     caboose: int,
     plays: Sequence[Sequence[str]],
-    behind_extra: int = 0,
+    beyond: int = 0,
 ) -> list[float]:
     """`play_odds(...).penalty_total / outcomes` of each play, without building the odds:
     what a bot weighs for every legal play on every turn."""
     ahead = broken_offsets(railway, caboose)
     found = []
     for played in plays:
-        _, _, total, counts = _counts_for(
-            edition, len(railway), ahead, caboose, played, behind_extra
-        )
+        _, _, total, counts = _counts_for(edition, len(railway), ahead, caboose, played, beyond)
         found.append(counts[1] / total)
     return found
 
@@ -194,9 +184,15 @@ def derail_odds(state: GameState, hand: Sequence[str] | None = None) -> list[Odd
     if hand is None:
         hand = state.player.hand + state.draw[:1]
     edition = state.edition
-    after_draw = max(0, len(state.draw) - 1) + len(state.discard)
-    extra = after_draw if edition.penalties_from_draw else 0
+    beyond = beyond_this_turn(state)
     return [
-        play_odds(edition, state.railway, state.caboose, played, extra)
+        play_odds(edition, state.railway, state.caboose, played, beyond)
         for played in legal_plays(edition, state.front, hand)
     ]
+
+
+def beyond_this_turn(state: GameState) -> int:
+    """The cards past the railway that may pay the penalties of the turn to come
+    (`penalties.beyond_the_railway`): the draw pile after the card drawn this turn, and the
+    discard pile."""
+    return beyond_the_railway(state.edition, max(0, len(state.draw) - 1), len(state.discard))
