@@ -150,7 +150,7 @@ class Ledger:
         self._reveal(seat, played)
         state = self.game.state
         trial = Play(tuple(played), (), place=poses)
-        dice = 0 if state.player.laura else state.edition.dice_for(tuple(played))
+        dice = engine.dice_to_roll(state, played)
         # Check everything but the roll by applying the play with a roll of blanks.
         blank = min(state.edition.die_faces)
         try:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from companion.games.caboose import cards
 from companion.games.caboose.bots import POLICIES
 from companion.games.caboose.rules import geometry
-from companion.games.caboose.rules.engine import laura_action
+from companion.games.caboose.rules.engine import dice_to_roll, laura_action
 from companion.games.caboose.rules.state import Action, Chaos, GameState, Pass, Play
 from companion.games.protocol import DemoError
 from companion.pose import Pose
@@ -110,7 +110,7 @@ class Players:
             return Chaos(chaos) if chaos and not state.player.laura else Pass()
         played = tuple(code for code, _ in fitted)
         poses = tuple(pose for _, pose in fitted)
-        dice = 0 if state.player.laura else state.edition.dice_for(played)
+        dice = dice_to_roll(state, played)
         roll = tuple(rng.choice(state.edition.die_faces) for _ in range(dice))
         return Play(played, roll, place=poses)
 

@@ -9,6 +9,7 @@ from dataclasses import replace
 from companion.games.caboose.bots import cautious, greedy
 from companion.games.caboose.commands import Act
 from companion.games.caboose.match import Match
+from companion.games.caboose.rules.engine import dice_to_roll
 from companion.games.caboose.rules.state import Play
 from companion.games.protocol import Start
 from companion.table import Table
@@ -27,8 +28,8 @@ def sample(table: Table, turns: int = 6, seed: str = "demo") -> None:
         if state.over:
             return
         action = policies[number % 2](state)
-        if isinstance(action, Play) and not state.player.laura:
-            count = state.edition.dice_for(action.cards)
+        if isinstance(action, Play):
+            count = dice_to_roll(state, action.cards)
             faces = state.edition.die_faces
             action = replace(action, roll=tuple(dice.choice(faces) for _ in range(count)))
         table.handle(Act(state.to_move, action))

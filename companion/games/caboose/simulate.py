@@ -15,7 +15,7 @@ from pathlib import Path
 from companion.games.caboose.bots import POLICIES
 from companion.games.caboose.record import Record, record_of, save, to_turn
 from companion.games.caboose.rules.edition import load
-from companion.games.caboose.rules.engine import apply, deal
+from companion.games.caboose.rules.engine import apply, deal, dice_to_roll
 from companion.games.caboose.rules.scoring import final_ranking, score
 from companion.games.caboose.rules.state import Action, Event, GameState, Play
 
@@ -35,8 +35,8 @@ def turns(
     faces = state.edition.die_faces
     while not state.over:
         action = policies[state.to_move % len(policies)](state)
-        if isinstance(action, Play) and not state.player.laura:
-            count = state.edition.dice_for(action.cards)
+        if isinstance(action, Play):
+            count = dice_to_roll(state, action.cards)
             roll = tuple(dice.choice(faces) for _ in range(count))
             # The constructor, not dataclasses.replace: several times cheaper, every turn.
             action = Play(action.cards, roll, action.order, action.place, action.drawn)

@@ -267,8 +267,21 @@ def _fits_first_railway(edition: Edition, railway: list[str], code: str) -> bool
 
 
 def _differ_forbidden(edition: Edition, a: str, b: str) -> bool:
+    return values_differ_forbidden(edition, cards.value(a), cards.value(b))
+
+
+def values_differ_forbidden(edition: Edition, a: int, b: int) -> bool:
+    """Whether cards of values `a` and `b` may not be joined: Rollecate's and LOK'n'ROLL's
+    adjacent values never differ by the edition's gap (R-11)."""
     gap = edition.forbidden_difference
-    return gap is not None and abs(cards.value(a) - cards.value(b)) == gap
+    return gap is not None and abs(a - b) == gap
+
+
+def dice_to_roll(state: GameState, played: Sequence[str]) -> int:
+    """How many dice the player to move rolls for `played`: as many as the edition says
+    (their value or the sum of their values), none for Laura, who moves by her card's value
+    (R-10)."""
+    return 0 if state.player.laura else state.edition.dice_for(tuple(played))
 
 
 # --- legal actions ----------------------------------------------------------------------
@@ -594,7 +607,7 @@ def _play(turn: _Turn, action: Play) -> None:
         )
     poses = _placement(turn, played, action.place)
     laura = turn.state.player.laura
-    dice = 0 if laura else edition.dice_for(played)
+    dice = dice_to_roll(turn.state, played)
     _check_roll(edition, dice, action.roll)
     turn.requested_drawn = tuple(action.drawn)
     turn.railway += played

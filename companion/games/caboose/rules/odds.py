@@ -16,6 +16,7 @@ from itertools import combinations
 
 from companion.games.caboose import cards
 from companion.games.caboose.rules.edition import Edition
+from companion.games.caboose.rules.engine import values_differ_forbidden
 from companion.games.caboose.rules.penalties import (
     beyond_the_railway,
     broken_offsets,
@@ -79,9 +80,8 @@ def legal_plays(edition: Edition, front: str, hand: Sequence[str]) -> list[tuple
             groups.setdefault(cards.value(code), []).append(code)
     found: list[tuple[str, ...]] = []
     seen: set[tuple[str, ...]] = set()
-    gap = edition.forbidden_difference
     for v in sorted(groups):
-        if gap is not None and abs(v - cards.value(front)) == gap:
+        if values_differ_forbidden(edition, v, cards.value(front)):
             continue
         group = sorted(groups[v], key=lambda c: (cards.is_broken(c), c))
         for size in range(1, len(group) + 1):
