@@ -73,7 +73,7 @@ test-opencv:
 	    touch $$venv/.installed; \
 	  fi; \
 	  echo "== the vision tests on OpenCV $$($$venv/bin/python -c 'import cv2; print(cv2.__version__)')"; \
-	  $$venv/bin/pytest -n auto -p no:cacheprovider -m "not browser" -k "$(OPENCV_ONCE)" tests/vision; \
+	  $$venv/bin/pytest -n auto -p no:cacheprovider -m "not browser" -k "$(OPENCV_ONCE)" tests/vision tests/caboose/vision; \
 	done
 
 bench: $(VENV)/.installed

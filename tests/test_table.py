@@ -19,8 +19,8 @@ from companion.games.caboose.words import REFUSALS
 from companion.games.protocol import RecordProblem, Refusal, Start
 from companion.store import Store
 from companion.table import Table
+from tests.caboose.rules.conftest import table as dealt_table
 from tests.playing import act, ledger, new_game
-from tests.rules.conftest import table as dealt_table
 from tests.tables import ROLLECATE_TWO
 
 RECORD = ROLLECATE_TWO

@@ -28,8 +28,8 @@ from companion.games.caboose.words import session_words
 from companion.games.protocol import Setting
 from companion.store import Store
 from companion.table import Table
+from tests.caboose.test_session import event, lay, roll, see, start
 from tests.playing import act, ledger, new_game
-from tests.test_session import event, lay, roll, see, start
 from web.app import Settings, create_app
 
 pytestmark = pytest.mark.browser

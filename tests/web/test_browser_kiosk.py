@@ -30,7 +30,7 @@ from companion.games.switching.commands import Seen
 from companion.games.switching.follow import BoardSeen
 from companion.store import Store
 from companion.table import Table
-from tests import test_session as camera
+from tests.caboose import test_session as camera
 from tests.web import test_browser as shared
 
 pytestmark = pytest.mark.browser

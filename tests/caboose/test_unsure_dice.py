@@ -16,8 +16,8 @@ from companion.games.caboose.vision.observation import SeenDie
 from companion.games.caboose.words import SESSION
 from companion.games.protocol import Malformed
 from companion.store import Store
+from tests.caboose.test_session import event, lay, see, start
 from tests.playing import ledger
-from tests.test_session import event, lay, see, start
 
 FACE_MAP = {1: 0, 2: 0, 3: 1, 4: 1, 5: 2, 6: 2}
 

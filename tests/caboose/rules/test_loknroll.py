@@ -16,7 +16,7 @@ from companion.games.caboose.rules.state import (
     Play,
     RuleError,
 )
-from tests.rules.conftest import laura_table
+from tests.caboose.rules.conftest import laura_table
 
 
 @pytest.mark.parametrize(("players", "removed"), [(2, 11), (3, 9), (4, 7)])

@@ -21,11 +21,11 @@ from companion.games.caboose.session_messages import MESSAGES
 from companion.games.caboose.words import REFUSALS, SESSION
 from companion.pose import Pose
 from companion.store import Store
-from tests.rules.conftest import laura_table, table
+from tests.caboose.rules.conftest import laura_table, table
 from tests.tables import ROLLECATE_TWO
 from tests.words_checks import codes_in
 
-GAMES = Path(__file__).parents[2] / "companion" / "games"
+GAMES = Path(__file__).parents[3] / "companion" / "games"
 PACKAGE = GAMES / "caboose"
 # The shared checks every game's requests go through (a name, a request's fields): their
 # keys are the Caboose page's words too.

@@ -20,7 +20,7 @@ from companion.games.caboose.vision.observation import VisionConfig
 from companion.games.caboose.vision.observe import observe
 from companion.synthetic import PlacedDie
 from companion.vision.table import rotate
-from tests.vision.test_real_dice import needs_photos
+from tests.caboose.vision.test_real_dice import needs_photos
 
 _SURE_DIE = SessionConfig().die_unsure_below
 _SURE_CARD = SessionConfig().unsure_below

@@ -24,9 +24,9 @@ from companion.games.caboose.words import (
     session_words,
 )
 from companion.store import Store
+from tests.caboose.rules.conftest import table
+from tests.caboose.test_session import lay, roll, start
 from tests.playing import ledger
-from tests.rules.conftest import table
-from tests.test_session import lay, roll, start
 from tests.web.conftest import record
 from tests.words_checks import codes_in, sample_views
 from web.words import SHELL

@@ -11,7 +11,7 @@ import pytest
 
 from companion.games.caboose.rules.edition import EDITIONS, load
 
-RULEBOOKS = Path(__file__).resolve().parents[2].parent / "shared" / "rules"
+RULEBOOKS = Path(__file__).resolve().parents[3].parent / "shared" / "rules"
 RULEBOOK = {
     "loose-caboose": "loose-caboose-gamewright-2022-en-es.txt",
     "rollecate": "rollecate-en.txt",

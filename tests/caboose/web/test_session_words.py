@@ -1,6 +1,6 @@
 """The referee at the table speaks the page's language: the session says everything as keys
 and parameters, the view says them in English or Spanish, and the English is what the API
-always gave. The session is driven as in tests/test_session.py."""
+always gave. The session is driven as in tests/caboose/test_session.py."""
 
 from __future__ import annotations
 
@@ -14,8 +14,18 @@ from companion.games.caboose.session import CHECKING, CONFIRM, STAGED, UNDO, Ses
 from companion.games.caboose.tracker import CABOOSE_MOVED, CARDS_SHOWN
 from companion.games.caboose.words import card_words, session_words
 from companion.store import Store
+from tests.caboose.test_session import (
+    Outputs,
+    event,
+    flow,
+    followed,
+    lay,
+    roll,
+    see,
+    start,
+    view_of,
+)
 from tests.playing import act, ledger, new_game
-from tests.test_session import Outputs, event, flow, followed, lay, roll, see, start, view_of
 from tests.web.conftest import PIN
 from web.app import create_app
 

@@ -9,7 +9,7 @@ from companion.games.caboose.rules.edition import load
 from companion.games.caboose.rules.engine import apply, start
 from companion.games.caboose.rules.scoring import counted, score
 from companion.games.caboose.rules.state import TOOK, Pass, Play, RuleError, Seat
-from tests.rules.conftest import laura_table
+from tests.caboose.rules.conftest import laura_table
 
 
 def refused(state, action) -> RuleError:

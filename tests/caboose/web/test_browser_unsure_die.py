@@ -13,8 +13,8 @@ from companion.games.caboose.session import ASKING, SessionConfig
 from companion.games.caboose.tracker import DICE_SETTLED
 from companion.games.caboose.vision.observation import SeenDie
 from companion.store import Store
+from tests.caboose.test_session import event, lay, see, start
 from tests.playing import ledger
-from tests.test_session import event, lay, see, start
 from tests.web.test_browser import Server, browser, enter_pin, open_page, shot  # noqa: F401
 
 pytestmark = pytest.mark.browser
