@@ -1,6 +1,7 @@
-"""The JSON API: everything a player can do on the page. Each POST route only turns its
-JSON into a command (the game's `parse`, which checks the request's shape: unknown fields,
-card codes, rolls, poses) and hands it to the table (`companion.table.Table.handle`), the
+"""The JSON API: everything a player can do on the page. A game's commands all go through
+one route, `POST /api/command/<name>`, which only turns its JSON into the command (the
+game's `parse`, which knows its commands by name and checks the request's shape: unknown
+fields, card codes, rolls, poses) and hands it to the table (`companion.table.Table.handle`), the
 one writer, which leaves the rules to the game; a refusal becomes its HTTP status
 (`web.app`), so the game is never touched by a request that fails.
 
@@ -23,6 +24,7 @@ from flask import Blueprint, Response, current_app, jsonify, request
 
 from companion.games import default, for_record, games
 from companion.games.protocol import LANGUAGES, Game, Malformed, Refusal
+from companion.games.requests import UnknownCommand
 from companion.table import Table
 from web.words import advisor_says, named_game, page_words, pick
 
@@ -141,14 +143,6 @@ def _game(value: Any, name: str) -> Game:
     if value not in games():
         raise ApiError(422, "request", f"{name} must be one of {known}", fields=[name])
     return games()[value]
-
-
-def _command(route: str) -> Response:
-    """A POST route: its JSON as the game's command, handed to the table; answered with
-    the new view, so the phone that acted redraws at once, without waiting for its own
-    event to come back."""
-    table().handle(table().game.parse(route, data()))
-    return _view_response()
 
 
 # --- reading -------------------------------------------------------------------------------
@@ -438,79 +432,32 @@ def import_record() -> Response:
     return _view_response()
 
 
-@api.post("/stage")
-def stage() -> Response:
-    return _command("stage")
+@api.post("/command/<path:name>")
+def command(name: str) -> Response:
+    """One of the commands the game at the table declares (its `parse` reads the JSON by
+    the command's name; a name it has not is a 404 naming those it has), handed to the
+    table and answered with the new view, so the phone that acted redraws at once,
+    without waiting for its own event to come back. The commands of the turn at the
+    table (`session/<name>`) need a camera following it, as `GET /api/session` does."""
+    if name.startswith("session/"):
+        _followed()
+    table().handle(table().game.parse(name, data()))
+    return _view_response()
 
 
-@api.post("/unstage")
-def unstage() -> Response:
-    return _command("unstage")
-
-
-@api.post("/pass")
-def pass_turn() -> Response:
-    return _command("pass")
-
-
-@api.post("/play")
-def play() -> Response:
-    return _command("play")
-
-
-@api.post("/chaos")
-def chaos() -> Response:
-    return _command("chaos")
-
-
-@api.post("/order")
-def order() -> Response:
-    """Another discard order for the last turn, the same roll (no confirmation needed)."""
-    return _command("order")
-
-
-@api.post("/correct")
-def correct() -> Response:
-    """A mistyped roll of the last turn corrected; without `confirm` the API answers 409
-    with `needs_confirm`, and the page asks the players before sending it again."""
-    return _command("correct")
-
-
-@api.post("/shown")
-def shown() -> Response:
-    """The cards a provisional deal waits for (the view's `to_show`), entered on the page
-    rather than shown to the camera: those taken from the draw pile, or a hand at the end."""
-    return _command("shown")
-
-
-@api.post("/undo")
-def undo() -> Response:
-    """Staged cards taken back, else the last turn; `turn` says which last turn the phone
-    saw, so repeated or crossing taps take back one turn only."""
-    return _command("undo")
-
-
-@api.post("/add")
-def add() -> Response:
-    """Yardmaster Express: a card added to the mover's train (as printed, turned, or face
-    down); `turn` says how many cards the phone saw added, so a tap on a table that moved on
-    is refused."""
-    return _command("add")
-
-
-@api.post("/next")
-def next_game() -> Response:
-    """Yardmaster Express's strategic variant: its second game dealt once the first ended."""
-    return _command("next")
-
-
-@api.post("/roll")
-def roll() -> Response:
-    """The switching-track game: the dice thrown (the colour die, or a repair tile played
-    instead of it, and the two number dice), typed in on the page when no camera reads
-    them; the panel slides, and the view lists every legal move for the roll with its
-    outcome."""
-    return _command("roll")
+def declared(name: str) -> bool:
+    """Whether some game has the command `name` (its `parse` does not call it unknown;
+    asked without its fields, it refuses their absence or takes none): the page's old
+    path of it, `POST /api/<name>`, is then `POST /api/command/<name>` (`web.app`)."""
+    for game in games().values():
+        try:
+            game.parse(name, {})
+        except UnknownCommand:
+            continue
+        except Refusal:
+            pass  # its fields missing: a command all the same
+        return True
+    return False
 
 
 # --- the turn at the table (when a camera follows it) --------------------------------------
@@ -529,11 +476,3 @@ def session_status() -> Response:
     request's language as the view says it."""
     _followed()
     return jsonify(table().view(language())["session"])
-
-
-@api.post("/session/answer")
-def session_answer() -> Response:
-    """The players' choice for a card the camera was unsure of, among the question's
-    options; answered with the new view, as every change is."""
-    _followed()
-    return _command("session/answer")

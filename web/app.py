@@ -21,7 +21,7 @@ import math
 import secrets
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -41,9 +41,10 @@ from werkzeug.exceptions import HTTPException
 
 from companion import games
 from companion.games.protocol import Malformed, RecordProblem, Refusal
+from companion.games.requests import UnknownCommand
 from companion.store import StorageFull
 from companion.table import Table
-from web.api import ApiError, Limiter, Streams, Views, api, language
+from web.api import ApiError, Limiter, Streams, Views, api, declared, language
 from web.words import ADVISOR, SHELL, advisor_says, page_words
 
 log = logging.getLogger("companion.web")
@@ -125,6 +126,25 @@ class _PinGuard:
                 )
 
 
+class _OldCommandPaths:
+    """The paths the page sent the games' commands to before one route took them all
+    (`/api/play`: `/api/<name>`), kept as aliases of `/api/command/<name>`: a path naming a
+    command some game declares, and none of the app's own routes, is that route's from
+    routing on, guard, checks and answer alike (another method than POST is refused
+    there, 405, as it was)."""
+
+    def __init__(self, app: Callable[[dict[str, Any], Any], Any], own: set[str]) -> None:
+        self._app = app
+        self._own = own  # the app's own paths, never taken for a command
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
+        path: str = environ.get("PATH_INFO", "")
+        name = path.removeprefix("/api/")
+        if name != path and path not in self._own and declared(name):
+            environ["PATH_INFO"] = f"/api/command/{name}"
+        return self._app(environ, start_response)
+
+
 def new_pin() -> str:
     return f"{secrets.randbelow(10**6):06d}"
 
@@ -145,6 +165,8 @@ def create_app(table: Table, pin: str | None = None, settings: Settings | None =
     app.extensions["caboose.streams"] = Streams(settings.max_streams, settings.stream_settle)
     guard = _PinGuard(pin, settings)
     app.register_blueprint(api)
+    own = {rule.rule for rule in app.url_map.iter_rules()}
+    app.wsgi_app = _OldCommandPaths(app.wsgi_app, own)  # type: ignore[method-assign]
 
     @app.before_request
     def protect() -> None:
@@ -276,6 +298,8 @@ def _error_answer(exc: Exception) -> tuple[Response, int]:
         # the request's shape; "not now" (the table's state is in the way); "not allowed";
         # no room on the table's disk (507 Insufficient Storage: the server's, not the rules')
         status = 400 if isinstance(exc, Malformed) else 409 if exc.conflict else 422
+        if isinstance(exc, UnknownCommand):  # no such command in this game: no such page
+            status = 404
         if isinstance(exc, StorageFull):
             status = 507
         rule, message, extra = exc.rule, exc.message, exc.extra

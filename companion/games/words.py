@@ -19,6 +19,7 @@ CHECKS: dict[str, dict[str, str]] = {
         "bad_names": "{field} debe listar los nombres de los jugadores",
         "unknown_fields": "campos desconocidos: {fields}; esta petición admite {allowed}",
         "missing_fields": "faltan campos: {fields}",
+        "unknown_command": "este juego no tiene la orden {name}: sus órdenes son {commands}",
         "name_not_text": "el nombre del jugador {player} debe ser un texto",
         "name_too_long": "el nombre del jugador {player} tiene {length} caracteres: un "
         "nombre tiene como mucho {most}",

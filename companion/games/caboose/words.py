@@ -421,6 +421,7 @@ REFUSALS: dict[str, dict[str, str]] = {
         "página (0 antes del primer turno)",
         "unknown_fields": "campos desconocidos: {fields}; esta petición admite {allowed}",
         "missing_fields": "faltan campos: {fields}",
+        "unknown_command": "este juego no tiene la orden {name}: sus órdenes son {commands}",
         # a record refused on import (record.py)
         "record_not_object": "un registro es un objeto JSON",
         "record_format": "el formato debe ser {format}, no {given}",
