@@ -128,9 +128,11 @@ def _turn_number(value: Any, name: str) -> int:
 
 
 def _document(value: Any, name: str) -> dict[str, Any]:
+    """A record as a JSON object: refused in the format of the game at the table, whose
+    page sent it (the record's own format then says which game reads it)."""
     if not isinstance(value, dict):
-        formats = ", ".join(g.record_format for g in games().values())
-        raise ApiError(400, "record", f"{name} must be a record object ({formats})", fields=[name])
+        wanted = table().game.record_format
+        raise ApiError(400, "record", f"{name} must be a {wanted} object", fields=[name])
     return value
 
 

@@ -672,6 +672,20 @@ def test_replay_frames_turn_by_turn_without_touching_the_game(client, dealt):
     assert snapshot(client, dealt) == before
 
 
+@pytest.mark.parametrize("game", ["caboose", "yardmaster-express", "switching"])
+def test_a_record_that_is_no_object_is_refused_in_the_format_of_the_game_at_the_table(
+    tmp_path, game
+):
+    from companion.games import games
+
+    client = twin(tmp_path, "table", game)
+    wanted = games()[game].record_format
+    for path, body in (("/api/import", {}), ("/api/replay", {"turn": 0})):
+        answer = client.post(path, json=body | {"record": "a record"}, headers=HEADERS)
+        assert answer.status_code == 400 and error_of(answer)["fields"] == ["record"]
+        assert error_of(answer)["message"] == f"record must be a {wanted} object"
+
+
 def test_replay_of_a_bad_record(client):
     answer = client.post(
         "/api/replay", json={"record": record(turns=[{"chaos": ["C4"]}]), "turn": 1}
