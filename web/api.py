@@ -342,7 +342,7 @@ def _advise_fields(doc: dict[str, Any], lang: str) -> None:
     fault to hear of): each refusal names its field and is said in `lang`."""
 
     def refuse(key: str, *names: str) -> ApiError:
-        return ApiError(400, "request", advisor_says(lang, key), fields=list(names))
+        return ApiError(400, "request", advisor_says(table().game, lang, key), fields=list(names))
 
     unknown = sorted(set(doc) - set(ADVISE_FIELDS))
     if unknown:
@@ -368,19 +368,21 @@ def advise() -> Response:
     try:
         doc = data()
     except ApiError:
-        raise ApiError(400, "request", advisor_says(language(), "request")) from None
+        raise ApiError(400, "request", advisor_says(table().game, language(), "request")) from None
     lang = doc["lang"] if doc.get("lang") in LANGUAGES else language()
     wait = current_app.extensions["caboose.advise_limit"].wait(request.remote_addr or "")
     if wait:
         seconds = math.ceil(wait)
-        raise ApiError(429, "slow", advisor_says(lang, "slow", n=seconds), retry_after=seconds)
+        raise ApiError(
+            429, "slow", advisor_says(table().game, lang, "slow", n=seconds), retry_after=seconds
+        )
     _advise_fields(doc, lang)
     try:
         answer = table().advise(doc["seat"], doc["hand"], lang)
     except Refusal as refusal:
         status = 400 if isinstance(refusal, Malformed) else 409
         key = refusal.key or "request"
-        said = advisor_says(lang, key, **refusal.params)
+        said = advisor_says(table().game, lang, key, **refusal.params)
         fields = refusal.extra.get("fields")  # the games' checks name the field they refuse
         raise ApiError(
             status, refusal.rule, said, **({"fields": fields} if fields else {})

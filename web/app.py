@@ -45,7 +45,7 @@ from companion.games.requests import UnknownCommand
 from companion.store import StorageFull
 from companion.table import Table
 from web.api import ApiError, Limiter, Streams, Views, api, declared, language
-from web.words import ADVISOR, SHELL, advisor_says, page_words
+from web.words import SHELL, advisor_says, advisor_words, page_words
 
 log = logging.getLogger("companion.web")
 
@@ -56,6 +56,9 @@ OPEN_POSTS = {"api.replay", "api.advise"}
 PIN_READS = {"api.hand"}
 # Answers that name cards of a hidden hand (their refusals too): kept by no cache.
 PRIVATE = {"api.advise", "api.hand"}
+# A game's drawing of its advice on the advisor's page, in its page folder (a game with no
+# hidden hand has none): its style and its script (web/static/advisor.js says the contract).
+ADVISOR_FILES = ("advisor.css", "advisor.js")
 
 
 @dataclass(frozen=True)
@@ -177,7 +180,7 @@ def create_app(table: Table, pin: str | None = None, settings: Settings | None =
             return  # reading is open; an unknown path is a plain 404
         if request.mimetype != "application/json":
             if request.endpoint == "api.advise":  # a phone's page: said in its language
-                raise ApiError(400, "request", advisor_says(language(), "request"))
+                raise ApiError(400, "request", advisor_says(table.game, language(), "request"))
             raise ApiError(415, "csrf", "changes are sent as JSON (Content-Type: application/json)")
         origin = request.headers.get("Origin")
         # Scheme and host both: http://table and https://table are different origins.
@@ -237,15 +240,19 @@ def create_app(table: Table, pin: str | None = None, settings: Settings | None =
         """The private advisor, one phone's own page: its player's hand stays on it (its
         script keeps it in the tab's sessionStorage and sends it only to ask)."""
         lang = language()
-        words = ADVISOR[lang]
+        game = table.game
+        words = advisor_words(game, lang)
         response = Response(
             render_template(
                 "advisor.html",
                 lang=lang,
                 other="es" if lang == "en" else "en",
-                language=page_words(games.default(), lang)["language"],
+                language=SHELL[lang]["language"],
                 text=words,
                 text_json=json.dumps(words),
+                game=game.id,
+                # the game's drawing of its advice, where it has a hidden hand to advise on
+                drawing=[name for name in ADVISOR_FILES if (game.page / name).is_file()],
             )
         )
         response.headers["Cache-Control"] = "no-store"

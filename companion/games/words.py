@@ -48,6 +48,22 @@ def with_refusals(
     }
 
 
+# A game's words of its advice on the private advisor's page, among its page's words.
+ADVISOR_PREFIX = "advisor_"
+
+
+def with_advisor(
+    text: Mapping[str, Mapping[str, str]], advisor: Mapping[str, Mapping[str, str]]
+) -> dict[str, dict[str, str]]:
+    """A game's words in every language with the private advisor's words of its advice as
+    `advisor_<key>`: the advisor's page says them as `<key>`, beside its own (web/words.py)."""
+    return {
+        lang: dict(text[lang])
+        | {ADVISOR_PREFIX + key: words for key, words in advisor[lang].items()}
+        for lang in LANGUAGES
+    }
+
+
 def say(words: Mapping[str, str], key: str, **params: Any) -> str:
     """One of a game's words with its parameters: its `_one` form when the count `n` is 1."""
     template = words.get(f"{key}_one", words[key]) if params.get("n") == 1 else words[key]
