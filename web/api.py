@@ -157,7 +157,7 @@ def state() -> Response:
 
 @api.get("/editions")
 def editions() -> Response:
-    """The default game's options (for the Caboose design: its editions and variants)."""
+    """The default game's options (its editions and variants, say)."""
     return jsonify(
         [
             {"id": o.id, "name": o.name, "variants": [v.id for v in o.variants]}
@@ -168,8 +168,8 @@ def editions() -> Response:
 
 @api.get("/games")
 def games_list() -> Response:
-    """Every game the table referees, with the options a new game of it may choose (for
-    the Caboose design: its editions and their variants), the default game first; the
+    """Every game the table referees, with the options a new game of it may choose (its
+    editions and their variants, say), the default game first; the
     names in the request's language (`?lang=`), as the start form shows them."""
     lang = language()
     return jsonify([named_game(g, lang) for g in games().values()])
@@ -401,7 +401,7 @@ def hand() -> Response:
     (`Table.hand`): never in the view, which every page and the screen beside the table
     read, but asked for by the mover's phone, with the PIN, when its player taps to see it.
     No cache keeps it; 409 when the companion holds no hand to show (a real table's deal,
-    Laura's turn, no game or the game over)."""
+    a player who holds none, no game or the game over)."""
     found = table().hand(language())
     if found is None:
         raise ApiError(409, "hand", "no hand to show: the companion does not hold this one")

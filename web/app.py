@@ -131,7 +131,7 @@ class _PinGuard:
 
 class _OldCommandPaths:
     """The paths the page sent the games' commands to before one route took them all
-    (`/api/play`: `/api/<name>`), kept as aliases of `/api/command/<name>`: a path naming a
+    (`/api/<name>`), kept as aliases of `/api/command/<name>`: a path naming a
     command some game declares, and none of the app's own routes, is that route's from
     routing on, guard, checks and answer alike (another method than POST is refused
     there, 405, as it was)."""

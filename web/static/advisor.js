@@ -9,9 +9,11 @@
 // asking, the refusals, whose turn it is. The advice itself is drawn by the game's own
 // script (its package's page folder's advisor.js, served at /games/<id>/advisor.js after
 // this one, where the game has a hidden hand to advise on), which sets
-// `window.gameAdvisor = { cardLabel(code), draw() }` when it runs: `cardLabel` says a card
-// of the hand in words (as the advice names it, never by its code), `draw` returns the
-// elements of the advice in `answer` (the latest), after the line saying whose turn it is.
+// `window.gameAdvisor = { cardLabel(code), draw(), seated(player) }` when it runs:
+// `cardLabel` says a card of the hand in words (as the advice names it, never by its code),
+// `draw` returns the elements of the advice in `answer` (the latest), after the line saying
+// whose turn it is, and `seated`, if given, whether a player of the view holds a hand to
+// advise on (else every one does).
 // It may use this script's `T`, `say(key, params)`, `el(tag, text, className)`, `answer`,
 // `cardLabel(code)`, `cardsLabel(codes)` and `bestLine(label, reason, tied)`.
 "use strict";
@@ -28,7 +30,8 @@ let askAgain = false; // the table or the hand changed while it was
 let retryTimer = null; // after a 429: ask again once the wait is over
 // The game's drawing of its advice (set once every script has run): none where the game
 // has no hidden hand, whose page says so rather than advise.
-let advisor = { cardLabel: (code) => code, draw: () => [] };
+const EVERY_PLAYER = () => true;
+let advisor = { cardLabel: (code) => code, draw: () => [], seated: EVERY_PLAYER };
 
 // --- words ------------------------------------------------------------------------------
 
@@ -91,8 +94,10 @@ function players() {
   return view && Array.isArray(view.players) ? view.players : [];
 }
 
+// The players who hold a hand to advise on (the game says: every one, unless its drawing
+// of the advice says otherwise).
 function people() {
-  return players().filter((p) => !p.laura);
+  return players().filter((p) => advisor.seated(p));
 }
 
 function onView(next) {
@@ -254,7 +259,7 @@ function bestLine(label, reason, tied) {
 
 // After every deferred script, the game's included: it has set window.gameAdvisor by then.
 function setup() {
-  if (window.gameAdvisor) advisor = window.gameAdvisor;
+  if (window.gameAdvisor) advisor = { seated: EVERY_PLAYER, ...window.gameAdvisor };
   $("seat").addEventListener("change", (event) => {
     keep("seat", Number(event.target.value));
     ask();

@@ -11,6 +11,8 @@ window.gameAdvisor = {
     return names[code.replace(/!$/, "").split("/")[0]] || code;
   },
   draw: caboose,
+  // Laura, the solo variant's automaton, holds no hand to advise on.
+  seated: (player) => !player.laura,
 };
 
 function caboose() {
