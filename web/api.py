@@ -1,6 +1,7 @@
-"""The JSON API: everything a player can do on the page. Each POST route only turns its
-JSON into a command (the game's `parse`, which checks the request's shape: unknown fields,
-card codes, rolls, poses) and hands it to the table (`companion.table.Table.handle`), the
+"""The JSON API: everything a player can do on the page. A game's commands all go through
+one route, `POST /api/command/<name>`, which only turns its JSON into the command (the
+game's `parse`, which knows its commands by name and checks the request's shape: unknown
+fields, card codes, rolls, poses) and hands it to the table (`companion.table.Table.handle`), the
 one writer, which leaves the rules to the game; a refusal becomes its HTTP status
 (`web.app`), so the game is never touched by a request that fails.
 
@@ -23,6 +24,7 @@ from flask import Blueprint, Response, current_app, jsonify, request
 
 from companion.games import default, for_record, games
 from companion.games.protocol import LANGUAGES, Game, Malformed, Refusal
+from companion.games.requests import UnknownCommand
 from companion.table import Table
 from web.words import advisor_says, named_game, page_words, pick
 
@@ -126,9 +128,11 @@ def _turn_number(value: Any, name: str) -> int:
 
 
 def _document(value: Any, name: str) -> dict[str, Any]:
+    """A record as a JSON object: refused in the format of the game at the table, whose
+    page sent it (the record's own format then says which game reads it)."""
     if not isinstance(value, dict):
-        formats = ", ".join(g.record_format for g in games().values())
-        raise ApiError(400, "record", f"{name} must be a record object ({formats})", fields=[name])
+        wanted = table().game.record_format
+        raise ApiError(400, "record", f"{name} must be a {wanted} object", fields=[name])
     return value
 
 
@@ -143,14 +147,6 @@ def _game(value: Any, name: str) -> Game:
     return games()[value]
 
 
-def _command(route: str) -> Response:
-    """A POST route: its JSON as the game's command, handed to the table; answered with
-    the new view, so the phone that acted redraws at once, without waiting for its own
-    event to come back."""
-    table().handle(table().game.parse(route, data()))
-    return _view_response()
-
-
 # --- reading -------------------------------------------------------------------------------
 
 
@@ -161,7 +157,7 @@ def state() -> Response:
 
 @api.get("/editions")
 def editions() -> Response:
-    """The default game's options (for the Caboose design: its editions and variants)."""
+    """The default game's options (its editions and variants, say)."""
     return jsonify(
         [
             {"id": o.id, "name": o.name, "variants": [v.id for v in o.variants]}
@@ -172,8 +168,8 @@ def editions() -> Response:
 
 @api.get("/games")
 def games_list() -> Response:
-    """Every game the table referees, with the options a new game of it may choose (for
-    the Caboose design: its editions and their variants), the default game first; the
+    """Every game the table referees, with the options a new game of it may choose (its
+    editions and their variants, say), the default game first; the
     names in the request's language (`?lang=`), as the start form shows them."""
     lang = language()
     return jsonify([named_game(g, lang) for g in games().values()])
@@ -346,7 +342,7 @@ def _advise_fields(doc: dict[str, Any], lang: str) -> None:
     fault to hear of): each refusal names its field and is said in `lang`."""
 
     def refuse(key: str, *names: str) -> ApiError:
-        return ApiError(400, "request", advisor_says(lang, key), fields=list(names))
+        return ApiError(400, "request", advisor_says(table().game, lang, key), fields=list(names))
 
     unknown = sorted(set(doc) - set(ADVISE_FIELDS))
     if unknown:
@@ -372,19 +368,21 @@ def advise() -> Response:
     try:
         doc = data()
     except ApiError:
-        raise ApiError(400, "request", advisor_says(language(), "request")) from None
+        raise ApiError(400, "request", advisor_says(table().game, language(), "request")) from None
     lang = doc["lang"] if doc.get("lang") in LANGUAGES else language()
     wait = current_app.extensions["caboose.advise_limit"].wait(request.remote_addr or "")
     if wait:
         seconds = math.ceil(wait)
-        raise ApiError(429, "slow", advisor_says(lang, "slow", n=seconds), retry_after=seconds)
+        raise ApiError(
+            429, "slow", advisor_says(table().game, lang, "slow", n=seconds), retry_after=seconds
+        )
     _advise_fields(doc, lang)
     try:
         answer = table().advise(doc["seat"], doc["hand"], lang)
     except Refusal as refusal:
         status = 400 if isinstance(refusal, Malformed) else 409
         key = refusal.key or "request"
-        said = advisor_says(lang, key, **refusal.params)
+        said = advisor_says(table().game, lang, key, **refusal.params)
         fields = refusal.extra.get("fields")  # the games' checks name the field they refuse
         raise ApiError(
             status, refusal.rule, said, **({"fields": fields} if fields else {})
@@ -403,7 +401,7 @@ def hand() -> Response:
     (`Table.hand`): never in the view, which every page and the screen beside the table
     read, but asked for by the mover's phone, with the PIN, when its player taps to see it.
     No cache keeps it; 409 when the companion holds no hand to show (a real table's deal,
-    Laura's turn, no game or the game over)."""
+    a player who holds none, no game or the game over)."""
     found = table().hand(language())
     if found is None:
         raise ApiError(409, "hand", "no hand to show: the companion does not hold this one")
@@ -438,79 +436,32 @@ def import_record() -> Response:
     return _view_response()
 
 
-@api.post("/stage")
-def stage() -> Response:
-    return _command("stage")
+@api.post("/command/<path:name>")
+def command(name: str) -> Response:
+    """One of the commands the game at the table declares (its `parse` reads the JSON by
+    the command's name; a name it has not is a 404 naming those it has), handed to the
+    table and answered with the new view, so the phone that acted redraws at once,
+    without waiting for its own event to come back. The commands of the turn at the
+    table (`session/<name>`) need a camera following it, as `GET /api/session` does."""
+    if name.startswith("session/"):
+        _followed()
+    table().handle(table().game.parse(name, data()))
+    return _view_response()
 
 
-@api.post("/unstage")
-def unstage() -> Response:
-    return _command("unstage")
-
-
-@api.post("/pass")
-def pass_turn() -> Response:
-    return _command("pass")
-
-
-@api.post("/play")
-def play() -> Response:
-    return _command("play")
-
-
-@api.post("/chaos")
-def chaos() -> Response:
-    return _command("chaos")
-
-
-@api.post("/order")
-def order() -> Response:
-    """Another discard order for the last turn, the same roll (no confirmation needed)."""
-    return _command("order")
-
-
-@api.post("/correct")
-def correct() -> Response:
-    """A mistyped roll of the last turn corrected; without `confirm` the API answers 409
-    with `needs_confirm`, and the page asks the players before sending it again."""
-    return _command("correct")
-
-
-@api.post("/shown")
-def shown() -> Response:
-    """The cards a provisional deal waits for (the view's `to_show`), entered on the page
-    rather than shown to the camera: those taken from the draw pile, or a hand at the end."""
-    return _command("shown")
-
-
-@api.post("/undo")
-def undo() -> Response:
-    """Staged cards taken back, else the last turn; `turn` says which last turn the phone
-    saw, so repeated or crossing taps take back one turn only."""
-    return _command("undo")
-
-
-@api.post("/add")
-def add() -> Response:
-    """Yardmaster Express: a card added to the mover's train (as printed, turned, or face
-    down); `turn` says how many cards the phone saw added, so a tap on a table that moved on
-    is refused."""
-    return _command("add")
-
-
-@api.post("/next")
-def next_game() -> Response:
-    """Yardmaster Express's strategic variant: its second game dealt once the first ended."""
-    return _command("next")
-
-
-@api.post("/roll")
-def roll() -> Response:
-    """The switching-track game: the dice thrown (the colour die, or a repair tile played
-    instead of it, and the two number dice), typed in on the page when no camera reads
-    them; the panel slides, and the view lists every legal move for the roll with its
-    outcome."""
-    return _command("roll")
+def declared(name: str) -> bool:
+    """Whether some game has the command `name` (its `parse` does not call it unknown;
+    asked without its fields, it refuses their absence or takes none): the page's old
+    path of it, `POST /api/<name>`, is then `POST /api/command/<name>` (`web.app`)."""
+    for game in games().values():
+        try:
+            game.parse(name, {})
+        except UnknownCommand:
+            continue
+        except Refusal:
+            pass  # its fields missing: a command all the same
+        return True
+    return False
 
 
 # --- the turn at the table (when a camera follows it) --------------------------------------
@@ -529,11 +480,3 @@ def session_status() -> Response:
     request's language as the view says it."""
     _followed()
     return jsonify(table().view(language())["session"])
-
-
-@api.post("/session/answer")
-def session_answer() -> Response:
-    """The players' choice for a card the camera was unsure of, among the question's
-    options; answered with the new view, as every change is."""
-    _followed()
-    return _command("session/answer")

@@ -21,7 +21,7 @@ import math
 import secrets
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -41,10 +41,11 @@ from werkzeug.exceptions import HTTPException
 
 from companion import games
 from companion.games.protocol import Malformed, RecordProblem, Refusal
+from companion.games.requests import UnknownCommand
 from companion.store import StorageFull
 from companion.table import Table
-from web.api import ApiError, Limiter, Streams, Views, api, language
-from web.words import ADVISOR, SHELL, advisor_says, page_words
+from web.api import ApiError, Limiter, Streams, Views, api, declared, language
+from web.words import SHELL, advisor_says, advisor_words, page_words
 
 log = logging.getLogger("companion.web")
 
@@ -55,6 +56,9 @@ OPEN_POSTS = {"api.replay", "api.advise"}
 PIN_READS = {"api.hand"}
 # Answers that name cards of a hidden hand (their refusals too): kept by no cache.
 PRIVATE = {"api.advise", "api.hand"}
+# A game's drawing of its advice on the advisor's page, in its page folder (a game with no
+# hidden hand has none): its style and its script (web/static/advisor.js says the contract).
+ADVISOR_FILES = ("advisor.css", "advisor.js")
 
 
 @dataclass(frozen=True)
@@ -125,6 +129,25 @@ class _PinGuard:
                 )
 
 
+class _OldCommandPaths:
+    """The paths the page sent the games' commands to before one route took them all
+    (`/api/<name>`), kept as aliases of `/api/command/<name>`: a path naming a
+    command some game declares, and none of the app's own routes, is that route's from
+    routing on, guard, checks and answer alike (another method than POST is refused
+    there, 405, as it was)."""
+
+    def __init__(self, app: Callable[[dict[str, Any], Any], Any], own: set[str]) -> None:
+        self._app = app
+        self._own = own  # the app's own paths, never taken for a command
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
+        path: str = environ.get("PATH_INFO", "")
+        name = path.removeprefix("/api/")
+        if name != path and path not in self._own and declared(name):
+            environ["PATH_INFO"] = f"/api/command/{name}"
+        return self._app(environ, start_response)
+
+
 def new_pin() -> str:
     return f"{secrets.randbelow(10**6):06d}"
 
@@ -145,6 +168,8 @@ def create_app(table: Table, pin: str | None = None, settings: Settings | None =
     app.extensions["caboose.streams"] = Streams(settings.max_streams, settings.stream_settle)
     guard = _PinGuard(pin, settings)
     app.register_blueprint(api)
+    own = {rule.rule for rule in app.url_map.iter_rules()}
+    app.wsgi_app = _OldCommandPaths(app.wsgi_app, own)  # type: ignore[method-assign]
 
     @app.before_request
     def protect() -> None:
@@ -155,7 +180,7 @@ def create_app(table: Table, pin: str | None = None, settings: Settings | None =
             return  # reading is open; an unknown path is a plain 404
         if request.mimetype != "application/json":
             if request.endpoint == "api.advise":  # a phone's page: said in its language
-                raise ApiError(400, "request", advisor_says(language(), "request"))
+                raise ApiError(400, "request", advisor_says(table.game, language(), "request"))
             raise ApiError(415, "csrf", "changes are sent as JSON (Content-Type: application/json)")
         origin = request.headers.get("Origin")
         # Scheme and host both: http://table and https://table are different origins.
@@ -215,15 +240,19 @@ def create_app(table: Table, pin: str | None = None, settings: Settings | None =
         """The private advisor, one phone's own page: its player's hand stays on it (its
         script keeps it in the tab's sessionStorage and sends it only to ask)."""
         lang = language()
-        words = ADVISOR[lang]
+        game = table.game
+        words = advisor_words(game, lang)
         response = Response(
             render_template(
                 "advisor.html",
                 lang=lang,
                 other="es" if lang == "en" else "en",
-                language=page_words(games.default(), lang)["language"],
+                language=SHELL[lang]["language"],
                 text=words,
                 text_json=json.dumps(words),
+                game=game.id,
+                # the game's drawing of its advice, where it has a hidden hand to advise on
+                drawing=[name for name in ADVISOR_FILES if (game.page / name).is_file()],
             )
         )
         response.headers["Cache-Control"] = "no-store"
@@ -276,6 +305,8 @@ def _error_answer(exc: Exception) -> tuple[Response, int]:
         # the request's shape; "not now" (the table's state is in the way); "not allowed";
         # no room on the table's disk (507 Insufficient Storage: the server's, not the rules')
         status = 400 if isinstance(exc, Malformed) else 409 if exc.conflict else 422
+        if isinstance(exc, UnknownCommand):  # no such command in this game: no such page
+            status = 404
         if isinstance(exc, StorageFull):
             status = 507
         rule, message, extra = exc.rule, exc.message, exc.extra

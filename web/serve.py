@@ -49,9 +49,8 @@ DEFAULT_DB = Path.home() / ".local" / "share" / "caboose-companion" / "table.sql
 
 
 def deal_demo(table: Table, turns: int = 6, seed: str = "demo") -> None:
-    """A game in progress (the default game's sample: for the Caboose design, bots playing
-    a few turns of Rollecate, dice rolled from `seed`), so the page opens with something to
-    look at."""
+    """A game in progress (the default game's sample: bots playing a few turns, dice rolled
+    from `seed`), so the page opens with something to look at."""
     games.default().sample(table, turns, seed)
 
 

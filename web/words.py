@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.games.protocol import LANGUAGES, Game
+from companion.games.words import ADVISOR_PREFIX
 
 # A word whose count changes it has a second form, `<key>_one`, which the page says when the
 # count `{n}` is 1; both languages have the same keys.
@@ -157,9 +158,11 @@ def named_game(game: Game, lang: str) -> dict[str, Any]:
     }
 
 
-# The private advisor's page (templates/advisor.html, static/advisor.js) and its refusals
-# (`error_<key>`: the keys of the games' `advise` refusals, `request` for a request of the
-# wrong shape, `slow` over the rate limit), in both languages with the same keys.
+# The private advisor's page (templates/advisor.html, static/advisor.js): the words of the
+# shell's part of it, and its refusals (`error_<key>`: the keys of the games' `advise`
+# refusals, `request` for a request of the wrong shape, `slow` over the rate limit), in
+# both languages with the same keys. A game's own advice is said in its words
+# (`advisor_<key>`, `advisor_words`).
 ADVISOR: dict[str, dict[str, str]] = {
     "en": {
         "title": "Advisor",
@@ -169,55 +172,12 @@ ADVISOR: dict[str, dict[str, str]] = {
         "hand": "Your hand",
         "tap": "Tap your cards to add them; tap a card of the hand to take it out.",
         "empty_hand": "Clear the hand",
-        "track": "Track cards",
-        "broken": "Broken tracks",
-        "chaos": "Chaos cards",
-        "railcars": "Railcar cards",
         "no_game": "No game is being played: start one on the table's page.",
         "no_hidden_hand": "This game has no hidden hand: the table's page shows every move.",
         "your_turn": "Your turn.",
         "not_your_turn": "{mover} is to move: this is for the table as it is now.",
-        "front": "Front card: {card}",
-        "pile": "Your penalty pile: {points} points",
-        "plays": "Plays",
-        "no_plays": "No card of this hand can be laid on the front card.",
-        "dice": "{n} dice",
-        "dice_one": "1 die",
-        "derail": "derails: {num}/{den} ({percent} %)",
-        "expected": "expected penalty: {value} cards",
-        "fits_nowhere": "fits nowhere on the table",
         "best": "Best",
-        "reason_least_penalty": "the fewest penalty cards expected",
-        "reason_no_risk": "no risk: nothing to pay whatever the dice show",
-        "reason_only_play": "the only play",
-        "reason_pass_cheaper": "passing costs less than any play is expected to",
-        "reason_must_pass": "no card can be laid: pass",
-        "reason_most_points": "the most points for your train",
-        "reason_longest_run": "the most points, and the longer cargo run",
         "tied": "as good: {plays}",
-        "pass": "Pass",
-        "pass_cost": "costs {n} penalty cards",
-        "pass_cost_one": "costs 1 penalty card",
-        "pass_broken": "(the caboose reaches a broken track)",
-        "pass_pile": "your pile then: {points} points",
-        "pass_pile_cancels": "your pile then: {points} points, the card taken cancelling one of "
-        "yours",
-        "chaos_cards": "Chaos cards",
-        "chaos_combines": "{card} combines with your top card {top}: {change} points",
-        "chaos_lies": "{card} lies on top of your pile: +{change} points",
-        "chaos_all": "All of them in the order {order}: {change} points",
-        "penalties": "If it costs penalty cards",
-        "taken": "{n} cards ({chance}): {cards}",
-        "taken_one": "1 card ({chance}): {cards}",
-        "order": "order {order} leaves {points} points",
-        "order_best": "best order: {order}, leaves {points} points",
-        "cancel_at_once": "Each penalty card cancels as it comes: no order to choose.",
-        "score": "score {before} → {after}",
-        "run": "longest cargo run {before} → {after}",
-        "way_up": "face up",
-        "way_turned": "turned",
-        "way_down": "face down",
-        "train_value": "your train now: {score} points, longest run {run}",
         "error_request": "The request was not understood: reload the page and ask again.",
         "error_slow": "Too many questions from this phone: wait {n} s, then ask again.",
         "error_hand_list": "The hand must be a list of cards: clear it and tap it again.",
@@ -228,7 +188,6 @@ ADVISOR: dict[str, dict[str, str]] = {
         "error_all_seen": "{card}: the box has {box} and {seen} lie on the table: your "
         "hand cannot hold {given}. Check the card and take it out.",
         "error_seat": "Pick who you are in the list.",
-        "error_laura": "Laura holds no hand: pick one of the people at the table.",
         "error_no_game": "No game is being played: start one on the table's page.",
         "error_over": "The game is over: no more moves to advise on.",
     },
@@ -240,57 +199,13 @@ ADVISOR: dict[str, dict[str, str]] = {
         "hand": "Tu mano",
         "tap": "Toca tus cartas para añadirlas; toca una carta de la mano para quitarla.",
         "empty_hand": "Vaciar la mano",
-        "track": "Cartas de vía",
-        "broken": "Vías rotas",
-        "chaos": "Cartas de caos",
-        "railcars": "Cartas de vagones",
         "no_game": "No hay partida en juego: empieza una en la página de la mesa.",
         "no_hidden_hand": "Este juego no tiene mano oculta: la página de la mesa muestra "
         "cada jugada.",
         "your_turn": "Es tu turno.",
         "not_your_turn": "Le toca a {mover}: esto es para la mesa tal como está ahora.",
-        "front": "Carta del frente: {card}",
-        "pile": "Tu pila de penalización: {points} puntos",
-        "plays": "Jugadas",
-        "no_plays": "Ninguna carta de esta mano puede ponerse en la carta del frente.",
-        "dice": "{n} dados",
-        "dice_one": "1 dado",
-        "derail": "descarrila: {num}/{den} ({percent} %)",
-        "expected": "penalización esperada: {value} cartas",
-        "fits_nowhere": "no cabe en ninguna parte de la mesa",
         "best": "La mejor",
-        "reason_least_penalty": "la menor penalización esperada",
-        "reason_no_risk": "sin riesgo: nada que pagar salga lo que salga en los dados",
-        "reason_only_play": "la única jugada",
-        "reason_pass_cheaper": "pasar cuesta menos de lo que se espera de cualquier jugada",
-        "reason_must_pass": "ninguna carta puede ponerse: pasa",
-        "reason_most_points": "los más puntos para tu tren",
-        "reason_longest_run": "los más puntos y la fila de carga más larga",
         "tied": "igual de buenas: {plays}",
-        "pass": "Pasar",
-        "pass_cost": "cuesta {n} cartas de penalización",
-        "pass_cost_one": "cuesta 1 carta de penalización",
-        "pass_broken": "(el furgón llega a una vía rota)",
-        "pass_pile": "tu pila entonces: {points} puntos",
-        "pass_pile_cancels": "tu pila entonces: {points} puntos, pues la carta tomada anula una "
-        "de las tuyas",
-        "chaos_cards": "Cartas de caos",
-        "chaos_combines": "{card} se combina con tu carta de arriba {top}: {change} puntos",
-        "chaos_lies": "{card} queda encima de tu pila: +{change} puntos",
-        "chaos_all": "Todas en el orden {order}: {change} puntos",
-        "penalties": "Si cuesta cartas de penalización",
-        "taken": "{n} cartas ({chance}): {cards}",
-        "taken_one": "1 carta ({chance}): {cards}",
-        "order": "el orden {order} deja {points} puntos",
-        "order_best": "mejor orden: {order}, deja {points} puntos",
-        "cancel_at_once": "Cada carta de penalización se cancela al llegar: no hay orden que "
-        "elegir.",
-        "score": "puntos {before} → {after}",
-        "run": "fila de carga más larga {before} → {after}",
-        "way_up": "boca arriba",
-        "way_turned": "girada",
-        "way_down": "boca abajo",
-        "train_value": "tu tren ahora: {score} puntos, fila más larga {run}",
         "error_request": "No se entendió la petición: recarga la página y vuelve a preguntar.",
         "error_slow": "Demasiadas preguntas desde este teléfono: espera {n} s y vuelve a "
         "preguntar.",
@@ -302,17 +217,26 @@ ADVISOR: dict[str, dict[str, str]] = {
         "error_all_seen": "{card}: la caja tiene {box} y {seen} están en la mesa: "
         "tu mano no puede tener {given}. Revisa la carta y quítala.",
         "error_seat": "Elige quién eres en la lista.",
-        "error_laura": "Laura no tiene mano: elige a una de las personas de la mesa.",
         "error_no_game": "No hay partida en juego: empieza una en la página de la mesa.",
         "error_over": "La partida ha terminado: no quedan jugadas que aconsejar.",
     },
 }
 
 
-def advisor_says(lang: str, key: str, **params: object) -> str:
-    """One of the advisor's refusals in `lang` (`error_<key>`), its parameters filled in; a
-    key the advisor has no words for is said as a request it did not understand."""
-    words = ADVISOR[pick(lang, None)]
+def advisor_words(game: Game, lang: str) -> dict[str, str]:
+    """Every word the advisor's page says in `lang` with `game` at the table: the shell's,
+    then the game's own advice (its words named `advisor_<key>`, said as `<key>`)."""
+    own = game.words(lang)
+    return ADVISOR[lang] | {
+        key.removeprefix(ADVISOR_PREFIX): own[key] for key in own if key.startswith(ADVISOR_PREFIX)
+    }
+
+
+def advisor_says(game: Game, lang: str, key: str, **params: object) -> str:
+    """One of the advisor's refusals in `lang` (`error_<key>`, the shell's or `game`'s),
+    its parameters filled in; a key the advisor has no words for is said as a request it
+    did not understand."""
+    words = advisor_words(game, pick(lang, None))
     template = words.get(f"error_{key}", words["error_request"])
     try:
         return template.format(**params)

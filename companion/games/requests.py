@@ -116,8 +116,14 @@ def start(data: Mapping[str, Any], most: int) -> Start:
     return Start(tuple(got["names"]), got["edition"], got.get("variant"), got.get("seed"))
 
 
-# A game's page routes (`POST /api/<name>`) and the reader of each route's JSON.
+# A game's commands as its page sends them (`POST /api/command/<name>`) and the reader of
+# each one's JSON.
 Routes = Mapping[str, Callable[[Mapping[str, Any]], object]]
+
+
+class UnknownCommand(Malformed):
+    """A command the game does not have (the API answers 404): the message, and the key
+    `unknown_command` the page says in its language, name the commands it has."""
 
 
 def command(routes: Routes, route: str, data: Mapping[str, Any]) -> object:
@@ -125,7 +131,10 @@ def command(routes: Routes, route: str, data: Mapping[str, Any]) -> object:
     try:
         read = routes[route]
     except KeyError:
-        raise Malformed(
-            "request", f"there is no command {route!r}: use {', '.join(routes)}"
+        raise UnknownCommand(
+            "request",
+            f"there is no command {route!r}: use {', '.join(routes)}",
+            key="unknown_command",
+            params={"name": route, "commands": ", ".join(routes)},
         ) from None
     return read(data)

@@ -19,6 +19,7 @@ CHECKS: dict[str, dict[str, str]] = {
         "bad_names": "{field} debe listar los nombres de los jugadores",
         "unknown_fields": "campos desconocidos: {fields}; esta petición admite {allowed}",
         "missing_fields": "faltan campos: {fields}",
+        "unknown_command": "este juego no tiene la orden {name}: sus órdenes son {commands}",
         "name_not_text": "el nombre del jugador {player} debe ser un texto",
         "name_too_long": "el nombre del jugador {player} tiene {length} caracteres: un "
         "nombre tiene como mucho {most}",
@@ -43,6 +44,22 @@ def with_refusals(
     every = merged | {"en": dict.fromkeys(merged["es"], "{message}") | merged.get("en", {})}
     return {
         lang: dict(text[lang]) | {f"refusal_{key}": words for key, words in every[lang].items()}
+        for lang in LANGUAGES
+    }
+
+
+# A game's words of its advice on the private advisor's page, among its page's words.
+ADVISOR_PREFIX = "advisor_"
+
+
+def with_advisor(
+    text: Mapping[str, Mapping[str, str]], advisor: Mapping[str, Mapping[str, str]]
+) -> dict[str, dict[str, str]]:
+    """A game's words in every language with the private advisor's words of its advice as
+    `advisor_<key>`: the advisor's page says them as `<key>`, beside its own (web/words.py)."""
+    return {
+        lang: dict(text[lang])
+        | {ADVISOR_PREFIX + key: words for key, words in advisor[lang].items()}
         for lang in LANGUAGES
     }
 

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.games import protocol
+from companion.games import games, protocol
 from companion.games.caboose import advise as caboose_advise
 from companion.games.protocol import Setting
 from companion.games.yardmaster import advise as yard_advise
@@ -23,7 +23,7 @@ from companion.table import Table
 from tests.web.conftest import HEADERS, PIN
 from tests.words_checks import codes_in
 from web.app import Settings, create_app
-from web.words import ADVISOR
+from web.words import advisor_words
 
 # Ana's hand in an order no record holds, so the store or a log holding it is seen.
 HAND = ["2", "C2", "1"]
@@ -173,17 +173,17 @@ def test_at_a_real_table_the_advisor_knows_what_the_page_cannot(tmp_path):
 def test_every_refusal_of_the_advisor_has_words_in_both_languages():
     """Each key the games' advice and the seam's checks refuse with is said by the route in
     English and Spanish, not as the generic "not understood"."""
-    sources = [
-        inspect.getsource(caboose_advise),
-        inspect.getsource(yard_advise),
-        inspect.getsource(protocol.advised_seat),
-        inspect.getsource(protocol.check_held),
-    ]
-    keys = {key for source in sources for key in re.findall(r'key="(\w+)"', source)}
-    assert {"not_a_card", "all_seen", "too_many", "seat", "no_game", "over"} <= keys
-    for lang in ("en", "es"):
-        for key in keys:
-            assert f"error_{key}" in ADVISOR[lang], (lang, key)
+    shared = [inspect.getsource(protocol.advised_seat), inspect.getsource(protocol.check_held)]
+    every: set[str] = set()
+    for game, advise in (("caboose", caboose_advise), ("yardmaster-express", yard_advise)):
+        sources = [inspect.getsource(advise), *shared]
+        keys = {key for source in sources for key in re.findall(r'key="(\w+)"', source)}
+        every |= keys
+        for lang in ("en", "es"):
+            words = advisor_words(games()[game], lang)  # the shell's and the game's
+            for key in keys:
+                assert f"error_{key}" in words, (game, lang, key)
+    assert {"not_a_card", "all_seen", "too_many", "seat", "no_game", "over", "laura"} <= every
 
 
 @pytest.mark.parametrize("lang", ["en", "es"])

@@ -4,6 +4,7 @@ unchanged after each refusal."""
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
@@ -179,7 +180,18 @@ def test_too_many_wrong_pins_lock_out_for_a_while(client):
 
 
 @pytest.mark.parametrize(
-    "path", ["/api/game", "/api/import", "/api/stage", "/api/pass", "/api/play", "/api/undo"]
+    "path",
+    [
+        "/api/game",
+        "/api/import",
+        "/api/stage",
+        "/api/pass",
+        "/api/play",
+        "/api/undo",
+        "/api/command/stage",
+        "/api/command/pass",
+        "/api/command/bogus",
+    ],
 )
 def test_every_change_needs_the_pin(client, dealt, path):
     before = snapshot(client, dealt)
@@ -188,23 +200,151 @@ def test_every_change_needs_the_pin(client, dealt, path):
     assert snapshot(client, dealt) == before
 
 
-def test_a_cross_site_form_post_fails(client, dealt):
+def test_too_many_wrong_pins_on_the_command_route_lock_out_its_old_paths_too(client, dealt):
+    """One count of wrong PINs per phone, whichever path of a command it tries them on."""
     before = snapshot(client, dealt)
-    form = client.post("/api/pass", data={"seat": "0"}, headers=HEADERS)
+    for path in ("/api/command/pass", "/api/pass") * 5:
+        wrong = client.post(path, json={"seat": 0}, headers={"X-Table-Pin": "nope"})
+        assert wrong.status_code == 401
+    for path in ("/api/command/pass", "/api/pass", "/api/pin"):
+        assert client.post(path, json={"seat": 0}, headers=HEADERS).status_code == 429
+    assert snapshot(client, dealt) == before
+
+
+@pytest.mark.parametrize("path", ["/api/pass", "/api/command/pass"])
+def test_a_cross_site_form_post_fails(client, dealt, path):
+    before = snapshot(client, dealt)
+    form = client.post(path, data={"seat": "0"}, headers=HEADERS)
     assert form.status_code == 415 and error_of(form)["rule"] == "csrf"
-    other = client.post(
-        "/api/pass", json={"seat": 0}, headers=HEADERS | {"Origin": "http://evil.example"}
-    )
+    other = client.post(path, json={"seat": 0}, headers=HEADERS | {"Origin": "http://evil.example"})
     assert other.status_code == 403
     fetched = client.post(
-        "/api/pass", json={"seat": 0}, headers=HEADERS | {"Sec-Fetch-Site": "cross-site"}
+        path, json={"seat": 0}, headers=HEADERS | {"Sec-Fetch-Site": "cross-site"}
     )
     assert fetched.status_code == 403
     assert snapshot(client, dealt) == before
-    same = client.post(
-        "/api/pass", json={"seat": 0}, headers=HEADERS | {"Origin": "http://localhost"}
-    )
+    same = client.post(path, json={"seat": 0}, headers=HEADERS | {"Origin": "http://localhost"})
     assert same.status_code == 200
+
+
+# --- one route for every game's commands, and the old paths of them --------------------------
+
+MOVER, HELD = "<the mover>", "<a card the mover holds>"
+# Each game's commands as its page sends them, and the others' and no game's: accepted,
+# refused for their shape (400), by the rules (409, 422) or as no command of the game (404).
+TAPS: dict[str, list[tuple[str, dict[str, Any]]]] = {
+    "caboose": [
+        ("stage", {"seat": 0, "cards": ["2"]}),
+        ("unstage", {}),
+        ("play", {"seat": 0, "cards": ["2"], "roll": [1, 0]}),
+        ("order", {"order": ["4"], "turn": 1}),
+        ("correct", {"roll": [1, 1], "turn": 1}),
+        ("undo", {"turn": 1}),
+        ("pass", {"seat": 0}),
+        ("chaos", {"seat": 1, "cards": ["C1"]}),
+        ("shown", {"cards": ["1"]}),
+        ("play", {"seat": "1", "cards": ["3"]}),
+        ("session/answer", {"code": "2"}),
+        ("roll", {"colour": "purple", "dice": [1, 2], "turn": 0}),
+        ("add", {}),
+    ],
+    "yardmaster-express": [
+        ("add", {"seat": MOVER, "card": HELD, "turn": 0}),
+        ("add", {"seat": MOVER, "face_down": True, "turn": 0}),
+        ("undo", {"turn": 5}),
+        ("undo", {"turn": 1}),
+        ("next", {}),
+        ("next", {"bogus": 1}),
+        ("pass", {"seat": 0}),
+    ],
+    "switching": [
+        ("roll", {"colour": "purple", "dice": [1, 2], "turn": 0}),
+        ("play", {"from": "nowhere", "turn": 1}),
+        ("pass", {"turn": 1}),
+        ("undo", {"turn": 2}),
+        ("roll", {"repair": "purple", "colour": "purple", "dice": [1, 2], "turn": 0}),
+        ("stage", {"seat": 0}),
+    ],
+}
+
+
+def twin(tmp_path, name: str, game: str):
+    """A table with `game` dealt the same way as its twin's, and a client of it."""
+    from companion.store import Store
+    from companion.table import Table
+    from web.app import create_app
+
+    client = create_app(Table(Store(tmp_path / f"{name}.sqlite3")), PIN).test_client()
+    if game == "caboose":
+        answer = client.post("/api/import", json={"record": record()}, headers=HEADERS)
+    else:
+        body = {"game": game, "edition": EDITIONS[game], "names": ["Ana", "Ben"], "seed": 2}
+        answer = client.post("/api/game", json=body, headers=HEADERS)
+    assert answer.status_code == 200, answer.json
+    return client
+
+
+EDITIONS = {"yardmaster-express": "yardmaster-express", "switching": "ours"}
+
+
+def without_boot(doc: dict[str, Any]) -> dict[str, Any]:
+    """An answer of one table as its twin's gives it (each service run has its own boot)."""
+    return {key: value for key, value in doc.items() if key != "boot"}
+
+
+@pytest.mark.parametrize("game", TAPS)
+def test_the_old_paths_of_the_commands_answer_as_the_command_route(tmp_path, game):
+    """Two tables dealt alike, one tapped through `/api/command/<name>`, the other through
+    the paths the page used before (`/api/<name>`): the same answers, tap after tap."""
+    new, old = twin(tmp_path, "new", game), twin(tmp_path, "old", game)
+    mover = new.get("/api/state").json.get("to_move")
+    hand = new.get("/api/hand", headers=HEADERS).json.get("hand")
+    held = hand[0]["card"] if game == "yardmaster-express" else None  # a railcar card
+    statuses = set()
+    for name, tap in TAPS[game]:
+        chosen = {MOVER: mover, HELD: held}
+        body = {key: chosen.get(value, value) if isinstance(value, str) else value
+                for key, value in tap.items()}  # fmt: skip
+        by_route = new.post(f"/api/command/{name}", json=body, headers=HEADERS)
+        by_alias = old.post(f"/api/{name}", json=body, headers=HEADERS)
+        said = f"{game} {name} {body}: {by_route.json} / {by_alias.json}"
+        assert by_route.status_code == by_alias.status_code, said
+        assert without_boot(by_route.json) == without_boot(by_alias.json), said
+        statuses.add(by_route.status_code)
+    assert {200, 400, 404} <= statuses and statuses & {409, 422}
+    assert new.get("/api/export").data == old.get("/api/export").data
+
+
+@pytest.mark.parametrize("path", ["/api/command/roll", "/api/roll", "/api/command/nothing"])
+@pytest.mark.parametrize(
+    ("lang", "start"), [("en", "there is no command"), ("es", "este juego no tiene la orden")]
+)
+def test_a_command_the_game_has_not_is_a_404_naming_its_commands(client, dealt, path, lang, start):
+    """In the page's language as its other refusals are: the sentence the page shows
+    (the game's words of it, else its `refusal_<key>` as shell.js's `refusal` says it)
+    names the commands of the game at the table."""
+    from companion.games import games
+    from companion.games.caboose.commands import ROUTES
+    from web.words import page_words
+
+    before = snapshot(client, dealt)
+    answer = client.post(f"{path}?lang={lang}", json={}, headers=HEADERS)
+    error = error_of(answer)
+    assert answer.status_code == 404 and error["key"] == "unknown_command", error
+    assert error["params"] == {"name": path.split("/")[-1], "commands": ", ".join(ROUTES)}
+    words = page_words(games()["caboose"], lang)["refusal_unknown_command"]
+    said = error.get("said") or words.format(message=error["message"], **error["params"])
+    assert said.startswith(start) and all(name in said for name in ROUTES), said
+    assert snapshot(client, dealt) == before
+
+
+def test_only_the_games_commands_have_old_paths(client, dealt):
+    """A path no game's command names stays a plain 404, a read route refuses a POST as it
+    did, and a command's old path refuses another method."""
+    assert client.post("/api/nothing", json={}, headers=HEADERS).status_code == 404
+    assert client.post("/api/state", json={}, headers=HEADERS).status_code == 405
+    assert client.get("/api/pass").status_code == 405
+    assert client.get("/api/command/pass").status_code == 405
 
 
 # --- starting and importing -----------------------------------------------------------------
@@ -530,6 +670,20 @@ def test_replay_frames_turn_by_turn_without_touching_the_game(client, dealt):
     assert frames[0]["last"] is None and frames[2]["last"]["derailed"] == 2
     assert all(f["turns"] == 2 and f["choices"] is None for f in frames)
     assert snapshot(client, dealt) == before
+
+
+@pytest.mark.parametrize("game", ["caboose", "yardmaster-express", "switching"])
+def test_a_record_that_is_no_object_is_refused_in_the_format_of_the_game_at_the_table(
+    tmp_path, game
+):
+    from companion.games import games
+
+    client = twin(tmp_path, "table", game)
+    wanted = games()[game].record_format
+    for path, body in (("/api/import", {}), ("/api/replay", {"turn": 0})):
+        answer = client.post(path, json=body | {"record": "a record"}, headers=HEADERS)
+        assert answer.status_code == 400 and error_of(answer)["fields"] == ["record"]
+        assert error_of(answer)["message"] == f"record must be a {wanted} object"
 
 
 def test_replay_of_a_bad_record(client):

@@ -184,3 +184,18 @@ def test_a_pass_that_cancels_a_card_says_so_and_no_tap_hint_without_cards(browse
     shown = page.locator("#tap-hint").is_visible()
     assert shown == (page.locator("#buttons button:visible").count() > 0)
     assert errors == []
+
+
+def test_laura_is_no_seat_to_advise_and_a_game_without_a_hidden_hand_says_so(browser, server):
+    """Who may ask is the game's to say (the Caboose drawing leaves Laura out); a game
+    with no hidden hand loads no drawing of advice and says it has none."""
+    solo = {"edition": "loknroll", "variant": "solo-laura", "names": ["Ana"], "seed": 1}
+    players = server.post("/api/game", solo)["players"]
+    assert sorted(p.get("laura", False) for p in players) == [False, True]
+    page, errors = advisor(browser, server.url)
+    assert page.locator("#seat option").all_inner_texts() == ["Ana"]
+    server.post("/api/game", {"game": "switching", "edition": "ours", "names": ["Ana", "Ben"]})
+    page.wait_for_selector("#no-hidden-hand:visible")  # the page reloaded for the new game
+    assert page.locator("#advice").is_hidden() and page.locator("#pick").is_hidden()
+    assert page.evaluate("() => window.gameAdvisor") is None
+    assert errors == []

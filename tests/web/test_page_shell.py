@@ -126,3 +126,52 @@ def test_the_advisors_link_shows_only_where_the_game_gives_advice(client, game):
     for lang in ("en", "es"):
         page = client.get(f"/?lang={lang}").text
         assert ('id="advisor-link"' in page) == (game.advise is not None), lang
+
+
+@pytest.mark.parametrize("game", list(games.games().values()), ids=lambda g: g.id)
+def test_the_advisor_loads_the_drawing_of_the_games_advice_after_its_shell(client, game):
+    """The advice is drawn by the game at the table's own script and style (its page
+    folder's advisor.js and .css), after the advisor's shell; a game with no hidden hand
+    has none."""
+    body = {"game": game.id, "edition": game.options[0].id, "names": ["Ana", "Ben"]}
+    assert client.post("/api/game", json=body, headers=HEADERS).status_code == 200
+    page = client.get("/advisor").text
+    drawing = [f"/games/{game.id}/advisor.js"] if game.advise is not None else []
+    assert re.findall(r'<script src="([^"]+)"', page) == ["/static/advisor.js", *drawing]
+    for url in drawing:
+        assert client.get(url).data == (game.page / "advisor.js").read_bytes()
+    assert f'data-game="{game.id}"' in page
+
+
+def test_the_shell_names_no_games_command_nor_advice():
+    """One route takes every game's commands by name (`/api/command/<name>`): no file of
+    the shell (web/) names one, nor a game, nor a word of a game's advice, nor a piece of
+    its advice's drawing."""
+    shell = [path for path in (ROOT / "web").rglob("*") if path.suffix in SHELL_FILES]
+    source = "\n".join(path.read_text() for path in shell).lower()
+    named = source  # but the companion's own name: its title, files, log and keys
+    for own in ("caboose companion", "caboose-companion", '"caboose-pin"', '"caboose.'):
+        named = named.replace(own, "")
+    for game in games.games().values():
+        assert game.id not in named.replace('ident="caboose"', ""), game.id
+        for name in game_commands(game):  # as a path, the blueprint's or the page's
+            assert f'"/{name}"' not in source and f"/api/{name}" not in source, (game.id, name)
+        for lang in ("en", "es"):
+            words = game.words(lang)
+            advice = [words[key] for key in words if key.startswith("advisor_")]
+            assert not [word for word in advice if f'"{word.lower()}"' in source], game.id
+    advisor = (ROOT / "web/static/advisor.js").read_text().lower()
+    for word in ("railway", "derail", "chaos", "laura", "dice", "railcar", "penalt", "answer.ways"):
+        assert word not in advisor, word
+
+
+SHELL_FILES = {".py", ".js", ".css", ".html"}
+
+
+def game_commands(game) -> list[str]:
+    """A game's commands, as its parse names them when asked for none of them."""
+    from companion.games.requests import UnknownCommand
+
+    with pytest.raises(UnknownCommand) as unknown:
+        game.parse("", {})
+    return unknown.value.params["commands"].split(", ")

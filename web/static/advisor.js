@@ -4,6 +4,18 @@
 // (/api/events, as the table's page does) and asks again whenever the table's version
 // changes, so the advice is always for the table as it is now. Every number shown is the
 // server's (web/api.py, the games' advise.py): this script only draws.
+//
+// This script is what every game's advisor shares: the seats, the hand and its buttons,
+// asking, the refusals, whose turn it is. The advice itself is drawn by the game's own
+// script (its package's page folder's advisor.js, served at /games/<id>/advisor.js after
+// this one, where the game has a hidden hand to advise on), which sets
+// `window.gameAdvisor = { cardLabel(code), draw(), seated(player) }` when it runs:
+// `cardLabel` says a card of the hand in words (as the advice names it, never by its code),
+// `draw` returns the elements of the advice in `answer` (the latest), after the line saying
+// whose turn it is, and `seated`, if given, whether a player of the view holds a hand to
+// advise on (else every one does).
+// It may use this script's `T`, `say(key, params)`, `el(tag, text, className)`, `answer`,
+// `cardLabel(code)`, `cardsLabel(codes)` and `bestLine(label, reason, tied)`.
 "use strict";
 
 const LANG = document.body.dataset.lang;
@@ -16,6 +28,10 @@ let answer = null; // the latest advice
 let asking = false; // a question is on its way
 let askAgain = false; // the table or the hand changed while it was
 let retryTimer = null; // after a 429: ask again once the wait is over
+// The game's drawing of its advice (set once every script has run): none where the game
+// has no hidden hand, whose page says so rather than advise.
+const EVERY_PLAYER = () => true;
+let advisor = { cardLabel: (code) => code, draw: () => [], seated: EVERY_PLAYER };
 
 // --- words ------------------------------------------------------------------------------
 
@@ -78,11 +94,19 @@ function players() {
   return view && Array.isArray(view.players) ? view.players : [];
 }
 
+// The players who hold a hand to advise on (the game says: every one, unless its drawing
+// of the advice says otherwise).
 function people() {
-  return players().filter((p) => !p.laura);
+  return players().filter((p) => advisor.seated(p));
 }
 
 function onView(next) {
+  // Another game at the table than the one this page's scripts and words are of: the page
+  // reloads, which then brings that game's.
+  if (next && next.game_kind && next.game_kind !== document.body.dataset.game) {
+    location.reload();
+    return;
+  }
   view = next;
   const noGame = !view || view.game === null || view.game === undefined;
   $("no-game").hidden = !noGame;
@@ -159,14 +183,10 @@ async function ask() {
 
 // --- the hand and its buttons ---------------------------------------------------------------
 
-// How a card is said: in words, as the advice names it (a Caboose card by `names`, "broken
-// 2", "chaos card 4", whatever its shape; a railcar card by its two railcars, "red 1 · blue
-// 3"), never by its code; several joined by commas.
+// How a card is said: in words, as the game's advice names it, never by its code; several
+// joined by commas.
 function cardLabel(code) {
-  const railcars = answer && answer.railcars && answer.railcars[code];
-  if (railcars) return railcars.map((r) => `${r.name} ${r.value}`).join(" · ");
-  const names = (answer && answer.names) || {};
-  return names[code.replace(/!$/, "").split("/")[0]] || code;
+  return advisor.cardLabel(code);
 }
 
 function cardsLabel(codes) {
@@ -223,8 +243,7 @@ function drawAdvice() {
   drawButtons();
   drawHand();
   const parts = [el("p", answer.to_move ? say("your_turn") : say("not_your_turn", { mover: answer.mover }), "turn")];
-  if (answer.ways) parts.push(...yardmaster());
-  else parts.push(...caboose());
+  parts.push(...advisor.draw());
   box.replaceChildren(...parts);
   box.hidden = false;
 }
@@ -236,112 +255,24 @@ function bestLine(label, reason, tied) {
   return line;
 }
 
-function caboose() {
-  const parts = [];
-  const best = answer.best;
-  const bestLabel = best.kind === "pass" ? T.pass : cardsLabel(best.cards);
-  parts.push(bestLine(bestLabel, best.reason, best.tied.map(cardsLabel)));
-  parts.push(el("p", `${say("front", { card: cardLabel(answer.front) })} · ${say("pile", { points: answer.points })}`, "table"));
-  parts.push(el("h2", T.plays));
-  if (!answer.plays.length) parts.push(el("p", T.no_plays));
-  const list = el("ul", undefined, "plays");
-  for (const play of answer.plays) list.append(playItem(play));
-  parts.push(list);
-  parts.push(el("h2", T.pass));
-  const passing = answer.pass;
-  const pass = el("p", say("pass_cost", { n: passing.cards }), passing.best ? "pass best" : "pass");
-  if (passing.broken) pass.append(` ${T.pass_broken}`);
-  if (passing.points !== null) {
-    // A pile that shrinks: the card taken cancelled one of it (said, or the number looks wrong).
-    const key = passing.points < answer.points ? "pass_pile_cancels" : "pass_pile";
-    pass.append(` · ${say(key, { points: passing.points })}`);
-  }
-  parts.push(pass);
-  if (answer.chaos.length) {
-    parts.push(el("h2", T.chaos_cards));
-    const chaos = el("ul", undefined, "chaos");
-    for (const card of answer.chaos) {
-      const words = card.combines
-        ? say("chaos_combines", { card: cardLabel(card.card), top: cardLabel(card.combines), change: card.change })
-        : say("chaos_lies", { card: cardLabel(card.card), change: card.change });
-      chaos.append(el("li", words));
-    }
-    const all = answer.chaos_all;
-    if (all) chaos.append(el("li", say("chaos_all", { order: cardsLabel(all.order), change: all.change }), "all"));
-    parts.push(chaos);
-  }
-  return parts;
-}
-
-function playItem(play) {
-  const item = el("li", undefined, play.best ? "play best" : "play");
-  item.dataset.cards = play.cards.join(" ");
-  const head = el("div", undefined, "head");
-  head.append(el("strong", cardsLabel(play.cards), "cards-played"));
-  head.append(el("span", play.dice === 1 ? say("dice_one") : say("dice", { n: play.dice }), "dice"));
-  if (play.best) head.append(el("span", T.best, "badge"));
-  item.append(head);
-  item.append(el("div", say("derail", play.p_derail), "derail"));
-  item.append(el("div", say("expected", { value: play.expected.value }), "expected"));
-  if (!play.fits) item.append(el("div", T.fits_nowhere, "warn"));
-  if (play.outcomes.length) {
-    const more = el("details");
-    more.append(el("summary", T.penalties));
-    if (!answer.orders) more.append(el("p", T.cancel_at_once));
-    for (const outcome of play.outcomes) {
-      const chance = `${outcome.chance.num}/${outcome.chance.den}`;
-      const taken = outcome.taken ? cardsLabel(outcome.taken) : "";
-      more.append(el("p", say("taken", { n: outcome.cards, chance, cards: taken }), "taken"));
-      const orders = el("ul", undefined, "orders");
-      (outcome.orders || []).forEach((order, index) => {
-        const params = { order: cardsLabel(order.order), points: order.points };
-        orders.append(el("li", say(index === 0 ? "order_best" : "order", params)));
-      });
-      more.append(orders);
-    }
-    item.append(more);
-  }
-  return item;
-}
-
-function yardmaster() {
-  const parts = [];
-  const wayWords = { printed: T.way_up, turned: T.way_turned, face_down: T.way_down };
-  const label = (card, way) => `${cardLabel(card)} (${wayWords[way]})`;
-  parts.push(el("p", say("train_value", { score: answer.score, run: answer.longest_run }), "table"));
-  if (answer.best) {
-    const tied = answer.best.tied.map(([card, way]) => label(card, way));
-    parts.push(bestLine(label(answer.best.card, answer.best.way), answer.best.reason, tied));
-  }
-  const list = el("ul", undefined, "ways");
-  for (const way of answer.ways) {
-    const item = el("li", undefined, way.best ? "way best" : "way");
-    item.dataset.card = way.card;
-    item.dataset.way = way.way;
-    const head = el("div", undefined, "head");
-    head.append(el("strong", label(way.card, way.way)));
-    if (way.best) head.append(el("span", T.best, "badge"));
-    item.append(head);
-    item.append(el("div", say("score", way.score), "score"));
-    item.append(el("div", say("run", way.run), "run"));
-    list.append(item);
-  }
-  parts.push(list);
-  return parts;
-}
-
 // --- wiring ---------------------------------------------------------------------------------
 
-$("seat").addEventListener("change", (event) => {
-  keep("seat", Number(event.target.value));
-  ask();
-});
-$("clear").addEventListener("click", () => setHand([]));
+// After every deferred script, the game's included: it has set window.gameAdvisor by then.
+function setup() {
+  if (window.gameAdvisor) advisor = { seated: EVERY_PLAYER, ...window.gameAdvisor };
+  $("seat").addEventListener("change", (event) => {
+    keep("seat", Number(event.target.value));
+    ask();
+  });
+  $("clear").addEventListener("click", () => setHand([]));
 
-fetch(`/api/state?lang=${LANG}`)
-  .then((response) => response.json())
-  .then(onView)
-  .catch(() => showError(say("error_request")));
+  fetch(`/api/state?lang=${LANG}`)
+    .then((response) => response.json())
+    .then(onView)
+    .catch(() => showError(say("error_request")));
 
-const source = new EventSource(`/api/events?lang=${LANG}`);
-source.addEventListener("state", (event) => onView(JSON.parse(event.data)));
+  const source = new EventSource(`/api/events?lang=${LANG}`);
+  source.addEventListener("state", (event) => onView(JSON.parse(event.data)));
+}
+
+document.addEventListener("DOMContentLoaded", setup);

@@ -16,7 +16,8 @@
 // - the game's script may use the shell's `t(key, params)` (a word of the page), `said(x)`
 //   (something the camera or the referee says, `{key, params, text}`), `h` and `s`
 //   (an HTML or SVG element), `bdi(name)` and `isolateNames(text)` (players' names in their
-//   own direction), `send(path, body)` (a POST with the PIN: the answer, already drawn;
+//   own direction), `send(path, body)` (a POST with the PIN, a game's command to
+//   `/api/command/<name>`: the answer, already drawn;
 //   `{needsConfirm}` when the table asks to confirm; null when refused, said in a toast),
 //   `heldHand(view)` (the mover's hidden hand this phone was shown for the move the view
 //   awaits, else null: the view holds none), `revealHand()` (asks for it, with the PIN,

@@ -277,7 +277,7 @@ def start(data: Mapping[str, Any]) -> Start:
     return requests.start(data, 4)
 
 
-# The page's routes (`POST /api/<name>`) and the commands they send.
+# The page's requests (`POST /api/command/<name>`) and the commands they send.
 ROUTES: requests.Routes = {
     "pass": _pass,
     "play": _play,

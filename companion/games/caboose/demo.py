@@ -462,7 +462,7 @@ class ScriptedGame:
 
     def show_hands(self) -> None:
         """At the end each player shows their hand in the zone; a hand longer than the
-        zone holds is typed on the page instead (as `POST /api/shown` does)."""
+        zone holds is typed on the page instead (as `POST /api/command/shown` does)."""
         truth = self.true_state()
         while (wanted := self.ledger.to_show()) is not None and wanted[0] == "hand":
             hand = truth.seats[wanted[1]].hand

@@ -35,6 +35,7 @@ from companion.games.caboose.rules.state import (
 from companion.games.caboose.session_messages import MESSAGES, say
 from companion.games.caboose.vision.problems import PROBLEMS
 from companion.games.protocol import LANGUAGES
+from companion.games.words import with_advisor
 
 # A word whose count changes it has a second form, `<key>_one`, which the page says when the
 # count `{n}` is 1 ("1 card", "1 carta", "1 punto"); both languages have the same keys.
@@ -421,6 +422,7 @@ REFUSALS: dict[str, dict[str, str]] = {
         "página (0 antes del primer turno)",
         "unknown_fields": "campos desconocidos: {fields}; esta petición admite {allowed}",
         "missing_fields": "faltan campos: {fields}",
+        "unknown_command": "este juego no tiene la orden {name}: sus órdenes son {commands}",
         # a record refused on import (record.py)
         "record_not_object": "un registro es un objeto JSON",
         "record_format": "el formato debe ser {format}, no {given}",
@@ -473,6 +475,88 @@ TEXT = {
     lang: TEXT[lang] | {f"refusal_{key}": words for key, words in REFUSALS[lang].items()}
     for lang in LANGUAGES
 }
+
+# The private advisor's words for a Caboose hand (page/advisor.js draws the advice): the
+# page gets them as `advisor_<key>` (`with_advisor`), the advisor's page as `<key>`.
+ADVISOR: dict[str, dict[str, str]] = {
+    "en": {
+        "track": "Track cards",
+        "broken": "Broken tracks",
+        "chaos": "Chaos cards",
+        "front": "Front card: {card}",
+        "pile": "Your penalty pile: {points} points",
+        "plays": "Plays",
+        "no_plays": "No card of this hand can be laid on the front card.",
+        "dice": "{n} dice",
+        "dice_one": "1 die",
+        "derail": "derails: {num}/{den} ({percent} %)",
+        "expected": "expected penalty: {value} cards",
+        "fits_nowhere": "fits nowhere on the table",
+        "reason_least_penalty": "the fewest penalty cards expected",
+        "reason_no_risk": "no risk: nothing to pay whatever the dice show",
+        "reason_only_play": "the only play",
+        "reason_pass_cheaper": "passing costs less than any play is expected to",
+        "reason_must_pass": "no card can be laid: pass",
+        "pass": "Pass",
+        "pass_cost": "costs {n} penalty cards",
+        "pass_cost_one": "costs 1 penalty card",
+        "pass_broken": "(the caboose reaches a broken track)",
+        "pass_pile": "your pile then: {points} points",
+        "pass_pile_cancels": "your pile then: {points} points, the card taken cancelling one of "
+        "yours",
+        "chaos_cards": "Chaos cards",
+        "chaos_combines": "{card} combines with your top card {top}: {change} points",
+        "chaos_lies": "{card} lies on top of your pile: +{change} points",
+        "chaos_all": "All of them in the order {order}: {change} points",
+        "penalties": "If it costs penalty cards",
+        "taken": "{n} cards ({chance}): {cards}",
+        "taken_one": "1 card ({chance}): {cards}",
+        "order": "order {order} leaves {points} points",
+        "order_best": "best order: {order}, leaves {points} points",
+        "cancel_at_once": "Each penalty card cancels as it comes: no order to choose.",
+        "error_laura": "Laura holds no hand: pick one of the people at the table.",
+    },
+    "es": {
+        "track": "Cartas de vía",
+        "broken": "Vías rotas",
+        "chaos": "Cartas de caos",
+        "front": "Carta del frente: {card}",
+        "pile": "Tu pila de penalización: {points} puntos",
+        "plays": "Jugadas",
+        "no_plays": "Ninguna carta de esta mano puede ponerse en la carta del frente.",
+        "dice": "{n} dados",
+        "dice_one": "1 dado",
+        "derail": "descarrila: {num}/{den} ({percent} %)",
+        "expected": "penalización esperada: {value} cartas",
+        "fits_nowhere": "no cabe en ninguna parte de la mesa",
+        "reason_least_penalty": "la menor penalización esperada",
+        "reason_no_risk": "sin riesgo: nada que pagar salga lo que salga en los dados",
+        "reason_only_play": "la única jugada",
+        "reason_pass_cheaper": "pasar cuesta menos de lo que se espera de cualquier jugada",
+        "reason_must_pass": "ninguna carta puede ponerse: pasa",
+        "pass": "Pasar",
+        "pass_cost": "cuesta {n} cartas de penalización",
+        "pass_cost_one": "cuesta 1 carta de penalización",
+        "pass_broken": "(el furgón llega a una vía rota)",
+        "pass_pile": "tu pila entonces: {points} puntos",
+        "pass_pile_cancels": "tu pila entonces: {points} puntos, pues la carta tomada anula una "
+        "de las tuyas",
+        "chaos_cards": "Cartas de caos",
+        "chaos_combines": "{card} se combina con tu carta de arriba {top}: {change} puntos",
+        "chaos_lies": "{card} queda encima de tu pila: +{change} puntos",
+        "chaos_all": "Todas en el orden {order}: {change} puntos",
+        "penalties": "Si cuesta cartas de penalización",
+        "taken": "{n} cartas ({chance}): {cards}",
+        "taken_one": "1 carta ({chance}): {cards}",
+        "order": "el orden {order} deja {points} puntos",
+        "order_best": "mejor orden: {order}, deja {points} puntos",
+        "cancel_at_once": "Cada carta de penalización se cancela al llegar: no hay orden que "
+        "elegir.",
+        "error_laura": "Laura no tiene mano: elige a una de las personas de la mesa.",
+    },
+}
+
+TEXT = with_advisor(TEXT, ADVISOR)
 
 
 def card_words(code: str, lang: str) -> str:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.games.words import say as say_in
-from companion.games.words import with_refusals
+from companion.games.words import with_advisor, with_refusals
 
 # A word whose count `{n}` changes it has a second form, `<key>_one`, said when the count
 # is 1; both languages have the same keys and the same {parameters} (a test checks both).
@@ -332,6 +332,36 @@ REFUSALS: dict[str, dict[str, str]] = {
     },
 }
 TEXT = with_refusals(TEXT, REFUSALS)
+
+# The private advisor's words for a Yardmaster Express hand (page/advisor.js draws the
+# advice): the page gets them as `advisor_<key>` (`with_advisor`), the advisor's page as
+# `<key>`.
+ADVISOR: dict[str, dict[str, str]] = {
+    "en": {
+        "railcars": "Railcar cards",
+        "train_value": "your train now: {score} points, longest run {run}",
+        "reason_most_points": "the most points for your train",
+        "reason_longest_run": "the most points, and the longer cargo run",
+        "score": "score {before} → {after}",
+        "run": "longest cargo run {before} → {after}",
+        "way_up": "face up",
+        "way_turned": "turned",
+        "way_down": "face down",
+    },
+    "es": {
+        "railcars": "Cartas de vagones",
+        "train_value": "tu tren ahora: {score} puntos, fila más larga {run}",
+        "reason_most_points": "los más puntos para tu tren",
+        "reason_longest_run": "los más puntos y la fila de carga más larga",
+        "score": "puntos {before} → {after}",
+        "run": "fila de carga más larga {before} → {after}",
+        "way_up": "boca arriba",
+        "way_turned": "girada",
+        "way_down": "boca abajo",
+    },
+}
+
+TEXT = with_advisor(TEXT, ADVISOR)
 
 # Our edition's caboose cards by the name its file and the records give them, in the other
 # languages; a family's own card (an edition file of theirs) keeps the name it was given.

@@ -248,7 +248,7 @@ function drawShow(want) {
     h("button", { type: "submit" }, t("show_button")));
   form.addEventListener("submit", (event) => {
     event.preventDefault();
-    send("/api/shown", { cards: input.value.trim().split(/[\s,]+/).filter(Boolean) });
+    send("/api/command/shown", { cards: input.value.trim().split(/[\s,]+/).filter(Boolean) });
   });
   return form;
 }
@@ -285,9 +285,9 @@ function drawSession(session, want) {
       ? (answer) => (die ? h("span", { class: "die-face" }, dieFace(answer, question.kind)) : cardChip(answer))
       : die
       ? (face) => h("button", { "data-answer": face, class: "die-face",
-        onclick: () => send("/api/session/answer", { face }) }, dieFace(face, question.kind))
+        onclick: () => send("/api/command/session/answer", { face }) }, dieFace(face, question.kind))
       : (code) => h("button", { "data-answer": code,
-        onclick: () => send("/api/session/answer", { code }) }, cardChip(code));
+        onclick: () => send("/api/command/session/answer", { code }) }, cardChip(code));
     parts.push(h("div", { id: "session-question" },
       KIOSK ? null : h("h3", {}, t(die ? "session_choose_die" : "session_choose")),  // "tap …"
       h("p", { id: "session-prompt" }, isolateNames(question.prompt)),
@@ -402,19 +402,19 @@ function drawMove(v, replay) {
       parts.push(h("div", { id: "staged" }, chips(v.staged.cards)), oddsChart(v.staged.odds, false));
     }
     const actions = h("div", {},
-      h("button", { id: "pass", onclick: () => send("/api/pass", { seat: v.to_move }) }, t("pass")));
+      h("button", { id: "pass", onclick: () => send("/api/command/pass", { seat: v.to_move }) }, t("pass")));
     // One chaos card or several, in the order given (each discard is one turn).
     const chaos = held ? held.chaos : [];
     const discards = chaos.length > 1 ? [...chaos.map((code) => [code]), chaos] : [chaos];
     for (const cards of discards.filter((d) => d.length)) {
       actions.append(h("button", { class: "chaos", "data-chaos": cards.join(","),
-        onclick: () => send("/api/chaos", { seat: v.to_move, cards }) },
+        onclick: () => send("/api/command/chaos", { seat: v.to_move, cards }) },
         t("chaos", { cards: cardsWords(cards) })));
     }
     parts.push(actions);
   }
   parts.push(h("button", { id: "undo", disabled: !v.undo.possible, title: t("undo_no"),
-    onclick: () => send("/api/undo", { turn: v.last ? v.last.number : 0 }) }, t("undo")));
+    onclick: () => send("/api/command/undo", { turn: v.last ? v.last.number : 0 }) }, t("undo")));
   box.replaceChildren(...parts);
 }
 
@@ -456,7 +456,7 @@ function diceEntry(play) {
   return h("div", {}, h("h3", {}, t("enter_dice")), h("p", { class: "hint" }, t("dice_hint")),
     h("div", { class: "dice" }, dice),
     h("button", { class: "primary", id: "roll-done", onclick: () => sendPlay(play) }, t("roll_done")),
-    h("button", { id: "unstage", onclick: () => { chosenPlay = null; send("/api/unstage"); } },
+    h("button", { id: "unstage", onclick: () => { chosenPlay = null; send("/api/command/unstage"); } },
       t("cancel")));
 }
 
@@ -466,7 +466,7 @@ function choosePlay(play) {
   roll = [];
   const body = { seat: view.to_move, cards: play.cards };
   if (play.placements) body.place = play.placements[0];
-  if (pin) send("/api/stage", body);  // every phone then shows this computed move
+  if (pin) send("/api/command/stage", body);  // every phone then shows this computed move
   draw(view, false);
 }
 
@@ -474,7 +474,7 @@ function choosePlace(index) {
   chosenPlace = index;
   const play = currentPlay(view);
   if (pin && play && play.placements) {
-    send("/api/stage", { seat: view.to_move, cards: play.cards, place: play.placements[index] });
+    send("/api/command/stage", { seat: view.to_move, cards: play.cards, place: play.placements[index] });
   }
   draw(view, false);
 }
@@ -482,7 +482,7 @@ function choosePlace(index) {
 async function sendPlay(play) {
   const body = { seat: view.to_move, cards: play.cards, roll };
   if (play.placements) body.place = play.placements[chosenPlace] || play.placements[0];
-  const done = await send("/api/play", body);
+  const done = await send("/api/command/play", body);
   if (done) {
     chosenPlay = null;
     roll = [];
@@ -492,11 +492,11 @@ async function sendPlay(play) {
 
 function doLaura(action) {
   const seat = view.to_move;
-  if (action.kind === "pass") return send("/api/pass", { seat });
-  if (action.kind === "chaos") return send("/api/chaos", { seat, cards: action.cards });
+  if (action.kind === "pass") return send("/api/command/pass", { seat });
+  if (action.kind === "chaos") return send("/api/command/chaos", { seat, cards: action.cards });
   const body = { seat, cards: action.cards, roll: [] };
   if (action.place) body.place = action.place;
-  return send("/api/play", body);
+  return send("/api/command/play", body);
 }
 
 // --- after the dice -------------------------------------------------------------------------
@@ -545,7 +545,7 @@ function drawLast(v, replay) {
       parts.push(h("div", { id: "order-options" }, h("div", {}, t("order_choose")),
         last.order_options.map((o) => h("button", {
           class: o.chosen ? "chosen" : "", "data-order": o.order.join(","),
-          onclick: () => send("/api/order", { order: o.order, turn: last.number }),
+          onclick: () => send("/api/command/order", { order: o.order, turn: last.number }),
         }, chips(o.order), ` → ${t("order_result", { pile: cardsWords(o.pile) || "∅", n: o.points })}`))));
     }
   }
@@ -562,10 +562,10 @@ function correctRoll(last) {
   return h("details", { id: "correct" }, h("summary", {}, t("correct_roll")),
     h("p", { class: "hint" }, t("dice_hint")), h("div", { class: "dice" }, dice),
     h("button", { id: "correct-send", onclick: async () => {
-      const answer = await send("/api/correct", { roll: fixed, turn: last.number });
+      const answer = await send("/api/command/correct", { roll: fixed, turn: last.number });
       if (answer && answer.needsConfirm) {
         const text = t("correct_confirm", { n: last.number, a: last.roll.join(","), b: fixed.join(",") });
-        if (window.confirm(text)) send("/api/correct", { roll: fixed, confirm: true, turn: last.number });
+        if (window.confirm(text)) send("/api/command/correct", { roll: fixed, confirm: true, turn: last.number });
       }
     } }, t("correct_roll")));
 }

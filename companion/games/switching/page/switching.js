@@ -122,7 +122,7 @@ function rollForm(v) {
   const body = draft.repair ? { repair: draft.repair } : { colour: draft.colour };
   parts.push(h("button", { type: "button", class: "primary", id: "sw-send-roll", disabled: !ready,
     onclick: async () => {
-      if (await send("/api/roll", { ...body, dice: draft.dice, turn: v.turn })) forget();
+      if (await send("/api/command/roll", { ...body, dice: draft.dice, turn: v.turn })) forget();
     } }, t("send_roll")));
   return parts;
 }
@@ -202,7 +202,7 @@ function drawMoves(v, replay) {
   }
   if (v.may_pass) {
     parts.push(h("button", { type: "button", id: "sw-pass",
-      onclick: () => send("/api/pass", { turn: v.turn }) },
+      onclick: () => send("/api/command/pass", { turn: v.turn }) },
     t(v.phase === "reroll" ? "end_turn" : "pass")));
   }
   parts.push(undoButton(v));
@@ -211,12 +211,12 @@ function drawMoves(v, replay) {
 
 function undoButton(v) {
   return h("button", { id: "sw-undo", type: "button", disabled: !v.undo.possible,
-    title: v.undo.possible ? null : t("undo_no"), onclick: () => send("/api/undo", { turn: v.turn }) },
+    title: v.undo.possible ? null : t("undo_no"), onclick: () => send("/api/command/undo", { turn: v.turn }) },
   t("undo"));
 }
 
 async function play(v, move) {
-  if (await send("/api/play", { ...move.body, turn: v.turn })) chosenMove = null;
+  if (await send("/api/command/play", { ...move.body, turn: v.turn })) chosenMove = null;
 }
 
 // --- the board ----------------------------------------------------------------------------

@@ -76,7 +76,7 @@ function wayButton(v, entry, way) {
     : h("span", { class: "ym-card face_down mini" });  // a card's back: the way says the rest
   return h("button", { type: "button", class: `ym-way${way.legal ? "" : " greyed"}`,
     "aria-describedby": way.why ? whyId(entry, way) : null, "data-card": entry.card || "",
-    "data-way": way.way, onclick: () => send("/api/add", body) },
+    "data-way": way.way, onclick: () => send("/api/command/add", body) },
   look, h("span", { class: "ym-way-name" }, t(`way_${way.way}`)));
 }
 
@@ -121,7 +121,7 @@ function drawMove(v, replay) {
 
 function undoButton(v) {
   return h("button", { id: "ym-undo", type: "button", disabled: !v.undo.possible,
-    title: v.undo.possible ? null : t("undo_no"), onclick: () => send("/api/undo", { turn: v.turn }) },
+    title: v.undo.possible ? null : t("undo_no"), onclick: () => send("/api/command/undo", { turn: v.turn }) },
   t("undo"));
 }
 
@@ -170,7 +170,7 @@ function drawStrategic(v, replay) {
     parts.push(h("p", { id: "ym-second-due" }, isolateNames(t("second_due", { name: s.second_starts }))));
     if (!replay && !KIOSK) {
       parts.push(h("button", { id: "ym-next", type: "button", class: "primary",
-        onclick: () => send("/api/next", {}) }, t("next_game")));
+        onclick: () => send("/api/command/next", {}) }, t("next_game")));
     }
   }
   box.replaceChildren(...parts);
