@@ -18,7 +18,7 @@ SETUP = CameraSetup(TableLayout(), FRAME_SIZE, still_frames=1)
 
 
 def test_the_watcher_looks_for_the_cards_the_game_at_the_table_is_played_with() -> None:
-    camera = default().watcher(SETUP, "rollecate")
+    camera = default().camera.watcher(SETUP, "rollecate")
     rollecate = camera.watcher.vision.card_mm
     kept = camera.watcher
     camera.see(None, None)  # before any game: the configured edition's cards
