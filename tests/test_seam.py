@@ -11,16 +11,21 @@ import dataclasses
 import json
 import os
 import subprocess
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from flask.testing import FlaskClient
+from gpiozero.pins.mock import MockFactory
 
+from companion.app.config import load
+from companion.app.run import Service
 from companion.games import EXTRA, game, games
-from companion.games.protocol import Game
+from companion.games.protocol import Game, Start
 from companion.store import Store
 from companion.table import Table
+from hw.frames import SyntheticFrames
 from tests.test_demo import COMPANION
 from tests.test_kill import call, serving
 from tests.web.conftest import HEADERS, PIN
@@ -186,3 +191,32 @@ def test_the_race_is_drawn_and_played_by_clicking_in_chromium(registered, browse
         assert server.state()["players"][0]["at"] == 4 and not errors
     finally:
         server.close()
+
+
+def test_at_a_real_table_the_race_is_refereed_from_the_page_and_undone_by_its_button(
+    registered, tmp_path
+):
+    """`companion run` (synthetic camera, mock pins) with a dice race started: a game with
+    no camera is left to the page (no watcher, the frames change nothing) and its buttons
+    still reach it: holding CONFIRM (UNDO) takes the last roll back."""
+    config = tmp_path / "companion.toml"
+    config.write_text(
+        "[camera]\nsource = 'synthetic:3'\n"
+        "[gpio]\npin_factory = 'mock'\npass = 5\nconfirm = 6\nled = 13\nbuzzer = 19\n"
+        "debounce = 0.02\nhold = 0.3\n"
+        f"[store]\npath = '{tmp_path / 'table.sqlite3'}'\n"
+    )
+    factory = MockFactory()
+    service = Service(load(config), SyntheticFrames(3), factory)
+    try:
+        service.table.start("dice-race", Start(("Ana", "Ben"), "short"))
+        service.table.handle(registered.parse("roll", {"die": 3, "turn": 0}))
+        assert service.step(None) == [] and service.watcher() is None
+        factory.pin(6).drive_low()  # CONFIRM held: UNDO
+        deadline = time.monotonic() + 5
+        while service.table.view("en")["turn"] and time.monotonic() < deadline:
+            time.sleep(0.02)
+        factory.pin(6).drive_high()
+        assert service.table.view("en")["players"][0]["at"] == 0
+    finally:
+        service.close()
