@@ -1,4 +1,4 @@
-"""The camera as the application asks the registry for it (`Game.watcher`,
+"""The camera as the application asks the registry for it (`Game.camera.watcher`,
 `CameraSetup`): `companion run` hands the game its configured camera and the edition to
 look for, and the game's watcher then looks for the cards the game at the table is played
 with (its hint), so the application names no game."""

@@ -244,7 +244,7 @@ class Demo(Protocol):
     and the camera's frame loop, and lends them to the players as `hands`."""
 
     seed: str  # the same seed, the same game: the camera's noise is seeded from it too
-    # the [session] keys (`Game.follow`) its table is followed with, as a configuration
+    # the [session] keys (`Game.camera.follow`) its table is followed with, as a configuration
     # gives them (the Caboose demo's pip dice: their face map)
     follows: Mapping[str, Any]
 
