@@ -313,7 +313,9 @@ class Camera:
 class Game:
     """A game the table can referee: a required core, which every game fills in, and
     optional tools, each None when the game does not offer it (the command line, the page
-    and the API then offer it not: `not_offered` says so in one line).
+    and the API then do not either: `companion.games.not_offered` says so in one line).
+    The start form is the same for every game (`companion.games.requests.start`, up to
+    `most_players` names).
 
     Plain functions rather than methods, so a game package fills it in from its own
     modules without a class hierarchy. The smallest game (tests/fixtures/dice_race/) has
