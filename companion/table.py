@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion import games
+from companion.games.lobby import before_any_game
 from companion.games.protocol import Game, Match, RecordProblem, Refusal, Setting, Start
 from companion.store import Store, StoreError
 
@@ -37,7 +38,7 @@ class Table:
         # The default game's idle match until a game starts: it refuses commands, no game
         # being played, but shows what the camera sees while the table is set up.
         self.game: Game = games.default()
-        self.match: Match = self.game.idle(self.setting)
+        self.match: Match = before_any_game(self.game, self.setting)
         current = store.current_game()
         if current is not None:  # resumed by the game it is a game of
             number, game_id = current

@@ -186,7 +186,7 @@ class SyntheticFrames(FrameSource):
 def open_source(spec: str, scene: Callable[[int], Scene] | None = None) -> FrameSource:
     """The frame source a configuration string names (see the module's docstring);
     FrameSourceError says what is wrong with the string or the device. `scene(seed)` is
-    what the synthetic table shows (a game's `Game.scene`); without it, the bare table."""
+    what the synthetic table shows (a game's `Game.camera.scene`); without it, the bare table."""
     kind, _, rest = spec.strip().partition(":")
     if kind == "picamera2" and not rest:
         return PiCamera()

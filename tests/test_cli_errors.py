@@ -227,6 +227,11 @@ BAD = [
     (["eval-dice"], ["companion eval-dice", "folder"]),
     (["eval-vision", "--scenes", "x"], ["companion eval-vision", "--scenes"]),
     (["eval-vision", "--game", "switching", "--bogus"], ["--bogus"]),
+    # a tool the game does not offer: said, with the games that do
+    (
+        ["enroll", "{tmp}/deck", "--game", "switching", "--no-wait"],
+        ["companion enroll: Switching tracks offers no enroll: use --game caboose or yardmaster"],
+    ),
     # the command itself
     (["referee"], ["'referee'"]),
 ]

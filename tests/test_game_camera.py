@@ -1,4 +1,4 @@
-"""The camera as the application asks the registry for it (`Game.watcher`,
+"""The camera as the application asks the registry for it (`Game.camera.watcher`,
 `CameraSetup`): `companion run` hands the game its configured camera and the edition to
 look for, and the game's watcher then looks for the cards the game at the table is played
 with (its hint), so the application names no game."""
@@ -18,7 +18,7 @@ SETUP = CameraSetup(TableLayout(), FRAME_SIZE, still_frames=1)
 
 
 def test_the_watcher_looks_for_the_cards_the_game_at_the_table_is_played_with() -> None:
-    camera = default().watcher(SETUP, "rollecate")
+    camera = default().camera.watcher(SETUP, "rollecate")
     rollecate = camera.watcher.vision.card_mm
     kept = camera.watcher
     camera.see(None, None)  # before any game: the configured edition's cards

@@ -12,9 +12,10 @@ from companion.games import for_record, game, games
 from companion.games.caboose.record import record_of
 from companion.games.caboose.rules.actions import legal_actions
 from companion.games.caboose.rules.edition import load as load_edition
-from companion.games.caboose.rules.engine import deal
+from companion.games.caboose.rules.engine import apply, deal
 from companion.games.caboose.rules.state import Pass, Play
-from companion.games.protocol import RecordProblem, Refusal, Setting, Start
+from companion.games.lobby import before_any_game
+from companion.games.protocol import RecordProblem, Refusal, Setting
 
 
 def test_a_caboose_record_is_read_by_the_caboose_game():
@@ -71,21 +72,29 @@ def test_simulate_with_the_game_named_plays_that_game(capsys):
 def test_a_generic_reader_plays_a_game_through_its_rules_alone():
     """What a bot or an advisor of any game does: deal, list the legal actions, apply one;
     an illegal action is a protocol `Refusal` and changes nothing."""
-    rules = game("caboose").rules
-    state = rules.deal(Start(("Ana", "Ben"), "rollecate", seed=3))
-    listed = rules.legal(state)
+    state = deal("rollecate", ("Ana", "Ben"), 3)
+    listed = legal_actions(state)
     assert Pass() in listed and any(isinstance(a, Play) for a in listed)
-    after, events = rules.apply(state, Pass())
+    after, events = apply(state, Pass())
     assert after.to_move == 1 and events
     with pytest.raises(Refusal):
-        rules.apply(after, Play(("9",), ()))
-    assert rules.legal(after) == legal_actions(after)
+        apply(after, Play(("9",), ()))
 
 
 @pytest.mark.parametrize("game_id", list(games()))
 def test_before_any_game_a_table_has_nothing_to_draw_and_refuses_commands(game_id):
-    lobby = game(game_id).idle(Setting())
+    lobby = before_any_game(game(game_id), Setting())
     assert lobby.view("en")["game"] is None and not lobby.over
     with pytest.raises(Refusal) as caught:
         lobby.handle(object())
     assert caught.value.key == "no_game_yet"
+
+
+def test_each_game_reads_the_record_format_its_spec_names():
+    """A record's format is a contract (spec/): the Caboose design's and the switching
+    game's are their ids' (`Game.record_format`'s default), Yardmaster Express's its own."""
+    assert {g.id: g.record_format for g in games().values()} == {
+        "caboose": "caboose-record/1",
+        "yardmaster-express": "yardmaster-record/1",
+        "switching": "switching-record/1",
+    }

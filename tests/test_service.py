@@ -26,8 +26,8 @@ from hw.frames import FolderFrames, SyntheticFrames
 def loop(tmp_path: Path):
     store = Store(tmp_path / "table.sqlite3")
     game = default()  # as `companion run` asks the registry for its camera and turn flow
-    table = Table(store, Setting(provisional=True, camera=game.follow({})))
-    watcher = game.watcher(CameraSetup(TableLayout(), FRAME_SIZE), "rollecate")
+    table = Table(store, Setting(provisional=True, camera=game.camera.follow({})))
+    watcher = game.camera.watcher(CameraSetup(TableLayout(), FRAME_SIZE), "rollecate")
     yield FrameLoop(table, lambda _: watcher)
     store.close()
 

@@ -22,7 +22,7 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
-from companion.games import default, for_record, games
+from companion.games import default, for_record, games, requests
 from companion.games.protocol import LANGUAGES, Game, Malformed, Refusal
 from companion.games.requests import UnknownCommand
 from companion.table import Table
@@ -424,7 +424,7 @@ def new_game() -> Response:
     """A new game: of the default game unless the request names its `game`."""
     doc = data()
     game = _game(doc["game"], "game") if "game" in doc else default()
-    table().start(game.id, game.parse_start(doc))
+    table().start(game.id, requests.start(doc, game.most_players()))
     return _view_response()
 
 

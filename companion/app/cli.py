@@ -14,7 +14,7 @@ from pathlib import Path
 
 from companion import __version__
 from companion.arguments import CommandLine, host_address
-from companion.games import default, game, games, read_record
+from companion.games import EXTRA, default, game, games, not_offered, offering, read_record
 from companion.games.protocol import RecordProblem
 
 # Commands that live with their subsystem: name -> (module, one-line help). Each module has
@@ -37,6 +37,11 @@ DELEGATED: dict[str, tuple[str, str]] = {
         "measure the pip-dice reader on a folder of labelled photographs",
     ),
 }
+
+
+# The commands that play a game's own tool (`Game`'s optional fields), which not every
+# game offers: name -> the tool.
+GAME_TOOLS = {"simulate": "simulate", "demo": "demo"}
 
 
 def port_number(text: str) -> int:
@@ -197,6 +202,16 @@ def _simulate(args: argparse.Namespace) -> int:
     return game(args.game).simulate(args)
 
 
+def refused_tool(command: str, chosen: str, tool: str) -> int | None:
+    """Exit status 2, having said so in one line, when the game `chosen` offers no `tool`
+    (its `Game` field) for `companion COMMAND`; None when it does."""
+    refusal = not_offered(game(chosen), tool)
+    if refusal is None:
+        return None
+    print(f"companion {command}: {refusal}", file=sys.stderr)
+    return 2
+
+
 def _serve(args: argparse.Namespace) -> int:
     # Imported when the page is served: the other commands start without loading Flask.
     from web.serve import serve
@@ -221,15 +236,18 @@ def _run(args: argparse.Namespace) -> int:
     return run_main(args.config)
 
 
-def game_options(command: str, parser: argparse.ArgumentParser, chosen: str) -> None:
-    """`--game` and the chosen game's own options for `command` (simulate, demo, enroll)."""
+def game_options(command: str, parser: argparse.ArgumentParser, chosen: str, tool: str) -> None:
+    """`--game`, its help naming the games that offer `tool` (a `Game` field), and the
+    chosen game's own options for `command` (simulate, demo, enroll), if it has any."""
     parser.add_argument(
         "--game",
         choices=tuple(games()),
         default=default().id,
-        help="which game (default %(default)s)",
+        help=f"which game (default %(default)s; offered by {', '.join(offering(tool))})",
     )
-    game(chosen).add_arguments(command, parser)
+    add_arguments = game(chosen).add_arguments
+    if add_arguments is not None and getattr(game(chosen), tool) is not None:
+        add_arguments(command, parser)
 
 
 def chosen_game(argv: list[str]) -> str:
@@ -247,7 +265,7 @@ def chosen_game(argv: list[str]) -> str:
 
 def _demo_options(parser: argparse.ArgumentParser, chosen: str) -> None:
     """The options of `companion demo`."""
-    game_options("demo", parser, chosen)
+    game_options("demo", parser, chosen, "demo")
     parser.add_argument(
         "--seed", type=seed_text, default="demo", help="any text: the same seed, the same game"
     )
@@ -295,7 +313,11 @@ def build_parser(chosen: str | None = None) -> argparse.ArgumentParser:
     chosen = chosen or default().id
     parser = CommandLine(
         prog="companion",
-        description="Caboose Companion: referee Loose Caboose, Rollecate and LOK'n'ROLL.",
+        description="Caboose Companion: referee "
+        + ", ".join(g.name for g in games().values())
+        + " at a real table.",
+        epilog=f"{EXTRA}: more games' packages, comma-separated (see companion.games). "
+        "Not every game offers every command: `COMMAND --help` names the games that do.",
     )
     parser.add_argument("--version", action="version", version=f"companion {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -303,8 +325,9 @@ def build_parser(chosen: str | None = None) -> argparse.ArgumentParser:
     replay = sub.add_parser(
         "replay",
         help="replay a game record (any game's) and print the final state",
-        description="Replay a game's record; its format names the game (caboose-record/1, "
-        "yardmaster-record/1, switching-record/1). "
+        description="Replay a game's record; its format names the game ("
+        + ", ".join(g.record_format for g in games().values())
+        + "). "
         "Exit 2 if it is malformed or breaks a rule, naming the first turn at fault.",
     )
     replay.add_argument("file", type=Path, help="the record (JSON)")
@@ -318,7 +341,7 @@ def build_parser(chosen: str | None = None) -> argparse.ArgumentParser:
         "seat did (the Caboose design: mean scores and derailments; Yardmaster Express: "
         "mean scores; switching tracks: wins and turns) and the speed.",
     )
-    game_options("simulate", sim, chosen)
+    game_options("simulate", sim, chosen, "simulate")
     sim.add_argument("--games", type=int, default=100)
     sim.add_argument(
         "--seed", type=seed_text, default="0", help="any text; the same seed plays the same games"
@@ -399,7 +422,12 @@ def _command(argv: list[str]) -> int:
     if argv and argv[0] in DELEGATED:
         # Handed over whole: argparse's REMAINDER would swallow `--help` and other options.
         return _delegate(DELEGATED[argv[0]][0])(argparse.Namespace(rest=argv[1:]))
-    parser = build_parser(chosen_game(argv))
+    chosen = chosen_game(argv)
+    if argv and argv[0] in GAME_TOOLS:  # refused before its options, which the game lacks
+        refused = refused_tool(argv[0], chosen, GAME_TOOLS[argv[0]])
+        if refused is not None:
+            return refused
+    parser = build_parser(chosen)
     args = parser.parse_args(argv)
     if not getattr(args, "run", None):
         parser.print_help()

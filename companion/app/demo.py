@@ -36,7 +36,7 @@ from companion import games, synthetic
 from companion.app.run import serve_page
 from companion.app.service import FrameLoop, log
 from companion.app.speech import TableVoice
-from companion.games.protocol import CameraSetup, Demo, DemoError, Game, Refusal, Setting
+from companion.games.protocol import Camera, CameraSetup, Demo, DemoError, Game, Refusal, Setting
 from companion.hardware import GPIO_PINS
 from companion.store import Store
 from companion.table import Table
@@ -67,6 +67,12 @@ class Filming:
     hold: float = 2.0
 
 
+def _camera(game: Game) -> Camera:
+    """The camera of a game that offers a demo: its demo is filmed."""
+    assert game.camera is not None, f"{game.name}'s demo is filmed: it has a camera"
+    return game.camera
+
+
 class SyntheticTable(FrameLoop):
     """The synthetic table the players play at (their `hands`): its camera, whose frames go
     through the frame loop of `companion run`, its buttons on mock pins, and the table they
@@ -89,7 +95,9 @@ class SyntheticTable(FrameLoop):
             pin_factory=self.pins,
         )
         # The players shuffle the deck by hand: the companion plays on a provisional deal.
-        setting = Setting(provisional=True, camera=game.follow(demo.follows), outputs=self.controls)
+        setting = Setting(
+            provisional=True, camera=_camera(game).follow(demo.follows), outputs=self.controls
+        )
         table = Table(store, setting)
         setup = CameraSetup(TableLayout(), filming.frame_size, still_frames=filming.still_frames)
         try:

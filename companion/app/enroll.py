@@ -26,6 +26,7 @@ from companion.app.cli import (
     chosen_game,
     folder_path,
     game_options,
+    refused_tool,
     writable_file,
     writable_folder,
 )
@@ -83,17 +84,25 @@ def _preview_file(text: str) -> Path:
     return path
 
 
+def _scene(game: games.Game) -> Callable[[int], Any] | None:
+    """What the synthetic camera shows for `game` (its camera's scene), if it has one."""
+    return None if game.camera is None else game.camera.scene
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     chosen = chosen_game(argv)  # the game whose faces are asked for (`--game`)
     game = games.game(chosen)
+    refused = refused_tool("enroll", chosen, "enroll")
+    if refused is not None:
+        return refused
     parser = CommandLine(
         prog="companion enroll",
         description="Teach the camera a box: show it each card face, die face and token once.",
     )
     parser.add_argument("folder", type=folder_path, help="where to write the catalogue")
     parser.add_argument("--source", default="picamera2", help="frame source (default picamera2)")
-    game_options("enroll", parser, chosen)
+    game_options("enroll", parser, chosen, "enroll")
     parser.add_argument(
         "--preview",
         type=_preview_file,
@@ -113,7 +122,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     preview_path = args.preview or args.folder / "preview.png"
     try:
-        with open_source(args.source, game.scene) as source:
+        with open_source(args.source, _scene(game)) as source:
             pictures = enroll(
                 source, deck, wait=None if args.no_wait else input, preview_path=preview_path
             )

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import sys
 
+from companion.app.cli import refused_tool
 from companion.arguments import CommandLine
 from companion.games import default, game, games
 
@@ -20,7 +21,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = CommandLine(prog="companion eval-vision", add_help=False)
     parser.add_argument("--game", choices=list(games()), default=default().id)
     known, rest = parser.parse_known_args(sys.argv[1:] if argv is None else list(argv))
-    return game(known.game).eval_vision(rest)
+    refused = refused_tool("eval-vision", known.game, "eval_vision")
+    if refused is not None:
+        return refused
+    eval_vision = game(known.game).eval_vision
+    assert eval_vision is not None  # refused_tool said so otherwise
+    return eval_vision(rest)
 
 
 if __name__ == "__main__":

@@ -27,7 +27,7 @@ from companion.app.config import Config, ConfigError, load
 from companion.app.service import FrameLoop, log
 from companion.app.speech import TableVoice
 from companion.games import default
-from companion.games.protocol import CameraSetup, Game, Refusal, Setting, Watcher
+from companion.games.protocol import Camera, CameraSetup, Game, Refusal, Setting, Watcher
 from companion.store import Store
 from companion.table import Table
 from companion.vision.table import TableLayout
@@ -54,10 +54,9 @@ class Service(FrameLoop):
             pin_factory=pins,
         )
         # A real table's deck is shuffled by hand: the deal is fixed from what it shows.
-        game = default()
         setting = Setting(
             provisional=True,
-            camera=game.follow(asdict(config.session)),
+            camera=default_camera().follow(asdict(config.session)),
             outputs=self.controls,
         )
         try:
@@ -97,6 +96,14 @@ def _voice(config: Config) -> TableVoice | None:
     return TableVoice(speaker, speech.lang)
 
 
+def default_camera() -> Camera:
+    """The default game's camera tool: `companion run` follows the table with it until a
+    game says which it is (the default game, the Caboose design, has one)."""
+    camera = default().camera
+    assert camera is not None, "the default game has a camera"
+    return camera
+
+
 def _watchers(config: Config) -> Callable[[Game], Watcher | None]:
     """The camera over the configured table, for each game played at it: the default
     game's is made now, looking for the pieces of the configured edition until a game says
@@ -115,15 +122,18 @@ def _watchers(config: Config) -> Callable[[Game], Watcher | None]:
     )
     first = default()
     try:
-        made = first.watcher(setup, table.edition)
+        made = default_camera().watcher(setup, table.edition)
     except ValueError as error:  # the enrolled deck cannot be read
         raise ConfigError(f"table.catalogue: {error}") from error
 
     def watcher_of(game: Game) -> Watcher | None:
         if game.id == first.id:
             return made
+        if game.camera is None:
+            log.warning("camera: %s is refereed from the page alone", game.name)
+            return None
         try:
-            return game.watcher(setup, game.options[0].id)
+            return game.camera.watcher(setup, game.options[0].id)
         except ValueError as error:
             log.warning("camera: not following %s: %s", game.name, error)
             return None
@@ -154,7 +164,7 @@ def main(path: Path, frames: int | None = None, serve: bool = True) -> int:
         print(f"companion run: {error}", file=sys.stderr)
         return 2
     try:
-        source = open_source(config.camera.source, default().scene)
+        source = open_source(config.camera.source, default_camera().scene)
     except FrameSourceError as error:
         print(f"companion run: camera: {error}", file=sys.stderr)
         return 2

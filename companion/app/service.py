@@ -5,7 +5,7 @@ One loop for both, so the demo on the synthetic table tests the very path a real
 takes: what the camera could not see is told to the table on every frame, and the table
 events of a still table become moves, all through the table's one writer
 (`companion.table.Table.handle`), as the page's and the buttons' commands are. The
-watcher is the game's (`Game.watcher`): it looks for what the game's hint says, another
+watcher is the game's (`Game.camera.watcher`): it looks for what the game's hint says, another
 edition's cards included. Only what belongs to the demo is left to it: its players answer
 the camera's questions with the truth and count how the camera did.
 """

@@ -244,7 +244,7 @@ class Demo(Protocol):
     and the camera's frame loop, and lends them to the players as `hands`."""
 
     seed: str  # the same seed, the same game: the camera's noise is seeded from it too
-    # the [session] keys (`Game.follow`) its table is followed with, as a configuration
+    # the [session] keys (`Game.camera.follow`) its table is followed with, as a configuration
     # gives them (the Caboose demo's pip dice: their face map)
     follows: Mapping[str, Any]
 
@@ -292,29 +292,38 @@ class Enrolment(Protocol):
 
 
 @dataclass(frozen=True)
-class Rules:
-    """A game's pure rules, as python-chess's `Board` has them: no I/O, no clock, no
-    randomness but the seed it is given. What a generic reader (a bot, an advisor, a
-    property test) needs; the table itself plays through the match."""
+class Camera:
+    """A game's camera side, one optional tool (`Game.camera`): a game that has none is
+    refereed from the page alone.
 
-    deal: Callable[[Start], Any]  # a new game's state, shuffled by the start's seed
-    legal: Callable[[Any], Sequence[object]]  # every action the player to move may take
-    # (state, action) -> (the next state, its events); an illegal action raises Refusal
-    apply: Callable[[Any, object], tuple[Any, Sequence[object]]]
+    - `watcher`: (camera, the option whose pieces to look for until a game says) ->
+      `companion run`'s camera side of the game, then looking for what each `Match.hint`
+      says; ValueError if the enrolled deck (`CameraSetup.catalogue`) cannot be read;
+    - `follow`: the configuration's [session] keys, plain values -> `Setting.camera` for
+      `run` and `demo`;
+    - `scene`: (seed) -> a table of this game in mid-play (a companion.synthetic.Scene),
+      what the synthetic camera `synthetic:SEED` shows where there is no real one."""
+
+    watcher: Callable[[CameraSetup, str], Watcher]
+    follow: Callable[[Mapping[str, Any]], Any]
+    scene: Callable[[int], Any]
 
 
 @dataclass(frozen=True)
 class Game:
-    """A game the table can referee: everything the shared parts may ask of it.
+    """A game the table can referee: a required core, which every game fills in, and
+    optional tools, each None when the game does not offer it (the command line, the page
+    and the API then do not either: `companion.games.not_offered` says so in one line).
+    The start form is the same for every game (`companion.games.requests.start`, up to
+    `most_players` names).
 
     Plain functions rather than methods, so a game package fills it in from its own
-    modules without a class hierarchy."""
+    modules without a class hierarchy. The smallest game (tests/fixtures/dice_race/) has
+    the core alone."""
 
     id: str  # "caboose": its name in URLs, the store and `--game`
     name: str  # what the start form shows
-    record_format: str  # "caboose-record/1": the `format` its records carry
     options: Sequence[Option]  # the editions and variants a new game may choose
-    rules: Rules  # deal, legal actions, apply
     words: Callable[[str], Mapping[str, str]]  # the page's words in a language
     # the folder of its page, served at /games/<id>/: `<id>.js` (draws a view, as
     # web/static/shell.js's top comment says), `<id>.css`, and `table.html`, its markup
@@ -327,33 +336,32 @@ class Game:
     # after a restart (`Store.kept` gives its record and journal: folding them is the game's)
     resume: Callable[[Any, int, Setting], Match]
     parse: Callable[[str, Mapping[str, Any]], object]  # (route, JSON): a page's command
-    parse_start: Callable[[Mapping[str, Any]], Start]  # the start form's JSON
     button: Callable[[str], object]  # a button's name (hw.controls): its command
-    idle: Callable[[Setting], Match]  # the match before any game: it refuses the game's
-    # commands, but shows what the camera cannot see while the table is set up
-    sample: Callable[[Any, int, str], None]  # (table, turns, seed): a game in progress to
-    # look at (`companion serve --demo`), played through the table as the page would
-    # --- records and the command line
-    # (doc, json) -> what `companion replay` prints; a bad record raises RecordProblem
+    # --- records: (doc, json) -> what `companion replay` prints; a bad record raises
+    # RecordProblem; (doc, turn, lang) -> a record's frame watched on the page
     replay: Callable[[Mapping[str, Any], bool], str]
-    watch: Callable[[Mapping[str, Any], int, str], dict[str, Any]]  # a record's frame
-    add_arguments: Callable[[str, argparse.ArgumentParser], None]  # simulate, demo, enroll
-    simulate: Callable[[argparse.Namespace], int]
-    # (seed): a table of this game in mid-play (a companion.synthetic.Scene), what the
-    # synthetic camera `synthetic:SEED` shows where there is no real one
-    scene: Callable[[int], Any]
-    # --- the application (companion/app/) asks these when one of its commands starts
-    # (camera, the option whose pieces to look for until a game says): `companion run`'s
-    # camera side of the game, then looking for what each `Match.hint` says; ValueError if
-    # the enrolled deck (`CameraSetup.catalogue`) cannot be read
-    watcher: Callable[[CameraSetup, str], Watcher]
-    # the configuration's [session] keys, plain values: `Setting.camera` for `run` and `demo`
-    follow: Callable[[Mapping[str, Any]], Any]
-    demo: Callable[[argparse.Namespace], Demo]  # `companion demo`'s parsed options: its game
+    watch: Callable[[Mapping[str, Any], int, str], dict[str, Any]]
+
+    # --- optional -------------------------------------------------------------------------
+    # "caboose-record/1": the `format` its records carry; "" means f"{id}-record/1"
+    record_format: str = ""
+    # the match before any game: it refuses the game's commands. None: the shared lobby
+    # (companion/games/lobby.py); the Caboose design's shows what the camera cannot see
+    # while the table is set up
+    idle: Callable[[Setting], Match] | None = None
+    camera: Camera | None = None  # following the table with a camera (`companion run`, demo)
+    # (table, turns, seed): a game in progress to look at (`companion serve --demo`),
+    # played through the table as the page would
+    sample: Callable[[Any, int, str], None] | None = None
+    simulate: Callable[[argparse.Namespace], int] | None = None  # `companion simulate`
+    # the game's own options of `companion simulate`, `demo` and `enroll` (command, parser);
+    # None: it has none of its own
+    add_arguments: Callable[[str, argparse.ArgumentParser], None] | None = None
+    demo: Callable[[argparse.Namespace], Demo] | None = None  # `companion demo`'s options: its game
     # `companion enroll`'s parsed options (add_arguments("enroll")): the faces to learn;
     # ValueError says why a face asked for is none of the game's
-    enroll: Callable[[argparse.Namespace], Enrolment]
-    eval_vision: Callable[[list[str]], int]  # `companion eval-vision ARGS`: its exit status
+    enroll: Callable[[argparse.Namespace], Enrolment] | None = None
+    eval_vision: Callable[[list[str]], int] | None = None  # `companion eval-vision ARGS`
     # --- the private advisor (`POST /api/advise`): (match, seat, hand, lang) -> what each
     # move would do for the hand that seat says it holds, on the table as it stands; it
     # changes nothing and keeps nothing (the hand is forgotten), and refuses a hand that
@@ -371,3 +379,12 @@ class Game:
     # read); None when the companion holds no hand to show now (a real table's deal, no
     # game, the game over). None: a game with no hidden hand
     hand: Callable[[Match, str], dict[str, Any] | None] | None = None
+
+    def __post_init__(self) -> None:
+        if not self.record_format:  # a frozen dataclass sets its own derived field so
+            object.__setattr__(self, "record_format", f"{self.id}-record/1")
+
+    def most_players(self) -> int:
+        """The most players any of its options seats: the start form's limit of names (the
+        rules may ask for more than one: a game refuses too few itself)."""
+        return max(o.players[1] for option in self.options for o in (option, *option.variants))

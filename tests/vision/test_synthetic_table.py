@@ -59,7 +59,7 @@ def test_the_caboose_game_s_synthetic_camera_shows_a_table_in_mid_game() -> None
     """`synthetic:SEED` at the service shows what it showed before the table knew games: a
     Rollecate railway from that seed, which recognition reads card for card."""
     scene = random_scene(4)
-    with open_source("synthetic:4", game("caboose").scene) as source:
+    with open_source("synthetic:4", game("caboose").camera.scene) as source:
         frame = source.read()
     assert np.array_equal(frame, render(scene, 4, Camera.easy()))
     seen = observe(frame)

@@ -1,4 +1,4 @@
-"""The camera as the table asks the registry for it (`Game.watcher`) over a box printed in
+"""The camera as the table asks the registry for it (`Game.camera.watcher`) over a box printed in
 another design and taught with `companion enroll` (`CameraSetup.catalogue`): its trains
 are read and told once still; a catalogue missing a face of the box is refused, naming
 what to teach."""

@@ -18,7 +18,7 @@ from companion.games import requests
 from companion.games.caboose import cards
 from companion.games.caboose.rules.state import Chaos, Pass, Play
 from companion.games.caboose.tracker import TableEvent
-from companion.games.protocol import Malformed, Start
+from companion.games.protocol import Malformed
 from companion.games.requests import fields
 from companion.pose import Pose
 
@@ -270,11 +270,6 @@ def _answer(data: Mapping[str, Any]) -> Answer:
             fields=["code", "face"], key="answer_both",
         )  # fmt: skip
     return Answer(got.get("code"), got.get("face"))
-
-
-def start(data: Mapping[str, Any]) -> Start:
-    """A new game as the start form sends it (`POST /api/game`): one to four players."""
-    return requests.start(data, 4)
 
 
 # The page's requests (`POST /api/command/<name>`) and the commands they send.

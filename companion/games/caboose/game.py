@@ -12,17 +12,14 @@ from typing import Any
 from companion.games.caboose import advise, camera, commandline, commands, demo, match, sample, view
 from companion.games.caboose.journal import GAME_ID
 from companion.games.caboose.names import check_names
-from companion.games.caboose.record import FORMAT, RecordError, from_json
-from companion.games.caboose.rules.actions import legal_actions
+from companion.games.caboose.record import RecordError, from_json
 from companion.games.caboose.rules.edition import EDITIONS
 from companion.games.caboose.rules.edition import load as load_edition
-from companion.games.caboose.rules.engine import apply, deal
-from companion.games.caboose.rules.state import GameState
 from companion.games.caboose.scenes import random_table
 from companion.games.caboose.snapshot import snapshot_of
 from companion.games.caboose.vision import enrolment, eval_vision
 from companion.games.caboose.words import TEXT, session_words
-from companion.games.protocol import Game, Option, Rules, Start
+from companion.games.protocol import Camera, Game, Option
 
 
 def options() -> tuple[Option, ...]:
@@ -55,11 +52,6 @@ def watch(doc: Mapping[str, Any], turn: int, lang: str) -> dict[str, Any]:
     return frame
 
 
-def deal_start(start: Start) -> GameState:
-    """A new game's state from the start form's choices (the edition is the option)."""
-    return deal(start.option, start.names, start.seed, start.variant)
-
-
 def refusal_words(match: Any, key: str, params: Mapping[str, Any], message: str, lang: str) -> str:
     """A refusal in `lang` with its cards in words, as the session says one (`session_words`,
     its English the message where the words have no template of their own)."""
@@ -71,26 +63,21 @@ def refusal_words(match: Any, key: str, params: Mapping[str, Any], message: str,
 GAME = Game(
     id=GAME_ID,
     name="Loose Caboose · Rollecate · LOK'n'ROLL",
-    record_format=FORMAT,
     options=options(),
-    rules=Rules(deal=deal_start, legal=legal_actions, apply=apply),
     words=TEXT.__getitem__,
     page=files("companion.games.caboose") / "page",
     start=match.start,
     load=match.load,
     resume=match.resume,
     parse=commands.parse,
-    parse_start=commands.start,
     button=commands.button,
-    idle=match.idle,
-    sample=sample.sample,
     replay=commandline.replay_text,
     watch=watch,
-    add_arguments=commandline.add_arguments,
+    idle=match.idle,
+    camera=Camera(watcher=camera.Camera.over, follow=camera.follow, scene=random_table),
+    sample=sample.sample,
     simulate=commandline.simulate,
-    scene=random_table,
-    watcher=camera.Camera.over,
-    follow=camera.follow,
+    add_arguments=commandline.add_arguments,
     demo=demo.from_args,
     enroll=enrolment.enrolment,
     eval_vision=eval_vision.main,

@@ -31,6 +31,7 @@ from companion.games.caboose.ledger import Ledger, TableError
 from companion.games.caboose.record import from_json
 from companion.games.caboose.session import Session, idle_status, same_camera
 from companion.games.caboose.tracker import CameraHint
+from companion.games.lobby import Lobby
 from companion.games.protocol import Setting, Start
 from companion.store import Store
 
@@ -182,13 +183,10 @@ def resume(store: Store, game_id: int, setting: Setting) -> Match:
     return Match(Ledger(store, game_id, setting.provisional), setting, resumed=True)
 
 
-class Lobby:
-    """The table before any game is started (`companion.games.protocol.Match`): what the
-    camera cannot see is shown already (the markers, the light: a table is set up before
-    its first game), and every other command is refused, there being no game."""
-
-    over = False
-    id = 0
+class SettingUp(Lobby):
+    """The table before any game is started, while it is set up (the shared `Lobby`): what
+    the camera cannot see is shown already (the markers, the light: a table is set up
+    before its first game), and every other command is refused, there being no game."""
 
     def __init__(self, setting: Setting) -> None:
         self.setting = setting
@@ -200,7 +198,7 @@ class Lobby:
                 return False  # news for nobody
             self.camera = tuple(command.problems)
             return True
-        raise TableError("game", "no game is being played: start one first", key="no_game_yet")
+        raise _no_game()
 
     def view(self, lang: str) -> dict[str, Any]:
         """`{"game": null}` and, when a camera follows the table, the turn at the table:
@@ -209,19 +207,21 @@ class Lobby:
         return {"game": None, "session": view.session(status, lang)}
 
     def record(self) -> Mapping[str, Any]:
-        raise TableError("game", "no game is being played: start one first", key="no_game_yet")
-
-    def hint(self) -> None:
-        """Nothing to look for but the table itself."""
-        return None
+        raise _no_game()
 
 
-def idle(setting: Setting) -> Lobby:
+def _no_game() -> TableError:
+    """The lobby's refusal as a Caboose table says it: a conflict (409), the table not yet
+    in a game."""
+    return TableError("game", "no game is being played: start one first", key="no_game_yet")
+
+
+def idle(setting: Setting) -> SettingUp:
     """The table's match before its first game."""
-    return Lobby(setting)
+    return SettingUp(setting)
 
 
-def hand(match: Match | Lobby, lang: str) -> dict[str, Any] | None:
+def hand(match: Match | SettingUp, lang: str) -> dict[str, Any] | None:
     """The game's `hand` entry (`GET /api/hand`): the mover's hidden hand, None in the
     lobby. `lang` is unused: cards are codes in every language, the page words them."""
     del lang

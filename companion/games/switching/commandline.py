@@ -129,10 +129,7 @@ def replay_text(doc: Mapping[str, Any], as_json: bool) -> str:
 
 def add_arguments(command: str, parser: argparse.ArgumentParser) -> None:
     """This game's options of `companion simulate` and `companion demo`: the players, the
-    short game, the repair tiles; the bots' policies for simulate. `companion enroll` has
-    none of its own."""
-    if command == "enroll":
-        return
+    short game, the repair tiles; the bots' policies for simulate (it offers no enroll)."""
     least, most = rules.PLAYERS
     parser.add_argument("--players", type=int, default=2, help=f"{least}-{most} (default 2)")
     parser.add_argument(

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.games import requests
-from companion.games.protocol import Malformed, Start
+from companion.games.protocol import Malformed
 from companion.games.requests import fields
 from companion.games.said import Said
 from companion.games.switching.follow import BoardSeen
@@ -138,13 +138,6 @@ def _pass(data: Mapping[str, Any]) -> PassTurn:
 
 def _undo(data: Mapping[str, Any]) -> Undo:
     return Undo(fields(data, {"turn": _turn}, ("turn",))["turn"])
-
-
-def start(data: Mapping[str, Any]) -> Start:
-    """A new game as the start form sends it (`POST /api/game`): up to four players (the
-    rules refuse fewer than two: S-1); its option is the board, its variant one of
-    rules.VARIANTS."""
-    return requests.start(data, 4)
 
 
 # The page's requests (`POST /api/command/<name>`) and the commands they send.

@@ -6,15 +6,14 @@ does it, so this file is the package's table of contents for the seam."""
 
 from __future__ import annotations
 
-import argparse
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import replace
 from importlib.resources import files
 from typing import Any
 
 from companion.games.names import first_bad_name
-from companion.games.protocol import Enrolment, Game, Option, RecordProblem, Rules, Start
+from companion.games.protocol import Camera, Game, Option, RecordProblem, Start
 from companion.games.switching import (
     board,
     bots,
@@ -28,7 +27,7 @@ from companion.games.switching import (
     view,
 )
 from companion.games.switching.commands import PassTurn, Play, Throw
-from companion.games.switching.record import FORMAT, GAME_ID, from_json, variant_id
+from companion.games.switching.record import GAME_ID, from_json, variant_id
 from companion.games.switching.snapshot import Played, Snapshot
 from companion.games.switching.vision import eval_vision
 from companion.games.switching.words import TEXT
@@ -51,23 +50,6 @@ def options() -> tuple[Option, ...]:
         variants = tuple(Option(v, _VARIANT_NAMES[v], rules.PLAYERS) for v in _VARIANT_NAMES)
         found.append(Option(played_on.id, played_on.name, rules.PLAYERS, variants))
     return tuple(found)
-
-
-def deal_start(start: Start) -> rules.Position:
-    """A new game's position from the start form's choices."""
-    return match.new_game(start).start
-
-
-def apply(position: rules.Position, action: object) -> tuple[rules.Position, Sequence[rules.Event]]:
-    """The rules' `apply` as the protocol has it."""
-    assert isinstance(action, rules.Move | rules.Pass | rules.Stop)
-    return rules.apply(position, action)
-
-
-def legal(position: rules.Position) -> Sequence[object]:
-    """The actions the player to move may take without a roll: declining the doubles'
-    re-roll; every other action needs the dice (`rules.legal_moves(position, roll)`)."""
-    return (rules.Stop(),) if position.reroll is not None else ()
 
 
 def watch(doc: Mapping[str, Any], turn: int, lang: str) -> dict[str, Any]:
@@ -121,15 +103,6 @@ def scene(seed: int) -> Any:
     return scenes.random_table(seed).scene
 
 
-def enroll(args: argparse.Namespace) -> Enrolment:
-    """`companion enroll --game switching`: nothing to teach yet, the camera reads our own
-    printed board, panels, trains and dice."""
-    raise ValueError(
-        "the switching-track game is read from our own printed board and pieces: there is "
-        "nothing to teach the camera (enroll teaches the card games' boxes)"
-    )
-
-
 def refusal_words(match: Any, key: str, params: Mapping[str, Any], message: str, lang: str) -> str:
     """A refusal in `lang` with the spaces and slots it names in words (`view.said_words`);
     before any game (the lobby) the home board's."""
@@ -141,29 +114,23 @@ def refusal_words(match: Any, key: str, params: Mapping[str, Any], message: str,
 GAME = Game(
     id=GAME_ID,
     name=NAME,
-    record_format=FORMAT,
     options=options(),
-    rules=Rules(deal=deal_start, legal=legal, apply=apply),
     words=TEXT.__getitem__,
     page=files("companion.games.switching") / "page",
     start=match.start,
     load=match.load,
     resume=match.resume,
     parse=commands.parse,
-    parse_start=commands.start,
     button=commands.button,
-    idle=match.idle,
-    sample=sample,
     replay=commandline.replay_text,
     watch=watch,
-    add_arguments=commandline.add_arguments,
+    camera=Camera(watcher=camera.Camera.over, follow=camera.follow, scene=scene),
+    sample=sample,
     simulate=commandline.simulate,
-    scene=scene,
-    watcher=camera.Camera.over,
-    follow=camera.follow,
+    add_arguments=commandline.add_arguments,
     demo=demo.from_args,
-    enroll=enroll,
     eval_vision=eval_vision.main,
-    advise=None,  # no hidden hand: the page shows every legal move with its outcome
     refusal_words=refusal_words,
+    # no advise, no hand: no hidden hand, the page shows every legal move with its outcome;
+    # no enroll: the camera reads our own printed board, panels, trains and dice
 )

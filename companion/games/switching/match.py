@@ -15,7 +15,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from companion.games.lobby import Lobby
 from companion.games.protocol import (
     LED_ERROR,
     LED_NEEDS_CONFIRMATION,
@@ -551,8 +550,3 @@ def load(store: Store, doc: Mapping[str, Any], setting: Setting) -> Match:
 def resume(store: Store, number: int, setting: Setting) -> Match:
     """The store's game `number`, after a restart: back on the same step."""
     return Match(store, number, fold(store.kept(number)), setting)
-
-
-def idle(setting: Setting) -> Lobby:
-    """The table's match before its first game."""
-    return Lobby()

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.games import requests
-from companion.games.protocol import Malformed, Start
+from companion.games.protocol import Malformed
 from companion.games.requests import fields
 from companion.games.said import Said
 from companion.games.yardmaster import cards
@@ -140,12 +140,6 @@ def _undo(data: Mapping[str, Any]) -> Undo:
 def _next(data: Mapping[str, Any]) -> NextGame:
     fields(data, {})
     return NextGame()
-
-
-def start(data: Mapping[str, Any]) -> Start:
-    """A new game as the start form sends it (`POST /api/game`): up to five players (the
-    rules refuse fewer than two: Y-7); its variant one of match.VARIANTS."""
-    return requests.start(data, 5)
 
 
 # The page's requests (`POST /api/command/<name>`) and the commands they send.

@@ -6,11 +6,11 @@ does it, so this file is the package's table of contents for the seam."""
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from importlib.resources import files
 from typing import Any
 
-from companion.games.protocol import Game, Option, RecordProblem, Rules, Start
+from companion.games.protocol import Camera, Game, Option, RecordProblem, Start
 from companion.games.yardmaster import (
     advise,
     bots,
@@ -48,20 +48,6 @@ def options() -> tuple[Option, ...]:
         variants = tuple(Option(v, names[v], edition.players) for v in match.VARIANTS if v)
         found.append(Option(edition.id, edition.name, edition.players, variants))
     return tuple(found)
-
-
-def deal_start(start: Start) -> rules.Yard:
-    """A new game's state from the start form's choices (the option is the edition)."""
-    with_caboose, _ = match.VARIANTS.get(start.variant, (False, False))
-    seed = start.seed if start.seed is not None else 0
-    return rules.deal(load_edition(start.option), start.names, seed, with_caboose)
-
-
-def apply(yard: rules.Yard, action: object) -> tuple[rules.Yard, Sequence[object]]:
-    """The rules' `apply` as the protocol has it: the next state and its events (the card
-    added)."""
-    assert isinstance(action, rules.Add)
-    return rules.apply(yard, action), (action,)
 
 
 def watch(doc: Mapping[str, Any], turn: int, lang: str) -> dict[str, Any]:
@@ -108,26 +94,21 @@ def refusal_words(match: Any, key: str, params: Mapping[str, Any], message: str,
 GAME = Game(
     id=GAME_ID,
     name=NAME,
-    record_format=FORMAT,
     options=options(),
-    rules=Rules(deal=deal_start, legal=rules.legal_adds, apply=apply),
     words=TEXT.__getitem__,
     page=files("companion.games.yardmaster") / "page",
     start=match.start,
     load=match.load,
     resume=match.resume,
     parse=commands.parse,
-    parse_start=commands.start,
     button=commands.button,
-    idle=match.idle,
-    sample=sample,
     replay=commandline.replay_text,
     watch=watch,
-    add_arguments=commandline.add_arguments,
+    record_format=FORMAT,  # the spec's "yardmaster-record/1", not its id's
+    camera=Camera(watcher=camera.Camera.over, follow=camera.follow, scene=scene),
+    sample=sample,
     simulate=commandline.simulate,
-    scene=scene,
-    watcher=camera.Camera.over,
-    follow=camera.follow,
+    add_arguments=commandline.add_arguments,
     demo=demo.from_args,
     enroll=enrolment.enrolment,
     eval_vision=eval_vision.main,

@@ -530,11 +530,6 @@ def resume(store: Store, number: int, setting: Setting) -> Match:
     return Match(store, number, fold(store.kept(number)), setting)
 
 
-def idle(setting: Setting) -> Lobby:
-    """The table's match before its first game."""
-    return Lobby()
-
-
 def hand(match: Match | Lobby, lang: str) -> dict[str, Any] | None:
     """The game's `hand` entry (`GET /api/hand`): the mover's hidden hand, None in the
     lobby."""

@@ -21,7 +21,7 @@ class RuleError(Refusal):
     untouched. `key` and `params`, when given, are the same refusal as a kind and its
     parameters, for a page to say in its own language (companion/games/caboose/words.py,
     `REFUSALS`); the rules speak no other language themselves. A `Refusal` of the game
-    protocol, so whoever applies the rules through `Game.rules` catches one kind of error."""
+    protocol, so whoever applies the rules (the table, a bot, a test) catches one kind of error."""
 
     def __init__(
         self,
