@@ -18,6 +18,7 @@ A game fills in two things and keeps only what is its own:
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, Self, TypeVar
@@ -109,7 +110,7 @@ class Following(Generic[V]):
     camera: tuple[Said, ...] = ()
 
 
-class KeptMatch(Generic[S, F]):
+class KeptMatch(ABC, Generic[S, F]):
     """One game at the table (`companion.games.protocol.Match`), kept journal first: a
     command is checked by the game's pure steps, kept in the store, and only then the
     game's (`keep`). A subclass says which of its commands are the table's own (a button,
@@ -302,47 +303,47 @@ class KeptMatch(Generic[S, F]):
 
     # --- the game's hooks ----------------------------------------------------------------
 
+    @abstractmethod
     def actions(self) -> Mapping[type, Callable[[Any], None]]:
         """The game's own commands, each with what does it (a `Refusal` changes nothing)."""
-        raise NotImplementedError
 
     def buttons(self) -> Mapping[str, Callable[[], None]]:
         """The buttons that are the game's own, besides CONFIRM and its hold (UNDO)."""
         return {}
 
+    @abstractmethod
     def new_following(self) -> F:
         """The turn at the table as it begins."""
-        raise NotImplementedError
 
+    @abstractmethod
     def game_view(self, lang: str) -> dict[str, Any]:
         """The view of the game, in `lang`, without the turn at the table."""
-        raise NotImplementedError
 
+    @abstractmethod
     def turn_fields(self, following: F, lang: str) -> dict[str, Any]:
         """The `session` JSON's fields of the game's own (whose turn, what it waits for)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def said_words(self, doc: Mapping[str, Any], lang: str) -> str:
         """A said thing's words in `lang`, the pieces it names in words."""
-        raise NotImplementedError
 
+    @abstractmethod
     def saw(self, following: F, command: Any) -> bool:
         """Take a frame's news besides what the camera cannot see: whether it brings a
         still view to compare with the game."""
-        raise NotImplementedError
 
+    @abstractmethod
     def compare(self, following: F) -> tuple[Said | None, Said | None]:
         """The last still view compared with the game (which it may move on): the problem
         to fix, and why the camera waits."""
-        raise NotImplementedError
 
+    @abstractmethod
     def confirmable(self, following: F) -> bool:
         """Something waits for CONFIRM (the LED says so)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def confirm(self, following: F) -> bool:
         """CONFIRM pressed: whether it answered something."""
-        raise NotImplementedError
 
     def undid(self, following: F, before: S) -> None:
         """The step taken back from `before` may still lie on the table: what the turn at
