@@ -9,11 +9,15 @@ A game fills in two things and keeps only what is its own:
   its setting as the first journal entry, and a kept game is its journal folded over that,
   each entry checked again (`RecordProblem` names the entry that breaks);
 - its `KeptMatch` subclass: its own commands (`actions`, `buttons`), what the camera saw
-  compared with its state (`saw`, `compare`), and its words (`turn_fields`, `said_words`,
-  `by_hand`, `to_do`). `KeptMatch` is a `companion.games.protocol.Match`: it keeps every
-  step before it becomes the game's, refuses a page's stale command, takes the last step
-  back, and follows the table (`Following`): what the camera cannot see, a problem buzzed
-  once, the LED, and the `session` JSON of the view with its words.
+  compared with its state (`saw`, `compare`), and its words (`following_fields`,
+  `said_words`, `by_hand`, `to_do`). `KeptMatch` is a `companion.games.protocol.Match`: it
+  keeps every step before it becomes the game's, refuses a page's stale command, takes the
+  last step back, and follows the table: what the camera cannot see, a problem buzzed
+  once, the LED, and the turn at the table in the view.
+
+The turn at the table is a `Following` (a game's `follow.py` compares what the camera saw
+with the game, pure); `session`, its key in the view, and `[session]`, the configuration
+section of its settings, are data and keep their names.
 """
 
 from __future__ import annotations
@@ -184,7 +188,7 @@ class KeptMatch(ABC, Generic[S, F]):
         return True
 
     def view(self, lang: str) -> dict[str, Any]:
-        return self.game_view(lang) | {"session": self._session(lang)}
+        return self.game_view(lang) | {"session": self._following_json(lang)}
 
     def record(self) -> Mapping[str, Any]:
         return self.keeping.record(self.snap)
@@ -252,11 +256,11 @@ class KeptMatch(ABC, Generic[S, F]):
             raise Refusal(
                 "session", "no camera follows this table: the turn at the table is not known"
             )
-        before = (self._session("en"), self.keeping.turn(self.snap))
+        before = (self._following_json("en"), self.keeping.turn(self.snap))
         following.camera = command.camera
         if self.saw(following, command):
             self._follow()
-        return (self._session("en"), self.keeping.turn(self.snap)) != before
+        return (self._following_json("en"), self.keeping.turn(self.snap)) != before
 
     def _follow(self) -> None:
         """Compare the last still view with the game as it now stands (after a frame, and
@@ -281,19 +285,19 @@ class KeptMatch(ABC, Generic[S, F]):
             return LED_ERROR
         return LED_NEEDS_CONFIRMATION if self.confirmable(following) else LED_WAITING
 
-    def _session(self, lang: str) -> dict[str, Any] | None:
+    def _following_json(self, lang: str) -> dict[str, Any] | None:
         """The turn at the table, as the page shows it in `lang` (None when no camera
         follows): the game's own fields, then what the referee says, with its words."""
         following = self.following
         if following is None:
             return None
-        return self.turn_fields(following, lang) | {
-            "problem": self.said(following.problem, lang),
-            "waiting": self.said(following.waiting, lang),
-            "camera": [self.said(said, lang) for said in following.camera],
+        return self.following_fields(following, lang) | {
+            "problem": self._said(following.problem, lang),
+            "waiting": self._said(following.waiting, lang),
+            "camera": [self._said(said, lang) for said in following.camera],
         }
 
-    def said(self, said: Said | None, lang: str) -> dict[str, Any] | None:
+    def _said(self, said: Said | None, lang: str) -> dict[str, Any] | None:
         """What the referee says, in JSON, with `said`: its words in `lang`, the pieces it
         names (by their codes in `params` and the English `text`) in words."""
         if said is None:
@@ -320,7 +324,7 @@ class KeptMatch(ABC, Generic[S, F]):
         """The view of the game, in `lang`, without the turn at the table."""
 
     @abstractmethod
-    def turn_fields(self, following: F, lang: str) -> dict[str, Any]:
+    def following_fields(self, following: F, lang: str) -> dict[str, Any]:
         """The `session` JSON's fields of the game's own (whose turn, what it waits for)."""
 
     @abstractmethod

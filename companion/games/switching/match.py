@@ -360,7 +360,7 @@ class Match(base.KeptMatch[Snapshot, Following]):
     def game_view(self, lang: str) -> dict[str, Any]:
         return view.build(self.snap, lang)
 
-    def turn_fields(self, following: Following, lang: str) -> dict[str, Any]:
+    def following_fields(self, following: Following, lang: str) -> dict[str, Any]:
         """Whose turn, what the table waits for, and the move the board shows, its space in
         words."""
         snap = self.snap

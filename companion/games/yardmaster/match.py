@@ -333,7 +333,7 @@ class Match(base.KeptMatch[Snapshot, Following]):
     def game_view(self, lang: str) -> dict[str, Any]:
         return view.build(self.snap, lang)
 
-    def turn_fields(self, following: Following, lang: str) -> dict[str, Any]:
+    def following_fields(self, following: Following, lang: str) -> dict[str, Any]:
         """Whose turn, the round, what the table waits for and the card taken last, said in
         words (`view.laid_words`)."""
         yard = self.snap.yard
