@@ -1,8 +1,9 @@
 """A game of the switching-track board game being played at the table: the one object the
 shared writer (`companion.table.Table`) drives for it (`companion.games.protocol.Match`).
 
-The match keeps the game as the store does: how it was set up, then a journal of steps (a
-roll, a move, a turn passed, a step taken back). Each step is checked by the rules before
+The match keeps the game as the store does, on the skeleton every game shares
+(companion/games/match.py): how it was set up, then a journal of steps (a roll, a move, a
+turn passed, a step taken back). Each step is checked by the rules before
 anything is journaled (a refusal changes nothing); the game at any instant is a
 `Snapshot` (snapshot.py), which the view draws. The pure functions below (`thrown`,
 `played`, `passed`, `undone`) are what both a command and the journal's fold go through,

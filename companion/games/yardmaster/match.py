@@ -1,10 +1,11 @@
 """A game of Yardmaster Express being played at the table: the one object the shared writer
 (`companion.table.Table`) drives for it (`companion.games.protocol.Match`).
 
-The match keeps the game as the store does: the record it started from and a journal of
-cards added and taken back. Every command is checked against the rules before anything is
-journaled (a refusal changes nothing), and the game at any instant is a `Snapshot`
-(snapshot.py), which the view draws. The strategic variant's second game (Y-11) is a new
+The match keeps the game as the store does, on the skeleton every game shares
+(companion/games/match.py): the record it started from and a journal of cards added and
+taken back. Every command is checked against the rules before anything is journaled (a
+refusal changes nothing), and the game at any instant is a `Snapshot` (snapshot.py), which
+the view draws. The strategic variant's second game (Y-11) is a new
 game in the store, its record carrying the first game's points.
 """
 
@@ -255,7 +256,7 @@ class Match(base.KeptMatch[Snapshot, Following]):
         snap = Snapshot(
             first.edition, start, variant=STRATEGIC_SECOND, provisional=first.provisional
         )
-        self.number = KEEPING.keep(self.store, snap)
+        self.number = self.keeping.keep(self.store, snap)
         self.snap = snap
         if self.following is not None:  # new seats in a new order: whose train is learnt anew
             self.following = self.new_following()
