@@ -16,7 +16,7 @@ from companion.games.yardmaster import scenes
 from companion.games.yardmaster.vision.eval_printed import printed_table, teach_stand_in
 from companion.synthetic import Camera, render
 
-YARDMASTER = game("yardmaster-express")
+CAMERA = game("yardmaster-express").camera
 
 
 def setup(folder: Path) -> CameraSetup:
@@ -27,7 +27,7 @@ def test_a_catalogue_missing_faces_of_the_box_is_refused_naming_them(tmp_path: P
     deck, pictures = teach_stand_in(faces=("E", "W", "R3-B2"))
     deck.save(pictures, tmp_path)
     with pytest.raises(ValueError) as caught:
-        YARDMASTER.watcher(setup(tmp_path), "yardmaster-express")
+        CAMERA.watcher(setup(tmp_path), "yardmaster-express")
     assert "R1-R1" in str(caught.value) and "companion enroll" in str(caught.value)
 
 
@@ -35,7 +35,7 @@ def test_a_catalogue_missing_faces_of_the_box_is_refused_naming_them(tmp_path: P
 def test_a_taught_box_is_read_through_the_games_camera(tmp_path: Path) -> None:
     deck, pictures = teach_stand_in()
     deck.save(pictures, tmp_path)
-    watcher = YARDMASTER.watcher(setup(tmp_path), "yardmaster-express")
+    watcher = CAMERA.watcher(setup(tmp_path), "yardmaster-express")
     seats = scenes.seat_poses(3)
     trains = (("E", "R1-R1", "W"), ("E",), ("E", "Y2-B3"))
     laid = scenes.lay(
