@@ -8,12 +8,13 @@ A game fills in two things and keeps only what is its own:
   `Keeping.fold` do the store's side for every game the same way: a new game is kept with
   its setting as the first journal entry, and a kept game is its journal folded over that,
   each entry checked again (`RecordProblem` names the entry that breaks);
-- its `KeptMatch` subclass: its own commands (`actions`, `buttons`), what the camera saw
-  compared with its state (`saw`, `compare`), and its words (`following_fields`,
-  `said_words`, `by_hand`, `to_do`). `KeptMatch` is a `companion.games.protocol.Match`: it
-  keeps every step before it becomes the game's, refuses a page's stale command, takes the
-  last step back, and follows the table: what the camera cannot see, a problem buzzed
-  once, the LED, and the turn at the table in the view.
+- its match, a `KeptMatch` subclass: its own commands (`actions`, `buttons`) and its view
+  (`game_view`). `KeptMatch` is a `companion.games.protocol.Match`: it keeps every step
+  before it becomes the game's, refuses a page's stale command and takes the last step
+  back. A game the camera follows builds on `FollowedMatch`, which adds the turn at the
+  table: what the camera saw compared with the game (`saw`, `compare`), CONFIRM, what the
+  camera cannot see, a problem buzzed once, the LED, and the turn at the table in the view
+  with its words (`following_fields`, `said_words`, `to_do`).
 
 The turn at the table is a `Following` (a game's `follow.py` compares what the camera saw
 with the game, pure); `session`, its key in the view, and `[session]`, the configuration
@@ -114,28 +115,25 @@ class Following(Generic[V]):
     camera: tuple[Said, ...] = ()
 
 
-class KeptMatch(ABC, Generic[S, F]):
+class KeptMatch(ABC, Generic[S]):
     """One game at the table (`companion.games.protocol.Match`), kept journal first: a
     command is checked by the game's pure steps, kept in the store, and only then the
     game's (`keep`). A subclass says which of its commands are the table's own (a button,
-    an undo, the camera's news), and fills in the hooks below."""
+    an undo), and fills in `actions` and `game_view`; a game the camera follows builds on
+    `FollowedMatch` instead."""
 
     keeping: ClassVar[Keeping[Any]]
     press_command: ClassVar[type]  # a button pressed (`.button`)
     undo_command: ClassVar[type]  # the last step taken back (`.turn`: as the page saw it)
-    seen_command: ClassVar[type]  # a frame's news (`.camera`: what it cannot see)
     table_kind: ClassVar[str]  # "Yardmaster Express": what a table it takes no command of is
     steps_taken: ClassVar[str]  # "cards are added": the count a stale page is told of
     by_hand: ClassVar[str]  # where no camera follows: how the players play on the page
-    to_do: ClassVar[str]  # where nothing waits for CONFIRM: what the players do
 
     def __init__(self, store: Store, number: int, snap: S, setting: Setting) -> None:
         self.store = store
         self.number = number
         self.snap = snap
         self.setting = setting
-        # the turn at the table, when a camera follows it
-        self.following: F | None = self.new_following() if setting.camera is not None else None
 
     # --- starting, loading, resuming -----------------------------------------------------
 
@@ -169,10 +167,7 @@ class KeptMatch(ABC, Generic[S, F]):
         return self.number
 
     def handle(self, command: object) -> bool:
-        """Apply one command, journaled before this returns; a `Refusal` changes nothing.
-        The camera's news says whether it changed what a page shows; anything else did."""
-        if isinstance(command, self.seen_command):
-            return self._seen(command)
+        """Apply one command, journaled before this returns; a `Refusal` changes nothing."""
         if isinstance(command, self.press_command):
             self._press(command.button)  # type: ignore[attr-defined]
         elif isinstance(command, self.undo_command):
@@ -184,11 +179,10 @@ class KeptMatch(ABC, Generic[S, F]):
                     "request", f"a {self.table_kind} table takes no {type(command).__name__}"
                 )
             action(command)
-        self._follow()
         return True
 
     def view(self, lang: str) -> dict[str, Any]:
-        return self.game_view(lang) | {"session": self._following_json(lang)}
+        return self.game_view(lang)
 
     def record(self) -> Mapping[str, Any]:
         return self.keeping.record(self.snap)
@@ -221,17 +215,13 @@ class KeptMatch(ABC, Generic[S, F]):
     def undo(self, turn: int | None) -> None:
         """The last step taken back (`Keeping.undone`), kept as an undo entry."""
         self.fresh(turn)
-        before = self.snap
-        self.keep(self.keeping.undone(before), UNDO, self.keeping.undo_doc)
-        if self.following is not None:
-            self.undid(self.following, before)
+        self.keep(self.keeping.undone(self.snap), UNDO, self.keeping.undo_doc)
 
-    # --- the buttons and the camera ------------------------------------------------------
+    # --- the buttons ---------------------------------------------------------------------
 
     def _press(self, button: str) -> None:
         """Hold CONFIRM: the last step taken back. A button of the game's own (`buttons`)
-        does what it says. CONFIRM, at a table a camera follows, is the game's to answer
-        (`confirm`); else the players are told what to do instead."""
+        does what it says; any other is the camera's to answer (`confirm_pressed`)."""
         if button == "undo":
             self.undo(None)
             return
@@ -239,13 +229,73 @@ class KeptMatch(ABC, Generic[S, F]):
         if own is not None:
             own()
             return
+        self.confirm_pressed(button)
+
+    def confirm_pressed(self, button: str) -> None:
+        """CONFIRM (or another button of no use to the game) where no camera follows the
+        table: the players are told how to play instead."""
+        raise Refusal("session", f"no camera follows this table: {self.by_hand}", key="no_camera")
+
+    # --- the game's hooks ----------------------------------------------------------------
+
+    @abstractmethod
+    def actions(self) -> Mapping[type, Callable[[Any], None]]:
+        """The game's own commands, each with what does it (a `Refusal` changes nothing)."""
+
+    def buttons(self) -> Mapping[str, Callable[[], None]]:
+        """The buttons that are the game's own, besides CONFIRM and its hold (UNDO)."""
+        return {}
+
+    @abstractmethod
+    def game_view(self, lang: str) -> dict[str, Any]:
+        """The view of the game, in `lang` (for a followed game, without the turn at the
+        table)."""
+
+
+class FollowedMatch(KeptMatch[S], Generic[S, F]):
+    """A game the camera follows (a game with `Game.camera`): besides what every match
+    does, the turn at the table (`Following`, when the table has a camera): what the
+    camera cannot see, what the game takes from a still view (`saw`, `compare`), CONFIRM,
+    a problem buzzed once, the LED, and the `session` JSON of the view with its words."""
+
+    seen_command: ClassVar[type]  # a frame's news (`.camera`: what it cannot see)
+    to_do: ClassVar[str]  # where nothing waits for CONFIRM: what the players do
+
+    def __init__(self, store: Store, number: int, snap: S, setting: Setting) -> None:
+        super().__init__(store, number, snap, setting)
+        # the turn at the table, when a camera follows it
+        self.following: F | None = self.new_following() if setting.camera is not None else None
+
+    def handle(self, command: object) -> bool:
+        """Apply one command as every match does, then compare the table with the game as
+        it now stands. The camera's news says whether it changed what a page shows."""
+        if isinstance(command, self.seen_command):
+            return self._seen(command)
+        changed = super().handle(command)
+        self._follow()
+        return changed
+
+    def view(self, lang: str) -> dict[str, Any]:
+        return self.game_view(lang) | {"session": self._following_json(lang)}
+
+    def undo(self, turn: int | None) -> None:
+        """The last step taken back; the turn at the table learns what may still lie on
+        the table (`undid`)."""
+        before = self.snap
+        super().undo(turn)
+        if self.following is not None:
+            self.undid(self.following, before)
+
+    def confirm_pressed(self, button: str) -> None:
+        """CONFIRM, at a table a camera follows, is the game's to answer (`confirm`); else
+        the players are told what to do instead."""
         following = self.following
         if following is None:
-            raise Refusal(
-                "session", f"no camera follows this table: {self.by_hand}", key="no_camera"
-            )
-        if button != "confirm" or not self.confirm(following):
+            super().confirm_pressed(button)
+        elif button != "confirm" or not self.confirm(following):
             raise Refusal("session", f"nothing to confirm: {self.to_do}", key="nothing_to_confirm")
+
+    # --- the camera ----------------------------------------------------------------------
 
     def _seen(self, command: Any) -> bool:
         """A frame's news: what the camera cannot see, and what the game takes from the
@@ -308,20 +358,8 @@ class KeptMatch(ABC, Generic[S, F]):
     # --- the game's hooks ----------------------------------------------------------------
 
     @abstractmethod
-    def actions(self) -> Mapping[type, Callable[[Any], None]]:
-        """The game's own commands, each with what does it (a `Refusal` changes nothing)."""
-
-    def buttons(self) -> Mapping[str, Callable[[], None]]:
-        """The buttons that are the game's own, besides CONFIRM and its hold (UNDO)."""
-        return {}
-
-    @abstractmethod
     def new_following(self) -> F:
         """The turn at the table as it begins."""
-
-    @abstractmethod
-    def game_view(self, lang: str) -> dict[str, Any]:
-        """The view of the game, in `lang`, without the turn at the table."""
 
     @abstractmethod
     def following_fields(self, following: F, lang: str) -> dict[str, Any]:

@@ -251,7 +251,7 @@ class Following(base.Following[BoardSeen]):
     shown: Outcome | None = None
 
 
-class Match(base.KeptMatch[Snapshot, Following]):
+class Match(base.FollowedMatch[Snapshot, Following]):
     """One game of the switching-track board game at the table."""
 
     keeping = KEEPING

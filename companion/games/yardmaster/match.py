@@ -195,7 +195,7 @@ class Following(base.Following[tuple[TrainSeen, ...]]):
     taken_back: tuple[int, str] | None = None  # (seat, card as it lay)
 
 
-class Match(base.KeptMatch[Snapshot, Following]):
+class Match(base.FollowedMatch[Snapshot, Following]):
     """One game of Yardmaster Express at the table."""
 
     keeping = KEEPING
