@@ -25,8 +25,9 @@ def fields(template: str) -> set[str]:
 def sources(package: str) -> list[Path]:
     """Where a game's table refuses or says things: its package (but its view and words,
     which say words and refuse nothing, and its advice, whose refusals only the advisor's
-    page says, in the shell's words: tests/web/test_advise_api.py), and the shared checks
-    of a player's name and a request's fields."""
+    page says, in the shell's words: tests/web/test_advise_api.py), the shared checks
+    of a player's name and a request's fields, and the shared skeleton of a match (a stale
+    page, the buttons)."""
     return [
         *sorted(
             path
@@ -35,6 +36,7 @@ def sources(package: str) -> list[Path]:
         ),
         ROOT / "companion/games/names.py",
         ROOT / "companion/games/requests.py",
+        ROOT / "companion/games/match.py",
     ]
 
 

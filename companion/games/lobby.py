@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from companion.games.protocol import Refusal
+from companion.games.protocol import Refusal, Setting
 
 
 class Lobby:
@@ -29,3 +29,9 @@ class Lobby:
 
     def hint(self) -> None:
         return None
+
+
+def idle(setting: Setting) -> Lobby:
+    """The table's match before its first game (`Game.idle`) of a game with nothing to show
+    then; every table setting is alike to it."""
+    return Lobby()

@@ -116,6 +116,28 @@ def test_undo_takes_back_the_move_then_the_roll(store: Store) -> None:
     assert refused(table, Undo(0)).key == "nothing_to_undo"
 
 
+def test_the_journal_keeps_what_older_stores_hold(store: Store) -> None:
+    """A restart resumes from the store's journal, this version's or an older one's: its
+    kinds and documents stay as they are (an undo's document is an empty object)."""
+    table = started(store, "short", ("Ana", "Ben"))
+    table.handle(Throw("orange", (3, 4), 0))
+    table.handle(Play("C1", 1))
+    table.handle(Undo(2))
+    table.handle(Undo(1))
+    table.handle(Throw("cyan", (2, 5), 0))
+    journal = [(entry.kind, entry.doc) for entry in store.kept(table.id).journal]
+    setting = {"board": "ours", "names": ["Ana", "Ben"], "players": ["red", "blue"],
+               "variant": "short", "turned": []}  # fmt: skip
+    assert journal == [
+        ("setting", setting),
+        ("roll", {"dice": [3, 4], "colour": "orange"}),
+        ("move", {"from": "C1"}),
+        ("undo", {}),
+        ("undo", {}),
+        ("roll", {"dice": [2, 5], "colour": "cyan"}),
+    ]
+
+
 def test_a_restart_resumes_the_game_on_the_same_step(store: Store) -> None:
     table = started(store)
     play_out(table, seed=3, turns=12)

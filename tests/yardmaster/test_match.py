@@ -15,6 +15,7 @@ from companion.games.protocol import Malformed, RecordProblem, Refusal, Setting,
 from companion.games.yardmaster import bots, record, rules, simulate
 from companion.games.yardmaster.commands import AddCard, NextGame, Undo, parse
 from companion.games.yardmaster.edition import load
+from companion.games.yardmaster.match import fold
 from companion.games.yardmaster.record import GAME_ID
 from companion.store import Store
 from companion.table import Table
@@ -251,6 +252,37 @@ def test_a_real_tables_game_is_checked_from_the_cards_seen(store: Store) -> None
     again = Table(store, Setting(provisional=True))
     assert [list(t) for t in yard(again).trains] == [["E", "R1-R1"], ["E", "W"], ["E", "Y2-B3"]]
     assert again.record() == table.record()
+
+
+def test_the_journal_keeps_what_older_stores_hold(store: Store) -> None:
+    """A restart resumes from the store's journal, this version's or an older one's: its
+    kinds and documents stay as they are (a card nobody saw is "W", an undo has no
+    document)."""
+    table = dealt(store, provisional=True)
+    add(table, "R1-R1")
+    table.handle(AddCard(1, None, 1, face_down=True))
+    add(table, "B3-Y2", turned=True)
+    table.handle(Undo(3))
+    journal = [(entry.kind, entry.doc) for entry in store.kept(table.match.id).journal]
+    assert journal == [
+        ("setting", {"edition": "yardmaster-express", "variant": None, "provisional": True}),
+        ("add", {"add": "R1-R1"}),
+        ("add", {"add": "W"}),
+        ("add", {"add": "B3-Y2", "turned": True}),
+        ("undo", None),
+    ]
+
+
+def test_a_journal_entry_no_game_writes_is_named_when_the_game_is_resumed(store: Store) -> None:
+    """A store edited by hand (or by a newer companion) holding an entry this one cannot
+    read: the restart says which entry, after which card, rather than resuming another
+    game."""
+    table = dealt(store)
+    add(table, yard(table).in_hand[0])
+    store.append(table.match.id, "shuffle", {"seed": 3}, finished=False)
+    with pytest.raises(RecordProblem) as caught:
+        fold(store.kept(table.match.id))
+    assert caught.value.turn == 2 and "shuffle" in caught.value.message
 
 
 def test_a_sample_game_is_played_through_the_table(store: Store) -> None:

@@ -11,20 +11,13 @@ so a game resumed after a restart is the game that was being played.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from companion.games.lobby import Lobby
-from companion.games.protocol import (
-    LED_ERROR,
-    LED_NEEDS_CONFIRMATION,
-    LED_WAITING,
-    RecordProblem,
-    Refusal,
-    Setting,
-    Start,
-)
+from companion.games import lobby
+from companion.games import match as base
+from companion.games.protocol import Refusal, Setting, Start
 from companion.games.said import Said
 from companion.games.switching import rules, view
 from companion.games.switching.board import BOARDS, PANEL_COLOURS
@@ -34,243 +27,13 @@ from companion.games.switching.follow import BoardSeen, Reading, compare, shows,
 from companion.games.switching.record import GAME_ID, from_json, replay, to_json, variant_id
 from companion.games.switching.rules import Move, Outcome, Pass, Roll, Stop
 from companion.games.switching.snapshot import Played, Snapshot
-from companion.store import Kept, Store
+from companion.store import Store
 
-# The kinds of the journal's entries (`Store.append`): how the table plays this game, then
-# the panels' way round as the camera saw them set up (S-5), the dice read, a move, a turn
-# passed (or a re-roll declined), the last step taken back.
-SETTING, SETUP, ROLL, MOVE = "setting", "setup", "roll", "move"
-PASS, UNDO = "pass", "undo"
-
-
-@dataclass
-class Following:
-    """The turn at a table a camera follows: the last still board, whether the dice have
-    been lifted since the last roll taken (a roll is taken once per throw: dice still
-    lying where they fell are not a new roll, nor are those of a roll taken back), the legal
-    move the board shows (CONFIRM takes it), what disagrees with the game, why the camera
-    waits, and what it cannot see."""
-
-    seen: BoardSeen | None = None
-    lifted: bool = True
-    shown: Outcome | None = None
-    problem: Said | None = None
-    waiting: Said | None = None
-    camera: tuple[Said, ...] = ()
-
-
-class Match:
-    """One game of the switching-track board game at the table."""
-
-    def __init__(self, store: Store, number: int, snap: Snapshot, setting: Setting) -> None:
-        self.store = store
-        self.number = number
-        self.snap = snap
-        self.setting = setting
-        self.following = Following() if setting.camera is not None else None
-
-    # --- the protocol --------------------------------------------------------------------
-
-    @property
-    def over(self) -> bool:
-        return self.snap.position.over
-
-    @property
-    def id(self) -> int:
-        return self.number
-
-    def handle(self, command: object) -> bool:
-        """Apply one command, journaled before this returns; a `Refusal` changes nothing."""
-        if isinstance(command, Throw):
-            self._fresh(command.turn)
-            snap = thrown(self.snap, command.colour, command.dice, command.repair)
-            self._journal(snap, ROLL, _roll_doc(snap))
-        elif isinstance(command, Play):
-            self._fresh(command.turn)
-            self._journal(played(self.snap, command.space), MOVE, {"from": command.space})
-        elif isinstance(command, PassTurn):
-            self._fresh(command.turn)
-            self._journal(passed(self.snap), PASS, {})
-        elif isinstance(command, Undo):
-            self._fresh(command.turn)
-            self._journal(undone(self.snap), UNDO, {})
-        elif isinstance(command, Press):
-            self._press(command.button)
-        elif isinstance(command, Seen):
-            return self._seen(command)
-        else:
-            raise Refusal("request", f"a switching-track table takes no {type(command).__name__}")
-        self._follow()
-        return True
-
-    def view(self, lang: str) -> dict[str, Any]:
-        return view.build(self.snap, lang) | {"session": self._session(lang)}
-
-    def record(self) -> Mapping[str, Any]:
-        return _record(self.snap)
-
-    def hint(self) -> Snapshot:
-        """What the camera must look for: the board as the game has it."""
-        return self.snap
-
-    # --- the commands --------------------------------------------------------------------
-
-    def _journal(self, snap: Snapshot, kind: str, doc: dict[str, Any]) -> None:
-        """Keep one step: in the store first, then as the game. The store is told with
-        the step whether the game is over after it: the step that wins finishes it (a
-        restart no longer resumes it), and an undo of that step opens it again."""
-        self.store.append(self.number, kind, doc, finished=snap.position.over)
-        self.snap = snap
-
-    def _press(self, button: str) -> None:
-        """PASS passes the turn (no move for the roll, or the re-roll declined); hold
-        CONFIRM takes the last step back; CONFIRM, at a table a camera follows, takes the
-        move the board shows, or sounds the buzzer when no legal move explains it."""
-        if button == "pass":
-            self._journal(passed(self.snap), PASS, {})
-        elif button == "undo":
-            self._journal(undone(self.snap), UNDO, {})
-        elif self.following is None:
-            raise Refusal(
-                "session", "no camera follows this table: enter the dice and the move on "
-                "the page", key="no_camera",
-            )  # fmt: skip
-        else:
-            self._confirm(self.following)
-
-    def _confirm(self, following: Following) -> None:
-        shown = following.shown
-        if self.snap.roll is not None and shown is None and following.waiting is None:
-            # the board as it was: CONFIRM says the move was made, which a move may leave
-            # so (a train entered runs off the track and starts over, S-14)
-            quiet = Reading() if following.seen is None else shows(self.snap.moves, following.seen)
-            shown, following.waiting = quiet.outcome, quiet.differs
-        if self.snap.roll is not None and shown is not None:
-            space = shown.action.train if isinstance(shown.action, Move) else None
-            snap = passed(self.snap) if space is None else played(self.snap, space)
-            self._journal(
-                snap, PASS if space is None else MOVE, {} if space is None else {"from": space}
-            )
-            return
-        if self.snap.roll is not None and following.waiting is not None:
-            following.problem = following.waiting  # said when CONFIRM asks: buzzed once
-            if self.setting.outputs is not None:
-                self.setting.outputs.illegal()
-            return
-        raise Refusal(
-            "session", "nothing to confirm: throw the dice, then slide the panel and move "
-            "your train; hold CONFIRM to take the last step back", key="nothing_to_confirm",
-        )  # fmt: skip
-
-    # --- the camera ----------------------------------------------------------------------
-
-    def _seen(self, command: Seen) -> bool:
-        """A frame's news: what the camera cannot see, the dice (a new throw, still, is
-        the mover's roll) and the still board, compared with the game. Whether what the
-        page shows changed."""
-        following = self.following
-        if following is None:
-            raise Refusal(
-                "session", "no camera follows this table: the turn at the table is not known"
-            )
-        before = (self._session("en"), self.snap.turn)
-        following.camera = command.camera
-        following.lifted = following.lifted or command.lifted
-        if command.board is not None:
-            following.seen = command.board
-        if command.dice is not None and following.lifted and self.snap.phase in ("roll", "reroll"):
-            colour, numbers = command.dice
-            try:
-                snap = thrown(self.snap, colour, numbers)
-            except Refusal as refusal:  # said with this frame's news, until the dice change
-                said = Said(
-                    refusal.key or refusal.rule, refusal.message, (*refusal.params.items(),)
-                )
-                following.camera = (*following.camera, said)
-            else:
-                self._journal(snap, ROLL, _roll_doc(snap))
-                following.lifted = False
-        self._follow()
-        return (self._session("en"), self.snap.turn) != before
-
-    def _follow(self) -> None:
-        """Compare the last still board with the game as it now stands (after a frame, and
-        after the page or a button changed the game)."""
-        following = self.following
-        if following is None or following.seen is None:
-            return
-        turned = set_up(self.snap, following.seen)
-        if turned is not None:
-            self._journal(turned, SETUP, {"turned": _turned(turned)})
-        snap = self.snap
-        reading = compare(
-            snap.position, slide_only(snap.position, snap.moves), snap.moves, following.seen,
-            [snap.name(c) for c in snap.position.players],
-        )  # fmt: skip
-        following.shown = reading.outcome
-        if snap.roll is not None:  # a move under way: what differs is waited for, and is a
-            # problem once CONFIRM was pressed on it (_confirm), until the board changes
-            waiting = reading.differs
-            problem = following.problem if reading.differs == following.problem else None
-        else:
-            problem, waiting = reading.differs, None
-        fresh = problem is not None and problem != following.problem
-        if fresh and self.setting.outputs is not None:
-            self.setting.outputs.illegal()  # once a problem: the buzzer does not nag
-        following.problem = problem
-        following.waiting = waiting
-        if self.setting.outputs is not None:
-            self.setting.outputs.show(self._led())
-
-    def _led(self) -> str:
-        following = self.following
-        assert following is not None
-        if following.problem is not None or following.camera:
-            return LED_ERROR
-        return LED_NEEDS_CONFIRMATION if following.shown is not None else LED_WAITING
-
-    def _session(self, lang: str) -> dict[str, Any] | None:
-        """The turn at the table, as the page shows it in `lang` (None when no camera
-        follows): what the referee says with its `said` words, the spaces in words."""
-        following = self.following
-        if following is None:
-            return None
-        snap = self.snap
-        board = snap.position.board
-        mover = snap.position.to_move
-        shown = following.shown
-        awaiting = {"roll": "dice", "reroll": "dice_or_pass", "over": "nothing"}.get(
-            snap.phase, "confirm" if shown is not None else "move"
-        )
-        return {
-            "mover": None if mover is None else snap.name(mover),
-            "awaiting": awaiting,
-            "shown": None
-            if shown is None or not isinstance(shown.action, Move)
-            else {"from": shown.action.train, "place": view.place(board, shown.action.train, lang)},
-            "problem": self._said(following.problem, lang),
-            "waiting": self._said(following.waiting, lang),
-            "camera": [self._said(said, lang) for said in following.camera],
-        }
-
-    def _said(self, said: Said | None, lang: str) -> dict[str, Any] | None:
-        """What the referee says, in JSON, with `said`: its words in `lang`, the spaces it
-        names (by id in `params` and the English `text`) as a player finds them."""
-        if said is None:
-            return None
-        doc = said.as_json()
-        return doc | {"said": view.said_words(self.snap.position.board, doc, lang)}
-
-    def _fresh(self, turn: int | None) -> None:
-        """A command made on a page that saw `turn` steps: refused if the table has moved
-        on since (another phone, the camera)."""
-        now = self.snap.turn
-        if turn is not None and turn != now:
-            raise Refusal(
-                "stale", f"the table has moved on: {now} steps are taken now, the page saw "
-                f"{turn}; look at the table again", conflict=True, key="stale",
-                params={"turn": now},
-            )  # fmt: skip
+# The kinds of the journal's entries of its own (`Store.append`; the setting, how the table
+# plays it, and the undo are every game's, companion/games/match.py): the panels' way round
+# as the camera saw them set up (S-5), the dice read, a move, a turn passed (or a re-roll
+# declined).
+SETUP, ROLL, MOVE, PASS = "setup", "roll", "move", "pass"
 
 
 # --- the steps, pure -------------------------------------------------------------------------
@@ -412,18 +175,12 @@ def _roll_doc(snap: Snapshot) -> dict[str, Any]:
     return doc
 
 
-# --- the store: keeping a game, folding its journal ------------------------------------------
+# --- the store: how the game is kept ---------------------------------------------------------
 
 
 def _record(snap: Snapshot) -> dict[str, Any]:
     """The game so far as its `switching-record/1` document."""
     return to_json(snap.start, snap.names, [(p.action, p.events) for p in snap.history])
-
-
-def _keep(store: Store, snap: Snapshot) -> int:
-    """Keep a new game (which finishes the one left unfinished): its record, and how the
-    table plays it as the first journal entry."""
-    return store.start(GAME_ID, _record(snap), [(SETTING, _setting(snap))])
 
 
 def _setting(snap: Snapshot) -> dict[str, Any]:
@@ -437,7 +194,18 @@ def _setting(snap: Snapshot) -> dict[str, Any]:
     }
 
 
-def _fold_step(snap: Snapshot, kind: str, doc: Mapping[str, Any]) -> Snapshot:
+def _begin(record: Mapping[str, Any], setting: Mapping[str, Any]) -> Snapshot:
+    """A kept game before its first step: set up as its setting says (its record holds no
+    more)."""
+    board = load_board(setting["board"])
+    start = rules.deal(
+        board, setting["players"], rules.VARIANTS[setting["variant"]], setting["turned"]
+    )
+    return Snapshot(tuple(setting["names"]), start, variant=setting["variant"])
+
+
+def _step(snap: Snapshot, kind: str, doc: Any) -> Snapshot:
+    """A journal entry folded over the game, the step checked again."""
     if kind == ROLL:
         dice = doc["dice"]
         return thrown(snap, doc.get("colour"), (dice[0], dice[1]), doc.get("repair"))
@@ -449,39 +217,171 @@ def _fold_step(snap: Snapshot, kind: str, doc: Mapping[str, Any]) -> Snapshot:
         return played(snap, doc["from"])
     if kind == PASS:
         return passed(snap)
-    if kind == UNDO:
-        return undone(snap)
     raise KeyError(kind)
 
 
-def fold(kept: Kept) -> Snapshot:
-    """A kept game as it stands now: its journal folded over how it was set up, each step
-    checked again, or `RecordProblem` naming what cannot be."""
-    if kept.game != GAME_ID:
-        raise RecordProblem(0, "store", f"game {kept.number} is one of {kept.game!r}")
-    entries = list(kept.journal)
-    setting = entries[0].doc if entries and entries[0].kind == SETTING else None
-    if not isinstance(setting, dict):
-        raise RecordProblem(0, "store", f"game {kept.number} does not say how it is played")
-    try:
-        board = load_board(setting["board"])
-        start = rules.deal(
-            board, setting["players"], rules.VARIANTS[setting["variant"]], setting["turned"]
+KEEPING = base.Keeping(
+    game=GAME_ID,
+    setting=_setting,
+    begin=_begin,
+    step=_step,
+    undone=undone,
+    undo_doc={},
+    turn=lambda snap: snap.turn,
+    over=lambda snap: snap.position.over,
+    record=_record,
+)
+
+# A kept game as it stands now: its journal folded over how it was set up, each step
+# checked again, or `RecordProblem` naming the entry that cannot be.
+fold = KEEPING.fold
+
+
+# --- the match at the table ------------------------------------------------------------------
+
+
+@dataclass
+class Following(base.Following[BoardSeen]):
+    """The turn at a table a camera follows (besides every game's, `base.Following`):
+    whether the dice have been lifted since the last roll taken (a roll is taken once per
+    throw: dice still lying where they fell are not a new roll, nor are those of a roll
+    taken back), and the legal move the board shows (CONFIRM takes it)."""
+
+    lifted: bool = True
+    shown: Outcome | None = None
+
+
+class Match(base.KeptMatch[Snapshot, Following]):
+    """One game of the switching-track board game at the table."""
+
+    keeping = KEEPING
+    press_command, undo_command, seen_command = Press, Undo, Seen
+    table_kind = "switching-track"
+    steps_taken = "steps are taken"
+    by_hand = "enter the dice and the move on the page"
+    to_do = (
+        "throw the dice, then slide the panel and move your train; hold CONFIRM to take the "
+        "last step back"
+    )
+
+    def actions(self) -> Mapping[type, Callable[[Any], None]]:
+        return {Throw: self._throw, Play: self._play, PassTurn: self._pass}
+
+    def buttons(self) -> Mapping[str, Callable[[], None]]:
+        """PASS passes the turn (no move for the roll, or the re-roll declined)."""
+        return {"pass": lambda: self.keep(passed(self.snap), PASS, {})}
+
+    # --- the commands --------------------------------------------------------------------
+
+    def _throw(self, command: Throw) -> None:
+        self.fresh(command.turn)
+        snap = thrown(self.snap, command.colour, command.dice, command.repair)
+        self.keep(snap, ROLL, _roll_doc(snap))
+
+    def _play(self, command: Play) -> None:
+        self.fresh(command.turn)
+        self.keep(played(self.snap, command.space), MOVE, {"from": command.space})
+
+    def _pass(self, command: PassTurn) -> None:
+        self.fresh(command.turn)
+        self.keep(passed(self.snap), PASS, {})
+
+    # --- the turn at the table -----------------------------------------------------------
+
+    def new_following(self) -> Following:
+        return Following()
+
+    def confirm(self, following: Following) -> bool:
+        """CONFIRM takes the move the board shows, or sounds the buzzer when no legal move
+        explains it."""
+        shown = following.shown
+        if self.snap.roll is not None and shown is None and following.waiting is None:
+            # the board as it was: CONFIRM says the move was made, which a move may leave
+            # so (a train entered runs off the track and starts over, S-14)
+            quiet = Reading() if following.seen is None else shows(self.snap.moves, following.seen)
+            shown, following.waiting = quiet.outcome, quiet.differs
+        if self.snap.roll is not None and shown is not None:
+            space = shown.action.train if isinstance(shown.action, Move) else None
+            snap = passed(self.snap) if space is None else played(self.snap, space)
+            self.keep(
+                snap, PASS if space is None else MOVE, {} if space is None else {"from": space}
+            )
+            return True
+        if self.snap.roll is not None and following.waiting is not None:
+            following.problem = following.waiting  # said when CONFIRM asks: buzzed once
+            if self.setting.outputs is not None:
+                self.setting.outputs.illegal()
+            return True
+        return False
+
+    def confirmable(self, following: Following) -> bool:
+        return following.shown is not None
+
+    def saw(self, following: Following, command: Seen) -> bool:
+        """The dice (a new throw, still, is the mover's roll) and the still board."""
+        following.lifted = following.lifted or command.lifted
+        if command.board is not None:
+            following.seen = command.board
+        if command.dice is not None and following.lifted and self.snap.phase in ("roll", "reroll"):
+            colour, numbers = command.dice
+            try:
+                snap = thrown(self.snap, colour, numbers)
+            except Refusal as refusal:  # said with this frame's news, until the dice change
+                said = Said(
+                    refusal.key or refusal.rule, refusal.message, (*refusal.params.items(),)
+                )
+                following.camera = (*following.camera, said)
+            else:
+                self.keep(snap, ROLL, _roll_doc(snap))
+                following.lifted = False
+        return True
+
+    def compare(self, following: Following) -> tuple[Said | None, Said | None]:
+        """The panels' way round before the first roll, then the legal move the board
+        shows; what differs is waited for while a move is under way, and is a problem once
+        CONFIRM was pressed on it (`confirm`), until the board changes."""
+        assert following.seen is not None
+        turned = set_up(self.snap, following.seen)
+        if turned is not None:
+            self.keep(turned, SETUP, {"turned": _turned(turned)})
+        snap = self.snap
+        reading = compare(
+            snap.position, slide_only(snap.position, snap.moves), snap.moves, following.seen,
+            [snap.name(c) for c in snap.position.players],
+        )  # fmt: skip
+        following.shown = reading.outcome
+        if snap.roll is None:
+            return reading.differs, None
+        problem = following.problem if reading.differs == following.problem else None
+        return problem, reading.differs
+
+    # --- its words -----------------------------------------------------------------------
+
+    def game_view(self, lang: str) -> dict[str, Any]:
+        return view.build(self.snap, lang)
+
+    def turn_fields(self, following: Following, lang: str) -> dict[str, Any]:
+        """Whose turn, what the table waits for, and the move the board shows, its space in
+        words."""
+        snap = self.snap
+        board = snap.position.board
+        mover = snap.position.to_move
+        shown = following.shown
+        awaiting = {"roll": "dice", "reroll": "dice_or_pass", "over": "nothing"}.get(
+            snap.phase, "confirm" if shown is not None else "move"
         )
-        snap = Snapshot(tuple(setting["names"]), start, variant=setting["variant"])
-    except (KeyError, TypeError, Refusal) as error:
-        raise RecordProblem(0, "store", f"game {kept.number} is set up wrongly: {error}") from None
-    for entry in entries[1:]:
-        try:
-            snap = _fold_step(snap, entry.kind, entry.doc)
-        except (KeyError, TypeError, IndexError) as error:
-            raise RecordProblem(
-                snap.turn + 1, "store", f"game {kept.number} holds an entry it cannot read: "
-                f"{entry.kind} {error}",
-            ) from None  # fmt: skip
-        except Refusal as refusal:
-            raise RecordProblem(snap.turn + 1, refusal.rule, refusal.message) from None
-    return snap
+        return {
+            "mover": None if mover is None else snap.name(mover),
+            "awaiting": awaiting,
+            "shown": None
+            if shown is None or not isinstance(shown.action, Move)
+            else {"from": shown.action.train, "place": view.place(board, shown.action.train, lang)},
+        }
+
+    def said_words(self, doc: Mapping[str, Any], lang: str) -> str:
+        """The spaces it names (by id in `params` and the English `text`) as a player finds
+        them."""
+        return view.said_words(self.snap.position.board, doc, lang)
 
 
 # --- the game's entries in its `Game` (game.py) ----------------------------------------------
@@ -519,8 +419,7 @@ def new_game(wanted: Start) -> Snapshot:
 
 def start(store: Store, wanted: Start, setting: Setting) -> Match:
     """A new game, kept in the store."""
-    snap = new_game(wanted)
-    return Match(store, _keep(store, snap), snap, setting)
+    return Match.kept(store, new_game(wanted), setting)
 
 
 def load(store: Store, doc: Mapping[str, Any], setting: Setting) -> Match:
@@ -536,7 +435,7 @@ def load(store: Store, doc: Mapping[str, Any], setting: Setting) -> Match:
         position, _ = rules.apply(position, turn.action)
         history.append(Played(turn.action, events, position))
     snap = Snapshot(played.names, played.start, tuple(history), variant=variant)
-    entries: list[tuple[str, dict[str, Any]]] = [(SETTING, _setting(snap))]
+    entries: list[tuple[str, dict[str, Any]]] = []
     for step in history:
         action = step.action
         if isinstance(action, Stop):
@@ -544,15 +443,8 @@ def load(store: Store, doc: Mapping[str, Any], setting: Setting) -> Match:
             continue
         entries.append((ROLL, _roll_doc(replace(snap, roll=action.roll, repair=action.repair))))
         entries.append((PASS, {}) if isinstance(action, Pass) else (MOVE, {"from": action.train}))
-    number = store.start(GAME_ID, _record(replace(snap, history=())), entries)
-    return Match(store, number, snap, setting)
+    return Match.kept(store, snap, setting, replace(snap, history=()), entries)
 
 
-def resume(store: Store, number: int, setting: Setting) -> Match:
-    """The store's game `number`, after a restart: back on the same step."""
-    return Match(store, number, fold(store.kept(number)), setting)
-
-
-def idle(setting: Setting) -> Lobby:
-    """The table's match before its first game."""
-    return Lobby()
+# The store's game after a restart, back on the same step; the table before its first game.
+resume, idle = Match.resume, lobby.idle

@@ -11,20 +11,14 @@ game in the store, its record carrying the first game's points.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from companion.games import lobby
+from companion.games import match as base
 from companion.games.lobby import Lobby
-from companion.games.protocol import (
-    LED_ERROR,
-    LED_NEEDS_CONFIRMATION,
-    LED_WAITING,
-    RecordProblem,
-    Refusal,
-    Setting,
-    Start,
-)
+from companion.games.protocol import Refusal, Setting, Start
 from companion.games.said import Said
 from companion.games.yardmaster import cards, rules, view
 from companion.games.yardmaster.commands import AddCard, NextGame, Press, Seen, Undo
@@ -41,12 +35,12 @@ from companion.games.yardmaster.record import (
 )
 from companion.games.yardmaster.rules import Add, RuleError, Yard
 from companion.games.yardmaster.snapshot import STRATEGIC, Snapshot, provisional_start
-from companion.store import Kept, Store
+from companion.store import Store
 
-# The kinds of the journal's entries (`Store.append`): how the table plays this game (its
-# edition, variant, whether the deal is a real table's), a card added, the last one taken
-# back.
-SETTING, ADD, UNDO = "setting", "add", "undo"
+# The kind of the journal's entries of its own (`Store.append`; the setting, how the table
+# plays it, its edition, variant and whether the deal is a real table's, and the undo are
+# every game's, companion/games/match.py): a card added.
+ADD = "add"
 
 # The start form's variants (`Option.id`s): (a caboose card in play, the strategic variant).
 VARIANTS: dict[str | None, tuple[bool, bool]] = {
@@ -55,282 +49,6 @@ VARIANTS: dict[str | None, tuple[bool, bool]] = {
     "strategic": (False, True),
     "strategic-caboose": (True, True),
 }
-
-
-@dataclass
-class Following:
-    """The turn at a table a camera follows: which train is whose (`owners`, by seat), the
-    last still view of the trains, what disagrees with the game or keeps the camera from
-    telling, what it cannot see, the card it took last and whether CONFIRM has
-    acknowledged it, and a card taken back in the game that still lies on the table."""
-
-    owners: tuple[Point | None, ...]
-    seen: tuple[TrainSeen, ...] | None = None
-    problem: Said | None = None
-    waiting: Said | None = None
-    camera: tuple[Said, ...] = ()
-    last: tuple[str, str] | None = None  # (player, card as it lies)
-    acknowledged: bool = True
-    taken_back: tuple[int, str] | None = None  # (seat, card as it lay)
-
-
-class Match:
-    """One game of Yardmaster Express at the table."""
-
-    def __init__(self, store: Store, number: int, snap: Snapshot, setting: Setting) -> None:
-        self.store = store
-        self.number = number
-        self.snap = snap
-        self.setting = setting
-        self.following: Following | None = None  # the turn at the table, when a camera follows
-        if setting.camera is not None:
-            self.following = Following((None,) * len(snap.start.players))
-
-    # --- the protocol --------------------------------------------------------------------
-
-    @property
-    def over(self) -> bool:
-        return _over(self.snap)
-
-    @property
-    def id(self) -> int:
-        return self.number
-
-    def handle(self, command: object) -> bool:
-        """Apply one command, journaled before this returns; a `Refusal` changes nothing."""
-        if isinstance(command, AddCard):
-            self._add(command)
-        elif isinstance(command, Undo):
-            self._undo(command.turn)
-        elif isinstance(command, NextGame):
-            self._next()
-        elif isinstance(command, Press):
-            self._press(command.button)
-        elif isinstance(command, Seen):
-            return self._seen(command)
-        else:
-            raise Refusal(
-                "request", f"a Yardmaster Express table takes no {type(command).__name__}"
-            )
-        self._follow()
-        return True
-
-    def view(self, lang: str) -> dict[str, Any]:
-        return view.build(self.snap, lang) | {"session": self._session(lang)}
-
-    def record(self) -> Mapping[str, Any]:
-        return self.snap.record()
-
-    def hand(self, lang: str) -> dict[str, Any] | None:
-        """The mover's hidden hand with its ways (`view.hand`), for their phone alone."""
-        return view.hand(self.snap, lang)
-
-    def hint(self) -> Snapshot:
-        """What the camera must look for: the trains as the game has them."""
-        return self.snap
-
-    # --- the commands --------------------------------------------------------------------
-
-    def _add(self, command: AddCard) -> None:
-        self._fresh(command.turn)
-        yard = self.snap.yard
-        if yard.to_move is not None and command.seat != yard.to_move:
-            mover = yard.players[yard.to_move]
-            raise Refusal(
-                "Y-6", f"it is {mover}'s turn: only the player holding the hand adds a card",
-                key="not_your_turn", params={"name": mover},
-            )  # fmt: skip
-        if command.card is None and not self.snap.provisional:
-            raise Refusal(
-                "Y-6", "name the card added: the companion dealt this game and knows the hand",
-                key="name_the_card",
-            )  # fmt: skip
-        if self.snap.provisional and command.face_down:
-            seen = None  # nobody sees it: whatever was named is not kept
-        else:
-            assert command.card is not None
-            seen = Add(command.card, command.turned, command.face_down)
-        self._keep_added(added(self.snap, seen), seen)
-
-    def _keep_added(self, snap: Snapshot, seen: Add | None) -> None:
-        """Journal a card added, then make it the game's. The card that ends the game
-        finishes it in the store (a restart no longer resumes it); the strategic variant's
-        first game stays open until its second is dealt."""
-        self.store.append(self.number, ADD, _turn_doc(seen), finished=_over(snap))
-        self.snap = snap
-
-    def _undo(self, turn: int | None) -> None:
-        if turn is not None:
-            self._fresh(turn)
-        snap = undone(self.snap)
-        self.store.append(self.number, UNDO, finished=_over(snap))  # the last card: open again
-        seat = snap.yard.to_move
-        if self.following is not None and seat is not None:
-            # the card still lies on the table: the camera must not take it again
-            self.following.taken_back = (seat, self.snap.yard.trains[seat][-1])
-            self.following.acknowledged = True
-        self.snap = snap
-
-    def _next(self) -> None:
-        """The strategic variant's second game (Y-11), kept in the store as a new game whose
-        record carries the first game's points."""
-        if not self.snap.second_game_due:
-            raise Refusal(
-                "Y-11", "the second game is dealt once the strategic variant's first has ended",
-                key="no_second_game", conflict=True,
-            )  # fmt: skip
-        first = self.snap
-        if first.provisional:
-            scores = rules.score(first.yard)
-            order = rules.second_game_order(first.yard.players, [s.score for s in scores])
-            points = {s.name: s.score for s in scores}
-            carried = [points[name] for name in order]
-            start, _ = provisional_start(first.edition, order, [], first.start.caboose, carried)
-        else:
-            start = rules.deal_second(first.edition, first.yard, f"{self.number}:second")
-        snap = Snapshot(
-            first.edition, start, variant=STRATEGIC_SECOND, provisional=first.provisional
-        )
-        self.number = _keep(self.store, snap)
-        self.snap = snap
-        if self.following is not None:  # new seats in a new order: whose train is learnt anew
-            self.following = Following((None,) * len(start.players))
-
-    def _press(self, button: str) -> None:
-        """Hold CONFIRM: the last card taken back. CONFIRM: the card the camera took is
-        acknowledged. PASS: nobody passes in this game."""
-        if button == "undo":
-            self._undo(None)
-            return
-        following = self.following
-        if following is None:
-            raise Refusal(
-                "session", "no camera follows this table: add each card on the page",
-                key="no_camera",
-            )  # fmt: skip
-        if button == "confirm" and not following.acknowledged:
-            following.acknowledged = True
-            return
-        raise Refusal(
-            "session", "nothing to confirm: add your card to your train; hold CONFIRM to "
-            "take the last card back", key="nothing_to_confirm",
-        )  # fmt: skip
-
-    # --- the camera ----------------------------------------------------------------------
-
-    def _seen(self, command: Seen) -> bool:
-        """A frame's news: what the camera cannot see, and a still view of the trains,
-        which is compared with the game (a card the player to move added is taken, checked
-        by the rules; anything else that disagrees is a problem, buzzed once, and nothing
-        counts until it is fixed). Whether what the page shows changed."""
-        following = self.following
-        if following is None:
-            raise Refusal(
-                "session", "no camera follows this table: the turn at the table is not known"
-            )
-        before = self._session("en")
-        following.camera = command.camera
-        if command.trains is not None:
-            following.seen = command.trains
-            self._follow()
-        return self._session("en") != before
-
-    def _follow(self) -> None:
-        """Compare the last still view with the game as it now stands (after a frame, and
-        after the page or a button changed the game): take the mover's new card, or say
-        what is wrong."""
-        following = self.following
-        if following is None or following.seen is None:
-            return
-        yard = self.snap.yard
-        reading = compare(yard.players, yard.trains, yard.to_move, following.seen, following.owners)
-        following.owners = reading.owners
-        problem, waiting = reading.problem, reading.waiting
-        if reading.added is not None and problem is None and waiting is None:
-            seat = yard.to_move
-            assert seat is not None
-            if following.taken_back == (seat, reading.added):
-                name = yard.players[seat]
-                waiting = Said(
-                    "take_back", f"{reading.added} was taken back: take it off {name}'s train",
-                    (("name", name), ("card", reading.added)),
-                )  # fmt: skip
-            else:
-                problem = self._take(seat, reading.added)
-        elif reading.added is None and problem is None:
-            following.taken_back = None  # the table agrees with the game again
-        fresh = problem is not None and problem != following.problem
-        if fresh and self.setting.outputs is not None:
-            self.setting.outputs.illegal()  # once a problem: the buzzer does not nag
-        following.problem, following.waiting = problem, waiting
-        if self.setting.outputs is not None:
-            self.setting.outputs.show(self._led())
-
-    def _take(self, seat: int, laid: str) -> Said | None:
-        """The card the mover was seen adding, as it lies: added to the game and journaled,
-        or the refusal said as the problem to fix."""
-        assert self.following is not None
-        seen = _as_added(laid, self.snap.edition.deck_for(len(self.snap.start.players)))
-        try:
-            snap = added(self.snap, seen)
-        except Refusal as refusal:
-            params = tuple(refusal.params.items())
-            return Said(refusal.key or refusal.rule, refusal.message, params)
-        self._keep_added(snap, seen)
-        self.following.last = (self.snap.start.players[seat], laid)
-        self.following.acknowledged = False
-        self.following.taken_back = None
-        return None
-
-    def _led(self) -> str:
-        following = self.following
-        assert following is not None
-        if following.problem is not None or following.camera:
-            return LED_ERROR
-        return LED_WAITING if following.acknowledged else LED_NEEDS_CONFIRMATION
-
-    def _session(self, lang: str) -> dict[str, Any] | None:
-        """The turn at the table, as the page shows it in `lang` (None when no camera
-        follows): the cards and trains the referee names said in words (`said_json`)."""
-        following = self.following
-        if following is None:
-            return None
-        yard = self.snap.yard
-        return {
-            "mover": None if yard.to_move is None else yard.players[yard.to_move],
-            "round": yard.round,
-            "rounds": yard.rounds,
-            "awaiting": "card" if following.acknowledged else "confirm",
-            "last": None
-            if following.last is None
-            else {
-                "name": following.last[0],
-                "card": following.last[1],
-                "said": view.laid_words(self.snap.edition, following.last[1], lang),
-            },
-            "problem": self._said(following.problem, lang),
-            "waiting": self._said(following.waiting, lang),
-            "camera": [self._said(said, lang) for said in following.camera],
-        }
-
-    def _said(self, said: Said | None, lang: str) -> dict[str, Any] | None:
-        """What the referee says, in JSON, with `said`: its words in `lang`, the cards and
-        trains it names (written as codes in `params` and the English `text`) in words."""
-        if said is None:
-            return None
-        doc = said.as_json()
-        return doc | {"said": view.said_words(self.snap.edition, doc, lang)}
-
-    def _fresh(self, turn: int) -> None:
-        """A command made on a page that saw `turn` cards added: refused if the table has
-        moved on since (another phone, the camera)."""
-        now = len(self.snap.adds)
-        if turn != now:
-            raise Refusal(
-                "stale", f"the table has moved on: {now} cards are added now, the page saw "
-                f"{turn}; look at the table again", conflict=True, key="stale",
-                params={"turn": now},
-            )  # fmt: skip
 
 
 def _over(snap: Snapshot) -> bool:
@@ -423,48 +141,221 @@ def _refusal(error: RuleError, yard: Yard, add: Add) -> Refusal:
     return Refusal(error.rule, error.message, key=key, params=params)
 
 
-# --- the store: keeping a game, folding its journal ------------------------------------------
+# --- the store: how the game is kept ---------------------------------------------------------
 
 
-def _keep(store: Store, snap: Snapshot) -> int:
-    """Keep a new game (which finishes the one left unfinished): its record, and how the
-    table plays it as the first journal entry."""
-    setting = {
-        "edition": snap.edition.id,
-        "variant": snap.variant,
-        "provisional": snap.provisional,
-    }
-    return store.start(GAME_ID, snap.record(), [(SETTING, setting)])
+def _setting(snap: Snapshot) -> dict[str, Any]:
+    """How the table plays the game: the journal's first entry, which `fold` starts from."""
+    return {"edition": snap.edition.id, "variant": snap.variant, "provisional": snap.provisional}
 
 
-def fold(kept: Kept) -> Snapshot:
-    """A kept game as it stands now: its journal folded over the record it started from,
-    each card added checked again, or `RecordProblem` naming what cannot be."""
-    if kept.game != GAME_ID:
-        raise RecordProblem(0, "store", f"game {kept.number} is one of {kept.game!r}")
-    entries = list(kept.journal)
-    setting = entries[0].doc if entries and entries[0].kind == SETTING else None
-    if not isinstance(setting, dict):
-        raise RecordProblem(0, "store", f"game {kept.number} does not say how it is played")
-    try:
-        edition = load_edition(setting["edition"])
-    except KeyError as error:
-        raise RecordProblem(0, "store", str(error.args[0])) from None
-    kept_start = from_json(kept.record).start
-    snap = Snapshot(edition, kept_start, variant=setting["variant"],
-                    provisional=setting["provisional"])  # fmt: skip
-    for entry in entries[1:]:
-        try:
-            if entry.kind == ADD:
-                unseen = snap.provisional and entry.doc == {"add": cards.FACE_DOWN}
-                snap = added(snap, None if unseen else to_add(entry.doc, len(snap.adds) + 1))
-            elif entry.kind == UNDO:
-                snap = undone(snap)
+def _begin(record: Mapping[str, Any], setting: Mapping[str, Any]) -> Snapshot:
+    """A kept game before its first card: the deal of the record it was kept with."""
+    return Snapshot(load_edition(setting["edition"]), from_json(record).start,
+                    variant=setting["variant"], provisional=setting["provisional"])  # fmt: skip
+
+
+def _step(snap: Snapshot, kind: str, doc: Any) -> Snapshot:
+    """A journal entry of a card added folded over the game, the card checked again."""
+    if kind != ADD:
+        raise KeyError(kind)
+    unseen = snap.provisional and doc == {"add": cards.FACE_DOWN}
+    return added(snap, None if unseen else to_add(doc, len(snap.adds) + 1))
+
+
+KEEPING = base.Keeping(
+    game=GAME_ID,
+    setting=_setting,
+    begin=_begin,
+    step=_step,
+    undone=undone,
+    undo_doc=None,
+    turn=lambda snap: len(snap.adds),
+    over=_over,
+    record=Snapshot.record,
+)
+
+# A kept game as it stands now: its journal folded over the record it started from, each
+# card added checked again, or `RecordProblem` naming the entry that cannot be.
+fold = KEEPING.fold
+
+
+# --- the match at the table ------------------------------------------------------------------
+
+
+@dataclass
+class Following(base.Following[tuple[TrainSeen, ...]]):
+    """The turn at a table a camera follows (besides every game's, `base.Following`): which
+    train is whose (`owners`, by seat), the card it took last and whether CONFIRM has
+    acknowledged it, and a card taken back in the game that still lies on the table."""
+
+    owners: tuple[Point | None, ...] = ()
+    last: tuple[str, str] | None = None  # (player, card as it lies)
+    acknowledged: bool = True
+    taken_back: tuple[int, str] | None = None  # (seat, card as it lay)
+
+
+class Match(base.KeptMatch[Snapshot, Following]):
+    """One game of Yardmaster Express at the table."""
+
+    keeping = KEEPING
+    press_command, undo_command, seen_command = Press, Undo, Seen
+    table_kind = "Yardmaster Express"
+    steps_taken = "cards are added"
+    by_hand = "add each card on the page"
+    to_do = "add your card to your train; hold CONFIRM to take the last card back"
+
+    def actions(self) -> Mapping[type, Callable[[Any], None]]:
+        return {AddCard: self._add, NextGame: self._next}
+
+    def hand(self, lang: str) -> dict[str, Any] | None:
+        """The mover's hidden hand with its ways (`view.hand`), for their phone alone."""
+        return view.hand(self.snap, lang)
+
+    # --- the commands --------------------------------------------------------------------
+
+    def _add(self, command: AddCard) -> None:
+        self.fresh(command.turn)
+        yard = self.snap.yard
+        if yard.to_move is not None and command.seat != yard.to_move:
+            mover = yard.players[yard.to_move]
+            raise Refusal(
+                "Y-6", f"it is {mover}'s turn: only the player holding the hand adds a card",
+                key="not_your_turn", params={"name": mover},
+            )  # fmt: skip
+        if command.card is None and not self.snap.provisional:
+            raise Refusal(
+                "Y-6", "name the card added: the companion dealt this game and knows the hand",
+                key="name_the_card",
+            )  # fmt: skip
+        if self.snap.provisional and command.face_down:
+            seen = None  # nobody sees it: whatever was named is not kept
+        else:
+            assert command.card is not None
+            seen = Add(command.card, command.turned, command.face_down)
+        self.keep(added(self.snap, seen), ADD, _turn_doc(seen))
+
+    def _next(self, command: NextGame) -> None:
+        """The strategic variant's second game (Y-11), kept in the store as a new game whose
+        record carries the first game's points."""
+        if not self.snap.second_game_due:
+            raise Refusal(
+                "Y-11", "the second game is dealt once the strategic variant's first has ended",
+                key="no_second_game", conflict=True,
+            )  # fmt: skip
+        first = self.snap
+        if first.provisional:
+            scores = rules.score(first.yard)
+            order = rules.second_game_order(first.yard.players, [s.score for s in scores])
+            points = {s.name: s.score for s in scores}
+            carried = [points[name] for name in order]
+            start, _ = provisional_start(first.edition, order, [], first.start.caboose, carried)
+        else:
+            start = rules.deal_second(first.edition, first.yard, f"{self.number}:second")
+        snap = Snapshot(
+            first.edition, start, variant=STRATEGIC_SECOND, provisional=first.provisional
+        )
+        self.number = KEEPING.keep(self.store, snap)
+        self.snap = snap
+        if self.following is not None:  # new seats in a new order: whose train is learnt anew
+            self.following = self.new_following()
+
+    # --- the turn at the table -----------------------------------------------------------
+
+    def new_following(self) -> Following:
+        return Following(owners=(None,) * len(self.snap.start.players))
+
+    def undid(self, following: Following, before: Snapshot) -> None:
+        """The card taken back still lies on the table: the camera must not take it again."""
+        seat = self.snap.yard.to_move
+        if seat is not None:
+            following.taken_back = (seat, before.yard.trains[seat][-1])
+            following.acknowledged = True
+
+    def confirm(self, following: Following) -> bool:
+        """CONFIRM: the card the camera took is acknowledged."""
+        if following.acknowledged:
+            return False
+        following.acknowledged = True
+        return True
+
+    def confirmable(self, following: Following) -> bool:
+        return not following.acknowledged
+
+    def saw(self, following: Following, command: Seen) -> bool:
+        """A still view of the trains, when the frame brings one."""
+        if command.trains is None:
+            return False
+        following.seen = command.trains
+        return True
+
+    def compare(self, following: Following) -> tuple[Said | None, Said | None]:
+        """Take the mover's new card (checked by the rules), or say what is wrong: anything
+        else that disagrees with the game is a problem, and nothing counts until it is
+        fixed."""
+        assert following.seen is not None
+        yard = self.snap.yard
+        reading = compare(yard.players, yard.trains, yard.to_move, following.seen, following.owners)
+        following.owners = reading.owners
+        problem, waiting = reading.problem, reading.waiting
+        if reading.added is not None and problem is None and waiting is None:
+            seat = yard.to_move
+            assert seat is not None
+            if following.taken_back == (seat, reading.added):
+                name = yard.players[seat]
+                waiting = Said(
+                    "take_back", f"{reading.added} was taken back: take it off {name}'s train",
+                    (("name", name), ("card", reading.added)),
+                )  # fmt: skip
             else:
-                raise RecordProblem(0, "store", f"game {kept.number} holds an entry {entry.kind!r}")
+                problem = self._take(following, seat, reading.added)
+        elif reading.added is None and problem is None:
+            following.taken_back = None  # the table agrees with the game again
+        return problem, waiting
+
+    def _take(self, following: Following, seat: int, laid: str) -> Said | None:
+        """The card the mover was seen adding, as it lies: added to the game and journaled,
+        or the refusal said as the problem to fix."""
+        seen = _as_added(laid, self.snap.edition.deck_for(len(self.snap.start.players)))
+        try:
+            snap = added(self.snap, seen)
         except Refusal as refusal:
-            raise RecordProblem(len(snap.adds) + 1, refusal.rule, refusal.message) from None
-    return snap
+            params = tuple(refusal.params.items())
+            return Said(refusal.key or refusal.rule, refusal.message, params)
+        self.keep(snap, ADD, _turn_doc(seen))
+        following.last = (self.snap.start.players[seat], laid)
+        following.acknowledged = False
+        following.taken_back = None
+        return None
+
+    # --- its words -----------------------------------------------------------------------
+
+    def game_view(self, lang: str) -> dict[str, Any]:
+        return view.build(self.snap, lang)
+
+    def turn_fields(self, following: Following, lang: str) -> dict[str, Any]:
+        """Whose turn, the round, what the table waits for and the card taken last, said in
+        words (`view.laid_words`)."""
+        yard = self.snap.yard
+        last = following.last
+        return {
+            "mover": None if yard.to_move is None else yard.players[yard.to_move],
+            "round": yard.round,
+            "rounds": yard.rounds,
+            "awaiting": "card" if following.acknowledged else "confirm",
+            "last": None
+            if last is None
+            else {
+                "name": last[0],
+                "card": last[1],
+                "said": view.laid_words(self.snap.edition, last[1], lang),
+            },
+        }
+
+    def said_words(self, doc: Mapping[str, Any], lang: str) -> str:
+        """The cards and trains it names (codes in `params` and the English `text`) in
+        words."""
+        return view.said_words(self.snap.edition, doc, lang)
 
 
 # --- the game's entries in its `Game` (game.py) ----------------------------------------------
@@ -507,7 +398,7 @@ def start(store: Store, wanted: Start, setting: Setting) -> Match:
         dealt, _ = provisional_start(edition, wanted.names, [], dealt.caboose)
     variant = STRATEGIC if strategic else None
     snap = Snapshot(edition, dealt, variant=variant, provisional=setting.provisional)
-    return Match(store, _keep(store, snap), snap, setting)
+    return Match.kept(store, snap, setting)
 
 
 def load(store: Store, doc: Mapping[str, Any], setting: Setting) -> Match:
@@ -516,23 +407,12 @@ def load(store: Store, doc: Mapping[str, Any], setting: Setting) -> Match:
     played = from_json(doc)
     snap = Snapshot(load_edition(), played.start, played.adds, variant=played.variant)
     replay(played)  # every card added is checked: RecordProblem names the first that breaks
-    number = store.start(
-        GAME_ID,
-        snap.record() | {"turns": []},
-        [(SETTING, {"edition": snap.edition.id, "variant": snap.variant, "provisional": False})]
-        + [(ADD, turn_json(add)) for add in played.adds],
-    )
-    return Match(store, number, snap, setting)
+    steps = [(ADD, turn_json(add)) for add in played.adds]
+    return Match.kept(store, snap, setting, replace(snap, adds=()), steps)
 
 
-def resume(store: Store, number: int, setting: Setting) -> Match:
-    """The store's game `number`, after a restart: back on the same turn."""
-    return Match(store, number, fold(store.kept(number)), setting)
-
-
-def idle(setting: Setting) -> Lobby:
-    """The table's match before its first game."""
-    return Lobby()
+# The store's game after a restart, back on the same turn; the table before its first game.
+resume, idle = Match.resume, lobby.idle
 
 
 def hand(match: Match | Lobby, lang: str) -> dict[str, Any] | None:
