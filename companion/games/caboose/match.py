@@ -83,7 +83,7 @@ class Match:
     def view(self, lang: str) -> dict[str, Any]:
         """The view of the table (README, "The view"): the game, and the turn at the table
         when a camera follows it (its `version` is the table's to set)."""
-        doc = view.build(self.ledger.snapshot(0), lang)
+        doc = view.build(self.ledger.snapshot(), lang)
         status = None if self.session is None else self.session.status()
         return doc | {"session": view.session(status, lang)}
 
@@ -92,7 +92,7 @@ class Match:
 
     def hand(self) -> dict[str, Any] | None:
         """The mover's hidden hand and its plays' odds (`view.hand`), for their phone alone."""
-        return view.hand(self.ledger.snapshot(0))
+        return view.hand(self.ledger.snapshot())
 
     def hint(self) -> CameraHint:
         """What the camera must look for: the railway as the game has it, where its back

@@ -120,7 +120,7 @@ def test_the_service_reads_the_taught_box_from_the_configured_folder(box: Path) 
     """`[table] catalogue = FOLDER` names what was enrolled; the camera `companion run`
     gets reads the dice and token taught there."""
     setup = CameraSetup(TableLayout(), FRAME_SIZE, catalogue=box, still_frames=1)
-    vision = default().watcher(setup, "rollecate").watcher.vision
+    vision = default().watcher(setup, "rollecate").reader.vision
     assert vision.catalogue is None and vision.dice is not None and vision.token is not None
     assert sorted(vision.dice.faces) == [0, 1, 2]
 
