@@ -17,7 +17,7 @@ from dataclasses import replace
 from typing import Any
 
 from companion.games.caboose.commands import Seen
-from companion.games.caboose.session import SessionConfig
+from companion.games.caboose.follow import FollowConfig
 from companion.games.caboose.tracker import CameraHint, FrameReader, Tracker, TrackerConfig
 from companion.games.caboose.vision.observation import Observation, VisionConfig
 from companion.games.protocol import CameraSetup
@@ -73,8 +73,8 @@ def _tracker(setup: CameraSetup) -> Tracker:
     return Tracker(TrackerConfig(setup.still_frames, setup.card_mm, setup.die_mm, setup.zone))
 
 
-def follow(session: Mapping[str, Any]) -> SessionConfig:
+def follow(session: Mapping[str, Any]) -> FollowConfig:
     """How the turn flow follows a table through the camera, from the configuration's
     [session] keys (`unsure_below`, `pip_wheels`, `dice_per_roll`; a key left out keeps
     its default)."""
-    return SessionConfig(**session)
+    return FollowConfig(**session)

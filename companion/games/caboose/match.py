@@ -2,7 +2,7 @@
 
 A match is the game's ledger (`ledger.Ledger`: the rules, the provisional deal, the
 journal) and, when a camera follows the table, the turn flow as the players live it
-(`session.Session`: laid cards, dice, the check of the computed move, the buttons). Every
+(`follow.Following`: laid cards, dice, the check of the computed move, the buttons). Every
 command reaches it through `handle`, from the page, a button or the camera alike, one at a
 time under the table's lock (`companion.table.Table`): a page's command changes the ledger
 and the flow follows in the same step, so the two never disagree and nothing has to catch
@@ -27,9 +27,9 @@ from companion.games.caboose.commands import (
     Undo,
     Unstage,
 )
+from companion.games.caboose.follow import Following, idle_status, same_camera
 from companion.games.caboose.ledger import Ledger, TableError
 from companion.games.caboose.record import from_json
-from companion.games.caboose.session import Session, idle_status, same_camera
 from companion.games.caboose.tracker import CameraHint
 from companion.games.protocol import Setting, Start
 from companion.store import Store
@@ -43,9 +43,9 @@ class Match:
         checked against the table again before the next CONFIRM."""
         self.ledger = ledger
         self.setting = setting
-        self.session: Session | None = None  # the turn flow, when a camera follows
+        self.following: Following | None = None  # the turn flow, when a camera follows
         if setting.camera is not None:
-            self.session = Session(ledger, setting.camera, setting.outputs, resumed)
+            self.following = Following(ledger, setting.camera, setting.outputs, resumed)
         self._handlers: dict[type, Callable[[Any], None]] = {
             Act: self._act,
             Stage: self._stage,
@@ -73,7 +73,7 @@ class Match:
             raise TableError("request", f"a Caboose table takes no {type(command).__name__}")
         revision = self.ledger.revision
         handler(command)
-        announced = self.session.announce() if self.session is not None else False
+        announced = self.following.announce() if self.following is not None else False
         return announced or self.ledger.revision != revision
 
     @property
@@ -84,7 +84,7 @@ class Match:
         """The view of the table (README, "The view"): the game, and the turn at the table
         when a camera follows it (its `version` is the table's to set)."""
         doc = view.build(self.ledger.snapshot(), lang)
-        status = None if self.session is None else self.session.status()
+        status = None if self.following is None else self.following.status()
         return doc | {"session": view.session(status, lang)}
 
     def record(self) -> Mapping[str, Any]:
@@ -97,7 +97,7 @@ class Match:
     def hint(self) -> CameraHint:
         """What the camera must look for: the railway as the game has it, where its back
         card lay in the last still view the flow was told of, and its edition's card size."""
-        still = self.session.view if self.session is not None else None
+        still = self.following.view if self.following is not None else None
         state = self.ledger.state
         return CameraHint.of(state.railway, still, state.edition.card_mm)
 
@@ -105,33 +105,33 @@ class Match:
 
     def _act(self, command: Act) -> None:
         self.ledger.act(command.seat, command.action)
-        if self.session is not None:
-            self.session.page_acted(command.action)
+        if self.following is not None:
+            self.following.page_acted(command.action)
 
     def _stage(self, command: Stage) -> None:
         self.ledger.stage(command.seat, command.cards, command.place)
-        if self.session is not None:
-            self.session.page_staged()
+        if self.following is not None:
+            self.following.page_staged()
 
     def _unstage(self, command: Unstage) -> None:
         self.ledger.unstage()
-        if self.session is not None:
-            self.session.page_undid()
+        if self.following is not None:
+            self.following.page_undid()
 
     def _undo(self, command: Undo) -> None:
         self.ledger.undo(command.turn)
-        if self.session is not None:
-            self.session.page_undid()
+        if self.following is not None:
+            self.following.page_undid()
 
     def _reorder(self, command: Reorder) -> None:
         self.ledger.reorder(command.order, command.turn)
-        if self.session is not None:
-            self.session.page_corrected()
+        if self.following is not None:
+            self.following.page_corrected()
 
     def _correct(self, command: CorrectRoll) -> None:
         self.ledger.correct_roll(command.roll, command.confirm, command.turn)
-        if self.session is not None:
-            self.session.page_corrected()
+        if self.following is not None:
+            self.following.page_corrected()
 
     def _show(self, command: Show) -> None:
         self.ledger.show(command.cards)
@@ -145,16 +145,16 @@ class Match:
         self._following().on_button(command.button)
 
     def _seen(self, command: Seen) -> None:
-        session = self._following()
-        session.seen_problems(command.problems)
-        session.on_events(command.events)
+        following = self._following()
+        following.seen_problems(command.problems)
+        following.on_events(command.events)
 
-    def _following(self) -> Session:
-        if self.session is None:
+    def _following(self) -> Following:
+        if self.following is None:
             raise TableError(
                 "session", "no camera follows this table: the turn at the table is not known"
             )
-        return self.session
+        return self.following
 
 
 # --- the game's entries in its `Game` (game.py) ----------------------------------------------

@@ -11,7 +11,8 @@ hides cards and takes itself away again triggers nothing.
 When the table settles on a new view, the tracker compares it with the last still view and
 names what changed, in the game's words: cards laid at the front, cards taken from the
 back (or lifted from the front), the caboose moved, dice settled, cards shown in the
-marked zone. It knows nothing of turns or rules: that is the session's job.
+marked zone. It knows nothing of turns or rules: that is the turn at the table's
+job (follow.py).
 
 `FrameReader` ties it to the vision: it recognises a frame only when it differs from the last
 (`ChangeGate`), hands each observation the calibration and what the game tells the camera
@@ -39,7 +40,7 @@ if TYPE_CHECKING:  # recognition pulls in OpenCV: only the FrameReader needs it,
         VisionConfig,
     )
 
-# What a still table can tell, one name per concept (the session matches on these).
+# What a still table can tell, one name per concept (the turn at the table matches on these).
 TABLE_SEEN = "table-seen"  # the first still view: nothing to compare it with
 CARDS_LAID = "cards-laid"  # cards: new cards at the front, back to front
 CARDS_TAKEN = "cards-taken"  # cards: cards gone from the back

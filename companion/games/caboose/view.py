@@ -434,7 +434,7 @@ def build(snap: Snapshot, lang: str = "en", *, light: bool = False) -> dict[str,
 
 
 def session(status: dict[str, Any] | None, lang: str) -> dict[str, Any] | None:
-    """The turn at the table (`Session.status`) with its words in `lang`: the session keeps
+    """The turn at the table (`Following.status`) with its words in `lang`: it keeps
     what it and the camera say as keys and parameters (`said`), and speaks English itself."""
     if status is None:
         return None

@@ -1,7 +1,8 @@
 """The flow of a turn at the table: what the camera saw, the buttons and the page, matched
 against what the engine expects next.
 
-The session is the one place that knows the order of a turn as the players live it:
+The turn at the table (`Following`) is the one place that knows the order of a turn as
+the players live it:
 
 1. the player to move lays cards at the front (the camera sees them: they are staged, with
    their placement checked; an illegal placement is announced and buzzed, and nothing is
@@ -18,19 +19,19 @@ The session is the one place that knows the order of a turn as the players live 
 What a camera cannot see comes from the engine's knowledge of the dealt game (the hands,
 the card drawn) or from the page. The page's commands and the camera's go through the same
 match (`match.py`), one at a time: after a page command changed the ledger, the match
-tells the session in the same step (`page_acted`, `page_staged`…), so it never has to
+tells the turn at the table in the same step (`page_acted`, `page_staged`…), so it never has to
 catch up. Where the camera is unsure of a card (low confidence, or a code not
-in the hand), the session asks the players to choose instead of guessing (`answer`).
+in the hand), the turn at the table asks the players to choose instead of guessing (`answer`).
 
 A restarted service has lost only this flow, never an accepted action: it resumes from the
 table and checks the table again before the next CONFIRM.
 
-Everything the session says is a `Message`, a key of `MESSAGES` and its parameters, not a
-sentence (session_messages.py): `status` gives the English (what the API has always
+Everything the turn at the table says is a `Message`, a key of `MESSAGES` and its parameters, not a
+sentence (follow_messages.py): `status` gives the English (what the API has always
 carried) and the key, so the page says it in its own language
 (companion/games/caboose/words.py).
 
-This module is the flow; what it leans on reads apart: turn_reading.py (the laid cards
+This module is the flow; what it leans on reads apart: follow_reading.py (the laid cards
 and the dice read as the game's cards and wheels, or a question for the players),
 placement.py (a laid card's pose in the engine's frame) and table_check.py (what the
 table must show once a turn is applied).
@@ -43,10 +44,19 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from companion.games.caboose import cards
+from companion.games.caboose.follow_messages import Message, refusal, refused, show_words
+from companion.games.caboose.follow_reading import (
+    Question,
+    answered,
+    read_laid,
+    same_cards,
+    same_dice,
+    unsure_die,
+    wheels_of,
+)
 from companion.games.caboose.ledger import Ledger, TableError
 from companion.games.caboose.placement import engine_poses
 from companion.games.caboose.rules.state import DERAILED, Chaos, GameState, Pass, Play
-from companion.games.caboose.session_messages import Message, refusal, refused, show_words
 from companion.games.caboose.table_check import alike, mismatch
 from companion.games.caboose.tracker import (
     CARDS_LAID,
@@ -57,15 +67,6 @@ from companion.games.caboose.tracker import (
     TABLE_SEEN,
     TableEvent,
     TableView,
-)
-from companion.games.caboose.turn_reading import (
-    Question,
-    answered,
-    read_laid,
-    same_cards,
-    same_dice,
-    unsure_die,
-    wheels_of,
 )
 from companion.games.protocol import LED_ERROR, LED_NEEDS_CONFIRMATION, LED_WAITING
 from companion.pose import Pose
@@ -93,7 +94,7 @@ CAMERA_PERCENT_STEP = 10.0
 
 
 class Outputs(Protocol):
-    """What the session drives besides the page: hw.controls.Controls fits."""
+    """What the turn at the table drives besides the page: hw.controls.Controls fits."""
 
     def show(self, status: str) -> None: ...
 
@@ -103,7 +104,7 @@ class Outputs(Protocol):
 
 
 @dataclass(frozen=True)
-class SessionConfig:
+class FollowConfig:
     """`unsure_below`: a card matched with less confidence is asked about, not guessed;
     `die_unsure_below`: the same for a settled die's face (the dice reader's confidence).
     `pip_wheels`: R-6, the wheels a standard pip die's face stands for (None: only the
@@ -143,7 +144,7 @@ def _turn_kind(turn: Mapping[str, Any]) -> str:
     return "play" if "play" in turn else "pass" if "pass" in turn else "chaos"
 
 
-class Session:
+class Following:
     """One game's turn flow at a table a camera follows: the half of the Caboose match
     (`match.py`) that turns table events and buttons into actions on its ledger, and
     follows what the page did to the ledger. The match calls it under the shared table's
@@ -152,14 +153,14 @@ class Session:
     def __init__(
         self,
         ledger: Ledger,
-        config: SessionConfig | None = None,
+        config: FollowConfig | None = None,
         outputs: Outputs | None = None,
         resumed: bool = False,
     ) -> None:
         """`resumed`: the game was played before this flow began (a restarted service): a
         turn already applied is checked against the table again before the next CONFIRM."""
         self.ledger = ledger
-        self.config = config or SessionConfig()
+        self.config = config or FollowConfig()
         self.outputs = outputs
         self.version = 0  # grows when what `status` shows changes
         self.phase = WAITING
