@@ -269,7 +269,7 @@ TEXT: dict[str, dict[str, str]] = {
 }
 
 
-# What the session at the table says (`session_messages.MESSAGES`), in each language, with
+# What the turn at the table says (`follow_messages.MESSAGES`), in each language, with
 # the same keys and the same {parameters} (a test checks both). `detail` of `refused` and
 # `cannot_play` is the refusal of the table or the engine, said in `REFUSALS` below. Card
 # codes are the same in both.
