@@ -8,8 +8,8 @@ the players live it:
    their placement checked; an illegal placement is announced and buzzed, and nothing is
    applied until it is fixed), or shows chaos cards in the marked zone, or presses PASS;
 2. the dice settle: their wheels are the roll (in batches of `dice_per_roll` when a play
-   rolls more dice than the table has) and the whole turn goes to `Ledger.act`, which
-   journals it before anyone is told;
+   rolls more dice than the table has) and the whole turn goes to the match, which keeps
+   it (`Ledger.act` journals it before anyone is told);
 3. the page shows the computed move; the players move the caboose and take the penalty
    cards from the back; the camera checks that the table now shows what the engine
    computed, and says what is still wrong;
@@ -23,15 +23,15 @@ The turn at the table reads the ledger and never writes it: what the camera and 
 buttons decide it hands to the match as commands (its inputs are generators of `Steps`:
 each command yielded is kept, and its result, or its refusal, comes back in); a page's
 command the match keeps first and then tells it once (`kept`), so it never has to catch
-up. Where the camera is unsure of a card (low confidence, or a code not
-in the hand), the turn at the table asks the players to choose instead of guessing (`answer`).
+up. Where the camera is unsure of a card (low confidence, or a code not in the hand), the
+turn at the table asks the players to choose instead of guessing (`answer`).
 
 A restarted service has lost only this flow, never an accepted action: it resumes from the
 table and checks the table again before the next CONFIRM.
 
-Everything the turn at the table says is a `Message`, a key of `MESSAGES` and its parameters, not a
-sentence (follow_messages.py): `status` gives the English (what the API has always
-carried) and the key, so the page says it in its own language
+Everything the turn at the table says is a `Message`, a key of `MESSAGES` and its
+parameters, not a sentence (follow_messages.py): `status` gives the English (what the API
+has always carried) and the key, so the page says it in its own language
 (companion/games/caboose/words.py).
 
 This module is the flow; what it leans on reads apart: follow_reading.py (the laid cards
