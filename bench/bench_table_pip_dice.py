@@ -10,7 +10,7 @@ with white dice only. Every die the table reads where a die lies is scored three
 face the table reports, the layout fit alone and the learned count alone
 (dice_net.count_many on the same rectangle). Prints markdown for bench/RESULTS.md: dice
 right by colour, the two readers alone and where they disagree, and how many wrong faces
-the session would ask about (confidence below SessionConfig.die_unsure_below) rather than
+the session would ask about (confidence below FollowConfig.die_unsure_below) rather than
 enter into the game.
 """
 
@@ -26,7 +26,7 @@ import numpy as np
 
 import companion.vision.dice as dice_reader
 from companion.games.caboose import scenes as synthetic
-from companion.games.caboose.session import SessionConfig
+from companion.games.caboose.follow import FollowConfig
 from companion.games.caboose.vision import off_the_cards
 from companion.games.caboose.vision.observation import VisionConfig
 from companion.games.caboose.vision.observe import observe
@@ -41,7 +41,7 @@ def run(scenes: int, seed: int, difficulty: str, colours: tuple[str, ...]) -> di
     cv2.setNumThreads(1)
     camera = synthetic.Camera.preset(difficulty)
     config = VisionConfig.for_edition("rollecate")
-    unsure = SessionConfig().die_unsure_below
+    unsure = FollowConfig().die_unsure_below
     readings: list[tuple[int, int]] = []  # (fit, learned) of each die read, in order
     read_dice = off_the_cards.read_dice
 

@@ -137,7 +137,7 @@ def throughput(port: int, seconds: float, workers: int) -> float:
 
 def build_time(table: Table, repeats: int = 200) -> float:
     """Median ms to build the view once (what a change costs before the cache serves it)."""
-    snap = table.match.ledger.snapshot(table.version)
+    snap = table.match.ledger.snapshot()
     times = []
     for _ in range(repeats):
         started = time.perf_counter()

@@ -19,15 +19,15 @@ SETUP = CameraSetup(TableLayout(), FRAME_SIZE, still_frames=1)
 
 def test_the_watcher_looks_for_the_cards_the_game_at_the_table_is_played_with() -> None:
     camera = default().camera.watcher(SETUP, "rollecate")
-    rollecate = camera.watcher.vision.card_mm
-    kept = camera.watcher
+    rollecate = camera.reader.vision.card_mm
+    kept = camera.reader
     camera.see(None, None)  # before any game: the configured edition's cards
     camera.see(None, CameraHint(card_mm=rollecate))  # the same cards: the same tracker
-    assert camera.watcher is kept
+    assert camera.reader is kept
     bigger = (rollecate[0] + 20.0, rollecate[1] + 20.0)
     camera.see(None, CameraHint(card_mm=bigger))  # an edition of other cards
-    assert camera.watcher.vision.card_mm == bigger
-    assert camera.watcher.vision.frame_size == FRAME_SIZE
+    assert camera.reader.vision.card_mm == bigger
+    assert camera.reader.vision.frame_size == FRAME_SIZE
 
 
 def test_an_enrolled_deck_that_cannot_be_read_stops_run_naming_the_key(

@@ -13,7 +13,7 @@ from gpiozero.pins.mock import MockFactory
 
 from companion.app.config import load
 from companion.app.run import Service
-from companion.games.caboose.session import CHECKING, LED_ERROR, WAITING
+from companion.games.caboose.follow import CHECKING, LED_ERROR, WAITING
 from companion.store import Store, StoreError
 from hw.frames import SyntheticFrames
 from tests.playing import ledger, match, new_game, press
@@ -47,7 +47,7 @@ def test_buttons_act_through_the_table_and_a_refused_press_is_only_said(service)
     service, factory = service
     table = service.table
     new_game(table, "rollecate", ["Ana", "Ben"], seed=2)
-    session = match(table).session
+    session = match(table).following
     assert session is not None  # a real table: a camera follows it
     version = table.version
     press(factory, 5)  # PASS

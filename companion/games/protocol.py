@@ -162,7 +162,7 @@ class Setting:
     """How the table plays, the same for every game started on it: `provisional`, the
     deal is not known (a real table's deck is shuffled by hand: the game fixes it from
     what the table shows); `camera`, the game's settings for following the table with a
-    camera (for the Caboose design: its `SessionConfig`), None when the page is the only
+    camera (for the Caboose design: its `FollowConfig`), None when the page is the only
     input; `outputs`, what a match drives besides the page (the LED and the buzzer:
     hw.controls.Controls), if any."""
 

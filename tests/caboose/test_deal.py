@@ -209,10 +209,10 @@ def test_the_page_of_a_provisional_table_shows_no_guessed_hand(tmp_path):
 
     store = Store(tmp_path / "t.sqlite3")
     table = Ledger.start(store, "rollecate", ["Ana", "Ben"], seed=3, provisional=True)
-    assert build(table.snapshot(0))["choices"]["provisional"]
-    assert hand(table.snapshot(0)) is None
+    assert build(table.snapshot())["choices"]["provisional"]
+    assert hand(table.snapshot()) is None
     known = Ledger.start(Store(tmp_path / "k.sqlite3"), "rollecate", ["Ana", "Ben"], seed=3)
-    assert hand(known.snapshot(0))["hand"]
+    assert hand(known.snapshot())["hand"]
 
 
 def test_lauras_card_turned_up_is_learnt_before_she_acts(tmp_path):

@@ -20,10 +20,10 @@ from companion.games.caboose.tracker import (
     RAILWAY_CHANGED,
     TABLE_SEEN,
     CameraHint,
+    FrameReader,
     TableView,
     Tracker,
     TrackerConfig,
-    Watcher,
 )
 from companion.games.caboose.vision.observation import Observation, SeenCard, SeenDie, VisionConfig
 from companion.games.caboose.vision.problems import Problem
@@ -173,16 +173,16 @@ def test_the_hint_gives_the_back_of_the_last_still_view_and_the_games_railway():
     assert CameraHint.of([], TableView()).back is None
 
 
-def test_the_watcher_reads_the_railway_from_the_end_the_hint_names():
-    """The hint is all the watcher knows of the back: the same frame is read top end
+def test_the_frame_reader_reads_the_railway_from_the_end_the_hint_names():
+    """The hint is all the frame reader knows of the back: the same frame is read top end
     first without it, and from the hinted end with it (the caboose index follows)."""
     from tests.vision.scenes import explicit_frame
 
     frame = explicit_frame("easy")
     codes = []
     for hint in (None, CameraHint(back=(420.0, 400.0))):
-        watcher = Watcher(VisionConfig(), Tracker(TrackerConfig(still_frames=1)))
-        (event,) = watcher.see(frame, hint)
+        reader = FrameReader(VisionConfig(), Tracker(TrackerConfig(still_frames=1)))
+        (event,) = reader.see(frame, hint)
         codes.append((event.view.codes, event.view.caboose))
     assert codes == [(("3/s", "2/c"), 0), (("2/c", "3/s"), 1)]
 
@@ -225,17 +225,17 @@ def rendered():
 @pytest.mark.slow
 def test_rendered_frames_with_a_hand_moving_over_the_table_trigger_nothing():
     scene, still, hands = rendered()
-    watcher = Watcher(VisionConfig(frame_size=FRAME), Tracker(TrackerConfig(still_frames=2)))
-    events = watcher.see(still) + watcher.see(None)
+    reader = FrameReader(VisionConfig(frame_size=FRAME), Tracker(TrackerConfig(still_frames=2)))
+    events = reader.see(still) + reader.see(None)
     assert [e.what for e in events] == [TABLE_SEEN]
     assert len(events[0].view.railway) == len(scene.railway)
     hint = CameraHint.of(events[0].view.codes, events[0].view)  # as the game tells it
     seen_after: list = []
     for index, frame in enumerate(hands):
-        seen_after += watcher.see(frame, hint)
+        seen_after += reader.see(frame, hint)
         if index % 2:  # a hand held still over the cards for a while
-            seen_after += watcher.see(None, hint) + watcher.see(None, hint)
-    seen_after += watcher.see(still, hint) + watcher.see(None, hint) + watcher.see(None, hint)
+            seen_after += reader.see(None, hint) + reader.see(None, hint)
+    seen_after += reader.see(still, hint) + reader.see(None, hint) + reader.see(None, hint)
     assert seen_after == []
 
 
@@ -247,8 +247,8 @@ def test_rendered_frames_a_card_taken_after_the_hand_leaves_is_seen():
 
     scene, still, hands = rendered()
     camera = replace(synthetic.Camera.easy(), frame_size=FRAME)
-    watcher = Watcher(VisionConfig(frame_size=FRAME), Tracker(TrackerConfig(still_frames=2)))
-    (first,) = watcher.see(still) + watcher.see(None)
+    reader = FrameReader(VisionConfig(frame_size=FRAME), Tracker(TrackerConfig(still_frames=2)))
+    (first,) = reader.see(still) + reader.see(None)
     back = first.view.railway[0]  # whichever end recognition took for the back
     gone = min(
         range(len(scene.cards)),
@@ -267,7 +267,7 @@ def test_rendered_frames_a_card_taken_after_the_hand_leaves_is_seen():
     )
     frame = synthetic.render(fewer, 3, camera)
     hint = CameraHint.of(first.view.codes, first.view)  # as the game tells it
-    events = watcher.see(hands[0], hint) + watcher.see(frame, hint) + watcher.see(None, hint)
+    events = reader.see(hands[0], hint) + reader.see(frame, hint) + reader.see(None, hint)
     assert [e.what for e in events] == [CARDS_TAKEN]
     assert [c.code for c in events[0].cards] == [back.code]
 

@@ -9,14 +9,14 @@ from dataclasses import replace
 import pytest
 
 from companion.games.caboose.commands import Answer, parse
+from companion.games.caboose.follow import ASKING, LED_NEEDS_CONFIRMATION, STAGED, FollowConfig
 from companion.games.caboose.refusals import TableError
-from companion.games.caboose.session import ASKING, LED_NEEDS_CONFIRMATION, STAGED, SessionConfig
 from companion.games.caboose.tracker import DICE_SETTLED
 from companion.games.caboose.vision.observation import SeenDie
 from companion.games.caboose.words import SESSION
 from companion.games.protocol import Malformed
 from companion.store import Store
-from tests.caboose.test_session import event, lay, see, start
+from tests.caboose.test_follow import event, lay, see, start
 from tests.playing import ledger
 
 FACE_MAP = {1: 0, 2: 0, 3: 1, 4: 1, 5: 2, 6: 2}
@@ -43,7 +43,7 @@ def store(tmp_path) -> Store:
 def staged(store):
     """A table with cards laid and waiting for its pip dice (R-6 face map)."""
     table, session, _, play = start(store)
-    session.config = SessionConfig(pip_wheels=FACE_MAP)
+    session.config = FollowConfig(pip_wheels=FACE_MAP)
     view = lay(table, play)
     assert session.phase == STAGED
     return table, session, view, ledger(table).staged.dice

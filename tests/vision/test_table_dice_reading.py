@@ -11,14 +11,14 @@ import numpy as np
 import pytest
 
 from companion.games.caboose import scenes as synthetic
-from companion.games.caboose.session import SessionConfig
+from companion.games.caboose.follow import FollowConfig
 from companion.games.caboose.vision.observation import VisionConfig
 from companion.games.caboose.vision.observe import observe
 from companion.synthetic import PlacedDie
 from companion.vision import dice_art
 from companion.vision.dice import _agreed
 
-UNSURE = SessionConfig().die_unsure_below  # a die read less surely is asked about
+UNSURE = FollowConfig().die_unsure_below  # a die read less surely is asked about
 
 
 def _chances(face: int, sure: float) -> np.ndarray:

@@ -20,15 +20,15 @@ import pytest
 from werkzeug.serving import make_server
 
 from companion.games.caboose.commands import Press
+from companion.games.caboose.follow import ASKING, CONFIRM, STAGED
 from companion.games.caboose.rules.state import Pass
-from companion.games.caboose.session import ASKING, CONFIRM, STAGED
 from companion.games.caboose.tracker import CABOOSE_MOVED
 from companion.games.caboose.vision.problems import Problem
 from companion.games.caboose.words import session_words
 from companion.games.protocol import Setting
 from companion.store import Store
 from companion.table import Table
-from tests.caboose.test_session import event, lay, roll, see, start
+from tests.caboose.test_follow import event, lay, roll, see, start
 from tests.playing import act, ledger, new_game
 from web.app import Settings, create_app
 

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from companion.games.caboose.commands import Press
-from companion.games.caboose.session import ASKING, CONFIRM
+from companion.games.caboose.follow import ASKING, CONFIRM
 from companion.games.caboose.tracker import CABOOSE_MOVED
 from companion.games.caboose.words import session_words
 from companion.games.protocol import Setting
@@ -30,7 +30,7 @@ from companion.games.switching.commands import Seen
 from companion.games.switching.follow import BoardSeen
 from companion.store import Store
 from companion.table import Table
-from tests.caboose import test_session as camera
+from tests.caboose import test_follow as camera
 from tests.web import test_browser as shared
 
 pytestmark = pytest.mark.browser

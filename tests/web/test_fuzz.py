@@ -17,7 +17,7 @@ from companion.games.switching import commands as switching_commands
 from companion.games.yardmaster import commands as yardmaster_commands
 from companion.store import Store
 from companion.table import Table
-from tests.caboose.test_session import start as start_followed
+from tests.caboose.test_follow import start as start_followed
 from tests.web.conftest import HEADERS, PIN, record
 from web.app import Settings, create_app
 

@@ -14,7 +14,7 @@ from string import Formatter
 import pytest
 
 from companion.games import default
-from companion.games.caboose.session_messages import MESSAGES
+from companion.games.caboose.follow_messages import MESSAGES
 from companion.games.caboose.words import SESSION, TEXT
 from companion.games.protocol import LANGUAGES
 from web.words import SHELL, pick

@@ -1,6 +1,6 @@
 """One writer: the page, the buttons and the camera change the game only through
 `Table.handle`, one command at a time, and each rule is decided in one place. The camera
-is driven as in tests/caboose/test_session.py, the page through its API."""
+is driven as in tests/caboose/test_follow.py, the page through its API."""
 
 from __future__ import annotations
 
@@ -10,11 +10,11 @@ from dataclasses import replace
 import pytest
 
 from companion.games.caboose.commands import CorrectRoll, Press, Undo
+from companion.games.caboose.follow import CHECKING, PASS, STAGED, UNDO, WAITING
 from companion.games.caboose.refusals import TableError
-from companion.games.caboose.session import CHECKING, PASS, STAGED, UNDO, WAITING
 from companion.games.caboose.tracker import CARDS_LAID, DICE_SETTLED
 from companion.store import Store
-from tests.caboose.test_session import event, lay, roll, see, start, view_of
+from tests.caboose.test_follow import event, lay, roll, see, start, view_of
 from tests.playing import ledger
 from tests.web.conftest import HEADERS, PIN
 from web.app import create_app

@@ -1,7 +1,7 @@
 """The camera's side of the Caboose game as the frame loop sees it
 (`companion.games.protocol.Watcher`): frames in, commands out.
 
-The tracker's `Watcher` recognises a frame and turns still views into table events; here
+The tracker's `FrameReader` recognises a frame and turns still views into table events; here
 each frame becomes one `Seen` command, its events and what the camera could not see, for
 the shared frame loop to hand to the table like any other command. The cards' size is the
 edition's: the camera looks for the size the game's hint says (an edition of other cards
@@ -17,8 +17,8 @@ from dataclasses import replace
 from typing import Any
 
 from companion.games.caboose.commands import Seen
-from companion.games.caboose.session import SessionConfig
-from companion.games.caboose.tracker import CameraHint, Tracker, TrackerConfig, Watcher
+from companion.games.caboose.follow import FollowConfig
+from companion.games.caboose.tracker import CameraHint, FrameReader, Tracker, TrackerConfig
 from companion.games.caboose.vision.observation import Observation, VisionConfig
 from companion.games.protocol import CameraSetup
 
@@ -31,7 +31,7 @@ class Camera:
     card size when the game's hint asks for one."""
 
     def __init__(self, vision: VisionConfig, tracker: Tracker | None = None) -> None:
-        self.watcher = Watcher(vision, tracker)
+        self.reader = FrameReader(vision, tracker)
         self.setup: CameraSetup | None = None  # the table's camera, to look for other cards
 
     @classmethod
@@ -49,32 +49,32 @@ class Camera:
     @property
     def last(self) -> Observation | None:
         """The last frame recognised (None before the first)."""
-        return self.watcher.last
+        return self.reader.last
 
     def see(self, frame: Any, hint: CameraHint | None) -> list[Seen]:
         """One frame (None: the same picture as before): its table events, and what the
         camera could not see in it (told on every frame: the page shows it until fixed)."""
         self._look_for(hint)
-        events = self.watcher.see(frame, hint)
+        events = self.reader.see(frame, hint)
         if events:
             log.info("table: %s", ", ".join(event.what for event in events))
-        last = self.watcher.last
+        last = self.reader.last
         return [Seen(tuple(events), tuple(last.problems) if last is not None else ())]
 
     def _look_for(self, hint: CameraHint | None) -> None:
         """Recognition for the card size the hint asks for, if the camera knows its table."""
-        vision = self.watcher.vision
+        vision = self.reader.vision
         if self.setup is None or hint is None or hint.card_mm in (None, vision.card_mm):
             return
-        self.watcher = Watcher(replace(vision, card_mm=hint.card_mm), _tracker(self.setup))
+        self.reader = FrameReader(replace(vision, card_mm=hint.card_mm), _tracker(self.setup))
 
 
 def _tracker(setup: CameraSetup) -> Tracker:
     return Tracker(TrackerConfig(setup.still_frames, setup.card_mm, setup.die_mm, setup.zone))
 
 
-def follow(session: Mapping[str, Any]) -> SessionConfig:
+def follow(session: Mapping[str, Any]) -> FollowConfig:
     """How the turn flow follows a table through the camera, from the configuration's
     [session] keys (`unsure_below`, `pip_wheels`, `dice_per_roll`; a key left out keeps
     its default)."""
-    return SessionConfig(**session)
+    return FollowConfig(**session)

@@ -108,6 +108,24 @@ class Seen:
     problems: tuple[Any, ...] = ()  # the camera's problems (vision/problems.py)
 
 
+# --- what the turn at the table asks the match to keep, besides the page's commands -----
+
+
+@dataclass(frozen=True)
+class LayRailway:
+    """The first railway as the camera sees it dealt, back first (a provisional deal)."""
+
+    cards: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Reveal:
+    """Cards the player `seat` is seen to hold before they act (Laura's card turned up)."""
+
+    seat: int
+    cards: tuple[str, ...]
+
+
 def button(name: str) -> Press:
     """The command of a button of hw.controls."""
     return Press(name)

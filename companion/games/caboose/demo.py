@@ -31,6 +31,7 @@ from companion.games.caboose import scenes as synthetic
 from companion.games.caboose.camera import Camera
 from companion.games.caboose.commands import Answer, Show
 from companion.games.caboose.deal import replay as deal_replay
+from companion.games.caboose.follow import CHECKING, OVER, STAGED, WAITING, Following
 from companion.games.caboose.journal import stored_record
 from companion.games.caboose.ledger import Ledger
 from companion.games.caboose.match import Match
@@ -56,7 +57,6 @@ from companion.games.caboose.rules.state import (
     Play,
     RuleError,
 )
-from companion.games.caboose.session import CHECKING, OVER, STAGED, WAITING, Session
 from companion.games.caboose.snapshot import snapshot_of
 from companion.games.protocol import CameraSetup, DemoError
 from companion.pose import Pose
@@ -173,7 +173,7 @@ class ScriptedGame:
         """A question about a card or a die is answered with the truth, and counted, as the
         players at the table would answer it (the die asked about is the one thrown
         nearest where the question says it lies)."""
-        question = self.session.question
+        question = self.following.question
         if question is None:
             return
         if question.card is not None and question.card < len(self.truth):
@@ -189,7 +189,9 @@ class ScriptedGame:
         """Show a still scene until `done()`, or stop the demo saying what the companion
         did not see, in its words."""
         if not self.hands.look_until(scene, done):
-            raise DemoError(f"the companion did not see {what}: {self.session.status()['message']}")
+            raise DemoError(
+                f"the companion did not see {what}: {self.following.status()['message']}"
+            )
 
     @property
     def ledger(self) -> Ledger:
@@ -199,11 +201,11 @@ class ScriptedGame:
         return match.ledger
 
     @property
-    def session(self) -> Session:
+    def following(self) -> Following:
         """The turn at the table as the companion follows it."""
         match = self.table.match
-        assert isinstance(match, Match) and match.session is not None
-        return match.session
+        assert isinstance(match, Match) and match.following is not None
+        return match.following
 
     def _follow_history(self) -> None:
         """Lay the railway where the players have it: centred at the start, then moved as
@@ -268,15 +270,15 @@ class ScriptedGame:
                 f"the cards taken from the draw pile ({' '.join(taken)})",
             )
         scene = self.scene(state)
-        self._see_until(scene, lambda: self.session.mismatch is None, "the computed move")
-        if not self.hands.press("confirm", lambda: self.session.phase in (WAITING, OVER)):
-            raise DemoError(f"CONFIRM was not accepted: {self.session.status()['message']}")
+        self._see_until(scene, lambda: self.following.mismatch is None, "the computed move")
+        if not self.hands.press("confirm", lambda: self.following.phase in (WAITING, OVER)):
+            raise DemoError(f"CONFIRM was not accepted: {self.following.status()['message']}")
 
     # --- a turn --------------------------------------------------------------------------
 
     def turn(self) -> None:
         """One whole turn as the players live it, then the truth compared with the record."""
-        if self.session.phase == CHECKING:  # resumed after the turn was accepted
+        if self.following.phase == CHECKING:  # resumed after the turn was accepted
             self.confirm(self.true_state())
             return
         state = self.true_state()
@@ -306,7 +308,7 @@ class ScriptedGame:
                 )
                 self.hands.look(self.scene(state))
             if not self.hands.press("pass", lambda: self._accepted(turns)):
-                raise DemoError(f"PASS was not taken: {self.session.status()['message']}")
+                raise DemoError(f"PASS was not taken: {self.following.status()['message']}")
             self.hands.announce(turns)
             self.confirm(self.true_state())
         self._compare(turns, action)
@@ -325,11 +327,11 @@ class ScriptedGame:
         target = CHECKING if state.player.laura else STAGED
         self._see_until(
             self.scene(state, laid),
-            lambda: self.session.phase == target or self._accepted(turns),
+            lambda: self.following.phase == target or self._accepted(turns),
             f"{' '.join(action.cards)} laid",
         )
-        for start in range(0, len(action.roll), self.session.config.dice_per_roll):
-            batch = action.roll[start : start + self.session.config.dice_per_roll]
+        for start in range(0, len(action.roll), self.following.config.dice_per_roll):
+            batch = action.roll[start : start + self.following.config.dice_per_roll]
             cards_down = self.scene(state, laid).cards
             if self.moving(state):
                 self.dice = self._throw(batch, settled=False, cards_down=cards_down)
@@ -342,7 +344,7 @@ class ScriptedGame:
                 f"the dice {list(batch)}",
             )
         if not self._accepted(turns):
-            raise DemoError(f"the play was not taken: {self.session.status()['message']}")
+            raise DemoError(f"the play was not taken: {self.following.status()['message']}")
         self.hands.announce(turns)
         self.confirm(self.true_state())
 
@@ -404,7 +406,7 @@ class ScriptedGame:
         return tuple(dice)
 
     def _rolled(self) -> int:
-        roll = self.session.status()["roll"]
+        roll = self.following.status()["roll"]
         return len(roll["seen"]) if roll else 0
 
     def _accepted(self, turns: int) -> bool:
@@ -430,7 +432,7 @@ class ScriptedGame:
         self.hands.look(self.scene(self.true_state()))  # the table as it lies now
         while not self.ledger.game.state.over:
             self.turn()
-        if self.session.phase == CHECKING:
+        if self.following.phase == CHECKING:
             self.confirm(self.true_state())
         self.show_hands()
         doc = self.ledger.summary()

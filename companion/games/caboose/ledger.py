@@ -111,11 +111,10 @@ class Ledger:
     def state(self) -> GameState:
         return self.game.state
 
-    def snapshot(self, version: int) -> Snapshot:
-        """Everything a page shows, copied (the table's `version` is the page's)."""
+    def snapshot(self) -> Snapshot:
+        """The game as it stands, copied: everything a page shows."""
         game = self.game
         return Snapshot(
-            version=version,
             game_id=game.id,
             record=replace(game.record, turns=list(game.record.turns)),
             state=game.state,

@@ -1,17 +1,20 @@
 """The Caboose game being played at the table: the one object the shared writer drives.
 
 A match is the game's ledger (`ledger.Ledger`: the rules, the provisional deal, the
-journal) and, when a camera follows the table, the turn flow as the players live it
-(`session.Session`: laid cards, dice, the check of the computed move, the buttons). Every
-command reaches it through `handle`, from the page, a button or the camera alike, one at a
-time under the table's lock (`companion.table.Table`): a page's command changes the ledger
-and the flow follows in the same step, so the two never disagree and nothing has to catch
-up afterwards.
+journal) and, when a camera follows the table, the turn at the table as the players live
+it (`follow.Following`: laid cards, dice, the check of the computed move, the buttons).
+Every command reaches it through `handle`, from the page, a button or the camera alike,
+one at a time under the table's lock (`companion.table.Table`), and the flow goes one way:
+only the match keeps the game (`_keep`, through the ledger, journal first). A page's
+command is kept, then the turn at the table is told of it once (`Following.kept`); a
+button, an answer or a frame goes to the turn at the table, which hands back what it
+decides as commands for the match to keep (`_drive`). So the two never disagree and
+nothing has to catch up afterwards.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from companion.games.caboose import view
@@ -19,21 +22,26 @@ from companion.games.caboose.commands import (
     Act,
     Answer,
     CorrectRoll,
+    LayRailway,
     Press,
     Reorder,
+    Reveal,
     Seen,
     Show,
     Stage,
     Undo,
     Unstage,
 )
+from companion.games.caboose.follow import Following, Steps, idle_status, same_camera
 from companion.games.caboose.ledger import Ledger, TableError
 from companion.games.caboose.record import from_json
-from companion.games.caboose.session import Session, idle_status, same_camera
 from companion.games.caboose.tracker import CameraHint
 from companion.games.lobby import Lobby
 from companion.games.protocol import Setting, Start
 from companion.store import Store
+
+# The page's commands that change the game: kept, then told to the turn at the table.
+PAGE_STEPS = (Act, Stage, Unstage, Undo, Reorder, CorrectRoll, Show)
 
 
 class Match:
@@ -44,21 +52,9 @@ class Match:
         checked against the table again before the next CONFIRM."""
         self.ledger = ledger
         self.setting = setting
-        self.session: Session | None = None  # the turn flow, when a camera follows
+        self.following: Following | None = None  # the turn at the table, when a camera follows
         if setting.camera is not None:
-            self.session = Session(ledger, setting.camera, setting.outputs, resumed)
-        self._handlers: dict[type, Callable[[Any], None]] = {
-            Act: self._act,
-            Stage: self._stage,
-            Unstage: self._unstage,
-            Undo: self._undo,
-            Reorder: self._reorder,
-            CorrectRoll: self._correct,
-            Show: self._show,
-            Answer: self._answer,
-            Press: self._press,
-            Seen: self._seen,
-        }
+            self.following = Following(ledger, setting.camera, setting.outputs, resumed)
 
     # --- the protocol --------------------------------------------------------------------
 
@@ -68,13 +64,24 @@ class Match:
 
     def handle(self, command: object) -> bool:
         """Apply one command (`commands.py`); whether anything a page shows changed. A
-        refusal (`TableError`) leaves the ledger and the flow as they were."""
-        handler = self._handlers.get(type(command))
-        if handler is None:
-            raise TableError("request", f"a Caboose table takes no {type(command).__name__}")
+        refusal (`TableError`) leaves the ledger and the turn at the table as they were."""
         revision = self.ledger.revision
-        handler(command)
-        announced = self.session.announce() if self.session is not None else False
+        if isinstance(command, Answer):
+            choice = command.code if command.face is None else command.face
+            self._drive(self._following().answer(choice))
+        elif isinstance(command, Press):
+            self._drive(self._following().on_button(command.button))
+        elif isinstance(command, Seen):
+            following = self._following()
+            following.seen_problems(command.problems)
+            self._drive(following.on_events(command.events))
+        elif isinstance(command, PAGE_STEPS):
+            self._keep(command)
+            if self.following is not None:
+                self.following.kept(command)
+        else:
+            raise TableError("request", f"a Caboose table takes no {type(command).__name__}")
+        announced = self.following.announce() if self.following is not None else False
         return announced or self.ledger.revision != revision
 
     @property
@@ -84,8 +91,8 @@ class Match:
     def view(self, lang: str) -> dict[str, Any]:
         """The view of the table (README, "The view"): the game, and the turn at the table
         when a camera follows it (its `version` is the table's to set)."""
-        doc = view.build(self.ledger.snapshot(0), lang)
-        status = None if self.session is None else self.session.status()
+        doc = view.build(self.ledger.snapshot(), lang)
+        status = None if self.following is None else self.following.status()
         return doc | {"session": view.session(status, lang)}
 
     def record(self) -> Mapping[str, Any]:
@@ -93,69 +100,66 @@ class Match:
 
     def hand(self) -> dict[str, Any] | None:
         """The mover's hidden hand and its plays' odds (`view.hand`), for their phone alone."""
-        return view.hand(self.ledger.snapshot(0))
+        return view.hand(self.ledger.snapshot())
 
     def hint(self) -> CameraHint:
         """What the camera must look for: the railway as the game has it, where its back
-        card lay in the last still view the flow was told of, and its edition's card size."""
-        still = self.session.view if self.session is not None else None
+        card lay in the last still view the turn at the table was told of, and its
+        edition's card size."""
+        still = self.following.view if self.following is not None else None
         state = self.ledger.state
         return CameraHint.of(state.railway, still, state.edition.card_mm)
 
-    # --- the page's commands -------------------------------------------------------------
+    # --- keeping -------------------------------------------------------------------------
 
-    def _act(self, command: Act) -> None:
-        self.ledger.act(command.seat, command.action)
-        if self.session is not None:
-            self.session.page_acted(command.action)
+    def _keep(self, command: object) -> Any:
+        """The one place the game changes: a command kept through the ledger (which checks
+        it and journals it before it returns), and what the ledger answered."""
+        ledger = self.ledger
+        match command:
+            case Act(seat=seat, action=action):
+                return ledger.act(seat, action)
+            case Stage(seat=seat, cards=cards, place=place):
+                return ledger.stage(seat, cards, place)
+            case Unstage():
+                return ledger.unstage()
+            case Undo(turn=turn):
+                return ledger.undo(turn)
+            case Reorder(order=order, turn=turn):
+                return ledger.reorder(order, turn)
+            case CorrectRoll(roll=roll, confirm=confirm, turn=turn):
+                return ledger.correct_roll(roll, confirm, turn)
+            case Show(cards=cards):
+                return ledger.show(cards)
+            case LayRailway(cards=cards):
+                return ledger.lay_first_railway(cards)
+            case Reveal(seat=seat, cards=cards):
+                return ledger.reveal(seat, cards)
+        raise TableError("request", f"a Caboose table takes no {type(command).__name__}")
 
-    def _stage(self, command: Stage) -> None:
-        self.ledger.stage(command.seat, command.cards, command.place)
-        if self.session is not None:
-            self.session.page_staged()
+    def _drive(self, steps: Steps) -> None:
+        """Keep, one at a time, the commands the turn at the table decides: what keeping
+        one answered is sent back in, and a refusal is thrown back in (the turn at the
+        table says it at the table, or lets it stand as the command's refusal)."""
+        answer: Any = None
+        refusal: TableError | None = None
+        while True:
+            try:
+                command = steps.send(answer) if refusal is None else steps.throw(refusal)
+            except StopIteration:
+                return
+            answer, refusal = None, None
+            try:
+                answer = self._keep(command)
+            except TableError as error:
+                refusal = error
 
-    def _unstage(self, command: Unstage) -> None:
-        self.ledger.unstage()
-        if self.session is not None:
-            self.session.page_undid()
-
-    def _undo(self, command: Undo) -> None:
-        self.ledger.undo(command.turn)
-        if self.session is not None:
-            self.session.page_undid()
-
-    def _reorder(self, command: Reorder) -> None:
-        self.ledger.reorder(command.order, command.turn)
-        if self.session is not None:
-            self.session.page_corrected()
-
-    def _correct(self, command: CorrectRoll) -> None:
-        self.ledger.correct_roll(command.roll, command.confirm, command.turn)
-        if self.session is not None:
-            self.session.page_corrected()
-
-    def _show(self, command: Show) -> None:
-        self.ledger.show(command.cards)
-
-    def _answer(self, command: Answer) -> None:
-        self._following().answer(command.code if command.face is None else command.face)
-
-    # --- the table's own inputs ----------------------------------------------------------
-
-    def _press(self, command: Press) -> None:
-        self._following().on_button(command.button)
-
-    def _seen(self, command: Seen) -> None:
-        session = self._following()
-        session.seen_problems(command.problems)
-        session.on_events(command.events)
-
-    def _following(self) -> Session:
-        if self.session is None:
+    def _following(self) -> Following:
+        if self.following is None:
             raise TableError(
                 "session", "no camera follows this table: the turn at the table is not known"
             )
-        return self.session
+        return self.following
 
 
 # --- the game's entries in its `Game` (game.py) ----------------------------------------------

@@ -1,7 +1,8 @@
-"""A Caboose game folded from its record, and what a page shows at one instant: a
-`Snapshot` is a copy a page renders from while other threads go on acting, so it never
-shows a half-applied turn; `snapshot_of` is a record watched turn by turn, without
-touching the game being played.
+"""A Caboose game folded from its record, and the game at one instant: a `Snapshot` is
+what the view draws (the record, the state, the log, what waits at the table), as each
+game's `Snapshot` is; taken under the table's lock, a page renders from it while other
+threads go on acting, so it never shows a half-applied turn. `snapshot_of` is a record
+watched turn by turn, without touching the game being played.
 """
 
 from __future__ import annotations
@@ -44,10 +45,9 @@ class FoldedGame:
 
 @dataclass(frozen=True)
 class Snapshot:
-    """One consistent view of the table, taken under its lock: a page renders from this
-    while other threads go on acting, so it never shows a half-applied turn."""
+    """The game at one instant: what a page shows of it, copied whole (`game_id`: its
+    number in the store, 0 for a record that is not kept)."""
 
-    version: int
     game_id: int
     record: Record
     state: GameState
@@ -95,7 +95,6 @@ def snapshot_of(record: Record, turns: int) -> Snapshot:
     replayed turn by turn, without touching the game being played."""
     game = fold(replace(record, turns=record.turns[:turns]))
     return Snapshot(
-        version=0,
         game_id=0,
         record=game.record,
         state=game.state,

@@ -1,15 +1,15 @@
 """What the camera must see once a turn is applied: the railway the engine computed, the
 penalty cards taken from its back, the caboose on its card. CONFIRM waits for this check,
 and what still differs is said to the players (`mismatch`). `alike` is how a seen code and
-a known one are compared everywhere the session matches the camera with the engine.
+a known one are compared everywhere the turn at the table matches the camera with the engine.
 """
 
 from __future__ import annotations
 
 from companion.games.caboose import cards
+from companion.games.caboose.follow_messages import Message
 from companion.games.caboose.rules.penalties import penalty_cards
 from companion.games.caboose.rules.state import GameState
-from companion.games.caboose.session_messages import Message
 from companion.games.caboose.tracker import TableView
 
 

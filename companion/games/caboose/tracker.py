@@ -11,9 +11,10 @@ hides cards and takes itself away again triggers nothing.
 When the table settles on a new view, the tracker compares it with the last still view and
 names what changed, in the game's words: cards laid at the front, cards taken from the
 back (or lifted from the front), the caboose moved, dice settled, cards shown in the
-marked zone. It knows nothing of turns or rules: that is the session's job.
+marked zone. It knows nothing of turns or rules: that is the turn at the table's
+job (follow.py).
 
-`Watcher` ties it to the vision: it recognises a frame only when it differs from the last
+`FrameReader` ties it to the vision: it recognises a frame only when it differs from the last
 (`ChangeGate`), hands each observation the calibration and what the game tells the camera
 (`CameraHint`: the railway as the game has it, where its back card lay), and feeds the
 tracker; an unchanged frame counts as the same view again without being recognised.
@@ -28,7 +29,7 @@ from typing import TYPE_CHECKING
 
 from companion.games.caboose import cards
 
-if TYPE_CHECKING:  # recognition pulls in OpenCV: only the Watcher needs it, when it runs
+if TYPE_CHECKING:  # recognition pulls in OpenCV: only the FrameReader needs it, when it runs
     import numpy as np
 
     from companion.games.caboose.vision.frame_checks import ChangeGate
@@ -39,7 +40,7 @@ if TYPE_CHECKING:  # recognition pulls in OpenCV: only the Watcher needs it, whe
         VisionConfig,
     )
 
-# What a still table can tell, one name per concept (the session matches on these).
+# What a still table can tell, one name per concept (the turn at the table matches on these).
 TABLE_SEEN = "table-seen"  # the first still view: nothing to compare it with
 CARDS_LAID = "cards-laid"  # cards: new cards at the front, back to front
 CARDS_TAKEN = "cards-taken"  # cards: cards gone from the back
@@ -92,7 +93,7 @@ class TableView:
 
 @dataclass(frozen=True)
 class CameraHint:
-    """What the game tells the camera, one value handed to each `Watcher.see`: `railway`,
+    """What the game tells the camera, one value handed to each `FrameReader.see`: `railway`,
     the railway back to front as the game has it (before any still view it settles which
     end of the cards is the back), `back`, where the railway's back card lay in the
     last still view the game was told of (table mm; recognition reads the railway from the
@@ -324,8 +325,9 @@ def _railway_changes(before: TableView, after: TableView, tolerance: float) -> l
     return events
 
 
-class Watcher:
-    """The camera's side of the service: frames in, table events out. Recognises a frame
+class FrameReader:
+    """Frames in, table events out (the game's `Watcher` is camera.py's `Camera`, which
+    turns these events into commands). Recognises a frame
     only when it differs from the last one recognised; keeps the calibration between
     frames and hands recognition the game's hint (where the railway's back is)."""
 

@@ -1,4 +1,4 @@
-"""What the page shows, computed from one snapshot of the table: plain JSON, no rules in JS.
+"""What the page shows, computed from the game at one instant (`Snapshot`): plain JSON.
 
 The page only draws; everything a player would otherwise work out in their head (dice to
 roll, the odds, where the caboose went, which cards each player takes, the discard order
@@ -407,7 +407,7 @@ def build(snap: Snapshot, lang: str = "en", *, light: bool = False) -> dict[str,
     state = snap.state
     awaited = _awaited(snap)
     doc: dict[str, Any] = {
-        "version": snap.version,
+        "version": 0,  # the table's count of changes: it says its own on every view
         "game": snap.game_id,
         "edition": {"id": state.edition.id, "name": state.edition.name},
         "variant": state.variant,
@@ -434,7 +434,7 @@ def build(snap: Snapshot, lang: str = "en", *, light: bool = False) -> dict[str,
 
 
 def session(status: dict[str, Any] | None, lang: str) -> dict[str, Any] | None:
-    """The turn at the table (`Session.status`) with its words in `lang`: the session keeps
+    """The turn at the table (`Following.status`) with its words in `lang`: it keeps
     what it and the camera say as keys and parameters (`said`), and speaks English itself."""
     if status is None:
         return None

@@ -3,7 +3,7 @@ its view and its referee at the table say. The page's shell has its own (web/wor
 PIN, the start form, records, the live stream); the server hands the page both in one table
 of words, so the JavaScript never holds any text of its own. The game log's lines come
 from `turn_log.py`, in the words of `LOG` below. What the referee at the table says
-(`companion.games.caboose.session`), what the camera could not see (`vision/problems.py`)
+(`companion.games.caboose.follow`), what the camera could not see (`vision/problems.py`)
 and why the engine or the table refused something (`RuleError`, `TableError`) are kept as
 keys and parameters, and said here in the page's language.
 """
@@ -15,6 +15,7 @@ from contextlib import suppress
 from typing import Any
 
 from companion.games.caboose import cards
+from companion.games.caboose.follow_messages import MESSAGES, say
 from companion.games.caboose.rules.state import (
     BANKED,
     BROKEN_TRACK,
@@ -32,7 +33,6 @@ from companion.games.caboose.rules.state import (
     ROLLED,
     TOOK,
 )
-from companion.games.caboose.session_messages import MESSAGES, say
 from companion.games.caboose.vision.problems import PROBLEMS
 from companion.games.protocol import LANGUAGES
 from companion.games.words import with_advisor
@@ -270,7 +270,7 @@ TEXT: dict[str, dict[str, str]] = {
 }
 
 
-# What the session at the table says (`session_messages.MESSAGES`), in each language, with
+# What the turn at the table says (`follow_messages.MESSAGES`), in each language, with
 # the same keys and the same {parameters} (a test checks both). `detail` of `refused` and
 # `cannot_play` is the refusal of the table or the engine, said in `REFUSALS` below. Card
 # codes are the same in both.

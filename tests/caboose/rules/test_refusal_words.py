@@ -12,12 +12,12 @@ from string import Formatter
 import pytest
 
 from companion.games.caboose.deal import DealError, hold, lay_railway, take
+from companion.games.caboose.follow_messages import MESSAGES
 from companion.games.caboose.ledger import Ledger, TableError
 from companion.games.caboose.record import RecordError, from_json
 from companion.games.caboose.rules import engine
 from companion.games.caboose.rules.engine import apply, deal
 from companion.games.caboose.rules.state import Chaos, Pass, Play, RuleError
-from companion.games.caboose.session_messages import MESSAGES
 from companion.games.caboose.words import REFUSALS, SESSION
 from companion.pose import Pose
 from companion.store import Store

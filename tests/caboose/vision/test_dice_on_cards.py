@@ -14,7 +14,7 @@ import pytest
 
 from companion.app import eval_vision as eval_vision_command
 from companion.games.caboose import scenes
-from companion.games.caboose.session import SessionConfig
+from companion.games.caboose.follow import FollowConfig
 from companion.games.caboose.vision.eval_vision import ON_CARDS, evaluate
 from companion.games.caboose.vision.observation import VisionConfig
 from companion.games.caboose.vision.observe import observe
@@ -22,8 +22,8 @@ from companion.synthetic import PlacedDie
 from companion.vision.table import rotate
 from tests.caboose.vision.test_real_dice import needs_photos
 
-_SURE_DIE = SessionConfig().die_unsure_below
-_SURE_CARD = SessionConfig().unsure_below
+_SURE_DIE = FollowConfig().die_unsure_below
+_SURE_CARD = FollowConfig().unsure_below
 
 
 def test_dice_on_cards_are_the_same_dice_moved_onto_cards_wholly_clear_of_the_caboose() -> None:

@@ -9,8 +9,8 @@ import cv2
 import pytest
 
 from companion.app import enroll
+from companion.games.caboose.follow import FollowConfig
 from companion.games.caboose.scenes import PlacedCard, Scene, render
-from companion.games.caboose.session import SessionConfig
 from companion.games.caboose.vision.catalogue import Catalogue, CatalogueError
 from companion.games.caboose.vision.enrolment import Deck
 from companion.games.caboose.vision.observation import VisionConfig
@@ -109,7 +109,7 @@ def test_the_card_under_the_caboose_of_a_printed_deck_is_read_with_sound_confide
         c for c in seen.cards if math.dist((c.pose.x, c.pose.y), (under.pose.x, under.pose.y)) < 3
     ]
     assert [c.code for c in near] == [under.code]
-    assert near[0].confidence > SessionConfig().unsure_below
+    assert near[0].confidence > FollowConfig().unsure_below
     assert seen.problems == ()
 
 

@@ -14,8 +14,8 @@ import pytest
 
 from companion.app import enroll
 from companion.games import default
+from companion.games.caboose.follow import FollowConfig
 from companion.games.caboose.scenes import Scene, random_scene, render
-from companion.games.caboose.session import SessionConfig
 from companion.games.caboose.vision.enrolment import TOKEN, Deck
 from companion.games.caboose.vision.observation import Observation, VisionConfig, taught
 from companion.games.caboose.vision.observe import observe
@@ -99,7 +99,7 @@ def test_the_taught_box_is_read_right(box: Path, seed: int, difficulty: str) -> 
     seen = observe(frame, VisionConfig(dice=dice, token=token), back=(back.x, back.y))
     assert all(_read_right(scene, seen))
     assert len(seen.dice) == len(scene.dice)
-    assert min(d.confidence for d in seen.dice) >= SessionConfig().die_unsure_below
+    assert min(d.confidence for d in seen.dice) >= FollowConfig().die_unsure_below
     assert seen.caboose_at is not None and math.dist(seen.caboose_at, scene.caboose_at) < 4.0
     under = seen.cards[seen.railway[seen.caboose]].pose
     truth = scene.cards[scene.caboose].pose
@@ -120,7 +120,7 @@ def test_the_service_reads_the_taught_box_from_the_configured_folder(box: Path) 
     """`[table] catalogue = FOLDER` names what was enrolled; the camera `companion run`
     gets reads the dice and token taught there."""
     setup = CameraSetup(TableLayout(), FRAME_SIZE, catalogue=box, still_frames=1)
-    vision = default().camera.watcher(setup, "rollecate").watcher.vision
+    vision = default().camera.watcher(setup, "rollecate").reader.vision
     assert vision.catalogue is None and vision.dice is not None and vision.token is not None
     assert sorted(vision.dice.faces) == [0, 1, 2]
 

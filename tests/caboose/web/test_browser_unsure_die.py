@@ -9,11 +9,11 @@ from dataclasses import replace
 
 import pytest
 
-from companion.games.caboose.session import ASKING, SessionConfig
+from companion.games.caboose.follow import ASKING, FollowConfig
 from companion.games.caboose.tracker import DICE_SETTLED
 from companion.games.caboose.vision.observation import SeenDie
 from companion.store import Store
-from tests.caboose.test_session import event, lay, see, start
+from tests.caboose.test_follow import event, lay, see, start
 from tests.playing import ledger
 from tests.web.test_browser import Server, browser, enter_pin, open_page, shot  # noqa: F401
 
@@ -24,7 +24,7 @@ FACE_MAP = {1: 0, 2: 0, 3: 1, 4: 1, 5: 2, 6: 2}
 
 def test_an_unsure_die_is_asked_on_the_page_and_answered_by_a_tap(browser, tmp_path):  # noqa: F811
     table, session, _, play = start(Store(tmp_path / "table.sqlite3"))
-    session.config = SessionConfig(pip_wheels=FACE_MAP)
+    session.config = FollowConfig(pip_wheels=FACE_MAP)
     server = Server(table)
     try:
         page, errors = open_page(browser, server.url, 390, 844)  # a phone at the table

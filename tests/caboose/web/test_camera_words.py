@@ -14,7 +14,7 @@ from companion.games.caboose.vision import observe as recognition
 from companion.games.caboose.vision.problems import PROBLEMS, Problem, counted
 from companion.games.caboose.words import CAMERA, LANGUAGES, camera_words
 from companion.store import Store
-from tests.caboose.test_session import see, start
+from tests.caboose.test_follow import see, start
 from tests.web.conftest import PIN
 from web.app import create_app
 

@@ -10,7 +10,7 @@ from companion.games.caboose.tracker import CARDS_LAID
 from companion.games.caboose.words import card_words
 from companion.pose import Pose
 from companion.store import Store
-from tests.caboose.test_session import event, see, start, view_of
+from tests.caboose.test_follow import event, see, start, view_of
 from tests.web.conftest import HEADERS, PIN, record
 from web.app import create_app
 

@@ -1,6 +1,6 @@
 """The turn at the table on the page: every view carries the session's status, each change
 of it wakes the open pages (their event stream waits on the table), and the question of an
-unsure card is answered through the API. The session is driven as in tests/caboose/test_session.py:
+unsure card is answered through the API. The session is driven as in tests/caboose/test_follow.py:
 by the camera's events, built by hand from the engine's railway, handed to the table as the
 frame loop hands them; the page's commands go to the same table."""
 
@@ -15,13 +15,13 @@ from types import SimpleNamespace
 import pytest
 
 from companion.games.caboose.commands import Press
-from companion.games.caboose.session import ASKING, CHECKING, CONFIRM, STAGED, WAITING
+from companion.games.caboose.follow import ASKING, CHECKING, CONFIRM, STAGED, WAITING
 from companion.games.caboose.tracker import CABOOSE_MOVED, CARDS_LAID, DICE_SETTLED
 from companion.games.caboose.vision.problems import Problem
 from companion.games.caboose.words import session_words
 from companion.pose import Pose
 from companion.store import Store
-from tests.caboose.test_session import event, followed, lay, see, start, view_of
+from tests.caboose.test_follow import event, followed, lay, see, start, view_of
 from tests.playing import ledger
 from tests.web.conftest import HEADERS, PIN
 from web.app import create_app

@@ -1,6 +1,6 @@
 """The referee at the table speaks the page's language: the session says everything as keys
 and parameters, the view says them in English or Spanish, and the English is what the API
-always gave. The session is driven as in tests/caboose/test_session.py."""
+always gave. The session is driven as in tests/caboose/test_follow.py."""
 
 from __future__ import annotations
 
@@ -9,12 +9,12 @@ from dataclasses import replace
 import pytest
 
 from companion.games.caboose.commands import Press
+from companion.games.caboose.follow import CHECKING, CONFIRM, STAGED, UNDO, Following
 from companion.games.caboose.rules.state import Pass
-from companion.games.caboose.session import CHECKING, CONFIRM, STAGED, UNDO, Session
 from companion.games.caboose.tracker import CABOOSE_MOVED, CARDS_SHOWN
 from companion.games.caboose.words import card_words, session_words
 from companion.store import Store
-from tests.caboose.test_session import (
+from tests.caboose.test_follow import (
     Outputs,
     event,
     flow,
@@ -46,7 +46,7 @@ def said(client, lang: str) -> dict:
     return doc
 
 
-def english_unchanged(client, session: Session) -> None:
+def english_unchanged(client, session: Following) -> None:
     """The English view carries the session's own words, as before there were others, but
     the cards it names are said in words (the session's English `text` keeps the codes)."""
     status = session.status()

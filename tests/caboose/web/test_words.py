@@ -25,7 +25,7 @@ from companion.games.caboose.words import (
 )
 from companion.store import Store
 from tests.caboose.rules.conftest import table
-from tests.caboose.test_session import lay, roll, start
+from tests.caboose.test_follow import lay, roll, start
 from tests.playing import ledger
 from tests.web.conftest import record
 from tests.words_checks import codes_in, sample_views

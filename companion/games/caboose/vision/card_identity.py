@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 
 from companion.games.caboose.vision import card_art
-from companion.games.caboose.vision.catalogue import TEMPLATE_PX, Match
+from companion.games.caboose.vision.catalogue import TEMPLATE_PX, FaceMatch
 from companion.games.caboose.vision.observation import VisionConfig
 from companion.pose import Pose
 from companion.vision.table import card_corners, on_card
@@ -39,7 +39,7 @@ def card_image(
     )  # fmt: skip
 
 
-def locate(top: np.ndarray, pose: Pose, match: Match, config: VisionConfig) -> Pose:
+def locate(top: np.ndarray, pose: Pose, match: FaceMatch, config: VisionConfig) -> Pose:
     """`pose` moved to where the face it matched fits the picture best: a card found by its
     outline sits where the outline's colour edge is, which blur and a threshold place a mm
     or two off; the face's own print says to a fraction of a mm."""
@@ -60,7 +60,7 @@ def match_faces(
     token: tuple[float, float] | None,
     *,
     closely: bool = True,
-) -> list[Match]:
+) -> list[FaceMatch]:
     """The catalogue's best face for the card at each pose, the caboose's place left out.
     `closely=False` (Catalogue.match_all) where only whether and where a face fits counts:
     a printed deck's candidate pieces of a region, and its cards before `locate`."""

@@ -38,7 +38,7 @@ class CatalogueError(ValueError):
 
 
 @dataclass(frozen=True)
-class Match:
+class FaceMatch:
     """The best catalogue face for a seen card: its code, whether the card lies turned half
     round from the crop's orientation, the correlation (-1..1) and how far ahead of the
     best other code it is."""
@@ -103,7 +103,7 @@ class Catalogue:
     def __len__(self) -> int:
         return len(self.codes)
 
-    def match(self, crop_bgr: np.ndarray, hidden: np.ndarray | None = None) -> Match:
+    def match(self, crop_bgr: np.ndarray, hidden: np.ndarray | None = None) -> FaceMatch:
         """The face that best explains a seen card (a portrait crop of the whole card, any
         size); `hidden` (TEMPLATE_PX mask, 1 where something lies on the card) is left out."""
         return self.match_all([crop_bgr], [hidden])[0]
@@ -114,7 +114,7 @@ class Catalogue:
         hidden: Sequence[np.ndarray | None],
         *,
         closely: bool = True,
-    ) -> list[Match]:
+    ) -> list[FaceMatch]:
         """`match` for many cards at once: one matrix product scores every card against
         every face. Faces of one kind and shape differ only in a small place (the value),
         which a whole-card correlation weighs little; so the best face is compared again
@@ -139,7 +139,7 @@ class Catalogue:
 
     def _decide(
         self, image: np.ndarray, scores: np.ndarray, hidden: np.ndarray | None, closely: bool
-    ) -> Match:
+    ) -> FaceMatch:
         """The best face for one card, and its margin over the best face of any other code.
 
         Each code that comes within _CLOSE of the best whole-card score takes part in its
@@ -160,7 +160,7 @@ class Catalogue:
         if len(close) < 2:
             others = [v for i, v in enumerate(scores) if self.codes[i % n] != self.codes[best % n]]
             margin = float(scores[best] - max(others)) if others else 1.0
-            return Match(self.codes[best % n], best >= n, float(scores[best]), margin)
+            return FaceMatch(self.codes[best % n], best >= n, float(scores[best]), margin)
         pixels = _channels(image[None])[0]
         keep = None if hidden is None else hidden.reshape(-1) == 0
         leads: dict[tuple[int, int], float] = {}
@@ -176,7 +176,7 @@ class Catalogue:
             if lead(rival, best) > 0:
                 best = rival
         margin = min(lead(best, rival) for rival in rivals if rival != best)
-        return Match(self.codes[best % n], best >= n, float(scores[best]), margin)
+        return FaceMatch(self.codes[best % n], best >= n, float(scores[best]), margin)
 
     def _versus(self, a: int, b: int, pixels: np.ndarray, keep: np.ndarray | None) -> float:
         """How much better face `a` than face `b` (indices into both orientations) explains
@@ -211,7 +211,7 @@ class Catalogue:
         norm = np.sqrt(len(region) * float(np.square(std / (std + 1e-3)).sum())) + 1e-6
         return float(fit[0] - fit[1]) / norm
 
-    def locate(self, crop_bgr: np.ndarray, match: Match, margin: int) -> tuple[float, float]:
+    def locate(self, crop_bgr: np.ndarray, match: FaceMatch, margin: int) -> tuple[float, float]:
         """Where the face `match` names lies in `crop_bgr`: a portrait crop at twice
         TEMPLATE_PX's scale of a card with `margin` template pixels more on every side.
         Returns the face's offset from the crop's centre in template pixels (x right, y

@@ -40,10 +40,10 @@ import numpy as np
 
 from companion.arguments import CommandLine
 from companion.games.caboose import scenes as synthetic
+from companion.games.caboose.follow import FollowConfig
 from companion.games.caboose.rules import edition as editions
 from companion.games.caboose.rules.dice import face_map_for
 from companion.games.caboose.rules.edition import EDITIONS
-from companion.games.caboose.session import SessionConfig
 from companion.games.caboose.vision.observation import Observation, VisionConfig
 from companion.games.caboose.vision.observe import observe
 from companion.synthetic.photo_dice import HALVES, PhotoDice, PhotoDiceMissing, PhotoDie
@@ -56,8 +56,8 @@ DICE = ("drawn", "real", "printed")
 
 _SAME_CARD_MM = 15.0  # a seen card this close to a true card's centre is that card
 SAME_DIE_MM = 10.0  # a die seen this close to a true die's centre is that die
-_UNSURE_BELOW = SessionConfig().die_unsure_below  # a die read less surely is asked about
-_CARD_UNSURE_BELOW = SessionConfig().unsure_below  # a card read less surely is asked about
+_UNSURE_BELOW = FollowConfig().die_unsure_below  # a die read less surely is asked about
+_CARD_UNSURE_BELOW = FollowConfig().unsure_below  # a card read less surely is asked about
 # what `score_scene` counts of the dice lying on a card and of the cards under them
 ON_CARDS = ("dice_on_cards", "on_cards_found", "on_cards_right", "on_cards_asked",
             "on_cards_wrong_sure", "cards_under", "cards_under_right", "cards_under_asked",

@@ -38,7 +38,7 @@ PROBLEMS: dict[str, str] = {
 class Problem:
     """One thing a frame could not show: `key` (of `PROBLEMS`) and its parameters. The
     percentage of `covered` changes with every frame a hand moves; whoever announces
-    problems compares it by size, not equality (`Session.seen_problems`)."""
+    problems compares it by size, not equality (`Following.seen_problems`)."""
 
     key: str
     params: Mapping[str, Any] = field(default_factory=dict)

@@ -2,8 +2,9 @@
 cards the player may hold (or a `Question` for the players where the camera is unsure or
 reads a card not in the hand), and the settled dice as wheels (or what is wrong with them).
 
-The session decides what happens next; this is only the reading, so that how a seen card
-becomes a card of the game, and when the players are asked instead, reads in one place.
+The turn at the table (follow.py) decides what happens next; this is only the reading, so
+that how a seen card becomes a card of the game, and when the players are asked
+instead, reads in one place.
 """
 
 from __future__ import annotations
@@ -14,8 +15,8 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from companion.games.caboose import cards
+from companion.games.caboose.follow_messages import Message
 from companion.games.caboose.rules.state import GameState
-from companion.games.caboose.session_messages import Message
 from companion.games.caboose.table_check import alike
 
 if TYPE_CHECKING:  # recognition pulls in OpenCV; reading what it saw needs none

@@ -14,11 +14,7 @@ from gpiozero.pins.mock import MockFactory
 
 from companion.games.caboose.bots import greedy
 from companion.games.caboose.commands import Answer, Press, Seen
-from companion.games.caboose.journal import stored_record
-from companion.games.caboose.refusals import TableError
-from companion.games.caboose.rules.engine import deal
-from companion.games.caboose.rules.state import Pass, Play
-from companion.games.caboose.session import (
+from companion.games.caboose.follow import (
     ASKING,
     CHECKING,
     CONFIRM,
@@ -30,9 +26,13 @@ from companion.games.caboose.session import (
     STAGED,
     UNDO,
     WAITING,
-    Session,
-    SessionConfig,
+    FollowConfig,
+    Following,
 )
+from companion.games.caboose.journal import stored_record
+from companion.games.caboose.refusals import TableError
+from companion.games.caboose.rules.engine import deal
+from companion.games.caboose.rules.state import Pass, Play
 from companion.games.caboose.tracker import (
     CABOOSE_MOVED,
     CARDS_LAID,
@@ -122,12 +122,12 @@ def store(tmp_path) -> Store:
 
 def followed(store: Store, provisional: bool = False, outputs: Outputs | None = None) -> Table:
     """A table a camera follows, as `companion run` and the demo set it up."""
-    return Table(store, Setting(provisional, SessionConfig(), outputs))
+    return Table(store, Setting(provisional, FollowConfig(), outputs))
 
 
-def flow(table: Table) -> Session:
+def flow(table: Table) -> Following:
     """The turn at the table, as the game at the table follows it."""
-    session = match(table).session
+    session = match(table).following
     assert session is not None
     return session
 

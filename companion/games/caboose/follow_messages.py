@@ -2,9 +2,9 @@
 `MESSAGES` (the English of every key), `Message`, `say` (a message in any language's
 words), and the messages made of a table's refusal and of what it waits to be shown.
 
-The session decides when to say what; the words are here so that the page's other
-languages (words.py) and the API's English share one list of keys, and a reader looking
-for a sentence the page showed finds it without reading the turn flow.
+The turn at the table (follow.py) decides when to say what; the words are here so that
+the page's other languages (words.py) and the API's English share one list of keys, and a
+reader looking for a sentence the page showed finds it without reading the turn flow.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from typing import Any
 from companion.games.caboose.refusals import TableError
 from companion.games.caboose.rules.state import GameState
 
-# What the session says, in English. The page's other languages have the same keys in
+# What the turn at the table says, in English. The page's other languages have the same keys in
 # words.py (a test keeps them complete); a count that changes the words has a key of its
 # own per form (`roll_one`, `roll`), as the page's own words do.
 MESSAGES: dict[str, str] = {
@@ -66,7 +66,7 @@ MESSAGES: dict[str, str] = {
 
 @dataclass(frozen=True)
 class Message:
-    """Something the session says, kept as its key in `MESSAGES` and its parameters rather
+    """Something the turn at the table says, kept as its key in `MESSAGES` and its parameters rather
     than as English, so that each page can say it in its own language. A parameter may be a
     Message itself: a CONFIRM refused says why in the words of the mismatch."""
 

@@ -1,14 +1,15 @@
 """The flow of a turn at the table: what the camera saw, the buttons and the page, matched
 against what the engine expects next.
 
-The session is the one place that knows the order of a turn as the players live it:
+The turn at the table (`Following`) is the one place that knows the order of a turn as
+the players live it:
 
 1. the player to move lays cards at the front (the camera sees them: they are staged, with
    their placement checked; an illegal placement is announced and buzzed, and nothing is
    applied until it is fixed), or shows chaos cards in the marked zone, or presses PASS;
 2. the dice settle: their wheels are the roll (in batches of `dice_per_roll` when a play
-   rolls more dice than the table has) and the whole turn goes to `Ledger.act`, which
-   journals it before anyone is told;
+   rolls more dice than the table has) and the whole turn goes to the match, which keeps
+   it (`Ledger.act` journals it before anyone is told);
 3. the page shows the computed move; the players move the caboose and take the penalty
    cards from the back; the camera checks that the table now shows what the engine
    computed, and says what is still wrong;
@@ -16,21 +17,24 @@ The session is the one place that knows the order of a turn as the players live 
    with the table's own limit: never past a dice roll.
 
 What a camera cannot see comes from the engine's knowledge of the dealt game (the hands,
-the card drawn) or from the page. The page's commands and the camera's go through the same
-match (`match.py`), one at a time: after a page command changed the ledger, the match
-tells the session in the same step (`page_acted`, `page_staged`…), so it never has to
-catch up. Where the camera is unsure of a card (low confidence, or a code not
-in the hand), the session asks the players to choose instead of guessing (`answer`).
+the card drawn) or from the page. The flow goes one way: every command goes into the match
+(`match.py`), one at a time, and only the match keeps the game (its ledger, its journal).
+The turn at the table reads the ledger and never writes it: what the camera and the
+buttons decide it hands to the match as commands (its inputs are generators of `Steps`:
+each command yielded is kept, and its result, or its refusal, comes back in); a page's
+command the match keeps first and then tells it once (`kept`), so it never has to catch
+up. Where the camera is unsure of a card (low confidence, or a code not in the hand), the
+turn at the table asks the players to choose instead of guessing (`answer`).
 
 A restarted service has lost only this flow, never an accepted action: it resumes from the
 table and checks the table again before the next CONFIRM.
 
-Everything the session says is a `Message`, a key of `MESSAGES` and its parameters, not a
-sentence (session_messages.py): `status` gives the English (what the API has always
-carried) and the key, so the page says it in its own language
+Everything the turn at the table says is a `Message`, a key of `MESSAGES` and its
+parameters, not a sentence (follow_messages.py): `status` gives the English (what the API
+has always carried) and the key, so the page says it in its own language
 (companion/games/caboose/words.py).
 
-This module is the flow; what it leans on reads apart: turn_reading.py (the laid cards
+This module is the flow; what it leans on reads apart: follow_reading.py (the laid cards
 and the dice read as the game's cards and wheels, or a question for the players),
 placement.py (a laid card's pose in the engine's frame) and table_check.py (what the
 table must show once a turn is applied).
@@ -38,15 +42,35 @@ table must show once a turn is applied).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Generator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from companion.games.caboose import cards
+from companion.games.caboose.commands import (
+    Act,
+    CorrectRoll,
+    LayRailway,
+    Reorder,
+    Reveal,
+    Show,
+    Stage,
+    Undo,
+    Unstage,
+)
+from companion.games.caboose.follow_messages import Message, refusal, refused, show_words
+from companion.games.caboose.follow_reading import (
+    Question,
+    answered,
+    read_laid,
+    same_cards,
+    same_dice,
+    unsure_die,
+    wheels_of,
+)
 from companion.games.caboose.ledger import Ledger, TableError
 from companion.games.caboose.placement import engine_poses
 from companion.games.caboose.rules.state import DERAILED, Chaos, GameState, Pass, Play
-from companion.games.caboose.session_messages import Message, refusal, refused, show_words
 from companion.games.caboose.table_check import alike, mismatch
 from companion.games.caboose.tracker import (
     CARDS_LAID,
@@ -57,15 +81,6 @@ from companion.games.caboose.tracker import (
     TABLE_SEEN,
     TableEvent,
     TableView,
-)
-from companion.games.caboose.turn_reading import (
-    Question,
-    answered,
-    read_laid,
-    same_cards,
-    same_dice,
-    unsure_die,
-    wheels_of,
 )
 from companion.games.protocol import LED_ERROR, LED_NEEDS_CONFIRMATION, LED_WAITING
 from companion.pose import Pose
@@ -87,13 +102,17 @@ CHECKING = "checking"  # turn applied: waiting for the table to match it, then C
 OVER = "over"
 
 
+# What the turn at the table asks the match to keep: each command yielded is kept by the
+# match, and what keeping it returned is sent back in (a refusal is thrown in instead).
+Steps = Generator[object, Any, None]
+
 # A share the camera gives in percent (how much of the table a hand covers) changes with
 # every frame while a hand moves; only a change of this many points is news to the pages.
 CAMERA_PERCENT_STEP = 10.0
 
 
 class Outputs(Protocol):
-    """What the session drives besides the page: hw.controls.Controls fits."""
+    """What the turn at the table drives besides the page: hw.controls.Controls fits."""
 
     def show(self, status: str) -> None: ...
 
@@ -103,7 +122,7 @@ class Outputs(Protocol):
 
 
 @dataclass(frozen=True)
-class SessionConfig:
+class FollowConfig:
     """`unsure_below`: a card matched with less confidence is asked about, not guessed;
     `die_unsure_below`: the same for a settled die's face (the dice reader's confidence).
     `pip_wheels`: R-6, the wheels a standard pip die's face stands for (None: only the
@@ -143,23 +162,23 @@ def _turn_kind(turn: Mapping[str, Any]) -> str:
     return "play" if "play" in turn else "pass" if "pass" in turn else "chaos"
 
 
-class Session:
+class Following:
     """One game's turn flow at a table a camera follows: the half of the Caboose match
-    (`match.py`) that turns table events and buttons into actions on its ledger, and
-    follows what the page did to the ledger. The match calls it under the shared table's
+    (`match.py`) that turns table events and buttons into commands for the match to keep,
+    and follows what the page's commands did. The match calls it under the shared table's
     lock, one command at a time: it needs no lock of its own."""
 
     def __init__(
         self,
         ledger: Ledger,
-        config: SessionConfig | None = None,
+        config: FollowConfig | None = None,
         outputs: Outputs | None = None,
         resumed: bool = False,
     ) -> None:
         """`resumed`: the game was played before this flow began (a restarted service): a
         turn already applied is checked against the table again before the next CONFIRM."""
         self.ledger = ledger
-        self.config = config or SessionConfig()
+        self.config = config or FollowConfig()
         self.outputs = outputs
         self.version = 0  # grows when what `status` shows changes
         self.phase = WAITING
@@ -181,24 +200,24 @@ class Session:
 
     # --- inputs --------------------------------------------------------------------------
 
-    def on_events(self, events: Sequence[TableEvent]) -> None:
+    def on_events(self, events: Sequence[TableEvent]) -> Steps:
         """Events of a table that has just become still (from the tracker)."""
         for event in events:
             self.view = event.view
-            self._on_event(event)
+            yield from self._on_event(event)
 
-    def on_button(self, button: str) -> None:
+    def on_button(self, button: str) -> Steps:
         """PASS, CONFIRM or UNDO (held CONFIRM), debounced by hw.controls."""
         if button == PASS:
-            self._pass()
+            yield from self._pass()
         elif button == CONFIRM:
             self._confirm()
         elif button == UNDO:
-            self._undo()
+            yield from self._undo()
         else:
             raise TableError("button", f"unknown button {button!r}")
 
-    def answer(self, choice: str | int) -> None:
+    def answer(self, choice: str | int) -> Steps:
         """The players' choice for the card (a code) or the die (a face) the camera was
         unsure of; anything but one of the question's options is refused."""
         question = self.question
@@ -214,12 +233,12 @@ class Session:
             assert isinstance(choice, int)
             self._turn.faces[question.die] = choice
             self.phase = STAGED
-            self._dice(self._turn.settled)
+            yield from self._dice(self._turn.settled)
             return
         assert question.card is not None and isinstance(choice, str)
         self._turn.chosen[question.card] = choice
         self.phase = WAITING
-        self._consider_laid(self._turn.laid)
+        yield from self._consider_laid(self._turn.laid)
 
     def seen_problems(self, problems: Sequence[Problem]) -> None:
         """What the camera could not see in the last frame: shown, never acted on. Only news
@@ -230,31 +249,28 @@ class Session:
         if not same_camera(self.camera, problems):
             self.camera = problems
 
-    # --- what the page did to the ledger (the match tells, in the same command) ----------
+    # --- what the page's commands did (the match keeps one, then tells, once) ------------
 
-    def page_acted(self, action: Play | Pass | Chaos) -> None:
-        """The page played a whole turn: as after the camera's own, the table is checked
-        against the computed move before CONFIRM, but for a chaos discard."""
-        if isinstance(action, Chaos):
+    def kept(self, command: object) -> None:
+        """A page's command the match has kept. A whole turn played: as after the camera's
+        own, the table is checked against the computed move before CONFIRM, but for a chaos
+        discard. Cards staged: the dice that settle next are theirs. Staged cards or a turn
+        taken back: the player to move starts again. The last turn corrected: a move being
+        checked is checked anew."""
+        if isinstance(command, Act):
+            if isinstance(command.action, Chaos):
+                self._reset(OVER if self._state().over else WAITING)
+            else:
+                self._reset(CHECKING)
+        elif isinstance(command, Stage):
+            staged = self.ledger.staged
+            if staged is not None:
+                self._turn = _Turn(codes=staged.cards, place=staged.place, dice=staged.dice)
+                self.phase = STAGED
+                self.problem = None
+        elif isinstance(command, Unstage | Undo):
             self._reset(OVER if self._state().over else WAITING)
-        else:
-            self._reset(CHECKING)
-
-    def page_staged(self) -> None:
-        """The page staged cards: the dice that settle next are theirs."""
-        staged = self.ledger.staged
-        if staged is not None:
-            self._turn = _Turn(codes=staged.cards, place=staged.place, dice=staged.dice)
-            self.phase = STAGED
-            self.problem = None
-
-    def page_undid(self) -> None:
-        """The page took back staged cards or a turn: the player to move starts again."""
-        self._reset(OVER if self._state().over else WAITING)
-
-    def page_corrected(self) -> None:
-        """The page corrected the last turn: a move being checked is checked anew."""
-        if self.phase == CHECKING:
+        elif isinstance(command, Reorder | CorrectRoll) and self.phase == CHECKING:
             self._check()
 
     # --- reading -------------------------------------------------------------------------
@@ -326,9 +342,9 @@ class Session:
     def _state(self) -> GameState:
         return self.ledger.state
 
-    def _on_event(self, event: TableEvent) -> None:
+    def _on_event(self, event: TableEvent) -> Steps:
         if event.what == CARDS_SHOWN and self.ledger.to_show() is not None:
-            self._shown(event.cards)  # what a provisional deal waits for, in any phase
+            yield from self._shown(event.cards)  # what a provisional deal waits for, in any phase
             return
         if self.phase == CHECKING:
             self._check()
@@ -338,13 +354,13 @@ class Session:
         if event.what in (TABLE_SEEN, CARDS_LAID, CARDS_LIFTED, RAILWAY_CHANGED) or (
             self.phase == ILLEGAL and event.what != DICE_SETTLED
         ):
-            self._railway_seen(event.view)
+            yield from self._railway_seen(event.view)
         elif event.what == DICE_SETTLED:
-            self._dice(event.dice)
+            yield from self._dice(event.dice)
         elif event.what == CARDS_SHOWN:
-            self._shown(event.cards)
+            yield from self._shown(event.cards)
 
-    def _railway_seen(self, view: TableView) -> None:
+    def _railway_seen(self, view: TableView) -> Steps:
         """The railway changed while the player is to move: cards beyond the engine's
         railway are the cards being laid."""
         state = self._state()
@@ -355,7 +371,7 @@ class Session:
             first = tuple(card.code for card in seen[: len(want)])
             if len(first) == len(want) and first != want:
                 try:  # the first railway dealt at the table tells the companion its cards
-                    self.ledger.lay_first_railway(first)
+                    yield LayRailway(first)
                 except TableError as error:
                     self.problem = refused(error)
                     self._signal_illegal()
@@ -372,12 +388,12 @@ class Session:
             return
         if self.problem is not None and self.phase != ILLEGAL:
             self.problem = None
-        self._consider_laid(seen[len(want) :])
+        yield from self._consider_laid(seen[len(want) :])
 
-    def _consider_laid(self, laid: tuple[SeenCard, ...]) -> None:
+    def _consider_laid(self, laid: tuple[SeenCard, ...]) -> Steps:
         state = self._state()
         if not laid:
-            self.ledger.unstage()
+            yield Unstage()
             self._reset(WAITING)
             return
         if laid == self._turn.laid and self.question is not None and self.question.die is not None:
@@ -394,15 +410,15 @@ class Session:
             self.phase = ASKING
             return
         self._turn.codes = read
-        self._stage(state, laid)
+        yield from self._stage(state, laid)
 
-    def _stage(self, state: GameState, laid: tuple[SeenCard, ...]) -> None:
+    def _stage(self, state: GameState, laid: tuple[SeenCard, ...]) -> Steps:
         turn = self._turn
         place = engine_poses(state, self.view, laid) if self.view is not None else None
         try:
-            staged = self.ledger.stage(state.to_move, turn.codes, place)
+            staged = yield Stage(state.to_move, turn.codes, place)
         except TableError as error:
-            self.ledger.unstage()
+            yield Unstage()
             self.phase = ILLEGAL
             self.problem = Message(
                 "cannot_play", {"cards": " ".join(turn.codes), "detail": refusal(error)}
@@ -415,9 +431,9 @@ class Session:
         turn.roll = []
         self.phase = STAGED
         if staged.dice == 0:  # Laura moves by her card's value: no dice to wait for
-            self._play()
+            yield from self._play()
 
-    def _dice(self, dice: tuple[SeenDie, ...]) -> None:
+    def _dice(self, dice: tuple[SeenDie, ...]) -> Steps:
         if self.phase == ASKING and self.question is not None and self.question.die is not None:
             self.question = None  # thrown again while asked about: the new throw is read
             self.phase = STAGED
@@ -448,23 +464,18 @@ class Session:
         turn.roll += wheels
         turn.settled, turn.faces = (), {}
         if len(turn.roll) == turn.dice:
-            self._play()
+            yield from self._play()
 
-    def _play(self) -> None:
+    def _play(self) -> Steps:
         state = self._state()
         turn = self._turn
         action = Play(turn.codes, tuple(turn.roll), place=turn.place)
-        self._act(state, action)
+        yield from self._act(state, action)
 
-    def _shown(self, shown: tuple[SeenCard, ...]) -> None:
-        wanted = self.ledger.to_show()
-        if wanted is not None and shown:
-            codes = [card.code for card in shown]
+    def _shown(self, shown: tuple[SeenCard, ...]) -> Steps:
+        if self.ledger.to_show() is not None and shown:
             try:  # cards taken from the draw pile, or a hand at the end
-                if wanted[0] == "taken":
-                    self.ledger.show_taken(codes)
-                else:
-                    self.ledger.show_hand(wanted[1], codes)
+                yield Show(tuple(card.code for card in shown))
             except TableError as error:
                 self.problem = refused(error)
                 self._signal_illegal()
@@ -479,19 +490,19 @@ class Session:
             # Laura's card, turned up from the draw pile: on a provisional deal the table
             # learns it, and the rules then say whether she plays it or passes (R-10).
             try:
-                self.ledger.reveal(state.to_move, codes)
+                yield Reveal(state.to_move, codes)
             except TableError as error:
                 self.problem = refused(error)
                 self._signal_illegal()
                 return
             if cards.is_chaos(codes[0]):  # shown in the zone: discarded, as anyone's
-                self._act(self.ledger.game.state, Chaos(codes))
+                yield from self._act(self.ledger.game.state, Chaos(codes))
             return
         if not codes or not all(cards.is_chaos(code) for code in codes):
             return  # a hand shown at the end, a card put down: nothing to act on
-        self._act(state, Chaos(codes))
+        yield from self._act(state, Chaos(codes))
 
-    def _pass(self) -> None:
+    def _pass(self) -> Steps:
         state = self._state()
         if self.phase not in (WAITING, ILLEGAL):
             self.problem = Message(
@@ -499,11 +510,11 @@ class Session:
             )
             self._signal_illegal()
             return
-        self._act(state, Pass())
+        yield from self._act(state, Pass())
 
-    def _act(self, state: GameState, action: Play | Pass | Chaos) -> None:
+    def _act(self, state: GameState, action: Play | Pass | Chaos) -> Steps:
         try:
-            events = self.ledger.act(state.to_move, action)
+            events = yield Act(state.to_move, action)
         except TableError as error:
             self.problem = refused(error)
             self._turn.roll = []  # the dice are thrown again once it is fixed
@@ -533,9 +544,9 @@ class Session:
             return
         self._reset(OVER if self._state().over else WAITING)
 
-    def _undo(self) -> None:
+    def _undo(self) -> Steps:
         try:
-            self.ledger.undo()
+            yield Undo()
         except TableError as error:
             self.problem = self._undo_refused(error)
             self._signal_illegal()
