@@ -30,8 +30,9 @@ PACKAGE = GAMES / "caboose"
 # The shared checks every game's requests go through (a name, a request's fields): their
 # keys are the Caboose page's words too.
 SHARED = (GAMES / "names.py", GAMES / "requests.py")
-# What gives a refusal key: the refusals themselves, a request of the wrong shape, a name's
-# problem (names.py) and a record refused on import (record.py's `_fail`).
+# What gives a refusal key: the refusals themselves, a request of the wrong shape or naming
+# no command of the game (requests.py), a name's problem (names.py) and a record refused on
+# import (record.py's `_fail`).
 REFUSERS = {
     "RuleError",
     "TableError",
@@ -39,6 +40,7 @@ REFUSERS = {
     "DealError",
     "Refusal",
     "Malformed",
+    "UnknownCommand",
     "NameProblem",
     "RecordError",
     "_fail",
