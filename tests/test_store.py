@@ -12,11 +12,12 @@ import time
 
 import pytest
 
-from companion.games.caboose.journal import CORRECT, TURN, UNDO, stored_record
 from companion.games.caboose.ledger import Ledger
 from companion.games.caboose.record import record_of
 from companion.games.caboose.rules.engine import deal
 from companion.games.caboose.rules.state import Pass
+from companion.games.caboose.snapshot import CORRECT, TURN, stored_record
+from companion.games.match import UNDO
 from companion.store import Backups, Entry, StorageFull, Store, StoreError
 from companion.table import Table
 from tests.playing import ledger

@@ -9,12 +9,11 @@ import time
 import pytest
 
 from companion.games.caboose.commands import CorrectRoll, Reorder, Stage, Undo, Unstage
-from companion.games.caboose.journal import stored_record
 from companion.games.caboose.ledger import Ledger
 from companion.games.caboose.record import from_json, record_of
 from companion.games.caboose.refusals import TableError
 from companion.games.caboose.rules.state import Chaos, Pass, Play
-from companion.games.caboose.snapshot import snapshot_of
+from companion.games.caboose.snapshot import snapshot_of, stored_record
 from companion.games.caboose.words import REFUSALS
 from companion.games.protocol import RecordProblem, Refusal, Start
 from companion.store import Store

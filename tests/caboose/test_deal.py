@@ -13,12 +13,12 @@ import pytest
 
 from companion.games.caboose.bots import POLICIES
 from companion.games.caboose.deal import DealError, hold, lay_railway, replay, take
-from companion.games.caboose.journal import DEAL, TURN
 from companion.games.caboose.ledger import Ledger, TableError
 from companion.games.caboose.record import Record, from_json, record_of, summary
 from companion.games.caboose.rules.engine import deal
 from companion.games.caboose.rules.state import TOOK, Pass, Play
 from companion.games.caboose.simulate import play_game
+from companion.games.caboose.snapshot import DEAL, TURN
 from companion.store import Store
 from tests.tables import ROLLECATE_TWO
 

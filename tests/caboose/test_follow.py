@@ -29,10 +29,10 @@ from companion.games.caboose.follow import (
     FollowConfig,
     Following,
 )
-from companion.games.caboose.journal import stored_record
 from companion.games.caboose.refusals import TableError
 from companion.games.caboose.rules.engine import deal
 from companion.games.caboose.rules.state import Pass, Play
+from companion.games.caboose.snapshot import stored_record
 from companion.games.caboose.tracker import (
     CABOOSE_MOVED,
     CARDS_LAID,

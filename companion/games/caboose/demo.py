@@ -32,7 +32,6 @@ from companion.games.caboose.camera import Camera
 from companion.games.caboose.commands import Answer, Show
 from companion.games.caboose.deal import replay as deal_replay
 from companion.games.caboose.follow import CHECKING, OVER, STAGED, WAITING, Following
-from companion.games.caboose.journal import stored_record
 from companion.games.caboose.ledger import Ledger
 from companion.games.caboose.match import Match
 from companion.games.caboose.players import (
@@ -57,7 +56,7 @@ from companion.games.caboose.rules.state import (
     Play,
     RuleError,
 )
-from companion.games.caboose.snapshot import snapshot_of
+from companion.games.caboose.snapshot import snapshot_of, stored_record
 from companion.games.protocol import CameraSetup, DemoError
 from companion.pose import Pose
 from companion.store import Store

@@ -26,14 +26,12 @@ from typing import Any
 
 from companion.games.caboose import cards
 from companion.games.caboose.deal import DealError, hold, lay_railway, take
-from companion.games.caboose.journal import CORRECT, DEAL, TURN, UNDO, begin, record_now
 from companion.games.caboose.names import check_names
 from companion.games.caboose.record import Record, record_of, summary, to_action, to_turn
 from companion.games.caboose.refusals import TableError, check_turn, undo_refusal
 from companion.games.caboose.rules import engine
 from companion.games.caboose.rules.edition import EDITIONS
 from companion.games.caboose.rules.state import (
-    TOOK,
     Action,
     Chaos,
     Event,
@@ -42,9 +40,19 @@ from companion.games.caboose.rules.state import (
     Play,
     RuleError,
 )
-from companion.games.caboose.snapshot import FoldedGame, Snapshot, Staged, fold
+from companion.games.caboose.snapshot import (
+    CORRECT,
+    DEAL,
+    KEEPING,
+    TURN,
+    Snapshot,
+    Staged,
+    fold,
+    to_show,
+)
 from companion.games.caboose.turn_log import turn_line
-from companion.store import Entry, Kept, Store
+from companion.games.match import UNDO
+from companion.store import Store
 
 __all__ = ["Ledger", "TableError"]  # the ledger's refusals, where its readers expect them
 
@@ -61,7 +69,7 @@ class Ledger:
         self.provisional = provisional
         self.staged: Staged | None = None
         self.revision = 0  # grows with every change a page shows: the match compares it
-        self.game = _folded(store.kept(game_id))
+        self.game = replace(KEEPING.fold(store.kept(game_id)), id=game_id, provisional=provisional)
 
     # --- starting ------------------------------------------------------------------------
 
@@ -92,14 +100,17 @@ class Ledger:
             raise TableError(
                 error.rule, error.message, key=error.key, params=error.params
             ) from None
-        return cls(store, begin(store, record_of(state)), provisional)
+        return cls(store, KEEPING.keep(store, fold(record_of(state))), provisional)
 
     @classmethod
     def load(cls, store: Store, record: Record, provisional: bool = False) -> Ledger:
         """Continue the game of a record (its names and every turn are checked first)."""
         check_names(record.players)
         fold(record)  # raises RecordError, leaving the store as it was
-        return cls(store, begin(store, record), provisional)
+        opening = fold(replace(record, turns=[]))
+        return cls(
+            store, KEEPING.keep(store, opening, [(TURN, t) for t in record.turns]), provisional
+        )
 
     # --- reading -------------------------------------------------------------------------
 
@@ -191,7 +202,7 @@ class Ledger:
             events=[*game.events, events],
         )
         # on disk before anyone is told
-        self.store.append(game.id, TURN, turn, finished=self._finished(after))
+        self.store.append(game.id, TURN, turn, finished=KEEPING.over(after))
         self.game = after
         self.staged = None
         self.revision += 1
@@ -320,24 +331,9 @@ class Ledger:
             return
         self._reveal(seat, codes)
 
-    def to_show(self, game: FoldedGame | None = None) -> tuple[str, int, int] | None:
-        """What a provisional deal still needs to be shown of `game` (None: the game as it
-        stands), or None: `("taken", seat, n)`, the n cards the last turn's player took
-        from the draw pile (Loose Caboose), or `("hand", seat, n)`, a hand at the end of
-        the game."""
-        game = game or self.game
-        if not self.provisional or not game.record.turns:
-            return None
-        number = len(game.record.turns)
-        taken = _taken_from_draw(game.events[-1])
-        if taken and number not in game.taken_shown:
-            seat = (game.before or game.state).to_move
-            return ("taken", seat, len(taken))
-        if game.state.over:
-            for seat, player in enumerate(game.state.seats):
-                if player.hand and seat not in game.shown:
-                    return ("hand", seat, len(player.hand))
-        return None
+    def to_show(self) -> tuple[str, int, int] | None:
+        """What the provisional deal still needs to be shown (`snapshot.to_show`)."""
+        return to_show(self.game)
 
     def show(self, codes: Sequence[str]) -> None:
         """The cards the deal waits to be shown (`to_show`), shown to the camera or
@@ -433,19 +429,15 @@ class Ledger:
         so that the store is told in the same transaction whether the game is finished
         after it (an undo of the last turn opens a finished game again); then it is the
         ledger's. Staged cards are kept only by a deal fixed."""
-        kept = self.store.kept(self.game.id)
-        entry = Entry(kind, json.loads(json.dumps(doc)), note or None)  # as a restart reads it
-        after = _folded(replace(kept, journal=[*kept.journal, entry]))
-        self.store.append(self.game.id, kind, doc, note, finished=self._finished(after))
+        read = json.loads(json.dumps(doc))  # as a restart reads it
+        after = KEEPING.undone(self.game) if kind == UNDO else KEEPING.step(self.game, kind, read)
+        if note:
+            after = replace(after, notes=[*after.notes, note])
+        self.store.append(self.game.id, kind, doc, note, finished=KEEPING.over(after))
         self.game = after
         if kind != DEAL:
             self.staged = None
         self.revision += 1
-
-    def _finished(self, game: FoldedGame) -> bool:
-        """A game over is finished in the store (a restart no longer resumes it) once
-        nothing of it waits to be shown: on a provisional deal, the hands at the end."""
-        return game.state.over and self.to_show(game) is None
 
     def _reveal(self, seat: int, codes: Sequence[str]) -> None:
         """Cards laid by `seat` (with the card they draw this turn): on a provisional deal,
@@ -472,28 +464,11 @@ class Ledger:
         self._journal(DEAL, entry)  # on disk before anyone is told
 
 
-def _folded(kept: Kept) -> FoldedGame:
-    """A kept game as it stands: its record now, and its journal's deals and corrections."""
-    game = fold(record_now(kept))
-    game.id = kept.number
-    game.notes = [e.note for e in kept.journal if e.kind == CORRECT and e.note]
-    for entry in kept.journal:
-        if entry.kind == DEAL:
-            shown = entry.doc.get("shown", {})
-            game.shown = {int(seat): tuple(hand) for seat, hand in shown.items()}
-            game.taken_shown = set(entry.doc.get("taken", []))
-    return game
-
-
 def _deal_refused(error: DealError | cards.CardCodeError) -> TableError:
     """A deal the table cannot fix as shown, with a DealError's kind and parameters."""
     if isinstance(error, DealError):
         return TableError("deal", str(error), key=error.key, params=error.params)
     return TableError("deal", str(error))
-
-
-def _taken_from_draw(events: Sequence[Event]) -> list[str]:
-    return [e.cards[0] for e in events if e.what == TOOK and e.detail.get("source") == "draw"]
 
 
 def _checked(codes: Sequence[str]) -> list[str]:
