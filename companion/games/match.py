@@ -206,11 +206,12 @@ class KeptMatch(ABC, Generic[S]):
 
     # --- keeping -------------------------------------------------------------------------
 
-    def keep(self, snap: S, kind: str, doc: Any) -> None:
-        """Keep one step: in the store first, then as the game. The store is told with the
-        step whether the game is over after it: the step that ends it finishes it (a
-        restart no longer resumes it), and an undo of that step opens it again."""
-        self.store.append(self.number, kind, doc, finished=self.keeping.over(snap))
+    def keep(self, snap: S, kind: str, doc: Any, note: str = "") -> None:
+        """Keep one step (`note`: what the log says of it): in the store first, then as the
+        game. The store is told with the step whether the game is over after it: the step
+        that ends it finishes it (a restart no longer resumes it), and an undo of that step
+        opens it again."""
+        self.store.append(self.number, kind, doc, note, finished=self.keeping.over(snap))
         self.snap = snap
 
     def fresh(self, turn: int | None) -> None:
