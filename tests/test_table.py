@@ -107,7 +107,7 @@ def test_correcting_a_roll_needs_confirmation_and_is_noted(table):
     assert match(table).snap.record.turns[-1]["roll"] == [1, 1]
     table.handle(CorrectRoll((0, 1), confirm=True))
     assert match(table).snap.record.turns[-1]["roll"] == [0, 1]
-    assert match(table).snap.notes == ["turn 1: roll corrected from [1, 1] to [0, 1]"]
+    assert list(match(table).snap.notes) == ["turn 1: roll corrected from [1, 1] to [0, 1]"]
     # The correction is journaled: a restarted table says it too.
     again = Table(table.store)
     assert match(again).snap.notes == match(table).snap.notes
@@ -116,7 +116,7 @@ def test_correcting_a_roll_needs_confirmation_and_is_noted(table):
 def test_the_same_roll_again_needs_no_confirmation(table):
     act(table, 0, Play(("2",), (1, 1)))
     table.handle(CorrectRoll((1, 1)))
-    assert match(table).snap.notes == ["turn 1: corrected"]
+    assert list(match(table).snap.notes) == ["turn 1: corrected"]
 
 
 def test_another_discard_order_needs_no_confirmation(table):

@@ -19,7 +19,7 @@ from companion.games.caboose.refusals import TableError
 from companion.games.caboose.rules.engine import deal
 from companion.games.caboose.rules.state import TOOK, Pass, Play
 from companion.games.caboose.simulate import play_game
-from companion.games.caboose.snapshot import DEAL, TURN, to_show
+from companion.games.caboose.snapshot import DEAL, TURN
 from companion.games.protocol import Setting, Start
 from companion.store import Store
 from tests.tables import ROLLECATE_TWO
@@ -192,10 +192,10 @@ def test_a_store_from_before_deal_entries_takes_them(tmp_path):
 def test_loose_caboose_cards_taken_from_the_draw_pile_are_shown_then_counted(tmp_path):
     store = Store(tmp_path / "t.sqlite3")
     table = start(store, Start(("Ana", "Ben"), "loose-caboose", seed=4), PROVISIONAL)
-    while to_show(table.snap) is None:  # passes eat the railway behind the caboose
+    while table.snap.to_show is None:  # passes eat the railway behind the caboose
         assert not table.snap.state.over
         table.act(table.snap.state.to_move, Pass())
-    what, seat, count = to_show(table.snap)
+    what, seat, count = table.snap.to_show
     assert (what, count) == ("taken", 1)
     game = table.snap
     took = next(e.cards[0] for e in game.events[-1] if e.what == TOOK)
@@ -205,7 +205,7 @@ def test_loose_caboose_cards_taken_from_the_draw_pile_are_shown_then_counted(tmp
         table.show_taken([other, other])
     table.show_taken([other])
     player = table.snap.state.seats[seat]
-    assert other in player.pile + player.banked and to_show(table.snap) is None
+    assert other in player.pile + player.banked and table.snap.to_show is None
 
 
 def test_the_page_of_a_provisional_table_shows_no_guessed_hand(tmp_path):

@@ -55,7 +55,7 @@ from companion.games.caboose.rules.state import (
     Play,
     RuleError,
 )
-from companion.games.caboose.snapshot import snapshot_of, stored_record, to_show
+from companion.games.caboose.snapshot import snapshot_of, stored_record
 from companion.games.protocol import CameraSetup, DemoError
 from companion.pose import Pose
 from companion.store import Store
@@ -256,7 +256,7 @@ class ScriptedGame:
     def confirm(self, state: GameState) -> None:
         """Move the caboose and take the penalty cards as computed (showing those taken
         from the draw pile), then CONFIRM."""
-        wanted = to_show(self.match.snap)
+        wanted = self.match.snap.to_show
         if wanted is not None and wanted[0] == "taken" and wanted[2] > ZONE_CARDS:
             # more than the zone holds: typed on the page
             self.table.handle(Show(tuple(self.taken_from_draw())))
@@ -264,7 +264,7 @@ class ScriptedGame:
             taken = self.taken_from_draw()
             self._see_until(
                 self.scene(state, shown=taken),
-                lambda: to_show(self.match.snap) != wanted,
+                lambda: self.match.snap.to_show != wanted,
                 f"the cards taken from the draw pile ({' '.join(taken)})",
             )
         scene = self.scene(state)
@@ -464,7 +464,7 @@ class ScriptedGame:
         """At the end each player shows their hand in the zone; a hand longer than the
         zone holds is typed on the page instead (as `POST /api/command/shown` does)."""
         truth = self.true_state()
-        while (wanted := to_show(self.match.snap)) is not None and wanted[0] == "hand":
+        while (wanted := self.match.snap.to_show) is not None and wanted[0] == "hand":
             hand = truth.seats[wanted[1]].hand
             if len(hand) > ZONE_CARDS:
                 self.table.handle(Show(tuple(hand)))
@@ -472,7 +472,7 @@ class ScriptedGame:
             self.truth = hand
             self._see_until(
                 self.scene(truth, shown=hand),
-                lambda wanted=wanted: to_show(self.match.snap) != wanted,
+                lambda wanted=wanted: self.match.snap.to_show != wanted,
                 f"{truth.seats[wanted[1]].name}'s hand shown",
             )
             self.hands.look(self.scene(truth))  # the cards are taken back: the zone is empty again

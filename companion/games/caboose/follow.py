@@ -71,7 +71,7 @@ from companion.games.caboose.follow_reading import (
 from companion.games.caboose.placement import engine_poses
 from companion.games.caboose.refusals import TableError
 from companion.games.caboose.rules.state import DERAILED, Chaos, GameState, Pass, Play
-from companion.games.caboose.snapshot import FoldedGame, Staged, to_show
+from companion.games.caboose.snapshot import Snapshot, Staged
 from companion.games.caboose.table_check import alike, mismatch
 from companion.games.caboose.tracker import (
     CARDS_LAID,
@@ -115,9 +115,8 @@ CAMERA_PERCENT_STEP = 10.0
 class Kept(Protocol):
     """What the turn at the table reads of the game its match keeps (`match.Match`)."""
 
-    snap: FoldedGame  # the game as it stands
+    snap: Snapshot  # the game as it stands (`provisional`: its deal is a guess)
     staged: Staged | None  # cards laid before the dice, not yet kept
-    provisional: bool  # the deal is a guess, fixed from what the table shows
 
 
 class Outputs(Protocol):
@@ -352,7 +351,7 @@ class Following:
         return self.match.snap.state
 
     def _on_event(self, event: TableEvent) -> Steps:
-        if event.what == CARDS_SHOWN and to_show(self.match.snap) is not None:
+        if event.what == CARDS_SHOWN and self.match.snap.to_show is not None:
             yield from self._shown(event.cards)  # what a provisional deal waits for, in any phase
             return
         if self.phase == CHECKING:
@@ -376,7 +375,7 @@ class Following:
         seen = view.railway
         want = state.railway
         game = self.match.snap
-        if self.match.provisional and not game.record.turns:
+        if self.match.snap.provisional and not game.record.turns:
             first = tuple(card.code for card in seen[: len(want)])
             if len(first) == len(want) and first != want:
                 try:  # the first railway dealt at the table tells the companion its cards
@@ -412,7 +411,7 @@ class Following:
             self._turn = _Turn(laid=laid, chosen=kept)
             self.question = None
         read = read_laid(
-            laid, state, self._turn.chosen, self.config.unsure_below, self.match.provisional
+            laid, state, self._turn.chosen, self.config.unsure_below, self.match.snap.provisional
         )
         if isinstance(read, Question):
             self.question = read
@@ -482,7 +481,7 @@ class Following:
         yield from self._act(state, action)
 
     def _shown(self, shown: tuple[SeenCard, ...]) -> Steps:
-        if to_show(self.match.snap) is not None and shown:
+        if self.match.snap.to_show is not None and shown:
             try:  # cards taken from the draw pile, or a hand at the end
                 yield Show(tuple(card.code for card in shown))
             except TableError as error:
@@ -495,7 +494,7 @@ class Following:
             return
         state = self._state()
         codes = tuple(card.code for card in shown)
-        if state.player.laura and self.match.provisional and len(codes) == 1:
+        if state.player.laura and self.match.snap.provisional and len(codes) == 1:
             # Laura's card, turned up from the draw pile: on a provisional deal the table
             # learns it, and the rules then say whether she plays it or passes (R-10).
             try:
@@ -540,7 +539,7 @@ class Following:
     def _confirm(self) -> None:
         if self.phase != CHECKING:
             return  # nothing waits for a confirmation
-        wanted = to_show(self.match.snap)
+        wanted = self.match.snap.to_show
         if wanted is not None and wanted[0] == "taken":
             why = show_words(self.match.snap.state, wanted)
             self.problem = Message("not_yet", {"why": why})
@@ -603,7 +602,7 @@ class Following:
             return self.question.prompt
         if self.problem is not None:
             return self.problem
-        wanted = to_show(self.match.snap)
+        wanted = self.match.snap.to_show
         if wanted is not None:
             return show_words(state, wanted)
         name = state.player.name

@@ -1,7 +1,7 @@
 """The Caboose game being played at the table: the one object the shared writer drives.
 
 A match is a `companion.games.match.KeptMatch`: the game at one instant (`snap`, a
-`snapshot.FoldedGame`) kept journal first by the Caboose `KEEPING` (snapshot.py), every
+`snapshot.Snapshot`) kept journal first by the Caboose `KEEPING` (snapshot.py), every
 action checked with the engine and in the store before it returns, so nobody hears of an
 action the store does not hold. When a camera follows the table, the turn at the table as
 the players live it is its `follow.Following` (laid cards, dice, the check of the computed
@@ -60,11 +60,9 @@ from companion.games.caboose.snapshot import (
     DEAL,
     KEEPING,
     TURN,
-    FoldedGame,
     Snapshot,
     Staged,
     fold,
-    to_show,
 )
 from companion.games.caboose.tracker import CameraHint
 from companion.games.caboose.turn_log import turn_line
@@ -76,14 +74,14 @@ from companion.store import Store
 PAGE_STEPS = (Act, Stage, Unstage, Undo, Reorder, CorrectRoll, Show)
 
 
-class Match(base.KeptMatch[FoldedGame]):
+class Match(base.KeptMatch[Snapshot]):
     """One Caboose game at the table (`companion.games.protocol.Match`)."""
 
     keeping = KEEPING
     press_command, undo_command = Press, Undo
 
     def __init__(
-        self, store: Store, number: int, snap: FoldedGame, setting: Setting, resumed: bool = False
+        self, store: Store, number: int, snap: Snapshot, setting: Setting, resumed: bool = False
     ) -> None:
         """`setting.provisional`: the companion does not know the deal (a real table); it
         is dealt at random and fixed from what the table shows. `resumed`: the game was
@@ -91,7 +89,6 @@ class Match(base.KeptMatch[FoldedGame]):
         again before the next CONFIRM."""
         snap = replace(snap, id=number, provisional=setting.provisional)
         super().__init__(store, number, snap, setting)
-        self.provisional = setting.provisional
         self.staged: Staged | None = None
         self.revision = 0  # grows with every change a page shows: `handle` compares it
         self.following: Following | None = None  # the turn at the table, when a camera follows
@@ -162,20 +159,7 @@ class Match(base.KeptMatch[FoldedGame]):
 
     def snapshot(self) -> Snapshot:
         """The game as it stands, copied: everything a page shows."""
-        game = self.snap
-        return Snapshot(
-            game_id=game.id,
-            record=replace(game.record, turns=list(game.record.turns)),
-            state=game.state,
-            before=game.before,
-            lines=tuple(game.lines),
-            events=tuple(game.events),
-            notes=tuple(game.notes),
-            staged=self.staged,
-            provisional=self.provisional,
-            to_show=to_show(game),
-            hands_shown=tuple(sorted(game.shown)),
-        )
+        return replace(self.snap, staged=self.staged)
 
     def export(self) -> Record:
         """The record so far, a copy (a page may save it while the next turn is played)."""
@@ -248,7 +232,7 @@ class Match(base.KeptMatch[FoldedGame]):
             KEEPING.undone(self.snap) if kind == base.UNDO else KEEPING.step(self.snap, kind, read)
         )
         if note:
-            after = replace(after, notes=[*after.notes, note])
+            after = replace(after, notes=(*after.notes, note))
         self.keep(after, kind, doc, note)
         if kind != DEAL:
             self.staged = None
@@ -270,9 +254,7 @@ class Match(base.KeptMatch[FoldedGame]):
         try:
             engine.apply(state, replace(trial, roll=(blank,) * dice))
         except RuleError as error:
-            raise TableError(
-                error.rule, error.message, key=error.key, params=error.params
-            ) from None
+            raise _ruled(error) from None
         self.staged = Staged(seat, tuple(played), poses, dice)
         self.revision += 1
         return self.staged
@@ -292,9 +274,7 @@ class Match(base.KeptMatch[FoldedGame]):
         try:
             state, events = engine.apply(game.state, action)
         except RuleError as error:
-            raise TableError(
-                error.rule, error.message, key=error.key, params=error.params
-            ) from None
+            raise _ruled(error) from None
         turn = to_turn(action, events)
         turns = [*game.record.turns, turn]
         after = replace(
@@ -302,8 +282,8 @@ class Match(base.KeptMatch[FoldedGame]):
             record=replace(game.record, turns=turns),
             before=game.state,
             state=state,
-            lines=[*game.lines, turn_line(len(turns), name, events)],
-            events=[*game.events, events],
+            lines=(*game.lines, turn_line(len(turns), name, events)),
+            events=(*game.events, events),
         )
         self.keep(after, TURN, turn)  # on disk before anyone is told
         self.staged = None
@@ -379,9 +359,7 @@ class Match(base.KeptMatch[FoldedGame]):
         try:
             _, events = engine.apply(state, action)
         except RuleError as error:
-            raise TableError(
-                error.rule, error.message, key=error.key, params=error.params
-            ) from None
+            raise _ruled(error) from None
         new = to_turn(action, events)
         if before.get("roll") != new.get("roll") and not confirm:
             raise TableError(
@@ -404,7 +382,7 @@ class Match(base.KeptMatch[FoldedGame]):
         """The first railway as the table shows it, back first (a provisional deal only,
         before the first turn)."""
         game = self.snap
-        if not self.provisional:
+        if not self.snap.provisional:
             raise TableError(
                 "deal", "this table knows its deal: its railway is dealt", key="deal_known_railway"
             )
@@ -421,7 +399,7 @@ class Match(base.KeptMatch[FoldedGame]):
         before they act: Laura's card turned up from the draw pile. Fixes a provisional
         deal; a known deal must already agree."""
         self.check_seat(seat)
-        if not self.provisional:
+        if not self.snap.provisional:
             held = self.snap.state.player.hand + self.snap.state.draw[:1]
             if any(code not in held for code in codes):
                 raise TableError(
@@ -436,7 +414,7 @@ class Match(base.KeptMatch[FoldedGame]):
     def show(self, codes: Sequence[str]) -> None:
         """The cards the deal waits to be shown (`to_show`), shown to the camera or
         entered on the page: those taken from the draw pile, or a hand at the end."""
-        wanted = to_show(self.snap)
+        wanted = self.snap.to_show
         if wanted is None:
             raise TableError(
                 "deal",
@@ -453,7 +431,7 @@ class Match(base.KeptMatch[FoldedGame]):
         """The cards the last turn took from the draw pile, as the player shows them (a
         provisional deal): the deal is fixed so that those were the cards taken."""
         game = self.snap
-        wanted = to_show(self.snap)
+        wanted = self.snap.to_show
         if wanted is None or wanted[0] != "taken":
             raise TableError(
                 "deal", "no card taken from the draw pile waits to be shown", key="show_no_taken"
@@ -470,7 +448,7 @@ class Match(base.KeptMatch[FoldedGame]):
         that `seat` ends with exactly these cards, which then count in the score."""
         game = self.snap
         state = game.state
-        if not self.provisional:
+        if not self.snap.provisional:
             raise TableError(
                 "deal", "this table knows its deal: the hands are known", key="deal_known_hands"
             )
@@ -524,7 +502,7 @@ class Match(base.KeptMatch[FoldedGame]):
     def _reveal(self, seat: int, codes: Sequence[str]) -> None:
         """Cards laid by `seat` (with the card they draw this turn): on a provisional deal,
         the deal is fixed so that they held them. Nothing changes if they did already."""
-        if not self.provisional:
+        if not self.snap.provisional:
             return
         game = self.snap
         try:
@@ -561,13 +539,11 @@ def start(store: Store, wanted: Start, setting: Setting) -> Match:
             params={"edition": str(edition), "editions": ", ".join(EDITIONS)},
         )
     check_names(wanted.names)
-    seed = wanted.seed
-    if seed is None:
-        seed = random.SystemRandom().randrange(10**9)
+    seed = random.SystemRandom().randrange(10**9) if wanted.seed is None else wanted.seed
     try:
         state = engine.deal(edition, list(wanted.names), seed, wanted.variant)
     except RuleError as error:
-        raise TableError(error.rule, error.message, key=error.key, params=error.params) from None
+        raise _ruled(error) from None
     return Match.kept(store, fold(record_of(state)), setting)
 
 
@@ -631,6 +607,11 @@ def hand(match: Match | SettingUp, lang: str) -> dict[str, Any] | None:
     lobby. `lang` is unused: cards are codes in every language, the page words them."""
     del lang
     return match.hand() if isinstance(match, Match) else None
+
+
+def _ruled(error: RuleError) -> TableError:
+    """A move the rules refuse, as the table says it."""
+    return TableError(error.rule, error.message, key=error.key, params=error.params)
 
 
 def _deal_refused(error: DealError | cards.CardCodeError) -> TableError:

@@ -408,7 +408,7 @@ def build(snap: Snapshot, lang: str = "en", *, light: bool = False) -> dict[str,
     awaited = _awaited(snap)
     doc: dict[str, Any] = {
         "version": 0,  # the table's count of changes: it says its own on every view
-        "game": snap.game_id,
+        "game": snap.id,
         "edition": {"id": state.edition.id, "name": state.edition.name},
         "variant": state.variant,
         "over": state.over,
