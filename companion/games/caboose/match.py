@@ -63,9 +63,9 @@ from companion.games.caboose.snapshot import (
     Snapshot,
     Staged,
     fold,
+    turned,
 )
 from companion.games.caboose.tracker import CameraHint
-from companion.games.caboose.turn_log import turn_line
 from companion.games.lobby import Lobby
 from companion.games.protocol import Setting, Start
 from companion.store import Store
@@ -162,8 +162,9 @@ class Match(base.KeptMatch[Snapshot]):
         return replace(self.snap, staged=self.staged)
 
     def export(self) -> Record:
-        """The record so far, a copy (a page may save it while the next turn is played)."""
-        return replace(self.snap.record, turns=list(self.snap.record.turns))
+        """The record so far (a page may save it while the next turn is played: a turn
+        kept makes a new record, never changes this one)."""
+        return self.snap.record
 
     def summary(self) -> dict[str, Any]:
         return summary(self.snap.state, self.snap.lines)
@@ -269,23 +270,12 @@ class Match(base.KeptMatch[Snapshot]):
         self.check_seat(seat)
         if isinstance(action, Play | Chaos):
             self._reveal(seat, action.cards)
-        game = self.snap
-        name = game.state.player.name
         try:
-            state, events = engine.apply(game.state, action)
+            _, events = engine.apply(self.snap.state, action)
         except RuleError as error:
             raise _ruled(error) from None
-        turn = to_turn(action, events)
-        turns = [*game.record.turns, turn]
-        after = replace(
-            game,
-            record=replace(game.record, turns=turns),
-            before=game.state,
-            state=state,
-            lines=(*game.lines, turn_line(len(turns), name, events)),
-            events=(*game.events, events),
-        )
-        self.keep(after, TURN, turn)  # on disk before anyone is told
+        turn = to_turn(action, events)  # kept as a restart folds it, on disk before anyone
+        self.keep(turned(self.snap, turn), TURN, turn)  # is told
         self.staged = None
         self.revision += 1
         return events
