@@ -51,7 +51,7 @@ def test_buttons_act_through_the_table_and_a_refused_press_is_only_said(service)
     assert session is not None  # a real table: a camera follows it
     version = table.version
     press(factory, 5)  # PASS
-    # the ledger changes inside the table's step, the version once the step is done
+    # the game changes inside the table's step, the version once the step is done
     wait_for(lambda: table.version > version)
     assert match(table).snap.record.turns == [{"pass": True}] and session.phase == CHECKING
     assert table.view("en")["session"]["phase"] == CHECKING

@@ -193,7 +193,7 @@ def order_options(
     pile: Sequence[str], taken: Sequence[str], used: Sequence[str]
 ) -> list[dict[str, Any]]:
     """Every distinct pile the turn's penalty cards can leave, best first (R-7's key), each
-    with one order that gives it, in the codes `Ledger.correct` takes (`!`: not combined).
+    with one order that gives it, in the codes `Match.correct` takes (`!`: not combined).
     The pile the players have now is shown with the order they used, marked `chosen`."""
     found: dict[tuple[int, ...], tuple[str, ...]] = {}
     now = tuple(cards.value(c) for c in discard.place(pile, used)[0])
