@@ -4,7 +4,7 @@ The store knows no game: it keeps, for each game played at the table, which game
 registry's `Game.id`, companion/games/__init__.py), the record document it started from and
 an append-only journal of entries, each a kind and a JSON document the game names and
 reads. Folding the journal into the game as it stands now is the game's (for the Caboose
-design: its ledger, companion/games/caboose/journal.py). A power cut at any moment leaves
+design: `KEEPING` in companion/games/caboose/snapshot.py). A power cut at any moment leaves
 either the whole entry or none of it, and the journal keeps every correction for the log.
 WAL with `synchronous=FULL` makes each commit durable before `append` returns.
 

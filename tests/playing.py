@@ -10,7 +10,6 @@ from collections.abc import Sequence
 from gpiozero.pins.mock import MockFactory
 
 from companion.games.caboose.commands import Act
-from companion.games.caboose.ledger import Ledger
 from companion.games.caboose.match import Match
 from companion.games.caboose.rules.state import Chaos, Pass, Play
 from companion.games.protocol import Start
@@ -23,10 +22,10 @@ def new_game(
     names: Sequence[str],
     variant: str | None = None,
     seed: int | str | None = None,
-) -> Ledger:
-    """A new Caboose game at the table, as the start form asks for it; its ledger."""
+) -> Match:
+    """A new Caboose game at the table, as the start form asks for it; its match."""
     table.start("caboose", Start(tuple(names), edition, variant, seed))
-    return ledger(table)
+    return match(table)
 
 
 def act(table: Table, seat: int, action: Pass | Play | Chaos) -> None:
@@ -38,11 +37,6 @@ def match(table: Table) -> Match:
     """The Caboose game at the table (there must be one)."""
     assert isinstance(table.match, Match), "no Caboose game at the table"
     return table.match
-
-
-def ledger(table: Table) -> Ledger:
-    """The game kept at the table: its record, state and journal."""
-    return match(table).ledger
 
 
 def press(factory: MockFactory, pin: int, seconds: float = 0.06) -> None:

@@ -21,9 +21,10 @@ from pathlib import Path
 
 import pytest
 
-from companion.games.caboose.ledger import Ledger
+from companion.games.caboose.match import load
 from companion.games.caboose.record import record_of
 from companion.games.caboose.rules.engine import deal
+from companion.games.protocol import Setting
 from companion.games.records import MAX_FILE_BYTES
 from companion.store import Store, StoreError
 
@@ -97,7 +98,9 @@ def place(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (place / "big-number.json").write_text("1" * 5000)
     # The game `companion demo` deals by default (Loose Caboose, three players, seed "demo").
     store = Store(place / "loose-caboose-3.sqlite3")
-    Ledger.load(store, record_of(deal("loose-caboose", ["Ana", "Ben", "Cleo"], "demo")))
+    load(
+        store, record_of(deal("loose-caboose", ["Ana", "Ben", "Cleo"], "demo")).as_json(), Setting()
+    )
     store.close()
     return place
 

@@ -149,11 +149,11 @@ def test_a_press_is_waited_for_however_slow_the_buttons_timers(tmp_path):
     hands = SyntheticTable(default(), players, store, Filming(debounce=0.3))
     try:
         assert hands.press("pass", lambda: players._accepted(0)), players.following.status()
-        assert "pass" in players.ledger.game.record.turns[0]
+        assert "pass" in players.match.snap.record.turns[0]
         # the pass waits for CONFIRM: PASS now is refused, and said so, not waited for
         assert not hands.press("pass", lambda: players._accepted(1))
         assert players.following.status()["said"]["problem"]["key"] == "pass_not_now"
-        assert len(players.ledger.game.record.turns) == 1
+        assert len(players.match.snap.record.turns) == 1
     finally:
         hands.close()
         store.close()

@@ -26,8 +26,8 @@ from typing import Any
 import pytest
 
 from companion.app.config import ConfigError, load
-from companion.games.caboose.journal import stored_record
 from companion.games.caboose.record import replay, summary
+from companion.games.caboose.snapshot import stored_record
 from companion.games.protocol import Start
 from companion.store import Store
 from companion.table import Table

@@ -16,7 +16,7 @@ from companion.app.run import Service
 from companion.games.caboose.follow import CHECKING, LED_ERROR, WAITING
 from companion.store import Store, StoreError
 from hw.frames import SyntheticFrames
-from tests.playing import ledger, match, new_game, press
+from tests.playing import match, new_game, press
 
 PINS = "pass = 5\nconfirm = 6\nled = 13\nbuzzer = 19\ndebounce = 0.02\nhold = 0.3\n"
 
@@ -51,17 +51,17 @@ def test_buttons_act_through_the_table_and_a_refused_press_is_only_said(service)
     assert session is not None  # a real table: a camera follows it
     version = table.version
     press(factory, 5)  # PASS
-    # the ledger changes inside the table's step, the version once the step is done
+    # the game changes inside the table's step, the version once the step is done
     wait_for(lambda: table.version > version)
-    assert ledger(table).game.record.turns == [{"pass": True}] and session.phase == CHECKING
+    assert match(table).snap.record.turns == [{"pass": True}] and session.phase == CHECKING
     assert table.view("en")["session"]["phase"] == CHECKING
     kept = table.version
     press(factory, 5)  # PASS again: the move waits for CONFIRM, so it is refused
     wait_for(lambda: service.controls.status == LED_ERROR and table.version > kept)
     assert session.problem.key == "pass_not_now"
-    assert ledger(table).game.record.turns == [{"pass": True}] and table.version == kept + 1
+    assert match(table).snap.record.turns == [{"pass": True}] and table.version == kept + 1
     press(factory, 6, seconds=0.45)  # CONFIRM held: UNDO, through the same table
-    wait_for(lambda: not ledger(table).game.record.turns)
+    wait_for(lambda: not match(table).snap.record.turns)
     assert session.phase == WAITING
 
 

@@ -12,14 +12,16 @@ import time
 
 import pytest
 
-from companion.games.caboose.journal import CORRECT, TURN, UNDO, stored_record
-from companion.games.caboose.ledger import Ledger
+from companion.games.caboose.match import load
 from companion.games.caboose.record import record_of
 from companion.games.caboose.rules.engine import deal
 from companion.games.caboose.rules.state import Pass
+from companion.games.caboose.snapshot import CORRECT, TURN, stored_record
+from companion.games.match import UNDO
+from companion.games.protocol import Setting
 from companion.store import Backups, Entry, StorageFull, Store, StoreError
 from companion.table import Table
-from tests.playing import ledger
+from tests.playing import match
 
 
 @pytest.fixture
@@ -28,8 +30,8 @@ def record():
 
 
 def started(store: Store, record) -> int:
-    """A Caboose game kept in the store, as its ledger keeps one."""
-    return Ledger.load(store, record).id
+    """A Caboose game kept in the store, as its match keeps one."""
+    return load(store, record.as_json(), Setting()).id
 
 
 def test_turns_survive_reopening(tmp_path, record):
@@ -147,11 +149,11 @@ def test_a_store_of_an_older_companion_resumes_the_same_game_on_the_same_turn(tm
     of the same Caboose game, with the same log, and takes the next turn."""
     played = Table(Store(tmp_path / "played.sqlite3"))
     played.load(record_of(deal("rollecate", ["Ana", "Ben"], 4)).as_json())
-    before = ledger(played)
+    before = match(played)
     for _ in range(3):
-        before.act(before.state.to_move, Pass())
+        before.act(before.snap.state.to_move, Pass())
     before.undo()
-    before.act(before.state.to_move, Pass())
+    before.act(before.snap.state.to_move, Pass())
     kept = played.store.kept(before.id)
 
     path = tmp_path / "old.sqlite3"
@@ -170,12 +172,12 @@ def test_a_store_of_an_older_companion_resumes_the_same_game_on_the_same_turn(tm
     old.close()
 
     table = Table(Store(path))
-    after = ledger(table)
+    after = match(table)
     assert table.game.id == "caboose" and after.id == 2
-    assert after.state.turn == before.state.turn == 3
+    assert after.snap.state.turn == before.snap.state.turn == 3
     assert after.export() == before.export()
     assert after.snapshot().lines == before.snapshot().lines
-    after.act(after.state.to_move, Pass())
+    after.act(after.snap.state.to_move, Pass())
     assert [e.kind for e in Store(path).journal(2)] == [TURN, TURN, TURN, UNDO, TURN, TURN]
     assert Store(path).current_game() == (2, "caboose")
 

@@ -9,18 +9,17 @@ import time
 import pytest
 
 from companion.games.caboose.commands import CorrectRoll, Reorder, Stage, Undo, Unstage
-from companion.games.caboose.journal import stored_record
-from companion.games.caboose.ledger import Ledger
+from companion.games.caboose.match import load
 from companion.games.caboose.record import from_json, record_of
 from companion.games.caboose.refusals import TableError
 from companion.games.caboose.rules.state import Chaos, Pass, Play
-from companion.games.caboose.snapshot import snapshot_of
+from companion.games.caboose.snapshot import snapshot_of, stored_record
 from companion.games.caboose.words import REFUSALS
-from companion.games.protocol import RecordProblem, Refusal, Start
+from companion.games.protocol import RecordProblem, Refusal, Setting, Start
 from companion.store import Store
 from companion.table import Table
 from tests.caboose.rules.conftest import table as dealt_table
-from tests.playing import act, ledger, new_game
+from tests.playing import act, match, new_game
 from tests.tables import ROLLECATE_TWO
 
 RECORD = ROLLECATE_TWO
@@ -34,7 +33,7 @@ def table(tmp_path) -> Table:
 
 
 def journal_and_state(table: Table):
-    game = ledger(table).game
+    game = match(table).snap
     return table.store.journal(game.id), game.state, list(game.record.turns)
 
 
@@ -45,8 +44,8 @@ def test_a_second_table_on_the_same_store_resumes_the_same_game(tmp_path):
     act(first, 0, Pass())
     act(first, 1, Pass())
     again = Table(Store(path))
-    assert ledger(again).state == ledger(first).state
-    assert ledger(again).game.lines == ledger(first).game.lines
+    assert match(again).snap.state == match(first).snap.state
+    assert match(again).snap.lines == match(first).snap.lines
     assert again.record()[2]["turns"] == [{"pass": True}, {"pass": True}]
 
 
@@ -82,7 +81,7 @@ def test_undo_goes_back_over_passes_and_chaos_but_not_a_roll(table):
     act(table, 1, Pass())
     table.handle(Undo())
     table.handle(Undo())
-    assert ledger(table).game.record.turns == []
+    assert match(table).snap.record.turns == []
     with pytest.raises(TableError) as error:
         table.handle(Undo())
     assert error.value.rule == "undo" and error.value.conflict
@@ -90,14 +89,14 @@ def test_undo_goes_back_over_passes_and_chaos_but_not_a_roll(table):
     with pytest.raises(TableError) as error:
         table.handle(Undo())
     assert "not undone" in error.value.message
-    assert len(ledger(table).game.record.turns) == 1
+    assert len(match(table).snap.record.turns) == 1
 
 
 def test_undo_first_takes_back_staged_cards(table):
     table.handle(Stage(0, ("2",)))
-    assert ledger(table).staged is not None and ledger(table).staged.dice == 2
+    assert match(table).staged is not None and match(table).staged.dice == 2
     table.handle(Undo())
-    assert ledger(table).staged is None
+    assert match(table).staged is None
 
 
 def test_correcting_a_roll_needs_confirmation_and_is_noted(table):
@@ -105,27 +104,27 @@ def test_correcting_a_roll_needs_confirmation_and_is_noted(table):
     with pytest.raises(TableError) as error:
         table.handle(CorrectRoll((0, 1)))
     assert "confirmed" in error.value.message and error.value.extra == {"needs_confirm": True}
-    assert ledger(table).game.record.turns[-1]["roll"] == [1, 1]
+    assert match(table).snap.record.turns[-1]["roll"] == [1, 1]
     table.handle(CorrectRoll((0, 1), confirm=True))
-    assert ledger(table).game.record.turns[-1]["roll"] == [0, 1]
-    assert ledger(table).game.notes == ["turn 1: roll corrected from [1, 1] to [0, 1]"]
+    assert match(table).snap.record.turns[-1]["roll"] == [0, 1]
+    assert list(match(table).snap.notes) == ["turn 1: roll corrected from [1, 1] to [0, 1]"]
     # The correction is journaled: a restarted table says it too.
     again = Table(table.store)
-    assert ledger(again).game.notes == ledger(table).game.notes
+    assert match(again).snap.notes == match(table).snap.notes
 
 
 def test_the_same_roll_again_needs_no_confirmation(table):
     act(table, 0, Play(("2",), (1, 1)))
     table.handle(CorrectRoll((1, 1)))
-    assert ledger(table).game.notes == ["turn 1: corrected"]
+    assert list(match(table).snap.notes) == ["turn 1: corrected"]
 
 
 def test_another_discard_order_needs_no_confirmation(table):
     act(table, 0, Pass())  # Ana passes: 1 penalty card from the back
-    taken = [e.cards[0] for e in ledger(table).game.events[-1] if e.what == "took"]
+    taken = [e.cards[0] for e in match(table).snap.events[-1] if e.what == "took"]
     assert taken == ["2"]
     table.handle(Reorder(("2!",)))
-    assert ledger(table).game.notes[-1].startswith("turn 1: discard order")
+    assert match(table).snap.notes[-1].startswith("turn 1: discard order")
 
 
 def test_a_chaos_discard_has_no_order_and_a_pass_no_roll(table):
@@ -159,10 +158,10 @@ def test_stage_checks_the_play_but_keeps_nothing(table):
     with pytest.raises(TableError):
         table.handle(Stage(0, ("4",)))
     table.handle(Stage(0, ("2",)))
-    assert ledger(table).staged.dice == 2
-    assert ledger(table).game.record.turns == []
+    assert match(table).staged.dice == 2
+    assert match(table).snap.record.turns == []
     table.handle(Unstage())
-    assert ledger(table).staged is None
+    assert match(table).staged is None
 
 
 def test_unstaging_nothing_wakes_nobody(table):
@@ -179,7 +178,7 @@ def test_a_woken_page_finds_the_command_already_on_disk(table):
 
     def page() -> None:
         table.wait(version, 5)
-        seen.append(len(stored_record(Store(table.store.path), ledger(table).id).turns))
+        seen.append(len(stored_record(Store(table.store.path), match(table).id).turns))
 
     waiter = threading.Thread(target=page)
     waiter.start()
@@ -199,7 +198,7 @@ def test_loading_a_bad_record_keeps_the_current_game(table):
     version = table.version
     with pytest.raises(ValueError):
         table.load(RECORD | {"turns": [{"play": ["4"], "roll": [1, 1, 1, 1]}]})
-    assert ledger(table).game.record.turns == [{"pass": True}]
+    assert match(table).snap.record.turns == [{"pass": True}]
     assert table.version == version
 
 
@@ -214,7 +213,7 @@ def test_the_view_is_of_one_version(table):
     act(table, 0, Pass())
     doc = table.view("en")
     assert doc["version"] == table.version
-    assert doc["turn"] == ledger(table).state.turn == 1
+    assert doc["turn"] == match(table).snap.state.turn == 1
     assert doc["session"] is None  # no camera follows this table
 
 
@@ -235,7 +234,7 @@ def test_twenty_undos_meant_for_one_turn_take_back_one_turn(table):
         thread.start()
     for thread in taps:
         thread.join()
-    assert len(ledger(table).game.record.turns) == 2
+    assert len(match(table).snap.record.turns) == 2
     assert refused == ["stale"] * 19
 
 
@@ -265,10 +264,10 @@ def test_a_hand_of_one_card_shown_short_is_said_as_one_card():
     """A provisional deal's hand shown short counts what is held as `n`, so the page (its
     `_one` form when `n` is 1, as shell.js's `t`) says "1 carta", not "1 cartas"."""
     state = dealt_table("rollecate", ["2"], 0, [["2", "3"], []], draw=["1", "1"])
-    ended = Ledger.load(Store(":memory:"), record_of(state), provisional=True)
-    while not ended.game.state.over:
-        ended.act(ended.game.state.to_move, Pass())
-    assert ended.game.state.seats[1].hand == ("1",)  # Ben drew one card and holds it
+    ended = load(Store(":memory:"), record_of(state).as_json(), Setting(provisional=True))
+    while not ended.snap.state.over:
+        ended.act(ended.snap.state.to_move, Pass())
+    assert ended.snap.state.seats[1].hand == ("1",)  # Ben drew one card and holds it
     with pytest.raises(TableError) as refused:
         ended.show_hand(1, ["1", "2"])
     error = refused.value
@@ -276,4 +275,4 @@ def test_a_hand_of_one_card_shown_short_is_said_as_one_card():
     assert (error.key, error.params["n"]) == ("hand_count", 1)
     words = REFUSALS["es"][f"{error.key}_one"].format_map(error.params)
     assert words == "Ben acaba con 1 carta, no 2: enseña todas las cartas de la mano"
-    assert ended.game.shown == {}  # nothing was shown
+    assert ended.snap.shown == {}  # nothing was shown

@@ -6,8 +6,9 @@ A game fills in two things and keeps only what is its own:
 - its `Keeping`, pure: how its state begins from the setting it was kept with, one journal
   entry folded over it, an undo, its record, whether it is over. `Keeping.keep` and
   `Keeping.fold` do the store's side for every game the same way: a new game is kept with
-  its setting as the first journal entry, and a kept game is its journal folded over that,
-  each entry checked again (`RecordProblem` names the entry that breaks);
+  its setting as the first journal entry (a game whose record says how it is played has
+  none), and a kept game is its journal folded over that, each entry checked again
+  (`RecordProblem` names the entry that breaks);
 - its match, a `KeptMatch` subclass: its own commands (`actions`, `buttons`) and its view
   (`game_view`). `KeptMatch` is a `companion.games.protocol.Match`: it keeps every step
   before it becomes the game's, refuses a page's stale command and takes the last step
@@ -53,7 +54,9 @@ class Keeping(Generic[S]):
     """How a game is kept in the store, as pure functions of its state `S`."""
 
     game: str  # the registry's id, which the store keeps with the game
-    setting: Callable[[S], dict[str, Any]]  # how the table plays it: the first entry
+    # how the table plays it: the first entry; None for a game whose record says it all
+    # (the Caboose design's journals have no such entry: old stores resume as kept)
+    setting: Callable[[S], dict[str, Any]] | None
     # (the record document it was kept with, its setting): the game before any step; a
     # KeyError, TypeError or Refusal when they cannot be
     begin: Callable[[Mapping[str, Any], Mapping[str, Any]], S]
@@ -65,13 +68,19 @@ class Keeping(Generic[S]):
     turn: Callable[[S], int]  # the steps taken: what a page's command says it saw
     over: Callable[[S], bool]  # finished in the store: a restart no longer resumes it
     record: Callable[[S], Mapping[str, Any]]  # the game so far as its record document
+    # (state, note): what an entry's note (a correction's, for the log) adds, if anything
+    noted: Callable[[S, str], S] | None = None
+    # the record document a new game is kept with, when not `record` of its opening (the
+    # Caboose design's has no turns: they are its journal's entries)
+    opening: Callable[[S], Mapping[str, Any]] | None = None
 
     def keep(self, store: Store, opening: S, steps: Iterable[tuple[str, Any]] = ()) -> int:
         """Keep a new game (which finishes the one left unfinished): the record of its
         `opening`, how the table plays it as the first journal entry, then `steps`, the
         entries that make the game it is (a record imported), in one transaction."""
-        first = (SETTING, self.setting(opening))
-        return store.start(self.game, self.record(opening), [first, *steps])
+        first = [] if self.setting is None else [(SETTING, self.setting(opening))]
+        record = (self.record if self.opening is None else self.opening)(opening)
+        return store.start(self.game, record, [*first, *steps])
 
     def fold(self, kept: Kept) -> S:
         """A kept game as it stands now: its journal folded over how it was set up, each
@@ -80,19 +89,23 @@ class Keeping(Generic[S]):
         if kept.game != self.game:
             raise RecordProblem(0, "store", f"game {number} is one of {kept.game!r}")
         entries = list(kept.journal)
-        setting = entries[0].doc if entries and entries[0].kind == SETTING else None
-        if not isinstance(setting, dict):
-            raise RecordProblem(0, "store", f"game {number} does not say how it is played")
+        setting: Any = {}
+        if self.setting is not None:
+            setting = entries.pop(0).doc if entries and entries[0].kind == SETTING else None
+            if not isinstance(setting, dict):
+                raise RecordProblem(0, "store", f"game {number} does not say how it is played")
         try:
             state = self.begin(kept.record, setting)
         except (KeyError, TypeError, Refusal) as error:
             raise RecordProblem(0, "store", f"game {number} is set up wrongly: {error}") from None
-        for entry in entries[1:]:
+        for entry in entries:
             try:
                 if entry.kind == UNDO:
                     state = self.undone(state)
                 else:
                     state = self.step(state, entry.kind, entry.doc)
+                if entry.note and self.noted is not None:
+                    state = self.noted(state, entry.note)
             except (KeyError, TypeError, IndexError) as error:
                 raise RecordProblem(
                     self.turn(state) + 1, "store", f"game {number} holds an entry it cannot "
@@ -193,11 +206,12 @@ class KeptMatch(ABC, Generic[S]):
 
     # --- keeping -------------------------------------------------------------------------
 
-    def keep(self, snap: S, kind: str, doc: Any) -> None:
-        """Keep one step: in the store first, then as the game. The store is told with the
-        step whether the game is over after it: the step that ends it finishes it (a
-        restart no longer resumes it), and an undo of that step opens it again."""
-        self.store.append(self.number, kind, doc, finished=self.keeping.over(snap))
+    def keep(self, snap: S, kind: str, doc: Any, note: str = "") -> None:
+        """Keep one step (`note`: what the log says of it): in the store first, then as the
+        game. The store is told with the step whether the game is over after it: the step
+        that ends it finishes it (a restart no longer resumes it), and an undo of that step
+        opens it again."""
+        self.store.append(self.number, kind, doc, note, finished=self.keeping.over(snap))
         self.snap = snap
 
     def fresh(self, turn: int | None) -> None:

@@ -13,14 +13,18 @@ import pytest
 
 from companion.games.caboose.bots import POLICIES
 from companion.games.caboose.deal import DealError, hold, lay_railway, replay, take
-from companion.games.caboose.journal import DEAL, TURN
-from companion.games.caboose.ledger import Ledger, TableError
+from companion.games.caboose.match import Match, load, start
 from companion.games.caboose.record import Record, from_json, record_of, summary
+from companion.games.caboose.refusals import TableError
 from companion.games.caboose.rules.engine import deal
 from companion.games.caboose.rules.state import TOOK, Pass, Play
 from companion.games.caboose.simulate import play_game
+from companion.games.caboose.snapshot import DEAL, TURN
+from companion.games.protocol import Setting, Start
 from companion.store import Store
 from tests.tables import ROLLECATE_TWO
+
+PROVISIONAL = Setting(provisional=True)  # a real table: its deal fixed from what it shows
 
 
 def scrambled(record: Record, seed: int) -> Record:
@@ -118,8 +122,8 @@ def test_the_first_railway_is_laid_as_the_table_shows_it():
 
 def test_a_provisional_table_fixes_its_deal_journals_it_and_resumes_it(tmp_path):
     path = tmp_path / "table.sqlite3"
-    table = Ledger.start(Store(path), "rollecate", ["Ana", "Ben"], seed=3, provisional=True)
-    state = table.game.state
+    table = start(Store(path), Start(("Ana", "Ben"), "rollecate", seed=3), PROVISIONAL)
+    state = table.snap.state
     unseen = Counter(state.draw[1:]) + Counter(state.seats[1].hand)
     held = Counter(state.player.hand + state.draw[:1])
     code = next(c for c in unseen if c not in held and not c.startswith("C"))
@@ -127,19 +131,19 @@ def test_a_provisional_table_fixes_its_deal_journals_it_and_resumes_it(tmp_path)
         table.stage(0, [code])
     except TableError as error:  # the railway may not take it: the deal is fixed anyway
         assert error.rule != "deal"
-    fixed = table.game
+    fixed = table.snap
     assert code in fixed.state.player.hand + fixed.state.draw[:1]
     kinds = [entry.kind for entry in table.store.journal(fixed.id)]
     assert kinds == [DEAL]
     table.act(0, Pass())
     store = Store(path)  # a restart: the fixed deal stands
-    again = Ledger(store, store.current(), provisional=True)
-    assert again.game.record == table.game.record
-    assert again.game.state.turn == 1
+    again = Match.resume(store, store.current(), PROVISIONAL)
+    assert again.snap.record == table.snap.record
+    assert again.snap.state.turn == 1
 
 
 def test_a_known_deal_is_never_changed(tmp_path):
-    table = Ledger.load(Store(tmp_path / "t.sqlite3"), from_json(ROLLECATE_TWO))
+    table = load(Store(tmp_path / "t.sqlite3"), ROLLECATE_TWO, Setting())
     with pytest.raises(TableError) as refused:
         table.act(0, Play(("4",), (1, 1, 1, 1)))
     assert refused.value.rule == "hand"
@@ -150,17 +154,17 @@ def test_a_known_deal_is_never_changed(tmp_path):
 def test_hands_shown_at_the_end_count_and_are_checked(tmp_path):
     state = deal("rollecate", ["Ana", "Ben"], 5)
     record = replace(record_of(state), turns=[])
-    table = Ledger.load(Store(tmp_path / "t.sqlite3"), record, provisional=True)
+    table = load(Store(tmp_path / "t.sqlite3"), record.as_json(), PROVISIONAL)
     with pytest.raises(TableError, match="once the game is over"):
         table.show_hand(0, list(state.seats[0].hand))
-    while not table.game.state.over:
-        table.act(table.game.state.to_move, Pass())
-    end = table.game.state
+    while not table.snap.state.over:
+        table.act(table.snap.state.to_move, Pass())
+    end = table.snap.state
     ben = list(end.seats[1].hand)
     with pytest.raises(TableError, match="show every card"):
         table.show_hand(1, ben[:-1])
     table.show_hand(1, ben)
-    assert table.game.shown == {1: tuple(ben)}
+    assert table.snap.shown == {1: tuple(ben)}
 
 
 def test_a_store_from_before_deal_entries_takes_them(tmp_path):
@@ -187,31 +191,33 @@ def test_a_store_from_before_deal_entries_takes_them(tmp_path):
 
 def test_loose_caboose_cards_taken_from_the_draw_pile_are_shown_then_counted(tmp_path):
     store = Store(tmp_path / "t.sqlite3")
-    table = Ledger.start(store, "loose-caboose", ["Ana", "Ben"], seed=4, provisional=True)
-    while table.to_show() is None:  # passes eat the railway behind the caboose
-        assert not table.game.state.over
-        table.act(table.game.state.to_move, Pass())
-    what, seat, count = table.to_show()
+    table = start(store, Start(("Ana", "Ben"), "loose-caboose", seed=4), PROVISIONAL)
+    while table.snap.to_show is None:  # passes eat the railway behind the caboose
+        assert not table.snap.state.over
+        table.act(table.snap.state.to_move, Pass())
+    what, seat, count = table.snap.to_show
     assert (what, count) == ("taken", 1)
-    game = table.game
+    game = table.snap
     took = next(e.cards[0] for e in game.events[-1] if e.what == TOOK)
     unseen = Counter(game.state.draw) + sum((Counter(p.hand) for p in game.state.seats), Counter())
     other = next(code for code in unseen if code != took)
     with pytest.raises(TableError, match="1 cards from the draw pile, not 2"):
         table.show_taken([other, other])
     table.show_taken([other])
-    player = table.game.state.seats[seat]
-    assert other in player.pile + player.banked and table.to_show() is None
+    player = table.snap.state.seats[seat]
+    assert other in player.pile + player.banked and table.snap.to_show is None
 
 
 def test_the_page_of_a_provisional_table_shows_no_guessed_hand(tmp_path):
     from companion.games.caboose.view import build, hand
 
     store = Store(tmp_path / "t.sqlite3")
-    table = Ledger.start(store, "rollecate", ["Ana", "Ben"], seed=3, provisional=True)
+    table = start(store, Start(("Ana", "Ben"), "rollecate", seed=3), PROVISIONAL)
     assert build(table.snapshot())["choices"]["provisional"]
     assert hand(table.snapshot()) is None
-    known = Ledger.start(Store(tmp_path / "k.sqlite3"), "rollecate", ["Ana", "Ben"], seed=3)
+    known = start(
+        Store(tmp_path / "k.sqlite3"), Start(("Ana", "Ben"), "rollecate", seed=3), Setting()
+    )
     assert hand(known.snapshot())["hand"]
 
 
@@ -219,16 +225,18 @@ def test_lauras_card_turned_up_is_learnt_before_she_acts(tmp_path):
     """LOK'n'ROLL solo against Laura: her card comes from the draw pile, face up. On a
     provisional deal the table learns it, and the rules then decide what she does."""
     store = Store(tmp_path / "t.sqlite3")
-    table = Ledger.start(store, "loknroll", ["Ana"], "solo-laura", seed=1, provisional=True)
-    state = table.game.state
+    table = start(store, Start(("Ana",), "loknroll", "solo-laura", seed=1), PROVISIONAL)
+    state = table.snap.state
     assert state.player.laura
     other = next(c for c in state.draw[1:] if c != state.draw[0])
     table.reveal(state.to_move, [other])
-    assert table.game.state.draw[0] == other
+    assert table.snap.state.draw[0] == other
     with pytest.raises(TableError, match="not Ana's"):
         table.reveal(1 - state.to_move, [other])
-    known = Ledger.start(Store(tmp_path / "k.sqlite3"), "loknroll", ["Ana"], "solo-laura", seed=1)
-    top = known.game.state.draw[0]
-    known.reveal(known.game.state.to_move, [top])  # agrees: nothing to fix
+    known = start(
+        Store(tmp_path / "k.sqlite3"), Start(("Ana",), "loknroll", "solo-laura", seed=1), Setting()
+    )
+    top = known.snap.state.draw[0]
+    known.reveal(known.snap.state.to_move, [top])  # agrees: nothing to fix
     with pytest.raises(TableError, match="not what this player holds"):
-        known.reveal(known.game.state.to_move, [other if other != top else "4x/s"])
+        known.reveal(known.snap.state.to_move, [other if other != top else "4x/s"])

@@ -29,10 +29,10 @@ from companion.games.caboose.follow import (
     FollowConfig,
     Following,
 )
-from companion.games.caboose.journal import stored_record
 from companion.games.caboose.refusals import TableError
 from companion.games.caboose.rules.engine import deal
 from companion.games.caboose.rules.state import Pass, Play
+from companion.games.caboose.snapshot import stored_record
 from companion.games.caboose.tracker import (
     CABOOSE_MOVED,
     CARDS_LAID,
@@ -52,7 +52,7 @@ from companion.store import Store
 from companion.table import Table
 from hw import controls as hw_controls
 from tests.hw.test_controls import chattering_press
-from tests.playing import act, ledger, match, new_game, press
+from tests.playing import act, match, new_game, press
 
 OFFSET = (300.0, 150.0)  # where the engine's origin lies on the table
 
@@ -91,7 +91,7 @@ def view_of(
     confidence: float = 0.9,
 ) -> TableView:
     """What the camera sees: the engine's railway where it lies, plus what is given."""
-    state = ledger(table).state
+    state = match(table).snap.state
     railway = [seen(c, p) for c, p in zip(state.railway, state.layout, strict=True)]
     railway += [seen(c, p, confidence) for c, p in laid]
     return TableView(
@@ -177,21 +177,21 @@ def test_a_whole_play_laid_rolled_checked_and_confirmed(store):
     table, session, outputs, play = start(store)
     view = lay(table, play)
     assert session.phase == STAGED
-    staged = ledger(table).staged
+    staged = match(table).staged
     assert staged is not None and staged.cards == play.cards
     # the camera's poses, moved back into the engine's frame, are the engine's placements
     for got, want in zip(staged.place, play.place, strict=True):
         assert got == pytest.approx(want, abs=0.01)
     dice = staged.dice
-    assert not ledger(table).game.record.turns  # nothing kept before the roll
+    assert not match(table).snap.record.turns  # nothing kept before the roll
 
     rolled = roll(table, view, [0] * dice)
-    turns = ledger(table).game.record.turns
+    turns = match(table).snap.record.turns
     assert turns[-1]["play"] == list(play.cards) and turns[-1]["roll"] == [0] * dice
     assert session.phase == CHECKING
-    assert stored_record(Store(store.path), ledger(table).game.id).turns == turns  # journaled
+    assert stored_record(Store(store.path), match(table).snap.id).turns == turns  # journaled
 
-    state = ledger(table).game.state
+    state = match(table).snap.state
     see(table, event(CABOOSE_MOVED, replace(rolled, caboose=None)))
     assert session.mismatch is not None and "caboose" in session.mismatch.text
     table.handle(Press(CONFIRM))
@@ -209,10 +209,10 @@ def test_a_whole_play_laid_rolled_checked_and_confirmed(store):
 
 def test_the_check_names_the_penalty_cards_still_to_take(store):
     table, session, _, play = start(store)
-    before = ledger(table).game.state
+    before = match(table).snap.state
     view = lay(table, play)
-    roll(table, view, [2] * ledger(table).staged.dice)  # as far as it goes: a derailment
-    after = ledger(table).game.state
+    roll(table, view, [2] * match(table).staged.dice)  # as far as it goes: a derailment
+    after = match(table).snap.state
     taken = len(before.railway) + len(play.cards) - len(after.railway)
     assert taken > 0
     # the camera still sees every card: the caboose moved to the front, none taken yet
@@ -238,9 +238,9 @@ def test_an_illegal_placement_is_announced_and_nothing_is_applied(store):
     assert session.phase == ILLEGAL
     assert "cannot be played" in session.problem.text
     assert outputs.buzzes == ["illegal"] and session.led() == LED_ERROR
-    assert ledger(table).staged is None and not ledger(table).game.record.turns
+    assert match(table).staged is None and not match(table).snap.record.turns
     roll(table, view, [1])  # dice thrown anyway: still nothing
-    assert not ledger(table).game.record.turns
+    assert not match(table).snap.record.turns
     # the card is put right: staged, the error is gone
     lay(table, play)
     assert session.phase == STAGED and session.problem is None
@@ -249,27 +249,27 @@ def test_an_illegal_placement_is_announced_and_nothing_is_applied(store):
 def test_cards_taken_back_unstage(store):
     table, session, _, play = start(store)
     lay(table, play)
-    assert ledger(table).staged is not None
+    assert match(table).staged is not None
     see(table, event(CARDS_LIFTED, view_of(table)))
-    assert session.phase == WAITING and ledger(table).staged is None
+    assert session.phase == WAITING and match(table).staged is None
 
 
 def test_pass_button_then_undo_by_holding_confirm(store):
     table, session, _, _ = start(store)
     table.handle(Press(PASS))
-    assert ledger(table).game.record.turns == [{"pass": True}]
+    assert match(table).snap.record.turns == [{"pass": True}]
     assert session.phase == CHECKING
     table.handle(Press(UNDO))
-    assert ledger(table).game.record.turns == []
+    assert match(table).snap.record.turns == []
     assert session.phase == WAITING
 
 
 def test_undo_never_goes_past_a_roll(store):
     table, session, outputs, play = start(store)
     view = lay(table, play)
-    roll(table, view, [0] * ledger(table).staged.dice)
+    roll(table, view, [0] * match(table).staged.dice)
     table.handle(Press(UNDO))
-    assert len(ledger(table).game.record.turns) == 1
+    assert len(match(table).snap.record.turns) == 1
     assert "dice roll once seen is not undone" in session.problem.text
     assert outputs.buzzes[-1] == "illegal"
 
@@ -278,35 +278,35 @@ def test_undo_while_staged_takes_the_cards_back(store):
     table, session, _, play = start(store)
     lay(table, play)
     table.handle(Press(UNDO))
-    assert ledger(table).staged is None and session.phase == WAITING
+    assert match(table).staged is None and session.phase == WAITING
 
 
 def test_pass_with_cards_laid_is_refused(store):
     table, session, outputs, play = start(store)
     lay(table, play)
     table.handle(Press(PASS))
-    assert not ledger(table).game.record.turns
+    assert not match(table).snap.record.turns
     assert "take them back to pass" in session.problem.text and outputs.buzzes == ["illegal"]
 
 
 def test_an_unsure_card_is_asked_about_not_guessed(store):
     table, session, _, play = start(store)
     lay(table, play, confidence=0.1)
-    assert session.phase == ASKING and ledger(table).staged is None
+    assert session.phase == ASKING and match(table).staged is None
     question = session.status()["question"]
     assert play.cards[0] in question["options"]
     answer(table, play.cards[0])
     assert session.phase in (STAGED, ASKING)
     while session.phase == ASKING:  # each unsure card in turn
         answer(table, play.cards[session.question.card])
-    assert session.phase == STAGED and ledger(table).staged.cards == play.cards
+    assert session.phase == STAGED and match(table).staged.cards == play.cards
     with pytest.raises(TableError):
         answer(table, play.cards[0])
 
 
 def test_a_card_not_in_the_hand_is_asked_about(store):
     table, session, _, play = start(store)
-    hand = ledger(table).game.state.player.hand + ledger(table).game.state.draw[:1]
+    hand = match(table).snap.state.player.hand + match(table).snap.state.draw[:1]
     stranger = next(c for c in ("1/s", "2/s", "3/s", "4/s", "1/c") if c not in hand)
     view = view_of(table, [(stranger, play.place[0])])
     see(table, event(CARDS_LAID, view))
@@ -319,7 +319,7 @@ def test_a_card_not_in_the_hand_is_asked_about(store):
 def test_chaos_cards_shown_in_the_zone_are_discarded_in_order(store):
     table = followed(store)
     for seed in range(300):
-        state = new_game(table, "rollecate", ["Ana", "Ben"], seed=seed).state
+        state = new_game(table, "rollecate", ["Ana", "Ben"], seed=seed).snap.state
         chaos = [c for c in state.player.hand + state.draw[:1] if c.startswith("C")]
         if chaos:
             break
@@ -327,35 +327,35 @@ def test_chaos_cards_shown_in_the_zone_are_discarded_in_order(store):
     see(table, event(TABLE_SEEN, view_of(table)))
     view = view_of(table, shown=chaos)
     see(table, event(CARDS_SHOWN, view, cards=view.shown))
-    assert ledger(table).game.record.turns == [{"chaos": chaos}]
+    assert match(table).snap.record.turns == [{"chaos": chaos}]
     assert session.phase == WAITING
 
 
 def test_more_dice_than_the_table_has_are_rolled_in_batches(store):
     table, session, _, play = start(store, "rollecate")
     view = lay(table, play)
-    needed = ledger(table).staged.dice
+    needed = match(table).staged.dice
     see(table, event(DICE_SETTLED, view, dice=view_of(table, dice=[1] * 5).dice))
     assert "5 dice were rolled" in session.problem.text or needed >= 5
     session.config = replace(session.config, dice_per_roll=1)
     for number in range(needed):
-        assert not ledger(table).game.record.turns
+        assert not match(table).snap.record.turns
         dice = (SeenDie("wheels", 1, (400.0 + 3 * number, 560.0), 1.0),)
         see(table, event(DICE_SETTLED, replace(view, dice=dice), dice=dice))
-    assert ledger(table).game.record.turns[-1]["roll"] == [1] * needed
+    assert match(table).snap.record.turns[-1]["roll"] == [1] * needed
 
 
 def test_pip_dice_need_the_tables_face_map(store):
     table, session, _, play = start(store)
     view = lay(table, play)
     dice = tuple(
-        SeenDie("pips", 6, (400.0 + 40 * i, 560.0), 1.0) for i in range(ledger(table).staged.dice)
+        SeenDie("pips", 6, (400.0 + 40 * i, 560.0), 1.0) for i in range(match(table).staged.dice)
     )
     see(table, event(DICE_SETTLED, replace(view, dice=dice), dice=dice))
-    assert "face map" in session.problem.text and not ledger(table).game.record.turns
+    assert "face map" in session.problem.text and not match(table).snap.record.turns
     session.config = replace(session.config, pip_wheels={1: 0, 2: 0, 3: 1, 4: 1, 5: 2, 6: 2})
     see(table, event(DICE_SETTLED, replace(view, dice=dice), dice=dice))
-    assert ledger(table).game.record.turns[-1]["roll"] == [2] * len(dice)
+    assert match(table).snap.record.turns[-1]["roll"] == [2] * len(dice)
 
 
 def test_the_session_follows_the_page_and_a_restart(store):
@@ -397,24 +397,24 @@ def wired(store):
 def test_buttons_on_mock_pins_pass_confirm_and_hold_to_undo(wired):
     table, session, factory, controls, _ = wired
     press(factory, 5)
-    wait_for(lambda: len(ledger(table).game.record.turns) == 1)
+    wait_for(lambda: len(match(table).snap.record.turns) == 1)
     assert session.phase == CHECKING and controls.status == LED_NEEDS_CONFIRMATION
     press(factory, 6, seconds=0.45)  # held: UNDO, not CONFIRM
-    wait_for(lambda: not ledger(table).game.record.turns)
+    wait_for(lambda: not match(table).snap.record.turns)
     assert session.phase == WAITING and controls.status == LED_WAITING
     press(factory, 5)
-    wait_for(lambda: len(ledger(table).game.record.turns) == 1)
+    wait_for(lambda: len(match(table).snap.record.turns) == 1)
     see(table, event(CARDS_TAKEN, view_of(table)))
     press(factory, 6)
     wait_for(lambda: session.phase == WAITING)
-    assert len(ledger(table).game.record.turns) == 1
+    assert len(match(table).snap.record.turns) == 1
 
 
 def test_a_bouncing_pass_button_passes_once(wired):
     table, _, factory, _, _ = wired
     chattering_press(factory, 5)
     time.sleep(0.15)
-    assert ledger(table).game.record.turns == [{"pass": True}]
+    assert match(table).snap.record.turns == [{"pass": True}]
 
 
 def test_an_illegal_move_lights_the_error_and_sounds_the_buzzer(wired):
@@ -432,7 +432,7 @@ def test_a_railway_lying_turned_on_the_table_is_judged_in_the_engines_frame(stor
     from companion.games.caboose.placement import engine_poses
 
     table, _, _, play = start(store)
-    state = ledger(table).game.state
+    state = match(table).snap.state
 
     def turned(pose: Pose) -> Pose:  # a quarter turn clockwise about the origin, then a shift
         return Pose(-pose.y + 500.0, pose.x + 100.0, (pose.rotation + 90.0) % 360.0)
@@ -477,28 +477,28 @@ def test_on_a_provisional_deal_a_card_laid_is_the_card_the_player_held(store):
     new_game(table, "loose-caboose", ["Ana", "Ben"], seed=seed)
     session = flow(table)
     see(table, event(TABLE_SEEN, view_of(table)))
-    state = ledger(table).game.state
+    state = match(table).snap.state
     held = state.player.hand + state.draw[:1]
     shape = play.cards[0].split("/")[1]
     stranger = next(f"{value}/{shape}" for value in "1234" if f"{value}/{shape}" not in held)
     see(table, event(CARDS_LAID, view_of(table, [(stranger, play.place[0])])))
-    assert session.phase == STAGED and ledger(table).staged.cards == (stranger,)
-    state = ledger(table).game.state
+    assert session.phase == STAGED and match(table).staged.cards == (stranger,)
+    state = match(table).snap.state
     assert stranger in state.player.hand + state.draw[:1]
-    assert [entry.kind for entry in store.journal(ledger(table).game.id)] == ["deal"]
+    assert [entry.kind for entry in store.journal(match(table).snap.id)] == ["deal"]
 
 
 def test_on_a_provisional_deal_the_hands_are_shown_at_the_end(store):
     table = followed(store, provisional=True)
     new_game(table, "rollecate", ["Ana", "Ben"], seed=2)
     session = flow(table)
-    while not ledger(table).game.state.over:
-        act(table, ledger(table).game.state.to_move, Pass())
+    while not match(table).snap.state.over:
+        act(table, match(table).snap.state.to_move, Pass())
     assert session.status()["message"].startswith("game over: Ana, show your hand")
-    ana = list(ledger(table).game.state.seats[0].hand)
+    ana = list(match(table).snap.state.seats[0].hand)
     view = view_of(table, shown=ana)
     see(table, event(CARDS_SHOWN, view, cards=view.shown))
-    assert ledger(table).game.shown == {0: tuple(ana)}
+    assert match(table).snap.shown == {0: tuple(ana)}
     assert "Ben, show your hand" in session.status()["message"]
 
 

@@ -17,7 +17,7 @@ from companion.games.caboose.words import SESSION
 from companion.games.protocol import Malformed
 from companion.store import Store
 from tests.caboose.test_follow import event, lay, see, start
-from tests.playing import ledger
+from tests.playing import match
 
 FACE_MAP = {1: 0, 2: 0, 3: 1, 4: 1, 5: 2, 6: 2}
 
@@ -46,14 +46,14 @@ def staged(store):
     session.config = FollowConfig(pip_wheels=FACE_MAP)
     view = lay(table, play)
     assert session.phase == STAGED
-    return table, session, view, ledger(table).staged.dice
+    return table, session, view, match(table).staged.dice
 
 
 def test_an_unsure_die_is_asked_and_the_answer_enters_the_roll(staged):
     table, session, view, needed = staged
     faces = [5] + [6] * (needed - 1)
     throw(table, view, pip_dice(faces, [0.2] + [0.9] * (needed - 1)))
-    assert session.phase == ASKING and not ledger(table).game.record.turns
+    assert session.phase == ASKING and not match(table).snap.record.turns
     status = session.status()
     assert status["led"] == LED_NEEDS_CONFIRMATION
     question = status["question"]
@@ -63,7 +63,7 @@ def test_an_unsure_die_is_asked_and_the_answer_enters_the_roll(staged):
     assert "die 1: is it a 5?" in question["prompt"] and "20%" in question["prompt"]
     assert status["said"]["prompt"]["key"] == "ask_die"
     table.handle(Answer(face=3))  # it showed a 3, not the 5 the camera guessed
-    assert ledger(table).game.record.turns[-1]["roll"] == [FACE_MAP[3]] + [FACE_MAP[6]] * (
+    assert match(table).snap.record.turns[-1]["roll"] == [FACE_MAP[3]] + [FACE_MAP[6]] * (
         needed - 1
     )
 
@@ -72,7 +72,7 @@ def test_sure_dice_are_not_asked(staged):
     table, session, view, needed = staged
     throw(table, view, pip_dice([4] * needed, [0.8] * needed))
     assert session.question is None
-    assert ledger(table).game.record.turns[-1]["roll"] == [FACE_MAP[4]] * needed
+    assert match(table).snap.record.turns[-1]["roll"] == [FACE_MAP[4]] * needed
 
 
 def test_a_wrong_answer_is_refused_and_changes_nothing(staged):
@@ -84,7 +84,7 @@ def test_a_wrong_answer_is_refused_and_changes_nothing(staged):
     assert refused.value.rule == "answer"
     with pytest.raises(TableError):
         table.handle(Answer(code="2"))  # a card's code is no die's face
-    assert session.status() == before and not ledger(table).game.record.turns
+    assert session.status() == before and not match(table).snap.record.turns
 
 
 def test_each_unsure_die_is_asked_in_turn_and_a_new_throw_is_read_anew(staged):
@@ -93,7 +93,7 @@ def test_each_unsure_die_is_asked_in_turn_and_a_new_throw_is_read_anew(staged):
     for die in range(needed):
         assert session.question.die == die
         table.handle(Answer(face=2))
-    assert ledger(table).game.record.turns[-1]["roll"] == [FACE_MAP[2]] * needed
+    assert match(table).snap.record.turns[-1]["roll"] == [FACE_MAP[2]] * needed
 
 
 def test_dice_thrown_again_while_asked_about_are_read_again(staged):
@@ -104,13 +104,13 @@ def test_dice_thrown_again_while_asked_about_are_read_again(staged):
                   pip_dice([5] * needed, [0.95] * needed))  # fmt: skip
     throw(table, view, moved)
     assert session.question is None
-    assert ledger(table).game.record.turns[-1]["roll"] == [FACE_MAP[5]] * needed
+    assert match(table).snap.record.turns[-1]["roll"] == [FACE_MAP[5]] * needed
 
 
 def test_an_unsure_wheel_die_offers_the_editions_faces(store):
     table, session, _, play = start(store)
     view = lay(table, play)
-    needed = ledger(table).staged.dice
+    needed = match(table).staged.dice
     dice = tuple(SeenDie("wheels", 1, (400.0 + 40 * i, 560.0), 0.1) for i in range(needed))
     throw(table, view, dice)
     question = session.status()["question"]

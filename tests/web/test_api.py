@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tests.playing import ledger
+from tests.playing import match
 from tests.web.conftest import HEADERS, PIN, record
 
 
@@ -477,7 +477,7 @@ def test_stage_shows_the_dice_and_odds_then_unstage(client, dealt):
     staged = answer.json["staged"]
     assert staged["dice"] == 2 and staged["odds"]["p_derail"]["percent"] == 0.0
     assert answer.json["undo"]["possible"] is True
-    assert ledger(dealt).game.record.turns == []
+    assert match(dealt).snap.record.turns == []
     answer = client.post("/api/unstage", json={}, headers=HEADERS)
     assert answer.json["staged"] is None
 

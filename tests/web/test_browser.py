@@ -29,7 +29,7 @@ from companion.games.protocol import Setting
 from companion.store import Store
 from companion.table import Table
 from tests.caboose.test_follow import event, lay, roll, see, start
-from tests.playing import act, ledger, new_game
+from tests.playing import act, match, new_game
 from web.app import Settings, create_app
 
 pytestmark = pytest.mark.browser
@@ -403,8 +403,8 @@ def test_the_camera_asks_and_the_page_answers(browser, tmp_path):
             while session.question == asked:
                 assert time.monotonic() < deadline, "the answer did not reach the session"
                 time.sleep(0.02)
-        assert session.phase == STAGED and ledger(table).staged.cards == play.cards
-        dice = ledger(table).staged.dice
+        assert session.phase == STAGED and match(table).staged.cards == play.cards
+        dice = match(table).staged.dice
         for screen in (page, watcher):
             screen.wait_for_selector("#session-roll")
             assert screen.locator("#session-question").count() == 0
@@ -446,18 +446,18 @@ def test_a_real_tables_hands_are_typed_on_the_page_at_the_end(browser, tmp_path)
         page.wait_for_selector("#move:not([hidden])")
         assert page.locator("#move .card").count() == 0  # no guessed hand, no guessed plays
         enter_pin(page)
-        while not ledger(table).game.state.over:
-            act(table, ledger(table).state.to_move, Pass())
+        while not match(table).snap.state.over:
+            act(table, match(table).snap.state.to_move, Pass())
         page.wait_for_selector("#show-form")
         assert "Ana" in page.locator("#show-form label").inner_text()
-        ana = ledger(table).game.state.seats[0].hand
+        ana = match(table).snap.state.seats[0].hand
         page.fill("#show-cards", " ".join(ana))
         page.click("#show-form button")
         page.wait_for_function(
             "() => document.querySelector('#show-form label').textContent.includes('Ben')"
         )
         shot(page, "11-hands-typed-at-the-end")
-        assert ledger(table).game.shown == {0: tuple(ana)}
+        assert match(table).snap.shown == {0: tuple(ana)}
         assert errors == []
     finally:
         server.close()

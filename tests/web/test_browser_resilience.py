@@ -25,7 +25,7 @@ import pytest
 from companion.games.caboose.rules.state import Pass
 from companion.store import Store
 from companion.table import Table
-from tests.playing import act, ledger, new_game
+from tests.playing import act, match, new_game
 from tests.web.conftest import served
 from tests.web.test_browser import PIN, browser, enter_pin, open_page, shot  # noqa: F401
 from web.app import Settings, create_app
@@ -108,11 +108,11 @@ def test_a_phone_locked_out_keeps_its_pin_and_says_how_long_to_wait(browser, tmp
         )
         assert "Too many tries" in page.locator("#pin-state").inner_text()
         assert page.evaluate("() => localStorage.getItem('caboose-pin')") == PIN
-        assert ledger(table).game.state.turn == 0
+        assert match(table).snap.state.turn == 0
         time.sleep(4.2)  # the wrong tries leave the window: the kept PIN works again
         page.click("#pass")
         page.wait_for_function("() => document.querySelectorAll('#log li').length === 1")
-        assert ledger(table).game.state.turn == 1
+        assert match(table).snap.state.turn == 1
         assert errors == []
 
 

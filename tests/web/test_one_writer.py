@@ -15,7 +15,7 @@ from companion.games.caboose.refusals import TableError
 from companion.games.caboose.tracker import CARDS_LAID, DICE_SETTLED
 from companion.store import Store
 from tests.caboose.test_follow import event, lay, roll, see, start, view_of
-from tests.playing import ledger
+from tests.playing import match
 from tests.web.conftest import HEADERS, PIN
 from web.app import create_app
 
@@ -31,12 +31,12 @@ def seated(tmp_path, settings):
 def test_a_page_undo_while_the_camera_staged_cards_leaves_the_session_consistent(seated):
     table, session, _, play, client = seated
     lay(table, play)
-    assert session.phase == STAGED and ledger(table).staged is not None
+    assert session.phase == STAGED and match(table).staged is not None
     answer = client.post("/api/undo", json={"turn": 0}, headers=HEADERS)
     assert answer.status_code == 200
     # the answer to the POST itself shows the game and the turn at the table agreeing
     assert answer.json["staged"] is None and answer.json["session"]["phase"] == WAITING
-    assert session.phase == WAITING and ledger(table).staged is None
+    assert session.phase == WAITING and match(table).staged is None
     assert answer.json["version"] == table.version
 
 
@@ -45,11 +45,11 @@ def test_cards_staged_on_the_page_are_rolled_for_at_the_table(seated):
     body = {"seat": 0, "cards": list(play.cards), "place": [list(p) for p in play.place]}
     answer = client.post("/api/stage", json=body, headers=HEADERS)
     assert answer.status_code == 200 and answer.json["session"]["phase"] == STAGED
-    dice = ledger(table).staged.dice
+    dice = match(table).staged.dice
     assert answer.json["session"]["roll"] == {"needed": dice, "seen": []}
     view = view_of(table, list(zip(play.cards, play.place, strict=True)))
     roll(table, view, [0] * dice)  # the dice settle under the camera
-    turns = ledger(table).game.record.turns
+    turns = match(table).snap.record.turns
     assert turns == [{"play": list(play.cards), "roll": [0] * dice} | _place(turns[0])]
     assert session.phase == CHECKING
 
@@ -62,8 +62,8 @@ def _place(turn: dict) -> dict:
 def test_the_undo_limit_is_one_decision_for_page_button_and_view(seated):
     table, session, outputs, play, client = seated
     view = lay(table, play)
-    roll(table, view, [0] * ledger(table).staged.dice)
-    kept = list(ledger(table).game.record.turns)
+    roll(table, view, [0] * match(table).staged.dice)
+    kept = list(match(table).snap.record.turns)
     version = table.version
 
     page = client.post("/api/undo", json={"turn": 1}, headers=HEADERS)
@@ -79,7 +79,7 @@ def test_the_undo_limit_is_one_decision_for_page_button_and_view(seated):
     doc = client.get("/api/state").json
     assert doc["undo"] == {"possible": False, "rule": "roll"}
     assert doc["session"]["said"]["problem"]["key"] == "undo_roll"
-    assert ledger(table).game.record.turns == kept
+    assert match(table).snap.record.turns == kept
 
 
 def test_after_a_pass_page_button_and_view_all_allow_the_undo(seated):
@@ -87,7 +87,7 @@ def test_after_a_pass_page_button_and_view_all_allow_the_undo(seated):
     table.handle(Press(PASS))
     assert client.get("/api/state").json["undo"] == {"possible": True}
     table.handle(Press(UNDO))
-    assert ledger(table).game.record.turns == [] and session.phase == WAITING
+    assert match(table).snap.record.turns == [] and session.phase == WAITING
     assert client.get("/api/state").json["undo"] == {"possible": False, "rule": "undo"}
     page = client.post("/api/undo", json={"turn": 0}, headers=HEADERS)
     assert page.status_code == 409 and "nothing to undo" in page.json["error"]["message"]
@@ -96,7 +96,7 @@ def test_after_a_pass_page_button_and_view_all_allow_the_undo(seated):
 def test_the_roll_confirmation_is_decided_by_the_game_not_the_route(seated):
     table, _, _, play, client = seated
     view = lay(table, play)
-    dice = ledger(table).staged.dice
+    dice = match(table).staged.dice
     roll(table, view, [0] * dice)
     asked = client.post("/api/correct", json={"roll": [1] * dice, "turn": 1}, headers=HEADERS)
     assert asked.status_code == 409 and asked.json["error"]["needs_confirm"] is True
@@ -106,7 +106,7 @@ def test_the_roll_confirmation_is_decided_by_the_game_not_the_route(seated):
     assert refused.value.extra == {"needs_confirm": True}
     body = {"roll": [1] * dice, "turn": 1, "confirm": True}
     assert client.post("/api/correct", json=body, headers=HEADERS).status_code == 200
-    assert ledger(table).game.record.turns[-1]["roll"] == [1] * dice
+    assert match(table).snap.record.turns[-1]["roll"] == [1] * dice
 
 
 def test_page_and_buttons_passing_at_once_pass_once(seated):
@@ -128,10 +128,10 @@ def test_page_and_buttons_passing_at_once_pass_once(seated):
         thread.start()
     for thread in threads:
         thread.join(20)
-    assert ledger(table).game.record.turns == [{"pass": True}]
+    assert match(table).snap.record.turns == [{"pass": True}]
     assert session.phase == CHECKING
     assert set(statuses) <= {200, 409} and statuses.count(200) <= 1
-    assert len(Store(table.store.path).journal(ledger(table).id)) == 1
+    assert len(Store(table.store.path).journal(match(table).id)) == 1
 
 
 def test_a_camera_frame_with_no_news_wakes_nobody(seated):

@@ -26,7 +26,7 @@ from companion.app.demo import _serve as demo_page
 from companion.games.caboose.rules.state import Pass
 from companion.store import Store
 from companion.table import Table
-from tests.playing import act, ledger
+from tests.playing import act, match
 from tests.web.conftest import HEADERS, PIN, served
 from tests.web.test_security import stream_status
 from web.app import Settings, create_app
@@ -91,7 +91,7 @@ def test_an_event_reaches_a_stream_under_waitress(tmp_path):
         lines = [stream.readline() for _ in range(5)]  # retry, blank, id, event, data
         assert lines[3] == b"event: state\n"
         version = table.version
-        act(table, ledger(table).state.to_move, Pass())
+        act(table, match(table).snap.state.to_move, Pass())
         started = time.monotonic()
         while not stream.readline().startswith(b"id: "):
             pass
@@ -103,8 +103,8 @@ def test_an_event_reaches_a_stream_under_waitress(tmp_path):
 def test_demo_plays_a_few_turns(tmp_path):
     table = Table(Store(tmp_path / "t.sqlite3"))
     deal_demo(table, turns=6)
-    assert ledger(table).game.state.turn == 6
-    assert len(ledger(table).game.lines) == 6
+    assert match(table).snap.state.turn == 6
+    assert len(match(table).snap.lines) == 6
 
 
 @pytest.fixture
@@ -143,7 +143,7 @@ def test_serve_command(tmp_path, not_bound, capsys):
     assert not_bound["host"] == "0.0.0.0" and not_bound["port"] == 8123
     assert not_bound["threads"] == 16 and not_bound["ran"]
     assert not_bound["app"].extensions["caboose.pin"] == "9999"
-    assert ledger(Table(Store(db))).state.turn == 6
+    assert match(Table(Store(db))).snap.state.turn == 6
     # Every address a phone can open is printed, localhost only as this machine's own.
     printed = re.findall(r"http://([^/]+):8123/", out)
     assert local_addresses(), "this test needs a machine on a network"
@@ -228,8 +228,8 @@ def a_game_served(tmp_path, settings: Settings) -> Iterator[tuple[Table, int]]:
 def a_turn_by_the_pin_holder(table: Table, port: int) -> float:
     """The seconds the PIN holder's phone waits for a pass to be taken (and the table to
     move on)."""
-    turn = ledger(table).state.turn
-    body = json.dumps({"seat": ledger(table).state.to_move})
+    turn = match(table).snap.state.turn
+    body = json.dumps({"seat": match(table).snap.state.to_move})
     started = time.monotonic()
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
     try:
@@ -239,7 +239,7 @@ def a_turn_by_the_pin_holder(table: Table, port: int) -> float:
         assert connection.getresponse().status == 200
     finally:
         connection.close()
-    assert ledger(table).state.turn == turn + 1
+    assert match(table).snap.state.turn == turn + 1
     return time.monotonic() - started
 
 

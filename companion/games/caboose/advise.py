@@ -39,18 +39,18 @@ def advise(match: Any, seat: Any, hand: Any, lang: str) -> dict[str, Any]:
     """The advice for `seat` holding `hand` at the table `match` keeps (the game's `advise`
     entry: the table calls it under its lock), with each card's words in `lang` (`names`:
     the page says cards in words, never by their codes) beside the codes it sends back."""
-    ledger = getattr(match, "ledger", None)
-    if ledger is None:  # the lobby: no game is being played
+    game = getattr(match, "snap", None)
+    if game is None:  # the lobby: no game is being played
         raise Refusal(
             "game", "no game is being played: start one first", conflict=True, key="no_game"
         )
     try:
-        answer = advice(ledger.state, seat, hand, provisional=ledger.provisional)
+        answer = advice(game.state, seat, hand, provisional=game.provisional)
     except Malformed as refusal:  # a card the hand cannot hold, said in words on the phone
         if refusal.key in ("not_in_edition", "all_seen"):
             refusal.params["card"] = card_words(refusal.params["code"], lang)
         raise
-    deck = {cards.base(code) for code in ledger.state.edition.deck}
+    deck = {cards.base(code) for code in game.state.edition.deck}
     return answer | {"names": {code: card_words(code, lang) for code in sorted(deck)}}
 
 

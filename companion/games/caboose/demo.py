@@ -32,8 +32,6 @@ from companion.games.caboose.camera import Camera
 from companion.games.caboose.commands import Answer, Show
 from companion.games.caboose.deal import replay as deal_replay
 from companion.games.caboose.follow import CHECKING, OVER, STAGED, WAITING, Following
-from companion.games.caboose.journal import stored_record
-from companion.games.caboose.ledger import Ledger
 from companion.games.caboose.match import Match
 from companion.games.caboose.players import (
     DICE_AREA,
@@ -57,7 +55,7 @@ from companion.games.caboose.rules.state import (
     Play,
     RuleError,
 )
-from companion.games.caboose.snapshot import snapshot_of
+from companion.games.caboose.snapshot import snapshot_of, stored_record
 from companion.games.protocol import CameraSetup, DemoError
 from companion.pose import Pose
 from companion.store import Store
@@ -151,7 +149,7 @@ class ScriptedGame:
             raise DemoError(f"cannot deal the game: {error.message}") from None
         if not isinstance(table.match, Match):
             table.load(_guessed(dealt, self.options.seed).as_json())
-        game = self.ledger.game
+        game = self.match.snap
         edition = load_edition(game.record.edition)
         if None in game.state.layout:
             raise DemoError(f"{edition.name}'s railway cannot be laid out on the table")
@@ -194,11 +192,11 @@ class ScriptedGame:
             )
 
     @property
-    def ledger(self) -> Ledger:
+    def match(self) -> Match:
         """The game the companion keeps (what it learnt of the players' game)."""
         match = self.table.match
         assert isinstance(match, Match)
-        return match.ledger
+        return match
 
     @property
     def following(self) -> Following:
@@ -212,7 +210,7 @@ class ScriptedGame:
         they moved it (slid, turned) for each turn already played. Where it lies decides
         where the next cards fit, so a resumed game must not start from the railway as it
         lies now: its players choose exactly as the uninterrupted game's did."""
-        record = self.ledger.export()
+        record = self.match.export()
         self.players.centre(snapshot_of(record, 0).state)
         for played in range(len(record.turns)):
             seen = snapshot_of(record, played).state
@@ -258,7 +256,7 @@ class ScriptedGame:
     def confirm(self, state: GameState) -> None:
         """Move the caboose and take the penalty cards as computed (showing those taken
         from the draw pile), then CONFIRM."""
-        wanted = self.ledger.to_show()
+        wanted = self.match.snap.to_show
         if wanted is not None and wanted[0] == "taken" and wanted[2] > ZONE_CARDS:
             # more than the zone holds: typed on the page
             self.table.handle(Show(tuple(self.taken_from_draw())))
@@ -266,7 +264,7 @@ class ScriptedGame:
             taken = self.taken_from_draw()
             self._see_until(
                 self.scene(state, shown=taken),
-                lambda: self.ledger.to_show() != wanted,
+                lambda: self.match.snap.to_show != wanted,
                 f"the cards taken from the draw pile ({' '.join(taken)})",
             )
         scene = self.scene(state)
@@ -286,7 +284,7 @@ class ScriptedGame:
         action = self.players.choose(state)
         if (self.players.offset, self.players.quarters) != moved:  # let the railway settle
             self.hands.look(self.scene(state))
-        turns = len(self.ledger.game.record.turns)
+        turns = len(self.match.snap.record.turns)
         # seeded by the turn, not by the turns this run has watched: a resumed game's
         # dice land where the uninterrupted game's did
         self.rng = random.Random(f"{self.options.seed}/table/{turns}")
@@ -303,7 +301,7 @@ class ScriptedGame:
                 card = state.draw[0]
                 self._see_until(
                     self.scene(state, shown=(card,)),
-                    lambda: self.ledger.game.state.draw[:1] == (card,),
+                    lambda: self.match.snap.state.draw[:1] == (card,),
                     f"Laura's card {card} shown",
                 )
                 self.hands.look(self.scene(state))
@@ -315,7 +313,7 @@ class ScriptedGame:
 
     def lay(self, state: GameState, action: Play) -> None:
         """Lay the cards of a play and throw its dice, as the camera sees it done."""
-        turns = len(self.ledger.game.record.turns)
+        turns = len(self.match.snap.record.turns)
         laid = list(zip(action.cards, action.place or (), strict=True))
         if self.moving(state):
             self.hands.look(self.scene(state, laid[:1], hand_over=True), frames=1)
@@ -410,11 +408,11 @@ class ScriptedGame:
         return len(roll["seen"]) if roll else 0
 
     def _accepted(self, turns: int) -> bool:
-        return len(self.ledger.game.record.turns) > turns
+        return len(self.match.snap.record.turns) > turns
 
     def _compare(self, turns: int, truth: Action) -> None:
         """The record's turn against the action the players really took."""
-        record = self.ledger.game.record
+        record = self.match.snap.record
         self.tally.turns += 1
         if len(record.turns) <= turns:
             self.tally.mismatched.append(turns + 1)
@@ -430,12 +428,12 @@ class ScriptedGame:
         prints it, and how the camera did."""
         self.hands = hands
         self.hands.look(self.scene(self.true_state()))  # the table as it lies now
-        while not self.ledger.game.state.over:
+        while not self.match.snap.state.over:
             self.turn()
         if self.following.phase == CHECKING:
             self.confirm(self.true_state())
         self.show_hands()
-        doc = self.ledger.summary()
+        doc = self.match.summary()
         doc["camera_matched_every_turn"] = not self.tally.mismatched and not self.tally.asked
         self.tally.frames, self.tally.rendered = hands.frames, hands.rendered
         doc["camera"] = self.tally.as_json()
@@ -449,11 +447,11 @@ class ScriptedGame:
     def _true_record(self) -> Record:
         """The game the players really play: the true deal and the turns the companion
         accepted (the turns are the players' own actions, seen)."""
-        return replace(self.ledger.export(), setup=self.truth_setup)
+        return replace(self.match.export(), setup=self.truth_setup)
 
     def true_state(self) -> GameState:
         state, _ = deal_replay(self._true_record())
-        return _with_layout_of(state, self.ledger.game.state)
+        return _with_layout_of(state, self.match.snap.state)
 
     def taken_from_draw(self) -> tuple[str, ...]:
         """The cards the last turn really took from the draw pile (Loose Caboose)."""
@@ -466,7 +464,7 @@ class ScriptedGame:
         """At the end each player shows their hand in the zone; a hand longer than the
         zone holds is typed on the page instead (as `POST /api/command/shown` does)."""
         truth = self.true_state()
-        while (wanted := self.ledger.to_show()) is not None and wanted[0] == "hand":
+        while (wanted := self.match.snap.to_show) is not None and wanted[0] == "hand":
             hand = truth.seats[wanted[1]].hand
             if len(hand) > ZONE_CARDS:
                 self.table.handle(Show(tuple(hand)))
@@ -474,7 +472,7 @@ class ScriptedGame:
             self.truth = hand
             self._see_until(
                 self.scene(truth, shown=hand),
-                lambda wanted=wanted: self.ledger.to_show() != wanted,
+                lambda wanted=wanted: self.match.snap.to_show != wanted,
                 f"{truth.seats[wanted[1]].name}'s hand shown",
             )
             self.hands.look(self.scene(truth))  # the cards are taken back: the zone is empty again

@@ -9,7 +9,7 @@ the players live it:
    applied until it is fixed), or shows chaos cards in the marked zone, or presses PASS;
 2. the dice settle: their wheels are the roll (in batches of `dice_per_roll` when a play
    rolls more dice than the table has) and the whole turn goes to the match, which keeps
-   it (`Ledger.act` journals it before anyone is told);
+   it (`Match.act` journals it before anyone is told);
 3. the page shows the computed move; the players move the caboose and take the penalty
    cards from the back; the camera checks that the table now shows what the engine
    computed, and says what is still wrong;
@@ -18,8 +18,8 @@ the players live it:
 
 What a camera cannot see comes from the engine's knowledge of the dealt game (the hands,
 the card drawn) or from the page. The flow goes one way: every command goes into the match
-(`match.py`), one at a time, and only the match keeps the game (its ledger, its journal).
-The turn at the table reads the ledger and never writes it: what the camera and the
+(`match.py`), one at a time, and only the match keeps the game (journal first). The turn
+at the table reads the game (`Kept`) and never writes it: what the camera and the
 buttons decide it hands to the match as commands (its inputs are generators of `Steps`:
 each command yielded is kept, and its result, or its refusal, comes back in); a page's
 command the match keeps first and then tells it once (`kept`), so it never has to catch
@@ -68,9 +68,10 @@ from companion.games.caboose.follow_reading import (
     unsure_die,
     wheels_of,
 )
-from companion.games.caboose.ledger import Ledger, TableError
 from companion.games.caboose.placement import engine_poses
+from companion.games.caboose.refusals import TableError
 from companion.games.caboose.rules.state import DERAILED, Chaos, GameState, Pass, Play
+from companion.games.caboose.snapshot import Snapshot, Staged
 from companion.games.caboose.table_check import alike, mismatch
 from companion.games.caboose.tracker import (
     CARDS_LAID,
@@ -109,6 +110,13 @@ Steps = Generator[object, Any, None]
 # A share the camera gives in percent (how much of the table a hand covers) changes with
 # every frame while a hand moves; only a change of this many points is news to the pages.
 CAMERA_PERCENT_STEP = 10.0
+
+
+class Kept(Protocol):
+    """What the turn at the table reads of the game its match keeps (`match.Match`)."""
+
+    snap: Snapshot  # the game as it stands (`provisional`: its deal is a guess)
+    staged: Staged | None  # cards laid before the dice, not yet kept
 
 
 class Outputs(Protocol):
@@ -170,14 +178,14 @@ class Following:
 
     def __init__(
         self,
-        ledger: Ledger,
+        match: Kept,
         config: FollowConfig | None = None,
         outputs: Outputs | None = None,
         resumed: bool = False,
     ) -> None:
         """`resumed`: the game was played before this flow began (a restarted service): a
         turn already applied is checked against the table again before the next CONFIRM."""
-        self.ledger = ledger
+        self.match = match
         self.config = config or FollowConfig()
         self.outputs = outputs
         self.version = 0  # grows when what `status` shows changes
@@ -188,7 +196,7 @@ class Following:
         self.camera: tuple[Problem, ...] = ()  # what the camera could not see just now
         self.view: TableView | None = None
         self._turn = _Turn()
-        game = ledger.game
+        game = match.snap
         last = game.record.turns[-1] if game.record.turns else None
         if game.state.over and not resumed:
             self._reset(OVER)
@@ -263,7 +271,7 @@ class Following:
             else:
                 self._reset(CHECKING)
         elif isinstance(command, Stage):
-            staged = self.ledger.staged
+            staged = self.match.staged
             if staged is not None:
                 self._turn = _Turn(codes=staged.cards, place=staged.place, dice=staged.dice)
                 self.phase = STAGED
@@ -340,10 +348,10 @@ class Following:
     # --- the turn ------------------------------------------------------------------------
 
     def _state(self) -> GameState:
-        return self.ledger.state
+        return self.match.snap.state
 
     def _on_event(self, event: TableEvent) -> Steps:
-        if event.what == CARDS_SHOWN and self.ledger.to_show() is not None:
+        if event.what == CARDS_SHOWN and self.match.snap.to_show is not None:
             yield from self._shown(event.cards)  # what a provisional deal waits for, in any phase
             return
         if self.phase == CHECKING:
@@ -366,8 +374,8 @@ class Following:
         state = self._state()
         seen = view.railway
         want = state.railway
-        game = self.ledger.game
-        if self.ledger.provisional and not game.record.turns:
+        game = self.match.snap
+        if self.match.snap.provisional and not game.record.turns:
             first = tuple(card.code for card in seen[: len(want)])
             if len(first) == len(want) and first != want:
                 try:  # the first railway dealt at the table tells the companion its cards
@@ -403,7 +411,7 @@ class Following:
             self._turn = _Turn(laid=laid, chosen=kept)
             self.question = None
         read = read_laid(
-            laid, state, self._turn.chosen, self.config.unsure_below, self.ledger.provisional
+            laid, state, self._turn.chosen, self.config.unsure_below, self.match.snap.provisional
         )
         if isinstance(read, Question):
             self.question = read
@@ -473,7 +481,7 @@ class Following:
         yield from self._act(state, action)
 
     def _shown(self, shown: tuple[SeenCard, ...]) -> Steps:
-        if self.ledger.to_show() is not None and shown:
+        if self.match.snap.to_show is not None and shown:
             try:  # cards taken from the draw pile, or a hand at the end
                 yield Show(tuple(card.code for card in shown))
             except TableError as error:
@@ -486,7 +494,7 @@ class Following:
             return
         state = self._state()
         codes = tuple(card.code for card in shown)
-        if state.player.laura and self.ledger.provisional and len(codes) == 1:
+        if state.player.laura and self.match.snap.provisional and len(codes) == 1:
             # Laura's card, turned up from the draw pile: on a provisional deal the table
             # learns it, and the rules then say whether she plays it or passes (R-10).
             try:
@@ -496,7 +504,7 @@ class Following:
                 self._signal_illegal()
                 return
             if cards.is_chaos(codes[0]):  # shown in the zone: discarded, as anyone's
-                yield from self._act(self.ledger.game.state, Chaos(codes))
+                yield from self._act(self.match.snap.state, Chaos(codes))
             return
         if not codes or not all(cards.is_chaos(code) for code in codes):
             return  # a hand shown at the end, a card put down: nothing to act on
@@ -524,16 +532,16 @@ class Following:
         if any(event.what == DERAILED for event in events) and self.outputs is not None:
             self.outputs.derailed()
         if isinstance(action, Chaos):
-            self._reset(OVER if self.ledger.game.state.over else WAITING)
+            self._reset(OVER if self.match.snap.state.over else WAITING)
         else:
             self._reset(CHECKING)
 
     def _confirm(self) -> None:
         if self.phase != CHECKING:
             return  # nothing waits for a confirmation
-        wanted = self.ledger.to_show()
+        wanted = self.match.snap.to_show
         if wanted is not None and wanted[0] == "taken":
-            why = show_words(self.ledger.game.state, wanted)
+            why = show_words(self.match.snap.state, wanted)
             self.problem = Message("not_yet", {"why": why})
             self._signal_illegal()
             return
@@ -556,7 +564,7 @@ class Following:
     def _undo_refused(self, error: TableError) -> Message:
         """Why UNDO was refused, in words the page can translate: held CONFIRM after a roll
         is the refusal players meet most, so it is not left in the table's English. The
-        ledger decided it (`Ledger.undo_refusal`); its key names the words."""
+        match decided it (`Match.undo_refusal`); its key names the words."""
         if error.key in ("undo_roll", "undo_nothing"):
             return Message(error.key)
         return refused(error)
@@ -594,7 +602,7 @@ class Following:
             return self.question.prompt
         if self.problem is not None:
             return self.problem
-        wanted = self.ledger.to_show()
+        wanted = self.match.snap.to_show
         if wanted is not None:
             return show_words(state, wanted)
         name = state.player.name

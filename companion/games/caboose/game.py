@@ -10,13 +10,12 @@ from importlib.resources import files
 from typing import Any
 
 from companion.games.caboose import advise, camera, commandline, commands, demo, match, sample, view
-from companion.games.caboose.journal import GAME_ID
 from companion.games.caboose.names import check_names
 from companion.games.caboose.record import RecordError, from_json
 from companion.games.caboose.rules.edition import EDITIONS
 from companion.games.caboose.rules.edition import load as load_edition
 from companion.games.caboose.scenes import random_table
-from companion.games.caboose.snapshot import snapshot_of
+from companion.games.caboose.snapshot import GAME_ID, snapshot_of
 from companion.games.caboose.vision import enrolment, eval_vision
 from companion.games.caboose.words import TEXT, session_words
 from companion.games.protocol import Camera, Game, Option

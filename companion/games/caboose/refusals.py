@@ -1,7 +1,7 @@
 """Why the Caboose table says no: `TableError`, and the two checks its readers make before
 acting (the undo limit, `undo_refusal`; a command meant for another last turn,
-`check_turn`). They live apart from the ledger so that what a page shows (`snapshot.py`)
-and where a name enters (`names.py`) refuse alike without importing the ledger.
+`check_turn`). They live apart from the match so that what a page shows (`snapshot.py`)
+and where a name enters (`names.py`) refuse alike without importing the match.
 """
 
 from __future__ import annotations

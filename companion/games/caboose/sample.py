@@ -24,7 +24,7 @@ def sample(table: Table, turns: int = 6, seed: str = "demo") -> None:
     for number in range(turns):
         match = table.match
         assert isinstance(match, Match)
-        state = match.ledger.state
+        state = match.snap.state
         if state.over:
             return
         action = policies[number % 2](state)

@@ -193,7 +193,7 @@ def order_options(
     pile: Sequence[str], taken: Sequence[str], used: Sequence[str]
 ) -> list[dict[str, Any]]:
     """Every distinct pile the turn's penalty cards can leave, best first (R-7's key), each
-    with one order that gives it, in the codes `Ledger.correct` takes (`!`: not combined).
+    with one order that gives it, in the codes `Match.correct` takes (`!`: not combined).
     The pile the players have now is shown with the order they used, marked `chosen`."""
     found: dict[tuple[int, ...], tuple[str, ...]] = {}
     now = tuple(cards.value(c) for c in discard.place(pile, used)[0])
@@ -408,7 +408,7 @@ def build(snap: Snapshot, lang: str = "en", *, light: bool = False) -> dict[str,
     awaited = _awaited(snap)
     doc: dict[str, Any] = {
         "version": 0,  # the table's count of changes: it says its own on every view
-        "game": snap.game_id,
+        "game": snap.id,
         "edition": {"id": state.edition.id, "name": state.edition.name},
         "variant": state.variant,
         "over": state.over,

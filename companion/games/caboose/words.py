@@ -370,7 +370,7 @@ REFUSALS: dict[str, dict[str, str]] = {
         "laura_must_pass": "Laura debe pasar en este turno",
         "laura_must_play": "Laura debe jugar {cards} en este turno",
         "laura_must_discard": "Laura debe descartar {cards} en este turno",
-        # the table (ledger.py, refusals.py)
+        # the table (match.py, refusals.py)
         "not_your_turn": "le toca a {name}, no a {other}",
         "no_seat": "no hay ningún asiento {seat}",
         "game_over_start": "la partida ha terminado: empieza una nueva",

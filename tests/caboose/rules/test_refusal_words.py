@@ -13,12 +13,14 @@ import pytest
 
 from companion.games.caboose.deal import DealError, hold, lay_railway, take
 from companion.games.caboose.follow_messages import MESSAGES
-from companion.games.caboose.ledger import Ledger, TableError
+from companion.games.caboose.match import load, start
 from companion.games.caboose.record import RecordError, from_json
+from companion.games.caboose.refusals import TableError
 from companion.games.caboose.rules import engine
 from companion.games.caboose.rules.engine import apply, deal
 from companion.games.caboose.rules.state import Chaos, Pass, Play, RuleError
 from companion.games.caboose.words import REFUSALS, SESSION
+from companion.games.protocol import Setting, Start
 from companion.pose import Pose
 from companion.store import Store
 from tests.caboose.rules.conftest import laura_table, table
@@ -223,22 +225,22 @@ def test_a_setup_refused_in_both_languages():
     assert error.message == "Rollecate has no variant 'solo-laura' (variants: none)"
     assert spanish(error) == "Rollecate no tiene la variante solo-laura: no tiene variantes"
     store = Store(":memory:")
-    error = refusal_of(lambda: Ledger.start(store, "rolecate", ["Ana", "Ben"]))
+    error = refusal_of(lambda: start(store, Start(("Ana", "Ben"), "rolecate"), Setting()))
     assert error.message.startswith("unknown edition 'rolecate': use one of")
     assert spanish(error).startswith("no existe la edición rolecate: usa una de ")
 
 
 def test_a_correction_of_nothing_and_a_known_deal_in_both_languages(tmp_path):
-    ledger = Ledger.load(Store(tmp_path / "t.sqlite3"), from_json(ROLLECATE_TWO))
-    error = refusal_of(lambda: ledger.correct_roll([1, 1]))
+    match = load(Store(tmp_path / "t.sqlite3"), ROLLECATE_TWO, Setting())
+    error = refusal_of(lambda: match.correct_roll([1, 1]))
     assert error.message == "no turn has been played yet: there is nothing to change"
     assert spanish(error) == "todavía no se ha jugado ningún turno: no hay nada que cambiar"
-    error = refusal_of(lambda: ledger.correct(Pass()))
+    error = refusal_of(lambda: match.correct(Pass()))
     assert error.message == "there is no turn to correct yet"
     assert spanish(error) == "todavía no hay ningún turno que corregir"
-    error = refusal_of(lambda: ledger.lay_first_railway(["2"]))
+    error = refusal_of(lambda: match.lay_first_railway(["2"]))
     assert spanish(error) == "esta mesa conoce su reparto: su vía ya está repartida"
-    error = refusal_of(lambda: ledger.show(["2"]))
+    error = refusal_of(lambda: match.show(["2"]))
     assert spanish(error) == "la mesa no espera que se enseñe ninguna carta"
     error = refusal_of(lambda: take(from_json(ROLLECATE_TWO), ["2"]))
     assert spanish(error) == "no se ha jugado ningún turno: no se ha tomado nada"

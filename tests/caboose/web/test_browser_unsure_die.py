@@ -14,7 +14,7 @@ from companion.games.caboose.tracker import DICE_SETTLED
 from companion.games.caboose.vision.observation import SeenDie
 from companion.store import Store
 from tests.caboose.test_follow import event, lay, see, start
-from tests.playing import ledger
+from tests.playing import match
 from tests.web.test_browser import Server, browser, enter_pin, open_page, shot  # noqa: F401
 
 pytestmark = pytest.mark.browser
@@ -32,13 +32,13 @@ def test_an_unsure_die_is_asked_on_the_page_and_answered_by_a_tap(browser, tmp_p
         enter_pin(page)
         spanish, spanish_errors = open_page(browser, server.url, 390, 844, lang="es-ES")
         view = lay(table, play)
-        needed = ledger(table).staged.dice
+        needed = match(table).staged.dice
         dice = tuple(
             SeenDie("pips", 5 if i == 0 else 6, (400.0 + 40 * i, 560.0), 0.2 if i == 0 else 0.9)
             for i in range(needed)
         )
         see(table, event(DICE_SETTLED, replace(view, dice=dice), dice=dice))
-        assert session.phase == ASKING and not ledger(table).game.record.turns
+        assert session.phase == ASKING and not match(table).snap.record.turns
 
         page.wait_for_selector("#session-question button[data-answer]")
         assert page.locator("#session-question h3").inner_text() == (
@@ -56,10 +56,10 @@ def test_an_unsure_die_is_asked_on_the_page_and_answered_by_a_tap(browser, tmp_p
 
         page.click("#session-question button[data-answer='3']")  # it showed a 3
         deadline = time.monotonic() + 5
-        while not ledger(table).game.record.turns:
+        while not match(table).snap.record.turns:
             assert time.monotonic() < deadline, "the answer did not reach the session"
             time.sleep(0.02)
-        assert ledger(table).game.record.turns[-1]["roll"] == [FACE_MAP[3]] + [FACE_MAP[6]] * (
+        assert match(table).snap.record.turns[-1]["roll"] == [FACE_MAP[3]] + [FACE_MAP[6]] * (
             needed - 1
         )
         page.wait_for_selector("#session-question", state="detached")

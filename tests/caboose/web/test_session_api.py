@@ -22,7 +22,7 @@ from companion.games.caboose.words import session_words
 from companion.pose import Pose
 from companion.store import Store
 from tests.caboose.test_follow import event, followed, lay, see, start, view_of
-from tests.playing import ledger
+from tests.playing import match
 from tests.web.conftest import HEADERS, PIN
 from web.app import create_app
 
@@ -91,7 +91,7 @@ def test_a_change_of_the_session_wakes_the_pages(seated):
     see(table, problems=[Problem("caboose_unseen")])  # not the game: only what is shown
     waiter.join(5)
     assert woke and woke[0] > version
-    assert not ledger(table).game.record.turns
+    assert not match(table).snap.record.turns
     assert state(seated)["session"]["camera"] == ["the caboose is not seen"]
     # the same problems again change nothing shown: no page is woken
     version = table.version
@@ -158,11 +158,11 @@ def test_answering_through_the_page(seated):
 def test_a_bad_answer_is_refused_and_changes_nothing(seated, body, status, rule, says):
     asked(seated)
     table = seated.table
-    before = (seated.session.status(), table.version, ledger(table).staged)
+    before = (seated.session.status(), table.version, match(table).staged)
     answer = seated.client.post("/api/session/answer", json=body, headers=HEADERS)
     assert answer.status_code == status, answer.json
     assert answer.json["error"]["rule"] == rule and says in answer.json["error"]["message"]
-    assert (seated.session.status(), table.version, ledger(table).staged) == before
+    assert (seated.session.status(), table.version, match(table).staged) == before
 
 
 def test_answering_needs_the_pin(seated):
@@ -204,7 +204,7 @@ def test_the_mismatch_and_an_illegal_placement_are_in_the_view(seated):
     doc = state(seated)["session"]
     assert doc["led"] == "error" and "cannot be played" in doc["problem"]
     view = lay(table, play)
-    dice = ledger(table).staged.dice
+    dice = match(table).staged.dice
     rolled = replace(view, dice=view_of(table, dice=[0] * dice).dice)
     see(table, event(DICE_SETTLED, rolled, dice=rolled.dice))
     assert session.phase == CHECKING

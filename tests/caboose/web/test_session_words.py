@@ -25,7 +25,7 @@ from tests.caboose.test_follow import (
     start,
     view_of,
 )
-from tests.playing import act, ledger, new_game
+from tests.playing import act, match, new_game
 from tests.web.conftest import PIN
 from web.app import create_app
 
@@ -82,7 +82,7 @@ def test_roll_the_dice(seated):
     table, session, play, client = seated
     lay(table, play)
     assert session.phase == STAGED
-    dice = ledger(table).staged.dice
+    dice = match(table).staged.dice
     es = said(client, "es")
     assert es["message"] == (f"Ana: tira {dice} dados" if dice != 1 else "Ana: tira 1 dado")
     assert es["roll"] == {"needed": dice, "seen": []}
@@ -113,10 +113,10 @@ def test_a_question_about_an_unsure_card(seated):
 def test_confirm_refused_with_the_mismatch(seated):
     table, session, play, client = seated
     view = lay(table, play)
-    rolled = roll(table, view, [0] * ledger(table).staged.dice)
+    rolled = roll(table, view, [0] * match(table).staged.dice)
     assert session.phase == CHECKING
     see(table, event(CABOOSE_MOVED, replace(rolled, caboose=None)))
-    state = ledger(table).game.state
+    state = match(table).snap.state
     where = f"{state.caboose + 1} desde el final ({card_words(state.railway[state.caboose], 'es')})"
     mismatch = f"el furgón va en la carta {where}; la cámara no lo ve en ninguna"
     es = said(client, "es")
@@ -134,7 +134,7 @@ def test_confirm_refused_with_the_mismatch(seated):
 def test_a_roll_not_undone_is_said_in_spanish(seated):
     table, session, play, client = seated
     view = lay(table, play)
-    roll(table, view, [0] * ledger(table).staged.dice)
+    roll(table, view, [0] * match(table).staged.dice)
     table.handle(Press(UNDO))
     es = said(client, "es")
     assert es["problem"] == "una tirada ya vista no se deshace; si se anotó mal, corrige la tirada"
@@ -150,9 +150,9 @@ def test_show_the_hand_at_the_end_of_a_real_tables_game(tmp_path, settings):
     session = flow(table)
     app = create_app(table, PIN, settings)
     client = app.test_client()
-    while not ledger(table).state.over:
-        act(table, ledger(table).state.to_move, Pass())
-    ana = list(ledger(table).game.state.seats[0].hand)
+    while not match(table).snap.state.over:
+        act(table, match(table).snap.state.to_move, Pass())
+    ana = list(match(table).snap.state.seats[0].hand)
     count = f"{len(ana)} cartas" if len(ana) != 1 else "1 carta"
     es = said(client, "es")
     assert es["message"] == f"fin de la partida: Ana, enseña tu mano ({count}) en la zona marcada"

@@ -7,7 +7,7 @@ from companion.games.caboose.rules.state import Pass
 from companion.games.protocol import Setting
 from companion.store import Store
 from companion.table import Table
-from tests.playing import act, ledger, new_game
+from tests.playing import act, match, new_game
 from tests.web.conftest import HEADERS, PIN
 from web.app import create_app
 
@@ -18,16 +18,14 @@ def test_hands_at_the_end_are_entered_on_the_page(tmp_path, settings):
     new_game(table, "rollecate", ["Ana", "Ben"], seed=2)
     refused = client.post("/api/shown", json={"cards": ["1"]}, headers=HEADERS)
     assert refused.status_code == 409 and refused.json["error"]["rule"] == "deal"
-    while not ledger(table).state.over:
-        act(table, ledger(table).state.to_move, Pass())
+    while not match(table).snap.state.over:
+        act(table, match(table).snap.state.to_move, Pass())
     view = client.get("/api/state").json
     # The guessed hands are not shown, nor counted, nor ranked, until the table shows them.
     assert [player["hand"] for player in view["players"]] == [None, None]
     assert view["ranking"] is None
-    assert view["to_show"] == {
-        "what": "hand", "seat": 0, "name": "Ana", "count": len(ledger(table).state.seats[0].hand)
-    }  # fmt: skip
-    ana = list(ledger(table).state.seats[0].hand)
+    ana = list(match(table).snap.state.seats[0].hand)
+    assert view["to_show"] == {"what": "hand", "seat": 0, "name": "Ana", "count": len(ana)}
     version = table.version
     short = client.post("/api/shown", json={"cards": ana[:-1]}, headers=HEADERS)
     assert short.status_code == 422 and "show every card" in short.json["error"]["message"]
@@ -40,7 +38,7 @@ def test_hands_at_the_end_are_entered_on_the_page(tmp_path, settings):
     assert done.json["to_show"]["name"] == "Ben"
     assert sorted(done.json["players"][0]["hand"]) == sorted(ana)
     assert done.json["players"][1]["hand"] is None and done.json["ranking"] is None
-    ben = list(ledger(table).state.seats[1].hand)
+    ben = list(match(table).snap.state.seats[1].hand)
     last = client.post("/api/shown", json={"cards": ben}, headers=HEADERS).json
     assert last["to_show"] is None and last["ranking"]["winners"]
     assert sorted(last["players"][1]["hand"]) == sorted(ben)

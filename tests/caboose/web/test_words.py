@@ -26,7 +26,7 @@ from companion.games.caboose.words import (
 from companion.store import Store
 from tests.caboose.rules.conftest import table
 from tests.caboose.test_follow import lay, roll, start
-from tests.playing import ledger
+from tests.playing import match
 from tests.web.conftest import record
 from tests.words_checks import codes_in, sample_views
 from web.words import SHELL
@@ -81,7 +81,7 @@ def test_the_session_says_one_more_die_in_both_languages(tmp_path):
     """A die more than the one still wanted: "1 is wanted", "falta 1"."""
     table_, session, _, play = start(Store(tmp_path / "table.sqlite3"), "rollecate")
     laid = lay(table_, play)
-    for _ in range(ledger(table_).staged.dice - 1):
+    for _ in range(match(table_).staged.dice - 1):
         roll(table_, laid, [0])
     roll(table_, laid, [0, 0])
     said = session.problem.as_json()
