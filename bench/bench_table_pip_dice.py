@@ -45,8 +45,10 @@ def run(scenes: int, seed: int, difficulty: str, colours: tuple[str, ...]) -> di
     readings: list[tuple[int, int]] = []  # (fit, learned) of each die read, in order
     read_dice = off_the_cards.read_dice
 
-    def reading(frame: np.ndarray, calibration: object, spots: list, faint: list) -> list:
-        got = read_dice(frame, calibration, spots, faint)
+    def reading(
+        frame: np.ndarray, calibration: object, spots: list, faint: list, *on_a_card: object
+    ) -> list:
+        got = read_dice(frame, calibration, spots, faint, *on_a_card)
         looks = [dice_reader.look_at(frame, calibration, x, y) for x, y in spots]
         looks += [dice_reader.look_at(frame, calibration, x, y, faint=True) for x, y in faint]
         looks = [look for look in looks if look is not None]

@@ -75,7 +75,7 @@ class Listener(threading.Thread):
 
 def play_one(table: Table, dice: random.Random) -> None:
     """One real turn by a bot (a new game when the last one ended)."""
-    state = table.match.ledger.state
+    state = table.match.snap.state
     if state.over:
         table.start("caboose", Start(("Ana", "Ben", "Cleo"), "rollecate", seed=dice.random()))
         return
@@ -137,7 +137,7 @@ def throughput(port: int, seconds: float, workers: int) -> float:
 
 def build_time(table: Table, repeats: int = 200) -> float:
     """Median ms to build the view once (what a change costs before the cache serves it)."""
-    snap = table.match.ledger.snapshot()
+    snap = table.match.snapshot()
     times = []
     for _ in range(repeats):
         started = time.perf_counter()
