@@ -387,7 +387,9 @@ def main(args: argparse.Namespace) -> int:
         print(f"the companion's game is the players' true game: {doc['truth_matched']}")
     sys.stdout.flush()  # the result is read now, not when the page is stopped
     if not args.headless:
-        print("the game is over; the page stays up until Ctrl-C", file=said, flush=True)
+        # Ctrl-C may come as soon as the line is read, before print has returned: it is
+        # inside the block that ends the demo cleanly on it
         with contextlib.suppress(KeyboardInterrupt):
+            print("the game is over; the page stays up until Ctrl-C", file=said, flush=True)
             threading.Event().wait()
     return 0
