@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import errno
 import fcntl
+import io
 import ipaddress
 import logging
 import resource
@@ -27,6 +28,8 @@ import sys
 import threading
 from pathlib import Path
 from typing import Any, TextIO
+
+import segno
 
 from companion import games
 from companion.store import Store, StoreError
@@ -164,47 +167,71 @@ def _only_here(host: str) -> bool:
         return False
 
 
+def phone_urls(host: str, port: int, addresses: list[str], name: str | None) -> list[str]:
+    """The addresses a phone of the table's network opens a page listening on `host:port`
+    at: on every IPv4 network (0.0.0.0), this machine's non-loopback `addresses` and its mDNS
+    `name` if it has one; on one address or name a phone can reach, that one; else none."""
+    if host == "0.0.0.0":
+        phones = [a for a in addresses if not ipaddress.ip_address(a).is_loopback]
+        return [_url(a, port) for a in phones] + ([_url(name, port)] if name and phones else [])
+    if host == "::" or _only_here(host):  # waitress on "::" listens on IPv6 alone
+        return []
+    return [_url(host, port)]
+
+
 def where_to_open(
     host: str, port: int, opening: str, addresses: list[str], name: str | None
 ) -> list[str]:
-    """What to print about a page listening on `host:port`, first line first: on every
-    IPv4 network (0.0.0.0), each address a phone of the table's network can open (this
-    machine's non-loopback `addresses`, and its mDNS `name` if it has one) and localhost
-    for this machine; on loopback, that no phone can open it and how to open it to them
-    (`opening`: the flag or setting that does it); on one address or name, that one. Never
-    "localhost" alone: on a phone it names the phone itself."""
+    """What to print about a page listening on `host:port`, first line first: each address
+    a phone of the table's network can open (`phone_urls`) and, on every network,
+    localhost for this machine; on loopback, that no phone can open it and how to open it
+    to them (`opening`: the flag or setting that does it). Never "localhost" alone: on a
+    phone it names the phone itself."""
     here = _url("localhost", port)
+    urls = phone_urls(host, port, addresses, name)
+    if host == "0.0.0.0" and not urls:
+        return [
+            f"open {here} on this machine; phones cannot reach it yet: this machine has "
+            "no network address (join it to the table's network, then start again)"
+        ]
     if host == "0.0.0.0":
-        phones = [a for a in addresses if not ipaddress.ip_address(a).is_loopback]
-        if not phones:
-            return [
-                f"open {here} on this machine; phones cannot reach it yet: this machine has "
-                "no network address (join it to the table's network, then start again)"
-            ]
-        urls = [_url(a, port) for a in phones] + ([_url(name, port)] if name else [])
         return [
             "open the page on a phone of the table's network at:",
             *(f"  {url}" for url in urls),
             f"  or at {here} on this machine",
         ]
-    if host == "::":  # waitress listens on IPv6 alone there (IPV6_V6ONLY)
+    if host == "::":
         return [
             f"open {here} on this machine, or its IPv6 address on a phone; phones on IPv4 "
             f"cannot reach it: to open it to them, {opening}"
         ]
-    if _only_here(host):
+    if not urls:
         return [
             f"open {_url(host, port)} on this machine only: it listens on {host}, which no "
             f"phone can reach; to open it to the table's phones, {opening}"
         ]
-    return [f"open {_url(host, port)} on a phone of the table's network"]
+    return [f"open {urls[0]} on a phone of the table's network"]
+
+
+def join_code(url: str) -> str:
+    """`url` as a QR code drawn in text for a phone's camera (segno draws it in Unicode
+    half blocks, light modules as blocks, for a terminal's dark background)."""
+    drawn = io.StringIO()
+    segno.make(url, error="m").terminal(out=drawn, compact=True)
+    return drawn.getvalue().rstrip("\n")
 
 
 def say_where(lead: str, host: str, port: int, opening: str, out: TextIO | None = None) -> None:
     """`where_to_open` for this machine, printed on `out` (standard output if None), the
-    first line after `lead`."""
-    first, *rest = where_to_open(host, port, opening, machine_addresses(), local_name())
+    first line after `lead`; then, where a phone can open the page, a QR code of its first
+    address to scan instead of typing it."""
+    addresses, name = machine_addresses(), local_name()
+    first, *rest = where_to_open(host, port, opening, addresses, name)
     print(f"{lead}{first}", *rest, sep="\n", file=out)
+    urls = phone_urls(host, port, addresses, name)
+    if urls:
+        print(f"or scan this with a phone's camera to open {urls[0]}:", file=out)
+        print(join_code(urls[0]), file=out)
 
 
 def serve_in_background(app: Any, host: str, port: int) -> Any:

@@ -16,11 +16,14 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import cv2
+import numpy as np
 import pytest
 import waitress
 import waitress.server
 from flask import Flask
 
+import web.serve
 from companion.app.cli import main
 from companion.app.demo import _serve as demo_page
 from companion.games.caboose.rules.state import Pass
@@ -30,7 +33,7 @@ from tests.playing import act, match
 from tests.web.conftest import HEADERS, PIN, served
 from tests.web.test_security import stream_status
 from web.app import Settings, create_app
-from web.serve import MAX_STREAMS, deal_demo, where_to_open
+from web.serve import MAX_STREAMS, deal_demo, say_where, where_to_open
 
 
 @contextmanager
@@ -185,6 +188,33 @@ def test_where_phones_open_the_page():
     (loopback,) = where_to_open("::1", 80, "use --host 0.0.0.0", [], None)
     assert loopback.startswith("open http://[::1]:80/ on this machine only")
     assert loopback.endswith("use --host 0.0.0.0")
+
+
+def scanned(drawn: str) -> str:
+    """What a phone's camera reads from a QR code drawn in half blocks, each character two
+    modules (upper, lower), light where the character is: decoded by OpenCV, not by the
+    library that drew it."""
+    upper, lower = {"█": 1, "▀": 1, "▄": 0, " ": 0}, {"█": 1, "▀": 0, "▄": 1, " ": 0}
+    rows = [[halves[c] for c in line] for line in drawn for halves in (upper, lower)]
+    light = np.array(rows, dtype=np.uint8) * 255
+    big = cv2.resize(light, None, fx=8, fy=8, interpolation=cv2.INTER_NEAREST)
+    text, *_ = cv2.QRCodeDetector().detectAndDecode(big)
+    return text
+
+
+def test_the_service_prints_a_qr_code_a_phone_scans_to_open_the_page(monkeypatch, capsys):
+    monkeypatch.setattr(web.serve, "machine_addresses", lambda: ["127.0.0.1", "192.168.1.20"])
+    monkeypatch.setattr(web.serve, "local_name", lambda: "pi.local")
+    say_where("Caboose Companion: ", "0.0.0.0", 8000, "")
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "Caboose Companion: open the page on a phone of the table's network at:"
+    scan = out.index("or scan this with a phone's camera to open http://192.168.1.20:8000/:")
+    drawn = out[scan + 1 :]
+    assert len(drawn) >= 10 and all(set(line) <= set("█▀▄ ") for line in drawn)
+    assert scanned(drawn) == "http://192.168.1.20:8000/"
+    say_where("Caboose Companion: ", "127.0.0.1", 8000, "use --host 0.0.0.0")
+    (only,) = capsys.readouterr().out.splitlines()  # no phone can open it: nothing to scan
+    assert "on this machine only" in only
 
 
 def test_a_port_in_use_is_a_clear_message(tmp_path, capsys):
