@@ -63,7 +63,7 @@ from companion.games.caboose.snapshot import (
     Snapshot,
     Staged,
     fold,
-    turned,
+    with_turn,
 )
 from companion.games.caboose.tracker import CameraHint
 from companion.games.lobby import Lobby
@@ -271,11 +271,11 @@ class Match(base.KeptMatch[Snapshot]):
         if isinstance(action, Play | Chaos):
             self._reveal(seat, action.cards)
         try:
-            _, events = engine.apply(self.snap.state, action)
+            after, events = engine.apply(self.snap.state, action)
         except RuleError as error:
             raise _ruled(error) from None
-        turn = to_turn(action, events)  # kept as a restart folds it, on disk before anyone
-        self.keep(turned(self.snap, turn), TURN, turn)  # is told
+        turn = to_turn(action, events)
+        self.keep(with_turn(self.snap, turn, after, events), TURN, turn)  # on disk first
         self.staged = None
         self.revision += 1
         return events

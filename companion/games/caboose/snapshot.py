@@ -113,17 +113,26 @@ def turned(game: Snapshot, turn: dict[str, Any]) -> Snapshot:
     """The game after one more turn of its record, checked by the engine (a `RecordError`
     naming the turn that breaks a rule)."""
     number = len(game.record.turns) + 1
-    state = game.state
     try:
-        after, happened = engine.apply(state, to_action(turn, number))
+        after, happened = engine.apply(game.state, to_action(turn, number))
     except (RuleError, cards.CardCodeError) as error:
         raise RecordError(number, getattr(error, "rule", "hand"), str(error)) from None
+    return with_turn(game, turn, after, happened)
+
+
+def with_turn(
+    game: Snapshot, turn: dict[str, Any], after: GameState, happened: tuple[Event, ...]
+) -> Snapshot:
+    """The game with `turn` added to its record, the engine having applied it (`after`,
+    what `happened`): a turn folded from the journal (`turned`) and a turn the match has
+    just applied are one game, the engine run once for each."""
+    number = len(game.record.turns) + 1
     return replace(
         game,
         record=replace(game.record, turns=[*game.record.turns, turn]),
         state=after,
-        before=state,
-        lines=(*game.lines, turn_line(number, state.player.name, happened)),
+        before=game.state,
+        lines=(*game.lines, turn_line(number, game.state.player.name, happened)),
         events=(*game.events, happened),
     )
 
