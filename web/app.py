@@ -143,7 +143,8 @@ class _OldCommandPaths:
     def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
         path: str = environ.get("PATH_INFO", "")
         name = path.removeprefix("/api/")
-        if name != path and path not in self._own and declared(name):
+        old = name != path and not name.startswith("command/")  # the route itself: as it is
+        if old and path not in self._own and declared(name):
             environ["PATH_INFO"] = f"/api/command/{name}"
         return self._app(environ, start_response)
 
