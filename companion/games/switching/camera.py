@@ -22,7 +22,17 @@ from companion.games.switching.board import Board
 from companion.games.switching.board import load as load_board
 from companion.games.switching.commands import Seen
 from companion.games.switching.follow import BoardSeen
-from companion.games.switching.vision.reader import SeenBoard, read_board
+from companion.games.switching.scenes import DICE_BAND
+from companion.games.switching.vision.reader import (
+    APRON_MM,
+    SeenBoard,
+    read_board,
+    reading_layout,
+)
+from companion.vision.dice_art import DIE_MM
+from companion.vision.table import TableLayout
+
+_EDGE_MM = 10.0  # beyond the board's top and bottom edges: a hand's reach of table
 
 # What a frame may lack while people play: a hand over the board, the dice in a hand. These
 # are waited for, not said; everything else the reader reports is the camera's problem.
@@ -103,3 +113,19 @@ def follow(session: Mapping[str, Any]) -> bool:
     """How the turn flow follows a table through the camera, from the configuration's
     [session] keys: the switching-track game has none of its own; a camera follows it."""
     return True
+
+
+def area(setup: CameraSetup, option: str) -> tuple[TableLayout, tuple[float, float, float, float]]:
+    """Where this game's pieces lie, for the setup check: the board (placed by its own
+    corner markers, wherever it lies on the table) and, on its left and right, the band
+    where the dice are thrown and the depots stand; in the reader's millimetres (the
+    board's, with the apron round it)."""
+    board = load_board(option)
+    width, height = board.size
+    beside = DICE_BAND[1] + DIE_MM
+    return reading_layout(board), (
+        APRON_MM - beside,
+        APRON_MM - _EDGE_MM,
+        APRON_MM + width + beside,
+        APRON_MM + height + _EDGE_MM,
+    )

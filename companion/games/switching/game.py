@@ -124,7 +124,7 @@ GAME = Game(
     button=commands.button,
     replay=commandline.replay_text,
     watch=watch,
-    camera=Camera(watcher=camera.Camera.over, follow=camera.follow, scene=scene),
+    camera=Camera(watcher=camera.Camera.over, follow=camera.follow, scene=scene, area=camera.area),
     sample=sample,
     simulate=commandline.simulate,
     add_arguments=commandline.add_arguments,

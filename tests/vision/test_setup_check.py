@@ -1,0 +1,154 @@
+"""The setup check's findings on synthetic frames: a table ready, and each thing a person
+gets wrong when placing the camera (a marker out of view, too dark, blurred, glare, the
+game's area cut off, the table measured other than configured), said in both languages
+with what to do."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.games import game
+from companion.games.protocol import CameraSetup
+from companion.synthetic import Camera, Scene, camera_view, render
+from companion.vision.setup_check import Finding, Report, check_frame, play_area
+from companion.vision.setup_words import WORDS
+from companion.vision.table import TableLayout
+
+SMALL = replace(Camera.easy(), frame_size=(728, 544))
+TABLE = TableLayout()
+
+
+def frame_of(scene: Scene, seed: int = 3) -> np.ndarray:
+    return render(scene, seed, SMALL)
+
+
+def checked(frame: np.ndarray, game_id: str = "caboose", layout: TableLayout = TABLE) -> Report:
+    chosen = game(game_id)
+    setup = CameraSetup(layout, SMALL.frame_size)
+    return check_frame(frame, layout, play_area(chosen, setup, chosen.options[0].id))
+
+
+def found(report: Report, key: str) -> list[Finding]:
+    return [finding for finding in report.findings if finding.key == key]
+
+
+def test_a_table_in_view_is_ready_and_says_so() -> None:
+    report = checked(frame_of(Scene()))
+    assert report.ready and report.first_fix is None
+    assert report.frame_size == (728, 544)
+    assert [f.params["id"] for f in found(report, "marker") if f.ok] == [0, 1, 2, 3]
+    assert report.findings[0].said() == "Camera found: 728 x 544 pixels."
+    assert "728 x 544" in report.findings[0].said("es")
+    assert {f.key for f in report.findings} >= {"table_size", "area", "focus", "exposure", "glare"}
+    assert all(f.fix() is None for f in report.findings)
+
+
+def test_a_hidden_marker_is_named_by_where_it_lies_first() -> None:
+    scene = Scene()
+    frame = frame_of(scene)
+    view = camera_view(3, SMALL, scene.layout)
+    quad = view.to_pixels(scene.layout.marker_corners()[1])  # top right
+    colour = tuple(int(c) for c in frame[frame.shape[0] // 2, frame.shape[1] // 2])
+    cv2.fillConvexPoly(frame, np.round(quad).astype(np.int32), colour)
+    report = checked(frame)
+    assert not report.ready
+    first = report.first_fix
+    assert first is not None and first.key == "marker" and first.params["id"] == 1
+    assert first.said() == "Marker 1 (top right) is missing."
+    assert "top right is in view" in (first.fix() or "")
+    assert "arriba a la derecha" in (first.fix("es") or "")
+    assert [f.params["id"] for f in found(report, "marker") if f.ok] == [0, 2, 3]
+    assert not found(report, "table_size")  # not measured with a marker missing
+
+
+def test_the_size_measured_from_the_markers_is_the_table_laid_out() -> None:
+    laid = TableLayout(width=900.0, height=700.0)
+    report = checked(frame_of(Scene(layout=laid)))
+    size = found(report, "table_size")[0]
+    assert not size.ok and report.first_fix == size
+    assert report.measured is not None
+    assert abs(report.measured.width - 900) <= 12 and abs(report.measured.height - 700) <= 12
+    assert "configuration says 840 x 630 mm" in size.said()
+    assert "--save" in (size.fix() or "")
+    assert checked(frame_of(Scene(layout=laid)), layout=report.measured).ready
+
+
+def test_a_dark_picture_asks_for_light() -> None:
+    frame = (frame_of(Scene()) * 0.2).astype(np.uint8)
+    exposure = found(checked(frame), "exposure")[0]
+    assert not exposure.ok and exposure.params["level"] == "dark"
+    assert exposure.said() == "The picture is too dark."
+    assert "lamp" in (exposure.fix() or "") and "lámpara" in (exposure.fix("es") or "")
+
+
+def test_an_overexposed_picture_is_too_bright_not_glare() -> None:
+    frame = cv2.convertScaleAbs(frame_of(Scene()), alpha=3.0)
+    report = checked(frame)
+    exposure = found(report, "exposure")[0]
+    assert not exposure.ok and exposure.params["level"] == "bright"
+    assert not found(report, "glare")
+
+
+def test_a_blurred_picture_asks_for_focus() -> None:
+    frame = cv2.GaussianBlur(frame_of(Scene()), (0, 0), 2.5)
+    report = checked(frame)
+    focus = found(report, "focus")[0]
+    assert not focus.ok, focus
+    assert "focus ring" in (focus.fix() or "")
+    sharp = found(checked(frame_of(Scene())), "focus")[0]
+    assert sharp.ok and sharp.params["blur_px"] < focus.params["blur_px"]
+
+
+def test_a_lamp_reflected_on_the_table_is_glare_with_where_it_is() -> None:
+    frame = frame_of(Scene())
+    height, width = frame.shape[:2]
+    cv2.circle(frame, (width // 2, height // 2), 18, (255, 255, 255), -1)
+    glare = found(checked(frame), "glare")[0]
+    assert not glare.ok and glare.params == {"spots": 1, "place": "centre"}
+    assert "largest at the centre" in glare.said()
+    assert "tilt the camera" in (glare.fix() or "")
+    assert found(checked(frame_of(Scene())), "glare")[0].ok
+
+
+def test_a_play_area_cut_off_names_the_side() -> None:
+    frame = frame_of(Scene())[:, :600]  # the right of the table out of the picture
+    report = checked(frame)
+    area = found(report, "area")[0]
+    assert not area.ok and area.params["cut"] == ("right",)
+    assert "cut off at the right of the picture" in area.said()
+    assert "towards the right" in (area.fix() or "")
+    assert "la derecha" in area.said("es")
+    assert [f.params["place"] for f in found(report, "marker") if not f.ok] == [
+        "top_right",
+        "bottom_right",
+    ]
+
+
+def test_the_switching_game_needs_its_board_and_the_dice_beside_it_in_view() -> None:
+    chosen = game("switching")
+    frame = render(chosen.camera.scene(2), 2, SMALL)  # the board lies turned in it
+    assert found(checked(frame, "switching"), "area")[0].ok
+    cut = found(checked(frame[:, 200:], "switching"), "area")[0]
+    assert not cut.ok and cut.params["cut"] == ("left",)
+    bare = found(checked(frame_of(Scene()), "switching"), "area_unplaced")[0]
+    assert not bare.ok and "Lay the board" in (bare.fix() or "")
+
+
+def test_no_picture_is_said() -> None:
+    report = checked(None)  # type: ignore[arg-type]
+    assert not report.ready and report.first_fix == Finding("camera_none", False)
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_every_finding_is_said_in_both_languages(lang: str) -> None:
+    assert WORDS["en"].keys() == WORDS["es"].keys()
+    frames = [frame_of(Scene()), (frame_of(Scene()) * 0.2).astype(np.uint8)]
+    for frame in frames:
+        for finding in checked(frame).findings:
+            said = finding.as_json(lang)
+            assert said["said"] and "{" not in said["said"]
+            assert said["ok"] or said["fix"]
