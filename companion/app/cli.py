@@ -28,6 +28,11 @@ DELEGATED: dict[str, tuple[str, str]] = {
         "companion.vision.markers",
         "write the printable A4 sheet of the four table markers (PDF or PNG)",
     ),
+    "check": (
+        "companion.app.check",
+        "check the table with the camera in place (markers, size, play area, focus, light, "
+        "buttons, speaker); --save keeps what it measured",
+    ),
     "enroll": (
         "companion.app.enroll",
         "teach the companion a printed deck by showing it each card face once",

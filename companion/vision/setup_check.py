@@ -119,9 +119,15 @@ class Report:
         return next((finding for finding in self.findings if not finding.ok), None)
 
 
-def check_frame(frame: np.ndarray | None, layout: TableLayout, area: PlayArea) -> Report:
-    """All the findings of one frame over a table configured as `layout`, for the game
-    whose pieces lie in `area`. A frame that is None is a camera that gave no picture."""
+def check_frame(
+    frame: np.ndarray | None,
+    layout: TableLayout,
+    area: PlayArea,
+    frame_size: tuple[int, int] | None = None,
+) -> Report:
+    """All the findings of one frame over a table configured as `layout` with frames of
+    `frame_size` (None: not configured), for the game whose pieces lie in `area`. A frame
+    that is None is a camera that gave no picture."""
     if frame is None or frame.ndim not in (2, 3) or frame.size == 0:
         return Report((Finding("camera_none", False),), None, None)
     if frame.ndim == 2:
@@ -133,6 +139,15 @@ def check_frame(frame: np.ndarray | None, layout: TableLayout, area: PlayArea) -
             "camera", width >= MIN_FRAME, {"width": width, "height": height, "least": MIN_FRAME}
         )
     ]
+    if frame_size is not None:  # recognition expects the configured size on every frame
+        configured = {"configured_width": frame_size[0], "configured_height": frame_size[1]}
+        findings.append(
+            Finding(
+                "frame_size",
+                tuple(frame_size) == (width, height),
+                {"width": width, "height": height, **configured},
+            )
+        )
     markers = find_markers(grey, ids=frozenset(layout.marker_corners()))
     findings += marker_findings(markers)
     measured = measure_table(markers, layout)

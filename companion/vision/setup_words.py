@@ -30,6 +30,10 @@ WORDS: dict[str, dict[str, str]] = {
         "camera": "Camera found: {width} x {height} pixels.",
         "camera.bad": "Camera found, but its pictures are only {width} x {height} pixels.",
         "camera.fix": "Choose a larger picture size (at least {least} pixels wide) for the camera.",
+        "frame_size": "The configuration expects pictures of this size.",
+        "frame_size.bad": "The configuration expects pictures of {configured_width} x "
+        "{configured_height} pixels, but the camera gives {width} x {height}.",
+        "frame_size.fix": "Save what the camera gives: run the check again with --save.",
         "marker": "Marker {id} ({place}) found.",
         "marker.bad": "Marker {id} ({place}) is missing.",
         "marker.fix": "Move the camera so the marker at the {place} is in view, and check "
@@ -60,6 +64,8 @@ WORDS: dict[str, dict[str, str]] = {
         "{place}.",
         "glare.fix": "Move the lamp or tilt the camera a little until the reflection is gone.",
         "pins": "The buttons, LED and buzzer were not tested: {why}.",
+        "pins.none": "this computer has no GPIO pins",
+        "pins.mock": 'the configuration sets gpio.pin_factory = "mock"',
         "button": "The {button} button works.",
         "button.none.bad": "The {button} button was not pressed within {seconds} seconds.",
         "button.none.fix": "Check the {button} button's wires to GPIO {pin} and ground.",
@@ -71,6 +77,9 @@ WORDS: dict[str, dict[str, str]] = {
         "speaker": "The speaker said: {sentence}",
         "speaker.bad": "The speaker cannot talk: espeak-ng is missing.",
         "speaker.fix": "Install it: sudo apt-get install espeak-ng.",
+        "speaker.failed.bad": "The speaker could not say its sentence ({problem}).",
+        "speaker.failed.fix": "Check that the speaker is plugged in and turned up, and that "
+        "speech.voice names a voice espeak-ng has (espeak-ng --voices lists them).",
         "sentence": "Hello, I am the table's companion.",
         "press": "Press {button} now.",
         "ready": "The table is ready.",
@@ -88,6 +97,7 @@ WORDS: dict[str, dict[str, str]] = {
         "and": "and",
         "button.pass": "PASS",
         "button.confirm": "CONFIRM",
+        "button.undo": "CONFIRM held down (UNDO)",
     },
     "es": {
         "camera_none.bad": "La cámara no dio ninguna imagen.",
@@ -98,6 +108,10 @@ WORDS: dict[str, dict[str, str]] = {
         "píxeles.",
         "camera.fix": "Elige un tamaño de imagen mayor (al menos {least} píxeles de ancho) "
         "para la cámara.",
+        "frame_size": "La configuración espera imágenes de este tamaño.",
+        "frame_size.bad": "La configuración espera imágenes de {configured_width} x "
+        "{configured_height} píxeles, pero la cámara da {width} x {height}.",
+        "frame_size.fix": "Guarda lo que da la cámara: vuelve a comprobar con --save.",
         "marker": "Marcador {id} ({place}) encontrado.",
         "marker.bad": "Falta el marcador {id} ({place}).",
         "marker.fix": "Mueve la cámara para que se vea el marcador de {place}, y comprueba "
@@ -129,6 +143,8 @@ WORDS: dict[str, dict[str, str]] = {
         "glare.fix": "Mueve la lámpara o inclina un poco la cámara hasta que el reflejo "
         "desaparezca.",
         "pins": "No se probaron los botones, el LED ni el zumbador: {why}.",
+        "pins.none": "este ordenador no tiene pines GPIO",
+        "pins.mock": 'la configuración pone gpio.pin_factory = "mock"',
         "button": "El botón {button} funciona.",
         "button.none.bad": "No se pulsó el botón {button} en {seconds} segundos.",
         "button.none.fix": "Revisa los cables del botón {button} al GPIO {pin} y a tierra.",
@@ -140,6 +156,9 @@ WORDS: dict[str, dict[str, str]] = {
         "speaker": "El altavoz dijo: {sentence}",
         "speaker.bad": "El altavoz no puede hablar: falta espeak-ng.",
         "speaker.fix": "Instálalo: sudo apt-get install espeak-ng.",
+        "speaker.failed.bad": "El altavoz no pudo decir su frase ({problem}).",
+        "speaker.failed.fix": "Comprueba que el altavoz está enchufado y con volumen, y que "
+        "speech.voice nombra una voz que espeak-ng tiene (espeak-ng --voices las lista).",
         "sentence": "Hola, soy el acompañante de la mesa.",
         "press": "Pulsa {button} ahora.",
         "ready": "La mesa está lista.",
@@ -157,6 +176,7 @@ WORDS: dict[str, dict[str, str]] = {
         "and": "y",
         "button.pass": "PASS",
         "button.confirm": "CONFIRM",
+        "button.undo": "CONFIRM mantenido (deshacer)",
     },
 }
 
@@ -183,6 +203,8 @@ def fix(finding: Said, lang: str = "en") -> str:
 def _variant(finding: Said) -> str:
     if finding.key == "exposure" and not finding.ok:
         return f"exposure.{finding.params['level']}"
+    if finding.key == "speaker" and not finding.ok and finding.params.get("problem"):
+        return "speaker.failed"
     if finding.key == "button" and not finding.ok:
         return "button.other" if finding.params.get("seen") else "button.none"
     return finding.key
@@ -197,6 +219,8 @@ def _params(finding: Said, lang: str) -> dict[str, Any]:
     if "cut" in params:
         sides = [word(f"place.{side}", lang) for side in params["cut"]]
         params["cut"] = f" {word('and', lang)} ".join(sides)
+    if "why" in params:
+        params["why"] = word(f"pins.{params['why']}", lang)
     for name in ("button", "seen"):
         if params.get(name):
             params[name] = word(f"button.{params[name]}", lang)
