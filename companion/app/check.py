@@ -29,6 +29,7 @@ import numpy as np
 import tomlkit
 from gpiozero import Factory
 
+from companion.app.cli import seconds
 from companion.app.config import Config, ConfigError, load, parse
 from companion.arguments import CommandLine
 from companion.games import default, game, games
@@ -223,7 +224,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--settle",
-        type=float,
+        type=seconds,
         default=SETTLE_SECONDS,
         metavar="SECONDS",
         help="let the camera's exposure settle this long first (default %(default)s)",
@@ -241,7 +242,7 @@ def main(argv: list[str] | None = None) -> int:
     chosen = game(args.game)
     source = args.camera or config.camera.source
     try:
-        frame = read_settled(source, chosen, max(args.settle, 0.0))
+        frame = read_settled(source, chosen, args.settle)
     except FrameSourceError as error:
         print(f"{word('not_ready', lang)}\n  {Finding('camera_none', False).said(lang)}\n  "
               f"-> {error}", file=sys.stderr)  # fmt: skip

@@ -19,11 +19,11 @@ FRAME_KEYS = ("no_image", "frame_tiny", "too_dark", "overexposed")
 _TO_BGR = {1: cv2.COLOR_GRAY2BGR, 3: None, 4: cv2.COLOR_BGRA2BGR}  # by channel count
 
 
-def as_bgr(frame: object) -> tuple[np.ndarray | None, tuple[str, dict[str, Any]] | None]:
-    """(`frame` as an 8-bit BGR image, None) or (None, (key, params)) saying why it cannot
-    be read: `no_image` (not an image of numbers), `frame_tiny` {width, height} (under 64
-    pixels a side), `too_dark` (its brightest hundredth under 40 grey levels),
-    `overexposed` (more than half of it white)."""
+def as_image(frame: object) -> tuple[np.ndarray | None, tuple[str, dict[str, Any]] | None]:
+    """(`frame` as an 8-bit BGR image, None) or (None, (key, params)) saying why it is no
+    picture to read: `no_image` (not an image of numbers), `frame_tiny` {width, height}
+    (under 64 pixels a side). Its light is not judged: `as_bgr` does that for a reader,
+    the setup check in its own words."""
     shape = getattr(frame, "shape", ())
     channels = shape[2] if len(shape) == 3 else 1
     if (
@@ -40,7 +40,16 @@ def as_bgr(frame: object) -> tuple[np.ndarray | None, tuple[str, dict[str, Any]]
     if frame.dtype != np.uint8:
         frame = np.clip(np.nan_to_num(frame.astype(np.float32)), 0, 255).astype(np.uint8)
     convert = _TO_BGR[channels]
-    frame = frame if convert is None else cv2.cvtColor(frame, convert)
+    return (frame if convert is None else cv2.cvtColor(frame, convert)), None
+
+
+def as_bgr(frame: object) -> tuple[np.ndarray | None, tuple[str, dict[str, Any]] | None]:
+    """(`frame` as an 8-bit BGR image, None) or (None, (key, params)) saying why it cannot
+    be read: `as_image`'s, or `too_dark` (its brightest hundredth under 40 grey levels),
+    `overexposed` (more than half of it white)."""
+    frame, problem = as_image(frame)
+    if frame is None:
+        return None, problem
     thumb = cv2.cvtColor(frame[::8, ::8], cv2.COLOR_BGR2GRAY)
     if float(np.percentile(thumb, 99)) < 40:
         return None, ("too_dark", {})

@@ -35,6 +35,7 @@ import numpy as np
 from companion.games.protocol import CameraSetup, Game
 from companion.vision import setup_words
 from companion.vision.calibrate import TABLE_IDS, Calibration, calibrate, find_markers
+from companion.vision.frame_checks import as_image
 from companion.vision.table import TableLayout
 
 # the markers, in TableLayout's order, by where they lie as the camera sees the table
@@ -120,18 +121,23 @@ class Report:
 
 
 def check_frame(
-    frame: np.ndarray | None,
+    frame: object,
     layout: TableLayout,
     area: PlayArea,
     frame_size: tuple[int, int] | None = None,
 ) -> Report:
     """All the findings of one frame over a table configured as `layout` with frames of
     `frame_size` (None: not configured), for the game whose pieces lie in `area`. A frame
-    that is None is a camera that gave no picture."""
-    if frame is None or frame.ndim not in (2, 3) or frame.size == 0:
+    that is None (or no image) is a camera that gave no picture."""
+    frame, problem = as_image(frame)
+    if frame is None:
+        if problem is not None and problem[0] == "frame_tiny":
+            size = problem[1]["width"], problem[1]["height"]
+            tiny = Finding(
+                "camera", False, {"width": size[0], "height": size[1], "least": MIN_FRAME}
+            )
+            return Report((tiny,), size, None)
         return Report((Finding("camera_none", False),), None, None)
-    if frame.ndim == 2:
-        frame = cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
     height, width = frame.shape[:2]
     grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     findings = [

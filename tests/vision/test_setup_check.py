@@ -143,6 +143,18 @@ def test_no_picture_is_said() -> None:
     assert not report.ready and report.first_fix == Finding("camera_none", False)
 
 
+def test_any_picture_a_camera_gives_is_checked_and_a_tiny_one_is_said() -> None:
+    frame = frame_of(Scene())
+    with_alpha = cv2.cvtColor(frame, cv2.COLOR_BGR2BGRA)
+    assert checked(with_alpha).ready
+    assert checked(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)).ready
+    tiny = checked(frame[:48, :60]).first_fix
+    assert (
+        tiny is not None
+        and tiny.said() == "Camera found, but its pictures are only 60 x 48 pixels."
+    )
+
+
 @pytest.mark.parametrize("lang", ["en", "es"])
 def test_every_finding_is_said_in_both_languages(lang: str) -> None:
     assert WORDS["en"].keys() == WORDS["es"].keys()
