@@ -235,3 +235,23 @@ def test_a_speaker_that_fails_is_said_with_what_to_check(tmp_path: Path) -> None
         speaker.close()
     assert not finding.ok and "no such voice" in finding.said()
     assert "plugged in" in (finding.fix() or "")
+
+
+def test_confirm_held_down_still_counts_as_confirm() -> None:
+    factory = MockFactory()
+    told: list[str] = []
+
+    def tell(text: str) -> None:
+        told.append(text)
+        pin = PINS["pass"] if "PASS" in text else PINS["confirm"]
+        held = 0.1 if "PASS" in text else 0.5
+
+        def press() -> None:
+            factory.pin(pin).drive_low()
+            time.sleep(held)
+            factory.pin(pin).drive_high()
+
+        threading.Thread(target=press, daemon=True).start()
+
+    findings = check.try_buttons(factory, PINS, tell, "en", seconds=2.0, hold=0.3)
+    assert [f.ok for f in findings[:2]] == [True, True], [f.said() for f in findings]

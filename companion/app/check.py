@@ -34,10 +34,10 @@ from companion.app.config import Config, ConfigError, load, parse
 from companion.arguments import CommandLine
 from companion.games import default, game, games
 from companion.games.protocol import CameraSetup, Game
-from companion.vision.setup_check import Finding, Report, check_frame, play_area
+from companion.vision.setup_check import Finding, Report, check_setup
 from companion.vision.setup_words import word
 from companion.vision.table import TableLayout
-from hw.controls import CONFIRM, PASS, Controls, PinsError, pin_factory
+from hw.controls import CONFIRM, PASS, UNDO, Controls, PinsError, pin_factory
 from hw.frames import FrameSourceError, open_source
 from hw.speaker import Speaker
 
@@ -58,11 +58,10 @@ def camera_setup(config: Config) -> CameraSetup:
 
 
 def check_camera(frame: np.ndarray | None, config: Config, chosen: Game) -> Report:
-    """The findings of one frame, at a table configured as `config`, for `chosen`."""
-    setup = camera_setup(config)
+    """The findings of one frame, at a table configured as `config`, for `chosen` (the
+    default game's pieces of the configured edition, another game's first option's)."""
     option = config.table.edition if chosen.id == default().id else chosen.options[0].id
-    area = play_area(chosen, setup, option)
-    return check_frame(frame, setup.layout, area, config.camera.frame_size)
+    return check_setup(frame, camera_setup(config), chosen, option)
 
 
 def read_settled(spec: str, chosen: Game, settle: float) -> np.ndarray | None:
@@ -87,12 +86,13 @@ def try_buttons(
     lang: str,
     seconds: float = BUTTON_SECONDS,
     debounce: float = 0.03,
+    hold: float = 2.0,
 ) -> list[Finding]:
     """Asks for PASS, then CONFIRM (`tell` says it), and says which it saw (or none
     within `seconds`); then blinks the LED and sounds the buzzer, which a person sees and
     hears."""
     seen: queue.Queue[str] = queue.Queue()
-    controls = Controls(seen.put, pins, debounce=debounce, pin_factory=factory)
+    controls = Controls(seen.put, pins, debounce=debounce, hold=hold, pin_factory=factory)
     findings = []
     try:
         for button in (PASS, CONFIRM):
@@ -105,6 +105,7 @@ def try_buttons(
             except queue.Empty:
                 findings.append(Finding("button", False, params))
                 continue
+            pressed = CONFIRM if pressed == UNDO else pressed  # CONFIRM held: still CONFIRM
             other = None if pressed == button else pressed
             findings.append(Finding("button", other is None, {**params, "seen": other}))
         controls.led.blink(on_time=0.15, off_time=0.15, n=3, background=False)
@@ -278,7 +279,9 @@ def _hardware(config: Config, lang: str) -> list[Finding]:
         else:
             tell = lambda text: print(text, flush=True)  # noqa: E731
             gpio = config.gpio
-            findings += try_buttons(factory, gpio.pins, tell, lang, debounce=gpio.debounce)
+            findings += try_buttons(
+                factory, gpio.pins, tell, lang, debounce=gpio.debounce, hold=gpio.hold
+            )
     speech = config.speech
     voice = speech.voice if speech.lang == lang else None  # a configured voice speaks its own
     problems: list[str] = []

@@ -120,6 +120,13 @@ class Report:
         return next((finding for finding in self.findings if not finding.ok), None)
 
 
+def check_setup(frame: object, setup: CameraSetup, game: Game, option: str) -> Report:
+    """All the findings of one frame at a table set up as `setup` (its layout and frame
+    size, as `companion run` and `companion check` make it from the configuration), for
+    `game`'s pieces of `option`: what a setup page shows beside the picture."""
+    return check_frame(frame, setup.layout, play_area(game, setup, option), setup.frame_size)
+
+
 def check_frame(
     frame: object,
     layout: TableLayout,

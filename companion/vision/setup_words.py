@@ -97,7 +97,6 @@ WORDS: dict[str, dict[str, str]] = {
         "and": "and",
         "button.pass": "PASS",
         "button.confirm": "CONFIRM",
-        "button.undo": "CONFIRM held down (UNDO)",
     },
     "es": {
         "camera_none.bad": "La cámara no dio ninguna imagen.",
@@ -176,7 +175,6 @@ WORDS: dict[str, dict[str, str]] = {
         "and": "y",
         "button.pass": "PASS",
         "button.confirm": "CONFIRM",
-        "button.undo": "CONFIRM mantenido (deshacer)",
     },
 }
 

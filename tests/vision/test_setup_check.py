@@ -14,7 +14,7 @@ import pytest
 from companion.games import game
 from companion.games.protocol import CameraSetup
 from companion.synthetic import Camera, Scene, camera_view, render
-from companion.vision.setup_check import Finding, Report, check_frame, play_area
+from companion.vision.setup_check import Finding, Report, check_setup
 from companion.vision.setup_words import WORDS
 from companion.vision.table import TableLayout
 
@@ -28,8 +28,9 @@ def frame_of(scene: Scene, seed: int = 3) -> np.ndarray:
 
 def checked(frame: np.ndarray, game_id: str = "caboose", layout: TableLayout = TABLE) -> Report:
     chosen = game(game_id)
-    setup = CameraSetup(layout, SMALL.frame_size)
-    return check_frame(frame, layout, play_area(chosen, setup, chosen.options[0].id))
+    frame_size = (frame.shape[1], frame.shape[0]) if isinstance(frame, np.ndarray) else None
+    setup = CameraSetup(layout, frame_size or SMALL.frame_size)
+    return check_setup(frame, setup, chosen, chosen.options[0].id)
 
 
 def found(report: Report, key: str) -> list[Finding]:
