@@ -108,6 +108,7 @@ def try_buttons(
             pressed = CONFIRM if pressed == UNDO else pressed  # CONFIRM held: still CONFIRM
             other = None if pressed == button else pressed
             findings.append(Finding("button", other is None, {**params, "seen": other}))
+        tell(word("look_listen", lang))
         controls.led.blink(on_time=0.15, off_time=0.15, n=3, background=False)
         findings.append(Finding("led", True, {"pin": pins["led"]}))
         controls.buzzer.beep(on_time=0.1, off_time=0.1, n=2, background=False)
