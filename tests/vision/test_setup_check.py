@@ -17,6 +17,7 @@ from companion.synthetic import Camera, Scene, camera_view, render
 from companion.vision.setup_check import Finding, Report, check_setup
 from companion.vision.setup_words import WORDS
 from companion.vision.table import TableLayout
+from tests.words_checks import fields
 
 SMALL = replace(Camera.easy(), frame_size=(728, 544))
 TABLE = TableLayout()
@@ -165,3 +166,65 @@ def test_every_finding_is_said_in_both_languages(lang: str) -> None:
             said = finding.as_json(lang)
             assert said["said"] and "{" not in said["said"]
             assert said["ok"] or said["fix"]
+
+
+# One finding of every kind the check makes, each way it can be said.
+EVERY_FINDING = [
+    Finding("camera_none", False),
+    Finding("camera", True, {"width": 1456, "height": 1088, "least": 640}),
+    Finding("camera", False, {"width": 320, "height": 240, "least": 640}),
+    *[
+        Finding(
+            "frame_size",
+            ok,
+            {"width": 728, "height": 544, "configured_width": 1456, "configured_height": 1088},
+        )
+        for ok in (True, False)
+    ],
+    *[Finding("marker", ok, {"id": 2, "place": "bottom_right"}) for ok in (True, False)],
+    *[
+        Finding(
+            "table_size",
+            ok,
+            {"width": 900, "height": 700, "configured_width": 840, "configured_height": 630},
+        )
+        for ok in (True, False)
+    ],
+    Finding("area", True, {"game": "Yardmaster Express", "cut": ()}),
+    Finding("area", False, {"game": "Yardmaster Express", "cut": ("top", "left")}),
+    Finding("area_unplaced", False, {"game": "Switching tracks", "board": True}),
+    Finding("area_unplaced", False, {"game": "Yardmaster Express", "board": False}),
+    *[Finding("focus", ok, {"blur_px": 2.4}) for ok in (True, False)],
+    Finding("exposure", True, {"level": "good", "median": 120}),
+    Finding("exposure", False, {"level": "dark", "median": 12}),
+    Finding("exposure", False, {"level": "bright", "median": 250}),
+    Finding("glare", True, {"spots": 0, "place": None}),
+    Finding("glare", False, {"spots": 2, "place": "top_left"}),
+    Finding("pins", True, {"why": "none"}),
+    Finding("pins", True, {"why": "mock"}),
+    Finding("button", True, {"button": "pass", "pin": 17, "seconds": 20.0, "seen": None}),
+    Finding("button", False, {"button": "pass", "pin": 17, "seconds": 20.0, "seen": "confirm"}),
+    Finding("button", False, {"button": "confirm", "pin": 27, "seconds": 20.0}),
+    Finding("led", True, {"pin": 22}),
+    Finding("buzzer", True, {"pin": 23}),
+    Finding("speaker", True, {"sentence": "Hello"}),
+    Finding("speaker", False),
+    Finding("speaker", False, {"problem": "speech: espeak-ng failed"}),
+]
+
+
+def test_both_languages_have_the_same_words_with_the_same_parameters() -> None:
+    assert WORDS["en"].keys() == WORDS["es"].keys()
+    for key, english in WORDS["en"].items():
+        assert fields(english) == fields(WORDS["es"][key]), key
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_every_finding_is_said_in_words_with_what_to_do(lang: str) -> None:
+    for finding in EVERY_FINDING:
+        said = finding.as_json(lang)
+        for text in (said["said"], said["fix"] or ""):
+            assert "{" not in text and "_" not in text.replace("gpio.pin_factory", ""), text
+        assert said["ok"] == (said["fix"] is None), finding
+    board, table = (f for f in EVERY_FINDING if f.key == "area_unplaced")
+    assert board.fix(lang) != table.fix(lang)  # lay the board; bring the table's markers in view
