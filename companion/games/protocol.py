@@ -304,13 +304,13 @@ class Camera:
     - `scene`: (seed) -> a table of this game in mid-play (a companion.synthetic.Scene),
       what the synthetic camera `synthetic:SEED` shows where there is no real one;
     - `area`: (camera, option) -> where the pieces lie that the camera must see, for
-      `companion check`: (the markers that place them, a TableLayout; the rectangle
-      left, top, right, bottom in its mm). None: the table's own markers and play area."""
+      `companion check` (a companion.vision.setup_check.PlayArea: a board's own
+      markers and its rectangle). None: the table's own markers and play area."""
 
     watcher: Callable[[CameraSetup, str], Watcher]
     follow: Callable[[Mapping[str, Any]], Any]
     scene: Callable[[int], Any]
-    area: Callable[[CameraSetup, str], tuple[Any, tuple[float, float, float, float]]] | None = None
+    area: Callable[[CameraSetup, str], Any] | None = None
 
 
 @dataclass(frozen=True)

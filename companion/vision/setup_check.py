@@ -81,14 +81,17 @@ class Finding:
 @dataclass(frozen=True)
 class PlayArea:
     """Where a game's pieces lie: the rectangle (left, top, right, bottom) in the mm of
-    `layout`, whose markers place it; without a layout, the table's own markers place
-    its play area (`TableLayout.play_area` of the table as measured) and the `zone`
-    where cards are shown (table mm), wherever it lies."""
+    `layout`, whose markers place it, and `beside` mm of table on its left and right
+    along the table's own width (a board's dice and depots: the board may lie turned,
+    the players still throw where the table has room); without a layout, the table's own
+    markers place its play area (`TableLayout.play_area` of the table as measured) and
+    the `zone` where cards are shown (table mm), wherever it lies."""
 
-    game: str  # the game's name, for the words
+    game: str = ""  # the game's name, for the words (`play_area` fills it in)
     rect: tuple[float, float, float, float] | None = None
     layout: TableLayout | None = None  # another set of markers (a board's); None: the table's
     zone: tuple[float, float, float, float] | None = None
+    beside: float = 0.0
 
 
 def play_area(game: Game, setup: CameraSetup, option: str) -> PlayArea:
@@ -96,8 +99,7 @@ def play_area(game: Game, setup: CameraSetup, option: str) -> PlayArea:
     if it has one; else the table's play area and the marked zone where cards are shown
     (`setup.zone`)."""
     if game.camera is not None and game.camera.area is not None:
-        layout, rect = game.camera.area(setup, option)
-        return PlayArea(game.name, rect, layout)
+        return replace(game.camera.area(setup, option), game=game.name)
     return PlayArea(game.name, zone=setup.zone)
 
 
@@ -261,26 +263,21 @@ def area_finding(
     """Whether the whole of the game's play area is in the frame: `area_unplaced` when
     the markers that place it are not seen (fewer than two), else `area` with the sides
     of the picture past which it reaches (the way to move the camera)."""
-    layout = area.layout or table
-    if area.layout is not None:
-        calibration = calibrate(frame, area.layout)
-    if calibration is None:
+    placed = calibration if area.layout is None else calibrate(frame, area.layout)
+    if placed is None:
         return Finding(
             "area_unplaced", False, {"game": area.game, "board": area.layout is not None}
         )
-    left, top, right, bottom = area.rect or layout.play_area()
+    rect = area.rect or table.play_area()
     if area.layout is None and area.zone is not None:
-        z_left, z_top, z_right, z_bottom = area.zone
-        left, top = min(left, z_left), min(top, z_top)
-        right, bottom = max(right, z_right), max(bottom, z_bottom)
-    along = np.linspace(0.0, 1.0, 21)[:, None]
-    outline = np.concatenate([
-        (left, top) + along * (right - left, 0.0),
-        (right, top) + along * (0.0, bottom - top),
-        (left, bottom) + along * (right - left, 0.0),
-        (left, top) + along * (0.0, bottom - top),
-    ])  # fmt: skip
-    pixels = calibration.to_pixels(outline)
+        rect = _spanning(rect, area.zone)
+    pixels = placed.to_pixels(_outline(rect))
+    if area.beside and calibration is not None:  # the table's room beside it, too
+        on_table = calibration.to_table(pixels)
+        left, top = on_table.min(axis=0)
+        right, bottom = on_table.max(axis=0)
+        room = (left - area.beside, top, right + area.beside, bottom)
+        pixels = np.concatenate([pixels, calibration.to_pixels(_outline(room))])
     height, width = frame.shape[:2]
     beyond = {
         "top": pixels[:, 1].min() < 0,
@@ -290,6 +287,25 @@ def area_finding(
     }
     cut = [side for side, out in beyond.items() if out]
     return Finding("area", not cut, {"game": area.game, "cut": tuple(cut)})
+
+
+def _spanning(
+    a: tuple[float, float, float, float], b: tuple[float, float, float, float]
+) -> tuple[float, float, float, float]:
+    """The smallest rectangle holding both."""
+    return min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])
+
+
+def _outline(rect: tuple[float, float, float, float]) -> np.ndarray:
+    """Points along a rectangle's edges (20 a side: a bent lens bends them)."""
+    left, top, right, bottom = rect
+    along = np.linspace(0.0, 1.0, 21)[:, None]
+    return np.concatenate([
+        (left, top) + along * (right - left, 0.0),
+        (right, top) + along * (0.0, bottom - top),
+        (left, bottom) + along * (right - left, 0.0),
+        (left, top) + along * (0.0, bottom - top),
+    ])  # fmt: skip
 
 
 def light_findings(

@@ -14,7 +14,7 @@ import pytest
 from companion.games import game
 from companion.games.protocol import CameraSetup
 from companion.synthetic import Camera, Scene, camera_view, render
-from companion.vision.setup_check import Finding, Report, check_setup
+from companion.vision.setup_check import Finding, Report, check_frame, check_setup, play_area
 from companion.vision.setup_words import WORDS
 from companion.vision.table import TableLayout
 from tests.words_checks import fields
@@ -134,10 +134,22 @@ def test_the_switching_game_needs_its_board_and_the_dice_beside_it_in_view() -> 
     chosen = game("switching")
     frame = render(chosen.camera.scene(2), 2, SMALL)  # the board lies turned in it
     assert found(checked(frame, "switching"), "area")[0].ok
-    cut = found(checked(frame[:, 200:], "switching"), "area")[0]
-    assert not cut.ok and cut.params["cut"] == ("left",)
+    # the board still whole, but not the room on the table's left where the dice are thrown
+    dice_cut = found(checked(frame[:, 100:], "switching"), "area")[0]
+    assert not dice_cut.ok and dice_cut.params["cut"] == ("left",)
+    board_cut = found(checked(frame[:, 200:], "switching"), "area")[0]
+    assert not board_cut.ok and board_cut.params["cut"] == ("left",)
     bare = found(checked(frame_of(Scene()), "switching"), "area_unplaced")[0]
     assert not bare.ok and "Lay the board" in (bare.fix() or "")
+
+
+def test_the_room_beside_a_board_is_the_table_s_left_and_right() -> None:
+    chosen = game("switching")
+    frame = render(chosen.camera.scene(2), 2, SMALL)[:, 100:]
+    area = play_area(chosen, CameraSetup(TABLE, SMALL.frame_size), chosen.options[0].id)
+    assert area.beside > 0
+    board_alone = check_frame(frame, TABLE, replace(area, beside=0.0))
+    assert found(board_alone, "area")[0].ok
 
 
 def test_no_picture_is_said() -> None:

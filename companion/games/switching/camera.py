@@ -30,9 +30,9 @@ from companion.games.switching.vision.reader import (
     reading_layout,
 )
 from companion.vision.dice_art import DIE_MM
-from companion.vision.table import TableLayout
+from companion.vision.setup_check import PlayArea
 
-_EDGE_MM = 10.0  # beyond the board's top and bottom edges: a hand's reach of table
+_EDGE_MM = 10.0  # round the board: its edge, which a camera must see whole
 
 # What a frame may lack while people play: a hand over the board, the dice in a hand. These
 # are waited for, not said; everything else the reader reports is the camera's problem.
@@ -115,17 +115,13 @@ def follow(session: Mapping[str, Any]) -> bool:
     return True
 
 
-def area(setup: CameraSetup, option: str) -> tuple[TableLayout, tuple[float, float, float, float]]:
+def area(setup: CameraSetup, option: str) -> PlayArea:
     """Where this game's pieces lie, for the setup check: the board (placed by its own
-    corner markers, wherever it lies on the table) and, on its left and right, the band
-    where the dice are thrown and the depots stand; in the reader's millimetres (the
-    board's, with the apron round it)."""
+    corner markers, wherever it lies on the table), in the reader's millimetres (the
+    board's, with the apron round it), and beside it on the table's left and right the
+    band where the dice are thrown and the depots stand."""
     board = load_board(option)
     width, height = board.size
-    beside = DICE_BAND[1] + DIE_MM
-    return reading_layout(board), (
-        APRON_MM - beside,
-        APRON_MM - _EDGE_MM,
-        APRON_MM + width + beside,
-        APRON_MM + height + _EDGE_MM,
-    )
+    rect = (APRON_MM - _EDGE_MM, APRON_MM - _EDGE_MM, APRON_MM + width + _EDGE_MM,
+            APRON_MM + height + _EDGE_MM)  # fmt: skip
+    return PlayArea(rect=rect, layout=reading_layout(board), beside=DICE_BAND[1] + DIE_MM)
