@@ -1,12 +1,13 @@
-"""Is the table ready for the camera? Findings over one frame: the camera, the four table
-markers, the table's size measured from them, the chosen game's play area, focus,
-exposure and glare, each with what to do when it is wrong.
+"""Is the table ready for the camera? Findings over one frame: the camera (and whether its
+pictures are the configured size), the four table markers, the table's size measured
+from them, the chosen game's play area, focus, exposure and glare, each with what to do
+when it is wrong.
 
-Pure functions of a frame and the table as configured, so `companion check` (the command
-line) and a setup page beside the camera's picture say the same things. A `Finding` is a
-stable key, an ok flag and its parameters; its words, in English and Spanish, are
-setup_words.py's. Game-free: the game's play area comes in as a `PlayArea` (a game's
-`Camera.area`, the table's own play area when it has none).
+Pure functions of a frame and the table as configured (`check_setup`), so `companion
+check` (the command line) and a setup page beside the camera's picture say the same
+things (`Report.as_json`). A `Finding` is a stable key, an ok flag and its parameters;
+its words, in English and Spanish, are setup_words.py's. The game's play area comes in
+as a `PlayArea` (a game's `Camera.area`, the table's own play area when it has none).
 
 Why these measures:
 - the table's size: the markers' positions in the configuration are what a person had to
@@ -120,6 +121,21 @@ class Report:
     def first_fix(self) -> Finding | None:
         """The first thing to fix, or None when the table is ready."""
         return next((finding for finding in self.findings if not finding.ok), None)
+
+    def as_json(self, lang: str = "en") -> dict[str, Any]:
+        """For a setup page: ready or not, the first thing to fix, every finding in
+        words, the frame's size and the table as measured (mm), as --save keeps them."""
+        first = self.first_fix
+        measured = self.measured
+        return {
+            "ready": self.ready,
+            "first_fix": None if first is None else first.as_json(lang),
+            "findings": [finding.as_json(lang) for finding in self.findings],
+            "frame_size": None if self.frame_size is None else list(self.frame_size),
+            "measured": None
+            if measured is None
+            else {"width": measured.width, "height": measured.height},
+        }
 
 
 def check_setup(frame: object, setup: CameraSetup, game: Game, option: str) -> Report:

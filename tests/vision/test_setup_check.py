@@ -5,6 +5,7 @@ with what to do."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 
 import cv2
@@ -76,6 +77,12 @@ def test_the_size_measured_from_the_markers_is_the_table_laid_out() -> None:
     assert abs(report.measured.width - 900) <= 12 and abs(report.measured.height - 700) <= 12
     assert "configuration says 840 x 630 mm" in size.said()
     assert "--save" in (size.fix() or "")
+    page = report.as_json("es")
+    assert page["ready"] is False and page["first_fix"]["key"] == "table_size"
+    assert page["first_fix"]["said"].startswith("La mesa mide")
+    assert page["measured"] == {"width": report.measured.width, "height": report.measured.height}
+    assert page["frame_size"] == [728, 544] and len(page["findings"]) == len(report.findings)
+    json.dumps(page)  # a page's JSON as it is
     assert checked(frame_of(Scene(layout=laid)), layout=report.measured).ready
 
 
