@@ -263,3 +263,14 @@ def test_confirm_held_down_still_counts_as_confirm() -> None:
 
     findings = check.try_buttons(factory, PINS, tell, "en", seconds=2.0, hold=0.3)
     assert [f.ok for f in findings[:2]] == [True, True], [f.said() for f in findings]
+
+
+def test_nothing_is_saved_without_a_picture(tmp_path, capsys) -> None:
+    config = tmp_path / "companion.toml"
+    config.write_text(WRITTEN)
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    (frames / "frame.png").write_bytes(b"not a picture")
+    status, lines = run(capsys, "--config", str(config), "--camera", f"folder:{frames}", "--save")
+    assert status == 2 and lines[:2] == ["First fix this:", "  No picture came from the camera."]
+    assert config.read_text() == WRITTEN

@@ -250,7 +250,7 @@ def main(argv: list[str] | None = None) -> int:
               f"-> {error}", file=sys.stderr)  # fmt: skip
         return 2
     report = check_camera(frame, config, chosen)
-    if args.save:
+    if args.save and report.frame_size is not None:  # no picture: nothing measured to keep
         try:
             save(args.config, report, args.camera)
             config = load(args.config)

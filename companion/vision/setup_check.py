@@ -245,9 +245,11 @@ def measure_table(markers: Mapping[int, np.ndarray], layout: TableLayout) -> Tab
     right = (p[8] + p[10]) / 2 + m + inset  # markers 1 and 2: the right edge
     bottom = (p[11] + p[13]) / 2 + m + inset  # markers 2 and 3: the bottom edge
     left, top = (inset + p[12]) / 2 - inset, (inset + p[9]) / 2 - inset
-    if not (math.isfinite(right) and math.isfinite(bottom)):
+    width, height = right - left, bottom - top
+    least = 2 * (m + inset)  # markers that overlap, or lie in the wrong corners: no table
+    if not (math.isfinite(width) and math.isfinite(height) and min(width, height) > least):
         return None
-    return replace(layout, width=float(round(right - left)), height=float(round(bottom - top)))
+    return replace(layout, width=float(round(width)), height=float(round(height)))
 
 
 def size_findings(measured: TableLayout | None, configured: TableLayout) -> list[Finding]:
