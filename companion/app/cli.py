@@ -28,6 +28,10 @@ DELEGATED: dict[str, tuple[str, str]] = {
         "companion.vision.markers",
         "write the printable A4 sheet of the four table markers (PDF or PNG)",
     ),
+    "print": (
+        "companion.app.printing",
+        "write a PDF of a game's pieces to print at true size (cards, dice, board, markers)",
+    ),
     "enroll": (
         "companion.app.enroll",
         "teach the companion a printed deck by showing it each card face once",
