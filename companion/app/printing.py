@@ -48,8 +48,8 @@ WORDS = {
         "lines.",
         "ruler": "This bar is 10 cm long: if your ruler says otherwise, the printer scaled "
         "the page. Print it again at 100 %.",
-        "part": "{title}: part {name} of {rows} x {columns}. Cut along the grey lines, lay "
-        "the parts edge to edge as the marks on their edges say, and tape them behind.",
+        "part": "{title}: part {name} of {rows} x {columns}. Lay the parts edge to edge as "
+        "the words and marks beside their edges say, and tape them behind.",
         "joins": "joins {name}",
         "wrote": "wrote {path}: {pages} pages of {paper} ({what}); print at 100 % (actual "
         "size), never 'fit to page'",
@@ -60,8 +60,8 @@ WORDS = {
         "por las líneas grises.",
         "ruler": "Esta barra mide 10 cm: si tu regla dice otra cosa, la impresora cambió la "
         "escala. Vuelve a imprimir al 100 %.",
-        "part": "{title}: parte {name} de {rows} x {columns}. Recorta por las líneas grises, "
-        "junta las partes borde con borde como dicen las marcas y pégalas por detrás con "
+        "part": "{title}: parte {name} de {rows} x {columns}. Junta las partes borde con "
+        "borde como dicen las palabras y marcas junto a sus bordes, y pégalas por detrás con "
         "cinta.",
         "joins": "se une a {name}",
         "wrote": "escrito {path}: {pages} páginas {paper} ({what}); imprime al 100 % "
@@ -177,8 +177,8 @@ def _parts(
                 words = WORDS[lang]["part"].format(
                     title=title, name=name(row, column), rows=rows, columns=columns
                 )
-                placed = Placed(piece, left, top + CAPTION_MM, part_w, part_h, part,
-                                name(row, column), joins)  # fmt: skip
+                placed = Placed(piece, left + (room[0] - part_w) / 2, top + CAPTION_MM,
+                                part_w, part_h, part, name(row, column), joins)  # fmt: skip
                 yield Page(words, (placed,))
 
 
@@ -233,9 +233,11 @@ def _image(placed: Placed) -> Image.Image:
 
 
 def _cut_line(pdf: FPDF, placed: Placed) -> None:
-    """The grey line round a piece; on a part, its name, and on each edge that joins
-    another part two black triangles, which meet the neighbour's own when the two are laid
-    edge to edge."""
+    """The grey line round a piece; on a part, its name above it, and on each edge that
+    joins another part two black triangles pointing at the edge from outside (at a
+    quarter and three quarters of it, where the neighbour's own point from its side): the
+    marks are cut away with the paper round the part, and leave nothing on the board the
+    camera could take for a piece."""
     pdf.set_draw_color(CUT_GREY)
     pdf.set_line_width(0.2)
     pdf.rect(placed.x, placed.y, placed.width, placed.height)
@@ -248,12 +250,12 @@ def _cut_line(pdf: FPDF, placed: Placed) -> None:
         for share in (0.25, 0.75):
             if side in ("top", "bottom"):
                 x, y = x0 + share * placed.width, y0 if side == "top" else y1
-                inward = 3.0 if side == "top" else -3.0
-                corners = ((x - 2.0, y), (x + 2.0, y), (x, y + inward))
+                back = y - 3.0 if side == "top" else y + 3.0
+                corners = ((x - 2.0, back), (x + 2.0, back), (x, y))
             else:
                 x, y = x0 if side == "left" else x1, y0 + share * placed.height
-                inward = 3.0 if side == "left" else -3.0
-                corners = ((x, y - 2.0), (x, y + 2.0), (x + inward, y))
+                back = x - 3.0 if side == "left" else x + 3.0
+                corners = ((back, y - 2.0), (back, y + 2.0), (x, y))
             pdf.polygon(corners, style="F")
     pdf.set_text_color(0)
     pdf.set_font("helvetica", "B", 12)
@@ -269,8 +271,10 @@ def _words_on(pdf: FPDF, placed: Placed, words: dict[str, str]) -> None:
         pdf.text(placed.x, placed.y + placed.height + 3.5, _latin(piece.caption))
     if piece.lines and placed.part is None:
         pdf.set_font("helvetica", "B", 8)
-        pdf.set_xy(placed.x + 7.0, placed.y + 8.0)
-        pdf.multi_cell(placed.width - 14.0, 3.6, _latin("\n".join(piece.lines)), align="C")
+        text, width = _latin("\n".join(piece.lines)), placed.width - 10.0
+        tall = pdf.multi_cell(width, 3.6, text, dry_run=True, output="HEIGHT")
+        pdf.set_xy(placed.x + 5.0, placed.y + (placed.height - tall) / 2)  # in the middle
+        pdf.multi_cell(width, 3.6, text, align="C")
     if placed.part is not None:
         pdf.set_font("helvetica", "", 7)
         x0, y0 = placed.x, placed.y
@@ -369,14 +373,16 @@ def main(argv: list[str] | None = None) -> int:
     groups = printables.groups(edition, args.dpi / MM_PER_INCH, args.lang)
     pages = lay_out(groups, paper, args.lang)
     named = {option.id: option.name for option in chosen.options}
-    heading = chosen.name if edition is None else f"{chosen.name}: {named.get(edition, edition)}"
+    heading = chosen.name
+    if edition is not None and named.get(edition, edition) != chosen.name:
+        heading = f"{chosen.name}: {named.get(edition, edition)}"
     try:
         write_pdf(pages, paper, args.out, heading, args.lang)
     except OSError as error:
         print(f"companion print: cannot write {args.out}: {error.strerror or error}",
               file=sys.stderr)  # fmt: skip
         return 2
-    what = ", ".join(group.title.split(":")[0] for group in groups)
+    what = ", ".join(group.title.split(":")[0].rstrip(".") for group in groups)
     print(WORDS[args.lang]["wrote"].format(path=args.out, pages=len(pages),
                                            paper=args.paper.upper(), what=what))  # fmt: skip
     return 0
