@@ -6,7 +6,6 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-import pypdfium2 as pdfium
 import pytest
 
 from companion.vision import markers
@@ -26,23 +25,6 @@ def test_png_sheet_is_a4_at_the_stated_dpi_with_markers_at_true_size(tmp_path: P
     for quad in corners:
         side_px = np.linalg.norm(np.diff(quad.reshape(4, 2), axis=0), axis=1).mean()
         assert side_px / 150 * 25.4 == pytest.approx(50.0, abs=0.5)  # mm on paper
-
-
-def test_pdf_sheet_is_one_a4_page_whose_markers_are_read_at_true_size(tmp_path: Path) -> None:
-    out = tmp_path / "markers.pdf"
-    assert markers.main([str(out), "--dpi", "100"]) == 0
-    document = pdfium.PdfDocument(out)
-    assert len(document) == 1
-    assert document[0].get_size() == pytest.approx((595.28, 841.89), abs=0.01)  # A4 in points
-    dpi = 100
-    image = np.asarray(document[0].render(scale=dpi / 72).to_pil().convert("L"))
-    corners, ids, _ = cv2.aruco.ArucoDetector(
-        cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50), cv2.aruco.DetectorParameters()
-    ).detectMarkers(image)
-    assert sorted(np.asarray(ids).ravel().tolist()) == [0, 1, 2, 3]
-    for quad in corners:
-        side_px = np.linalg.norm(np.diff(quad.reshape(4, 2), axis=0), axis=1).mean()
-        assert side_px / dpi * 25.4 == pytest.approx(50.0, abs=0.5)
 
 
 @pytest.mark.parametrize("argv", [["sheet.svg"], ["sheet.png", "--dpi", "10"]])
