@@ -350,7 +350,7 @@ def main(argv: list[str] | None = None) -> int:
     printables = chosen.printables
     if printables is None:
         others = " or ".join(offering("printables")) or "none here"
-        print(f"companion print: {chosen.name} has nothing to print: print {others}",
+        print(f"companion print: {chosen.name} offers no print: use companion print {others}",
               file=sys.stderr)  # fmt: skip
         return 2
     if args.edition is not None and args.edition not in printables.editions:
