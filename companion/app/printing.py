@@ -222,14 +222,15 @@ def _latin(text: str) -> str:
 
 
 def _image(placed: Placed) -> Image.Image:
-    """The placed piece's picture (or its part) on white paper, as an RGB PIL image."""
-    picture = on_paper(placed.piece.picture)
+    """The placed piece's picture (or its part: cut before it is put on paper, so a board
+    is never copied whole) on white paper, as an RGB PIL image."""
+    picture = placed.piece.picture
     if placed.part is not None:
         height, width = picture.shape[:2]
         sx, sy = width / placed.piece.size_mm[0], height / placed.piece.size_mm[1]
         x0, y0, x1, y1 = placed.part
         picture = picture[round(y0 * sy) : round(y1 * sy), round(x0 * sx) : round(x1 * sx)]
-    return Image.fromarray(np.ascontiguousarray(picture[..., ::-1]))
+    return Image.fromarray(np.ascontiguousarray(on_paper(picture)[..., ::-1]))
 
 
 def _cut_line(pdf: FPDF, placed: Placed) -> None:

@@ -61,8 +61,8 @@ def on_paper(picture: np.ndarray) -> np.ndarray:
     """A BGR or BGRA picture as printed on white paper (BGR): outside its outline, paper."""
     if picture.ndim == 2:
         return np.dstack([picture] * 3)
-    if picture.shape[2] == 3:
-        return picture
+    if picture.shape[2] == 3 or picture[..., 3].min() == 255:
+        return picture[..., :3]
     alpha = picture[..., 3:4].astype(np.float32) / 255.0
     return (picture[..., :3] * alpha + 255.0 * (1.0 - alpha)).round().astype(np.uint8)
 
