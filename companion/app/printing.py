@@ -312,11 +312,6 @@ def _ruler(pdf: FPDF, paper: tuple[float, float], words: dict[str, str]) -> None
     pdf.multi_cell(paper[0] - 2 * SIDE_MM - RULER_MM - 4.0, 3.0, _latin(words["ruler"]))
 
 
-def paper_size(name: str) -> tuple[float, float]:
-    """A paper's size in mm by its name (`PAPERS`)."""
-    return PAPERS[name]
-
-
 def main(argv: list[str] | None = None) -> int:
     # Imported here: the registry loads every game, which `--help` of other commands skips.
     from companion.games import game, games, offering
@@ -334,10 +329,15 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("game", choices=known, metavar="GAME", help=f"one of {', '.join(known)}")
     parser.add_argument("out", type=Path, metavar="OUT.pdf", help="the PDF file to write")
+    editions = "; ".join(
+        f"{g.id}: {', '.join(g.printables.editions)}"
+        for g in games().values()
+        if g.printables is not None and g.printables.editions
+    )
     parser.add_argument(
         "--edition",
-        help="the edition whose deck to print (games with editions; default the "
-        "first: `companion print GAME --edition x` names them)",
+        help=f"the edition whose pieces to print, for a game with editions (default its "
+        f"first): {editions}",
     )
     parser.add_argument("--paper", choices=tuple(PAPERS), default="a4", help="default a4")
     parser.add_argument(
@@ -370,7 +370,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.out.parent.is_dir():
         parser.error(f"there is no folder {args.out.parent}: create it first")
     edition = args.edition or (printables.editions[0] if printables.editions else None)
-    paper = paper_size(args.paper)
+    paper = PAPERS[args.paper]
     groups = printables.groups(edition, args.dpi / MM_PER_INCH, args.lang)
     pages = lay_out(groups, paper, args.lang)
     named = {option.id: option.name for option in chosen.options}
