@@ -28,6 +28,8 @@ from companion.games.switching.board import load as load_board
 from companion.games.switching.vision.reader import APRON_MM, read_board
 from companion.games.yardmaster import cards as yard_cards
 from companion.games.yardmaster import edition as yard_edition
+from companion.games.yardmaster import words as yard_words
+from companion.games.yardmaster.view import condition_words
 from companion.games.yardmaster.vision import reader as yard_reader
 from companion.vision import dice, markers
 from companion.vision.dice_art import DIE_MM
@@ -250,6 +252,24 @@ def _stand(frame: np.ndarray, cut: np.ndarray, board, space: str, apron: int) ->
     frame[y0 : y0 + side, x0 : x0 + side] = (turned * alpha + under * (1 - alpha)).astype(np.uint8)
 
 
+def test_the_pages_say_in_spanish_what_they_hold_and_the_caboose_cards_in_words(
+    tmp_path: Path,
+) -> None:
+    out = tmp_path / "yardmaster.pdf"
+    assert cli.main(["print", "yardmaster-express", str(out), "--lang", "es", "--dpi", "100"]) == 0
+    document = pdfium.PdfDocument(out)
+    said = [page.get_textpage().get_text_range() for page in document]
+    assert all("Imprime al 100 % (tamaño real)" in text for text in said)
+    assert all("Esta barra mide 10 cm" in text for text in said)
+    assert "Marcadores de la mesa" in said[0] and "0: arriba a la izquierda" in said[0]
+    extras = said[-1]  # the caboose cards and the start player's token, which no camera reads
+    edition = yard_edition.load()
+    for card in edition.cabooses:
+        assert yard_words.caboose_name(card.name, "es") in extras
+        assert condition_words(edition, card.condition, "es") in " ".join(extras.split())
+    assert "Jugador" in extras and "inicial" in extras
+
+
 def test_a_game_with_nothing_to_print_and_a_wrong_edition_are_refused_in_one_line(
     tmp_path: Path, capsys
 ) -> None:
@@ -260,3 +280,6 @@ def test_a_game_with_nothing_to_print_and_a_wrong_edition_are_refused_in_one_lin
     assert cli.main(["print", "switching", out, "--edition", "ours"]) == 2
     assert "has no editions: leave --edition out" in capsys.readouterr().err
     assert not (tmp_path / "x.pdf").exists()
+    with pytest.raises(SystemExit) as stop:
+        cli.main(["print", "caboose", str(tmp_path / "nowhere" / "x.pdf")])
+    assert stop.value.code == 2 and "create it first" in capsys.readouterr().err
