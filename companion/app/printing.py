@@ -37,6 +37,7 @@ SIDE_MM = 10.0  # round the page: what most printers leave unprinted, and a litt
 HEADER_MM = 15.5  # the top band: the page's header
 FOOTER_MM = 17.0  # the bottom band: the ruler and what it is for
 CAPTION_MM = 5.0  # under a piece with a caption, and round a part for its joins
+HEADING_MM = 8.0  # a group's title over its pieces, when it begins under another's: 2 lines
 RULER_MM = 100.0
 RULER_BAR_MM = 1.0  # the ruler's bar: its length is what a person (and a test) measures
 CUT_GREY = 150  # the cut lines' grey: seen, yet lighter than any piece's frame
@@ -89,10 +90,13 @@ class Placed:
 
 @dataclass(frozen=True)
 class Page:
-    """One page: its header (words) and what lies on it."""
+    """One page: its header (words: what its first group is), what lies on it, and the
+    title of each further group that begins on it, with the height (mm from the page's
+    top) of the line it is printed on, above that group's pieces."""
 
     title: str
     placed: tuple[Placed, ...]
+    headings: tuple[tuple[float, str], ...] = ()
 
 
 def area(paper: tuple[float, float]) -> tuple[float, float, float, float]:
@@ -108,13 +112,16 @@ def ruler_at(paper: tuple[float, float]) -> tuple[float, float]:
 
 def lay_out(groups: Sequence[Group], paper: tuple[float, float], lang: str = "en") -> list[Page]:
     """Every group's pieces, each as many times as its count, on pages of `paper` (mm):
-    in rows from the top left, a group starting on a page of its own; a piece larger than
-    the page in parts over pages of their own."""
+    in rows from the top left, a group beginning under the last one's pieces, below its
+    own title, when the page has room for its first row (a few dice need no page of their
+    own); a piece larger than the page in parts over pages of their own."""
     pages: list[Page] = []
     for group in groups:
         copies = [p for p in group.pieces for _ in range(p.count)]
         pages += _parts(group.title, [p for p in copies if not _fits(p, paper)], paper, lang)
-        pages += _rows(group.title, [p for p in copies if _fits(p, paper)], paper)
+        fitting = [p for p in copies if _fits(p, paper)]
+        if fitting:
+            pages = _rows(group.title, fitting, paper, pages)
     return pages
 
 
@@ -128,22 +135,37 @@ def _fits(piece: Piece, paper: tuple[float, float]) -> bool:
     return piece.size_mm[0] <= right - left and _tall(piece) <= bottom - top
 
 
-def _rows(title: str, pieces: list[Piece], paper: tuple[float, float]) -> list[Page]:
-    """Pieces in rows, left to right and top to bottom, a new page when one is full."""
+def _rows(
+    title: str, pieces: list[Piece], paper: tuple[float, float], pages: list[Page]
+) -> list[Page]:
+    """`pages` and the pieces after them in rows, left to right and top to bottom: on the
+    last page under its pieces if it has room for the title and the first row (never on
+    a page of a piece's part), then on new pages."""
     left, top, right, bottom = area(paper)
-    pages: list[list[Placed]] = []
-    x, y, row = right, top, 0.0  # as if the last row were full: the first piece opens a page
+    placed: list[Placed] = []
+    headings: list[tuple[float, str]] = []
+    header, y = title, top
+    last = pages[-1] if pages else None
+    if last is not None and all(p.part is None for p in last.placed):
+        below = max(p.y + _tall(p.piece) for p in last.placed) + 1.0
+        if below + HEADING_MM + _tall(pieces[0]) <= bottom:
+            pages = pages[:-1]
+            placed, header = list(last.placed), last.title
+            headings = [*last.headings, (below, title)]
+            y = below + HEADING_MM
+    x, row = left, 0.0
     for piece in pieces:
         width, height = piece.size_mm
         if x + width > right + 1e-6:  # the next row
             x, y, row = left, y + row, 0.0
-        if not pages or y + _tall(piece) > bottom + 1e-6:  # the next page
-            pages.append([])
+        if y + _tall(piece) > bottom + 1e-6:  # the next page
+            pages = [*pages, Page(header, tuple(placed), tuple(headings))]
+            placed, headings, header = [], [], title
             x, y, row = left, top, 0.0
-        pages[-1].append(Placed(piece, x, y, width, height))
+        placed.append(Placed(piece, x, y, width, height))
         x += width
         row = max(row, _tall(piece))
-    return [Page(title, tuple(placed)) for placed in pages]
+    return [*pages, Page(header, tuple(placed), tuple(headings))]
 
 
 def _parts(
@@ -205,6 +227,10 @@ def write_pdf(
         pdf.set_xy(SIDE_MM, 8.5)
         pdf.set_font("helvetica", "", 7.5)
         pdf.multi_cell(paper[0] - 2 * SIDE_MM, 3.2, _latin(f"{page.title} {words['actual_size']}"))
+        pdf.set_font("helvetica", "B", 8)
+        for y, heading_words in page.headings:
+            pdf.set_xy(SIDE_MM, y)
+            pdf.multi_cell(paper[0] - 2 * SIDE_MM, 3.2, _latin(heading_words))
         for placed in page.placed:
             key = (id(placed.piece), placed.part)
             if key not in images:
