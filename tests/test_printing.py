@@ -220,6 +220,11 @@ def test_the_switching_board_assembled_from_its_parts_reads_back(tmp_path: Path)
         _stand(frame, cut, board, space, apron)
     faces = [(p, cut) for p, cut in _laid(laid) if p.size_mm == (DIE_MM, DIE_MM)]
     assert sorted(p.code for p, _ in faces) == sorted([panel.colour for panel in board.panels] * 2)
+    for copies, read in ((trains, trains[::3]), (faces, faces[::2])):
+        for piece, cut in copies:  # every copy printed as the one of its colour that is read
+            [twin] = [c for p, c in read if p.code == piece.code]
+            # alike but for where a page's pixels fall on its edges
+            assert np.abs(cut.astype(int) - twin).mean() < 3
     for piece, cut in faces[::2]:  # each colour's face, thrown beside the board
         thrown = frame.copy()
         x0 = apron + width // 2 - cut.shape[1] // 2
