@@ -147,10 +147,12 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--dpi must be between 72 and 1200")
     if not args.out.parent.is_dir():
         parser.error(f"folder {args.out.parent} does not exist")
-    page = sheet(args.dpi)
+    marker_mm = TableLayout().marker_mm
     try:
         if suffix == ".png":
+            page = sheet(args.dpi)
             write_png(args.out, page, args.dpi)
+            size = f"{page.shape[1]}x{page.shape[0]} px"
         else:
             # the layout every game's pieces are printed with: a part of the application,
             # loaded (with the PDF library) only when a PDF is asked for
@@ -158,12 +160,12 @@ def main(argv: list[str] | None = None) -> int:
 
             pages = lay_out([group(args.dpi / _MM_PER_INCH)], PAPERS["a4"])
             write_pdf(pages, PAPERS["a4"], args.out, "Caboose Companion")
+            size = "cut lines and a 10 cm ruler"
     except OSError as error:
         print(f"cannot write {args.out}: {error}", file=sys.stderr)
         return 2
-    marker_mm = TableLayout().marker_mm
-    print(f"wrote {args.out}: A4 at {args.dpi} dpi ({page.shape[1]}x{page.shape[0]} px), "
-          f"markers {marker_mm:g} mm; print at actual size (100%, no fit to page)")  # fmt: skip
+    print(f"wrote {args.out}: A4 at {args.dpi} dpi ({size}), markers {marker_mm:g} mm; "
+          "print at actual size (100%, no fit to page)")  # fmt: skip
     return 0
 
 
