@@ -19,6 +19,7 @@ import pytest
 from flask.testing import FlaskClient
 from gpiozero.pins.mock import MockFactory
 
+from companion.app import cli
 from companion.app.config import load
 from companion.app.run import Service
 from companion.games import EXTRA, game, games
@@ -163,6 +164,16 @@ def test_a_command_of_a_tool_it_lacks_is_one_plain_line_and_exit_2(registered, t
     offered = "caboose or yardmaster-express" if tool == "enroll" else "caboose or"
     assert done.stderr.startswith(f"companion {tool}: Dice race offers no {tool}: use --game")
     assert offered in done.stderr and len(done.stderr.splitlines()) == 1
+
+
+def test_it_has_nothing_to_print_and_print_says_so_in_one_line(registered, tmp_path, capsys):
+    assert cli.main(["print", "dice-race", str(tmp_path / "race.pdf")]) == 2
+    said = capsys.readouterr()
+    assert said.out == "" and said.err == (
+        "companion print: Dice race offers no print: use companion print caboose or "
+        "yardmaster-express or switching\n"
+    )
+    assert not (tmp_path / "race.pdf").exists()
 
 
 def test_the_help_names_the_games_and_their_formats(registered):

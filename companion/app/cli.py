@@ -33,6 +33,10 @@ DELEGATED: dict[str, tuple[str, str]] = {
         "check the table with the camera in place (markers, size, play area, focus, light, "
         "buttons, speaker); --save keeps what it measured",
     ),
+    "print": (
+        "companion.app.printing",
+        "write a PDF of a game's pieces to print at true size (cards, dice, board, markers)",
+    ),
     "enroll": (
         "companion.app.enroll",
         "teach the companion a printed deck by showing it each card face once",

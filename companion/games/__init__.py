@@ -69,6 +69,7 @@ TOOLS = {
     "demo": "demo",
     "enroll": "enroll",
     "eval_vision": "eval-vision",
+    "printables": "print",
     "simulate": "simulate",
 }
 

@@ -27,7 +27,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib.resources.abc import Traversable
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from companion.games.printables import Printables
 
 # The languages the page speaks, as the rulebooks are printed in them: a game's `words`
 # (and its view, its refusals) say everything of its own in each.
@@ -366,6 +369,7 @@ class Game:
     # ValueError says why a face asked for is none of the game's
     enroll: Callable[[argparse.Namespace], Enrolment] | None = None
     eval_vision: Callable[[list[str]], int] | None = None  # `companion eval-vision ARGS`
+    printables: Printables | None = None  # `companion print GAME`: its pieces at true size
     # --- the private advisor (`POST /api/advise`): (match, seat, hand, lang) -> what each
     # move would do for the hand that seat says it holds, on the table as it stands; it
     # changes nothing and keeps nothing (the hand is forgotten), and refuses a hand that

@@ -7,9 +7,9 @@ lay them at the table's corners: 0 top left, 1 top right, 2 bottom right, 3 bott
 the camera sees it, then measure where they ended up into the table configuration.
 
 PNG carries its resolution in a pHYs chunk (written here, since OpenCV does not), so image
-viewers and print dialogs print it at true size. PDF is written by hand: one page of A4
-with the sheet as a lossless (Flate) image scaled to the full page, which any printer
-driver prints at true size with "actual size" chosen.
+viewers and print dialogs print it at true size. PDF is laid out as `companion print` lays
+every game's pieces (companion/app/printing.py: cut lines, a 10 cm ruler), from `group`,
+which each game's printable pieces begin with when its camera reads the table markers.
 """
 
 from __future__ import annotations
@@ -23,10 +23,57 @@ import cv2
 import numpy as np
 
 from companion.arguments import CommandLine
+from companion.games.printables import Group, Piece
 from companion.vision.table import TableLayout
 
 A4_MM = (210.0, 297.0)
 _MM_PER_INCH = 25.4
+CORNERS = ("top left", "top right", "bottom right", "bottom left")  # ids 0-3, as the camera sees
+QUIET_MM = 8.0  # white paper round a marker when cut out: the detector needs it
+_WORDS = {
+    "en": {
+        "title": "Table markers: lay each at its corner of the table as the camera sees it, "
+        "its number upright.",
+        "corners": CORNERS,
+    },
+    "es": {
+        "title": "Marcadores de la mesa: pon cada uno en su esquina de la mesa tal como la ve "
+        "la cámara, con su número derecho.",
+        "corners": (
+            "arriba a la izquierda",
+            "arriba a la derecha",
+            "abajo a la derecha",
+            "abajo a la izquierda",
+        ),
+    },
+}
+
+
+def marker(marker_id: int, px_per_mm: float, layout: TableLayout | None = None) -> np.ndarray:
+    """One table marker at `layout.marker_mm` with QUIET_MM of white round it (grey)."""
+    layout = layout or TableLayout()
+    side = round(layout.marker_mm * px_per_mm)
+    quiet = round(QUIET_MM * px_per_mm)
+    dictionary = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
+    drawn = cv2.aruco.generateImageMarker(dictionary, marker_id, side)
+    return cv2.copyMakeBorder(drawn, quiet, quiet, quiet, quiet, cv2.BORDER_CONSTANT, value=255)
+
+
+def group(px_per_mm: float, lang: str = "en", layout: TableLayout | None = None) -> Group:
+    """The four table markers as printable pieces, each captioned with its corner."""
+    layout = layout or TableLayout()
+    side = layout.marker_mm + 2 * QUIET_MM
+    words = _WORDS[lang]
+    pieces = tuple(
+        Piece(
+            str(marker_id),
+            marker(marker_id, px_per_mm, layout),
+            (side, side),
+            caption=f"{marker_id}: {words['corners'][marker_id]}",
+        )
+        for marker_id in range(4)
+    )
+    return Group(words["title"], pieces)
 
 
 def sheet(dpi: int = 300, layout: TableLayout | None = None) -> np.ndarray:
@@ -37,7 +84,6 @@ def sheet(dpi: int = 300, layout: TableLayout | None = None) -> np.ndarray:
     page = np.full((height, width), 255, np.uint8)
     side = round(layout.marker_mm * px)
     dictionary = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
-    names = ("top left", "top right", "bottom right", "bottom left")
     for marker_id in range(4):
         column, row = marker_id % 2, marker_id // 2
         x0 = round((25.0 + column * 95.0) * px)
@@ -46,7 +92,7 @@ def sheet(dpi: int = 300, layout: TableLayout | None = None) -> np.ndarray:
             dictionary, marker_id, side
         )
         text_y = y0 + side + round(8 * px)
-        cv2.putText(page, f"{marker_id}: {names[marker_id]}", (x0, text_y),
+        cv2.putText(page, f"{marker_id}: {CORNERS[marker_id]}", (x0, text_y),
                     cv2.FONT_HERSHEY_SIMPLEX, 0.9 * dpi / 300, 0, max(1, dpi // 150),
                     cv2.LINE_AA)  # fmt: skip
         bar_y = text_y + round(6 * px)
@@ -86,39 +132,6 @@ def png_dpi(path: Path) -> float | None:
     return x_per_metre * 0.0254 if unit == 1 else None
 
 
-def write_pdf(path: Path, image: np.ndarray) -> None:
-    """A one-page A4 PDF showing the grey `image` over the whole page."""
-    height, width = image.shape[:2]
-    pw, ph = A4_MM[0] / _MM_PER_INCH * 72, A4_MM[1] / _MM_PER_INCH * 72
-    pixels = zlib.compress(np.ascontiguousarray(image).tobytes())
-    content = f"q {pw:.2f} 0 0 {ph:.2f} 0 0 cm /Im0 Do Q".encode()
-    objects = [
-        b"<< /Type /Catalog /Pages 2 0 R >>",
-        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-        f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 {pw:.2f} {ph:.2f}] "
-        "/Resources << /XObject << /Im0 4 0 R >> >> /Contents 5 0 R >>".encode(),
-        f"<< /Type /XObject /Subtype /Image /Width {width} /Height {height} "
-        f"/ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /FlateDecode "
-        f"/Length {len(pixels)} >>\nstream\n".encode()
-        + pixels
-        + b"\nendstream",
-        f"<< /Length {len(content)} >>\nstream\n".encode() + content + b"\nendstream",
-    ]
-    out = bytearray(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
-    offsets = []
-    for number, body in enumerate(objects, start=1):
-        offsets.append(len(out))
-        out += f"{number} 0 obj\n".encode() + body + b"\nendobj\n"
-    xref = len(out)
-    out += f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n".encode()
-    for offset in offsets:
-        out += f"{offset:010d} 00000 n \n".encode()
-    out += (
-        f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n"
-    ).encode()
-    path.write_bytes(bytes(out))
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = CommandLine(
         prog="companion markers",
@@ -134,18 +147,25 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--dpi must be between 72 and 1200")
     if not args.out.parent.is_dir():
         parser.error(f"folder {args.out.parent} does not exist")
-    page = sheet(args.dpi)
+    marker_mm = TableLayout().marker_mm
     try:
         if suffix == ".png":
+            page = sheet(args.dpi)
             write_png(args.out, page, args.dpi)
+            size = f"{page.shape[1]}x{page.shape[0]} px"
         else:
-            write_pdf(args.out, page)
+            # the layout every game's pieces are printed with: a part of the application,
+            # loaded (with the PDF library) only when a PDF is asked for
+            from companion.app.printing import PAPERS, lay_out, write_pdf
+
+            pages = lay_out([group(args.dpi / _MM_PER_INCH)], PAPERS["a4"])
+            write_pdf(pages, PAPERS["a4"], args.out, "Caboose Companion")
+            size = "cut lines and a 10 cm ruler"
     except OSError as error:
         print(f"cannot write {args.out}: {error}", file=sys.stderr)
         return 2
-    marker_mm = TableLayout().marker_mm
-    print(f"wrote {args.out}: A4 at {args.dpi} dpi ({page.shape[1]}x{page.shape[0]} px), "
-          f"markers {marker_mm:g} mm; print at actual size (100%, no fit to page)")  # fmt: skip
+    print(f"wrote {args.out}: A4 at {args.dpi} dpi ({size}), markers {marker_mm:g} mm; "
+          "print at actual size (100%, no fit to page)")  # fmt: skip
     return 0
 
 

@@ -27,14 +27,6 @@ def test_png_sheet_is_a4_at_the_stated_dpi_with_markers_at_true_size(tmp_path: P
         assert side_px / 150 * 25.4 == pytest.approx(50.0, abs=0.5)  # mm on paper
 
 
-def test_pdf_sheet_is_one_a4_page(tmp_path: Path) -> None:
-    out = tmp_path / "markers.pdf"
-    assert markers.main([str(out), "--dpi", "100"]) == 0
-    data = out.read_bytes()
-    assert data.startswith(b"%PDF-1.4") and data.rstrip().endswith(b"%%EOF")
-    assert b"/MediaBox [0 0 595.28 841.89]" in data and b"/Count 1" in data
-
-
 @pytest.mark.parametrize("argv", [["sheet.svg"], ["sheet.png", "--dpi", "10"]])
 def test_bad_requests_exit_2(tmp_path: Path, argv: list[str]) -> None:
     with pytest.raises(SystemExit) as stop:

@@ -101,22 +101,6 @@ def test_every_card_of_the_box_is_drawn_and_a_card_we_do_not_print_is_refused() 
         art.draw_card("hello", 2.0)
 
 
-def test_the_deck_prints_on_a4_at_true_size_eighteen_cards_a_page() -> None:
-    deck = [cards.ENGINE] * 5 + list(editions.load().deck)  # 37 faces
-    pages = art.sheets(deck, dpi=100)
-    assert len(pages) == 3 and all(p.shape == (1169, 827, 3) for p in pages)
-    face, _ = art.draw_card(deck[-1], 100 / 25.4)
-    assert face.shape[:2] == (161, 248)  # 41 x 63 mm at 100 dpi
-    # the 37th face is the first of the third page: top left of a grid of 3 x 6 true-size
-    # cards in the middle of the page (41 px from the sides, 101 from the top and bottom)
-    y, x = (1169 - 6 * 161) // 2, (827 - 3 * 248) // 2
-    inside = pages[-1][y + 1 : y + 160, x + 1 : x + 247]  # within its grey cut line
-    assert (inside == face[1:160, 1:247]).all()
-    assert (pages[-1][y + 162 :] == 255).all() and (pages[-1][:, x + 249 :] == 255).all()
-    with pytest.raises(ValueError, match="not a railcar card"):
-        art.sheets(["X9"])
-
-
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_every_seat_holds_a_nine_card_train_inside_the_table_and_clear_of_the_others(
     players: int,

@@ -9,7 +9,17 @@ from collections.abc import Mapping
 from importlib.resources import files
 from typing import Any
 
-from companion.games.caboose import advise, camera, commandline, commands, demo, match, sample, view
+from companion.games.caboose import (
+    advise,
+    camera,
+    commandline,
+    commands,
+    demo,
+    match,
+    printing,
+    sample,
+    view,
+)
 from companion.games.caboose.names import check_names
 from companion.games.caboose.record import RecordError, from_json
 from companion.games.caboose.rules.edition import EDITIONS
@@ -83,4 +93,5 @@ GAME = Game(
     advise=advise.advise,
     refusal_words=refusal_words,
     hand=match.hand,
+    printables=printing.PRINTABLES,
 )

@@ -22,6 +22,7 @@ from companion.games.switching import (
     commands,
     demo,
     match,
+    printing,
     rules,
     scenes,
     view,
@@ -131,6 +132,7 @@ GAME = Game(
     demo=demo.from_args,
     eval_vision=eval_vision.main,
     refusal_words=refusal_words,
+    printables=printing.PRINTABLES,
     # no advise, no hand: no hidden hand, the page shows every legal move with its outcome;
     # no enroll: the camera reads our own printed board, panels, trains and dice
 )

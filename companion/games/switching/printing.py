@@ -1,103 +1,77 @@
-"""Our switching-track board and pieces as files to print at true size: what a family needs
-to play the game at a real table the camera reads (the board with its own corner markers,
-the three panels, the twelve trains and the colour die's six faces), with a key naming
-every space and showing Start, Finish and the dead ends (the printed board has no words:
-the camera reads it by its geometry).
-
-    python -m companion.games.switching.printing FOLDER [--board ours] [--dpi 150]
-
-Each file is a PNG whose header states its resolution (pHYs), so a print dialog at 100 %
-("actual size", never "fit to page") prints it at its size in millimetres: the board is a
-poster (700 x 700 mm for ours: a print shop's poster, or a printer's poster mode that tiles
-it over A4 sheets, trimmed and taped), the panels are cut out along their edges and glued
-on card, the trains are cut out and stood on their spaces (or glued on the box's trains),
-and the colour die's faces are stuck on a blank die.
-"""
+"""Our switching-track board and pieces to print (`companion print switching`): what a
+family needs to play at a real table the camera reads: the board with its own corner
+markers (700 x 700 mm for ours: in parts over sheets, with marks saying how they join),
+the three panels (cut out along their edges and glued on card), the twelve trains (cut out
+and stood on their spaces, or glued on the box's trains), the colour die's six faces
+(stuck on a blank die; the two number dice are any white pip dice) and a key naming every
+space and showing Start, Finish and the dead ends (the printed board has no words: the
+camera reads it by its geometry). The pictures are art.py's, which the synthetic table
+draws with."""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
-import numpy as np
-
-from companion.arguments import CommandLine
+from companion.games.printables import Group, Piece, Printables
 from companion.games.switching import art, rules
-from companion.games.switching.board import BOARDS, draw
-from companion.games.switching.board import load as load_board
-from companion.vision.markers import write_png
+from companion.games.switching.board import draw, load
+from companion.vision.dice_art import DIE_MM
 
-_GAP_MM = 6.0  # between two pieces on a sheet: room for the scissors
-KEY = "key.png"  # not to scale: printed 180 mm wide, to fit an A4 page
-_KEY_MM = 180.0
+# The board is drawn no finer than this: flat colours and shapes of 16 mm and more, which
+# the camera sees at 1-2 px/mm; at 300 dpi its 700 mm would be 8000 pixels a side.
+BOARD_PX_PER_MM = 4.0
+KEY_MM = 180.0  # the key's width on paper: a schematic, not to scale
+
+_WORDS = {
+    "en": {
+        "board": "The board",
+        "panels": "Panels: cut each out along its edge and glue it on card; it lies in a slot "
+        "of the board.",
+        "trains": "Trains: three of each player's colour, cut out along their outline.",
+        "die": "The colour die: stick the six faces on a blank 16 mm die.",
+        "key": "Key: every space's name, Start, Finish and the dead ends (not to scale).",
+    },
+    "es": {
+        "board": "El tablero",
+        "panels": "Paneles: recorta cada uno por su borde y pégalo sobre cartulina; va en un "
+        "hueco del tablero.",
+        "trains": "Trenes: tres del color de cada jugador, recortados por su contorno.",
+        "die": "El dado de colores: pega las seis caras sobre un dado liso de 16 mm.",
+        "key": "Leyenda: el nombre de cada casilla, la salida, la meta y las vías muertas "
+        "(sin escala).",
+    },
+}
 
 
-def _on_paper(image: np.ndarray) -> np.ndarray:
-    """A BGRA picture as printed on white paper (BGR)."""
-    alpha = image[..., 3:4].astype(np.float32) / 255.0
-    return (image[..., :3] * alpha + 255.0 * (1.0 - alpha)).astype(np.uint8)
-
-
-def _row(pictures: list[np.ndarray], gap: int) -> np.ndarray:
-    """Pictures side by side on white paper, `gap` pixels apart, tops aligned."""
-    height = max(p.shape[0] for p in pictures)
-    width = sum(p.shape[1] for p in pictures) + gap * (len(pictures) + 1)
-    sheet = np.full((height + 2 * gap, width, 3), 255, np.uint8)
-    x = gap
-    for picture in pictures:
-        sheet[gap : gap + picture.shape[0], x : x + picture.shape[1]] = _on_paper(picture)
-        x += picture.shape[1] + gap
-    return sheet
-
-
-def sheets(board_id: str, dpi: int) -> dict[str, np.ndarray]:
-    """Every file to print, by name: the board and its key, each panel, the trains (three
-    of each player colour in a row), the colour die's faces (each panel colour twice)."""
-    board = load_board(board_id)
-    px = dpi / 25.4
-    gap = round(_GAP_MM * px)
-    found = {
-        "board.png": _on_paper(art.board_picture(board, px)),
-        # the key: where Start, Finish and the dead ends are, each space named (not to scale)
-        KEY: np.asarray(draw(board)),
-    }
+def groups(edition_id: str | None, px_per_mm: float, lang: str) -> list[Group]:
+    """Our board (this game has no editions: `edition_id` is None), its panels, the
+    trains, the colour die's faces and the key, pictures at `px_per_mm` (the board no
+    finer than BOARD_PX_PER_MM)."""
+    del edition_id
+    board = load()
+    words = _WORDS[lang]
+    picture = art.board_picture(board, min(px_per_mm, BOARD_PX_PER_MM))
+    panels = []
     for panel in board.panels:
-        found[f"panel-{panel.colour}.png"] = _row([art.panel_picture(board, panel.colour, px)], gap)
-    trains = [_row([art.train(colour, px)] * rules.TRAINS, gap) for colour in rules.COLOURS]
-    width = max(t.shape[1] for t in trains)
-    padded = [np.pad(t, ((0, 0), (0, width - t.shape[1]), (0, 0)), constant_values=255)
-              for t in trains]  # fmt: skip
-    found["trains.png"] = np.vstack(padded)
-    faces = [art.colour_die(p.colour, px) for p in board.panels for _ in range(2)]
-    found["colour-die.png"] = _row(faces, gap)
-    return found
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = CommandLine(
-        prog="python -m companion.games.switching.printing",
-        description="Write our switching-track board and pieces as PNG files that print at "
-        "true size (print at 100 %, never 'fit to page').",
+        drawn = art.panel_picture(board, panel.colour, px_per_mm)
+        size = (drawn.shape[1] / px_per_mm, drawn.shape[0] / px_per_mm)
+        panels.append(Piece(panel.colour, drawn, size))
+    train_mm = art.TRAIN_MM
+    trains = tuple(
+        Piece(colour, art.train(colour, px_per_mm), train_mm, rules.TRAINS)
+        for colour in rules.COLOURS
     )
-    parser.add_argument("folder", type=Path, help="an existing folder to write them into")
-    parser.add_argument("--board", choices=BOARDS, default="ours", help="the board (default ours)")
-    parser.add_argument("--dpi", type=int, default=150, help="print resolution (default 150)")
-    args = parser.parse_args(argv)
-    if not 72 <= args.dpi <= 600:
-        parser.error("--dpi must be between 72 and 600")
-    if not args.folder.is_dir():
-        parser.error(f"folder {args.folder} does not exist: make it first")
-    for name, image in sheets(args.board, args.dpi).items():
-        dpi = round(image.shape[1] / (_KEY_MM / 25.4)) if name == KEY else args.dpi
-        try:
-            write_png(args.folder / name, image, dpi)
-        except OSError as error:
-            print(f"could not write {args.folder / name}: {error}", file=sys.stderr)
-            return 2
-        height, width = image.shape[:2]
-        print(f"{args.folder / name}: {width / dpi * 25.4:.0f} x {height / dpi * 25.4:.0f} mm")
-    return 0
+    faces = tuple(
+        Piece(panel.colour, art.colour_die(panel.colour, px_per_mm), (DIE_MM, DIE_MM), 2)
+        for panel in board.panels
+    )
+    key = draw(board)
+    key_mm = (KEY_MM, KEY_MM * key.shape[0] / key.shape[1])
+    return [
+        Group(words["board"], (Piece("board", picture, board.size),)),
+        Group(words["panels"], tuple(panels)),
+        Group(words["trains"], trains),
+        Group(words["die"], faces),
+        Group(words["key"], (Piece("", key, key_mm),)),
+    ]
 
 
-if __name__ == "__main__":
-    raise SystemExit(main())
+PRINTABLES = Printables(editions=(), groups=groups)

@@ -213,32 +213,3 @@ def face(code: str, px_per_mm: float) -> np.ndarray:
     """A face as one BGRA image (one warp per paste on the synthetic table), drawn once per
     scale: a `companion.synthetic.Picture` once `code` is bound."""
     return np.dstack(draw_card(code, px_per_mm))
-
-
-A4_MM = (210.0, 297.0)
-_SHEET_MARGIN_MM = 10.0  # what most printers leave unprinted round a page, and more
-
-
-def sheets(codes: list[str], dpi: int = 300) -> list[np.ndarray]:
-    """Our cards laid out on A4 pages at `dpi` for a family's printer (print at actual
-    size, no "fit to page"): three across, six down, each card at its true size with a
-    thin grey cut line round it. A deck's faces and as many backs, printed on the two
-    sides of the same sheets, make cards whose backs are ours; `codes` says which faces
-    (`E`, `W`, printed railcar codes). ValueError for a code we do not print."""
-    scale = dpi / 25.4
-    page_w, page_h = round(A4_MM[0] * scale), round(A4_MM[1] * scale)
-    w, h = round(CARD_MM[0] * scale), round(CARD_MM[1] * scale)
-    across = int((A4_MM[0] - 2 * _SHEET_MARGIN_MM) // CARD_MM[0])
-    down = int((A4_MM[1] - 2 * _SHEET_MARGIN_MM) // CARD_MM[1])
-    x0 = (page_w - across * w) // 2
-    y0 = (page_h - down * h) // 2
-    pages: list[np.ndarray] = []
-    for index, code in enumerate(codes):
-        if index % (across * down) == 0:
-            pages.append(np.full((page_h, page_w, 3), 255, np.uint8))
-        row, column = divmod(index % (across * down), across)
-        face, _ = draw_card(code, scale)
-        x, y = x0 + column * w, y0 + row * h
-        pages[-1][y : y + h, x : x + w] = face[:h, :w]
-        cv2.rectangle(pages[-1], (x, y), (x + w - 1, y + h - 1), (190, 190, 190), 1)
-    return pages

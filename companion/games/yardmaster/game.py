@@ -19,6 +19,7 @@ from companion.games.yardmaster import (
     commands,
     demo,
     match,
+    printing,
     rules,
     scenes,
     view,
@@ -115,4 +116,5 @@ GAME = Game(
     advise=advise.advise,
     refusal_words=refusal_words,
     hand=match.hand,
+    printables=printing.PRINTABLES,
 )
