@@ -119,11 +119,13 @@ def registry() -> Seats:
 
 
 def _players() -> tuple[int | None, list[dict[str, Any]]]:
-    """The game's number in the store (None before any game) and its seats a person plays
-    (the companion's own, Laura, has no phone), read from the view every page reads."""
+    """The game's number in the store (None before any game, or in a game with no hidden
+    hand, where a seat's phone would have nothing of its own to show) and its seats a
+    person plays (the companion's own, Laura, has no phone), read from the view every page
+    reads."""
     views: Views = current_app.extensions["caboose.views"]
     doc = json.loads(views.text(table(), "en")[1])
-    if doc.get("game") is None:
+    if doc.get("game") is None or table().game.hand is None:
         return None, []
     players = [p for p in doc.get("players") or [] if not p.get("laura")]
     return table().match.id, players
@@ -134,7 +136,8 @@ def _seat(seat: int) -> tuple[int, dict[str, Any]]:
     game, players = _players()
     words = join_words(language())
     if game is None:
-        raise ApiError(409, "seat", words["seat_no_game"], key="seat_no_game")
+        key = "seat_no_hand" if table().game.hand is None else "seat_no_game"
+        raise ApiError(409, "seat", words[key], key=key)
     player = next((p for p in players if p.get("seat") == seat), None)
     if player is None:
         raise ApiError(404, "seat", words["seat_unknown"], key="seat_unknown", fields=["seat"])

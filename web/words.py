@@ -266,9 +266,13 @@ JOIN: dict[str, dict[str, str]] = {
         "seat_leave": "This is not my phone: leave the seat",
         "seat_waiting": "Your hand will show here; the odds of your plays come on your turn.",
         "seat_not_your_turn": "Your cards (the odds of your plays come on your turn):",
+        "your_turn_hand": "Your turn, {name}: your hand shows with the move, with the odds of "
+        "your plays.",
         "seat_none": "The companion holds no hand of yours to show now.",
         "seat_no_game": "No game is being played: start one first, then give each seat its code.",
         "seat_unknown": "No player sits there in this game: pick a seat of the list.",
+        "seat_no_hand": "This game has no hidden hand: every phone shows every move, so no seat "
+        "needs a phone of its own.",
         "seat_code_used": "This code was already used or is too old: ask the PIN holder to "
         "show your seat's code again, then scan it.",
         "seat_forgotten": "This phone no longer holds a seat of this game (it was forgotten, "
@@ -294,9 +298,13 @@ JOIN: dict[str, dict[str, str]] = {
         "seat_waiting": "Tu mano aparecerá aquí; las probabilidades de tus jugadas llegan "
         "en tu turno.",
         "seat_not_your_turn": "Tus cartas (las probabilidades de tus jugadas llegan en tu turno):",
+        "your_turn_hand": "Tu turno, {name}: tu mano aparece con la jugada, con las "
+        "probabilidades de tus jugadas.",
         "seat_none": "El acompañante no tiene ahora ninguna mano tuya que mostrar.",
         "seat_no_game": "No hay partida en juego: empieza una y luego da a cada asiento su código.",
         "seat_unknown": "Nadie se sienta ahí en esta partida: elige un asiento de la lista.",
+        "seat_no_hand": "Este juego no tiene mano oculta: todos los teléfonos muestran cada "
+        "jugada, así que ningún asiento necesita su propio teléfono.",
         "seat_code_used": "Este código ya se usó o es demasiado viejo: pide a quien tiene el "
         "PIN que vuelva a mostrar el código de tu asiento y escanéalo.",
         "seat_forgotten": "Este teléfono ya no tiene un asiento de esta partida (se olvidó, o "

@@ -224,3 +224,12 @@ def test_the_kiosk_on_this_machine_shows_a_network_address(client, monkeypatch, 
         doc = client.get(f"/api/join?lang={lang}", base_url=here).json
         assert doc["url"] is None and doc["said"] == JOIN[lang]["join_no_network"]
     assert client.get("/api/join.svg", base_url=here).status_code == 404
+
+
+def test_a_game_without_a_hidden_hand_has_no_seats_to_join(client):
+    body = {"game": "switching", "edition": "ours", "names": ["Ana", "Ben"], "seed": 2}
+    assert client.post("/api/game", json=body, headers=HEADERS).status_code == 200
+    assert client.get("/api/seats").json == {"game": None, "seats": []}
+    refused = client.post("/api/seats/0/invite", json={}, headers=HEADERS, base_url=LAN)
+    assert refused.status_code == 409
+    assert refused.json["error"]["message"] == JOIN["en"]["seat_no_hand"]

@@ -66,6 +66,7 @@ from companion.games.caboose.snapshot import (
     with_turn,
 )
 from companion.games.caboose.tracker import CameraHint
+from companion.games.caboose.words import card_words
 from companion.games.lobby import Lobby
 from companion.games.protocol import Setting, Start
 from companion.store import Store
@@ -595,10 +596,12 @@ def idle(setting: Setting) -> SettingUp:
 
 def hand(match: Match | SettingUp, lang: str, seat: int | None = None) -> dict[str, Any] | None:
     """The game's `hand` entry (`GET /api/hand`, `GET /api/seat/hand`): `seat`'s hidden
-    hand (the mover's if None), None in the lobby. `lang` is unused: cards are codes in
-    every language, the page words them."""
-    del lang
-    return match.hand(seat) if isinstance(match, Match) else None
+    hand (the mover's if None), each card said in `lang` too (a seat's phone lists them
+    between its turns), None in the lobby."""
+    found = match.hand(seat) if isinstance(match, Match) else None
+    if found is None:
+        return None
+    return found | {"hand": [c | {"said": card_words(c["code"], lang)} for c in found["hand"]]}
 
 
 def _ruled(error: RuleError) -> TableError:
