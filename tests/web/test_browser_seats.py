@@ -161,3 +161,31 @@ def test_the_join_code_is_the_pages_address_in_json_too(server):
     with urllib.request.urlopen(f"{server.url}/api/join") as answer:
         doc = json.load(answer)
     assert doc["url"].startswith(f"http://{LAN}:") and "127.0.0.1" not in doc["url"]
+
+
+def test_yardmasters_hand_goes_to_the_movers_phone(browser, server):
+    """Yardmaster Express has one hand, the mover's: the mover's seat phone shows it with
+    its ways on its turn, the other seat's phone has none to show."""
+    body = {"game": "yardmaster-express", "edition": "yardmaster-express", "names": ["Ana", "Ben"]}
+    view = server.post("/api/game", body)
+    mover = view["to_move"]
+    holder, holder_errors, _ = phone(browser, f"{server.url}/", "en")
+    holder_pin(holder)
+    pages = []
+    holder.click("#seats-details summary")
+    for seat in (mover, 1 - mover):
+        holder.click(f".seat-row[data-seat='{seat}'] .seat-code")
+        holder.wait_for_selector(f".seat-row[data-seat='{seat}'] .seat-invite img")
+        code = holder.evaluate(f"() => invites.get({seat}).url").split("#", 1)[1]
+        page, errors, _ = phone(browser, f"{server.url}/#{code}", "en")
+        page.wait_for_selector("#my-seat h2")
+        pages.append((page, errors))
+    (movers, movers_errors), (others, others_errors) = pages
+    movers.click("#hand-reveal")
+    movers.wait_for_selector("#hand-hide")
+    assert movers.locator("[data-card]:not([data-card=''])").count() > 0
+    assert others.inner_text("#my-seat").count(JOIN["en"]["seat_none"]) == 1
+    assert others.locator("[data-card]:not([data-card=''])").count() == 0
+    holder.wait_for_selector("#hand-elsewhere")
+    for errors in (holder_errors, movers_errors, others_errors):
+        assert errors == []
