@@ -169,9 +169,8 @@ def invite(seat: int) -> Response:
             409, "seat", join_words(language())["join_no_network"], key="join_no_network"
         )
     url = f"{base}#seat={registry().invite(game, seat)}"
-    response = jsonify({"seat": seat, "name": player["name"], "url": url, "qr": qr_data(url)})
-    response.headers["Cache-Control"] = "no-store"
-    return response
+    # kept by no cache: web.app.PRIVATE
+    return jsonify({"seat": seat, "name": player["name"], "url": url, "qr": qr_data(url)})
 
 
 @seats.post("/seats/<int:seat>/forget")
@@ -194,9 +193,8 @@ def join_seat() -> Response:
         raise ApiError(403, "seat", words["seat_code_used"], key="seat_code_used")
     seat, token = joined
     _, player = _seat(seat)
-    response = jsonify({"seat": seat, "name": player["name"], "game": game, "token": token})
-    response.headers["Cache-Control"] = "no-store"
-    return response
+    # kept by no cache: web.app.PRIVATE
+    return jsonify({"seat": seat, "name": player["name"], "game": game, "token": token})
 
 
 @seats.get("/seat/hand")
@@ -210,15 +208,15 @@ def seat_hand() -> Response:
     token = request.headers.get(SEAT_HEADER, "")
     game, players = _players()
     seat = registry().seat_of(token, game) if token and game is not None else None
-    if seat is None:
+    # (a seat of no player read: a new game began between the two reads)
+    player = next((p for p in players if p["seat"] == seat), None)
+    if seat is None or player is None:
         raise ApiError(401, "seat", words["seat_forgotten"], key="seat_forgotten")
-    player = next(p for p in players if p["seat"] == seat)
     shown = table().hand(lang, seat)
     if shown is not None and shown.get("number") != game:
         shown = None  # another game began between the two reads
     boot = current_app.extensions["caboose.views"].boot
-    response = jsonify(
+    # kept by no cache: web.app.PRIVATE
+    return jsonify(
         {"seat": seat, "name": player["name"], "game": game, "shown": shown, "boot": boot}
     )
-    response.headers["Cache-Control"] = "no-store"
-    return response

@@ -24,6 +24,7 @@ def invite(client, seat: int, base: str = LAN) -> str:
     """The one-time code of `seat`'s QR, as the PIN holder's page asks for it."""
     answer = client.post(f"/api/seats/{seat}/invite", json={}, headers=HEADERS, base_url=base)
     assert answer.status_code == 200, answer.json
+    assert answer.headers["Cache-Control"] == "no-store"
     url = answer.json["url"]
     assert url.startswith(f"{LAN}/#seat=") and answer.json["qr"].startswith("data:image/svg+xml")
     return url.split("#seat=", 1)[1]
@@ -53,7 +54,9 @@ def hands_in(doc: Any) -> list[Any]:
 
 def test_a_seats_phone_alone_sees_its_hand(client, dealt):
     ana = join(client, 0)
-    doc = seat_hand(client, ana).json
+    answer = seat_hand(client, ana)
+    assert answer.headers["Cache-Control"] == "no-store"
+    doc = answer.json
     assert (doc["seat"], doc["name"], doc["game"]) == (0, "Ana", 1)
     # Ana's turn: her hand with the card she draws, and the odds of her plays.
     assert [c["code"] for c in doc["shown"]["hand"]] == ["1", "C2", "2"]
