@@ -1,9 +1,9 @@
 """Seats on phones: a player's own phone becomes their seat's, and alone sees that seat's
 hidden hand.
 
-The PIN holder's page asks for a seat's code (`POST /api/seats/<seat>/invite`, with the
-PIN): a QR code of the page's address for a phone (`web.join`) carrying a one-time invite
-after `#seat=`. A fragment never reaches the server in a request line, so the invite is in
+The PIN holder's page asks for a seat's code (`POST /api/seats/invite`, with the PIN): a
+QR code of the page's address for a phone (`web.join`) carrying a one-time invite after
+`#seat=`. A fragment never reaches the server in a request line, so the invite is in
 no log; the phone's page reads it, drops it from the address bar and trades it
 (`POST /api/seats/join`, no PIN) for the seat's token, which it keeps in its localStorage and
 sends as `X-Seat-Token` to read its hand (`GET /api/seat/hand`). A used invite, or one older
@@ -11,7 +11,7 @@ than `INVITE_SECONDS`, is worth nothing: a photo of the code taken later opens n
 
 A token is that phone's secret: random (`secrets.token_urlsafe`), compared in constant
 time, never logged, never in any view; a seat has at most one (a second phone joining
-replaces the first), and the PIN holder can forget it (`POST /api/seats/<seat>/forget`),
+replaces the first), and the PIN holder can forget it (`POST /api/seats/forget`),
 after which the old token is refused (401) with words saying to scan again.
 
 Tokens belong to one game (its number in the store): seats are indexes into that game's
@@ -35,7 +35,7 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
-from web.api import ApiError, Views, data, language, table
+from web.api import ApiError, Views, _fields, data, language, table
 from web.join import phone_base, qr_data
 from web.words import join_words
 
@@ -131,17 +131,30 @@ def _players() -> tuple[int | None, list[dict[str, Any]]]:
     return table().match.id, players
 
 
-def _seat(seat: int) -> tuple[int, dict[str, Any]]:
-    """The game and the player of `seat`, or a refusal saying there is none."""
-    game, players = _players()
+def _seat(seat: Any) -> tuple[int, dict[str, Any]]:
+    """The game and the player of `seat` (a request's field), or a refusal saying why
+    there is none: not a seat's number (400), no game with hidden hands (409), nobody there
+    (422)."""
     words = join_words(language())
+    if isinstance(seat, bool) or not isinstance(seat, int) or seat < 0:
+        raise ApiError(400, "request", words["seat_unknown"], key="seat_unknown", fields=["seat"])
+    game, players = _players()
     if game is None:
         key = "seat_no_hand" if table().game.hand is None else "seat_no_game"
         raise ApiError(409, "seat", words[key], key=key)
     player = next((p for p in players if p.get("seat") == seat), None)
     if player is None:
-        raise ApiError(404, "seat", words["seat_unknown"], key="seat_unknown", fields=["seat"])
+        raise ApiError(422, "seat", words["seat_unknown"], key="seat_unknown", fields=["seat"])
     return game, player
+
+
+def _seat_asked() -> tuple[int, int, dict[str, Any]]:
+    """The seat a request's body names (`{"seat": n}`, nothing else): its number, the game
+    and its player."""
+    doc = data()
+    _fields(doc, ("seat",))
+    game, player = _seat(doc["seat"])
+    return doc["seat"], game, player
 
 
 @seats.get("/seats")
@@ -159,10 +172,10 @@ def list_seats() -> Response:
     )
 
 
-@seats.post("/seats/<int:seat>/invite")
-def invite(seat: int) -> Response:
+@seats.post("/seats/invite")
+def invite() -> Response:
     """A seat's one-time code, for its player's phone to scan (PIN needed: `web.app`)."""
-    game, player = _seat(seat)
+    seat, game, player = _seat_asked()
     base = phone_base(request.host)
     if base is None:
         raise ApiError(
@@ -173,10 +186,10 @@ def invite(seat: int) -> Response:
     return jsonify({"seat": seat, "name": player["name"], "url": url, "qr": qr_data(url)})
 
 
-@seats.post("/seats/<int:seat>/forget")
-def forget(seat: int) -> Response:
+@seats.post("/seats/forget")
+def forget() -> Response:
     """The seat's phone forgotten (PIN needed: `web.app`): its token is refused from now."""
-    game, _ = _seat(seat)
+    seat, game, _ = _seat_asked()
     registry().forget(game, seat)
     return list_seats()
 
@@ -185,10 +198,13 @@ def forget(seat: int) -> Response:
 def join_seat() -> Response:
     """An invite traded for the seat's token (no PIN: the invite is the proof)."""
     doc = data()
-    code = doc.get("invite")
+    _fields(doc, ("invite",))
+    code = doc["invite"]
     words = join_words(language())
+    if not isinstance(code, str):
+        raise ApiError(400, "request", words["seat_code_used"], fields=["invite"])
     game, _ = _players()
-    joined = registry().join(code, game) if isinstance(code, str) and game is not None else None
+    joined = registry().join(code, game) if game is not None else None
     if joined is None:
         raise ApiError(403, "seat", words["seat_code_used"], key="seat_code_used")
     seat, token = joined

@@ -22,7 +22,7 @@ ANA_ONLY = "C2"
 
 def invite(client, seat: int, base: str = LAN) -> str:
     """The one-time code of `seat`'s QR, as the PIN holder's page asks for it."""
-    answer = client.post(f"/api/seats/{seat}/invite", json={}, headers=HEADERS, base_url=base)
+    answer = client.post("/api/seats/invite", json={"seat": seat}, headers=HEADERS, base_url=base)
     assert answer.status_code == 200, answer.json
     assert answer.headers["Cache-Control"] == "no-store"
     url = answer.json["url"]
@@ -114,10 +114,10 @@ def test_a_seat_with_a_phone_is_not_shown_to_the_pin_holder(client, dealt):
 
 def test_the_pin_holder_forgets_a_phone(client, dealt):
     ana = join(client, 0)
-    refused = client.post("/api/seats/0/forget", json={})
+    refused = client.post("/api/seats/forget", json={"seat": 0})
     assert refused.status_code == 401  # the PIN is needed
     assert seat_hand(client, ana).status_code == 200
-    answer = client.post("/api/seats/0/forget", json={}, headers=HEADERS)
+    answer = client.post("/api/seats/forget", json={"seat": 0}, headers=HEADERS)
     assert answer.status_code == 200 and answer.json["seats"][0]["phone"] is False
     for lang in ("en", "es"):
         gone = seat_hand(client, ana, lang)
@@ -154,27 +154,38 @@ def test_tokens_are_random_and_of_one_game(client, dealt):
 
 
 @pytest.mark.parametrize(
-    "body",
-    [{}, {"invite": 3}, {"invite": ""}, {"invite": "x" * 5000}, {"invite": ["a"]}],
+    ("body", "status"),
+    [
+        ({"invite": ""}, 403),
+        ({"invite": "x" * 5000}, 403),
+        ({"invite": 3}, 400),
+        ({"invite": ["a"]}, 400),
+        ({}, 400),
+        ({"invite": "x", "seat": 0}, 400),
+    ],
 )
-def test_a_bad_code_is_refused_in_words(client, dealt, body):
+def test_a_bad_code_is_refused_in_words(client, dealt, body, status):
     before = client.get("/api/seats").json
     answer = client.post("/api/seats/join", json=body)
-    assert answer.status_code == 403
-    assert answer.json["error"]["message"] == JOIN["en"]["seat_code_used"]
+    assert answer.status_code == status
+    assert answer.json["error"]["message"]
+    if status == 403:
+        assert answer.json["error"]["message"] == JOIN["en"]["seat_code_used"]
+    else:
+        assert answer.json["error"]["fields"] in (["invite"], ["seat"])
     assert client.get("/api/seats").json == before
 
 
 def test_seats_before_a_game_and_past_the_players(client):
     words = JOIN["en"]
-    refused = client.post("/api/seats/0/invite", json={}, headers=HEADERS, base_url=LAN)
+    refused = client.post("/api/seats/invite", json={"seat": 0}, headers=HEADERS, base_url=LAN)
     assert refused.status_code == 409 and refused.json["error"]["message"] == words["seat_no_game"]
     assert client.get("/api/seats").json == {"game": None, "seats": []}
     client.post(
         "/api/game", json={"edition": "rollecate", "names": ["Ana", "Ben"]}, headers=HEADERS
     )
-    refused = client.post("/api/seats/2/invite", json={}, headers=HEADERS, base_url=LAN)
-    assert refused.status_code == 404 and refused.json["error"]["message"] == words["seat_unknown"]
+    refused = client.post("/api/seats/invite", json={"seat": 2}, headers=HEADERS, base_url=LAN)
+    assert refused.status_code == 422 and refused.json["error"]["message"] == words["seat_unknown"]
 
 
 def test_laura_has_no_seat_to_join(client):
@@ -233,6 +244,6 @@ def test_a_game_without_a_hidden_hand_has_no_seats_to_join(client):
     body = {"game": "switching", "edition": "ours", "names": ["Ana", "Ben"], "seed": 2}
     assert client.post("/api/game", json=body, headers=HEADERS).status_code == 200
     assert client.get("/api/seats").json == {"game": None, "seats": []}
-    refused = client.post("/api/seats/0/invite", json={}, headers=HEADERS, base_url=LAN)
+    refused = client.post("/api/seats/invite", json={"seat": 0}, headers=HEADERS, base_url=LAN)
     assert refused.status_code == 409
     assert refused.json["error"]["message"] == JOIN["en"]["seat_no_hand"]

@@ -168,23 +168,23 @@ function drawMySeat() {
 
 // --- the PIN holder's seats -----------------------------------------------------------------
 
-async function post(path) {
+async function post(path, body) {
   const headers = { "Content-Type": "application/json" };
   if (pin) headers["X-Table-Pin"] = pin;
-  const { ok, data } = await fetchJson(path, { method: "POST", headers, body: "{}" });
+  const { ok, data } = await fetchJson(path, { method: "POST", headers, body: JSON.stringify(body) });
   if (!ok) showError(refusal(data.error || {}));
   return ok ? data : null;
 }
 
 async function showCode(seat) {
-  const code = await post(`/api/seats/${seat}/invite`);
+  const code = await post("/api/seats/invite", { seat });
   if (!code) return;
   invites.set(seat, code);
   drawSeatList();
 }
 
 async function forgetPhone(seat) {
-  const answer = await post(`/api/seats/${seat}/forget`);
+  const answer = await post("/api/seats/forget", { seat });
   if (!answer) return;
   seatList = answer;
   invites.delete(seat);
