@@ -33,17 +33,19 @@ def phone_base(host: str) -> str | None:
     return urls[0] if urls else None
 
 
+# The QR code's SVG: dark modules on white with the quiet zone a phone's camera needs,
+# scaled by the page (no fixed size).
+SVG = {"scale": 1, "omitsize": True, "dark": "#000", "light": "#fff"}
+
+
 def qr_svg(url: str) -> str:
-    """`url` as an SVG QR code: dark modules on white with the quiet zone a phone's camera
-    needs, scaled by the page (no fixed size)."""
-    return segno.make(url, error="m").svg_inline(scale=1, omitsize=True, dark="#000", light="#fff")
+    """`url` as an SVG QR code."""
+    return segno.make(url, error="m").svg_inline(**SVG)
 
 
 def qr_data(url: str) -> str:
     """`url`'s QR code as a data: URI an <img> shows (the page's CSP allows data: images)."""
-    return segno.make(url, error="m").svg_data_uri(
-        scale=1, omitsize=True, dark="#000", light="#fff"
-    )
+    return segno.make(url, error="m").svg_data_uri(**SVG)
 
 
 @join.get("/join")
