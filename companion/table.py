@@ -109,11 +109,13 @@ class Table:
                 answer = self.game.advise(self.match, seat, hand, lang)
             return answer | {"version": self.version, "game_kind": self.game.id}
 
-    def hand(self, lang: str) -> dict[str, Any] | None:
-        """The hidden hand of the player to move (`Game.hand`), at one version, or None
-        when there is none to show; read under the lock, changing nothing."""
+    def hand(self, lang: str, seat: int | None = None) -> dict[str, Any] | None:
+        """The hidden hand of `seat`, the player to move's if None (`Game.hand`), at one
+        version, or None when there is none to show; read under the lock, changing
+        nothing."""
         with self._lock:
-            found = None if self.game.hand is None else self.game.hand(self.match, lang)
+            game = self.game
+            found = None if game.hand is None else game.hand(self.match, lang, seat)
             if found is None:
                 return None
             # `number`: the game's in the store, so a phone never takes another game's hand

@@ -26,7 +26,7 @@ from companion.games import default, for_record, games, requests
 from companion.games.protocol import LANGUAGES, Game, Malformed, Refusal
 from companion.games.requests import UnknownCommand
 from companion.table import Table
-from web.words import advisor_says, named_game, page_words, pick
+from web.words import advisor_says, join_words, named_game, page_words, pick
 
 api = Blueprint("api", __name__, url_prefix="/api")
 
@@ -401,10 +401,14 @@ def hand() -> Response:
     (`Table.hand`): never in the view, which every page and the screen beside the table
     read, but asked for by the mover's phone, with the PIN, when its player taps to see it.
     No cache keeps it; 409 when the companion holds no hand to show (a real table's deal,
-    a player who holds none, no game or the game over)."""
+    a player who holds none, no game or the game over) or when the mover's seat has a phone
+    of its own (`web.seats`): the hand is on that phone then, not on the PIN holder's."""
     found = table().hand(language())
     if found is None:
         raise ApiError(409, "hand", "no hand to show: the companion does not hold this one")
+    if found["seat"] in current_app.extensions["caboose.seats"].holds(found["number"]):
+        said = join_words(language())["hand_on_phone"].format(name=found["name"])
+        raise ApiError(409, "hand", said, key="hand_on_phone", params={"name": found["name"]})
     # no-store, as on every private answer, is set by `web.app`
     return jsonify(found | {"boot": current_app.extensions["caboose.views"].boot})
 

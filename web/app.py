@@ -45,17 +45,21 @@ from companion.games.requests import UnknownCommand
 from companion.store import StorageFull
 from companion.table import Table
 from web.api import ApiError, Limiter, Streams, Views, api, declared, language
+from web.join import join
+from web.seats import Seats, seats
 from web.words import SHELL, advisor_says, advisor_words, page_words
 
 log = logging.getLogger("companion.web")
 
 PIN_HEADER = "X-Table-Pin"
-# Requests that change nothing need no PIN (watching a record replayed, the advisor).
-OPEN_POSTS = {"api.replay", "api.advise"}
+# Requests that need no PIN: those that change nothing (watching a record replayed, the
+# advisor), and a phone trading a seat's one-time code for its seat (the code is the proof).
+OPEN_POSTS = {"api.replay", "api.advise", "seats.join_seat"}
 # Reads that need the PIN: a hidden hand goes only to a phone that holds it.
 PIN_READS = {"api.hand"}
-# Answers that name cards of a hidden hand (their refusals too): kept by no cache.
-PRIVATE = {"api.advise", "api.hand"}
+# Answers that name cards of a hidden hand or carry a seat's secret (their refusals too):
+# kept by no cache.
+PRIVATE = {"api.advise", "api.hand", "seats.seat_hand", "seats.invite", "seats.join_seat"}
 # A game's drawing of its advice on the advisor's page, in its page folder (a game with no
 # hidden hand has none): its style and its script (web/static/advisor.js says the contract).
 ADVISOR_FILES = ("advisor.css", "advisor.js")
@@ -167,8 +171,11 @@ def create_app(table: Table, pin: str | None = None, settings: Settings | None =
     app.extensions["caboose.views"] = Views()
     app.extensions["caboose.advise_limit"] = Limiter(settings.advise_rate, settings.advise_burst)
     app.extensions["caboose.streams"] = Streams(settings.max_streams, settings.stream_settle)
+    app.extensions["caboose.seats"] = Seats()
     guard = _PinGuard(pin, settings)
     app.register_blueprint(api)
+    app.register_blueprint(join)
+    app.register_blueprint(seats)
     own = {rule.rule for rule in app.url_map.iter_rules()}
     app.wsgi_app = _OldCommandPaths(app.wsgi_app, own)  # type: ignore[method-assign]
 

@@ -17,13 +17,9 @@ ceiling on their numbers (select() fails past descriptor 1023).
 from __future__ import annotations
 
 import errno
-import fcntl
 import io
-import ipaddress
 import logging
 import resource
-import socket
-import struct
 import sys
 import threading
 from pathlib import Path
@@ -35,6 +31,7 @@ from companion import games
 from companion.store import Store, StoreError
 from companion.table import Table
 from web.app import Settings, create_app, new_pin
+from web.network import local_name, machine_addresses, page_url, phone_urls
 
 THREADS = 16
 # Each open page holds a thread for its event stream: leave some for ordinary requests.
@@ -125,59 +122,6 @@ def _why_not(error: OSError) -> str:
 
 # --- where phones open the page -------------------------------------------------------------
 
-SIOCGIFADDR = 0x8915  # Linux's ioctl for a network interface's IPv4 address
-# avahi-daemon (Raspberry Pi OS runs it) answers NAME.local for this machine on the network.
-AVAHI = Path("/run/avahi-daemon/socket")
-
-
-def machine_addresses() -> list[str]:
-    """This machine's IPv4 addresses, one per network interface that has one (loopback
-    included), asked of the kernel: no extra package, and the Pi has no other way to know
-    which network the family's phones are on."""
-    found = []
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-        for _, name in socket.if_nameindex():
-            request = struct.pack("256s", name.encode()[:15])
-            try:
-                answer = fcntl.ioctl(probe.fileno(), SIOCGIFADDR, request)
-            except OSError:  # an interface without an IPv4 address
-                continue
-            found.append(socket.inet_ntoa(answer[20:24]))
-    return found
-
-
-def local_name() -> str | None:
-    """NAME.local, the name a phone may open instead of an address that can change, when
-    this machine answers it (avahi runs); else None."""
-    return f"{socket.gethostname()}.local" if AVAHI.exists() else None
-
-
-def _url(host: str, port: int) -> str:
-    shown = f"[{host}]" if ":" in host else host  # an IPv6 address
-    return f"http://{shown}:{port}/"
-
-
-def _only_here(host: str) -> bool:
-    """Whether `host` is this machine's loopback, which no phone can reach."""
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:  # a name: it may be any machine's
-        return False
-
-
-def phone_urls(host: str, port: int, addresses: list[str], name: str | None) -> list[str]:
-    """The addresses a phone of the table's network opens a page listening on `host:port`
-    at: on every IPv4 network (0.0.0.0), this machine's non-loopback `addresses` and its mDNS
-    `name` if it has one; on one address or name a phone can reach, that one; else none."""
-    if host == "0.0.0.0":
-        phones = [a for a in addresses if not ipaddress.ip_address(a).is_loopback]
-        return [_url(a, port) for a in phones] + ([_url(name, port)] if name and phones else [])
-    if host == "::" or _only_here(host):  # waitress on "::" listens on IPv6 alone
-        return []
-    return [_url(host, port)]
-
 
 def where_to_open(
     host: str, port: int, opening: str, addresses: list[str], name: str | None
@@ -187,7 +131,7 @@ def where_to_open(
     localhost for this machine; on loopback, that no phone can open it and how to open it
     to them (`opening`: the flag or setting that does it). Never "localhost" alone: on a
     phone it names the phone itself."""
-    here = _url("localhost", port)
+    here = page_url("localhost", port)
     urls = phone_urls(host, port, addresses, name)
     if host == "0.0.0.0" and not urls:
         return [
@@ -207,7 +151,7 @@ def where_to_open(
         ]
     if not urls:
         return [
-            f"open {_url(host, port)} on this machine only: it listens on {host}, which no "
+            f"open {page_url(host, port)} on this machine only: it listens on {host}, which no "
             f"phone can reach; to open it to the table's phones, {opening}"
         ]
     return [f"open {urls[0]} on a phone of the table's network"]

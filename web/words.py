@@ -135,7 +135,7 @@ def pick(requested: str | None, accept: str | None) -> str:
 def page_words(game: Game, lang: str) -> dict[str, str]:
     """Every word the page says in `lang` with `game` at the table: the shell's, then the
     game's (a test keeps the two apart, so neither hides a word of the other)."""
-    return SHELL[lang] | dict(game.words(lang))
+    return SHELL[lang] | JOIN[lang] | dict(game.words(lang))
 
 
 def named_game(game: Game, lang: str) -> dict[str, Any]:
@@ -242,3 +242,78 @@ def advisor_says(game: Game, lang: str, key: str, **params: object) -> str:
         return template.format(**params)
     except (KeyError, IndexError):  # a refusal without the parameters its words name
         return words["error_request"]
+
+
+# Joining from a phone (web/join.py, web/seats.py, static/seats.js): the page's address as
+# a QR code, and each seat's code for its player's own phone; in both languages with the
+# same keys, the page's words too (`page_words`).
+JOIN: dict[str, dict[str, str]] = {
+    "en": {
+        "join_title": "Join from your phone",
+        "join_scan": "Scan with a phone's camera, or type this address:",
+        "join_no_network": "Phones cannot reach the table yet: join the table's computer to the "
+        "home's Wi-Fi, then start it again.",
+        "seats_title": "Seats on phones",
+        "seats_help": "Each player scans their seat's code with their own phone: that phone "
+        "alone then shows their hand.",
+        "seat_code": "Code for {name}'s phone",
+        "seat_code_for": "{name}: scan this with your phone's camera (good once, for 10 minutes).",
+        "seat_forget": "Forget {name}'s phone",
+        "seat_has_phone": "{name}'s hand is on {name}'s phone.",
+        "seat_no_phone": "{name}: no phone yet (this phone shows the hand).",
+        "hand_on_phone": "{name}'s hand is on {name}'s phone",
+        "seat_yours": "This phone is {name}'s seat",
+        "seat_leave": "This is not my phone: leave the seat",
+        "seat_waiting": "Your hand will show here; the odds of your plays come on your turn.",
+        "seat_not_your_turn": "Your cards (the odds of your plays come on your turn):",
+        "your_turn_hand": "Your turn, {name}: your hand shows with the move, with the odds of "
+        "your plays.",
+        "seat_none": "The companion holds no hand of yours to show now.",
+        "seat_no_game": "No game is being played: start one first, then give each seat its code.",
+        "seat_unknown": "No player sits there in this game: pick a seat of the list.",
+        "seat_no_hand": "This game has no hidden hand: every phone shows every move, so no seat "
+        "needs a phone of its own.",
+        "seat_code_used": "This code was already used or is too old: ask the PIN holder to "
+        "show your seat's code again, then scan it.",
+        "seat_forgotten": "This phone no longer holds a seat of this game (it was forgotten, "
+        "or a new game began): scan your seat's code again on the PIN holder's phone.",
+    },
+    "es": {
+        "join_title": "Únete desde tu teléfono",
+        "join_scan": "Escanéalo con la cámara de un teléfono, o escribe esta dirección:",
+        "join_no_network": "Los teléfonos aún no llegan a la mesa: conecta el ordenador de la "
+        "mesa al wifi de casa y vuelve a arrancarlo.",
+        "seats_title": "Asientos en teléfonos",
+        "seats_help": "Cada jugador escanea el código de su asiento con su propio teléfono: "
+        "solo ese teléfono muestra entonces su mano.",
+        "seat_code": "Código para el teléfono de {name}",
+        "seat_code_for": "{name}: escanéalo con la cámara de tu teléfono (vale una vez, "
+        "durante 10 minutos).",
+        "seat_forget": "Olvidar el teléfono de {name}",
+        "seat_has_phone": "La mano de {name} está en el teléfono de {name}.",
+        "seat_no_phone": "{name}: aún sin teléfono (este teléfono muestra la mano).",
+        "hand_on_phone": "La mano de {name} está en el teléfono de {name}",
+        "seat_yours": "Este teléfono es el asiento de {name}",
+        "seat_leave": "No es mi teléfono: dejar el asiento",
+        "seat_waiting": "Tu mano aparecerá aquí; las probabilidades de tus jugadas llegan "
+        "en tu turno.",
+        "seat_not_your_turn": "Tus cartas (las probabilidades de tus jugadas llegan en tu turno):",
+        "your_turn_hand": "Tu turno, {name}: tu mano aparece con la jugada, con las "
+        "probabilidades de tus jugadas.",
+        "seat_none": "El acompañante no tiene ahora ninguna mano tuya que mostrar.",
+        "seat_no_game": "No hay partida en juego: empieza una y luego da a cada asiento su código.",
+        "seat_unknown": "Nadie se sienta ahí en esta partida: elige un asiento de la lista.",
+        "seat_no_hand": "Este juego no tiene mano oculta: todos los teléfonos muestran cada "
+        "jugada, así que ningún asiento necesita su propio teléfono.",
+        "seat_code_used": "Este código ya se usó o es demasiado viejo: pide a quien tiene el "
+        "PIN que vuelva a mostrar el código de tu asiento y escanéalo.",
+        "seat_forgotten": "Este teléfono ya no tiene un asiento de esta partida (se olvidó, o "
+        "empezó otra partida): vuelve a escanear el código de tu asiento en el teléfono de "
+        "quien tiene el PIN.",
+    },
+}
+
+
+def join_words(lang: str) -> dict[str, str]:
+    """The words of joining from a phone in `lang` (English for a language not spoken)."""
+    return JOIN[pick(lang, None)]

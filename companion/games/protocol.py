@@ -381,12 +381,13 @@ class Game:
     # their codes said in words (the API keeps the key, parameters and message as they are).
     # None: the page says it from `refusal_<key>` and the parameters as they are
     refusal_words: Callable[[Match, str, Mapping[str, Any], str, str], str] | None = None
-    # --- the mover's hidden hand (`GET /api/hand`, behind the PIN): (match, lang) -> the
-    # hand of the player to move and what each move would do with it, for that player's
-    # phone alone, never in the view (which every page and the screen beside the table
-    # read); None when the companion holds no hand to show now (a real table's deal, no
+    # --- a hidden hand (`GET /api/hand`, behind the PIN; `GET /api/seat/hand`, the seat's
+    # phone): (match, lang, seat) -> the hand of `seat` (None: the player to move) and what
+    # each move would do with it, for that player's phone alone, never in the view (which
+    # every page and the screen beside the table read); None when the companion holds no
+    # hand of that seat to show now (a real table's deal, a seat the companion plays, no
     # game, the game over). None: a game with no hidden hand
-    hand: Callable[[Match, str], dict[str, Any] | None] | None = None
+    hand: Callable[[Match, str, int | None], dict[str, Any] | None] | None = None
 
     def __post_init__(self) -> None:
         if not self.record_format:  # a frozen dataclass sets its own derived field so

@@ -142,7 +142,16 @@ class Route:
 
 
 # The POST routes of the shell's own; every other is a game's command.
-SHELL_POSTS = {"game", "import", "replay", "pin", "advise"}
+SHELL_POSTS = {
+    "game",
+    "import",
+    "replay",
+    "pin",
+    "advise",
+    "seats/invite",
+    "seats/forget",
+    "seats/join",
+}
 
 
 ROUTES = [
@@ -193,6 +202,10 @@ ROUTES = [
         {"seat": 0, "hand": ["1"], "lang": "en"},
         {"seat": SEAT, "hand": HAND, "lang": LANG},
     ),
+    # Seats on phones (web/seats.py): a seat's code, forgetting its phone, joining with it.
+    Route("caboose", "seats/invite", {"seat": 0}, {"seat": SEAT}),
+    Route("caboose", "seats/forget", {"seat": 0}, {"seat": SEAT}),
+    Route("caboose", "seats/join", {"invite": "x"}, {"invite": takes("text")}),
     Route(
         "camera",
         "session/answer",

@@ -120,11 +120,25 @@ function onView(next) {
   if (!same || answer.game_kind !== view.game_kind) ask();
 }
 
+// This phone's seat, where the table's page joined it (web/static/seats.js keeps it in
+// localStorage): the advisor knows who its player is, and asks for no one else.
+function ownSeat() {
+  try {
+    const seat = JSON.parse(localStorage.getItem("caboose.seat"));
+    return seat && typeof seat.token === "string" ? seat : null;
+  } catch {
+    return null;
+  }
+}
+
 function drawSeats() {
   const select = $("seat");
   const seats = people();
-  let chosen = kept("seat", null);
+  const own = ownSeat();
+  const mine = own && seats.find((p) => p.seat === own.seat && p.name === own.name);
+  let chosen = mine ? mine.seat : kept("seat", null);
   if (!seats.some((p) => p.seat === chosen)) chosen = seats.length ? seats[0].seat : null;
+  select.disabled = Boolean(mine);
   keep("seat", chosen);
   const wanted = seats.map((p) => `${p.seat}:${p.name}`).join("|");
   if (select.dataset.seats !== wanted) {

@@ -29,7 +29,8 @@
 //   where it draws no control at all (nothing to tap, type or choose: nobody touches that
 //   screen) but what the table shows everyone, in large type; a list that may grow long
 //   (newest first) carries `data-kiosk-cut` (its rank: 1 is cut first), and the shell
-//   drops its last items until the screen holds everything without scrolling.
+//   drops its last items until the screen holds everything without scrolling (and hides
+//   what carries `data-kiosk-spare` before any list loses its last item).
 "use strict";
 
 const TEXT = JSON.parse(document.body.dataset.text);
@@ -230,7 +231,9 @@ async function revealHand(again = false) {
   if (KIOSK || askingHand) return;
   askingHand = true;
   const before = shownHand;
-  const hand = await ask("/api/hand", again);
+  // This phone's own seat's hand comes with its seat's token (web/static/seats.js).
+  const own = window.seats && window.seats.holds(view);
+  const hand = await (own ? window.seats.hand() : ask("/api/hand", again));
   askingHand = false;
   const stands = hand && sameMove(view, hand) && (!again || (before && before.number === hand.number));
   if (!stands && !again) return;
@@ -245,10 +248,14 @@ function hideHand() {
 
 // What the mover's phone shows of their hidden hand beside it: the button that
 // shows it (and the PIN it needs), or the one that hides it again.
+// A hand on its seat's own phone (web/static/seats.js) is not offered on another: said so.
 function handControls(name, held) {
   if (held) return h("button", { id: "hand-hide", type: "button", onclick: hideHand }, t("hand_hide"));
+  const away = window.seats && window.seats.elsewhere(name);
+  if (away) return h("p", { id: "hand-elsewhere" }, isolateNames(away));
+  const own = window.seats && window.seats.holds(view);
   return h("div", { id: "hand-private" }, h("p", {}, isolateNames(t("hand_private", { name }))),
-    pin ? null : h("p", {}, h("small", {}, t("hand_needs_pin"))),
+    pin || own ? null : h("p", {}, h("small", {}, t("hand_needs_pin"))),
     h("button", { class: "primary", id: "hand-reveal", type: "button", onclick: () => revealHand() },
       t("hand_reveal")));
 }
@@ -320,6 +327,8 @@ function draw(v, replay) {
   }
   learnNames(v && v.players);
   const playing = window.gamePage.draw(v, replay);
+  // What else the page draws around a view (web/static/seats.js), before the kiosk is fitted.
+  document.dispatchEvent(new CustomEvent("table-drawn", { detail: { view: v, playing, replay } }));
   document.getElementById("log-section").hidden = !playing;
   if (KIOSK) {
     drawKiosk(v, playing);
@@ -379,6 +388,11 @@ function fitKiosk() {
       if (!list) break;
       list.lastElementChild.remove();
       if (!list.children.length) list.closest("section").hidden = true;
+    }
+    // Before a list's last item goes, what the screen can spare (`data-kiosk-spare`: the
+    // join code, web/static/seats.js) is hidden.
+    for (const spare of document.querySelectorAll("[data-kiosk-spare]")) {
+      if (keep && overflows()) spare.hidden = true;
     }
   }
 }

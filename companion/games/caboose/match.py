@@ -66,6 +66,7 @@ from companion.games.caboose.snapshot import (
     with_turn,
 )
 from companion.games.caboose.tracker import CameraHint
+from companion.games.caboose.words import card_words
 from companion.games.lobby import Lobby
 from companion.games.protocol import Setting, Start
 from companion.store import Store
@@ -139,9 +140,10 @@ class Match(base.KeptMatch[Snapshot]):
     def game_view(self, lang: str) -> dict[str, Any]:
         return view.build(self.snapshot(), lang)
 
-    def hand(self) -> dict[str, Any] | None:
-        """The mover's hidden hand and its plays' odds (`view.hand`), for their phone alone."""
-        return view.hand(self.snapshot())
+    def hand(self, seat: int | None = None) -> dict[str, Any] | None:
+        """A seat's hidden hand (the mover's if None) and, on its turn, its plays' odds
+        (`view.hand`), for that player's phone alone."""
+        return view.hand(self.snapshot(), seat)
 
     def hint(self) -> CameraHint:  # type: ignore[override]
         """What the camera must look for: the railway as the game has it, where its back
@@ -592,11 +594,14 @@ def idle(setting: Setting) -> SettingUp:
     return SettingUp(setting)
 
 
-def hand(match: Match | SettingUp, lang: str) -> dict[str, Any] | None:
-    """The game's `hand` entry (`GET /api/hand`): the mover's hidden hand, None in the
-    lobby. `lang` is unused: cards are codes in every language, the page words them."""
-    del lang
-    return match.hand() if isinstance(match, Match) else None
+def hand(match: Match | SettingUp, lang: str, seat: int | None = None) -> dict[str, Any] | None:
+    """The game's `hand` entry (`GET /api/hand`, `GET /api/seat/hand`): `seat`'s hidden
+    hand (the mover's if None), each card said in `lang` too (a seat's phone lists them
+    between its turns), None in the lobby."""
+    found = match.hand(seat) if isinstance(match, Match) else None
+    if found is None:
+        return None
+    return found | {"hand": [c | {"said": card_words(c["code"], lang)} for c in found["hand"]]}
 
 
 def _ruled(error: RuleError) -> TableError:

@@ -131,16 +131,32 @@ def choices(state: GameState, provisional: bool = False) -> dict[str, Any]:
     return doc
 
 
-def hand(snap: Snapshot) -> dict[str, Any] | None:
-    """The hidden hand of the player to move (the card drawn this turn and chaos cards
-    included) with the odds of every play it makes, for that player's phone alone
-    (`GET /api/hand`, behind the PIN); None when the companion holds no hand to show: a
-    real table's deal (the hands are the players' own), Laura's turn (she plays herself),
-    the game over."""
+def hand(snap: Snapshot, seat: int | None = None) -> dict[str, Any] | None:
+    """The hidden hand of `seat` (None: the player to move), for that player's phone alone
+    (`GET /api/hand`, behind the PIN, or the seat's own phone): on its turn with the card
+    drawn this turn and the odds of every play it makes (`movers_hand`); between its turns
+    the cards it holds, no play (the railway will change before it plays: `waiting`). None
+    when the companion holds no hand to show: a real table's deal (the hands are the
+    players' own), Laura's seat (she plays herself), no such seat, the game over."""
     state = snap.state
-    if snap.provisional or state.over or state.player.laura:
+    if seat is None or seat == state.to_move:
+        if snap.provisional or state.over or state.player.laura:
+            return None
+        return movers_hand(state)
+    if snap.provisional or state.over or not 0 <= seat < len(state.seats):
         return None
-    return movers_hand(state)
+    player = state.seats[seat]
+    if player.laura:
+        return None
+    return {
+        "seat": seat,
+        "name": player.name,
+        "turn": state.turn,
+        "hand": [card(c) for c in player.hand],
+        "plays": [],
+        "chaos": [code for code in player.hand if cards.is_chaos(code)],
+        "waiting": True,
+    }
 
 
 def movers_hand(state: GameState) -> dict[str, Any]:

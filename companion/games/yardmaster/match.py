@@ -208,8 +208,11 @@ class Match(base.FollowedMatch[Snapshot, Following]):
     def actions(self) -> Mapping[type, Callable[[Any], None]]:
         return {AddCard: self._add, NextGame: self._next}
 
-    def hand(self, lang: str) -> dict[str, Any] | None:
-        """The mover's hidden hand with its ways (`view.hand`), for their phone alone."""
+    def hand(self, lang: str, seat: int | None = None) -> dict[str, Any] | None:
+        """The mover's hidden hand with its ways (`view.hand`), for their phone alone; any
+        other `seat` holds none (Y-6: the one hand passes to the next mover)."""
+        if seat is not None and seat != self.snap.yard.to_move:
+            return None
         return view.hand(self.snap, lang)
 
     # --- the commands --------------------------------------------------------------------
@@ -415,7 +418,7 @@ def load(store: Store, doc: Mapping[str, Any], setting: Setting) -> Match:
 resume = Match.resume
 
 
-def hand(match: Match | Lobby, lang: str) -> dict[str, Any] | None:
-    """The game's `hand` entry (`GET /api/hand`): the mover's hidden hand, None in the
-    lobby."""
-    return match.hand(lang) if isinstance(match, Match) else None
+def hand(match: Match | Lobby, lang: str, seat: int | None = None) -> dict[str, Any] | None:
+    """The game's `hand` entry (`GET /api/hand`, `GET /api/seat/hand`): the mover's hidden
+    hand, to the mover's seat (or None: whoever moves) alone; None in the lobby."""
+    return match.hand(lang, seat) if isinstance(match, Match) else None
