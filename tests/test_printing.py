@@ -193,6 +193,9 @@ def test_the_yardmaster_deck_reads_back_as_printed(tmp_path: Path) -> None:
 def test_the_switching_board_assembled_from_its_parts_reads_back(tmp_path: Path) -> None:
     board = load_board()
     pages, rendered = _printed(tmp_path, "switching")
+    # the table's markers too: `companion check` finds the table, and room for the dice
+    # beside the board, by them
+    _assert_the_markers_read_at_true_size(rendered[0])
     laid = list(zip(pages, rendered, strict=True))
     width, height = (round(mm * PX_PER_MM) for mm in board.size)
     apron = round(APRON_MM * PX_PER_MM)

@@ -1,5 +1,7 @@
 """Our switching-track board and pieces to print (`companion print switching`): what a
-family needs to play at a real table the camera reads: the board with its own corner
+family needs to play at a real table the camera reads: the four table markers (the board
+is read by its own, but `companion check` finds the table, and room for the dice beside the
+board, by the table's), the board with its own corner
 markers (700 x 700 mm for ours: in parts over sheets, with marks saying how they join),
 the three panels (cut out along their edges and glued on card), the twelve trains (cut out
 and stood on their spaces, or glued on the box's trains), the colour die's six faces
@@ -13,6 +15,7 @@ from __future__ import annotations
 from companion.games.printables import Group, Piece, Printables
 from companion.games.switching import art, rules
 from companion.games.switching.board import draw, load
+from companion.vision import markers
 from companion.vision.dice_art import DIE_MM
 
 # The board is drawn no finer than this: flat colours and shapes of 16 mm and more, which
@@ -42,9 +45,9 @@ _WORDS = {
 
 
 def groups(edition_id: str | None, px_per_mm: float, lang: str) -> list[Group]:
-    """Our board (this game has no editions: `edition_id` is None), its panels, the
-    trains, the colour die's faces and the key, pictures at `px_per_mm` (the board no
-    finer than BOARD_PX_PER_MM)."""
+    """The table markers, our board (this game has no editions: `edition_id` is None),
+    its panels, the trains, the colour die's faces and the key, pictures at `px_per_mm`
+    (the board no finer than BOARD_PX_PER_MM)."""
     del edition_id
     board = load()
     words = _WORDS[lang]
@@ -66,6 +69,7 @@ def groups(edition_id: str | None, px_per_mm: float, lang: str) -> list[Group]:
     key = draw(board)
     key_mm = (KEY_MM, KEY_MM * key.shape[0] / key.shape[1])
     return [
+        markers.group(px_per_mm, lang),
         Group(words["board"], (Piece("board", picture, board.size),)),
         Group(words["panels"], tuple(panels)),
         Group(words["trains"], trains),
