@@ -302,11 +302,32 @@ class Camera:
     - `follow`: the configuration's [session] keys, plain values -> `Setting.camera` for
       `run` and `demo`;
     - `scene`: (seed) -> a table of this game in mid-play (a companion.synthetic.Scene),
-      what the synthetic camera `synthetic:SEED` shows where there is no real one."""
+      what the synthetic camera `synthetic:SEED` shows where there is no real one;
+    - `draw`, optional: the frame with what the watcher read drawn on it, for the PIN
+      holder's phone (`GET /api/camera.jpg`); its watcher then keeps `reading`."""
 
     watcher: Callable[[CameraSetup, str], Watcher]
     follow: Callable[[Mapping[str, Any]], Any]
     scene: Callable[[int], Any]
+    # (frame, reading, view, lang) -> a copy of the frame with what the game read drawn on it
+    # (`GET /api/camera.jpg`): `reading` is its watcher's `reading` taken with that frame
+    # (what it read of it: the game's own value), `view` the match's view in `lang`, whose
+    # question about an unsure piece the drawing asks beside it. None: the frame is shown
+    # as the camera gives it
+    draw: Callable[[Any, Any, Mapping[str, Any], str], Any] | None = None
+
+
+@dataclass(frozen=True)
+class Sight:
+    """The latest camera frame as the frame loop keeps it for the page to look at: the frame
+    itself (a reference: never written to), what the game's watcher read of it (its
+    `reading`, None when the game draws nothing), the game it was read for, and its number
+    in the loop (a new number, a new picture: what an encoding is kept by)."""
+
+    frame: Any
+    reading: Any
+    game: str
+    number: int
 
 
 @dataclass(frozen=True)

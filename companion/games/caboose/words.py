@@ -153,6 +153,9 @@ TEXT: dict[str, dict[str, str]] = {
         "and": "{most} and {last}",
         "derail_percent": "{p}% chance to derail",
         "dice_hint": "Tap a die until it shows the wheels rolled.",
+        # the camera's picture (caboose/drawing.py): the token, a card it is unsure of
+        "camera_caboose": "caboose",
+        "camera_unsure": "{card}?",
     },
     "es": {
         "railway": "Vía",
@@ -266,6 +269,8 @@ TEXT: dict[str, dict[str, str]] = {
         "and": "{most} y {last}",
         "derail_percent": "{p}% de probabilidad de descarrilar",
         "dice_hint": "Toca cada dado hasta que muestre las ruedas que salieron.",
+        "camera_caboose": "furgón",
+        "camera_unsure": "¿{card}?",
     },
 }
 
