@@ -34,6 +34,8 @@ AREA = (0, 210, 255)
 _INK = (20, 20, 20)  # a label's letters, on its colour
 _FONT = cv2.FONT_HERSHEY_SIMPLEX
 _TEXT_SHARE = 1 / 30  # a label's capital letters, a share of the frame's height
+_SMALLEST = 0.5  # a label fitted to a small piece: at least this share of that size
+_SMALL = 0.7  # the table's own labels (markers, area), beside the pieces'
 
 # What the drawing itself names, in each language the page speaks.
 WORDS: Mapping[str, Mapping[str, str]] = {
@@ -42,8 +44,9 @@ WORDS: Mapping[str, Mapping[str, str]] = {
 }
 
 # Signs the Hershey font lacks, as the nearest ASCII (a letter's accents are drawn).
-_ASCII = {"…": "...", "→": "->", "·": "-", "º": "o", "ª": "a", "–": "-", "—": "-", "’": "'"}
+_ASCII = {"…": "...", "→": "->", "º": "o", "ª": "a", "–": "-", "—": "-", "’": "'"}
 _TURNED = {"¿": "?", "¡": "!"}  # drawn as these, upside down
+_MIDDLE_DOT = "·"  # between a card's two railcars, the dice: a dot drawn at mid-height
 
 
 class Sketch:
@@ -58,6 +61,8 @@ class Sketch:
         self.scale = _font_scale(max(10.0, height * _TEXT_SHARE))
         self.line = max(2, round(height / 360))
         self._placed: list[tuple[int, int, int, int]] = []  # the labels' boxes so far
+        # the table's names, written last (`table`, `finish`)
+        self._later: list[tuple[tuple[float, float], str, tuple[int, int, int]]] = []
 
     def pixels(self, points_mm: Sequence[Sequence[float]] | np.ndarray) -> np.ndarray | None:
         """Frame pixels of table points, None without a calibration."""
@@ -79,17 +84,38 @@ class Sketch:
         circle = np.stack([np.cos(angles), np.sin(angles)], axis=1) * radius_mm + centre_mm
         self.outline(circle, colour)
 
-    def label(self, at_mm: Sequence[float], text: str, colour: tuple[int, int, int]) -> None:
-        """`text` on a box of `colour` centred on a table point, kept inside the frame."""
-        point = self.pixels([at_mm])
-        if point is not None:
-            self.label_px((float(point[0][0]), float(point[0][1])), text, colour)
+    def label(
+        self,
+        at_mm: Sequence[float],
+        text: str,
+        colour: tuple[int, int, int],
+        fit_mm: float | None = None,
+        small: bool = False,
+    ) -> None:
+        """`text` on a box of `colour` centred on a table point, kept inside the frame;
+        `fit_mm`: the piece's width, which the label is made no wider than if it can be
+        without getting too small to read (a small card on a large table); `small`: the
+        table's own (markers, area), smaller than the pieces'."""
+        points = self.pixels([at_mm, (at_mm[0] + (fit_mm or 0.0), at_mm[1])])
+        if points is None:
+            return
+        scale = self.scale * (_SMALL if small else 1.0)
+        if fit_mm:
+            room = float(np.hypot(*(points[1] - points[0])))
+            width = text_size(text, scale, self.line)[0]
+            scale = max(scale * _SMALLEST, min(scale, scale * room / max(width, 1)))
+        self.label_px((float(points[0][0]), float(points[0][1])), text, colour, scale)
 
     def label_px(
-        self, centre: tuple[float, float], text: str, colour: tuple[int, int, int]
+        self,
+        centre: tuple[float, float],
+        text: str,
+        colour: tuple[int, int, int],
+        scale: float | None = None,
     ) -> None:
         """`text` on a box of `colour` centred on a frame pixel, kept inside the frame."""
-        width, cap, below = text_size(text, self.scale, self.line)
+        scale = scale or self.scale
+        width, cap, below = text_size(text, scale, self.line)
         pad = max(2, cap // 4)
         frame_h, frame_w = self.image.shape[:2]
         left = int(min(max(centre[0] - width / 2, pad), frame_w - width - pad))
@@ -99,7 +125,7 @@ class Sketch:
         left, top = box[0] + pad, box[1] + pad
         self._placed.append(box)
         cv2.rectangle(self.image, box[:2], box[2:], colour, -1)
-        write(self.image, text, (left, top + cap), self.scale, _INK, self.line)
+        write(self.image, text, (left, top + cap), scale, _INK, self.line)
 
     def _free(self, box: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
         """`box` moved up or down, the least it must, off the labels already placed and
@@ -116,25 +142,41 @@ class Sketch:
                 return moved
         return box
 
-    def markers(self, layout: TableLayout, seen: Iterable[int], lang: str) -> None:
-        """Each table marker outlined where the calibration puts it: named when seen, in the
-        unsure colour and said hidden when not (its place is where the layout says)."""
+    def table(
+        self,
+        layout: TableLayout,
+        seen: Iterable[int],
+        area_mm: tuple[float, float, float, float],
+        lang: str,
+    ) -> None:
+        """The table's markers (`layout`'s, those `seen` by the calibration) and its play
+        area (left, top, right, bottom in mm), outlined before the pieces so a piece's
+        outline lies over theirs; their names are written by `finish`, after the pieces'
+        own, so they move aside rather than push a piece's name off it. A marker not seen
+        is outlined in the unsure colour where the layout puts it, and said hidden."""
         found = set(seen)
         words = WORDS[lang]
-        for number, corners in layout.marker_corners().items():
+        # named 1 to 4 clockwise from the top left, whatever their ids (a board's own are 4-7)
+        for place, (number, corners) in enumerate(layout.marker_corners().items(), 1):
             colour = MARKER if number in found else UNSURE
             self.outline(corners, colour)
-            name = words["marker" if number in found else "hidden"].format(n=number + 1)
+            name = words["marker" if number in found else "hidden"].format(n=place)
             centre = corners.mean(axis=0)
             below = corners[:, 1].max() + layout.marker_mm * 0.45
             above = corners[:, 1].min() - layout.marker_mm * 0.45
-            self.label((centre[0], below if centre[1] < layout.height / 2 else above), name, colour)
-
-    def area(self, rect_mm: tuple[float, float, float, float], lang: str) -> None:
-        """The table's play area (left, top, right, bottom in mm), named at its top."""
-        left, top, right, bottom = rect_mm
+            at = (centre[0], below if centre[1] < layout.height / 2 else above)
+            self._later.append((at, name, colour))
+        left, top, right, bottom = area_mm
         self.outline(np.array([[left, top], [right, top], [right, bottom], [left, bottom]]), AREA)
-        self.label(((left + right) / 2, top), WORDS[lang]["area"], AREA)
+        self._later.append((((left + right) / 2, top), words["area"], AREA))
+
+    def finish(self, lines: Sequence[tuple[str, tuple[int, int, int]]]) -> np.ndarray:
+        """The picture: the table's names (`table`), then `lines` in the caption."""
+        for at, name, colour in self._later:
+            self.label(at, name, colour, small=True)
+        self._later = []
+        self.caption(lines)
+        return self.image
 
     def caption(self, lines: Sequence[tuple[str, tuple[int, int, int]]]) -> None:
         """Sentences across the bottom of the frame (what the camera asks, what it could not
@@ -192,7 +234,7 @@ def _glyphs(text: str) -> list[tuple[str, str, bool]]:
             continue
         if sign in _TURNED:
             glyphs.append((_TURNED[sign], "", True))
-        elif sign.isascii():
+        elif sign == _MIDDLE_DOT or sign.isascii():
             glyphs.append((sign, "", False))
         else:
             glyphs.extend((c, "", False) for c in _ASCII.get(sign, "?"))
@@ -208,7 +250,7 @@ def text_size(text: str, scale: float, thickness: int) -> tuple[int, int, int]:
 
 def _advance(glyph: str, scale: float, thickness: int) -> int:
     """How far one letter moves the pen (`write` writes a letter at a time)."""
-    return cv2.getTextSize(glyph, _FONT, scale, thickness)[0][0]
+    return cv2.getTextSize("." if glyph == _MIDDLE_DOT else glyph, _FONT, scale, thickness)[0][0]
 
 
 def write(
@@ -227,6 +269,9 @@ def write(
         width = _advance(base, scale, thickness)
         if turned:
             _turned(image, base, (x, y), scale, colour, thickness, cap, below)
+        elif base == _MIDDLE_DOT:
+            middle = (round(x + width / 2), round(y - cap / 2))
+            cv2.circle(image, middle, max(thickness, round(cap / 9)), colour, -1, cv2.LINE_AA)
         else:
             cv2.putText(image, base, (x, y), _FONT, scale, colour, thickness, cv2.LINE_AA)
         top = y - (cap if base.isupper() or base.isdigit() else round(cap * 0.72))

@@ -21,14 +21,13 @@ from companion.table import Table
 from companion.vision.annotate import READ, UNSURE
 from companion.vision.table import TableLayout, card_corners
 from hw.frames import FrameSource
+from tests.pictures import CAMERA, SIZE, near
 from web import camera as web_camera
 from web.app import Settings, create_app
 
 PIN = "246810"
 HEADERS = {"X-Table-Pin": PIN}
-SIZE = (960, 720)
 SEED = 7  # the scene's and the camera's
-CAMERA = replace(synthetic.Camera.easy(), frame_size=SIZE)
 
 
 def _scene():
@@ -82,13 +81,6 @@ def _picture(answer) -> np.ndarray:
     return image
 
 
-def _near(image: np.ndarray, point: np.ndarray, colour: tuple[int, int, int], reach: int) -> int:
-    """Pixels of `colour` (give or take JPEG's blur) within `reach` px of `point`."""
-    x, y = np.round(point).astype(int)
-    window = image[y - reach : y + reach + 1, x - reach : x + reach + 1].astype(int)
-    return int((np.abs(window - np.array(colour)).sum(axis=2) < 110).sum())
-
-
 def _edge_midpoints(card) -> np.ndarray:
     """The middles of a card's four sides, in frame pixels (the true camera's)."""
     corners = card_corners(card.pose, card.size)
@@ -119,8 +111,8 @@ def test_each_card_is_outlined_where_it_lies(client, loop):
     assert cards
     for card in cards:
         for middle in _edge_midpoints(card):
-            assert _near(drawn, middle, READ, 4) > 0, f"no outline at {middle} of {card.pose}"
-            assert _near(plain, middle, READ, 4) == 0
+            assert near(drawn, middle, READ, 4) > 0, f"no outline at {middle} of {card.pose}"
+            assert near(plain, middle, READ, 4) == 0
 
 
 def test_a_card_the_camera_is_unsure_of_is_drawn_in_the_unsure_colour(loop):
@@ -139,9 +131,9 @@ def test_a_card_the_camera_is_unsure_of_is_drawn_in_the_unsure_colour(loop):
     view = synthetic.camera_view(SEED, CAMERA, TableLayout())
     corners = view.to_pixels(card_corners(doubtful.pose, reading.card_mm))
     middles = (corners + np.roll(corners, -1, axis=0)) / 2
-    assert all(_near(drawn, middle, UNSURE, 3) > 0 for middle in middles)
+    assert all(near(drawn, middle, UNSURE, 3) > 0 for middle in middles)
     sure = game("caboose").camera.draw(frame, reading, {}, "es")
-    assert all(_near(sure, middle, UNSURE, 3) == 0 for middle in middles)
+    assert all(near(sure, middle, UNSURE, 3) == 0 for middle in middles)
     bottom = drawn[-SIZE[1] // 12 :]
     assert (np.abs(bottom.astype(int) - np.array(UNSURE)).sum(axis=2) < 60).sum() > 50
     assert np.array_equal(frame, _frame()), "the kept frame itself is never drawn on"

@@ -47,17 +47,16 @@ def draw(
     session = view.get("session") or {}
     question = session.get("question")
     if reading is not None and seen is not None and seen.calibration is not None:
-        sketch.area(reading.layout.play_area(), lang)
-        sketch.markers(reading.layout, seen.calibration.markers, lang)
+        layout = reading.layout
+        sketch.table(layout, seen.calibration.markers, layout.play_area(), lang)
         asked = _asked_card(seen, session)
         for index, card in enumerate(seen.cards):
             unsure = index == asked or card.confidence < _UNSURE_BELOW
             colour = UNSURE if unsure else READ
             sketch.outline(card_corners(card.pose, reading.card_mm), colour)
             name = _name(card, lang)
-            sketch.label(
-                card.pose[:2], say(lang, "camera_unsure", card=name) if unsure else name, colour
-            )
+            said = say(lang, "camera_unsure", card=name) if unsure else name
+            sketch.label(card.pose[:2], said, colour, reading.card_mm[0])
         for die in seen.dice:
             asked_die = (
                 question is not None
@@ -68,19 +67,17 @@ def draw(
             sketch.ring(die.position, _DIE_MM * 0.75, colour)
             face = _face(die.kind, die.face, lang)
             under = (die.position[0], die.position[1] + _DIE_MM)  # the die itself left in sight
-            sketch.label(
-                under, say(lang, "camera_unsure", card=face) if asked_die else face, colour
-            )
+            said = say(lang, "camera_unsure", card=face) if asked_die else face
+            sketch.label(under, said, colour, _DIE_MM * 3)
         if seen.caboose_at is not None:
             sketch.ring(seen.caboose_at, _TOKEN_MM * 0.75, READ)
             under = (seen.caboose_at[0], seen.caboose_at[1] + _TOKEN_MM)
-            sketch.label(under, TEXT[lang]["camera_caboose"], READ)
+            sketch.label(under, TEXT[lang]["camera_caboose"], READ, _DIE_MM * 3)
     lines = (
         [(question["prompt"], UNSURE)] if question is not None and question.get("prompt") else []
     )
     lines += [(text, (255, 255, 255)) for text in session.get("camera") or ()]
-    sketch.caption(lines)
-    return sketch.image
+    return sketch.finish(lines)
 
 
 def say(lang: str, key: str, **params: Any) -> str:

@@ -18,6 +18,7 @@ from companion.games.yardmaster import (
     commandline,
     commands,
     demo,
+    drawing,
     match,
     rules,
     scenes,
@@ -105,7 +106,7 @@ GAME = Game(
     replay=commandline.replay_text,
     watch=watch,
     record_format=FORMAT,  # the spec's "yardmaster-record/1", not its id's
-    camera=Camera(watcher=camera.Camera.over, follow=camera.follow, scene=scene),
+    camera=Camera(watcher=camera.Camera.over, follow=camera.follow, scene=scene, draw=drawing.draw),
     sample=sample,
     simulate=commandline.simulate,
     add_arguments=commandline.add_arguments,
