@@ -59,10 +59,10 @@ class Pictures:
 
 def _drawn(sight: Sight, lang: str) -> object:
     """The frame with what the game read drawn on it (its `Camera.draw`), or as the camera
-    gave it for a game that draws nothing."""
+    gave it for a game that draws nothing (or whose watcher read nothing of it)."""
     game = games.games().get(sight.game)
     draw = game.camera.draw if game is not None and game.camera is not None else None
-    if draw is None:
+    if draw is None or sight.reading is None:
         return sight.frame
     the_table = table()
     view = the_table.view(lang) if the_table.game.id == sight.game else {}

@@ -37,16 +37,14 @@ class Reading(NamedTuple):
     card_mm: tuple[float, float]
 
 
-def draw(
-    frame: np.ndarray, reading: Reading | None, view: Mapping[str, Any], lang: str
-) -> np.ndarray:
+def draw(frame: np.ndarray, reading: Reading, view: Mapping[str, Any], lang: str) -> np.ndarray:
     """A copy of `frame` with `reading` drawn on it in `lang`, and the question `view`'s
     turn at the table asks (see the module's docstring)."""
-    seen = reading.observation if reading is not None else None
-    sketch = Sketch(frame, seen.calibration if seen is not None else None)
+    seen = reading.observation
+    sketch = Sketch(frame, seen.calibration)
     session = view.get("session") or {}
     question = session.get("question")
-    if reading is not None and seen is not None and seen.calibration is not None:
+    if seen.calibration is not None:
         layout = reading.layout
         sketch.table(layout, seen.calibration.markers, layout.play_area(), lang)
         asked = _asked_card(seen, session)

@@ -9,17 +9,8 @@ from collections.abc import Mapping
 from importlib.resources import files
 from typing import Any
 
-from companion.games.caboose import (
-    advise,
-    camera,
-    commandline,
-    commands,
-    demo,
-    drawing,
-    match,
-    sample,
-    view,
-)
+from companion.games.caboose import advise, camera, commandline, commands, demo, match, sample, view
+from companion.games.caboose.drawing import draw
 from companion.games.caboose.names import check_names
 from companion.games.caboose.record import RecordError, from_json
 from companion.games.caboose.rules.edition import EDITIONS
@@ -83,9 +74,7 @@ GAME = Game(
     replay=commandline.replay_text,
     watch=watch,
     idle=match.idle,
-    camera=Camera(
-        watcher=camera.Camera.over, follow=camera.follow, scene=random_table, draw=drawing.draw
-    ),
+    camera=Camera(watcher=camera.Camera.over, follow=camera.follow, scene=random_table, draw=draw),
     sample=sample.sample,
     simulate=commandline.simulate,
     add_arguments=commandline.add_arguments,

@@ -34,16 +34,13 @@ class Reading(NamedTuple):
     board: Board
 
 
-def draw(
-    frame: np.ndarray, reading: Reading | None, view: Mapping[str, Any], lang: str
-) -> np.ndarray:
+def draw(frame: np.ndarray, reading: Reading, view: Mapping[str, Any], lang: str) -> np.ndarray:
     """A copy of `frame` with `reading` drawn on it in `lang`, and what `view`'s turn at the
     table asks (see the module's docstring)."""
-    seen = reading.seen if reading is not None else None
-    sketch = Sketch(frame, seen.calibration if seen is not None else None)
+    seen, board = reading
+    sketch = Sketch(frame, seen.calibration)
     lines: list[tuple[str, tuple[int, int, int]]] = []
-    if reading is not None and seen is not None and seen.calibration is not None:
-        board = reading.board
+    if seen.calibration is not None:
         width, height = board.size
         area = (APRON_MM, APRON_MM, APRON_MM + width, APRON_MM + height)
         sketch.table(reading_layout(board), seen.calibration.markers, area, lang)

@@ -37,17 +37,14 @@ class Reading(NamedTuple):
     edition: str
 
 
-def draw(
-    frame: np.ndarray, reading: Reading | None, view: Mapping[str, Any], lang: str
-) -> np.ndarray:
+def draw(frame: np.ndarray, reading: Reading, view: Mapping[str, Any], lang: str) -> np.ndarray:
     """A copy of `frame` with `reading` drawn on it in `lang`, and what `view`'s turn at the
     table asks (see the module's docstring)."""
-    yard = reading.yard if reading is not None else None
-    sketch = Sketch(frame, yard.calibration if yard is not None else None)
-    if reading is not None and yard is not None and yard.calibration is not None:
-        layout = reading.layout
+    yard, layout, edition_id = reading
+    sketch = Sketch(frame, yard.calibration)
+    if yard.calibration is not None:
         sketch.table(layout, yard.calibration.markers, layout.play_area(), lang)
-        edition = load_edition(reading.edition)
+        edition = load_edition(edition_id)
         for train in yard.trains:
             for card in train.cards:
                 _card(sketch, card, card.sure and card.code != UNREAD, edition, lang)
