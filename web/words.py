@@ -73,7 +73,8 @@ SHELL: dict[str, dict[str, str]] = {
         "camera": "Camera",
         "camera_title": "What the camera sees",
         "camera_legend": "Green: what the game read. Pink: what it is unsure of, with its "
-        "question. Blue: the table's markers. Yellow: the play area.",
+        "question. Blue: the table's markers. Yellow: the play area. Tap the picture to see "
+        "it at full size.",
         "camera_close": "Close the camera",
         "camera_none": "No camera watches this table: the page alone referees the game.",
         "camera_waiting": "The camera has not given a picture yet.",
@@ -132,7 +133,8 @@ SHELL: dict[str, dict[str, str]] = {
         "camera": "Cámara",
         "camera_title": "Lo que ve la cámara",
         "camera_legend": "Verde: lo que ha leído el juego. Rosa: lo que no tiene claro, con su "
-        "pregunta. Azul: los marcadores de la mesa. Amarillo: la zona de juego.",
+        "pregunta. Azul: los marcadores de la mesa. Amarillo: la zona de juego. Toca la imagen "
+        "para verla a tamaño completo.",
         "camera_close": "Cerrar la cámara",
         "camera_none": "Ninguna cámara vigila esta mesa: la página sola arbitra la partida.",
         "camera_waiting": "La cámara aún no ha dado ninguna imagen.",

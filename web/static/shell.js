@@ -326,7 +326,7 @@ async function nextPicture() {
           showPicture(null, t("camera_needs_pin"));
           return;  // no more asking with a PIN the table refuses
         }
-        showPicture(null, t(`camera_${error.key === "camera_none" ? "none" : "waiting"}`));
+        showPicture(null, t(error.key === "camera_none" ? "camera_none" : "camera_waiting"));
       }
     } catch {
       if (!cameraOpen) return;
@@ -344,6 +344,9 @@ function setupCamera() {
   document.getElementById("camera-open").addEventListener("click", () =>
     (cameraOpen ? closeCamera() : openCamera()));
   document.getElementById("camera-close").addEventListener("click", closeCamera);
+  // a tap shows the picture at the camera's own size (a phone's screen shrinks the labels)
+  document.getElementById("camera-picture").addEventListener("click", () =>
+    document.getElementById("camera").classList.toggle("full"));
   document.addEventListener("visibilitychange", () => {
     if (!document.hidden && cameraOpen && cameraTimer === null) nextPicture();
   });
