@@ -182,12 +182,13 @@ class Sketch:
         """Sentences across the bottom of the frame (what the camera asks, what it could not
         see), each wrapped to the frame's width, on a dark band so they read over anything."""
         frame_h, frame_w = self.image.shape[:2]
-        _, cap, below = text_size("Hg", self.scale, self.line)
+        scale = self.scale * _SMALL  # less of the picture under it
+        _, cap, below = text_size("Hg", scale, self.line)
         step = cap + below + max(4, cap // 2)
         rows = [
             (row, colour)
             for text, colour in lines
-            for row in _wrap(text, frame_w - 2 * step, self.scale, self.line)
+            for row in _wrap(text, frame_w - 2 * step, scale, self.line)
         ]
         if not rows:
             return
@@ -199,7 +200,7 @@ class Sketch:
                 self.image,
                 row,
                 (step, top + step * i + cap + step // 3),
-                self.scale,
+                scale,
                 colour,
                 self.line,
             )
