@@ -11,8 +11,10 @@ encoding.
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Callable
+from typing import Any
 
 from flask import Blueprint, Response, current_app
 
@@ -65,7 +67,9 @@ def _drawn(sight: Sight, lang: str) -> object:
     if draw is None or sight.reading is None:
         return sight.frame
     the_table = table()
-    view = the_table.view(lang) if the_table.game.id == sight.game else {}
+    view: dict[str, Any] = {}
+    if the_table.game.id == sight.game:  # the view every page reads, built once a version
+        view = json.loads(current_app.extensions["caboose.views"].text(the_table, lang)[1])
     return draw(sight.frame, sight.reading, view, lang)
 
 

@@ -14,13 +14,18 @@ import pytest
 from companion.app.service import FrameLoop
 from companion.games import game
 from companion.games.caboose.drawing import Reading
-from companion.games.protocol import CameraSetup
+from companion.games.caboose.rules.edition import load as load_edition
+from companion.games.caboose.vision.observation import Observation
+from companion.games.protocol import CameraSetup, Sight
 from companion.store import Store
 from companion.synthetic import camera as synthetic
+from companion.synthetic.scene import Scene
 from companion.table import Table
 from companion.vision.annotate import READ, UNSURE
+from companion.vision.calibrate import calibrate
 from companion.vision.table import TableLayout, card_corners
 from hw.frames import FrameSource
+from tests.caboose.test_follow import lay, start
 from tests.pictures import CAMERA, SIZE, near
 from web import camera as web_camera
 from web.app import Settings, create_app
@@ -195,3 +200,28 @@ def test_pages_asking_while_the_loop_runs_get_whole_pictures(client, loop):
         image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
         assert image is not None and image.shape == (SIZE[1], SIZE[0], 3)
     assert loop.sight().number == 12
+
+
+def test_the_card_the_table_asks_about_is_drawn_unsure_with_the_pages_question(tmp_path):
+    """A real turn at the table: the camera is unsure of a laid card and the match asks on
+    the page; the picture outlines that card in the unsure colour where it lies and writes
+    the page's question (the view's) under it."""
+    table, session, _, play = start(Store(tmp_path / "table.sqlite3"))
+    laid = lay(table, play, confidence=0.1)
+    assert session.question is not None and session.question.card is not None
+    asked = laid.railway[len(laid.railway) - len(play.cards) + session.question.card]
+    layout = TableLayout()
+    frame = synthetic.render(Scene(layout=layout), SEED, CAMERA)  # the bare table, filmed
+    reading = Reading(
+        Observation(cards=laid.railway, calibration=calibrate(frame, layout)),
+        layout,
+        load_edition("loose-caboose").card_mm,
+    )
+    app = create_app(table, PIN, Settings(), lambda: Sight(frame, reading, "caboose", 1))
+    drawn = _picture(app.test_client().get("/api/camera.jpg?lang=es", headers=HEADERS))
+    view = synthetic.camera_view(SEED, CAMERA, layout)
+    corners = view.to_pixels(card_corners(asked.pose, reading.card_mm))
+    for middle in (corners + np.roll(corners, -1, axis=0)) / 2:
+        assert near(drawn, middle, UNSURE, 4) > 0, f"the asked card's side at {middle}"
+    bottom = drawn[-SIZE[1] // 10 :]
+    assert (np.abs(bottom.astype(int) - np.array(UNSURE)).sum(axis=2) < 110).sum() > 50

@@ -344,9 +344,17 @@ function setupCamera() {
   document.getElementById("camera-open").addEventListener("click", () =>
     (cameraOpen ? closeCamera() : openCamera()));
   document.getElementById("camera-close").addEventListener("click", closeCamera);
-  // a tap shows the picture at the camera's own size (a phone's screen shrinks the labels)
-  document.getElementById("camera-picture").addEventListener("click", () =>
-    document.getElementById("camera").classList.toggle("full"));
+  // a tap shows the picture at the camera's own size (a phone's screen shrinks the labels),
+  // the place tapped in the middle; another tap fits it to the screen again
+  document.getElementById("camera-picture").addEventListener("click", (event) => {
+    const img = event.currentTarget;
+    const box = img.getBoundingClientRect();
+    const at = [(event.clientX - box.left) / box.width, (event.clientY - box.top) / box.height];
+    if (!document.getElementById("camera").classList.toggle("full")) return;
+    const frame = document.getElementById("camera-frame");
+    frame.scrollLeft = at[0] * img.naturalWidth - frame.clientWidth / 2;
+    frame.scrollTop = at[1] * img.naturalHeight - frame.clientHeight / 2;
+  });
   document.addEventListener("visibilitychange", () => {
     if (!document.hidden && cameraOpen && cameraTimer === null) nextPicture();
   });

@@ -92,10 +92,9 @@ def _name(card: SeenCard, lang: str) -> str:
 
 
 def _face(kind: str, face: int, lang: str) -> str:
-    """A die's face as the page says it: its wheels, or a pip die's number."""
-    if kind != "wheels":
-        return str(face)
-    return TEXT[lang]["die_wheels_one" if face == 1 else "die_wheels"].format(n=face)
+    """A die's face in words: its wheels, or a pip die's pips."""
+    key = "die_wheels" if kind == "wheels" else "camera_pips"
+    return TEXT[lang][f"{key}_one" if face == 1 else key].format(n=face)
 
 
 def _asked_card(seen: Observation, session: Mapping[str, Any]) -> int | None:
