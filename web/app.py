@@ -53,7 +53,8 @@ log = logging.getLogger("companion.web")
 PIN_HEADER = "X-Table-Pin"
 # Requests that change nothing need no PIN (watching a record replayed, the advisor).
 OPEN_POSTS = {"api.replay", "api.advise"}
-# Reads that need the PIN: a hidden hand goes only to a phone that holds it.
+# Reads that need the PIN: a hidden hand, and the camera's picture of a home, go only to a
+# phone that holds it.
 PIN_READS = {"api.hand", "camera.picture"}
 # Answers that name cards of a hidden hand (their refusals too), and the camera's picture:
 # kept by no cache.
@@ -207,8 +208,7 @@ def create_app(
         # blob: images: the camera's picture, fetched with the PIN, shown from an object URL
         response.headers["Content-Security-Policy"] = (
             "default-src 'self'; img-src 'self' data: blob:; style-src 'self'; "
-            "script-src 'self'; "
-            "frame-ancestors 'none'"
+            "script-src 'self'; frame-ancestors 'none'"
         )
         response.headers["X-Content-Type-Options"] = "nosniff"
         response.headers["Referrer-Policy"] = "no-referrer"

@@ -312,9 +312,8 @@ class Camera:
     # (frame, reading, view, lang) -> a copy of the frame with what the game read drawn on it
     # (`GET /api/camera.jpg`): `reading` is its watcher's `reading` taken with that frame
     # (what it read of it, the game's own value; never None: a frame not read is shown as
-    # it is), `view` the match's view in `lang`, whose
-    # question about an unsure piece the drawing asks beside it. None: the frame is shown
-    # as the camera gives it
+    # it is), `view` the match's view in `lang` (the question the page asks about an
+    # unsure piece is written beside it). None: the frame is shown as the camera gives it
     draw: Callable[[Any, Any, Mapping[str, Any], str], Any] | None = None
 
 

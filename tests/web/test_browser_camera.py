@@ -132,3 +132,17 @@ def test_the_screen_beside_the_table_has_no_camera(browser, tmp_path):  # noqa: 
 def _artifacts():
     shared.ARTIFACTS.mkdir(parents=True, exist_ok=True)
     return shared.ARTIFACTS
+
+
+def test_a_wrong_pin_sees_no_picture(browser, tmp_path):  # noqa: F811
+    """A phone keeping a PIN the table refuses is told so, and the camera closes."""
+    with serving(tmp_path) as url:
+        page, errors = shared.open_page(browser, f"{url}/?lang=en", 390, 844)
+        page.evaluate("() => localStorage.setItem('caboose-pin', '0000')")
+        page.reload()
+        page.click("#camera-open")
+        page.wait_for_selector("#camera-open", state="hidden")
+        assert page.locator("#camera").is_hidden()
+        assert page.locator("#camera-picture").get_attribute("src") is None
+        assert "wrong" in page.locator("#pin-state").inner_text().lower()
+        assert not errors

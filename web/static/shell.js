@@ -322,8 +322,9 @@ async function nextPicture() {
       } else {
         const error = ((await response.json().catch(() => ({}))).error) || {};
         if (error.rule === "pin") {
-          setPinState(response.status === 429 ? "wait" : "wrong", { n: error.retry_after });
-          showPicture(null, t("camera_needs_pin"));
+          const waiting = response.status === 429;  // too many wrong PINs from this phone
+          setPinState(waiting ? "wait" : "wrong", { n: error.retry_after });
+          showPicture(null, waiting ? t("pin_wait", { n: error.retry_after }) : t("camera_needs_pin"));
           return;  // no more asking with a PIN the table refuses
         }
         showPicture(null, t(error.key === "camera_none" ? "camera_none" : "camera_waiting"));
@@ -356,7 +357,7 @@ function setupCamera() {
     frame.scrollTop = at[1] * img.naturalHeight - frame.clientHeight / 2;
   });
   document.addEventListener("visibilitychange", () => {
-    if (!document.hidden && cameraOpen && cameraTimer === null) nextPicture();
+    if (!document.hidden && cameraOpen && cameraTimer === null && !cameraAsking) nextPicture();
   });
   showCameraButton();
 }
