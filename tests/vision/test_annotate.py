@@ -7,9 +7,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from companion.vision.annotate import text_size, write
+from companion.synthetic import camera as synthetic
+from companion.synthetic.scene import Scene
+from companion.vision.annotate import AREA, MARKER, UNSURE, Sketch, text_size, write
+from companion.vision.calibrate import calibrate
+from companion.vision.table import TableLayout
+from tests.pictures import CAMERA, near
 
 SCALE, LINE = 1.0, 2
+SEED = 11
 
 
 def _written(text: str) -> np.ndarray:
@@ -53,3 +59,24 @@ def test_a_spanish_sentence_keeps_every_letter():
     """Each letter takes its place: an accented word is as wide as the same word without."""
     assert text_size("¿Qué cámara?", SCALE, LINE)[0] == text_size("?Que camara?", SCALE, LINE)[0]
     assert text_size("furgón", SCALE, LINE)[0] == text_size("furgon", SCALE, LINE)[0]
+
+
+def test_the_tables_markers_and_area_are_drawn_where_they_lie():
+    """Each marker outlined where it truly lies, in the markers' colour when the calibration
+    saw it and in the unsure colour when not; the play area's sides in its own colour."""
+    layout = TableLayout()
+    frame = synthetic.render(Scene(layout=layout), SEED, CAMERA)
+    calibration = calibrate(frame, layout)
+    assert calibration is not None and len(calibration.markers) == 4
+    sketch = Sketch(frame, calibration)
+    sketch.table(layout, calibration.markers[1:], layout.play_area(), "es")  # the first hidden
+    drawn = sketch.finish([])
+    truth = synthetic.camera_view(SEED, CAMERA, layout)
+    for number, corners in layout.marker_corners().items():
+        colour = UNSURE if number == calibration.markers[0] else MARKER
+        middles = truth.to_pixels((corners + np.roll(corners, -1, axis=0)) / 2)
+        assert all(near(drawn, middle, colour, 3) > 0 for middle in middles), number
+    left, top, right, bottom = layout.play_area()
+    sides = [((left + right) / 2, bottom), (left, (top + bottom) / 2), (right, (top + bottom) / 2)]
+    assert all(near(drawn, point, AREA, 3) > 0 for point in truth.to_pixels(np.array(sides)))
+    assert np.array_equal(frame, synthetic.render(Scene(layout=layout), SEED, CAMERA))
