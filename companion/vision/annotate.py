@@ -104,17 +104,12 @@ class Sketch:
             room = float(np.hypot(*(points[1] - points[0])))
             width = text_size(text, scale, self.line)[0]
             scale = max(scale * _SMALLEST, min(scale, scale * room / max(width, 1)))
-        self.label_px((float(points[0][0]), float(points[0][1])), text, colour, scale)
+        self._label_px((float(points[0][0]), float(points[0][1])), text, colour, scale)
 
-    def label_px(
-        self,
-        centre: tuple[float, float],
-        text: str,
-        colour: tuple[int, int, int],
-        scale: float | None = None,
+    def _label_px(
+        self, centre: tuple[float, float], text: str, colour: tuple[int, int, int], scale: float
     ) -> None:
         """`text` on a box of `colour` centred on a frame pixel, kept inside the frame."""
-        scale = scale or self.scale
         width, cap, below = text_size(text, scale, self.line)
         pad = max(2, cap // 4)
         frame_h, frame_w = self.image.shape[:2]
