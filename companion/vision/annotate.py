@@ -151,11 +151,12 @@ class Sketch:
         is outlined in the unsure colour where the layout puts it, and said hidden."""
         found = set(seen)
         words = WORDS[lang]
-        # named 1 to 4 clockwise from the top left, whatever their ids (a board's own are 4-7)
-        for place, (number, corners) in enumerate(layout.marker_corners().items(), 1):
+        # named by their ids, as `companion print` captions them and `companion check` says
+        # them (the table's 0-3 clockwise from the top left; a board's own 4-7)
+        for number, corners in layout.marker_corners().items():
             colour = MARKER if number in found else UNSURE
             self.outline(corners, colour)
-            name = words["marker" if number in found else "hidden"].format(n=place)
+            name = words["marker" if number in found else "hidden"].format(n=number)
             centre = corners.mean(axis=0)
             below = corners[:, 1].max() + layout.marker_mm * 0.45
             above = corners[:, 1].min() - layout.marker_mm * 0.45
