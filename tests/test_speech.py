@@ -18,6 +18,7 @@ from companion import games
 from companion.app.cli import build_parser
 from companion.app.cli import main as cli_main
 from companion.app.demo import run_demo
+from companion.app.service import FrameLoop
 from companion.app.speech import phrases
 from companion.table import Table
 from hw.speaker import phrases_written
@@ -53,8 +54,8 @@ def played_views(game_id: str) -> list[dict[str, dict[str, Any]]]:
 
     watcher = threading.Thread(target=look)
 
-    def follow(table: Table) -> None:
-        tables.append(table)
+    def follow(loop: FrameLoop) -> None:
+        tables.append(loop.table)
         watcher.start()
 
     try:

@@ -45,6 +45,7 @@ from companion.games.requests import UnknownCommand
 from companion.store import StorageFull
 from companion.table import Table
 from web.api import ApiError, Limiter, Streams, Views, api, declared, language
+from web.camera import Pictures, Sights, camera
 from web.join import join
 from web.seats import Seats, seats
 from web.words import SHELL, advisor_says, advisor_words, page_words
@@ -55,11 +56,19 @@ PIN_HEADER = "X-Table-Pin"
 # Requests that need no PIN: those that change nothing (watching a record replayed, the
 # advisor), and a phone trading a seat's one-time code for its seat (the code is the proof).
 OPEN_POSTS = {"api.replay", "api.advise", "seats.join_seat"}
-# Reads that need the PIN: a hidden hand goes only to a phone that holds it.
-PIN_READS = {"api.hand"}
-# Answers that name cards of a hidden hand or carry a seat's secret (their refusals too):
-# kept by no cache.
-PRIVATE = {"api.advise", "api.hand", "seats.seat_hand", "seats.invite", "seats.join_seat"}
+# Reads that need the PIN: a hidden hand, and the camera's picture of a home, go only to a
+# phone that holds it.
+PIN_READS = {"api.hand", "camera.picture"}
+# Answers that name cards of a hidden hand or carry a seat's secret (their refusals too),
+# and the camera's picture: kept by no cache.
+PRIVATE = {
+    "api.advise",
+    "api.hand",
+    "seats.seat_hand",
+    "seats.invite",
+    "seats.join_seat",
+    "camera.picture",
+}
 # A game's drawing of its advice on the advisor's page, in its page folder (a game with no
 # hidden hand has none): its style and its script (web/static/advisor.js says the contract).
 ADVISOR_FILES = ("advisor.css", "advisor.js")
@@ -157,8 +166,14 @@ def new_pin() -> str:
     return f"{secrets.randbelow(10**6):06d}"
 
 
-def create_app(table: Table, pin: str | None = None, settings: Settings | None = None) -> Flask:
-    """The web app for one table. Without a PIN a fresh one is made and logged."""
+def create_app(
+    table: Table,
+    pin: str | None = None,
+    settings: Settings | None = None,
+    sights: Sights | None = None,
+) -> Flask:
+    """The web app for one table. Without a PIN a fresh one is made and logged. `sights`
+    gives the camera's latest frame (`FrameLoop.sight`); None: no camera watches the table."""
     settings = settings or Settings()
     if not pin:
         pin = new_pin()
@@ -173,9 +188,11 @@ def create_app(table: Table, pin: str | None = None, settings: Settings | None =
     app.extensions["caboose.streams"] = Streams(settings.max_streams, settings.stream_settle)
     app.extensions["caboose.seats"] = Seats()
     guard = _PinGuard(pin, settings)
+    app.extensions["caboose.pictures"] = Pictures(sights)
     app.register_blueprint(api)
     app.register_blueprint(join)
     app.register_blueprint(seats)
+    app.register_blueprint(camera)
     own = {rule.rule for rule in app.url_map.iter_rules()}
     app.wsgi_app = _OldCommandPaths(app.wsgi_app, own)  # type: ignore[method-assign]
 
@@ -201,9 +218,10 @@ def create_app(table: Table, pin: str | None = None, settings: Settings | None =
 
     @app.after_request
     def headers(response: Response) -> Response:
+        # blob: images: the camera's picture, fetched with the PIN, shown from an object URL
         response.headers["Content-Security-Policy"] = (
-            "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
-            "frame-ancestors 'none'"
+            "default-src 'self'; img-src 'self' data: blob:; style-src 'self'; "
+            "script-src 'self'; frame-ancestors 'none'"
         )
         response.headers["X-Content-Type-Options"] = "nosniff"
         response.headers["Referrer-Policy"] = "no-referrer"

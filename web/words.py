@@ -70,6 +70,15 @@ SHELL: dict[str, dict[str, str]] = {
         "hand_needs_pin": "Enter the table's PIN above to see the hand.",
         "choosing": "{name} is choosing a move",
         "log_empty": "No turn played yet.",
+        "camera": "Camera",
+        "camera_title": "What the camera sees",
+        "camera_legend": "Green: what the game read. Pink: what it is unsure of, with its "
+        "question. Blue: the table's markers. Yellow: the play area. Tap the picture to see "
+        "it at full size.",
+        "camera_close": "Close the camera",
+        "camera_none": "No camera watches this table: the page alone referees the game.",
+        "camera_waiting": "The camera has not given a picture yet.",
+        "camera_needs_pin": "Enter the table's PIN above to see the camera.",
     },
     "es": {
         "title": "Caboose Companion",
@@ -121,6 +130,15 @@ SHELL: dict[str, dict[str, str]] = {
         "hand_needs_pin": "Escribe arriba el PIN de la mesa para ver la mano.",
         "choosing": "{name} está eligiendo jugada",
         "log_empty": "Aún no se ha jugado ningún turno.",
+        "camera": "Cámara",
+        "camera_title": "Lo que ve la cámara",
+        "camera_legend": "Verde: lo que ha leído el juego. Rosa: lo que no tiene claro, con su "
+        "pregunta. Azul: los marcadores de la mesa. Amarillo: la zona de juego. Toca la imagen "
+        "para verla a tamaño completo.",
+        "camera_close": "Cerrar la cámara",
+        "camera_none": "Ninguna cámara vigila esta mesa: la página sola arbitra la partida.",
+        "camera_waiting": "La cámara aún no ha dado ninguna imagen.",
+        "camera_needs_pin": "Escribe arriba el PIN de la mesa para ver la cámara.",
     },
 }
 

@@ -207,14 +207,15 @@ def run_demo(
     demo: Demo,
     store: Path | None = None,
     log: Any = None,
-    serve: Callable[[Table], None] | None = None,
+    serve: Callable[[FrameLoop], None] | None = None,
     filming: Filming = Filming(),
     game: Game | None = None,
 ) -> tuple[dict[str, Any], Mapping[str, Any]]:
     """Play (or resume) one demo game of `game` (None: the default game): its result (as
     `companion replay --json` prints it, plus how the camera did) and its record.
-    `serve(table)` starts the page. A store whose demo is already over only reports how it
-    ended."""
+    `serve(loop)` starts the page (and what else follows the game) on the frame loop's
+    table, its camera's latest frame for the PIN holder's camera view. A store whose demo
+    is already over only reports how it ended."""
     with tempfile.TemporaryDirectory(prefix="companion-demo-") as folder:
         kept = Store(store or Path(folder) / "demo.sqlite3")
         try:
@@ -224,7 +225,7 @@ def run_demo(
             hands = SyntheticTable(game or games.default(), demo, kept, filming, log)
             try:
                 if serve is not None:
-                    serve(hands.table)
+                    serve(hands)
                 return demo.play(hands), hands.table.record()[2]
             finally:
                 hands.close()
@@ -232,11 +233,11 @@ def run_demo(
             kept.close()
 
 
-def _serve(host: str, port: int, pin: str | None, out: TextIO) -> Callable[[Table], None]:
+def _serve(host: str, port: int, pin: str | None, out: TextIO) -> Callable[[FrameLoop], None]:
     """Start the page; where to watch it is said on `out`."""
 
-    def start(table: Table) -> None:
-        chosen = serve_page(table, host, port, pin)
+    def start(loop: FrameLoop) -> None:
+        chosen = serve_page(loop.table, host, port, pin, loop.sight)
         opening = 'add --host 0.0.0.0 (make demo DEMO_ARGS="--host 0.0.0.0")'
         say_where("Caboose Companion demo: ", host, port, opening, out)
         print(f"table PIN: {chosen}", file=out)
@@ -259,14 +260,14 @@ def _voice(args: argparse.Namespace) -> TableVoice | None:
 
 
 def _also(
-    first: Callable[[Table], None] | None, then: Callable[[Table], None]
-) -> Callable[[Table], None]:
+    first: Callable[[FrameLoop], None] | None, then: Callable[[Table], None]
+) -> Callable[[FrameLoop], None]:
     """Both things to start on the demo's table (the page, the voice)."""
 
-    def start(table: Table) -> None:
+    def start(loop: FrameLoop) -> None:
         if first is not None:
-            first(table)
-        then(table)
+            first(loop)
+        then(loop.table)
 
     return start
 

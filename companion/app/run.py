@@ -35,6 +35,7 @@ from hw.controls import Controls, PinsError, pin_factory
 from hw.frames import FrameSource, FrameSourceError, open_source
 from hw.speaker import Speaker
 from web.app import Settings, create_app, new_pin
+from web.camera import Sights
 from web.serve import MAX_STREAMS, say_where, serve_in_background
 
 
@@ -141,15 +142,18 @@ def _watchers(config: Config) -> Callable[[Game], Watcher | None]:
     return watcher_of
 
 
-def serve_page(table: Table, host: str, port: int, pin: str | None) -> str:
+def serve_page(
+    table: Table, host: str, port: int, pin: str | None, sights: Sights | None = None
+) -> str:
     """The web page of the table, served from a daemon thread (the camera loop keeps the
     main one); returns the PIN. Raises `ServeError`. A camera follows the table, so every
     view carries the turn in progress (`session`: phase, what to do now, the problem, the
     camera's check of the computed move, a question about an unsure card, what the camera
     could not see), `GET /api/session` gives it alone, and `POST /api/session/answer`
-    answers the question (the table's PIN needed, as for every POST)."""
+    answers the question (the table's PIN needed, as for every POST). `sights`: the
+    camera's latest frame, for the PIN holder's camera view (`GET /api/camera.jpg`)."""
     chosen = pin or new_pin()
-    app = create_app(table, chosen, Settings(max_streams=MAX_STREAMS))
+    app = create_app(table, chosen, Settings(max_streams=MAX_STREAMS), sights)
     serve_in_background(app, host, port)
     return chosen
 
@@ -182,7 +186,7 @@ def main(path: Path, frames: int | None = None, serve: bool = True) -> int:
     if serve:
         try:
             web = config.web
-            pin = serve_page(service.table, web.host, web.port, web.pin)
+            pin = serve_page(service.table, web.host, web.port, web.pin, service.sight)
         except OSError as error:
             service.close()
             print(f"companion run: {error}", file=sys.stderr)

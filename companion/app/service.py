@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from companion.games.protocol import Game, Refusal, Watcher
+from companion.games.protocol import Game, Refusal, Sight, Watcher
 from companion.table import Table
 from hw.frames import FrameSource
 
@@ -41,6 +41,9 @@ class FrameLoop:
         self._watchers: dict[str, Watcher | None] = {}
         self.frames = 0  # frames stepped, dropped ones included
         self.stop = threading.Event()  # set, it ends the loop after the frame in hand
+        # the latest frame and what was read of it: replaced whole, one reference a frame
+        # (no copy), so a page thread reading it meanwhile sees the old one or the new one
+        self._sight: Sight | None = None
 
     def step(self, frame: Any) -> list[object]:
         """One frame (None: a dropped frame, the same picture as before), looked at for
@@ -50,14 +53,31 @@ class FrameLoop:
         watcher = self.watcher()
         self.frames += 1
         if watcher is None:
+            self._keep(frame, None)
             return []
         commands = list(watcher.see(frame, self.table.hint()))
+        self._keep(frame, watcher)
         for command in commands:
             try:
                 self.table.handle(command)
             except Refusal as refusal:
                 log.info("camera: %s", refusal.message)
         return commands
+
+    def sight(self) -> Sight | None:
+        """The latest frame and what the watcher read of it (None before the first frame):
+        what the page's camera view draws, in the page's thread, when a phone asks."""
+        return self._sight
+
+    def _keep(self, frame: Any, watcher: Watcher | None) -> None:
+        """Keep `frame` (None, a dropped frame: the one kept stays) with the watcher's
+        reading of it, when the game draws what it read (`Camera.draw`)."""
+        if frame is None:
+            return
+        game = self.table.game
+        draws = watcher is not None and game.camera is not None and game.camera.draw is not None
+        reading = getattr(watcher, "reading", None) if draws else None
+        self._sight = Sight(frame, reading, game.id, self.frames)
 
     def watcher(self) -> Watcher | None:
         """The watcher of the game being played (of the default game before any)."""

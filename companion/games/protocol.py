@@ -308,12 +308,33 @@ class Camera:
       what the synthetic camera `synthetic:SEED` shows where there is no real one;
     - `area`: (camera, option) -> where the pieces lie that the camera must see, for
       `companion check` (a companion.vision.setup_check.PlayArea: a board's own
-      markers and its rectangle). None: the table's own markers and play area."""
+      markers and its rectangle). None: the table's own markers and play area;
+    - `draw`: the frame with what the watcher read drawn on it, for the PIN
+      holder's phone (`GET /api/camera.jpg`); its watcher then keeps `reading`."""
 
     watcher: Callable[[CameraSetup, str], Watcher]
     follow: Callable[[Mapping[str, Any]], Any]
     scene: Callable[[int], Any]
     area: Callable[[CameraSetup, str], Any] | None = None
+    # (frame, reading, view, lang) -> a copy of the frame with what the game read drawn on it
+    # (`GET /api/camera.jpg`): `reading` is its watcher's `reading` taken with that frame
+    # (what it read of it, the game's own value; never None: a frame not read is shown as
+    # it is), `view` the match's view in `lang` (the question the page asks about an
+    # unsure piece is written beside it). None: the frame is shown as the camera gives it
+    draw: Callable[[Any, Any, Mapping[str, Any], str], Any] | None = None
+
+
+@dataclass(frozen=True)
+class Sight:
+    """The latest camera frame as the frame loop keeps it for the page to look at: the frame
+    itself (a reference: never written to), what the game's watcher read of it (its
+    `reading`, None when the game draws nothing), the game it was read for, and its number
+    in the loop (a new number, a new picture: what an encoding is kept by)."""
+
+    frame: Any
+    reading: Any
+    game: str
+    number: int
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,7 @@ from flask import Flask
 import web.serve
 from companion.app.cli import main
 from companion.app.demo import _serve as demo_page
+from companion.app.service import FrameLoop
 from companion.games.caboose.rules.state import Pass
 from companion.store import Store
 from companion.table import Table
@@ -162,7 +163,7 @@ def test_a_page_on_this_machine_only_says_so_and_how_to_open_it(tmp_path, not_bo
     assert "which no phone can reach" in out and "start it with --host 0.0.0.0" in out
     # The demo listens on this machine unless told otherwise: it says so too.
     table = Table(Store(tmp_path / "demo.sqlite3"))
-    demo_page("127.0.0.1", 8124, "9999", sys.stdout)(table)
+    demo_page("127.0.0.1", 8124, "9999", sys.stdout)(FrameLoop(table, lambda game: None))
     out = capsys.readouterr().out
     assert out.startswith(
         "Caboose Companion demo: open http://127.0.0.1:8124/ on this machine only"

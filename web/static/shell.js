@@ -260,6 +260,115 @@ function handControls(name, held) {
       t("hand_reveal")));
 }
 
+// --- what the camera sees ------------------------------------------------------------------
+
+// The PIN holder's phone may open the camera's picture (GET /api/camera.jpg, with the PIN:
+// a camera in a home is private). An <img> cannot send the PIN, so each picture is fetched
+// and shown from an object URL; a new one is asked for once the last has come, at most
+// twice a second, and only while the view is open and the page in sight (the table encodes
+// a picture only when a page asks). Without a camera, or before its first frame, the view
+// says so in words.
+const CAMERA_EVERY_MS = 500;
+let cameraOpen = false;
+let cameraUrl = null;
+let cameraTimer = null;
+let cameraAsking = false;  // a picture is on its way: a view closed and opened again waits for it
+
+function showCameraButton() {
+  const button = document.getElementById("camera-open");
+  if (!button) return;
+  button.hidden = !pin;
+  if (!pin && cameraOpen) closeCamera();
+}
+
+function openCamera() {
+  cameraOpen = true;
+  document.getElementById("camera").hidden = false;
+  document.getElementById("camera-open").setAttribute("aria-pressed", "true");
+  if (!cameraAsking && cameraTimer === null) nextPicture();
+}
+
+function closeCamera() {
+  cameraOpen = false;
+  clearTimeout(cameraTimer);
+  cameraTimer = null;
+  document.getElementById("camera").hidden = true;
+  document.getElementById("camera-open").setAttribute("aria-pressed", "false");
+  showPicture(null, "");
+}
+
+// The picture (a Blob), or none and a sentence saying why.
+function showPicture(blob, words) {
+  const img = document.getElementById("camera-picture");
+  if (cameraUrl) URL.revokeObjectURL(cameraUrl);
+  cameraUrl = blob ? URL.createObjectURL(blob) : null;
+  if (cameraUrl) img.src = cameraUrl;
+  else img.removeAttribute("src");
+  img.hidden = !cameraUrl;
+  document.getElementById("camera-legend").hidden = !cameraUrl;
+  const state = document.getElementById("camera-state");
+  state.textContent = words;
+  state.hidden = !words;
+}
+
+async function nextPicture() {
+  cameraTimer = null;
+  if (!cameraOpen || KIOSK) return;
+  if (document.hidden) return;  // asked again when the page is back in sight
+  const started = performance.now();
+  if (!pin) {
+    showPicture(null, t("camera_needs_pin"));
+  } else {
+    cameraAsking = true;
+    try {
+      const response = await fetch(`/api/camera.jpg?lang=${LANG}`,
+        { headers: { "X-Table-Pin": pin }, cache: "no-store" });
+      if (!cameraOpen) return;
+      if (response.ok) {
+        showPicture(await response.blob(), "");
+      } else {
+        const error = ((await response.json().catch(() => ({}))).error) || {};
+        if (error.rule === "pin") {
+          const waiting = response.status === 429;  // too many wrong PINs from this phone
+          setPinState(waiting ? "wait" : "wrong", { n: error.retry_after });
+          showPicture(null, waiting ? t("pin_wait", { n: error.retry_after }) : t("camera_needs_pin"));
+          return;  // no more asking with a PIN the table refuses
+        }
+        showPicture(null, t(error.key === "camera_none" ? "camera_none" : "camera_waiting"));
+      }
+    } catch {
+      if (!cameraOpen) return;
+      showPicture(null, t("no_answer"));
+    } finally {
+      cameraAsking = false;
+    }
+  }
+  if (cameraOpen && cameraTimer === null) {
+    cameraTimer = setTimeout(nextPicture, Math.max(0, CAMERA_EVERY_MS - (performance.now() - started)));
+  }
+}
+
+function setupCamera() {
+  document.getElementById("camera-open").addEventListener("click", () =>
+    (cameraOpen ? closeCamera() : openCamera()));
+  document.getElementById("camera-close").addEventListener("click", closeCamera);
+  // a tap shows the picture at the camera's own size (a phone's screen shrinks the labels),
+  // the place tapped in the middle; another tap fits it to the screen again
+  document.getElementById("camera-picture").addEventListener("click", (event) => {
+    const img = event.currentTarget;
+    const box = img.getBoundingClientRect();
+    const at = [(event.clientX - box.left) / box.width, (event.clientY - box.top) / box.height];
+    if (!document.getElementById("camera").classList.toggle("full")) return;
+    const frame = document.getElementById("camera-frame");
+    frame.scrollLeft = at[0] * img.naturalWidth - frame.clientWidth / 2;
+    frame.scrollTop = at[1] * img.naturalHeight - frame.clientHeight / 2;
+  });
+  document.addEventListener("visibilitychange", () => {
+    if (!document.hidden && cameraOpen && cameraTimer === null && !cameraAsking) nextPicture();
+  });
+  showCameraButton();
+}
+
 function refresh() {
   return fetch(`/api/state?lang=${LANG}`).then((r) => r.json()).then(render).catch(() => null);
 }
@@ -303,6 +412,7 @@ function setPinState(state, params = {}) {
     pin = "";
     localStorage.removeItem(PIN_KEY);
   }
+  showCameraButton();
 }
 
 // --- drawing ------------------------------------------------------------------------------
@@ -489,6 +599,7 @@ function setup() {
     return;
   }
   document.getElementById("pin").value = pin;
+  setupCamera();
   document.getElementById("pin-form").addEventListener("submit", async (event) => {
     event.preventDefault();
     pin = document.getElementById("pin").value.trim();

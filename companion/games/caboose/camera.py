@@ -17,6 +17,7 @@ from dataclasses import replace
 from typing import Any
 
 from companion.games.caboose.commands import Seen
+from companion.games.caboose.drawing import Reading
 from companion.games.caboose.follow import FollowConfig
 from companion.games.caboose.tracker import CameraHint, FrameReader, Tracker, TrackerConfig
 from companion.games.caboose.vision.observation import Observation, VisionConfig
@@ -50,6 +51,15 @@ class Camera:
     def last(self) -> Observation | None:
         """The last frame recognised (None before the first)."""
         return self.reader.last
+
+    @property
+    def reading(self) -> Reading | None:
+        """What the last frame showed, for the camera's picture (drawing.py)."""
+        last = self.reader.last
+        if last is None:
+            return None
+        vision = self.reader.vision
+        return Reading(last, vision.layout, vision.card_mm)
 
     def see(self, frame: Any, hint: CameraHint | None) -> list[Seen]:
         """One frame (None: the same picture as before): its table events, and what the

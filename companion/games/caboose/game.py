@@ -20,6 +20,7 @@ from companion.games.caboose import (
     sample,
     view,
 )
+from companion.games.caboose.drawing import draw
 from companion.games.caboose.names import check_names
 from companion.games.caboose.record import RecordError, from_json
 from companion.games.caboose.rules.edition import EDITIONS
@@ -83,7 +84,7 @@ GAME = Game(
     replay=commandline.replay_text,
     watch=watch,
     idle=match.idle,
-    camera=Camera(watcher=camera.Camera.over, follow=camera.follow, scene=random_table),
+    camera=Camera(watcher=camera.Camera.over, follow=camera.follow, scene=random_table, draw=draw),
     sample=sample.sample,
     simulate=commandline.simulate,
     add_arguments=commandline.add_arguments,

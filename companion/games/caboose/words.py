@@ -153,6 +153,11 @@ TEXT: dict[str, dict[str, str]] = {
         "and": "{most} and {last}",
         "derail_percent": "{p}% chance to derail",
         "dice_hint": "Tap a die until it shows the wheels rolled.",
+        # the camera's picture (caboose/drawing.py): the token, a card it is unsure of
+        "camera_caboose": "caboose",
+        "camera_pips": "{n} pips",
+        "camera_pips_one": "1 pip",
+        "camera_unsure": "{card}?",
     },
     "es": {
         "railway": "Vía",
@@ -266,6 +271,10 @@ TEXT: dict[str, dict[str, str]] = {
         "and": "{most} y {last}",
         "derail_percent": "{p}% de probabilidad de descarrilar",
         "dice_hint": "Toca cada dado hasta que muestre las ruedas que salieron.",
+        "camera_caboose": "furgón",
+        "camera_pips": "{n} puntos",
+        "camera_pips_one": "1 punto",
+        "camera_unsure": "¿{card}?",
     },
 }
 

@@ -21,6 +21,7 @@ from companion.games.said import Said
 from companion.games.switching.board import Board
 from companion.games.switching.board import load as load_board
 from companion.games.switching.commands import Seen
+from companion.games.switching.drawing import Reading
 from companion.games.switching.follow import BoardSeen
 from companion.games.switching.scenes import DICE_BAND
 from companion.games.switching.vision.reader import (
@@ -69,6 +70,7 @@ class Camera:
         self.dice: list[Dice | None] = []
         self.still: BoardSeen | None = None  # the last still board told
         self.last: tuple[BoardSeen | None, Dice | None, tuple[Said, ...]] | None = None
+        self.reading: Reading | None = None  # all the reader read of it: the camera's picture
 
     @classmethod
     def over(cls, setup: CameraSetup, option: str) -> Camera:
@@ -105,6 +107,7 @@ class Camera:
         seen = read_board(frame, self.board, calibration=self.calibration)
         if seen.calibration is not None:
             self.calibration = seen.calibration
+        self.reading = Reading(seen, self.board)
         camera = tuple(p for p in seen.problems if p.key not in _IN_PLAY)
         return board_seen(seen), dice_seen(seen), camera
 

@@ -28,6 +28,7 @@ from companion.games.switching import (
     view,
 )
 from companion.games.switching.commands import PassTurn, Play, Throw
+from companion.games.switching.drawing import draw
 from companion.games.switching.record import GAME_ID, from_json, variant_id
 from companion.games.switching.snapshot import Played, Snapshot
 from companion.games.switching.vision import eval_vision
@@ -125,7 +126,9 @@ GAME = Game(
     button=commands.button,
     replay=commandline.replay_text,
     watch=watch,
-    camera=Camera(watcher=camera.Camera.over, follow=camera.follow, scene=scene, area=camera.area),
+    camera=Camera(
+        watcher=camera.Camera.over, follow=camera.follow, scene=scene, area=camera.area, draw=draw
+    ),
     sample=sample,
     simulate=commandline.simulate,
     add_arguments=commandline.add_arguments,

@@ -52,6 +52,9 @@ TEXT: dict[str, dict[str, str]] = {
         # The roll.
         "roll": "Roll",
         "colour_die": "colour die",
+        # the camera's picture (drawing.py): a train, the dice beside the board
+        "camera_train": "{colour} train",
+        "camera_dice": "Dice: {colour} · {numbers}",
         "number_die": "number die",
         "white_die": "White die",
         "black_die": "Black die",
@@ -210,6 +213,8 @@ TEXT: dict[str, dict[str, str]] = {
         "repair_tiles_one": "1 ficha de reparación",
         "roll": "Tirada",
         "colour_die": "dado de color",
+        "camera_train": "tren {colour}",
+        "camera_dice": "Dados: {colour} · {numbers}",
         "number_die": "dado de número",
         "white_die": "Dado blanco",
         "black_die": "Dado negro",

@@ -19,6 +19,7 @@ from typing import Any
 from companion.games.protocol import CameraSetup
 from companion.games.said import Said
 from companion.games.yardmaster.commands import Seen
+from companion.games.yardmaster.drawing import Reading
 from companion.games.yardmaster.edition import load as load_edition
 from companion.games.yardmaster.follow import TrainSeen
 from companion.games.yardmaster.vision.reader import (
@@ -72,11 +73,16 @@ class Camera:
     """The reader over one table and the stillness of what it reads."""
 
     def __init__(
-        self, setup: CameraSetup, deck: Sequence[str], catalogue: Catalogue | None = None
+        self,
+        setup: CameraSetup,
+        edition: str,
+        deck: Sequence[str],
+        catalogue: Catalogue | None = None,
     ) -> None:
-        """`catalogue`: a box printed in another design, taught by `companion enroll`
-        (None: our printable cards)."""
+        """`edition`'s `deck`; `catalogue`: a box printed in another design, taught by
+        `companion enroll` (None: our printable cards)."""
         self.setup = setup
+        self.edition = edition
         self.config = ReaderConfig(layout=setup.layout, deck=tuple(deck))
         self.catalogue = catalogue
         self.calibration: Any = None  # the markers found last: a still camera keeps them
@@ -84,6 +90,7 @@ class Camera:
         self.still: tuple[TrainSeen, ...] | None = None  # the last still view told
         # the last frame read: its trains, what the camera could not see, whether it was clear
         self.last: tuple[tuple[TrainSeen, ...], tuple[Said, ...], bool] | None = None
+        self.reading: Reading | None = None  # all the reader read of it: the camera's picture
 
     @classmethod
     def over(cls, setup: CameraSetup, edition: str) -> Camera:
@@ -93,8 +100,8 @@ class Camera:
         like it); a ValueError says what is missing and how to teach it."""
         deck = load_edition(edition).deck
         if setup.catalogue is None:
-            return cls(setup, deck)
-        return cls(setup, deck, Catalogue.load(Path(setup.catalogue), deck=deck))
+            return cls(setup, edition, deck)
+        return cls(setup, edition, deck, Catalogue.load(Path(setup.catalogue), deck=deck))
 
     def see(self, frame: Any, hint: object) -> list[Seen]:
         """One frame (None: the same picture as before, which counts as one more frame in
@@ -124,6 +131,7 @@ class Camera:
             yard = read_taught(frame, self.catalogue, self.config, self.calibration)
         if yard.calibration is not None:
             self.calibration = yard.calibration
+        self.reading = Reading(yard, self.config.layout, self.edition)
         camera = tuple(_said(p) for p in yard.problems)
         if yard.loose:
             n = len(yard.loose)

@@ -134,7 +134,7 @@ class ScriptedGame:
         if not (isinstance(table.match, Match) and not table.match.over):
             names = self.start.players
             table.start(GAME_ID, Start(names, self.edition.id, self.variant, self.seed))
-        return Camera(replace(setup, layout=scenes.TABLE), self.edition.deck)
+        return Camera(replace(setup, layout=scenes.TABLE), self.edition.id, self.edition.deck)
 
     @property
     def match(self) -> Match:

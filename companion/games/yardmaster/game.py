@@ -25,6 +25,7 @@ from companion.games.yardmaster import (
     view,
 )
 from companion.games.yardmaster.commands import AddCard
+from companion.games.yardmaster.drawing import draw
 from companion.games.yardmaster.edition import EDITIONS
 from companion.games.yardmaster.edition import load as load_edition
 from companion.games.yardmaster.record import FORMAT, GAME_ID, from_json
@@ -106,7 +107,7 @@ GAME = Game(
     replay=commandline.replay_text,
     watch=watch,
     record_format=FORMAT,  # the spec's "yardmaster-record/1", not its id's
-    camera=Camera(watcher=camera.Camera.over, follow=camera.follow, scene=scene),
+    camera=Camera(watcher=camera.Camera.over, follow=camera.follow, scene=scene, draw=draw),
     sample=sample,
     simulate=commandline.simulate,
     add_arguments=commandline.add_arguments,

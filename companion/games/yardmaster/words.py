@@ -77,6 +77,11 @@ TEXT: dict[str, dict[str, str]] = {
         "engine_said": "engine",
         "face_down_said": "a card face down",
         "unread": "a card the camera cannot read",
+        # the camera's picture (drawing.py), written on cards a few centimetres wide: a
+        # railcar card as its colours' initials and values ("R1 · B3")
+        "camera_railcar": "{initial}{value}",
+        "camera_face_down": "face down",
+        "camera_unread": "?",
         "colour_red": "red",
         "colour_blue": "blue",
         "colour_yellow": "yellow",
@@ -213,6 +218,9 @@ TEXT: dict[str, dict[str, str]] = {
         "engine_said": "locomotora",
         "face_down_said": "una carta boca abajo",
         "unread": "una carta que la cámara no lee",
+        "camera_railcar": "{initial}{value}",
+        "camera_face_down": "boca abajo",
+        "camera_unread": "?",
         "colour_red": "rojo",
         "colour_blue": "azul",
         "colour_yellow": "amarillo",
