@@ -1,0 +1,178 @@
+"""The setup page's API (`web.setup`) at a real service (`companion.app.run.Service` on
+gpiozero's mock pins, the synthetic camera's frames through its frame loop): the PIN
+needed; what `companion check` says of the latest frame, in words; a press of the table's
+own buttons shown; the LED, buzzer and speaker tried through the service's own outputs;
+and Save writing the service's configuration file, its comments kept."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from flask.testing import FlaskClient
+from gpiozero.pins.mock import MockFactory
+
+from companion.app.config import load
+from companion.app.run import Service, setup_tools
+from companion.store import Store
+from companion.synthetic import Camera, Scene, camera_view, render
+from companion.table import Table
+from companion.vision.table import TableLayout
+from hw.frames import SyntheticFrames
+from tests.playing import press
+from web.app import Settings, create_app
+
+PIN = "246810"
+HEADERS = {"X-Table-Pin": PIN}
+SMALL = replace(Camera.easy(), frame_size=(728, 544))
+WRITTEN = """\
+# our kitchen table
+[camera]
+source = "synthetic:3"  # the ribbon camera, one day
+frame_size = [728, 544]
+
+[gpio]
+pin_factory = "mock"  # no Pi yet
+pass = 5
+confirm = 6
+led = 13
+buzzer = 19
+debounce = 0.02
+hold = 0.3
+"""
+
+
+def hidden_marker(frame: np.ndarray, marker: int) -> np.ndarray:
+    """The frame with a table marker painted over, as a cup standing on it would hide it."""
+    quad = camera_view(3, SMALL, TableLayout()).to_pixels(TableLayout().marker_corners()[marker])
+    cv2.fillConvexPoly(frame, np.round(quad).astype(np.int32), (60, 90, 120))
+    return frame
+
+
+@pytest.fixture
+def service(tmp_path: Path):
+    config = tmp_path / "companion.toml"
+    config.write_text(WRITTEN + f"\n[store]\npath = '{tmp_path / 'table.sqlite3'}'\n")
+    factory = MockFactory()
+    service = Service(load(config), SyntheticFrames(3), factory)
+    yield service, factory, config
+    time.sleep(0.1)  # a button's callback may still be lighting the LED on its timer thread
+    service.close()
+
+
+def client_of(service: Service, config: Path) -> FlaskClient:
+    tools = setup_tools(service, config)
+    return create_app(service.table, PIN, Settings(), service.sight, tools).test_client()
+
+
+def test_the_setup_needs_the_pin_and_is_never_cached(service) -> None:
+    service, _, config = service
+    client = client_of(service, config)
+    for answer in (
+        client.get("/api/setup"),
+        client.post("/api/setup/led", json={}),
+        client.post("/api/setup/save", json={}),
+    ):
+        assert answer.status_code == 401
+        assert answer.get_json()["error"]["rule"] == "pin"
+    assert client.get("/api/setup").headers["Cache-Control"] == "no-store"
+    assert client.get("/api/setup", headers=HEADERS).headers["Cache-Control"] == "no-store"
+
+
+def test_a_hidden_marker_is_named_first_in_the_page_s_language(service) -> None:
+    service, _, config = service
+    client = client_of(service, config)
+    waiting = client.get("/api/setup", headers=HEADERS).get_json()
+    assert waiting["camera"] == "waiting" and waiting["report"] is None
+    service.step(hidden_marker(render(Scene(), 3, SMALL), 3))
+    answer = client.get("/api/setup?lang=en", headers=HEADERS).get_json()
+    assert answer["camera"] == "seen"
+    report = answer["report"]
+    assert not report["ready"]
+    assert report["first_fix"]["said"] == "Marker 3 (bottom left) is missing."
+    assert report["first_fix"]["fix"].startswith("Move the camera so the marker at the bottom left")
+    said = [finding["said"] for finding in report["findings"]]
+    assert "Camera found: 728 x 544 pixels." in said
+    assert "Marker 2 (bottom right) found." in said
+    spanish = client.get("/api/setup?lang=es", headers=HEADERS).get_json()["report"]
+    assert spanish["first_fix"]["said"] == "Falta el marcador 3 (abajo a la izquierda)."
+    assert answer["buttons"] == {
+        "pass": {"presses": 0, "ago": None},
+        "confirm": {"presses": 0, "ago": None},
+    }
+    assert answer["save"] is True and answer["speaker"] is False
+
+
+def test_a_press_of_the_table_s_button_shows_on_the_page(service) -> None:
+    service, factory, config = service
+    client = client_of(service, config)
+    press(factory, 5)  # PASS, on the pins the service holds
+    deadline = time.monotonic() + 3
+    while True:
+        buttons = client.get("/api/setup", headers=HEADERS).get_json()["buttons"]
+        if buttons["pass"]["presses"] or time.monotonic() > deadline:
+            break
+        time.sleep(0.02)
+    assert buttons["pass"]["presses"] == 1 and buttons["pass"]["ago"] < 3
+    assert buttons["confirm"] == {"presses": 0, "ago": None}
+
+
+def test_the_led_buzzer_and_speaker_are_the_service_s_own(service) -> None:
+    service, _, config = service
+    client = client_of(service, config)
+    led = client.post("/api/setup/led?lang=es", json={}, headers=HEADERS)
+    assert led.status_code == 200
+    assert led.get_json()["said"].startswith("El LED parpadeó tres veces (GPIO 13)")
+    assert service.controls.status == "waiting", "the LED shows again what the table waits for"
+    buzzer = client.post("/api/setup/buzzer", json={}, headers=HEADERS)
+    assert buzzer.get_json()["said"].startswith("The buzzer beeped twice (GPIO 19)")
+    silent = client.post("/api/setup/speaker", json={}, headers=HEADERS)
+    assert silent.status_code == 409
+    assert silent.get_json()["error"]["key"] == "setup_no_voice"
+
+
+def test_save_writes_what_was_measured_and_keeps_the_comments(service) -> None:
+    service, _, config = service
+    client = client_of(service, config)
+    refused = client.post("/api/setup/save", json={}, headers=HEADERS)
+    assert refused.status_code == 409
+    assert refused.get_json()["error"]["key"] == "setup_no_picture"
+    laid = TableLayout(width=900.0, height=700.0)
+    service.step(render(Scene(layout=laid), 3, SMALL))
+    before = client.get("/api/setup", headers=HEADERS).get_json()["report"]
+    assert "but the configuration says 840 x 630 mm" in before["first_fix"]["said"]
+    assert before["first_fix"]["fix"].startswith("Press “Save as the configuration”")
+    saved = client.post("/api/setup/save", json={}, headers=HEADERS)
+    assert saved.status_code == 200
+    assert saved.get_json()["said"] == (
+        f"Saved to {config}. The companion uses it from its next start."
+    )
+    text = config.read_text()
+    assert text.startswith("# our kitchen table\n[camera]\n")
+    assert 'source = "synthetic:3"  # the ribbon camera, one day' in text
+    assert 'pin_factory = "mock"  # no Pi yet' in text
+    written = load(config)
+    assert abs(written.table.width - 900) <= 12 and abs(written.table.height - 700) <= 12
+    time.sleep(1.1)  # the next check, against the configuration as saved
+    service.step(render(Scene(layout=laid), 4, SMALL))
+    after = client.get("/api/setup", headers=HEADERS).get_json()["report"]
+    assert after["ready"], after["first_fix"]
+
+
+def test_without_a_camera_or_a_file_the_page_is_told_why(tmp_path) -> None:
+    table = Table(Store(tmp_path / "table.sqlite3"))
+    client = create_app(table, PIN, Settings()).test_client()
+    answer = client.get("/api/setup?lang=es", headers=HEADERS).get_json()
+    assert answer == {
+        "camera": "none",
+        "report": None,
+        "buttons": None,
+        "speaker": False,
+        "save": False,
+    }
+    led = client.post("/api/setup/led", json={}, headers=HEADERS)
+    assert led.status_code == 404 and led.get_json()["error"]["key"] == "setup_none"
