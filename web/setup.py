@@ -70,17 +70,19 @@ class Presses:
             self._count[pressed] += 1
             self._last[pressed] = self._clock()
 
-    def as_json(self) -> dict[str, dict[str, Any]]:
-        """Each button's presses so far and how many seconds ago the last (None: never)."""
+    def as_json(self) -> list[dict[str, Any]]:
+        """Each button (PASS first, as on the table) with its presses so far and how many
+        seconds ago the last (None: never)."""
         now = self._clock()
         with self._lock:
-            return {
-                button: {
+            return [
+                {
+                    "button": button,
                     "presses": self._count[button],
                     "ago": None if button not in self._last else round(now - self._last[button], 1),
                 }
                 for button in BUTTONS
-            }
+            ]
 
 
 @dataclass

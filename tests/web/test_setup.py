@@ -100,10 +100,10 @@ def test_a_hidden_marker_is_named_first_in_the_page_s_language(service) -> None:
     assert "Marker 2 (bottom right) found." in said
     spanish = client.get("/api/setup?lang=es", headers=HEADERS).get_json()["report"]
     assert spanish["first_fix"]["said"] == "Falta el marcador 3 (abajo a la izquierda)."
-    assert answer["buttons"] == {
-        "pass": {"presses": 0, "ago": None},
-        "confirm": {"presses": 0, "ago": None},
-    }
+    assert answer["buttons"] == [
+        {"button": "pass", "presses": 0, "ago": None},
+        {"button": "confirm", "presses": 0, "ago": None},
+    ]
     assert answer["save"] is True and answer["speaker"] is False
 
 
@@ -113,12 +113,12 @@ def test_a_press_of_the_table_s_button_shows_on_the_page(service) -> None:
     press(factory, 5)  # PASS, on the pins the service holds
     deadline = time.monotonic() + 3
     while True:
-        buttons = client.get("/api/setup", headers=HEADERS).get_json()["buttons"]
-        if buttons["pass"]["presses"] or time.monotonic() > deadline:
+        passed, confirmed = client.get("/api/setup", headers=HEADERS).get_json()["buttons"]
+        if passed["presses"] or time.monotonic() > deadline:
             break
         time.sleep(0.02)
-    assert buttons["pass"]["presses"] == 1 and buttons["pass"]["ago"] < 3
-    assert buttons["confirm"] == {"presses": 0, "ago": None}
+    assert passed["button"] == "pass" and passed["presses"] == 1 and passed["ago"] < 3
+    assert confirmed == {"button": "confirm", "presses": 0, "ago": None}
 
 
 def test_the_led_buzzer_and_speaker_are_the_service_s_own(service) -> None:
