@@ -6,6 +6,7 @@ and Save writing the service's configuration file, its comments kept."""
 
 from __future__ import annotations
 
+import re
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -25,6 +26,7 @@ from companion.vision.table import TableLayout
 from hw.frames import SyntheticFrames
 from tests.playing import press
 from web.app import Settings, create_app
+from web.words import SETUP
 
 PIN = "246810"
 HEADERS = {"X-Table-Pin": PIN}
@@ -176,3 +178,43 @@ def test_without_a_camera_or_a_file_the_page_is_told_why(tmp_path) -> None:
     }
     led = client.post("/api/setup/led", json={}, headers=HEADERS)
     assert led.status_code == 404 and led.get_json()["error"]["key"] == "setup_none"
+
+
+def test_the_demo_s_setup_tries_its_mock_pins_and_has_no_file_to_save_to(tmp_path) -> None:
+    """`companion demo`'s page sets up its synthetic table: its camera's frames checked,
+    the presses of its mock buttons shown, nothing to save (it has no configuration
+    file), said in words."""
+    from companion.app.demo import Filming, SyntheticTable
+    from companion.games import default
+    from companion.games.caboose.demo import ScriptedGame
+    from companion.games.caboose.players import DemoOptions
+
+    store = Store(tmp_path / "table.sqlite3")
+    players = ScriptedGame(DemoOptions(edition="loose-caboose", players=2, seed="setup"))
+    hands = SyntheticTable(default(), players, store, Filming())
+    try:
+        app = create_app(hands.table, PIN, Settings(), hands.sight, hands.setup_tools(None))
+        client = app.test_client()
+        assert client.get("/api/setup", headers=HEADERS).get_json()["camera"] == "waiting"
+        hands.press("pass", lambda: True)
+        hands.step(render(Scene(), 3, replace(Camera.easy(), frame_size=(960, 720))))
+        answer = client.get("/api/setup", headers=HEADERS).get_json()
+        assert answer["camera"] == "seen"
+        said = [finding["said"] for finding in answer["report"]["findings"]]
+        assert "Camera found: 960 x 720 pixels." in said
+        passed = answer["buttons"][0]
+        assert passed["button"] == "pass" and passed["presses"] == 1
+        assert answer["save"] is False
+        saved = client.post("/api/setup/save?lang=es", json={}, headers=HEADERS)
+        assert saved.status_code == 409 and saved.get_json()["error"]["key"] == "setup_no_file"
+        led = client.post("/api/setup/led", json={}, headers=HEADERS)
+        assert led.status_code == 200 and "GPIO" in led.get_json()["said"]
+    finally:
+        hands.close()
+        store.close()
+
+
+def test_both_languages_have_the_same_setup_words() -> None:
+    assert SETUP["en"].keys() == SETUP["es"].keys()
+    for key, english in SETUP["en"].items():
+        assert set(re.findall(r"{(\w+)}", english)) == set(re.findall(r"{(\w+)}", SETUP["es"][key]))
