@@ -24,6 +24,7 @@ from companion.synthetic import Camera, Scene, camera_view, render
 from companion.table import Table
 from companion.vision.table import TableLayout
 from hw.frames import SyntheticFrames
+from hw.speaker import Speaker, phrases_written
 from tests.playing import press
 from web.app import Settings, create_app
 from web.words import SETUP
@@ -180,10 +181,9 @@ def test_without_a_camera_or_a_file_the_page_is_told_why(tmp_path) -> None:
     assert led.status_code == 404 and led.get_json()["error"]["key"] == "setup_none"
 
 
-def test_the_demo_s_setup_tries_its_mock_pins_and_has_no_file_to_save_to(tmp_path) -> None:
-    """`companion demo`'s page sets up its synthetic table: its camera's frames checked,
-    the presses of its mock buttons shown, nothing to save (it has no configuration
-    file), said in words."""
+@pytest.fixture
+def demo_table(tmp_path):
+    """`companion demo`'s synthetic table (its mock pins, its camera's frames), before play."""
     from companion.app.demo import Filming, SyntheticTable
     from companion.games import default
     from companion.games.caboose.demo import ScriptedGame
@@ -192,26 +192,58 @@ def test_the_demo_s_setup_tries_its_mock_pins_and_has_no_file_to_save_to(tmp_pat
     store = Store(tmp_path / "table.sqlite3")
     players = ScriptedGame(DemoOptions(edition="loose-caboose", players=2, seed="setup"))
     hands = SyntheticTable(default(), players, store, Filming())
+    yield hands
+    hands.close()
+    store.close()
+
+
+def test_the_demo_s_setup_tries_its_mock_pins_and_has_no_file_to_save_to(demo_table) -> None:
+    """`companion demo`'s page sets up its synthetic table: its camera's frames checked,
+    the presses of its mock buttons shown, nothing to save (it has no configuration
+    file), said in words."""
+    hands = demo_table
+    app = create_app(hands.table, PIN, Settings(), hands.sight, hands.setup_tools(None))
+    client = app.test_client()
+    assert client.get("/api/setup", headers=HEADERS).get_json()["camera"] == "waiting"
+    hands.press("pass", lambda: True)
+    hands.step(render(Scene(), 3, replace(Camera.easy(), frame_size=(960, 720))))
+    answer = client.get("/api/setup", headers=HEADERS).get_json()
+    assert answer["camera"] == "seen"
+    said = [finding["said"] for finding in answer["report"]["findings"]]
+    assert "Camera found: 960 x 720 pixels." in said
+    passed = answer["buttons"][0]
+    assert passed["button"] == "pass" and passed["presses"] == 1
+    assert answer["save"] is False
+    saved = client.post("/api/setup/save?lang=es", json={}, headers=HEADERS)
+    assert saved.status_code == 409 and saved.get_json()["error"]["key"] == "setup_no_file"
+    led = client.post("/api/setup/led", json={}, headers=HEADERS)
+    assert led.status_code == 200 and "GPIO" in led.get_json()["said"]
+
+
+def test_the_speaker_says_its_sentence_in_the_page_s_language(demo_table, tmp_path) -> None:
+    """The demo's voice (`--speak-to`: its phrases as WAV files) says the setup's sentence
+    in the page's language; a table without espeak-ng says how to install it."""
+    hands = demo_table
+    speaker = Speaker(lang="es", out_dir=tmp_path / "said")
+    mute = Speaker(program="no-such-espeak", on_problem=lambda _: None)
     try:
-        app = create_app(hands.table, PIN, Settings(), hands.sight, hands.setup_tools(None))
-        client = app.test_client()
-        assert client.get("/api/setup", headers=HEADERS).get_json()["camera"] == "waiting"
-        hands.press("pass", lambda: True)
-        hands.step(render(Scene(), 3, replace(Camera.easy(), frame_size=(960, 720))))
-        answer = client.get("/api/setup", headers=HEADERS).get_json()
-        assert answer["camera"] == "seen"
-        said = [finding["said"] for finding in answer["report"]["findings"]]
-        assert "Camera found: 960 x 720 pixels." in said
-        passed = answer["buttons"][0]
-        assert passed["button"] == "pass" and passed["presses"] == 1
-        assert answer["save"] is False
-        saved = client.post("/api/setup/save?lang=es", json={}, headers=HEADERS)
-        assert saved.status_code == 409 and saved.get_json()["error"]["key"] == "setup_no_file"
-        led = client.post("/api/setup/led", json={}, headers=HEADERS)
-        assert led.status_code == 200 and "GPIO" in led.get_json()["said"]
+        client = create_app(hands.table, PIN, Settings(), hands.sight, hands.setup_tools(speaker))
+        said = client.test_client().post("/api/setup/speaker?lang=es", json={}, headers=HEADERS)
+        assert said.get_json()["said"] == "El altavoz dijo: Hola, soy el acompañante de la mesa."
+        assert speaker.wait_idle(30)
+        assert [text for _, _, text in phrases_written(tmp_path / "said")] == [
+            "Hola, soy el acompañante de la mesa."
+        ]
+        client = create_app(hands.table, PIN, Settings(), hands.sight, hands.setup_tools(mute))
+        silent = client.test_client().post("/api/setup/speaker", json={}, headers=HEADERS)
+        assert silent.status_code == 409
+        assert silent.get_json()["error"]["said"] == (
+            "The speaker cannot talk: espeak-ng is missing. "
+            "Install it: sudo apt-get install espeak-ng."
+        )
     finally:
-        hands.close()
-        store.close()
+        speaker.close()
+        mute.close()
 
 
 def test_both_languages_have_the_same_setup_words() -> None:
