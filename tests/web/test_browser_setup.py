@@ -82,6 +82,10 @@ def test_the_pin_holder_sets_the_table_up_from_a_phone(browser, tmp_path):  # no
         assert page.locator("#setup-open").is_hidden(), "no PIN yet: no setup"
         shared.enter_pin(page)
         assert page.locator("#setup-open").text_content() == "Set up the table"
+        asked: list[float] = []
+        page.on(
+            "request", lambda r: asked.append(time.monotonic()) if "/api/setup?" in r.url else None
+        )
         _open_setup(page)
         verdict = page.locator(".setup-verdict")
         assert [line for line in verdict.inner_text().splitlines() if line] == [
@@ -115,12 +119,20 @@ def test_the_pin_holder_sets_the_table_up_from_a_phone(browser, tmp_path):  # no
         lines = page.locator("#setup-buttons li").all_inner_texts()
         assert "PASS" in lines[0] and "CONFIRM" in lines[1], "as on the table: PASS first"
         _shot(page, "setup-phone-en")
+        page.locator("#look").scroll_into_view_if_needed()
+        page.evaluate("() => document.getElementById('look').scrollIntoView({block: 'start'})")
+        page.screenshot(path=str(shared.ARTIFACTS / "setup-phone-en-screen.png"))  # as seen
         page.click("#setup-save")
         page.wait_for_selector("#setup-saved:has-text('Saved to')")
         assert "frame_size = [728, 544]" in (tmp_path / "companion.toml").read_text()
         assert "# our kitchen table" in (tmp_path / "companion.toml").read_text()
+        open_for = time.monotonic() - asked[0]
+        assert 2 <= len(asked) <= open_for + 1, "asked again while open, once a second at most"
         page.click("#setup-close")
         assert page.locator("#setup-view").is_hidden() and page.locator("#camera").is_hidden()
+        closed = len(asked)
+        page.wait_for_timeout(1500)
+        assert len(asked) <= closed + 1, "no more checks asked for once closed"
         assert not errors
 
 
@@ -158,6 +170,7 @@ def test_screenshots_in_the_other_language(browser, tmp_path):  # noqa: F811
             )
             page.wait_for_selector(".setup-findings li")
             _shot(page, name)
+            page.screenshot(path=str(shared.ARTIFACTS / f"{name}-screen.png"))  # as seen
             assert not errors
 
 

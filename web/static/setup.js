@@ -13,6 +13,7 @@ let setupOpen = false;
 let setupTimer = null;
 let setupAsking = false;
 let pressesAtOpen = null;  // each button's presses when the view opened: a new one shows
+let scrollPending = false;  // brought into sight once its first answer is drawn (the page settled)
 
 function showSetupButton() {
   document.getElementById("setup-open").hidden = !pin;
@@ -26,7 +27,7 @@ function openSetup() {
   document.getElementById("setup-view").hidden = false;
   document.getElementById("setup-tried").hidden = true;
   if (!cameraOpen) openCamera();
-  document.getElementById("look").scrollIntoView({ block: "start" });
+  scrollPending = true;
   if (!setupAsking && setupTimer === null) nextCheck();
 }
 
@@ -47,6 +48,10 @@ function findingItem(finding) {
 }
 
 function drawChecked(answer) {
+  if (scrollPending) {
+    scrollPending = false;
+    document.getElementById("look").scrollIntoView({ block: "start" });
+  }
   const box = document.getElementById("setup-said");
   const report = answer.report;
   box.replaceChildren();
