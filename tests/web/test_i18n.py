@@ -56,7 +56,8 @@ def test_the_shell_and_the_game_keep_their_words_apart():
 def test_every_word_the_shell_uses_is_the_shells(lang):
     used = words_used(SHELL_PAGE)
     assert {"pin", "pin_ok", "pin_wait", "no_answer", "watch_turn", "start_button"} <= used
-    assert used <= set(SHELL[lang]), used - set(SHELL[lang])
+    shells = set(SHELL[lang]) | set(SETUP[lang])  # the setup view's markup is the shell's
+    assert used <= shells, used - shells
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

@@ -250,3 +250,20 @@ def test_both_languages_have_the_same_setup_words() -> None:
     assert SETUP["en"].keys() == SETUP["es"].keys()
     for key, english in SETUP["en"].items():
         assert set(re.findall(r"{(\w+)}", english)) == set(re.findall(r"{(\w+)}", SETUP["es"][key]))
+
+
+def test_every_setup_word_is_said_and_every_word_said_is_there() -> None:
+    """The setup view asks for its words by name (`t("setup_…")`, `text.setup_…`), the
+    API names its refusals' (`key="setup_…"`, said as `refusal_<key>`): each is in the
+    block, and nothing in the block is left unsaid."""
+    root = Path(__file__).resolve().parents[2]
+    script = (root / "web/static/setup.js").read_text()
+    markup = (root / "web/templates/index.html").read_text()
+    api = (root / "web/setup.py").read_text()
+    asked = set(re.findall(r'\bt\("(setup_[a-z_]+)"', script))
+    asked |= set(re.findall(r"\btext\.(setup_[a-z_]+)", markup))
+    asked |= set(re.findall(r'setup_said\(lang, "(setup_[a-z_]+)"', api))
+    asked |= set(re.findall(r"setup_said\(lang, '(setup_[a-z_]+)'", api))
+    asked |= {f"refusal_{key}" for key in re.findall(r'key="(setup_[a-z_]+)"', api)}
+    asked -= {"refusal_setup_mute"}  # said by the speaker's own finding (`said`)
+    assert asked == set(SETUP["en"])

@@ -26,6 +26,7 @@ function openSetup() {
   document.getElementById("look").classList.add("setting-up");
   document.getElementById("setup-view").hidden = false;
   document.getElementById("setup-tried").hidden = true;
+  document.getElementById("setup-said").replaceChildren(h("p", {}, t("setup_checking")));
   if (!cameraOpen) openCamera();
   scrollPending = true;
   if (!setupAsking && setupTimer === null) nextCheck();
