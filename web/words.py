@@ -361,6 +361,7 @@ SETUP: dict[str, dict[str, str]] = {
         "setup_buttons": "The buttons",
         "setup_press": "Press {button} on the table: it shows here when the companion gets it.",
         "setup_pressed": "{button}: pressed {ago} s ago. It works.",
+        "setup_playing": "A game is being played: a press of a button is a move in it too.",
         "setup_no_buttons": "This table has no buttons, LED or buzzer to try (no GPIO pins).",
         "setup_outputs": "Light and sound",
         "setup_led": "Blink the LED",
@@ -404,6 +405,7 @@ SETUP: dict[str, dict[str, str]] = {
         "setup_buttons": "Los botones",
         "setup_press": "Pulsa {button} en la mesa: aparece aquí cuando el acompañante lo recibe.",
         "setup_pressed": "{button}: pulsado hace {ago} s. Funciona.",
+        "setup_playing": "Hay una partida en juego: pulsar un botón también es una jugada en ella.",
         "setup_no_buttons": "Esta mesa no tiene botones, LED ni zumbador que probar (no hay "
         "pines GPIO).",
         "setup_outputs": "Luz y sonido",

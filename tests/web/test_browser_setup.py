@@ -151,6 +151,16 @@ def test_a_laptop_shows_the_findings_beside_the_picture_in_spanish(browser, tmp_
         said = page.locator("#setup-view").bounding_box()
         assert said["x"] >= picture["x"] + picture["width"], "beside the picture"
         assert said["y"] < picture["y"] + picture["height"]
+        assert page.locator(".setup-playing").count() == 0, "no game yet"
+        game = {"game": "caboose", "edition": "loose-caboose", "names": ["Ana", "Ben"]}
+        started = page.request.post(
+            f"{url}/api/game", data=game, headers={"X-Table-Pin": shared.PIN}
+        )
+        assert started.ok, started.text()
+        page.wait_for_selector(".setup-playing")
+        assert page.locator(".setup-playing").inner_text() == (
+            "Hay una partida en juego: pulsar un botón también es una jugada en ella."
+        )
         _shot(page, "setup-laptop-es")
         assert not errors
 

@@ -95,6 +95,9 @@ function drawPresses(buttons) {
     list.append(h("li", {}, t("setup_no_buttons")));
     return;
   }
+  if (view && view.game !== null && !view.over) {  // the shell's latest view
+    list.append(h("li", { class: "setup-playing" }, t("setup_playing")));
+  }
   if (pressesAtOpen === null) {
     pressesAtOpen = Object.fromEntries(buttons.map((seen) => [seen.button, seen.presses]));
   }
