@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,7 +33,6 @@ from companion import games
 from companion.games.protocol import Game
 from companion.vision.setup_check import Finding, Report
 from companion.vision.setup_words import word
-from hw.controls import CONFIRM, PASS, UNDO
 from web.api import ApiError, _fields, data, language, table
 from web.camera import Pictures
 from web.words import setup_said
@@ -41,7 +40,6 @@ from web.words import setup_said
 setup = Blueprint("setup", __name__, url_prefix="/api")
 
 CHECK_EVERY = 1.0  # seconds: the check of a frame is heavier than its picture
-BUTTONS = (PASS, CONFIRM)  # the buttons the page shows, by the names the controls report
 # Findings whose fix `companion check` words for its command line (`--save`): the page's
 # own Save button does it here.
 SAVED_BY_BUTTON = {"frame_size", "table_size"}
@@ -52,18 +50,26 @@ class SaveError(Exception):
 
 
 class Presses:
-    """The table's buttons as the service's controls report them: how many presses of each,
-    and when the last. CONFIRM held (UNDO) is a press of CONFIRM. Thread-safe: the
-    controls' timer threads record, the page's threads read."""
+    """The table's buttons as the service's controls report them (`buttons`, by the names
+    the controls give them, in the order the page shows them; `aliases`, what else a
+    button reports, such as CONFIRM held): how many presses of each, and when the last.
+    Thread-safe: the controls' timer threads record, the page's threads read."""
 
-    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        buttons: tuple[str, ...],
+        aliases: Mapping[str, str] | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._buttons = buttons
+        self._aliases = dict(aliases or {})
         self._clock = clock
         self._lock = threading.Lock()
-        self._count = dict.fromkeys(BUTTONS, 0)
+        self._count = dict.fromkeys(buttons, 0)
         self._last: dict[str, float] = {}
 
     def record(self, button: str) -> None:
-        pressed = CONFIRM if button == UNDO else button
+        pressed = self._aliases.get(button, button)
         if pressed not in self._count:
             return
         with self._lock:
@@ -71,8 +77,8 @@ class Presses:
             self._last[pressed] = self._clock()
 
     def as_json(self) -> list[dict[str, Any]]:
-        """Each button (PASS first, as on the table) with its presses so far and how many
-        seconds ago the last (None: never)."""
+        """Each button, in order, with its presses so far and how many seconds ago the
+        last (None: never)."""
         now = self._clock()
         with self._lock:
             return [
@@ -81,7 +87,7 @@ class Presses:
                     "presses": self._count[button],
                     "ago": None if button not in self._last else round(now - self._last[button], 1),
                 }
-                for button in BUTTONS
+                for button in self._buttons
             ]
 
 
@@ -95,10 +101,10 @@ class SetupTools:
     report."""
 
     check: Callable[[Any, Game], Report]
+    presses: Presses
     save: Callable[[Report], str] | None = None
     controls: Any = None  # hw.controls.Controls
     speaker: Any = None  # hw.speaker.Speaker
-    presses: Presses = field(default_factory=Presses)
     pins: dict[str, int] = field(default_factory=dict)  # the LED's and buzzer's, said
 
 

@@ -33,7 +33,7 @@ from typing import Any, TextIO
 import numpy as np
 
 from companion import games, synthetic
-from companion.app.run import serve_page
+from companion.app.run import button_presses, serve_page
 from companion.app.service import FrameLoop, log
 from companion.app.speech import TableVoice
 from companion.games.protocol import Camera, CameraSetup, Demo, DemoError, Game, Refusal, Setting
@@ -46,7 +46,7 @@ from hw.controls import Controls, pin_factory
 from hw.frames import FrameSource
 from hw.speaker import Speaker
 from web.serve import say_where
-from web.setup import Presses, SetupTools
+from web.setup import SetupTools
 
 # A safety net, not a deadline: a press waits for the controls and the table to take it,
 # however slowly; only a press not taken after this long means something is broken.
@@ -87,7 +87,7 @@ class SyntheticTable(FrameLoop):
         self.filming = filming
         self.log = log
         self.pins = pin_factory("mock")
-        self.presses = Presses()  # what the setup page shows of the buttons
+        self.presses = button_presses()  # what the setup page shows of the buttons
         self._presses = threading.Condition()
         self.presses_taken = 0  # button presses the table has dealt with (taken or refused)
         self.controls = Controls(
@@ -131,7 +131,7 @@ class SyntheticTable(FrameLoop):
             return check_setup(frame, setup, game, game.options[0].id)
 
         pins = {"led": GPIO_PINS["led"], "buzzer": GPIO_PINS["buzzer"]}
-        return SetupTools(check, None, self.controls, speaker, self.presses, pins)
+        return SetupTools(check, self.presses, None, self.controls, speaker, pins)
 
     # --- the camera ----------------------------------------------------------------------
 

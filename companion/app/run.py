@@ -34,7 +34,7 @@ from companion.store import Store
 from companion.table import Table
 from companion.vision.setup_check import Report
 from companion.vision.table import TableLayout
-from hw.controls import Controls, PinsError, pin_factory
+from hw.controls import CONFIRM, PASS, UNDO, Controls, PinsError, pin_factory
 from hw.frames import FrameSource, FrameSourceError, open_source
 from hw.speaker import Speaker
 from web.app import Settings, create_app, new_pin
@@ -51,7 +51,7 @@ class Service(FrameLoop):
         self.config = config
         self.source = source
         self.store = Store(config.store)
-        self.presses = Presses()  # what the setup page shows of the buttons
+        self.presses = button_presses()  # what the setup page shows of the buttons
         self.controls = Controls(
             self.press,
             config.gpio.pins,
@@ -113,6 +113,11 @@ class Configured:
         except (ConfigError, OSError) as error:
             raise SaveError(str(error)) from error
         return str(self.path)
+
+
+def button_presses() -> Presses:
+    """The presses of PASS and CONFIRM (held, UNDO: still CONFIRM) for the setup page."""
+    return Presses((PASS, CONFIRM), {UNDO: CONFIRM})
 
 
 def setup_tools(service: Service, path: Path) -> SetupTools:

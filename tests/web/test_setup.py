@@ -122,6 +122,11 @@ def test_a_press_of_the_table_s_button_shows_on_the_page(service) -> None:
         time.sleep(0.02)
     assert passed["button"] == "pass" and passed["presses"] == 1 and passed["ago"] < 3
     assert confirmed == {"button": "confirm", "presses": 0, "ago": None}
+    press(factory, 6, seconds=0.45)  # CONFIRM held (the table's UNDO): still CONFIRM
+    while not confirmed["presses"] and time.monotonic() < deadline + 3:
+        confirmed = client.get("/api/setup", headers=HEADERS).get_json()["buttons"][1]
+        time.sleep(0.02)
+    assert confirmed["button"] == "confirm" and confirmed["presses"] == 1
 
 
 def test_the_led_buzzer_and_speaker_are_the_service_s_own(service) -> None:
