@@ -55,15 +55,9 @@ class Presses:
     button reports, such as CONFIRM held): how many presses of each, and when the last.
     Thread-safe: the controls' timer threads record, the page's threads read."""
 
-    def __init__(
-        self,
-        buttons: tuple[str, ...],
-        aliases: Mapping[str, str] | None = None,
-        clock: Callable[[], float] = time.monotonic,
-    ) -> None:
+    def __init__(self, buttons: tuple[str, ...], aliases: Mapping[str, str] | None = None) -> None:
         self._buttons = buttons
         self._aliases = dict(aliases or {})
-        self._clock = clock
         self._lock = threading.Lock()
         self._count = dict.fromkeys(buttons, 0)
         self._last: dict[str, float] = {}
@@ -74,12 +68,12 @@ class Presses:
             return
         with self._lock:
             self._count[pressed] += 1
-            self._last[pressed] = self._clock()
+            self._last[pressed] = time.monotonic()
 
     def as_json(self) -> list[dict[str, Any]]:
         """Each button, in order, with its presses so far and how many seconds ago the
         last (None: never)."""
-        now = self._clock()
+        now = time.monotonic()
         with self._lock:
             return [
                 {
