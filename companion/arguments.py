@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import ipaddress
+import math
 import re
 from typing import NoReturn
 
@@ -21,6 +22,19 @@ class CommandLine(argparse.ArgumentParser):
 
 # A host name: dot-separated labels of letters, digits and inner hyphens (RFC 1123).
 _HOST_NAME = re.compile(r"(?!-)[A-Za-z0-9-]{1,63}(?<!-)(\.(?!-)[A-Za-z0-9-]{1,63}(?<!-))*\.?")
+
+
+def seconds(text: str) -> float:
+    """A pause in seconds: a finite number, 0 or more."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value >= 0):
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a number of seconds: give 0 or more, such as 0.4"
+        )
+    return value
 
 
 def host_address(text: str) -> str:

@@ -184,6 +184,20 @@ class Controls:
     def illegal(self) -> None:
         self._beep(on_time=0.08, off_time=0.08, n=3)
 
+    def flash(self) -> None:
+        """Blink the LED three times for a person checking it (the setup page), then show
+        again what the table waits for."""
+        with self._lock:
+            if self._closed:
+                return
+            self.led.blink(on_time=0.15, off_time=0.15, n=3, background=False)
+            status, self.status = self.status, ""
+            self.show(status)
+
+    def chirp(self) -> None:
+        """Beep twice for a person checking the buzzer (the setup page)."""
+        self._beep(on_time=0.1, off_time=0.1, n=2)
+
     def _beep(self, on_time: float, off_time: float, n: int) -> None:
         with self._lock:
             if not self._closed:

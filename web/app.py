@@ -48,6 +48,7 @@ from web.api import ApiError, Limiter, Streams, Views, api, declared, language
 from web.camera import Pictures, Sights, camera
 from web.join import join
 from web.seats import Seats, seats
+from web.setup import Checks, SetupTools, setup
 from web.words import SHELL, advisor_says, advisor_words, page_words
 
 log = logging.getLogger("companion.web")
@@ -56,9 +57,9 @@ PIN_HEADER = "X-Table-Pin"
 # Requests that need no PIN: those that change nothing (watching a record replayed, the
 # advisor), and a phone trading a seat's one-time code for its seat (the code is the proof).
 OPEN_POSTS = {"api.replay", "api.advise", "seats.join_seat"}
-# Reads that need the PIN: a hidden hand, and the camera's picture of a home, go only to a
-# phone that holds it.
-PIN_READS = {"api.hand", "camera.picture"}
+# Reads that need the PIN: a hidden hand, and the camera's picture of a home (and what the
+# setup check finds in it), go only to a phone that holds it.
+PIN_READS = {"api.hand", "camera.picture", "setup.findings"}
 # Answers that name cards of a hidden hand or carry a seat's secret (their refusals too),
 # and the camera's picture: kept by no cache.
 PRIVATE = {
@@ -68,6 +69,7 @@ PRIVATE = {
     "seats.invite",
     "seats.join_seat",
     "camera.picture",
+    "setup.findings",
 }
 # A game's drawing of its advice on the advisor's page, in its page folder (a game with no
 # hidden hand has none): its style and its script (web/static/advisor.js says the contract).
@@ -171,9 +173,12 @@ def create_app(
     pin: str | None = None,
     settings: Settings | None = None,
     sights: Sights | None = None,
+    setup_tools: SetupTools | None = None,
 ) -> Flask:
     """The web app for one table. Without a PIN a fresh one is made and logged. `sights`
-    gives the camera's latest frame (`FrameLoop.sight`); None: no camera watches the table."""
+    gives the camera's latest frame (`FrameLoop.sight`); None: no camera watches the table.
+    `setup_tools`: the service's own check, configuration file, pins and voice, for the
+    setup page (`web.setup`); None: no camera or hardware to set up (the page alone)."""
     settings = settings or Settings()
     if not pin:
         pin = new_pin()
@@ -189,10 +194,12 @@ def create_app(
     app.extensions["caboose.seats"] = Seats()
     guard = _PinGuard(pin, settings)
     app.extensions["caboose.pictures"] = Pictures(sights)
+    app.extensions["caboose.setup"] = Checks(setup_tools, app.extensions["caboose.pictures"])
     app.register_blueprint(api)
     app.register_blueprint(join)
     app.register_blueprint(seats)
     app.register_blueprint(camera)
+    app.register_blueprint(setup)
     own = {rule.rule for rule in app.url_map.iter_rules()}
     app.wsgi_app = _OldCommandPaths(app.wsgi_app, own)  # type: ignore[method-assign]
 

@@ -153,7 +153,7 @@ def pick(requested: str | None, accept: str | None) -> str:
 def page_words(game: Game, lang: str) -> dict[str, str]:
     """Every word the page says in `lang` with `game` at the table: the shell's, then the
     game's (a test keeps the two apart, so neither hides a word of the other)."""
-    return SHELL[lang] | JOIN[lang] | dict(game.words(lang))
+    return SHELL[lang] | JOIN[lang] | SETUP[lang] | dict(game.words(lang))
 
 
 def named_game(game: Game, lang: str) -> dict[str, Any]:
@@ -335,3 +335,107 @@ JOIN: dict[str, dict[str, str]] = {
 def join_words(lang: str) -> dict[str, str]:
     """The words of joining from a phone in `lang` (English for a language not spoken)."""
     return JOIN[pick(lang, None)]
+
+
+# Setting up the table from the PIN holder's phone (web/setup.py, static/setup.js): the
+# page's own words beside what `companion check` says (companion/vision/setup_words.py);
+# in both languages with the same keys, the page's words too (`page_words`). The button
+# names are printed on the buttons, the same in both languages.
+SETUP: dict[str, dict[str, str]] = {
+    "en": {
+        "setup_open": "Set up the table",
+        "setup_title": "Setting up the table",
+        "setup_close": "Close the setup",
+        "setup_help": "Put the camera in place over the table: what it sees is checked here "
+        "once a second.",
+        "setup_ready": "The table is ready.",
+        "setup_not_ready": "First fix this:",
+        "setup_all": "Everything checked",
+        "setup_checking": "Checking what the camera sees…",
+        "setup_needs_pin": "Enter the table's PIN above to set up the table.",
+        "setup_none": "No camera watches this table: the page alone referees the game, so "
+        "there is nothing to aim. Start the companion with its camera (companion run) to set "
+        "it up.",
+        "setup_waiting": "The camera has not given a picture yet: what it sees is checked "
+        "from its first picture.",
+        "setup_buttons": "The buttons",
+        "setup_press": "Press {button} on the table: it shows here when the companion gets it.",
+        "setup_pressed": "{button}: pressed {ago} s ago. It works.",
+        "setup_playing": "A game is being played: a press of a button is a move in it too.",
+        "setup_no_buttons": "This table has no buttons, LED or buzzer to try (no GPIO pins).",
+        "setup_outputs": "Light and sound",
+        "setup_led": "Blink the LED",
+        "setup_buzzer": "Sound the buzzer",
+        "setup_speaker": "Say a sentence",
+        "setup_no_voice": "The table's voice is off: set on = true in the [speech] section of "
+        "the configuration, then start the companion again.",
+        "setup_save": "Save as the configuration",
+        "setup_save_help": "Keeps the table's size measured from its markers and the camera's "
+        "picture size in the companion's configuration file, so nothing needs typing there.",
+        "setup_no_file": "This table was started without a configuration file (a demo, or "
+        "companion serve), so there is nothing to save to: companion check --config FILE "
+        "--save saves what it measures.",
+        "setup_save_fix": "Press “Save as the configuration” below to keep what was measured.",
+        "setup_restart": "The companion uses it from its next start.",
+        "refusal_setup_none": "No camera watches this table: there is nothing to set up here.",
+        "refusal_setup_no_pins": "This table has no buttons, LED or buzzer to try (no GPIO pins).",
+        "refusal_setup_no_voice": "The table's voice is off: set on = true in the [speech] "
+        "section of the configuration, then start the companion again.",
+        "refusal_setup_no_file": "This table was started without a configuration file, so "
+        "there is nothing to save to.",
+        "refusal_setup_no_picture": "The camera has given no picture to measure yet.",
+        "refusal_setup_not_saved": "Nothing was saved: {problem}. The file is as it was.",
+    },
+    "es": {
+        "setup_open": "Preparar la mesa",
+        "setup_title": "Preparando la mesa",
+        "setup_close": "Cerrar la preparación",
+        "setup_help": "Coloca la cámara sobre la mesa: lo que ve se comprueba aquí una vez "
+        "por segundo.",
+        "setup_ready": "La mesa está lista.",
+        "setup_not_ready": "Primero arregla esto:",
+        "setup_all": "Todo lo comprobado",
+        "setup_checking": "Comprobando lo que ve la cámara…",
+        "setup_needs_pin": "Escribe arriba el PIN de la mesa para prepararla.",
+        "setup_none": "Ninguna cámara vigila esta mesa: la página sola arbitra la partida, así "
+        "que no hay nada que orientar. Arranca el acompañante con su cámara (companion run) "
+        "para prepararla.",
+        "setup_waiting": "La cámara aún no ha dado ninguna imagen: lo que ve se comprueba desde "
+        "su primera imagen.",
+        "setup_buttons": "Los botones",
+        "setup_press": "Pulsa {button} en la mesa: aparece aquí cuando el acompañante lo recibe.",
+        "setup_pressed": "{button}: pulsado hace {ago} s. Funciona.",
+        "setup_playing": "Hay una partida en juego: pulsar un botón también es una jugada en ella.",
+        "setup_no_buttons": "Esta mesa no tiene botones, LED ni zumbador que probar (no hay "
+        "pines GPIO).",
+        "setup_outputs": "Luz y sonido",
+        "setup_led": "Hacer parpadear el LED",
+        "setup_buzzer": "Hacer sonar el zumbador",
+        "setup_speaker": "Decir una frase",
+        "setup_no_voice": "La voz de la mesa está apagada: pon on = true en la sección [speech] "
+        "de la configuración y vuelve a arrancar el acompañante.",
+        "setup_save": "Guardar como configuración",
+        "setup_save_help": "Guarda el tamaño de la mesa medido con sus marcadores y el tamaño de "
+        "imagen de la cámara en el archivo de configuración del acompañante, para no tener que "
+        "escribirlos allí.",
+        "setup_no_file": "Esta mesa se arrancó sin archivo de configuración (una demo, o "
+        "companion serve), así que no hay dónde guardar: companion check --config ARCHIVO "
+        "--save guarda lo que mide.",
+        "setup_save_fix": "Pulsa «Guardar como configuración» abajo para guardar lo medido.",
+        "setup_restart": "El acompañante lo usa desde su próximo arranque.",
+        "refusal_setup_none": "Ninguna cámara vigila esta mesa: aquí no hay nada que preparar.",
+        "refusal_setup_no_pins": "Esta mesa no tiene botones, LED ni zumbador que probar (no "
+        "hay pines GPIO).",
+        "refusal_setup_no_voice": "La voz de la mesa está apagada: pon on = true en la sección "
+        "[speech] de la configuración y vuelve a arrancar el acompañante.",
+        "refusal_setup_no_file": "Esta mesa se arrancó sin archivo de configuración, así que no "
+        "hay dónde guardar.",
+        "refusal_setup_no_picture": "La cámara aún no ha dado ninguna imagen que medir.",
+        "refusal_setup_not_saved": "No se guardó nada: {problem}. El archivo sigue como estaba.",
+    },
+}
+
+
+def setup_said(lang: str, key: str, **params: object) -> str:
+    """A word of setting up the table in `lang`, its parameters filled in."""
+    return SETUP[pick(lang, None)][key].format(**params)

@@ -29,9 +29,8 @@ import numpy as np
 import tomlkit
 from gpiozero import Factory
 
-from companion.app.cli import seconds
 from companion.app.config import Config, ConfigError, load, parse
-from companion.arguments import CommandLine
+from companion.arguments import CommandLine, seconds
 from companion.games import default, game, games
 from companion.games.protocol import CameraSetup, Game
 from companion.vision.setup_check import Finding, Report, check_setup

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import sys
 import tempfile
@@ -13,7 +12,7 @@ from importlib import import_module
 from pathlib import Path
 
 from companion import __version__
-from companion.arguments import CommandLine, host_address
+from companion.arguments import CommandLine, host_address, seconds
 from companion.games import EXTRA, default, game, games, not_offered, offering, read_record
 from companion.games.protocol import RecordProblem
 
@@ -89,19 +88,6 @@ def seed_text(text: str) -> str:
             f"{text!r} is not UTF-8 text: give a seed of letters and digits, such as 42"
         ) from None
     return text
-
-
-def seconds(text: str) -> float:
-    """A pause in seconds: a finite number, 0 or more."""
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
-    if not (math.isfinite(value) and value >= 0):
-        raise argparse.ArgumentTypeError(
-            f"{text!r} is not a number of seconds: give 0 or more, such as 0.4"
-        )
-    return value
 
 
 def writable_file(example: str) -> Callable[[str], Path]:

@@ -33,18 +33,20 @@ from typing import Any, TextIO
 import numpy as np
 
 from companion import games, synthetic
-from companion.app.run import serve_page
+from companion.app.run import button_presses, serve_page
 from companion.app.service import FrameLoop, log
 from companion.app.speech import TableVoice
 from companion.games.protocol import Camera, CameraSetup, Demo, DemoError, Game, Refusal, Setting
 from companion.hardware import GPIO_PINS
 from companion.store import Store
 from companion.table import Table
+from companion.vision.setup_check import check_setup
 from companion.vision.table import TableLayout
 from hw.controls import Controls, pin_factory
 from hw.frames import FrameSource
 from hw.speaker import Speaker
 from web.serve import say_where
+from web.setup import SetupTools
 
 # A safety net, not a deadline: a press waits for the controls and the table to take it,
 # however slowly; only a press not taken after this long means something is broken.
@@ -85,6 +87,7 @@ class SyntheticTable(FrameLoop):
         self.filming = filming
         self.log = log
         self.pins = pin_factory("mock")
+        self.presses = button_presses()  # what the setup page shows of the buttons
         self._presses = threading.Condition()
         self.presses_taken = 0  # button presses the table has dealt with (taken or refused)
         self.controls = Controls(
@@ -107,6 +110,7 @@ class SyntheticTable(FrameLoop):
             raise
         # the demo's game is the only one played at its table
         super().__init__(table, lambda game: watcher)
+        self.camera_setup = setup
         self.camera = replace(
             synthetic.Camera.preset(filming.camera), frame_size=filming.frame_size
         )
@@ -116,6 +120,18 @@ class SyntheticTable(FrameLoop):
 
     def close(self) -> None:
         self.controls.close()
+
+    def setup_tools(self, speaker: Speaker | None) -> SetupTools:
+        """What the demo's setup page checks and tries: the synthetic camera as set up,
+        the mock pins, the demo's voice if it speaks; nothing to save (no configuration
+        file)."""
+        setup = self.camera_setup
+
+        def check(frame: Any, game: Game) -> Any:
+            return check_setup(frame, setup, game, game.options[0].id)
+
+        pins = {"led": GPIO_PINS["led"], "buzzer": GPIO_PINS["buzzer"]}
+        return SetupTools(check, self.presses, None, self.controls, speaker, pins)
 
     # --- the camera ----------------------------------------------------------------------
 
@@ -151,6 +167,7 @@ class SyntheticTable(FrameLoop):
 
     def _on_button(self, button: str) -> None:
         """The table takes the press; then whoever pressed is told it was dealt with."""
+        self.presses.record(button)
         try:
             self.table.handle(self.table.game.button(button))
         except Refusal as refusal:
@@ -233,11 +250,15 @@ def run_demo(
             kept.close()
 
 
-def _serve(host: str, port: int, pin: str | None, out: TextIO) -> Callable[[FrameLoop], None]:
-    """Start the page; where to watch it is said on `out`."""
+def _serve(
+    host: str, port: int, pin: str | None, out: TextIO, speaker: Speaker | None = None
+) -> Callable[[FrameLoop], None]:
+    """Start the page (its setup page tries the demo's mock pins and `speaker`); where to
+    watch it is said on `out`."""
 
     def start(loop: FrameLoop) -> None:
-        chosen = serve_page(loop.table, host, port, pin, loop.sight)
+        tools = loop.setup_tools(speaker) if isinstance(loop, SyntheticTable) else None
+        chosen = serve_page(loop.table, host, port, pin, loop.sight, tools)
         opening = 'add --host 0.0.0.0 (make demo DEMO_ARGS="--host 0.0.0.0")'
         say_where("Caboose Companion demo: ", host, port, opening, out)
         print(f"table PIN: {chosen}", file=out)
@@ -342,7 +363,6 @@ def main(args: argparse.Namespace) -> int:
             return 2
     # With --json, stdout holds the one JSON object alone; what a person reads goes to stderr.
     said = sys.stderr if args.json else sys.stdout
-    serve = None if args.headless else _serve(args.host, args.port, args.pin, said)
     try:
         voice = _voice(args)
     except OSError as error:  # --speak-to names a file, or a folder that cannot be made
@@ -352,6 +372,8 @@ def main(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
+    speaker = voice.speaker if voice is not None else None
+    serve = None if args.headless else _serve(args.host, args.port, args.pin, said, speaker)
     if voice is not None:
         serve = _also(serve, voice.follow)
     progress = sys.stderr if args.progress else None

@@ -20,9 +20,11 @@ import sys
 from collections.abc import Callable
 from dataclasses import asdict
 from pathlib import Path
+from typing import Any
 
 from gpiozero import Factory
 
+from companion.app.check import check_camera, save
 from companion.app.config import Config, ConfigError, load
 from companion.app.service import FrameLoop, log
 from companion.app.speech import TableVoice
@@ -30,13 +32,15 @@ from companion.games import default
 from companion.games.protocol import Camera, CameraSetup, Game, Refusal, Setting, Watcher
 from companion.store import Store
 from companion.table import Table
+from companion.vision.setup_check import Report
 from companion.vision.table import TableLayout
-from hw.controls import Controls, PinsError, pin_factory
+from hw.controls import CONFIRM, PASS, UNDO, Controls, PinsError, pin_factory
 from hw.frames import FrameSource, FrameSourceError, open_source
 from hw.speaker import Speaker
 from web.app import Settings, create_app, new_pin
 from web.camera import Sights
 from web.serve import MAX_STREAMS, say_where, serve_in_background
+from web.setup import Presses, SaveError, SetupTools
 
 
 class Service(FrameLoop):
@@ -47,6 +51,7 @@ class Service(FrameLoop):
         self.config = config
         self.source = source
         self.store = Store(config.store)
+        self.presses = button_presses()  # what the setup page shows of the buttons
         self.controls = Controls(
             self.press,
             config.gpio.pins,
@@ -73,6 +78,7 @@ class Service(FrameLoop):
     def press(self, button: str) -> None:
         """A button, as a command to the table like the page's; a refusal is the game's to
         show (the LED, the page), and is logged."""
+        self.presses.record(button)
         try:
             self.table.handle(self.table.game.button(button))
         except Refusal as refusal:
@@ -84,6 +90,49 @@ class Service(FrameLoop):
         self.controls.close()
         self.source.close()
         self.store.close()
+
+
+class Configured:
+    """The setup page's check and save at a real table: the check against the
+    configuration as last saved (the page's Save button, `companion check --save`'s
+    `save`, comments kept), the camera given by the running service."""
+
+    def __init__(self, config: Config, path: Path) -> None:
+        self.config = config
+        self.path = path
+
+    def check(self, frame: Any, game: Game) -> Report:
+        return check_camera(frame, self.config, game)
+
+    def save(self, report: Report) -> str:
+        """Write `report`'s measures into the file; its path. Raises SaveError (the
+        file then as it was) with what is wrong."""
+        try:
+            save(self.path, report, None)
+            self.config = load(self.path)
+        except (ConfigError, OSError) as error:
+            raise SaveError(str(error)) from error
+        return str(self.path)
+
+
+def button_presses() -> Presses:
+    """The presses of PASS and CONFIRM (held, UNDO: still CONFIRM) for the setup page."""
+    return Presses((PASS, CONFIRM), {UNDO: CONFIRM})
+
+
+def setup_tools(service: Service, path: Path) -> SetupTools:
+    """What the setup page tries and saves at this table: the service's own pins, voice
+    and configuration file."""
+    configured = Configured(service.config, path)
+    pins = service.config.gpio.pins
+    return SetupTools(
+        check=configured.check,
+        save=configured.save,
+        controls=service.controls,
+        speaker=service.voice.speaker if service.voice is not None else None,
+        presses=service.presses,
+        pins={"led": pins["led"], "buzzer": pins["buzzer"]},
+    )
 
 
 def _voice(config: Config) -> TableVoice | None:
@@ -143,7 +192,12 @@ def _watchers(config: Config) -> Callable[[Game], Watcher | None]:
 
 
 def serve_page(
-    table: Table, host: str, port: int, pin: str | None, sights: Sights | None = None
+    table: Table,
+    host: str,
+    port: int,
+    pin: str | None,
+    sights: Sights | None = None,
+    tools: SetupTools | None = None,
 ) -> str:
     """The web page of the table, served from a daemon thread (the camera loop keeps the
     main one); returns the PIN. Raises `ServeError`. A camera follows the table, so every
@@ -151,9 +205,10 @@ def serve_page(
     camera's check of the computed move, a question about an unsure card, what the camera
     could not see), `GET /api/session` gives it alone, and `POST /api/session/answer`
     answers the question (the table's PIN needed, as for every POST). `sights`: the
-    camera's latest frame, for the PIN holder's camera view (`GET /api/camera.jpg`)."""
+    camera's latest frame, for the PIN holder's camera view (`GET /api/camera.jpg`);
+    `tools`: what its setup page checks, tries and saves (`web.setup`)."""
     chosen = pin or new_pin()
-    app = create_app(table, chosen, Settings(max_streams=MAX_STREAMS), sights)
+    app = create_app(table, chosen, Settings(max_streams=MAX_STREAMS), sights, tools)
     serve_in_background(app, host, port)
     return chosen
 
@@ -186,7 +241,8 @@ def main(path: Path, frames: int | None = None, serve: bool = True) -> int:
     if serve:
         try:
             web = config.web
-            pin = serve_page(service.table, web.host, web.port, web.pin, service.sight)
+            tools = setup_tools(service, path)
+            pin = serve_page(service.table, web.host, web.port, web.pin, service.sight, tools)
         except OSError as error:
             service.close()
             print(f"companion run: {error}", file=sys.stderr)

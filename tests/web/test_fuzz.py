@@ -151,6 +151,10 @@ SHELL_POSTS = {
     "seats/invite",
     "seats/forget",
     "seats/join",
+    "setup/led",
+    "setup/buzzer",
+    "setup/speaker",
+    "setup/save",
 }
 
 
@@ -172,6 +176,7 @@ ROUTES = [
         {"record": RECORD, "turn": takes("int", wrong=(-1,))},
     ),
     Route(None, "pin", {}, {}),
+    *(Route(None, f"setup/{tried}", {}, {}) for tried in ("led", "buzzer", "speaker", "save")),
     Route("caboose", "pass", {"seat": 0, "order": ["1"]}, {"seat": SEAT, "order": ORDER}),
     Route(
         "caboose",

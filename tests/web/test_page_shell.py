@@ -60,10 +60,21 @@ def test_the_page_loads_the_shell_then_the_default_games_page(client):
     game = games.default()
     page = client.get("/").get_data(as_text=True)
     scripts = re.findall(r'<script src="([^"]+)"', page)
-    # then joining from phones (seats.js), which draws around what the game drew
-    assert scripts == ["/static/shell.js", f"/games/{game.id}/{game.id}.js", "/static/seats.js"]
+    # then joining from phones (seats.js), which draws around what the game drew, and
+    # setting the table up (setup.js, never on the kiosk)
+    assert scripts == [
+        "/static/shell.js",
+        f"/games/{game.id}/{game.id}.js",
+        "/static/seats.js",
+        "/static/setup.js",
+    ]
     styles = re.findall(r'<link rel="stylesheet" href="([^"]+)"', page)
-    assert styles == ["/static/app.css", f"/games/{game.id}/{game.id}.css", "/static/seats.css"]
+    assert styles == [
+        "/static/app.css",
+        f"/games/{game.id}/{game.id}.css",
+        "/static/seats.css",
+        "/static/setup.css",
+    ]
     fragment = (game.page / "table.html").read_text()
     ids = re.findall(r'id="([^"]+)"', fragment)
     assert ids and all(f'id="{name}"' in page for name in ids)

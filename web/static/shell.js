@@ -274,11 +274,13 @@ let cameraUrl = null;
 let cameraTimer = null;
 let cameraAsking = false;  // a picture is on its way: a view closed and opened again waits for it
 
+// Shown to the PIN holder alone; the setup view (static/setup.js) is told too ("pin-state").
 function showCameraButton() {
   const button = document.getElementById("camera-open");
   if (!button) return;
   button.hidden = !pin;
   if (!pin && cameraOpen) closeCamera();
+  document.dispatchEvent(new CustomEvent("pin-state"));
 }
 
 function openCamera() {
