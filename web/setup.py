@@ -26,7 +26,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from flask import Blueprint, current_app, jsonify
+from flask import Blueprint, current_app, jsonify, request
 from flask.typing import ResponseReturnValue
 
 from companion import games
@@ -111,16 +111,17 @@ class Checks:
         self._lock = threading.Lock()
         self._kept: tuple[tuple[int, str], float, Report] | None = None
 
-    def report(self) -> tuple[str, Report | None]:
+    def report(self, game: Game | None = None) -> tuple[str, Report | None]:
         """("none", None) without a camera, ("waiting", None) before its first frame, else
-        ("seen", the report of the latest frame, or of one at most a second older)."""
+        ("seen", the report of the latest frame, or of one at most a second older), for
+        `game`'s play area (None: the game at the table)."""
         sights = self.pictures.sights
         if self.tools is None or sights is None:
             return "none", None
         sight = sights()
         if sight is None:
             return "waiting", None
-        game = table().game or games.default()
+        game = game or table().game or games.default()
         shows = (sight.number, game.id)
         with self._lock:  # one check at a time: a second phone waits for it and shares it
             kept = self._kept
@@ -139,6 +140,17 @@ def _finding(finding: Finding, lang: str) -> dict[str, Any]:
     return said
 
 
+def _chosen() -> Game | None:
+    """The game `?game=` names (None when not given); 400 naming the games for another."""
+    wanted = request.args.get("game")
+    if wanted is None:
+        return None
+    try:
+        return games.game(wanted)
+    except KeyError as error:
+        raise ApiError(400, "request", error.args[0], fields=["game"]) from None
+
+
 def _tools() -> SetupTools:
     tools: SetupTools | None = current_app.extensions["caboose.setup"].tools
     if tools is None:
@@ -148,11 +160,12 @@ def _tools() -> SetupTools:
 
 @setup.get("/setup")
 def findings() -> ResponseReturnValue:
-    """What the camera's latest frame shows (the PIN needed, never cached), the buttons'
-    presses, and what this table can try and save."""
+    """What the camera's latest frame shows (the PIN needed, never cached) for the play
+    area of `?game=` (the start form's choice between games; the game at the table when
+    not given), the buttons' presses, and what this table can try and save."""
     lang = language()
     checks: Checks = current_app.extensions["caboose.setup"]
-    camera, report = checks.report()
+    camera, report = checks.report(_chosen())
     tools = checks.tools
     answer: dict[str, Any] = {"camera": camera, "report": None}
     if report is not None:

@@ -136,6 +136,21 @@ def test_the_pin_holder_sets_the_table_up_from_a_phone(browser, tmp_path):  # no
         assert not errors
 
 
+def test_between_games_the_setup_checks_the_game_chosen_on_the_start_form(browser, tmp_path):  # noqa: F811
+    with serving(tmp_path) as (url, _, _):
+        page, errors = shared.open_page(browser, f"{url}/?lang=en", 390, 844)
+        shared.enter_pin(page)
+        _open_setup(page)
+        findings = page.locator(".setup-findings")
+        assert "The whole play area of Loose Caboose" in findings.inner_text()
+        page.select_option("#game", "switching")
+        page.wait_for_function(
+            "() => document.querySelector('.setup-findings').innerText.includes('board')"
+        )
+        assert "The whole play area of Loose Caboose" not in findings.inner_text()
+        assert not errors
+
+
 def test_a_laptop_shows_the_findings_beside_the_picture_in_spanish(browser, tmp_path):  # noqa: F811
     with serving(tmp_path) as (url, _, _):
         page, errors = shared.open_page(browser, f"{url}/?lang=es", 1280, 800, "es-ES")

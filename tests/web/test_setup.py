@@ -110,6 +110,27 @@ def test_a_hidden_marker_is_named_first_in_the_page_s_language(service) -> None:
     assert answer["save"] is True and answer["speaker"] is False
 
 
+def test_between_games_the_play_area_checked_is_the_chosen_game_s(service) -> None:
+    """A family sets the table up for the game they are about to deal: an empty table has
+    the Caboose play area in view, but no switching board to place."""
+    service, _, config = service
+    client = client_of(service, config)
+    service.step(render(Scene(), 3, SMALL))
+
+    def area(query: str) -> dict:
+        report = client.get(f"/api/setup?lang=en{query}", headers=HEADERS).get_json()["report"]
+        return next(f for f in report["findings"] if f["key"].startswith("area"))
+
+    assert area("")["ok"] and area("&game=caboose")["ok"]
+    board = area("&game=switching")
+    assert board["key"] == "area_unplaced" and not board["ok"]
+    assert "board" in board["fix"]
+    refused = client.get("/api/setup?game=chess", headers=HEADERS)
+    assert refused.status_code == 400
+    assert refused.get_json()["error"]["fields"] == ["game"]
+    assert "switching" in refused.get_json()["error"]["message"]
+
+
 def test_a_press_of_the_table_s_button_shows_on_the_page(service) -> None:
     service, factory, config = service
     client = client_of(service, config)

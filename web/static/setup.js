@@ -111,6 +111,15 @@ function drawPresses(buttons) {
   }
 }
 
+// The game whose play area the check looks at: between games the one chosen on the start
+// form (the family sets the table up for the game they are about to deal), else the game
+// being played (the table's own, so nothing is sent).
+function chosenGame() {
+  const choice = document.getElementById("game");
+  const between = !view || view.game === null || view.over;
+  return between && choice && choice.value ? `&game=${encodeURIComponent(choice.value)}` : "";
+}
+
 async function nextCheck() {
   setupTimer = null;
   if (!setupOpen || document.hidden) return;  // asked again when the page is back in sight
@@ -120,7 +129,7 @@ async function nextCheck() {
   } else {
     setupAsking = true;
     try {
-      const response = await fetch(`/api/setup?lang=${LANG}`,
+      const response = await fetch(`/api/setup?lang=${LANG}${chosenGame()}`,
         { headers: { "X-Table-Pin": pin }, cache: "no-store" });
       const data = await response.json();
       if (!setupOpen) return;
