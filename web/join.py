@@ -13,7 +13,7 @@ from __future__ import annotations
 from urllib.parse import urlsplit
 
 import segno
-from flask import Blueprint, Response, jsonify, request
+from flask import Blueprint, Response, current_app, jsonify, request
 
 from web import network
 from web.api import language
@@ -24,13 +24,28 @@ join = Blueprint("join", __name__, url_prefix="/api")
 
 def phone_base(host: str) -> str | None:
     """The page's address for a phone (`http://HOST:PORT/`), given the `Host` this request
-    came to; None when this machine has no address a phone can reach."""
+    came to; None when no phone can reach this page (`no_phone`: why)."""
+    if only_here():
+        return None
     split = urlsplit(f"http://{host}")
     port = split.port or 80
     if network.phone_urls(split.hostname or "", port, [], None):  # none for this machine
         return f"http://{split.netloc}/"
     urls = network.phone_urls("0.0.0.0", port, network.machine_addresses(), network.local_name())
     return urls[0] if urls else None
+
+
+def only_here() -> bool:
+    """Whether the page listens on this machine alone (`companion demo` without --host
+    0.0.0.0; web.serve.listen notes where it listens): a code of any address would open
+    nothing on a phone."""
+    listening = current_app.config.get("LISTENING_ON")
+    return listening is not None and not network.reaches_phones(listening)
+
+
+def no_phone() -> str:
+    """The key of the words saying why no phone can reach the page."""
+    return "join_only_here" if only_here() else "join_no_network"
 
 
 # The QR code's SVG: dark modules on white with the quiet zone a phone's camera needs,
@@ -55,7 +70,7 @@ def join_address() -> Response:
     words = join_words(language())
     url = phone_base(request.host)
     if url is None:
-        return jsonify({"url": None, "qr": None, "said": words["join_no_network"]})
+        return jsonify({"url": None, "qr": None, "said": words[no_phone()]})
     return jsonify({"url": url, "qr": qr_data(url), "said": words["join_scan"]})
 
 

@@ -53,6 +53,12 @@ def _only_here(host: str) -> bool:
         return False
 
 
+def reaches_phones(host: str) -> bool:
+    """Whether a page listening on `host` can be opened from another machine (IPv4: the
+    phones' own)."""
+    return host == "0.0.0.0" or not (host == "::" or _only_here(host))
+
+
 def phone_urls(host: str, port: int, addresses: list[str], name: str | None) -> list[str]:
     """The addresses a phone of the table's network opens a page listening on `host:port`
     at: on every IPv4 network (0.0.0.0), this machine's non-loopback `addresses` and its mDNS

@@ -36,7 +36,7 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, request
 
 from web.api import ApiError, Views, _fields, data, language, table
-from web.join import phone_base, qr_data
+from web.join import no_phone, phone_base, qr_data
 from web.words import join_words
 
 SEAT_HEADER = "X-Seat-Token"
@@ -178,9 +178,7 @@ def invite() -> Response:
     seat, game, player = _seat_asked()
     base = phone_base(request.host)
     if base is None:
-        raise ApiError(
-            409, "seat", join_words(language())["join_no_network"], key="join_no_network"
-        )
+        raise ApiError(409, "seat", join_words(language())[no_phone()], key=no_phone())
     url = f"{base}#seat={registry().invite(game, seat)}"
     # kept by no cache: web.app.PRIVATE
     return jsonify({"seat": seat, "name": player["name"], "url": url, "qr": qr_data(url)})

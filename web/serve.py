@@ -81,6 +81,8 @@ def listen(app: Any, host: str, port: int, idle_seconds: int = IDLE_SECONDS) -> 
     each closed after `idle_seconds` without a request, looked for every second."""
     from waitress.server import create_server
 
+    # where it listens, for the join code (`web.join`): none a phone cannot open
+    app.config["LISTENING_ON"] = host
     try:
         return create_server(
             app,

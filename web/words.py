@@ -271,6 +271,8 @@ JOIN: dict[str, dict[str, str]] = {
         "join_scan": "Scan with a phone's camera, or type this address:",
         "join_no_network": "Phones cannot reach the table yet: join the table's computer to the "
         "home's Wi-Fi, then start it again.",
+        "join_only_here": "Phones cannot reach the table: it listens on this machine only. "
+        "Start it with --host 0.0.0.0 to open it to the table's phones.",
         "seats_title": "Seats on phones",
         "seats_help": "Each player scans their seat's code with their own phone: that phone "
         "alone then shows their hand.",
@@ -301,6 +303,8 @@ JOIN: dict[str, dict[str, str]] = {
         "join_scan": "Escanéalo con la cámara de un teléfono, o escribe esta dirección:",
         "join_no_network": "Los teléfonos aún no llegan a la mesa: conecta el ordenador de la "
         "mesa al wifi de casa y vuelve a arrancarlo.",
+        "join_only_here": "Los teléfonos no llegan a la mesa: solo escucha en este ordenador. "
+        "Arráncala con --host 0.0.0.0 para abrirla a los teléfonos de la mesa.",
         "seats_title": "Asientos en teléfonos",
         "seats_help": "Cada jugador escanea el código de su asiento con su propio teléfono: "
         "solo ese teléfono muestra entonces su mano.",

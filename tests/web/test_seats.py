@@ -240,6 +240,23 @@ def test_the_kiosk_on_this_machine_shows_a_network_address(client, monkeypatch, 
     assert client.get("/api/join.svg", base_url=here).status_code == 404
 
 
+def test_a_page_listening_on_this_machine_alone_offers_phones_no_code(client):
+    """`companion demo` listens on 127.0.0.1 unless told otherwise: a code of any address
+    would open nothing on a phone, so the page says how to open it to them instead."""
+    client.application.config["LISTENING_ON"] = "127.0.0.1"
+    for lang in ("en", "es"):
+        doc = client.get(f"/api/join?lang={lang}", base_url=LAN).json
+        assert doc["url"] is None and doc["said"] == JOIN[lang]["join_only_here"]
+        assert "--host 0.0.0.0" in doc["said"]
+    assert client.get("/api/join.svg", base_url=LAN).status_code == 404
+    body = {"edition": "rollecate", "names": ["Ana", "Ben"], "seed": 2}
+    assert client.post("/api/game", json=body, headers=HEADERS).status_code == 200
+    refused = client.post("/api/seats/invite", json={"seat": 0}, headers=HEADERS, base_url=LAN)
+    assert refused.status_code == 409 and refused.json["error"]["key"] == "join_only_here"
+    client.application.config["LISTENING_ON"] = "0.0.0.0"
+    assert client.get("/api/join", base_url=LAN).json["url"] == f"{LAN}/"
+
+
 def test_a_game_without_a_hidden_hand_has_no_seats_to_join(client):
     body = {"game": "switching", "edition": "ours", "names": ["Ana", "Ben"], "seed": 2}
     assert client.post("/api/game", json=body, headers=HEADERS).status_code == 200
