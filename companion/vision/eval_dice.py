@@ -103,7 +103,20 @@ def image_paths(folder: Path) -> list[Path]:
     return sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
 
 
-def evaluate(folder: Path, boxes: str | None = None, every: int = 1, offset: int = 0) -> dict:
+def as_grey(image: np.ndarray) -> np.ndarray:
+    """The photograph as a camera without colour gives it: one brightness, in three equal
+    channels (what OpenCV's capture hands on from a mono sensor, and what a dim room's
+    washed-out colour comes near)."""
+    return cv2.cvtColor(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+
+
+def evaluate(
+    folder: Path,
+    boxes: str | None = None,
+    every: int = 1,
+    offset: int = 0,
+    grey: bool = False,
+) -> dict:
     """Run the reader over every image of `folder` and count dice read and images exact.
 
     Raises FileNotFoundError when the folder is missing or holds no images, so callers can
@@ -134,6 +147,8 @@ def evaluate(folder: Path, boxes: str | None = None, every: int = 1, offset: int
             image = cv2.imread(str(path), cv2.IMREAD_COLOR)
             if image is None:
                 raise UnreadableImage(f"cannot read image {path}")
+            if grey:
+                image = as_grey(image)
             labels = load_labels(path.with_suffix(".txt"), image.shape[1], image.shape[0])
             plain_ms.append(plain_pass_ms(image))
             start = time.perf_counter()
@@ -157,6 +172,7 @@ def evaluate(folder: Path, boxes: str | None = None, every: int = 1, offset: int
     return {
         "folder": str(folder),
         "boxes": boxes,
+        "grey": grey,
         "dice": total,
         "read": read,
         "accuracy": read / total if total else 0.0,
@@ -189,7 +205,8 @@ def timing(reader_ms: list[float], plain_ms: list[float]) -> dict[str, float]:
 def format_table(result: dict) -> str:
     """A short human-readable report of one evaluation."""
     lines = [
-        f"folder   {result['folder']}  (boxes: {result['boxes']})",
+        f"folder   {result['folder']}  (boxes: {result['boxes']}"
+        f"{', turned grey' if result['grey'] else ''})",
         f"dice     {result['read']}/{result['dice']} read  ({100 * result['accuracy']:.1f}%)",
         f"images   {result['exact']}/{result['images']} exact  "
         f"({100 * result['exact_rate']:.1f}%), {result['reported']} dice reported",
@@ -206,8 +223,8 @@ def format_table(result: dict) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """`companion eval-dice DIR [--boxes pips|die] [--every N [--offset K]] [--json]`: 0 ok,
-    2 bad input."""
+    """`companion eval-dice DIR [--boxes pips|die] [--every N [--offset K]] [--grey] [--json]`:
+    0 ok, 2 bad input."""
     parser = CommandLine(
         prog="companion eval-dice",
         description="Measure the pip-dice reader on a folder of YOLO-labelled photographs.",
@@ -226,6 +243,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--offset", type=int, default=0, metavar="K", help="with --every, start at the K-th image"
     )
+    parser.add_argument(
+        "--grey",
+        action="store_true",
+        help="turn each photograph grey before reading it, as a camera without colour sees it",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument(
         "--counter",
@@ -242,7 +264,7 @@ def main(argv: list[str] | None = None) -> int:
             if not args.counter.is_file():
                 raise FileNotFoundError(f"no such net: {args.counter}")
             dice_net.COUNTER = args.counter
-        result = evaluate(args.folder, args.boxes, args.every, args.offset)
+        result = evaluate(args.folder, args.boxes, args.every, args.offset, args.grey)
     except (
         FileNotFoundError,
         NotADirectoryError,

@@ -35,3 +35,21 @@ def test_eval_dice_reports_its_time_against_the_plain_pass(tmp_path: Path, capsy
     assert {"ms_p95", "plain_pass_ms_p95", "latency_ratio_p95"} <= reported.keys()
     assert main([str(tmp_path), "--boxes", "die"]) == 0
     assert "a plain OpenCV pass" in capsys.readouterr().out
+
+
+def test_eval_dice_grey_reads_each_photograph_as_a_camera_without_colour(
+    tmp_path: Path, capsys
+) -> None:
+    """--grey measures what a colourless camera would read: a green die whose red pips are as
+    bright as its face is read in colour and, turned grey, is a plain square with no pips."""
+    image = np.full((240, 320, 3), (90, 120, 150), np.uint8)
+    cv2.rectangle(image, (140, 100), (188, 148), (0, 100, 0), -1)
+    for centre in ((152, 112), (176, 136)):
+        cv2.circle(image, centre, 5, (0, 0, 196), -1, cv2.LINE_AA)  # luminance of the face
+    cv2.imwrite(str(tmp_path / "a.png"), image)
+    (tmp_path / "a.txt").write_text("1 0.5125 0.5166 0.15 0.2\n")  # a 2 at the die's box
+    assert evaluate(tmp_path, boxes="die")["read"] == 1
+    grey = evaluate(tmp_path, boxes="die", grey=True)
+    assert grey["grey"] and grey["read"] == 0
+    assert main([str(tmp_path), "--boxes", "die", "--grey"]) == 0
+    assert "turned grey" in capsys.readouterr().out
