@@ -31,6 +31,10 @@ CUT = 32  # the counter's input side in pixels
 MARGIN = 1.3  # the cut-out is this many die sides wide: the die and a rim of table
 INNER = slice(6, 26)  # the die's inner 0.8 (of the 24.6 pixels the die spans): its colour
 CLIP = 6.0  # the table's rim around a dark die is clipped here, no pip is
+# A cut-out of a frame without colour is scaled this much more: a red pip on a black or blue
+# die, plain in colour, is a faint grey one (the odd half turned grey: overhead-tray 716 ->
+# 722 dice of 759, 1.25-1.5 alike, 2 worse; webcam-table 458 either way).
+GREY_GAIN = 1.5
 VIEWS = 4  # quarter turns of each cut-out the chances are averaged over (2 or 1: fewer right)
 
 _LOCK = threading.Lock()  # one cv2.dnn.Net must not run in two threads at once
@@ -42,7 +46,20 @@ def _net(path: Path) -> cv2.dnn.Net:
     return cv2.dnn.readNetFromONNX(str(path))
 
 
-def cut(bgr: np.ndarray, rect: tuple) -> np.ndarray:
+def colourless(image: np.ndarray) -> bool:
+    """Whether a 3-channel frame has no colour at all (its channels are equal everywhere), as
+    a camera without colour gives it. A dim room's washed-out colour is still colour."""
+    sample = image[::7, ::7]  # a colour frame fails here, at a fiftieth of the full check's cost
+    for probe in (sample, image):
+        if not (
+            np.array_equal(probe[..., 0], probe[..., 1])
+            and np.array_equal(probe[..., 1], probe[..., 2])
+        ):
+            return False
+    return True
+
+
+def cut(bgr: np.ndarray, rect: tuple, grey: bool = False) -> np.ndarray:
     """The counter's (CUT, CUT, 3) float input for the die under a `cv2.minAreaRect` result.
 
     The cut-out is square (on the rectangle's longer side), MARGIN times the die wide and
@@ -53,7 +70,9 @@ def cut(bgr: np.ndarray, rect: tuple) -> np.ndarray:
     hue, and the faint pips of a dark die are as strong as a white die's: the table's rim
     around a dark die no longer sets the scale (it is clipped at CLIP instead). Measured on
     the odd half's two folds against the whole cut-out's colour (bench/RESULTS-pips.md):
-    overhead-tray 690 dice read of 759 against 683, 63 exact images against 52.
+    overhead-tray 690 dice read of 759 against 683, 63 exact images against 52. A cut-out
+    of a `grey` frame (`colourless`) is scaled GREY_GAIN times more, since the counter,
+    trained on colour, sees a die whose pips differed from it in hue only as nearly plain.
     """
     (cx, cy), (rw, rh), angle = rect
     side = max(float(rw), float(rh), 2.0) * MARGIN
@@ -66,7 +85,8 @@ def cut(bgr: np.ndarray, rect: tuple) -> np.ndarray:
     mean, spread = cv2.meanStdDev(patch[INNER, INNER])  # per channel (cheaper than numpy's)
     patch -= mean.ravel().astype(np.float32)
     pooled = float(np.sqrt(np.mean(spread**2)))  # the inner part's std over all channels
-    scaled = patch * np.float32(2.0 / (pooled + 8.0))  # the floor keeps a plain die plain
+    gain = GREY_GAIN if grey else 1.0
+    scaled = patch * np.float32(gain * 2.0 / (pooled + 8.0))  # the floor keeps a plain die plain
     return np.clip(scaled, -CLIP, CLIP, out=scaled)
 
 
@@ -77,8 +97,11 @@ def count_many(bgr: np.ndarray, rects: list[tuple]) -> np.ndarray:
     (`train_dice_net --join`): their chances are averaged too, as an ensemble's."""
     if not rects:
         return np.zeros((0, 7), np.float32)
+    grey = colourless(bgr)
     batch = [
-        np.rot90(patch, k) for patch in [cut(bgr, rect) for rect in rects] for k in range(VIEWS)
+        np.rot90(patch, k)
+        for patch in [cut(bgr, rect, grey) for rect in rects]
+        for k in range(VIEWS)
     ]
     net = _net(COUNTER)
     with _LOCK:
