@@ -34,7 +34,9 @@ class Camera:
     k1 at worst; `light` and `shadow` the fraction of brightness lost at worst; `noise` the
     sensor noise's standard deviation in grey levels; `blur` a Gaussian sigma in pixels. The
     renderer draws each frame's tilt, distortion, light and blur between 0.5x and 1x of these,
-    and its rotation anywhere in +/- `rotation`, from the seed."""
+    and its rotation anywhere in +/- `rotation`, from the seed. A `grey` camera has no colour:
+    its frames hold one brightness in three equal channels, as OpenCV hands on a mono
+    sensor's (no random number is drawn for it, so a colour camera's frames stay the same)."""
 
     tilt: float = 6.0
     rotation: float = 4.0
@@ -45,6 +47,7 @@ class Camera:
     blur: float = 0.4
     jpeg_quality: int = 92
     frame_size: tuple[int, int] = FRAME_SIZE
+    grey: bool = False
 
     @classmethod
     def easy(cls) -> Camera:
@@ -176,8 +179,12 @@ def render(scene: Scene, seed: int, camera: Camera | None = None) -> np.ndarray:
         ox, oy = int(rng.integers(0, width)), int(rng.integers(0, height))
         sample = noise[oy : oy + height, ox : ox + width] * (camera.noise / 16.0)
         frame = cv2.add(frame, sample.astype(np.int16), dtype=cv2.CV_8U)
+    if camera.grey:  # a one-channel JPEG, which decodes to three equal channels
+        frame = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     ok, jpeg = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, camera.jpeg_quality])
-    return cv2.imdecode(jpeg, cv2.IMREAD_COLOR) if ok else frame
+    if not ok:
+        return cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR) if camera.grey else frame
+    return cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
 
 
 @cache

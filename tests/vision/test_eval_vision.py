@@ -25,3 +25,12 @@ def test_bad_scene_count_exits_2() -> None:
     with pytest.raises(SystemExit) as stop:
         eval_vision.main(["--scenes", "0"])
     assert stop.value.code == 2
+
+
+def test_grey_measures_through_a_camera_without_colour(capsys) -> None:
+    argv = ["--scenes", "1", "--seed", "3", "--difficulty", "easy", "--grey"]
+    assert eval_vision.main([*argv, "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["grey"] and doc["cards_accuracy"] == 1.0  # the cards need no colour
+    assert eval_vision.main(argv) == 0
+    assert "a camera without colour" in capsys.readouterr().out

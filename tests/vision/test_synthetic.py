@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
+import cv2
 import numpy as np
 import pytest
 
@@ -63,3 +65,15 @@ def test_presets_differ_and_unknown_preset_is_refused() -> None:
     assert Camera.hard().tilt == 30 and Camera.easy().tilt < 10
     with pytest.raises(ValueError, match="easy or hard"):
         Camera.preset("medium")
+
+
+def test_a_camera_without_colour_gives_the_colour_frame_in_grey() -> None:
+    """A grey camera's frame is one brightness in three equal channels, the brightness of the
+    colour camera's frame of the same seed (no random number drawn for it)."""
+    scene = random_scene(5)
+    colour = render(scene, 5, Camera.hard())
+    grey = render(scene, 5, replace(Camera.hard(), grey=True))
+    assert grey.shape == colour.shape and grey.dtype == colour.dtype
+    assert (grey[..., 0] == grey[..., 1]).all() and (grey[..., 1] == grey[..., 2]).all()
+    brightness = cv2.cvtColor(colour, cv2.COLOR_BGR2GRAY).astype(np.int16)
+    assert np.abs(grey[..., 0].astype(np.int16) - brightness).mean() < 3  # JPEG's rounding

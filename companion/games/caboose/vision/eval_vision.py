@@ -23,6 +23,7 @@ run goes through the photographs' dice in a seeded order, so a long run shows ea
 about equally often. `--dice printed` throws the synthetic table's stand-in for a box's own
 wheel dice and stands its locomotive for the caboose (scenes.with_printed_box), which the
 run first teaches the camera as `companion enroll` does (scenes.teach_printed_box).
+`--grey` renders every frame through a camera without colour (a mono sensor).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -195,13 +197,14 @@ def evaluate(
     dice_photos: Path | None = None,
     dice_half: str = "even",
     dice_on_cards: float = 0.0,
+    grey: bool = False,
 ) -> dict:
     """Render and recognise `scenes` scenes, their dice drawn or (`dice` "real") cut from the
     photographs in `dice_photos` (PhotoDiceMissing when there are none), from the half
     `dice_half` of them (even: held out, the figure reported; odd: the half tuned on), the
-    share `dice_on_cards` of them lying on a card (scenes.random_scene); the summary that
-    `--json` prints, with the dice on cards and the cards under them (`ON_CARDS`) when
-    some lie there."""
+    share `dice_on_cards` of them lying on a card (scenes.random_scene), through a `grey`
+    camera (no colour) if asked; the summary that `--json` prints, with the dice on cards
+    and the cards under them (`ON_CARDS`) when some lie there."""
     if dice not in DICE:
         raise ValueError(f"unknown dice {dice!r}: use drawn, real or printed")
     cv2.setNumThreads(1)
@@ -210,7 +213,7 @@ def evaluate(
         photo_dice_stream(PhotoDice(dice_photos, dice_half), seed, used) if dice == "real" else None
     )
     face_map = face_map_for(editions.load(edition)) if dice == "real" else None
-    camera = synthetic.Camera.preset(difficulty)
+    camera = replace(synthetic.Camera.preset(difficulty), grey=grey)
     config = VisionConfig.for_edition(edition)
     if dice == "printed":
         with tempfile.TemporaryDirectory(prefix="caboose-box-") as folder:
@@ -274,6 +277,7 @@ def evaluate(
         "difficulty": difficulty,
         "edition": edition,
         "dice_kind": dice,
+        "grey": grey,
         "frame_size": list(camera.frame_size),
         "cards": totals["cards"],
         "cards_accuracy": ratio(totals["cards_right"], totals["cards"]),
@@ -353,6 +357,11 @@ def main(argv: list[str] | None = None) -> int:
         help="the share (0-1) of the dice that lie on a card, railway or loose, rather than "
         "off the cards (default 0: every die off the cards)",
     )
+    parser.add_argument(
+        "--grey",
+        action="store_true",
+        help="a camera without colour: every frame one brightness in three equal channels",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON document")
     args = parser.parse_args(argv)
     if args.scenes < 1:
@@ -371,6 +380,7 @@ def main(argv: list[str] | None = None) -> int:
             args.dice_photos,
             args.dice_half,
             args.dice_on_cards,
+            args.grey,
         )
     except PhotoDiceMissing as missing:
         print(f"{parser.prog}: {missing}", file=sys.stderr)
@@ -379,7 +389,8 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(result))
         return 0
     print(f"{result['scenes']} {args.difficulty} scenes of {args.edition}, seed {args.seed}, "
-          f"{result['frame_size'][0]}x{result['frame_size'][1]}")  # fmt: skip
+          f"{result['frame_size'][0]}x{result['frame_size'][1]}"
+          f"{', a camera without colour' if args.grey else ''}")  # fmt: skip
     print(f"cards    {result['cards_accuracy']:.2%} of {result['cards']} "
           f"({result['cards_extra']} seen that are not there)")  # fmt: skip
     print(f"railway  {result['railway_exact']:.2%} of scenes exact")
