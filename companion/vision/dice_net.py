@@ -24,6 +24,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from companion.vision.frame_checks import colourless
+
 SHIPPED = Path(__file__).with_name("assets") / "pip_counter.onnx"
 # COMPANION_PIP_COUNTER=path runs another net (a candidate measured at the table or in eval-vision)
 COUNTER = Path(os.environ.get("COMPANION_PIP_COUNTER") or SHIPPED)
@@ -44,19 +46,6 @@ _LOCK = threading.Lock()  # one cv2.dnn.Net must not run in two threads at once
 def _net(path: Path) -> cv2.dnn.Net:
     """The net in `path`, loaded once."""
     return cv2.dnn.readNetFromONNX(str(path))
-
-
-def colourless(image: np.ndarray) -> bool:
-    """Whether a 3-channel frame has no colour at all (its channels are equal everywhere), as
-    a camera without colour gives it. A dim room's washed-out colour is still colour."""
-    sample = image[::7, ::7]  # a colour frame fails here, at a fiftieth of the full check's cost
-    for probe in (sample, image):
-        if not (
-            np.array_equal(probe[..., 0], probe[..., 1])
-            and np.array_equal(probe[..., 1], probe[..., 2])
-        ):
-            return False
-    return True
 
 
 def cut(bgr: np.ndarray, rect: tuple, grey: bool = False) -> np.ndarray:

@@ -255,12 +255,3 @@ def test_the_trainer_refuses_no_rounds_or_epochs_before_loading_anything(
             main([*flags, "--out", str(tmp_path)])
         assert "at least 1" in capsys.readouterr().err
     assert not any(tmp_path.iterdir())  # no net written
-
-
-def test_only_a_frame_without_any_colour_is_colourless() -> None:
-    """The counter scales up the cut-outs of a grey frame alone: one coloured pixel anywhere
-    (here off the quick check's sample grid) makes a frame a colour frame."""
-    frame = np.full((64, 64, 3), 128, np.uint8)
-    assert dice_net.colourless(frame)
-    frame[30, 30] = (128, 128, 140)
-    assert not dice_net.colourless(frame)

