@@ -35,6 +35,7 @@ import numpy as np
 
 from companion.vision import dice_art
 from companion.vision.dice_net import count_many
+from companion.vision.frame_checks import colourless
 
 MAX_SIDE = 1024  # larger frames are shrunk first: pips stay several pixels wide, work drops
 MIN_SIDE = 16  # below this there is no die to read
@@ -776,7 +777,8 @@ def _die_pips(
     fits: dict[bytes, bool] = {}  # planes and thresholds often find the same pips again
     planes = dict(zip("bgr", cv2.split(bgr), strict=True))
     planes["k"] = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
-    for name in DIE_PLANES:
+    # A die without colour shows the same pips in every plane: one gives the same vote
+    for name in "k" if colourless(bgr) else DIE_PLANES:
         values = planes[name].astype(np.float32)
         diff = values - cv2.blur(values * weight, (window, window)) / weight_sum
         evidence = cv2.blur(diff, (smooth, smooth))[grid[..., 1], grid[..., 0]]
