@@ -141,6 +141,18 @@ def test_a_frame_that_shows_no_board_is_said_not_raised(frame, key):
     assert set(seen.unseen) == set(_board().spaces)  # nothing is said to be empty
 
 
+def test_a_frame_without_colour_is_said_and_nothing_read_surely():
+    """Every piece is told by its colour: through a camera without colour the board is
+    placed, the missing colour is said, and no train, panel or die is read, never guessed."""
+    grey = dataclasses.replace(Camera.hard(), grey=True)
+    seen = _read(_position(EVERY_KIND), 906, grey, roll=rules.Roll("orange", 3, 5))
+    assert [p.key for p in seen.problems] == ["no_colour"]
+    assert "switch the camera's colour on" in seen.problems[0].text
+    assert seen.trains == () and seen.layout is None and not seen.sure
+    assert set(seen.unseen) == set(_board().spaces)  # nothing is said to be empty
+    assert (seen.dice.colour, seen.dice.numbers, seen.dice.sure) == (None, None, False)
+
+
 def test_a_hand_on_a_board_marker_is_said_and_the_board_still_read():
     trains = EVERY_KIND[:4]
     rng = np.random.default_rng(2)

@@ -182,6 +182,8 @@ TEXT: dict[str, dict[str, str]] = {
         "session_spaces_unseen": "{n} spaces could not be seen: is something lying on them?",
         "session_spaces_unseen_one": "1 space could not be seen: is something lying on it?",
         "session_dice_unsure": "the dice could not be read: are all three beside the board, apart?",
+        "session_no_colour": "the picture has no colour, and the panels, trains and dice are "
+        "told by their colour: switch the camera's colour on or use a colour camera",
     },
     "es": {
         "game_name": "Cambio de vías",
@@ -333,6 +335,8 @@ TEXT: dict[str, dict[str, str]] = {
         "session_spaces_unseen_one": "no se ha podido ver 1 casilla: ¿hay algo encima?",
         "session_dice_unsure": "no se han podido leer los dados: ¿están los tres junto al "
         "tablero, separados?",
+        "session_no_colour": "la imagen no tiene color, y los paneles, los trenes y los dados "
+        "se distinguen por su color: activa el color de la cámara o usa una cámara en color",
     },
 }
 

@@ -34,6 +34,10 @@ How (our board and pieces, art.py, are made for each step):
    neither white nor that colourful.
 
 `read_board` never raises on a bad frame: what it could not see is in `SeenBoard.problems`.
+A frame without colour (a mono camera) is not read past the board's place: every piece is
+told by its colour, and in grey a yellow train is as light as an empty space's white (30
+hard tables through a grey camera, seed 900: 3 trains read wrong yet surely), so it is
+said as its own problem and nothing is read surely.
 """
 
 from __future__ import annotations
@@ -51,7 +55,7 @@ from companion.games.switching.board import Board, Layout, Lie
 from companion.vision.calibrate import Calibration, calibrate, top_down
 from companion.vision.dice import PIPS, read_dice
 from companion.vision.dice_art import DIE_MM
-from companion.vision.frame_checks import as_bgr
+from companion.vision.frame_checks import as_bgr, colourless
 
 APRON_MM = 110.0  # read round the board: where the dice are thrown, beside it
 _DICE_BAND_MM = (4.0, 105.0)  # from the board's edge, where a die is looked for
@@ -85,6 +89,8 @@ PROBLEMS: dict[str, str] = {
     "panels_unsure": "the panels could not all be read: is a hand over them?",
     "spaces_unseen": "{n} space(s) could not be seen: is something lying on them?",
     "dice_unsure": "the dice could not be read: are all three beside the board, apart?",
+    "no_colour": "the picture has no colour, and the panels, trains and dice are told by their "
+    "colour: switch the camera's colour on or use a colour camera",
 }
 
 
@@ -198,6 +204,11 @@ def read_board(
             return SeenBoard(
                 panels_unread, None, (), tuple(board.spaces), _NO_DICE, tuple(problems)
             )
+    if colourless(frame):
+        problems.append(problem("no_colour"))
+        return SeenBoard(
+            panels_unread, None, (), tuple(board.spaces), _NO_DICE, tuple(problems), seen
+        )
     try:
         return _read(frame, board, seen, problems)
     except cv2.error as error:  # OpenCV refusing an odd frame must not stop the referee
