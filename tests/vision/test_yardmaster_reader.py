@@ -7,6 +7,7 @@ import json
 from functools import cache
 from itertools import product
 
+import cv2
 import numpy as np
 import pytest
 
@@ -198,6 +199,17 @@ def test_a_colour_cast_changes_nothing() -> None:
     yard = read_yard(cast)
     for train in laid:
         assert _seen_train(yard, train).codes == train.codes
+
+
+def test_a_frame_without_colour_is_said_and_its_cards_asked_never_guessed() -> None:
+    laid, frame = _frame("hard", 12)
+    yard = read_yard(cv2.cvtColor(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR))
+    assert [p.key for p in yard.problems] == ["no_colour", "cards_unsure"]
+    assert "switch the camera's colour on" in yard.problems[0].text()
+    for train in laid:
+        for got, true in zip(_seen_train(yard, train).cards, train.cards, strict=False):
+            assert got.code == UNSURE or (got.code, got.turned) == (true.code, true.turned)
+    assert read_yard(frame).problems == ()
 
 
 def test_a_hand_on_a_marker_is_said_and_the_trains_are_still_read() -> None:

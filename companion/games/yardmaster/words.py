@@ -162,6 +162,8 @@ TEXT: dict[str, dict[str, str]] = {
         "session_frame_unread": "this picture could not be read ({error})",
         "session_cards_unsure": "{n} cards could not be read surely: is something lying on them?",
         "session_cards_unsure_one": "1 card could not be read surely: is something lying on it?",
+        "session_no_colour": "the picture has no colour, and a railcar's cargo is told by its "
+        "colour: switch the camera's colour on or use a colour camera",
     },
     "es": {
         "variant_caboose": "Con una carta de furgón",
@@ -293,6 +295,8 @@ TEXT: dict[str, dict[str, str]] = {
         "session_frame_unread": "esta imagen no se ha podido leer ({error})",
         "session_cards_unsure": "{n} cartas no se han podido leer con seguridad: ¿hay algo encima?",
         "session_cards_unsure_one": "1 carta no se ha podido leer con seguridad: ¿hay algo encima?",
+        "session_no_colour": "la imagen no tiene color, y la carga de un vagón se distingue por "
+        "su color: activa el color de la cámara o usa una cámara en color",
     },
 }
 
