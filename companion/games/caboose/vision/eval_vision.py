@@ -46,6 +46,7 @@ from companion.games.caboose.rules.dice import face_map_for
 from companion.games.caboose.rules.edition import EDITIONS
 from companion.games.caboose.vision.observation import Observation, VisionConfig
 from companion.games.caboose.vision.observe import observe
+from companion.synthetic import add_glare_option
 from companion.synthetic.photo_dice import HALVES, PhotoDice, PhotoDiceMissing, PhotoDie
 from companion.vision.eval_dice import PHOTOS
 from companion.vision.plain_pass import plain_pass_ms
@@ -195,13 +196,14 @@ def evaluate(
     dice_photos: Path | None = None,
     dice_half: str = "even",
     dice_on_cards: float = 0.0,
+    glare: float = 0.0,
 ) -> dict:
     """Render and recognise `scenes` scenes, their dice drawn or (`dice` "real") cut from the
     photographs in `dice_photos` (PhotoDiceMissing when there are none), from the half
     `dice_half` of them (even: held out, the figure reported; odd: the half tuned on), the
     share `dice_on_cards` of them lying on a card (scenes.random_scene); the summary that
     `--json` prints, with the dice on cards and the cards under them (`ON_CARDS`) when
-    some lie there."""
+    some lie there; `glare` the share of the frame a lamp's reflection covers at most."""
     if dice not in DICE:
         raise ValueError(f"unknown dice {dice!r}: use drawn, real or printed")
     cv2.setNumThreads(1)
@@ -210,7 +212,7 @@ def evaluate(
         photo_dice_stream(PhotoDice(dice_photos, dice_half), seed, used) if dice == "real" else None
     )
     face_map = face_map_for(editions.load(edition)) if dice == "real" else None
-    camera = synthetic.Camera.preset(difficulty)
+    camera = synthetic.Camera.preset(difficulty, glare)
     config = VisionConfig.for_edition(edition)
     if dice == "printed":
         with tempfile.TemporaryDirectory(prefix="caboose-box-") as folder:
@@ -275,6 +277,7 @@ def evaluate(
         "edition": edition,
         "dice_kind": dice,
         "frame_size": list(camera.frame_size),
+        "glare": camera.glare,
         "cards": totals["cards"],
         "cards_accuracy": ratio(totals["cards_right"], totals["cards"]),
         "cards_extra": totals["cards_extra"],
@@ -353,6 +356,7 @@ def main(argv: list[str] | None = None) -> int:
         help="the share (0-1) of the dice that lie on a card, railway or loose, rather than "
         "off the cards (default 0: every die off the cards)",
     )
+    add_glare_option(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON document")
     args = parser.parse_args(argv)
     if args.scenes < 1:
@@ -371,6 +375,7 @@ def main(argv: list[str] | None = None) -> int:
             args.dice_photos,
             args.dice_half,
             args.dice_on_cards,
+            args.glare,
         )
     except PhotoDiceMissing as missing:
         print(f"{parser.prog}: {missing}", file=sys.stderr)
@@ -379,7 +384,8 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(result))
         return 0
     print(f"{result['scenes']} {args.difficulty} scenes of {args.edition}, seed {args.seed}, "
-          f"{result['frame_size'][0]}x{result['frame_size'][1]}")  # fmt: skip
+          f"{result['frame_size'][0]}x{result['frame_size'][1]}"
+          + (f", glare over {args.glare:.0%} of the frame" if args.glare else ""))  # fmt: skip
     print(f"cards    {result['cards_accuracy']:.2%} of {result['cards']} "
           f"({result['cards_extra']} seen that are not there)")  # fmt: skip
     print(f"railway  {result['railway_exact']:.2%} of scenes exact")
