@@ -182,6 +182,7 @@ TEXT: dict[str, dict[str, str]] = {
         "session_spaces_unseen": "{n} spaces could not be seen: is something lying on them?",
         "session_spaces_unseen_one": "1 space could not be seen: is something lying on it?",
         "session_dice_unsure": "the dice could not be read: are all three beside the board, apart?",
+        "session_glare": "a reflection hides part of the table: move the lamp or tilt the camera",
     },
     "es": {
         "game_name": "Cambio de vías",
@@ -333,6 +334,7 @@ TEXT: dict[str, dict[str, str]] = {
         "session_spaces_unseen_one": "no se ha podido ver 1 casilla: ¿hay algo encima?",
         "session_dice_unsure": "no se han podido leer los dados: ¿están los tres junto al "
         "tablero, separados?",
+        "session_glare": "un reflejo tapa parte de la mesa: mueve la lámpara o inclina la cámara",
     },
 }
 
