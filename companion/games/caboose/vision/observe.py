@@ -71,7 +71,7 @@ from companion.games.caboose.vision.railway_order import card_under, railway_ord
 from companion.games.caboose.vision.touching_cards import touching_cards
 from companion.pose import Pose
 from companion.vision.calibrate import Calibration, calibrate, top_down
-from companion.vision.frame_checks import GLARE_KEY, glare_mask
+from companion.vision.frame_checks import glare_mask
 from companion.vision.table import TableLayout, card_corners, lies_on, on_card
 from companion.vision.unlike_table import unlike_table
 
@@ -164,7 +164,7 @@ def _recognise(
     grey = cv2.cvtColor(top, cv2.COLOR_BGR2GRAY)
     glare = _glare_top(frame, calibration, config)
     if glare is not None:
-        problems.append(Problem(GLARE_KEY))
+        problems.append(Problem("glare"))  # frame_checks.GLARE_KEY, as every game says it
     outlines = None if config.catalogue is None else unlike_table(top, config.layout, k)
     poses = card_poses(grey, config, outlines)
     half = cv2.resize(top, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
