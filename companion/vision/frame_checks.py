@@ -21,7 +21,7 @@ GLARE_KEY = "glare"  # every game's problem: a reflection hides part of the tabl
 _CLIPPED = 250  # all three channels at this or more: the sensor clipped, white, no detail
 _GLARE_LEAST = 2e-4  # of the frame, a clipped blob at least this large is a reflection (no
 # printed white clips through the synthetic camera; a die's face 3e-4 would need a lamp)
-_GLARE_HALO = 0.8  # round a clipped core, this much of its radius more is washed out
+_GLARE_HALO = 0.5  # round a clipped core, this much of its radius more is washed out
 _TO_BGR = {1: cv2.COLOR_GRAY2BGR, 3: None, 4: cv2.COLOR_BGRA2BGR}  # by channel count
 
 

@@ -80,6 +80,7 @@ _DIE_RADIUS_MM = 12.0  # what a die hides of the card under it: its corners, and
 # a card read as another code once a die's place is left out: still seen, but under what the
 # session takes unasked (its unsure_below, 0.25)
 _DISAGREED = 0.2
+_GLARE_NEAR_MM = 30.0  # a die whose centre is this near the glare is not looked at
 _MOST_HIDDEN = 0.6  # of a card's face hidden (a die, the caboose, glare), at most, to read it
 
 
@@ -234,10 +235,11 @@ def _glare_top(
 
 
 def _in_glare(glare: np.ndarray | None, position: tuple[float, float], k: float) -> bool:
-    """Whether a die at `position` (mm) touches the glare: its square, and a little more."""
+    """Whether a die at `position` (mm) lies near the glare (`_GLARE_NEAR_MM`): a halo's
+    washed-out edge makes die-like bright blobs beyond what the mask holds."""
     if glare is None:
         return False
-    reach = _DIE_RADIUS_MM * k
+    reach = _GLARE_NEAR_MM * k
     x, y = position[0] * k, position[1] * k
     height, width = glare.shape
     x0, x1 = max(round(x - reach), 0), min(round(x + reach) + 1, width)

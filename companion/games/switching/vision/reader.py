@@ -77,7 +77,7 @@ _WHITE = (0.72, 0.18)  # a space's white: this share of the paper's brightness, 
 _DARK = 0.4  # a roof or a mark: under this share of the paper's brightness
 _PANEL_SHARE = 0.35  # of a slot in its panel's colour, at least
 _MARK_SHARE = 0.5  # of a way-round mark's square dark, at least
-_SHOWN_SLOT = 0.5  # of a slot not under glare, at least, for its panel to be read
+_SHOWN_SLOT = 0.3  # of a slot not under glare, at least, for its panel to be read
 
 PROBLEMS: dict[str, str] = {
     "no_image": "no usable image came from the camera",
