@@ -116,7 +116,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print one JSON document")
     args = parser.parse_args(argv)
     if args.design == "printed":
-        result = evaluate_printed(args.scenes, args.seed, args.difficulty)
+        result = evaluate_printed(args.scenes, args.seed, args.difficulty, args.glare)
     else:
         result = evaluate(args.scenes, args.seed, args.difficulty, args.glare)
     if args.json:
