@@ -8,13 +8,14 @@ game's package may use it.
 
 - scene.py: what a scene holds;
 - surface.py: the table top seen from above (wood, markers, shadows, the pieces);
-- camera.py: the camera over it (`Camera`, its presets, `camera_view`, `render`);
+- camera.py: the camera over it (`Camera`, its presets, `camera_view`, `render`, and
+  eval-vision's `--glare`);
 - players.py: the table as a demo's scripted players touch it (`Hands`).
 """
 
 from __future__ import annotations
 
-from companion.synthetic.camera import Camera, View, camera_view, render
+from companion.synthetic.camera import Camera, View, add_glare_option, camera_view, render
 from companion.synthetic.scene import Card, Hand, Picture, PlacedDie, Scene, Token
 
 __all__ = [
@@ -26,6 +27,7 @@ __all__ = [
     "Scene",
     "Token",
     "View",
+    "add_glare_option",
     "camera_view",
     "render",
 ]

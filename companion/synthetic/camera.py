@@ -2,8 +2,9 @@
 
 It must be honest about what makes a real frame hard: a camera that is not straight above
 (tilt, rotation), a cheap lens (barrel distortion), a lamp to one side (uneven light,
-shadows), a small sensor (noise), focus (blur) and JPEG compression. Each is a field of
-`Camera`, with `Camera.easy()` and `Camera.hard()` presets.
+shadows), a ceiling lamp's reflection on the table (glare), a small sensor (noise), focus
+(blur) and JPEG compression. Each is a field of `Camera`, with `Camera.easy()` and
+`Camera.hard()` presets.
 
 The scene is drawn in table millimetres on a top-view canvas (surface.py), then one remap
 takes it through the camera (homography, then lens distortion) to the frame, so every
@@ -12,8 +13,9 @@ object's true pose is known exactly in table mm.
 
 from __future__ import annotations
 
+import argparse
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 
 import cv2
@@ -25,6 +27,10 @@ from companion.synthetic.surface import CANVAS_PX_PER_MM, draw_table
 from companion.vision.table import TableLayout
 
 _MAP_STEP = 8  # the camera remap is computed on this grid and interpolated: it is smooth
+GLARE_SHARE = 0.03  # eval-vision's --glare: a ceiling lamp's reflection, 3 % of the frame
+_GLARE_STREAM = 0x61A4E  # the glare's own random stream: a frame without it is unchanged
+_GLARE_PEAK = 2.0  # the reflection's added light at its centre, in full scales (it clips)
+_GLARE_EDGE = 0.15  # its added light where its extent (`glare`) ends: a visible wash
 
 
 @dataclass(frozen=True)
@@ -32,11 +38,13 @@ class Camera:
     """How hard the camera has it. `tilt` is the most the camera leans off vertical and
     `rotation` the most it is turned about its axis (degrees); `distortion` the lens's radial
     k1 at worst; `light` and `shadow` the fraction of brightness lost at worst; `noise` the
-    sensor noise's standard deviation in grey levels; `blur` a Gaussian sigma in pixels. The
-    renderer draws each frame's tilt, distortion, light and blur between 0.5x and 1x of these,
-    and its rotation anywhere in +/- `rotation`, from the seed. A `grey` camera has no colour:
-    its frames hold one brightness in three equal channels, as OpenCV hands on a mono
-    sensor's (no random number is drawn for it, so a colour camera's frames stay the same)."""
+    sensor noise's standard deviation in grey levels; `blur` a Gaussian sigma in pixels;
+    `glare` the share of the frame a lamp's reflection covers at most (0: none). The
+    renderer draws each frame's tilt, distortion, light, blur and glare between 0.5x and 1x
+    of these, and its rotation anywhere in +/- `rotation`, from the seed. A `grey` camera has
+    no colour: its frames hold one brightness in three equal channels, as OpenCV hands on a
+    mono sensor's (no random number is drawn for it, so a colour camera's frames stay the
+    same)."""
 
     tilt: float = 6.0
     rotation: float = 4.0
@@ -46,6 +54,7 @@ class Camera:
     noise: float = 2.0
     blur: float = 0.4
     jpeg_quality: int = 92
+    glare: float = 0.0
     frame_size: tuple[int, int] = FRAME_SIZE
     grey: bool = False
 
@@ -69,11 +78,38 @@ class Camera:
         )
 
     @classmethod
-    def preset(cls, name: str) -> Camera:
-        """ "easy" or "hard"; ValueError names the presets."""
+    def preset(cls, name: str, glare: float = 0.0) -> Camera:
+        """ "easy" or "hard", with a lamp's reflection over `glare` of the frame at most
+        (eval-vision's `--glare`); ValueError names the presets."""
         if name not in ("easy", "hard"):
             raise ValueError(f"unknown camera preset {name!r}: use easy or hard")
-        return cls.easy() if name == "easy" else cls.hard()
+        camera = cls.easy() if name == "easy" else cls.hard()
+        return replace(camera, glare=glare) if glare > 0 else camera
+
+
+def add_glare_option(parser: argparse.ArgumentParser) -> None:
+    """eval-vision's `--glare [SHARE]`, the same for every game: a lamp's reflection over
+    SHARE of the frame at most (GLARE_SHARE when no share is given; default none)."""
+
+    def share(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+        if not 0.0 <= value <= 0.5:
+            raise argparse.ArgumentTypeError(f"{value} is not a share from 0 to 0.5")
+        return value
+
+    parser.add_argument(
+        "--glare",
+        type=share,
+        nargs="?",
+        const=GLARE_SHARE,
+        default=0.0,
+        metavar="SHARE",
+        help="a ceiling lamp's reflection on the table, over SHARE of the frame at most "
+        f"(default none; {GLARE_SHARE} when SHARE is not given)",
+    )
 
 
 def camera_homography(
@@ -179,6 +215,9 @@ def render(scene: Scene, seed: int, camera: Camera | None = None) -> np.ndarray:
         ox, oy = int(rng.integers(0, width)), int(rng.integers(0, height))
         sample = noise[oy : oy + height, ox : ox + width] * (camera.noise / 16.0)
         frame = cv2.add(frame, sample.astype(np.int16), dtype=cv2.CV_8U)
+    if camera.glare > 0:
+        glare_rng = np.random.default_rng([seed, _GLARE_STREAM])
+        frame = _add_glare(frame, glare_rng, camera.glare, view, scene.layout)
     if camera.grey:  # a one-channel JPEG, which decodes to three equal channels
         frame = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     ok, jpeg = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, camera.jpeg_quality])
@@ -208,3 +247,28 @@ def _lighting(rng: np.random.Generator, c: Camera, width: int, height: int) -> n
         cv2.ellipse(small, centre, axes, rng.uniform(0, 180), 0, 360, 1 - c.shadow, -1)
     small = cv2.GaussianBlur(small, (0, 0), 4)
     return cv2.resize(light * small, (width, height), interpolation=cv2.INTER_LINEAR)
+
+
+def _add_glare(
+    frame: np.ndarray, rng: np.random.Generator, share: float, view: View, layout: TableLayout
+) -> np.ndarray:
+    """`frame` with a lamp's specular reflection: white light added to every channel alike,
+    falling off as a Gaussian over an ellipse of `share` (0.5x to 1x) of the frame, centred
+    on a point of the table top (the glossy surface that reflects) drawn from `rng`. Where
+    the added light reaches full scale the sensor clips to white (the core); around it the
+    brightest channel clips first and the rest rise, so colours wash out to white (the
+    halo). It is added after the sensor's noise, as clipping is."""
+    height, width = frame.shape[:2]
+    area = share * rng.uniform(0.5, 1.0) * width * height
+    aspect = rng.uniform(0.6, 1.0)
+    a = math.sqrt(area / (math.pi * aspect))  # semi-axes a, a * aspect: pi a b = area
+    on_table = (rng.uniform(0.1, 0.9) * layout.width, rng.uniform(0.1, 0.9) * layout.height)
+    centre = view.to_pixels(np.array([on_table]))[0]
+    angle = math.radians(rng.uniform(0, 180))
+    y, x = np.mgrid[0:height, 0:width].astype(np.float32)
+    dx, dy = x - centre[0], y - centre[1]
+    along = (dx * math.cos(angle) + dy * math.sin(angle)) / a
+    across = (-dx * math.sin(angle) + dy * math.cos(angle)) / (a * aspect)
+    falloff = math.log(_GLARE_PEAK / _GLARE_EDGE)
+    light = (255.0 * _GLARE_PEAK) * np.exp(-falloff * (along * along + across * across))
+    return cv2.add(frame, cv2.merge([light, light, light]), dtype=cv2.CV_8U)

@@ -1,6 +1,6 @@
 """Whether a camera frame is worth reading at all, for any game's reader: an image, large
 enough, turned into 8-bit BGR whatever the frame source gave, neither black nor
-overexposed.
+overexposed; and where in it a lamp's reflection hides the table (`glare_mask`).
 
 Game-free: a failed check is a key and its parameters, which each game's reader turns into
 its own problem (its words say them), never an exception; the referee must keep running on
@@ -10,12 +10,18 @@ frame of an odd channel count by name: companion/games/caboose/vision/frame_chec
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import cv2
 import numpy as np
 
 FRAME_KEYS = ("no_image", "frame_tiny", "too_dark", "overexposed")
+GLARE_KEY = "glare"  # every game's problem: a reflection hides part of the table
+_CLIPPED = 250  # all three channels at this or more: the sensor clipped, white, no detail
+_GLARE_LEAST = 2e-4  # of the frame, a clipped blob at least this large is a reflection (no
+# printed white clips through the synthetic camera; a die's face 3e-4 would need a lamp)
+_GLARE_HALO = 0.5  # round a clipped core, this much of its radius more is washed out
 _TO_BGR = {1: cv2.COLOR_GRAY2BGR, 3: None, 4: cv2.COLOR_BGRA2BGR}  # by channel count
 
 
@@ -69,3 +75,51 @@ def colourless(image: np.ndarray) -> bool:
         ):
             return False
     return True
+
+
+def glare_mask(frame: np.ndarray) -> np.ndarray | None:
+    """A frame-size mask, 255 where a lamp's reflection hides the table, or None where
+    there is none: every clipped white blob (all three channels at `_CLIPPED`) of at least
+    `_GLARE_LEAST` of the frame, and round it the halo its light washes out (colours gone
+    towards white, a pip or a print's edge faded): `_GLARE_HALO` of its radius more. What
+    lies there cannot be read, however sure a reader would be: a reader takes a piece it
+    touches as unseen or unsure, never as read, and says `GLARE_KEY`.
+
+    Why clipping: a reflection is white whatever the table's colour, and where it is bright
+    enough to hide anything the sensor clips; printed white (cards, dice, markers) does not
+    clip in a frame whose exposure is right (`as_bgr` refuses one that is white all over)."""
+    least = _GLARE_LEAST * frame.shape[0] * frame.shape[1]
+    sample = np.ascontiguousarray(frame[::4, ::4])  # a frame without glare ends here, cheaply
+    if cv2.countNonZero(cv2.inRange(sample, (_CLIPPED,) * 3, (255,) * 3)) * 16 < least / 2:
+        return None
+    clipped = cv2.inRange(frame, (_CLIPPED,) * 3, (255,) * 3)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(clipped)
+    spots = [i for i in range(1, count) if stats[i, cv2.CC_STAT_AREA] >= least]
+    if not spots:
+        return None
+    mask = np.zeros(frame.shape[:2], np.uint8)
+    height, width = mask.shape
+    for i in spots:
+        x, y, w, h, area = (int(v) for v in stats[i])
+        reach = round(_GLARE_HALO * math.sqrt(area / math.pi)) + 2
+        x0, y0 = max(x - reach, 0), max(y - reach, 0)
+        x1, y1 = min(x + w + reach, width), min(y + h + reach, height)
+        elsewhere = (labels[y0:y1, x0:x1] != i).astype(np.uint8)  # 0 on the spot
+        near = cv2.distanceTransform(elsewhere, cv2.DIST_L2, 3) <= reach
+        mask[y0:y1, x0:x1][near] = 255
+    return mask
+
+
+def glared(mask: np.ndarray | None, polygon: np.ndarray) -> bool:
+    """Whether the frame polygon (N, 2 pixels: a piece's outline) overlaps `glare_mask`."""
+    if mask is None:
+        return False
+    height, width = mask.shape
+    points = np.round(np.asarray(polygon, np.float64)).astype(np.int32).reshape(-1, 2)
+    x0, y0 = np.clip(points.min(axis=0), 0, (width, height))
+    x1, y1 = np.clip(points.max(axis=0) + 1, 0, (width, height))
+    if x1 <= x0 or y1 <= y0 or not mask[y0:y1, x0:x1].any():
+        return False
+    shape = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillPoly(shape, [points - (x0, y0)], 1)
+    return bool((mask[y0:y1, x0:x1][shape > 0]).any())

@@ -34,3 +34,18 @@ def test_grey_measures_through_a_camera_without_colour(capsys) -> None:
     assert doc["grey"] and doc["cards_accuracy"] == 1.0  # the cards need no colour
     assert eval_vision.main(argv) == 0
     assert "a camera without colour" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("game", ["caboose", "switching", "yardmaster-express"])
+def test_every_game_measures_under_a_lamp_s_glare(game: str, capsys) -> None:
+    """`--glare` alone is the usual reflection (3 % of the frame at most), with a share
+    the share asked for; a share that is no number or too large is refused by name."""
+    assert eval_vision.main(["--game", game, "--scenes", "1", "--glare", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["glare"] == 0.03
+    assert eval_vision.main(["--game", game, "--scenes", "1", "--glare", "0.02", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["glare"] == 0.02
+    for bad in ("lamp", "0.9"):
+        with pytest.raises(SystemExit) as stop:
+            eval_vision.main(["--game", game, "--scenes", "1", "--glare", bad])
+        assert stop.value.code == 2
+        assert "--glare" in capsys.readouterr().err

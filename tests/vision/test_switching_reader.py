@@ -179,3 +179,27 @@ def test_every_arrangement_of_the_panels_is_read(order):
         seen = _read(_position(trains, layout), 31, Camera.hard())
         assert seen.layout == layout
         assert _seen_trains(seen) == {t.space: (t.owner, t.facing) for t in trains}
+
+
+@pytest.mark.parametrize("seed", [5005, 5019])
+def test_under_a_lamp_s_glare_nothing_is_read_wrong_yet_sure_and_the_glare_is_said(
+    seed: int,
+) -> None:
+    """A reflection turns a space white (it looked empty, a train there was lost) and washes
+    a panel's colour out: what it touches is unseen or unsure, and the frame says why."""
+    truth = scenes.random_table(seed)
+    seen = read_board(render(truth.scene, seed, Camera.preset("hard", glare=0.03)), _board())
+    assert "glare" in [p.key for p in seen.problems]
+    on = {t.space: (t.colour, t.facing) for t in truth.trains}
+    for space, train in on.items():
+        assert _seen_trains(seen).get(space, train) == train
+        assert space in seen.unseen or seen.train_at(space) is not None
+    for panel, lie in zip(truth.board.panels, truth.layout, strict=True):
+        read = seen.panels[panel.colour]
+        assert not read.sure or (read.slot, read.turned) == tuple(lie)
+
+
+def test_without_glare_no_glare_is_said() -> None:
+    truth = scenes.random_table(5005)
+    seen = read_board(render(truth.scene, 5005, Camera.hard()), _board())
+    assert "glare" not in [p.key for p in seen.problems]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import math
 from dataclasses import replace
 
@@ -77,3 +78,37 @@ def test_a_camera_without_colour_gives_the_colour_frame_in_grey() -> None:
     assert (grey[..., 0] == grey[..., 1]).all() and (grey[..., 1] == grey[..., 2]).all()
     brightness = cv2.cvtColor(colour, cv2.COLOR_BGR2GRAY).astype(np.int16)
     assert np.abs(grey[..., 0].astype(np.int16) - brightness).mean() < 3  # JPEG's rounding
+
+
+def test_a_camera_without_glare_renders_the_very_frames_it_rendered_before() -> None:
+    """Glare draws its own random numbers, only when it is on: every frame, figure and
+    test made without it stays as it was (these digests are the frames before glare)."""
+    scene = random_scene(3, n_cards=6, n_dice=2)
+    digests = [hashlib.sha256(render(scene, 3, c).tobytes()).hexdigest()[:16]
+               for c in (Camera.easy(), Camera.hard())]  # fmt: skip
+    assert digests == ["8378bde3ebbc2425", "91bcf339febe6207"]
+    assert Camera.preset("hard", glare=0.0) == Camera.hard()
+
+
+def test_glare_is_a_white_clipped_core_in_a_washed_out_halo_on_the_table() -> None:
+    scene = random_scene(4, n_cards=12, n_dice=3)
+    plain = render(scene, 4, Camera.hard())
+    glare = render(scene, 4, Camera.preset("hard", glare=0.03))
+    assert np.array_equal(glare, render(scene, 4, Camera.preset("hard", glare=0.03)))
+    clipped = glare.min(axis=2) >= 250
+    share = float(clipped.mean())
+    assert 0.002 < share < 0.03 and float((plain.min(axis=2) >= 250).mean()) < 0.0005
+    # the halo around the core: brighter than without glare, and greyer (colour washed out)
+    ys, xs = np.nonzero(clipped)
+    cy, cx, reach = int(ys.mean()), int(xs.mean()), int(math.sqrt(clipped.sum() / math.pi))
+    ring = np.zeros(clipped.shape, np.uint8)
+    cv2.circle(ring, (cx, cy), reach * 3 // 2, 1, thickness=max(reach // 2, 2))
+    ring = (ring > 0) & ~clipped
+    lit, dim = glare[ring].astype(int), plain[ring].astype(int)
+    assert lit.mean() > dim.mean() + 40
+    spread = lambda px: float((px.max(axis=1) - px.min(axis=1)).mean())  # noqa: E731
+    assert spread(lit) < spread(dim)
+    # where the camera stood is the same: glare changes the light, not the view
+    far = np.ones(clipped.shape, bool)
+    far[max(cy - 5 * reach, 0) : cy + 5 * reach, max(cx - 5 * reach, 0) : cx + 5 * reach] = False
+    assert np.abs(glare[far].astype(int) - plain[far].astype(int)).mean() < 2

@@ -15,6 +15,7 @@ from companion.games.yardmaster import art, cards, scenes
 from companion.games.yardmaster import edition as editions
 from companion.games.yardmaster.vision import eval_vision
 from companion.games.yardmaster.vision.reader import UNSURE, Yard, read_yard
+from companion.games.yardmaster.vision.scoring import score_yard
 from companion.synthetic import Camera, Hand, render
 from companion.vision.table import card_corners, rotate
 
@@ -264,3 +265,16 @@ def test_eval_vision_refuses_a_bad_scene_count() -> None:
     with pytest.raises(SystemExit) as stop:
         eval_vision.main(["--scenes", "0"])
     assert stop.value.code == 2
+
+
+def test_under_a_lamp_s_glare_the_reflection_is_said_and_no_card_is_misread() -> None:
+    """A frame with glare says so (the watcher then takes no view of the table, so a train
+    whose last card the glare hides is not taken as shorter), and what the glare washes
+    out is unsure or not found, never read as another card."""
+    for seed in (5003, 5008):
+        truth = scenes.random_yard(seed)
+        seen = read_yard(render(truth.scene, seed, Camera.preset("hard", glare=0.03)))
+        assert "glare" in [p.key for p in seen.problems]
+        assert score_yard(truth, seen)["wrong"] == 0
+    plain = scenes.random_yard(5003)
+    assert "glare" not in [p.key for p in read_yard(render(plain.scene, 5003)).problems]

@@ -632,6 +632,7 @@ CAMERA: dict[str, dict[str, str]] = {
         "caboose_unseen": "no se ve el furgón",
         "caboose_off": "el furgón no está sobre una carta de la vía",
         "covered": "algo tapa el {percent} % de la mesa (¿una mano?): no se ve lo que hay debajo",
+        "glare": "un reflejo tapa parte de la mesa: mueve la lámpara o inclina la cámara",
     },
 }
 

@@ -184,6 +184,7 @@ TEXT: dict[str, dict[str, str]] = {
         "session_dice_unsure": "the dice could not be read: are all three beside the board, apart?",
         "session_no_colour": "the picture has no colour, and the panels, trains and dice are "
         "told by their colour: switch the camera's colour on or use a colour camera",
+        "session_glare": "a reflection hides part of the table: move the lamp or tilt the camera",
     },
     "es": {
         "game_name": "Cambio de vías",
@@ -337,6 +338,7 @@ TEXT: dict[str, dict[str, str]] = {
         "tablero, separados?",
         "session_no_colour": "la imagen no tiene color, y los paneles, los trenes y los dados "
         "se distinguen por su color: activa el color de la cámara o usa una cámara en color",
+        "session_glare": "un reflejo tapa parte de la mesa: mueve la lámpara o inclina la cámara",
     },
 }
 

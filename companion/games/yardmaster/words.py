@@ -157,6 +157,7 @@ TEXT: dict[str, dict[str, str]] = {
         "uncovered?",
         "session_overexposed": "the picture is overexposed: lower the light or the camera's "
         "exposure",
+        "session_glare": "a reflection hides part of the table: move the lamp or tilt the camera",
         "session_markers_hidden": "table markers not seen ({markers}): is something lying on them?",
         "session_no_table": "cannot place the table: fewer than two markers are visible",
         "session_frame_unread": "this picture could not be read ({error})",
@@ -290,6 +291,7 @@ TEXT: dict[str, dict[str, str]] = {
         "session_too_dark": "la imagen está casi negra: ¿hay luz y está destapado el objetivo?",
         "session_overexposed": "la imagen está sobreexpuesta: baja la luz o la exposición de "
         "la cámara",
+        "session_glare": "un reflejo tapa parte de la mesa: mueve la lámpara o inclina la cámara",
         "session_markers_hidden": "no se ven marcadores de la mesa ({markers}): ¿hay algo encima?",
         "session_no_table": "no se puede situar la mesa: se ven menos de dos marcadores",
         "session_frame_unread": "esta imagen no se ha podido leer ({error})",

@@ -208,3 +208,24 @@ def test_cards_shown_side_by_side_in_the_zone_are_never_the_railway():
     assert tuple(c.code for c in in_zone) == shown
     unaware = observe(frame, back=(500.0, 250.0))  # without the zone, a longer chain wins
     assert len(unaware.railway) >= 2
+
+
+@pytest.mark.parametrize("seed", [5013, 5020])
+def test_under_a_lamp_s_glare_no_die_is_seen_where_none_lies_and_no_card_is_misread(
+    seed: int,
+) -> None:
+    """A reflection's white spot is die-like, and it washes a card's print out: no die is
+    found in it (these tables found one there), a card it touches is read from what it
+    leaves or asked, and the frame says it is a reflection, not a hand."""
+    scene = random_scene(seed, loose_cards=1)
+    seen = observe(render(scene, seed, Camera.preset("hard", glare=0.03)))
+    keys = [p.key for p in seen.problems]
+    assert "glare" in keys and "covered" not in keys
+    for die in seen.dice:
+        assert min(math.dist(die.position, (d.x, d.y)) for d in scene.dice) < 15
+    for i, j in _match(scene, seen).items():
+        card = seen.cards[j]
+        assert card.code == scene.cards[i].code or card.confidence < 0.25
+    assert Problem("glare").text() == (
+        "a reflection hides part of the table: move the lamp or tilt the camera"
+    )

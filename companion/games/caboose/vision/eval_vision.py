@@ -48,6 +48,7 @@ from companion.games.caboose.rules.dice import face_map_for
 from companion.games.caboose.rules.edition import EDITIONS
 from companion.games.caboose.vision.observation import Observation, VisionConfig
 from companion.games.caboose.vision.observe import observe
+from companion.synthetic import add_glare_option
 from companion.synthetic.photo_dice import HALVES, PhotoDice, PhotoDiceMissing, PhotoDie
 from companion.vision.eval_dice import PHOTOS
 from companion.vision.plain_pass import plain_pass_ms
@@ -198,13 +199,15 @@ def evaluate(
     dice_half: str = "even",
     dice_on_cards: float = 0.0,
     grey: bool = False,
+    glare: float = 0.0,
 ) -> dict:
     """Render and recognise `scenes` scenes, their dice drawn or (`dice` "real") cut from the
     photographs in `dice_photos` (PhotoDiceMissing when there are none), from the half
     `dice_half` of them (even: held out, the figure reported; odd: the half tuned on), the
     share `dice_on_cards` of them lying on a card (scenes.random_scene), through a `grey`
     camera (no colour) if asked; the summary that `--json` prints, with the dice on cards
-    and the cards under them (`ON_CARDS`) when some lie there."""
+    and the cards under them (`ON_CARDS`) when some lie there; `glare` the share of the
+    frame a lamp's reflection covers at most."""
     if dice not in DICE:
         raise ValueError(f"unknown dice {dice!r}: use drawn, real or printed")
     cv2.setNumThreads(1)
@@ -213,7 +216,7 @@ def evaluate(
         photo_dice_stream(PhotoDice(dice_photos, dice_half), seed, used) if dice == "real" else None
     )
     face_map = face_map_for(editions.load(edition)) if dice == "real" else None
-    camera = replace(synthetic.Camera.preset(difficulty), grey=grey)
+    camera = replace(synthetic.Camera.preset(difficulty, glare), grey=grey)
     config = VisionConfig.for_edition(edition)
     if dice == "printed":
         with tempfile.TemporaryDirectory(prefix="caboose-box-") as folder:
@@ -279,6 +282,7 @@ def evaluate(
         "dice_kind": dice,
         "grey": grey,
         "frame_size": list(camera.frame_size),
+        "glare": camera.glare,
         "cards": totals["cards"],
         "cards_accuracy": ratio(totals["cards_right"], totals["cards"]),
         "cards_extra": totals["cards_extra"],
@@ -362,6 +366,7 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="a camera without colour: every frame one brightness in three equal channels",
     )
+    add_glare_option(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON document")
     args = parser.parse_args(argv)
     if args.scenes < 1:
@@ -381,6 +386,7 @@ def main(argv: list[str] | None = None) -> int:
             args.dice_half,
             args.dice_on_cards,
             args.grey,
+            args.glare,
         )
     except PhotoDiceMissing as missing:
         print(f"{parser.prog}: {missing}", file=sys.stderr)
@@ -390,7 +396,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     print(f"{result['scenes']} {args.difficulty} scenes of {args.edition}, seed {args.seed}, "
           f"{result['frame_size'][0]}x{result['frame_size'][1]}"
-          f"{', a camera without colour' if args.grey else ''}")  # fmt: skip
+          f"{', a camera without colour' if args.grey else ''}"
+          + (f", glare over {args.glare:.0%} of the frame" if args.glare else ""))  # fmt: skip
     print(f"cards    {result['cards_accuracy']:.2%} of {result['cards']} "
           f"({result['cards_extra']} seen that are not there)")  # fmt: skip
     print(f"railway  {result['railway_exact']:.2%} of scenes exact")

@@ -27,7 +27,12 @@ How (each step is a few milliseconds; bench/RESULTS-vision.md has the figures):
    faces instead (taught_dice.py); a card with a die on it is then read again with the
    die's place left out, so a die on its value is asked about, not misread;
 6. anything large, smooth and unlike the table off the cards is reported as covering it
-   (off_the_cards.py).
+   (off_the_cards.py);
+7. glare: where a lamp's reflection clips the frame white and washes out round it
+   (companion/vision/frame_checks.py `glare_mask`) nothing is read and it is said as
+   `glare`, not as a hand: no die is looked for there and one found touching it is
+   dropped (a white spot is die-like), and a card it touches is read again from what the
+   glare leaves of it, as under a die, so one the glare changed is asked, not misread.
 
 `observe` never raises on a bad frame: what it could not see is in `problems`, each a
 `Problem` (problems.py), a kind with parameters whose words a player can act on.
@@ -72,6 +77,7 @@ from companion.games.caboose.vision.railway_order import card_under, railway_ord
 from companion.games.caboose.vision.touching_cards import touching_cards
 from companion.pose import Pose
 from companion.vision.calibrate import Calibration, calibrate, top_down
+from companion.vision.frame_checks import glare_mask
 from companion.vision.table import TableLayout, card_corners, lies_on, on_card
 from companion.vision.unlike_table import unlike_table
 
@@ -80,6 +86,8 @@ _DIE_RADIUS_MM = 12.0  # what a die hides of the card under it: its corners, and
 # a card read as another code once a die's place is left out: still seen, but under what the
 # session takes unasked (its unsure_below, 0.25)
 _DISAGREED = 0.2
+_GLARE_NEAR_MM = 30.0  # a die whose centre is this near the glare is not looked at
+_MOST_HIDDEN = 0.6  # of a card's face hidden (a die, the caboose, glare), at most, to read it
 
 
 def observe(
@@ -164,6 +172,9 @@ def _recognise(
     and all of it before the railway and what lies off everything known."""
     k = config.px_per_mm
     grey = cv2.cvtColor(top, cv2.COLOR_BGR2GRAY)
+    glare = _glare_top(frame, calibration, config)
+    if glare is not None:
+        problems.append(Problem("glare"))  # frame_checks.GLARE_KEY, as every game says it
     outlines = None if config.catalogue is None else unlike_table(top, config.layout, k)
     poses = card_poses(grey, config, outlines)
     half = cv2.resize(top, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
@@ -186,9 +197,12 @@ def _recognise(
         pose = Pose(round(pose.x, 1), round(pose.y, 1), round(pose.rotation, 1) % 360.0)
         seen.append(SeenCard(match.code, round(match.confidence, 3), pose))
     free = off_the_known(grey.shape[:2], config, seen, token)
+    if glare is not None:
+        free[glare > 0] = 0  # what the glare hides is neither a die nor a hand
     on_cards = dice_on_the_cards(top, config, seen, token)
     dice = dice_off_the_cards(frame, half, calibration, config, free, on_cards)
-    seen, unread = _read_under_dice(top, config, seen, dice, token)
+    dice = [die for die in dice if not _in_glare(glare, die.position, k)]
+    seen, unread = _read_under_dice(top, config, seen, dice, token, glare)
     unreadable += unread
     railway = railway_order(seen, config.card_mm, back, apart)
     caboose = None
@@ -220,19 +234,61 @@ def _recognise(
     )
 
 
+def _glare_top(
+    frame: np.ndarray, calibration: Calibration, config: VisionConfig
+) -> np.ndarray | None:
+    """The top-down mask (255) of where a lamp's reflection hides the table, or None."""
+    glare = glare_mask(frame)
+    if glare is None:
+        return None
+    return top_down(glare, calibration, config.layout, config.px_per_mm, cv2.INTER_NEAREST)
+
+
+def _in_glare(glare: np.ndarray | None, position: tuple[float, float], k: float) -> bool:
+    """Whether a die at `position` (mm) lies near the glare (`_GLARE_NEAR_MM`): a halo's
+    washed-out edge makes die-like bright blobs beyond what the mask holds."""
+    if glare is None:
+        return False
+    reach = _GLARE_NEAR_MM * k
+    x, y = position[0] * k, position[1] * k
+    height, width = glare.shape
+    x0, x1 = max(round(x - reach), 0), min(round(x + reach) + 1, width)
+    y0, y1 = max(round(y - reach), 0), min(round(y + reach) + 1, height)
+    return bool(glare[y0:y1, x0:x1].any())
+
+
+def _glared_face(glare: np.ndarray | None, pose: Pose, config: VisionConfig) -> np.ndarray | None:
+    """Where the glare hides the card at `pose`, as a TEMPLATE_PX mask, or None."""
+    if glare is None:
+        return None
+    crop = card_image(glare, pose, config.card_mm, config.px_per_mm)
+    if not crop.any():
+        return None
+    small = cv2.resize(crop, TEMPLATE_PX, interpolation=cv2.INTER_AREA)
+    return (small > 0).astype(np.uint8)
+
+
 def _read_under_dice(
     top: np.ndarray,
     config: VisionConfig,
     seen: list[SeenCard],
     dice: list[SeenDie],
     token: tuple[float, float] | None,
+    glare: np.ndarray | None = None,
 ) -> tuple[list[SeenCard], int]:
     """The cards again, each with a die on it matched anew with the die's place left out
     (as the caboose's is: `hidden_by_token`), so that a die lying on its value or its track
     makes the card unsure (asked) rather than read as another card; one read as another code
     than with the die is unsure too (`_DISAGREED`); those now below _MIN_CONFIDENCE are
-    dropped and counted (the second value), as any unreadable card."""
+    dropped and counted (the second value), as any unreadable card, and so are those more
+    than `_MOST_HIDDEN` hidden. A card the `glare` (top-down mask) touches is read again the
+    same way, with the glared part left out."""
     covered: dict[int, np.ndarray] = {}
+    for index, card in enumerate(seen):
+        glared = _glared_face(glare, card.pose, config)
+        if glared is not None:
+            token_mask = hidden_by_token(card.pose, token, config.card_mm)
+            covered[index] = glared if token_mask is None else glared | token_mask
     for die in dice:
         for index, card in enumerate(seen):
             if lies_on(card.pose, config.card_mm, die.position):
@@ -259,6 +315,8 @@ def _read_under_dice(
         confidence = round(match.confidence, 3)
         if match.code != seen[index].code:  # the two readings disagree: asked, never guessed
             confidence = min(confidence, _DISAGREED)
+        if covered[index].mean() > _MOST_HIDDEN:  # too little of it left to say what it is
+            confidence = 0.0
         again[index] = SeenCard(match.code, confidence, pose)
     kept = [card for card in again if card.confidence >= _MIN_CONFIDENCE]
     return kept, len(again) - len(kept)

@@ -33,6 +33,7 @@ PROBLEMS: dict[str, str] = {
     "caboose_unseen": "the caboose is not seen",
     "caboose_off": "the caboose is not on a railway card",
     "covered": "something covers {percent}% of the table (a hand?): what lies under it is not seen",
+    "glare": "a reflection hides part of the table: move the lamp or tilt the camera",
 }
 
 

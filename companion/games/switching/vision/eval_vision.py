@@ -34,7 +34,7 @@ import cv2
 from companion.arguments import CommandLine
 from companion.games.switching import scenes
 from companion.games.switching.vision.reader import SeenBoard, read_board
-from companion.synthetic import Camera, render
+from companion.synthetic import Camera, add_glare_option, render
 from companion.vision.plain_pass import plain_pass_ms, times
 
 COUNTS = (
@@ -82,10 +82,11 @@ def score(truth: scenes.Shown, seen: SeenBoard) -> dict[str, int]:
     return counts
 
 
-def evaluate(scenes_n: int, seed: int, difficulty: str) -> dict[str, Any]:
-    """Render and read `scenes_n` scenes from `seed` on: the summary `--json` prints."""
+def evaluate(scenes_n: int, seed: int, difficulty: str, glare: float = 0.0) -> dict[str, Any]:
+    """Render and read `scenes_n` scenes from `seed` on, a lamp's reflection over `glare` of
+    the frame at most: the summary `--json` prints."""
     cv2.setNumThreads(1)
-    camera = Camera.preset(difficulty)
+    camera = Camera.preset(difficulty, glare)
     warm = scenes.random_table(seed + scenes_n)  # the first frame pays for imports and caches
     read_board(render(warm.scene, seed + scenes_n, camera), warm.board)
     totals = dict.fromkeys(COUNTS, 0)
@@ -118,6 +119,7 @@ def evaluate(scenes_n: int, seed: int, difficulty: str) -> dict[str, Any]:
         "seed": seed,
         "difficulty": difficulty,
         "frame_size": list(camera.frame_size),
+        "glare": camera.glare,
         **totals,
         "trains_accuracy": round(totals["trains_right"] / max(totals["trains"], 1), 4),
         "panels_accuracy": round(totals["panels_right"] / max(totals["panels"], 1), 4),
@@ -166,11 +168,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scenes", type=int, default=100, help="how many (default 100)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the first scene")
     parser.add_argument("--difficulty", choices=("easy", "hard"), default="hard")
+    add_glare_option(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON document")
     args = parser.parse_args(argv)
     if args.scenes < 1 or args.seed < 0:
         parser.error("--scenes is 1 or more and --seed 0 or more")
-    result = evaluate(args.scenes, args.seed, args.difficulty)
+    result = evaluate(args.scenes, args.seed, args.difficulty, args.glare)
     if args.json:
         print(json.dumps(result))
         return 0

@@ -31,7 +31,11 @@ How (our board and pieces, art.py, are made for each step):
    blobs that are white (the number dice, read by the shared pip reader, the Caboose
    table's: companion/vision/dice.py) or of a panel's colour (the colour die). A train's
    colour there is a depot's train, not a die; wood, skin and the table's edge are
-   neither white nor that colourful.
+   neither white nor that colourful;
+6. the glare: where a lamp's reflection clips the frame white (and washes out round it,
+   companion/vision/frame_checks.py `glare_mask`) nothing is read: a slot, a space or a
+   die it touches is unsure or unseen, never read (a glared space looks white: empty),
+   and the frame says so (`glare`).
 
 `read_board` never raises on a bad frame: what it could not see is in `SeenBoard.problems`.
 A frame without colour (a mono camera) is not read past the board's place: every piece is
@@ -55,7 +59,7 @@ from companion.games.switching.board import Board, Layout, Lie
 from companion.vision.calibrate import Calibration, calibrate, top_down
 from companion.vision.dice import PIPS, read_dice
 from companion.vision.dice_art import DIE_MM
-from companion.vision.frame_checks import as_bgr, colourless
+from companion.vision.frame_checks import GLARE_KEY, as_bgr, colourless, glare_mask, glared
 
 APRON_MM = 110.0  # read round the board: where the dice are thrown, beside it
 _DICE_BAND_MM = (4.0, 105.0)  # from the board's edge, where a die is looked for
@@ -77,6 +81,7 @@ _WHITE = (0.72, 0.18)  # a space's white: this share of the paper's brightness, 
 _DARK = 0.4  # a roof or a mark: under this share of the paper's brightness
 _PANEL_SHARE = 0.35  # of a slot in its panel's colour, at least
 _MARK_SHARE = 0.5  # of a way-round mark's square dark, at least
+_SHOWN_SLOT = 0.3  # of a slot not under glare, at least, for its panel to be read
 
 PROBLEMS: dict[str, str] = {
     "no_image": "no usable image came from the camera",
@@ -91,6 +96,7 @@ PROBLEMS: dict[str, str] = {
     "dice_unsure": "the dice could not be read: are all three beside the board, apart?",
     "no_colour": "the picture has no colour, and the panels, trains and dice are told by their "
     "colour: switch the camera's colour on or use a colour camera",
+    GLARE_KEY: "a reflection hides part of the table: move the lamp or tilt the camera",
 }
 
 
@@ -222,14 +228,17 @@ def _read(
 ) -> SeenBoard:
     half = top_down(frame, calibration, reading_layout(board), _HALF_PX_PER_MM)
     light = _Light(half, board)
-    panels = _panels(frame, board, calibration, light)
+    glare = glare_mask(frame)
+    if glare is not None:
+        problems.append(problem(GLARE_KEY))
+    panels = _panels(frame, board, calibration, light, glare)
     lie = _lie(board, panels)
     if lie is None:
         problems.append(problem("panels_unsure"))
-    trains, unseen = _trains(frame, board, calibration, light, panels)
+    trains, unseen = _trains(frame, board, calibration, light, panels, glare)
     if unseen:
         problems.append(problem("spaces_unseen", n=len(unseen)))
-    dice = _dice(frame, board, calibration, light)
+    dice = _dice(frame, board, calibration, light, glare)
     if not dice.sure:
         problems.append(problem("dice_unsure"))
     return SeenBoard(panels, lie, trains, unseen, dice, tuple(problems), calibration)
@@ -351,27 +360,40 @@ def _cut_many(
 
 
 def _panels(
-    frame: np.ndarray, board: Board, calibration: Calibration, light: _Light
+    frame: np.ndarray,
+    board: Board,
+    calibration: Calibration,
+    light: _Light,
+    glare: np.ndarray | None,
 ) -> dict[str, SeenPanel]:
-    """Each panel's slot and way round (step 3 of the module's docstring)."""
+    """Each panel's slot and way round (step 3 of the module's docstring), from what
+    `glare` leaves of each slot (step 6): a way-round mark under it is hidden, and a slot
+    it covers shows no panel, so the panel in it is seen in no slot: unsure."""
     found: dict[str, list[tuple[str, bool | None]]] = {c: [] for c in _PANEL_NAMES}
     trains = len(_TRAIN_NAMES)
     slots = list(board.slots.values())
     size = (slots[0].height, slots[0].width)  # every slot is one size
     centres = [(slot.x + slot.width / 2, slot.y + slot.height / 2) for slot in slots]
     corners = np.concatenate([_corners(c, (0.0, -1.0), size) for c in centres])
-    cuts = _cut_many(frame, calibration.to_pixels(corners).reshape(-1, 4, 2), size,
-                     _SLOT_PX_PER_MM)  # fmt: skip
-    looks = light.look(cuts)
+    pixels = calibration.to_pixels(corners).reshape(-1, 4, 2)
+    looks = light.look(_cut_many(frame, pixels, size, _SLOT_PX_PER_MM))
     rows = round(size[0] * _SLOT_PX_PER_MM)
+    hidden = None
+    if glare is not None and any(glared(glare, p) for p in pixels):
+        hidden = _cut_many(glare, pixels, size, _SLOT_PX_PER_MM) > 0
     for index, (slot, centre) in enumerate(zip(slots, centres, strict=True)):
-        classes, value, _ = (a[index * rows : (index + 1) * rows] for a in looks)
+        cut = slice(index * rows, (index + 1) * rows)
+        classes, value, _ = (a[cut] for a in looks)
+        shown = np.ones(classes.shape, bool) if hidden is None else ~hidden[cut]
+        if shown.mean() < _SHOWN_SLOT:
+            continue
+        classes = np.where(shown, classes, _NONE)
         counts = np.bincount(classes.ravel(), minlength=256)[trains : trains + len(_PANEL_NAMES)]
         best = int(np.argmax(counts))
-        if counts[best] >= _PANEL_SHARE * classes.size and (
+        if counts[best] >= _PANEL_SHARE * max(int(shown.sum()), 1) and (
             np.delete(counts, best).max() < 0.1 * counts[best]
         ):
-            dark = value < _DARK * light.at(*centre)
+            dark = (value < _DARK * light.at(*centre)) & shown
             way = _way_round(dark, classes == trains + best)
             found[_PANEL_NAMES[best]].append((slot.id, way))
     seen = {}
@@ -448,10 +470,11 @@ def _trains(
     calibration: Calibration,
     light: _Light,
     panels: Mapping[str, SeenPanel],
+    glare: np.ndarray | None,
 ) -> tuple[tuple[SeenTrain, ...], tuple[str, ...]]:
     """Every space's train or emptiness (step 4), all spaces' cut-outs looked at in one
     go. A panel's spaces lie where that panel lies: those of a panel not read surely
-    cannot be placed, so they are unseen."""
+    cannot be placed, so they are unseen; so are those under `glare` (step 6)."""
     lie = tuple(
         Lie(str(seen.slot), bool(seen.turned)) if seen.sure else home
         for seen, home in zip((panels[p.colour] for p in board.panels), board.home, strict=True)
@@ -474,6 +497,9 @@ def _trains(
     empty = white.mean(axis=(1, 2)) >= _EMPTY_SHARE
     trains: list[SeenTrain] = []
     for i, space in enumerate(placed):
+        if glared(glare, pixels[i]):
+            unseen.append(space)
+            continue
         train = _train_in(space, counts[i] / area, int(roof_px[i]), float(roof_mm[i]))
         if train is not None:
             trains.append(train)
@@ -535,8 +561,15 @@ _DIE_SURE = 0.9  # the shared pip reader's confidence in a face, at least (a dra
 _DIE_AREA = (0.45, 1.6)  # a die's blob, in shares of its face's area: at least, at most
 
 
-def _dice(frame: np.ndarray, board: Board, calibration: Calibration, light: _Light) -> SeenDice:
-    """The three dice beside the board (step 5)."""
+def _dice(
+    frame: np.ndarray,
+    board: Board,
+    calibration: Calibration,
+    light: _Light,
+    glare: np.ndarray | None,
+) -> SeenDice:
+    """The three dice beside the board (step 5); a blob under `glare` is no die read (a
+    die there is missed, so the dice are unsure: step 6)."""
     k = _HALF_PX_PER_MM
     width, height = board.size
     a, (near, far), c = APRON_MM, _DICE_BAND_MM, _DICE_CORNER_MM
@@ -557,6 +590,8 @@ def _dice(frame: np.ndarray, board: Board, calibration: Calibration, light: _Lig
     colourful &= (classes != orange) | (saturation >= _ORANGE_DIE * 255)
     white_spots, colours = [], []
     for x, y, blob in _die_spots((white | colourful) & (band > 0)):
+        if glared(glare, _die_outline(calibration, x, y)):
+            continue
         kinds = np.bincount(np.where(white[blob], 0, classes[blob] - len(_TRAIN_NAMES) + 1),
                             minlength=len(_PANEL_NAMES) + 1)  # fmt: skip
         if kinds[0] >= 0.8 * kinds.sum():
@@ -568,6 +603,12 @@ def _dice(frame: np.ndarray, board: Board, calibration: Calibration, light: _Lig
     if len(readings) == 2 and all(r.confidence >= _DIE_SURE for r in readings):
         numbers = (min(r.face for r in readings), max(r.face for r in readings))
     return SeenDice(colours[0] if len(colours) == 1 else None, numbers)
+
+
+def _die_outline(calibration: Calibration, x: float, y: float) -> np.ndarray:
+    """The frame pixels of a die-sized square round reading frame point (x, y) mm."""
+    corners = np.array([(-1, -1), (1, -1), (1, 1), (-1, 1)]) * (DIE_MM / 2)
+    return calibration.to_pixels(corners + (x, y))
 
 
 def _die_spots(mask: np.ndarray) -> list[tuple[float, float, tuple[np.ndarray, np.ndarray]]]:

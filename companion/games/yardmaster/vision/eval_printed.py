@@ -70,11 +70,12 @@ def teach_stand_in(
     return deck, pictures
 
 
-def evaluate_printed(scenes_n: int, seed: int, difficulty: str) -> dict:
-    """Teach the stand-in deck, then render and read `scenes_n` scenes from `seed` on: the
-    summary eval_vision.evaluate gives for our design, with the time teaching took."""
+def evaluate_printed(scenes_n: int, seed: int, difficulty: str, glare: float = 0.0) -> dict:
+    """Teach the stand-in deck, then render and read `scenes_n` scenes from `seed` on (a
+    lamp's reflection over `glare` of the frame at most): the summary eval_vision.evaluate
+    gives for our design, with the time teaching took."""
     cv2.setNumThreads(1)
-    camera = Camera.preset(difficulty)
+    camera = Camera.preset(difficulty, glare)
     start = time.perf_counter()
     deck, pictures = teach_stand_in()
     catalogue = Catalogue(dict(zip(deck.faces, pictures, strict=True)))
@@ -102,6 +103,7 @@ def evaluate_printed(scenes_n: int, seed: int, difficulty: str) -> dict:
         "scenes": scenes_n,
         "seed": seed,
         "difficulty": difficulty,
+        "glare": camera.glare,
         "faces_taught": len(deck.faces),
         "teach_s": round(teach_s, 1),
         **summary(totals),

@@ -31,14 +31,15 @@ from companion.games.yardmaster import scenes
 from companion.games.yardmaster.vision.eval_printed import evaluate_printed
 from companion.games.yardmaster.vision.reader import ReaderConfig, read_yard
 from companion.games.yardmaster.vision.scoring import summary, tally
-from companion.synthetic import Camera, render
+from companion.synthetic import Camera, add_glare_option, render
 from companion.vision.plain_pass import plain_pass_ms, times
 
 
-def evaluate(scenes_n: int, seed: int, difficulty: str) -> dict:
-    """Render and read `scenes_n` scenes from `seed` on: the summary `--json` prints."""
+def evaluate(scenes_n: int, seed: int, difficulty: str, glare: float = 0.0) -> dict:
+    """Render and read `scenes_n` scenes from `seed` on, a lamp's reflection over `glare` of
+    the frame at most: the summary `--json` prints."""
     cv2.setNumThreads(1)
-    camera = Camera.preset(difficulty)
+    camera = Camera.preset(difficulty, glare)
     config = ReaderConfig()
     warm = scenes.random_yard(seed + scenes_n)  # the first frame pays for imports and caches
     read_yard(render(warm.scene, seed + scenes_n, camera), config)
@@ -66,6 +67,7 @@ def evaluate(scenes_n: int, seed: int, difficulty: str) -> dict:
         "seed": seed,
         "difficulty": difficulty,
         "frame_size": list(camera.frame_size),
+        "glare": camera.glare,
         "table_mm": [config.layout.width, config.layout.height],
         **summary(totals),
         **times(
@@ -110,12 +112,13 @@ def main(argv: list[str] | None = None) -> int:
         help="our printable cards (default), or a stand-in for a box printed in another "
         "design, taught first as `companion enroll` teaches a box (vision/eval_printed.py)",
     )
+    add_glare_option(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON document")
     args = parser.parse_args(argv)
     if args.design == "printed":
-        result = evaluate_printed(args.scenes, args.seed, args.difficulty)
+        result = evaluate_printed(args.scenes, args.seed, args.difficulty, args.glare)
     else:
-        result = evaluate(args.scenes, args.seed, args.difficulty)
+        result = evaluate(args.scenes, args.seed, args.difficulty, args.glare)
     if args.json:
         print(json.dumps(result))
         return 0
