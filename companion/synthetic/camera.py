@@ -13,7 +13,7 @@ object's true pose is known exactly in table mm.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 
 import cv2
@@ -66,11 +66,13 @@ class Camera:
         )
 
     @classmethod
-    def preset(cls, name: str) -> Camera:
-        """ "easy" or "hard"; ValueError names the presets."""
+    def preset(cls, name: str, frame_size: tuple[int, int] | None = None) -> Camera:
+        """ "easy" or "hard", filming at `frame_size` (the default camera's unless given);
+        ValueError names the presets."""
         if name not in ("easy", "hard"):
             raise ValueError(f"unknown camera preset {name!r}: use easy or hard")
-        return cls.easy() if name == "easy" else cls.hard()
+        camera = cls.easy() if name == "easy" else cls.hard()
+        return camera if frame_size is None else replace(camera, frame_size=frame_size)
 
 
 def camera_homography(

@@ -38,7 +38,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from companion.arguments import CommandLine
+from companion.arguments import CommandLine, frame_size
 from companion.games.caboose import scenes as synthetic
 from companion.games.caboose.follow import FollowConfig
 from companion.games.caboose.rules import edition as editions
@@ -46,6 +46,7 @@ from companion.games.caboose.rules.dice import face_map_for
 from companion.games.caboose.rules.edition import EDITIONS
 from companion.games.caboose.vision.observation import Observation, VisionConfig
 from companion.games.caboose.vision.observe import observe
+from companion.hardware import FRAME_SIZE
 from companion.synthetic.photo_dice import HALVES, PhotoDice, PhotoDiceMissing, PhotoDie
 from companion.vision.eval_dice import PHOTOS
 from companion.vision.plain_pass import plain_pass_ms
@@ -195,13 +196,14 @@ def evaluate(
     dice_photos: Path | None = None,
     dice_half: str = "even",
     dice_on_cards: float = 0.0,
+    frame_size: tuple[int, int] | None = None,
 ) -> dict:
     """Render and recognise `scenes` scenes, their dice drawn or (`dice` "real") cut from the
     photographs in `dice_photos` (PhotoDiceMissing when there are none), from the half
     `dice_half` of them (even: held out, the figure reported; odd: the half tuned on), the
     share `dice_on_cards` of them lying on a card (scenes.random_scene); the summary that
     `--json` prints, with the dice on cards and the cards under them (`ON_CARDS`) when
-    some lie there."""
+    some lie there. `frame_size` films at another size than the camera's default."""
     if dice not in DICE:
         raise ValueError(f"unknown dice {dice!r}: use drawn, real or printed")
     cv2.setNumThreads(1)
@@ -210,7 +212,7 @@ def evaluate(
         photo_dice_stream(PhotoDice(dice_photos, dice_half), seed, used) if dice == "real" else None
     )
     face_map = face_map_for(editions.load(edition)) if dice == "real" else None
-    camera = synthetic.Camera.preset(difficulty)
+    camera = synthetic.Camera.preset(difficulty, frame_size)
     config = VisionConfig.for_edition(edition)
     if dice == "printed":
         with tempfile.TemporaryDirectory(prefix="caboose-box-") as folder:
@@ -353,6 +355,13 @@ def main(argv: list[str] | None = None) -> int:
         help="the share (0-1) of the dice that lie on a card, railway or loose, rather than "
         "off the cards (default 0: every die off the cards)",
     )
+    parser.add_argument(
+        "--frame-size",
+        type=frame_size,
+        default=FRAME_SIZE,
+        metavar="WxH",
+        help=f"film at this size (default {FRAME_SIZE[0]}x{FRAME_SIZE[1]}, a 720p webcam 1280x720)",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON document")
     args = parser.parse_args(argv)
     if args.scenes < 1:
@@ -371,6 +380,7 @@ def main(argv: list[str] | None = None) -> int:
             args.dice_photos,
             args.dice_half,
             args.dice_on_cards,
+            args.frame_size,
         )
     except PhotoDiceMissing as missing:
         print(f"{parser.prog}: {missing}", file=sys.stderr)

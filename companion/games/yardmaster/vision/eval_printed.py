@@ -70,11 +70,14 @@ def teach_stand_in(
     return deck, pictures
 
 
-def evaluate_printed(scenes_n: int, seed: int, difficulty: str) -> dict:
-    """Teach the stand-in deck, then render and read `scenes_n` scenes from `seed` on: the
-    summary eval_vision.evaluate gives for our design, with the time teaching took."""
+def evaluate_printed(
+    scenes_n: int, seed: int, difficulty: str, frame_size: tuple[int, int] | None = None
+) -> dict:
+    """Teach the stand-in deck, then render and read `scenes_n` scenes from `seed` on,
+    filmed at `frame_size`: the summary eval_vision.evaluate gives for our design, with the
+    time teaching took."""
     cv2.setNumThreads(1)
-    camera = Camera.preset(difficulty)
+    camera = Camera.preset(difficulty, frame_size)
     start = time.perf_counter()
     deck, pictures = teach_stand_in()
     catalogue = Catalogue(dict(zip(deck.faces, pictures, strict=True)))

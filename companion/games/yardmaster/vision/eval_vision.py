@@ -26,19 +26,23 @@ import time
 
 import cv2
 
-from companion.arguments import CommandLine
+from companion.arguments import CommandLine, frame_size
 from companion.games.yardmaster import scenes
 from companion.games.yardmaster.vision.eval_printed import evaluate_printed
 from companion.games.yardmaster.vision.reader import ReaderConfig, read_yard
 from companion.games.yardmaster.vision.scoring import summary, tally
+from companion.hardware import FRAME_SIZE
 from companion.synthetic import Camera, render
 from companion.vision.plain_pass import plain_pass_ms, times
 
 
-def evaluate(scenes_n: int, seed: int, difficulty: str) -> dict:
-    """Render and read `scenes_n` scenes from `seed` on: the summary `--json` prints."""
+def evaluate(
+    scenes_n: int, seed: int, difficulty: str, frame_size: tuple[int, int] = FRAME_SIZE
+) -> dict:
+    """Render and read `scenes_n` scenes from `seed` on, filmed at `frame_size`: the summary
+    `--json` prints."""
     cv2.setNumThreads(1)
-    camera = Camera.preset(difficulty)
+    camera = Camera.preset(difficulty, frame_size)
     config = ReaderConfig()
     warm = scenes.random_yard(seed + scenes_n)  # the first frame pays for imports and caches
     read_yard(render(warm.scene, seed + scenes_n, camera), config)
@@ -110,17 +114,24 @@ def main(argv: list[str] | None = None) -> int:
         help="our printable cards (default), or a stand-in for a box printed in another "
         "design, taught first as `companion enroll` teaches a box (vision/eval_printed.py)",
     )
+    parser.add_argument(
+        "--frame-size",
+        type=frame_size,
+        default=FRAME_SIZE,
+        metavar="WxH",
+        help=f"film at this size (default {FRAME_SIZE[0]}x{FRAME_SIZE[1]}, a 720p webcam 1280x720)",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON document")
     args = parser.parse_args(argv)
     if args.design == "printed":
-        result = evaluate_printed(args.scenes, args.seed, args.difficulty)
+        result = evaluate_printed(args.scenes, args.seed, args.difficulty, args.frame_size)
     else:
-        result = evaluate(args.scenes, args.seed, args.difficulty)
+        result = evaluate(args.scenes, args.seed, args.difficulty, args.frame_size)
     if args.json:
         print(json.dumps(result))
         return 0
     print(f"{result['scenes']} {args.difficulty} scenes of Yardmaster Express, seed "
-          f"{args.seed}, {args.design} cards")  # fmt: skip
+          f"{args.seed}, {args.design} cards, {'x'.join(map(str, args.frame_size))}")  # fmt: skip
     print(f"cards    {result['cards_accuracy']:.2%} of {result['cards']} read right: "
           + ", ".join(f"{kind.replace('_', ' ')} {v['right']}/{v['cards']}"
                       for kind, v in result["by_kind"].items()))  # fmt: skip
