@@ -18,10 +18,26 @@ from companion.games.caboose.vision.observation import VisionConfig
 from companion.pose import Pose
 
 _FRAME_CONTRAST = 25  # grey levels a card's frame is darker than its surroundings, at least
+# ... where the camera sees the table at _SHARP_PX_PER_MM or finer (the default camera's
+# hard tables: 0.86-1.4 frame px per mm). Coarser, the 3 mm frame is fewer pixels than the
+# lens blurs, and its contrast falls as the density's square: at a 720p webcam's 0.57-0.65
+# (hard tables of seeds 7000-7014), 25 closed 171 of 184 cards' frames, 11 all 184
+_SHARP_PX_PER_MM, _LEAST_CONTRAST = 0.85, 8.0
+
+
+def frame_contrast(density: float | None) -> float:
+    """The least contrast (grey levels) of a card's dark frame in a frame that sees the
+    table at `density` frame px per mm (`Calibration.px_per_mm`; None: finely enough)."""
+    if density is None or density >= _SHARP_PX_PER_MM:
+        return _FRAME_CONTRAST
+    return max(_FRAME_CONTRAST * (density / _SHARP_PX_PER_MM) ** 2, _LEAST_CONTRAST)
 
 
 def card_poses(
-    grey: np.ndarray, config: VisionConfig, outlines: np.ndarray | None = None
+    grey: np.ndarray,
+    config: VisionConfig,
+    outlines: np.ndarray | None = None,
+    density: float | None = None,
 ) -> list[Pose]:
     """Cards in the grey top-down image, as poses whose rotation is the one of the two half
     turns that puts the card's top nearer the table's top (the catalogue match decides).
@@ -29,11 +45,17 @@ def card_poses(
     Our design is found by its dark frame: a closed dark rectangle inset by the card's
     margin. Given `outlines` (`unlike_table`'s mask), a card lying alone is also found by its
     outer edge, a card-sized region unlike the table: how a printed deck without our frame is
-    found (cards that touch are `touching_cards`' work)."""
+    found (cards that touch are `touching_cards`' work). `density` is how finely the camera
+    sees the table (frame px per mm): a coarse frame shows the frame fainter."""
     k = config.px_per_mm
     block = round(15 * k) | 1
     dark = cv2.adaptiveThreshold(
-        grey, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, _FRAME_CONTRAST
+        grey,
+        255,
+        cv2.ADAPTIVE_THRESH_MEAN_C,
+        cv2.THRESH_BINARY_INV,
+        block,
+        frame_contrast(density),
     )
     # bridge one-pixel breaks in a frame line (blur and a dim corner can open a frame, and an
     # open frame is no rectangle); the white margins between cards are wider than this

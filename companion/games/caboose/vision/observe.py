@@ -156,7 +156,8 @@ def _recognise(
     k = config.px_per_mm
     grey = cv2.cvtColor(top, cv2.COLOR_BGR2GRAY)
     outlines = None if config.catalogue is None else unlike_table(top, config.layout, k)
-    poses = card_poses(grey, config, outlines)
+    centre = (config.layout.width / 2, config.layout.height / 2)
+    poses = card_poses(grey, config, outlines, calibration.px_per_mm(centre))
     half = cv2.resize(top, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
     corners = [card_corners(pose, config.card_mm) for pose in poses]
     token = find_caboose(half, k / 2, config.token, corners)
