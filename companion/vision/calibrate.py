@@ -25,6 +25,10 @@ _STILL_PX = 0.5  # markers that moved less than this keep the previous calibrati
 _K1_GRID = np.linspace(-0.05, 0.25, 7)  # k1 in units of the frame's half diagonal, coarse
 TABLE_IDS = frozenset(range(4))  # the table markers' ids (TableLayout)
 _DICTIONARY = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
+# a marker narrower than this (pixels) is placed by its whole pattern (`_aligned`): its bits
+# are under 6 px, and the corner's 7 px window reaches into them (the default camera's are
+# 36-91 px on hard tables, placed by their corners as before; a 720p webcam's 24-61)
+_ALIGN_BELOW_PX = 36.0
 # a marker's pattern is aligned at 3-8 pixels a bit (its size in the frame, within these),
 # with half a bit of its white paper round it (the printed sheet has 8 mm, 1 bit is 8.3 mm)
 _ALIGN_BIT_PX, _ALIGN_QUIET_BITS = (3, 8), 0.5
@@ -148,14 +152,22 @@ def find_markers(
 
 def _refine(grey: np.ndarray, found: dict[int, np.ndarray]) -> dict[int, np.ndarray]:
     """Marker corners refined on the full frame: to a tenth of a pixel at their corners,
-    then each marker's whole print aligned (`_aligned`), which holds where a corner alone
-    cannot (a small, blurred marker)."""
+    and a marker under _ALIGN_BELOW_PX wide by its whole print aligned (`_aligned`), which
+    holds where a corner alone cannot."""
     corners = np.concatenate([found[k] for k in sorted(found)]).astype(np.float32)
     corners = corners.reshape(-1, 1, 2)
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.05)
     cv2.cornerSubPix(grey, corners, (3, 3), (-1, -1), criteria)
     refined = corners.reshape(-1, 4, 2).astype(np.float64)
-    return {k: _aligned(grey, k, refined[i]) for i, k in enumerate(sorted(found))}
+    return {
+        k: _aligned(grey, k, refined[i]) if _side(refined[i]) < _ALIGN_BELOW_PX else refined[i]
+        for i, k in enumerate(sorted(found))
+    }
+
+
+def _side(quad: np.ndarray) -> float:
+    """A marker's mean side in pixels."""
+    return float(np.mean(np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1)))
 
 
 def _aligned(grey: np.ndarray, marker_id: int, quad: np.ndarray) -> np.ndarray:
@@ -166,7 +178,7 @@ def _aligned(grey: np.ndarray, marker_id: int, quad: np.ndarray) -> np.ndarray:
     corner's 7-pixel window there reaches the bits inside, whose corners pulled it up to
     3.5 pixels (4 mm of table) off on the hard synthetic tables; the whole pattern's
     alignment is within a pixel at any size (seeds 7000-7009)."""
-    side = float(np.mean(np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1)))
+    side = _side(quad)
     bit = int(np.clip(round(side / 6), *_ALIGN_BIT_PX))
     quiet = max(round(_ALIGN_QUIET_BITS * bit), 1)
     template = cv2.copyMakeBorder(

@@ -213,11 +213,11 @@ def evaluate(
     )
     face_map = face_map_for(editions.load(edition)) if dice == "real" else None
     camera = synthetic.Camera.preset(difficulty, frame_size)
-    config = VisionConfig.for_edition(edition)
+    config = VisionConfig.for_edition(edition, frame_size=camera.frame_size)
     if dice == "printed":
         with tempfile.TemporaryDirectory(prefix="caboose-box-") as folder:
             synthetic.teach_printed_box(edition, config.layout, camera.frame_size, Path(folder))
-            config = VisionConfig.for_edition(edition, Path(folder))
+            config = VisionConfig.for_edition(edition, Path(folder), frame_size=camera.frame_size)
     warm = synthetic.random_scene(seed + scenes, edition, n_cards=3, n_dice=1)
     config.faces()  # the catalogue is built once, at start-up: not a frame's latency
     observe(synthetic.render(warm, seed + scenes, camera), config)
