@@ -78,6 +78,17 @@ def test_a_webcam_frame_reads_every_card_its_railway_caboose_and_dice() -> None:
         assert right or got.confidence < FollowConfig().die_unsure_below, (die, got)
 
 
+def test_a_table_seen_too_coarsely_is_said_and_nothing_is_read() -> None:
+    """480x270 holds the table at under 4 pixels a centimetre: a die's pips are a pixel,
+    so the camera says so rather than read the cards and dice wrong."""
+    scene = random_scene(5, "rollecate", n_cards=8, n_dice=2)
+    frame = render(scene, 5, Camera.preset("easy", (480, 270)))
+    seen = observe(frame, VisionConfig(frame_size=(480, 270)))
+    assert [p.key for p in seen.problems] == ["too_coarse"]
+    assert "3.9 pixels a centimetre, at least 5" in seen.problems[0].text()
+    assert seen.cards == () and seen.dice == () and seen.caboose is None
+
+
 def test_touching_cards_chaos_card_and_every_die_face() -> None:
     scene = explicit_scene()
     seen = observe(explicit_frame("hard"))

@@ -16,21 +16,22 @@ import numpy as np
 from companion.games.caboose.vision import card_art
 from companion.games.caboose.vision.observation import VisionConfig
 from companion.pose import Pose
+from companion.vision.calibrate import FINE_PX_PER_MM
 
 _FRAME_CONTRAST = 25  # grey levels a card's frame is darker than its surroundings, at least
-# ... where the camera sees the table at _SHARP_PX_PER_MM or finer (the default camera's
-# hard tables: 0.86-1.4 frame px per mm). Coarser, the 3 mm frame is fewer pixels than the
-# lens blurs, and its contrast falls as the density's square: at a 720p webcam's 0.57-0.65
-# (hard tables of seeds 7000-7014), 25 closed 171 of 184 cards' frames, 11 all 184
-_SHARP_PX_PER_MM, _LEAST_CONTRAST = 0.85, 8.0
+# ... where the camera sees the table at FINE_PX_PER_MM or finer (calibrate.py). Coarser,
+# the 3 mm frame is fewer pixels than the lens blurs, and its contrast falls as the
+# density's square: at a 720p webcam's 0.57-0.65 (hard tables of seeds 7000-7014), 25
+# closed 171 of 184 cards' frames, 11 all 184
+_LEAST_CONTRAST = 8.0
 
 
 def frame_contrast(density: float | None) -> float:
     """The least contrast (grey levels) of a card's dark frame in a frame that sees the
     table at `density` frame px per mm (`Calibration.px_per_mm`; None: finely enough)."""
-    if density is None or density >= _SHARP_PX_PER_MM:
+    if density is None or density >= FINE_PX_PER_MM:
         return _FRAME_CONTRAST
-    return max(_FRAME_CONTRAST * (density / _SHARP_PX_PER_MM) ** 2, _LEAST_CONTRAST)
+    return max(_FRAME_CONTRAST * (density / FINE_PX_PER_MM) ** 2, _LEAST_CONTRAST)
 
 
 def card_poses(
