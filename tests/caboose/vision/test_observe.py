@@ -55,14 +55,17 @@ def test_hard_table_every_card_its_code_pose_railway_caboose_and_dice(seed: int)
     assert faces == sorted((d.kind, d.face) for d in scene.dice)
 
 
-def test_a_webcam_frame_reads_every_card_its_railway_caboose_and_dice() -> None:
+@pytest.mark.parametrize("seed", [7003, 7001])
+def test_a_webcam_frame_reads_every_card_its_railway_caboose_and_dice(seed: int) -> None:
     """1280x720 holds the table at about 0.6 px/mm on a hard camera, where a card's 3 mm
     frame is under two pixels and blurred fainter than at the default camera's density:
-    five of its cards went unfound and their print was taken for a dozen dice."""
+    five cards of the first table went unfound and their print was taken for a dozen
+    dice; in the second a card's frame in its shadowed corner was blurred open."""
     camera = Camera.preset("hard", (1280, 720))
-    scene = random_scene(7003, "rollecate", n_cards=20, n_dice=4, loose_cards=1)
+    cards = {"n_cards": 20, "n_dice": 4} if seed == 7003 else {}
+    scene = random_scene(seed, "rollecate", loose_cards=1, **cards)
     back = scene.cards[scene.railway[0]].pose
-    seen = observe(render(scene, 7003, camera), VisionConfig(frame_size=(1280, 720)),
+    seen = observe(render(scene, seed, camera), VisionConfig(frame_size=(1280, 720)),
                    back=(back.x, back.y))  # fmt: skip
     assert seen.problems == ()
     found = _match(scene, seen)

@@ -24,6 +24,7 @@ _FRAME_CONTRAST = 25  # grey levels a card's frame is darker than its surroundin
 # density's square: at a 720p webcam's 0.57-0.65 (hard tables of seeds 7000-7014), 25
 # closed 171 of 184 cards' frames, 11 all 184
 _LEAST_CONTRAST = 8.0
+_GAP_MM = 4.0  # a gap this wide in a card's frame is closed at a coarse camera's density
 
 
 def frame_contrast(density: float | None) -> float:
@@ -62,12 +63,42 @@ def card_poses(
     # open frame is no rectangle); the white margins between cards are wider than this
     dark = cv2.morphologyEx(dark, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
     inset = 2 * card_art.MARGIN_MM
-    found = _rectangles(dark, (config.card_mm[0] - inset, config.card_mm[1] - inset), k)
+    frame_mm = (config.card_mm[0] - inset, config.card_mm[1] - inset)
+    found = _rectangles(dark, frame_mm, k)
+    if density is not None and density < FINE_PX_PER_MM:
+        found += _broken_frames(dark, frame_mm, k, found)
     if outlines is not None:
         for pose in _rectangles(outlines, config.card_mm, k):
             if all(math.dist((pose.x, pose.y), (p.x, p.y)) > 20.0 for p in found):
                 found.append(pose)
     return found
+
+
+def _broken_frames(
+    dark: np.ndarray, size_mm: tuple[float, float], k: float, found: list[Pose]
+) -> list[Pose]:
+    """Frames of `size_mm` in the `dark` mask (at `k` px/mm) that a gap of up to _GAP_MM
+    leaves open, none of them `found` already: each dark component of a frame's extent
+    closed on its own, so the gap closes without joining it to the next card's frame (the
+    margins between two cards are 8 mm). A coarse camera (under FINE_PX_PER_MM) blurs a
+    frame in a card's shadowed corner open: on a 720p webcam's hard tables (seed 7000),
+    2 of 30 railways lost a card so, and its print was taken for dice."""
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(dark)
+    want_w, want_h = size_mm
+    pad = round(_GAP_MM * k) + 1
+    kernel = np.ones((round(_GAP_MM * k) | 1,) * 2, np.uint8)
+    poses: list[Pose] = []
+    for i in range(1, count):
+        x, y, w, h = (int(v) for v in stats[i, :4])
+        if min(w, h) < 0.88 * want_w * k or max(w, h) > 1.12 * math.hypot(want_w, want_h) * k:
+            continue
+        alone = np.pad((labels[y : y + h, x : x + w] == i).astype(np.uint8) * 255, pad)
+        closed = cv2.morphologyEx(alone, cv2.MORPH_CLOSE, kernel)
+        for pose in _rectangles(closed, size_mm, k):
+            pose = Pose(pose.x + (x - pad) / k, pose.y + (y - pad) / k, pose.rotation)
+            if all(math.dist((pose.x, pose.y), (p.x, p.y)) > 20.0 for p in found):
+                poses.append(pose)
+    return poses
 
 
 def _rectangles(mask: np.ndarray, size_mm: tuple[float, float], k: float) -> list[Pose]:
