@@ -23,11 +23,13 @@ from companion.vision.table import TableLayout
 _DETECT_WIDTH = 800  # frames wider than this are searched for markers at half size
 # How finely a camera must see the table (frame px per table mm at its centre,
 # `Calibration.px_per_mm`): at FINE_PX_PER_MM or finer every game reads as it was tuned (the
-# default camera sees the hard synthetic tables at 0.86-1.4); coarser, down to
-# LEAST_PX_PER_MM, the cards and trains still read and the dice are asked more often (a 720p
-# webcam holding the whole table: 0.57-1.0); coarser still, a die's pips are a pixel or two
-# and cards go unfound, so a reader says the table is seen too coarsely instead of reading
-# it (960x540 frames, 0.43-0.75: a quarter of the railways and the dice lost)
+# default camera sees the hard synthetic Caboose tables at 0.86-1.4; the larger Yardmaster
+# and switching tables at 0.72-1.2, where their readers read all as well); coarser, down to
+# LEAST_PX_PER_MM, the cards and trains still read and the dice are asked more often (a
+# 720p webcam holding the whole Caboose table: 0.57-1.0); coarser still, a die's pips are a
+# pixel or two and cards go unfound, so the Caboose reader says the table is seen too
+# coarsely instead of reading it (960x540 frames, 0.43-0.75: a quarter of the railways and
+# the dice lost)
 FINE_PX_PER_MM, LEAST_PX_PER_MM = 0.85, 0.5
 _STILL_PX = 0.5  # markers that moved less than this keep the previous calibration
 _K1_GRID = np.linspace(-0.05, 0.25, 7)  # k1 in units of the frame's half diagonal, coarse
