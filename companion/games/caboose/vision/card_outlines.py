@@ -24,7 +24,7 @@ _FRAME_CONTRAST = 25  # grey levels a card's frame is darker than its surroundin
 # density's square: at a 720p webcam's 0.57-0.65 (hard tables of seeds 7000-7014), 25
 # closed 171 of 184 cards' frames, 11 all 184
 _LEAST_CONTRAST = 8.0
-_GAP_MM = 4.0  # a gap this wide in a card's frame is closed at a coarse camera's density
+_RING_SHARE = 0.8  # of a card frame's outline a broken frame still runs along, at least
 
 
 def frame_contrast(density: float | None) -> float:
@@ -77,25 +77,38 @@ def card_poses(
 def _broken_frames(
     dark: np.ndarray, size_mm: tuple[float, float], k: float, found: list[Pose]
 ) -> list[Pose]:
-    """Frames of `size_mm` in the `dark` mask (at `k` px/mm) that a gap of up to _GAP_MM
-    leaves open, none of them `found` already: each dark component of a frame's extent
-    closed on its own, so the gap closes without joining it to the next card's frame (the
-    margins between two cards are 8 mm). A coarse camera (under FINE_PX_PER_MM) blurs a
-    frame in a card's shadowed corner open: on a 720p webcam's hard tables (seed 7000),
-    2 of 30 railways lost a card so, and its print was taken for dice."""
+    """Frames of `size_mm` in the `dark` mask (at `k` px/mm) that a gap leaves open, none
+    of them `found` already: a dark component whose smallest rectangle is a frame's (12 %
+    leeway), its convex hull filling that rectangle, and within a frame's width of at least
+    _RING_SHARE of the rectangle's outline (a frame, not a blob of print or grain). A
+    coarse camera (under FINE_PX_PER_MM) blurs a frame in a card's shadowed corner open
+    by up to a centimetre: on a 720p webcam's hard tables (seeds 7000-7119), 3 of 120
+    railways lost a card so, and its print was taken for dice."""
     count, labels, stats, _ = cv2.connectedComponentsWithStats(dark)
     want_w, want_h = size_mm
-    pad = round(_GAP_MM * k) + 1
-    kernel = np.ones((round(_GAP_MM * k) | 1,) * 2, np.uint8)
+    band = max(round(card_art.FRAME_MM * k), 1)
     poses: list[Pose] = []
     for i in range(1, count):
         x, y, w, h = (int(v) for v in stats[i, :4])
-        if min(w, h) < 0.88 * want_w * k or max(w, h) > 1.12 * math.hypot(want_w, want_h) * k:
+        if min(w, h) < 0.88 * want_w * k or max(w, h) > 1.5 * math.hypot(want_w, want_h) * k:
             continue
-        alone = np.pad((labels[y : y + h, x : x + w] == i).astype(np.uint8) * 255, pad)
-        closed = cv2.morphologyEx(alone, cv2.MORPH_CLOSE, kernel)
-        for pose in _rectangles(closed, size_mm, k):
-            pose = Pose(pose.x + (x - pad) / k, pose.y + (y - pad) / k, pose.rotation)
+        alone = (labels[y : y + h, x : x + w] == i).astype(np.uint8)
+        points = cv2.findNonZero(alone)
+        rect = cv2.minAreaRect(points)
+        short, long_ = sorted(side / k for side in rect[1])
+        if abs(short - want_w) > 0.12 * want_w or abs(long_ - want_h) > 0.12 * want_h:
+            continue
+        hull = cv2.contourArea(cv2.convexHull(points))
+        if hull / max(rect[1][0] * rect[1][1], 1e-6) < 0.9:
+            continue
+        box = cv2.boxPoints(rect).round().astype(np.int32)
+        outline = cv2.drawContours(np.zeros_like(alone), [box], -1, 1, 1)
+        near = cv2.dilate(alone, np.ones((2 * band + 1,) * 2, np.uint8))
+        if (near & outline).sum() < _RING_SHARE * outline.sum():
+            continue
+        filled = cv2.fillConvexPoly(np.zeros_like(alone), cv2.convexHull(points), 255)
+        for pose in _rectangles(np.pad(filled, 1), size_mm, k):
+            pose = Pose(pose.x + (x - 1) / k, pose.y + (y - 1) / k, pose.rotation)
             if all(math.dist((pose.x, pose.y), (p.x, p.y)) > 20.0 for p in found):
                 poses.append(pose)
     return poses
