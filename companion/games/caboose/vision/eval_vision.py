@@ -224,7 +224,7 @@ def evaluate(
     totals = {"cards": 0, "cards_right": 0, "cards_extra": 0, "dice": 0, "dice_right": 0,
               "dice_wheels_right": 0, "dice_extra": 0, "railway_exact": 0, "dice_unseen": 0,
               "dice_as_wheels": 0, "dice_asked": 0, "dice_wrong_sure": 0,
-              "caboose_right": 0} | dict.fromkeys(ON_CARDS, 0)  # fmt: skip
+              "caboose_right": 0, "too_coarse": 0} | dict.fromkeys(ON_CARDS, 0)  # fmt: skip
     wall, cpu, still, render_ms, plain, pos, rot = [], [], [], [], [], [], []
     failures: list[dict] = []
     for i in range(scenes):
@@ -250,6 +250,7 @@ def evaluate(
         observe(frame, config, calibration=seen.calibration, back=(back.x, back.y))
         still.append((time.perf_counter() - start) * 1000)
         result = score_scene(scene, seen, face_map)
+        result["too_coarse"] = any(p.key == "too_coarse" for p in seen.problems)
         for key in totals:
             totals[key] += int(result[key])
         pos += result["position_err_mm"]
@@ -281,6 +282,7 @@ def evaluate(
         "cards_accuracy": ratio(totals["cards_right"], totals["cards"]),
         "cards_extra": totals["cards_extra"],
         "railway_exact": ratio(totals["railway_exact"], scenes),
+        "frames_too_coarse": totals["too_coarse"],  # said so, nothing read
         "caboose_accuracy": ratio(totals["caboose_right"], scenes),
         "dice": totals["dice"],
         "dice_accuracy": ratio(totals["dice_right"], totals["dice"]),
@@ -393,6 +395,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"cards    {result['cards_accuracy']:.2%} of {result['cards']} "
           f"({result['cards_extra']} seen that are not there)")  # fmt: skip
     print(f"railway  {result['railway_exact']:.2%} of scenes exact")
+    if result["frames_too_coarse"]:
+        print(f"         {result['frames_too_coarse']} frames said the camera sees the table "
+              "too coarsely (nothing read)")  # fmt: skip
     print(f"caboose  {result['caboose_accuracy']:.2%} of scenes on the right card")
     print(f"dice     {result['dice_accuracy']:.2%} of {result['dice']} "
           f"({result['dice_extra']} seen that are not there)")  # fmt: skip

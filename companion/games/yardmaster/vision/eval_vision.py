@@ -49,6 +49,7 @@ def evaluate(
     totals: dict[str, int] = {}
     wall, cpu, still, plain, render_ms = [], [], [], [], []
     failures = []
+    coarse = 0  # frames that said the table is seen too coarsely (their cards are missing)
     for i in range(scenes_n):
         scene_seed = seed + i
         truth = scenes.random_yard(scene_seed)
@@ -64,6 +65,7 @@ def evaluate(
         read_yard(frame, config, calibration=seen.calibration)  # a still camera's next frame
         still.append((time.perf_counter() - start) * 1000)
         tally(totals, failures, scene_seed, truth, seen)
+        coarse += any(p.key == "too_coarse" for p in seen.problems)
     return {
         "game": "yardmaster-express",
         "scenes": scenes_n,
@@ -72,6 +74,7 @@ def evaluate(
         "frame_size": list(camera.frame_size),
         "table_mm": [config.layout.width, config.layout.height],
         **summary(totals),
+        "frames_too_coarse": coarse,
         **times(
             latency_ms=wall,
             cpu_ms=cpu,
@@ -140,6 +143,9 @@ def main(argv: list[str] | None = None) -> int:
           f"missing, {result['cards_extra']} seen past a train's end")  # fmt: skip
     print(f"trains   {result['trains_exact']:.2%} of {result['trains']} exact "
           f"({result['trains_extra']} seen that are not there)")  # fmt: skip
+    if result.get("frames_too_coarse"):
+        print(f"         {result['frames_too_coarse']} frames said the camera sees the table "
+              "too coarsely (their cards count as missing)")  # fmt: skip
     r = result
     print(f"time     {r['latency_ms_p50']} ms a frame, {r['latency_ratio_p50']}x a plain OpenCV "
           f"pass over it ({r['plain_pass_ms_p50']} ms); p95 {r['latency_ms_p95']} ms, "
