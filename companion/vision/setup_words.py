@@ -65,7 +65,7 @@ WORDS: dict[str, dict[str, str]] = {
         "glare.fix": "Move the lamp or tilt the camera a little until the reflection is gone.",
         "density": "The camera sees the table finely: {per_cm} pixels a centimetre.",
         "density.coarse": "The camera sees the table at only {per_cm} pixels a centimetre: "
-        "the cards read, but dice will be asked about more often than at {fine} or more.",
+        "cards and trains read, but dice are asked about more often than at {fine} or more.",
         "density.too_coarse.bad": "The camera sees the table too coarsely to read it: "
         "{per_cm} pixels a centimetre, at least {least} are needed.",
         "density.too_coarse.fix": "Bring the camera nearer the table or choose a larger "
@@ -152,7 +152,8 @@ WORDS: dict[str, dict[str, str]] = {
         "desaparezca.",
         "density": "La cámara ve la mesa con detalle: {per_cm} píxeles por centímetro.",
         "density.coarse": "La cámara ve la mesa con solo {per_cm} píxeles por centímetro: "
-        "las cartas se leen, pero se preguntará por los dados más a menudo que con {fine} o más.",
+        "las cartas y los trenes se leen, pero se pregunta por los dados más a menudo que con "
+        "{fine} o más.",
         "density.too_coarse.bad": "La cámara ve la mesa con muy poco detalle para leerla: "
         "{per_cm} píxeles por centímetro, hacen falta al menos {least}.",
         "density.too_coarse.fix": "Acerca la cámara a la mesa o elige un tamaño de imagen "

@@ -140,7 +140,7 @@ def test_how_finely_the_camera_sees_the_table_is_said(
         assert "4.1 pixels a centimetre, at least 5 are needed" in density.said()
         assert "Acerca la cámara" in (density.fix("es") or "")
     if level == "coarse":
-        assert "dice will be asked about more often than at 8.5" in density.said()
+        assert "dice are asked about more often than at 8.5" in density.said()
 
 
 def test_a_play_area_cut_off_names_the_side() -> None:
