@@ -49,3 +49,19 @@ def host_address(text: str) -> str:
         f"{text!r} is not an address to listen on: give 0.0.0.0 (every network), "
         "127.0.0.1 (this machine only) or one of this machine's addresses or names"
     )
+
+
+_FRAME_SIZE = re.compile(r"([0-9]{1,5})x([0-9]{1,5})")
+
+
+def frame_size(text: str) -> tuple[int, int]:
+    """A camera frame's size WIDTHxHEIGHT in pixels (1280x720): what a synthetic camera
+    films at, so a measure can be taken at a webcam's size as well as the default's."""
+    match = _FRAME_SIZE.fullmatch(text.strip().lower())
+    size = (int(match.group(1)), int(match.group(2))) if match else (0, 0)
+    if not all(64 <= side <= 10_000 for side in size):
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a frame size: give WIDTHxHEIGHT in pixels, each 64 to 10000, "
+            "such as 1280x720"
+        )
+    return size

@@ -78,13 +78,18 @@ class Camera:
         )
 
     @classmethod
-    def preset(cls, name: str, glare: float = 0.0) -> Camera:
+    def preset(
+        cls, name: str, *, glare: float = 0.0, frame_size: tuple[int, int] | None = None
+    ) -> Camera:
         """ "easy" or "hard", with a lamp's reflection over `glare` of the frame at most
-        (eval-vision's `--glare`); ValueError names the presets."""
+        (eval-vision's `--glare`), filming at `frame_size` (the default camera's unless
+        given); ValueError names the presets."""
         if name not in ("easy", "hard"):
             raise ValueError(f"unknown camera preset {name!r}: use easy or hard")
         camera = cls.easy() if name == "easy" else cls.hard()
-        return replace(camera, glare=glare) if glare > 0 else camera
+        if glare > 0:
+            camera = replace(camera, glare=glare)
+        return camera if frame_size is None else replace(camera, frame_size=frame_size)
 
 
 def add_glare_option(parser: argparse.ArgumentParser) -> None:

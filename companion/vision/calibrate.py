@@ -12,6 +12,7 @@ which takes the worst error in the middle of the table from several mm to about 
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 import cv2
@@ -20,9 +21,27 @@ import numpy as np
 from companion.vision.table import TableLayout
 
 _DETECT_WIDTH = 800  # frames wider than this are searched for markers at half size
+# How finely a camera must see the table (frame px per table mm at its centre,
+# `Calibration.px_per_mm`): at FINE_PX_PER_MM or finer every game reads as it was tuned (the
+# default camera sees the hard synthetic Caboose tables at 0.86-1.4; the larger Yardmaster
+# and switching tables at 0.72-1.2, where their readers read all as well); coarser, down to
+# LEAST_PX_PER_MM, the cards and trains still read and the dice are asked more often (a
+# 720p webcam holding the whole Caboose table: 0.57-1.0); coarser still, a die's pips are a
+# pixel or two and cards go unfound, so the Caboose reader says the table is seen too
+# coarsely instead of reading it (960x540 frames, 0.43-0.75: a quarter of the railways and
+# the dice lost)
+FINE_PX_PER_MM, LEAST_PX_PER_MM = 0.85, 0.5
 _STILL_PX = 0.5  # markers that moved less than this keep the previous calibration
 _K1_GRID = np.linspace(-0.05, 0.25, 7)  # k1 in units of the frame's half diagonal, coarse
 TABLE_IDS = frozenset(range(4))  # the table markers' ids (TableLayout)
+_DICTIONARY = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
+# a marker narrower than this (pixels) is placed by its whole pattern (`_aligned`): its bits
+# are under 6 px, and the corner's 7 px window reaches into them (the default camera's are
+# 36-91 px on hard tables, placed by their corners as before; a 720p webcam's 24-61)
+_ALIGN_BELOW_PX = 36.0
+# a marker's pattern is aligned at 3-8 pixels a bit (its size in the frame, within these),
+# with half a bit of its white paper round it (the printed sheet has 8 mm, 1 bit is 8.3 mm)
+_ALIGN_BIT_PX, _ALIGN_QUIET_BITS = (3, 8), 0.5
 
 
 @dataclass(frozen=True)
@@ -52,6 +71,16 @@ class Calibration:
         pts = np.asarray(points_mm, np.float64).reshape(-1, 1, 2)
         flat = cv2.perspectiveTransform(pts, np.linalg.inv(self.homography)).reshape(-1, 2)
         return _distort(flat, self.k1, self.frame_size)
+
+    def px_per_mm(self, at: tuple[float, float]) -> float:
+        """How many frame pixels a millimetre of table spans around the table point `at`
+        (mm), the frame's density there (the square root of the pixels a square mm covers):
+        what says whether the camera sees the table finely enough, whatever its frame's
+        size and shape."""
+        x, y = at
+        p = self.to_pixels(np.array([[x - 5.0, y - 5.0], [x + 5.0, y - 5.0], [x - 5.0, y + 5.0]]))
+        across, down = p[1] - p[0], p[2] - p[0]
+        return math.sqrt(abs(float(across[0] * down[1] - across[1] * down[0]))) / 10.0
 
 
 def _norm(frame_size: tuple[int, int]) -> tuple[np.ndarray, float]:
@@ -87,8 +116,7 @@ def _detector(window: int | None) -> cv2.aruco.ArucoDetector:
     if window is not None:  # one threshold window instead of three: three times faster
         params.adaptiveThreshWinSizeMin = window
         params.adaptiveThreshWinSizeMax = window
-    dictionary = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
-    return cv2.aruco.ArucoDetector(dictionary, params)
+    return cv2.aruco.ArucoDetector(_DICTIONARY, params)
 
 
 _FAST = _detector(9)
@@ -133,13 +161,56 @@ def find_markers(
 
 
 def _refine(grey: np.ndarray, found: dict[int, np.ndarray]) -> dict[int, np.ndarray]:
-    """Marker corners refined to a tenth of a pixel on the full frame."""
+    """Marker corners refined on the full frame: to a tenth of a pixel at their corners,
+    and a marker under _ALIGN_BELOW_PX wide by its whole print aligned (`_aligned`), which
+    holds where a corner alone cannot."""
     corners = np.concatenate([found[k] for k in sorted(found)]).astype(np.float32)
     corners = corners.reshape(-1, 1, 2)
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.05)
     cv2.cornerSubPix(grey, corners, (3, 3), (-1, -1), criteria)
     refined = corners.reshape(-1, 4, 2).astype(np.float64)
-    return {k: refined[i] for i, k in enumerate(sorted(found))}
+    return {
+        k: _aligned(grey, k, refined[i]) if _side(refined[i]) < _ALIGN_BELOW_PX else refined[i]
+        for i, k in enumerate(sorted(found))
+    }
+
+
+def _side(quad: np.ndarray) -> float:
+    """A marker's mean side in pixels."""
+    return float(np.mean(np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1)))
+
+
+def _aligned(grey: np.ndarray, marker_id: int, quad: np.ndarray) -> np.ndarray:
+    """The corners of marker `marker_id` seen at `quad` (frame pixels), its printed pattern
+    and a margin of its white paper aligned with the frame by a homography (OpenCV's ECC);
+    `quad` itself when that fails or moves a corner by over a quarter of its side. A marker
+    22 pixels wide, as a 720p webcam sees one across the table, is 3.7 pixels a bit: a
+    corner's 7-pixel window there reaches the bits inside, whose corners pulled it up to
+    3.5 pixels (4 mm of table) off on the hard synthetic tables; the whole pattern's
+    alignment is within a pixel at any size (seeds 7000-7009)."""
+    side = _side(quad)
+    bit = int(np.clip(round(side / 6), *_ALIGN_BIT_PX))
+    quiet = max(round(_ALIGN_QUIET_BITS * bit), 1)
+    template = cv2.copyMakeBorder(
+        cv2.aruco.generateImageMarker(_DICTIONARY, marker_id, 6 * bit),
+        *(quiet,) * 4, cv2.BORDER_CONSTANT, value=255,
+    ).astype(np.float32)  # fmt: skip
+    inner = np.float32([[0, 0], [6 * bit, 0], [6 * bit, 6 * bit], [0, 6 * bit]]) + quiet
+    lo = np.floor(quad.min(axis=0) - side / 2).astype(int).clip(0)
+    hi = np.ceil(quad.max(axis=0) + side / 2).astype(int)
+    patch = grey[lo[1] : hi[1], lo[0] : hi[0]].astype(np.float32)
+    warp = cv2.getPerspectiveTransform(inner, (quad - lo).astype(np.float32))
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_COUNT, 50, 1e-4)
+    try:
+        _, warp = cv2.findTransformECC(
+            template, patch, warp.astype(np.float32), cv2.MOTION_HOMOGRAPHY, criteria, None, 3
+        )
+    except cv2.error:  # no convergence: the corners as found
+        return quad
+    corners = cv2.perspectiveTransform(inner.reshape(-1, 1, 2), warp).reshape(4, 2) + lo
+    if np.abs(corners - quad).max() > 0.25 * side:
+        return quad
+    return corners.astype(np.float64)
 
 
 def _detect(

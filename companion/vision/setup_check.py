@@ -1,7 +1,7 @@
 """Is the table ready for the camera? Findings over one frame: the camera (and whether its
 pictures are the configured size), the four table markers, the table's size measured
-from them, the chosen game's play area, focus, exposure and glare, each with what to do
-when it is wrong.
+from them, the chosen game's play area, how finely the camera sees the table, focus,
+exposure and glare, each with what to do when it is wrong.
 
 Pure functions of a frame and the table as configured (`check_setup`), so `companion
 check` (the command line) and a setup page beside the camera's picture say the same
@@ -35,7 +35,14 @@ import numpy as np
 
 from companion.games.protocol import CameraSetup, Game
 from companion.vision import setup_words
-from companion.vision.calibrate import TABLE_IDS, Calibration, calibrate, find_markers
+from companion.vision.calibrate import (
+    FINE_PX_PER_MM,
+    LEAST_PX_PER_MM,
+    TABLE_IDS,
+    Calibration,
+    calibrate,
+    find_markers,
+)
 from companion.vision.frame_checks import as_image
 from companion.vision.table import TableLayout
 
@@ -186,6 +193,8 @@ def check_frame(
     table = measured or layout
     calibration = calibrate(frame, table)
     findings.append(area_finding(frame, calibration, table, area))
+    if calibration is not None:
+        findings.append(density_finding(calibration, table))
     findings += light_findings(frame, grey, calibration, table, markers)
     ordered = sorted(findings, key=lambda f: f.ok)  # stable: the failures first, in order
     return Report(tuple(ordered), (width, height), measured)
@@ -305,6 +314,29 @@ def area_finding(
     }
     cut = [side for side, out in beyond.items() if out]
     return Finding("area", not cut, {"game": area.game, "cut": tuple(cut)})
+
+
+def density_finding(calibration: Calibration, table: TableLayout) -> Finding:
+    """How finely the camera sees the table, in pixels a centimetre at its centre (what a
+    frame's size, the lens and the camera's height come to): `good` at FINE_PX_PER_MM or
+    finer, where every game reads as it was tuned; `coarse` down to LEAST_PX_PER_MM, where
+    the cards read and dice are asked about more often (still ready); `too_coarse` below,
+    where recognition says so instead of reading."""
+    density = calibration.px_per_mm((table.width / 2, table.height / 2))
+    level = (
+        "good"
+        if density >= FINE_PX_PER_MM
+        else "coarse"
+        if density >= LEAST_PX_PER_MM
+        else "too_coarse"
+    )
+    params = {
+        "per_cm": round(density * 10, 1),
+        "fine": round(FINE_PX_PER_MM * 10, 1),
+        "least": round(LEAST_PX_PER_MM * 10),
+        "level": level,
+    }
+    return Finding("density", level != "too_coarse", params)
 
 
 def _spanning(

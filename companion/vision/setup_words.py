@@ -63,6 +63,13 @@ WORDS: dict[str, dict[str, str]] = {
         "glare.bad": "Glare: {spots} bright reflection(s) on the table, the largest at the "
         "{place}.",
         "glare.fix": "Move the lamp or tilt the camera a little until the reflection is gone.",
+        "density": "The camera sees the table finely: {per_cm} pixels a centimetre.",
+        "density.coarse": "The camera sees the table at only {per_cm} pixels a centimetre: "
+        "cards and trains read, but dice are asked about more often than at {fine} or more.",
+        "density.too_coarse.bad": "The camera sees the table too coarsely to read it: "
+        "{per_cm} pixels a centimetre, at least {least} are needed.",
+        "density.too_coarse.fix": "Bring the camera nearer the table or choose a larger "
+        "picture size: {fine} pixels a centimetre or more read best.",
         "pins": "The buttons, LED and buzzer were not tested: {why}.",
         "pins.none": "this computer has no GPIO pins",
         "pins.mock": 'the configuration sets gpio.pin_factory = "mock"',
@@ -143,6 +150,14 @@ WORDS: dict[str, dict[str, str]] = {
         "glare.bad": "Reflejos: {spots} reflejo(s) brillante(s) en la mesa, el mayor {place}.",
         "glare.fix": "Mueve la lámpara o inclina un poco la cámara hasta que el reflejo "
         "desaparezca.",
+        "density": "La cámara ve la mesa con detalle: {per_cm} píxeles por centímetro.",
+        "density.coarse": "La cámara ve la mesa con solo {per_cm} píxeles por centímetro: "
+        "las cartas y los trenes se leen, pero se pregunta por los dados más a menudo que con "
+        "{fine} o más.",
+        "density.too_coarse.bad": "La cámara ve la mesa con muy poco detalle para leerla: "
+        "{per_cm} píxeles por centímetro, hacen falta al menos {least}.",
+        "density.too_coarse.fix": "Acerca la cámara a la mesa o elige un tamaño de imagen "
+        "mayor: con {fine} píxeles por centímetro o más se lee mejor.",
         "pins": "No se probaron los botones, el LED ni el zumbador: {why}.",
         "pins.none": "este ordenador no tiene pines GPIO",
         "pins.mock": 'la configuración pone gpio.pin_factory = "mock"',
@@ -203,6 +218,8 @@ def fix(finding: Said, lang: str = "en") -> str:
 
 
 def _variant(finding: Said) -> str:
+    if finding.key == "density" and finding.params.get("level", "good") != "good":
+        return f"density.{finding.params['level']}"
     if finding.key == "exposure" and not finding.ok:
         return f"exposure.{finding.params['level']}"
     if finding.key == "speaker" and not finding.ok and finding.params.get("problem"):

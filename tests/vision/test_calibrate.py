@@ -28,6 +28,33 @@ def test_calibration_places_table_points_within_millimetres(
         assert error < limit_mm, f"seed {seed}: {error:.2f} mm"
 
 
+def test_a_webcam_frame_places_table_points_as_well_as_the_default_camera() -> None:
+    """A 1280x720 frame sees a 50 mm marker 22-35 pixels wide: its corners alone were up to
+    3.5 px (4 mm of table) off, its whole pattern aligned is within a pixel."""
+    camera = Camera.preset("hard", frame_size=(1280, 720))
+    for seed in (7001, 7002, 7003):
+        scene = random_scene(seed, n_cards=5, n_dice=1)
+        frame = render(scene, seed, camera)
+        calibration = calibrate(frame)
+        assert calibration is not None and calibration.markers == (0, 1, 2, 3)
+        view = camera_view(seed, camera, scene.layout)
+        error = np.abs(calibration.to_table(view.to_pixels(GRID)) - GRID).max()
+        assert error < 2.0, f"seed {seed}: {error:.2f} mm"
+
+
+def test_the_frame_density_is_pixels_per_table_millimetre() -> None:
+    """Pixels per mm of table: what a camera's frame size and height come to."""
+    scene = random_scene(4, n_cards=5, n_dice=1)
+    for size in ((1456, 1088), (1280, 720)):
+        camera = Camera.preset("easy", frame_size=size)
+        view = camera_view(4, camera, scene.layout)
+        marker = TableLayout().marker_corners()[0]
+        across = np.linalg.norm(np.diff(view.to_pixels(marker), axis=0), axis=1).mean()
+        density = calibrate(render(scene, 4, camera)).px_per_mm((420.0, 315.0))
+        assert density == pytest.approx(across / 50.0, rel=0.1)
+    assert 0.95 < density < 1.1  # a 720p frame that holds the whole table: about 1 px/mm
+
+
 def test_top_down_shows_the_markers_where_the_layout_puts_them() -> None:
     scene = random_scene(4, n_cards=5, n_dice=1)
     frame = render(scene, 4, Camera.hard())

@@ -49,3 +49,21 @@ def test_every_game_measures_under_a_lamp_s_glare(game: str, capsys) -> None:
             eval_vision.main(["--game", game, "--scenes", "1", "--glare", bad])
         assert stop.value.code == 2
         assert "--glare" in capsys.readouterr().err
+
+
+def test_frame_size_films_at_a_webcam_s_size_for_every_game(capsys) -> None:
+    """`--frame-size WxH`: the same measure at another camera's frame size, each game's."""
+    for game in ("caboose", "switching", "yardmaster-express"):
+        args = ["--game", game, "--scenes", "1", "--seed", "7000", "--frame-size", "1280x720"]
+        assert eval_vision.main([*args, "--json"]) == 0
+        result = json.loads(capsys.readouterr().out)
+        assert result["frame_size"] == [1280, 720]
+
+
+@pytest.mark.parametrize("size", ["1280", "1280x", "0x720", "1280x720x3", "big"])
+def test_a_frame_size_that_is_none_is_refused_in_one_line(size: str, capsys) -> None:
+    with pytest.raises(SystemExit) as stop:
+        eval_vision.main(["--frame-size", size])
+    assert stop.value.code == 2
+    said = capsys.readouterr().err.strip()
+    assert "\n" not in said and "such as 1280x720" in said

@@ -123,6 +123,26 @@ def test_a_lamp_reflected_on_the_table_is_glare_with_where_it_is() -> None:
     assert found(checked(frame_of(Scene())), "glare")[0].ok
 
 
+@pytest.mark.parametrize(
+    ("size", "level", "ready"),
+    [((1456, 1088), "good", True), ((728, 544), "coarse", True), ((700, 300), "too_coarse", False)],
+)
+def test_how_finely_the_camera_sees_the_table_is_said(
+    size: tuple[int, int], level: str, ready: bool
+) -> None:
+    """Pixels a centimetre of table: the default camera's reads as tuned, a smaller frame's
+    asks about dice more often, under 5 the camera reads nothing and the check says so."""
+    report = checked(render(Scene(), 3, replace(Camera.easy(), frame_size=size)))
+    (density,) = found(report, "density")
+    assert density.params["level"] == level and report.ready == ready
+    if level == "too_coarse":
+        assert report.first_fix == density
+        assert "4.1 pixels a centimetre, at least 5 are needed" in density.said()
+        assert "Acerca la cámara" in (density.fix("es") or "")
+    if level == "coarse":
+        assert "dice are asked about more often than at 8.5" in density.said()
+
+
 def test_a_play_area_cut_off_names_the_side() -> None:
     frame = frame_of(Scene())[:, :600]  # the right of the table out of the picture
     report = checked(frame)
@@ -219,6 +239,14 @@ EVERY_FINDING = [
     Finding("exposure", False, {"level": "bright", "median": 250}),
     Finding("glare", True, {"spots": 0, "place": None}),
     Finding("glare", False, {"spots": 2, "place": "top_left"}),
+    *[
+        Finding(
+            "density",
+            level != "too_coarse",
+            {"per_cm": per_cm, "fine": 8.5, "least": 5, "level": level},
+        )
+        for per_cm, level in ((9.6, "good"), (6.3, "coarse"), (3.9, "too_coarse"))
+    ],
     Finding("pins", True, {"why": "none"}),
     Finding("pins", True, {"why": "mock"}),
     Finding("button", True, {"button": "pass", "pin": 17, "seconds": 20.0, "seen": None}),

@@ -248,6 +248,16 @@ def test_a_frame_that_shows_no_table_says_why_and_reads_no_train(frame, key: str
     assert all(p.text() and p.as_json()["text"] == p.text() for p in yard.problems)
 
 
+def test_a_table_seen_too_coarsely_is_said_rather_than_a_train_left_out() -> None:
+    """A 720p webcam over the whole Yardmaster table, tilted: 5.2 pixels a centimetre, where
+    the cards' white margins blur shut and a whole train of six went unseen, nothing said."""
+    truth = scenes.random_yard(7001)
+    yard = read_yard(render(truth.scene, 7001, Camera.preset("hard", frame_size=(1280, 720))))
+    assert [p.key for p in yard.problems] == ["too_coarse"]
+    assert "5.2 pixels a centimetre, at least 5.5" in yard.problems[0].text()
+    assert yard.trains == () and yard.loose == ()
+
+
 def test_eval_vision_on_a_seeded_hard_run_reads_above_its_measured_floor(capsys) -> None:
     # measured (OpenCV 4.11): 20 hard scenes from seed 1000, 393 cards, 393 right, none
     # wrong; the floor leaves a few cards for other OpenCV versions' rounding

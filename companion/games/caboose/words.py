@@ -626,6 +626,9 @@ CAMERA: dict[str, dict[str, str]] = {
         "markers_hidden_one": "no se ve el marcador {markers} de la mesa: ¿hay algo encima?",
         "markers_hidden": "no se ven los marcadores {markers} de la mesa: ¿hay algo encima?",
         "no_table": "no se puede situar la mesa: se ven menos de dos marcadores",
+        "too_coarse": "la cámara ve la mesa con muy poco detalle ({per_cm} píxeles por "
+        "centímetro, hacen falta al menos {least}): acerca la cámara a la mesa o elige un tamaño "
+        "de imagen mayor",
         "frame_unread": "esta imagen no se ha podido leer ({error})",
         "cards_unread_one": "1 carta no se ha podido leer: ¿hay algo encima?",
         "cards_unread": "{n} cartas no se han podido leer: ¿hay algo encima?",

@@ -160,6 +160,9 @@ TEXT: dict[str, dict[str, str]] = {
         "session_glare": "a reflection hides part of the table: move the lamp or tilt the camera",
         "session_markers_hidden": "table markers not seen ({markers}): is something lying on them?",
         "session_no_table": "cannot place the table: fewer than two markers are visible",
+        "session_too_coarse": "the camera sees the table too coarsely ({per_cm} pixels a "
+        "centimetre, at least {least} are needed): bring the camera nearer the table or "
+        "choose a larger picture size",
         "session_frame_unread": "this picture could not be read ({error})",
         "session_cards_unsure": "{n} cards could not be read surely: is something lying on them?",
         "session_cards_unsure_one": "1 card could not be read surely: is something lying on it?",
@@ -294,6 +297,9 @@ TEXT: dict[str, dict[str, str]] = {
         "session_glare": "un reflejo tapa parte de la mesa: mueve la lámpara o inclina la cámara",
         "session_markers_hidden": "no se ven marcadores de la mesa ({markers}): ¿hay algo encima?",
         "session_no_table": "no se puede situar la mesa: se ven menos de dos marcadores",
+        "session_too_coarse": "la cámara ve la mesa con muy poco detalle ({per_cm} píxeles por "
+        "centímetro, hacen falta al menos {least}): acerca la cámara a la mesa o elige un "
+        "tamaño de imagen mayor",
         "session_frame_unread": "esta imagen no se ha podido leer ({error})",
         "session_cards_unsure": "{n} cartas no se han podido leer con seguridad: ¿hay algo encima?",
         "session_cards_unsure_one": "1 carta no se ha podido leer con seguridad: ¿hay algo encima?",

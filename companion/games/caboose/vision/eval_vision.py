@@ -40,7 +40,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from companion.arguments import CommandLine
+from companion.arguments import CommandLine, frame_size
 from companion.games.caboose import scenes as synthetic
 from companion.games.caboose.follow import FollowConfig
 from companion.games.caboose.rules import edition as editions
@@ -48,6 +48,7 @@ from companion.games.caboose.rules.dice import face_map_for
 from companion.games.caboose.rules.edition import EDITIONS
 from companion.games.caboose.vision.observation import Observation, VisionConfig
 from companion.games.caboose.vision.observe import observe
+from companion.hardware import FRAME_SIZE
 from companion.synthetic import add_glare_option
 from companion.synthetic.photo_dice import HALVES, PhotoDice, PhotoDiceMissing, PhotoDie
 from companion.vision.eval_dice import PHOTOS
@@ -200,6 +201,7 @@ def evaluate(
     dice_on_cards: float = 0.0,
     grey: bool = False,
     glare: float = 0.0,
+    frame_size: tuple[int, int] | None = None,
 ) -> dict:
     """Render and recognise `scenes` scenes, their dice drawn or (`dice` "real") cut from the
     photographs in `dice_photos` (PhotoDiceMissing when there are none), from the half
@@ -207,7 +209,8 @@ def evaluate(
     share `dice_on_cards` of them lying on a card (scenes.random_scene), through a `grey`
     camera (no colour) if asked; the summary that `--json` prints, with the dice on cards
     and the cards under them (`ON_CARDS`) when some lie there; `glare` the share of the
-    frame a lamp's reflection covers at most."""
+    frame a lamp's reflection covers at most; `frame_size` films at another size than the
+    camera's default."""
     if dice not in DICE:
         raise ValueError(f"unknown dice {dice!r}: use drawn, real or printed")
     cv2.setNumThreads(1)
@@ -216,19 +219,21 @@ def evaluate(
         photo_dice_stream(PhotoDice(dice_photos, dice_half), seed, used) if dice == "real" else None
     )
     face_map = face_map_for(editions.load(edition)) if dice == "real" else None
-    camera = replace(synthetic.Camera.preset(difficulty, glare), grey=grey)
-    config = VisionConfig.for_edition(edition)
+    camera = replace(
+        synthetic.Camera.preset(difficulty, glare=glare, frame_size=frame_size), grey=grey
+    )
+    config = VisionConfig.for_edition(edition, frame_size=camera.frame_size)
     if dice == "printed":
         with tempfile.TemporaryDirectory(prefix="caboose-box-") as folder:
             synthetic.teach_printed_box(edition, config.layout, camera.frame_size, Path(folder))
-            config = VisionConfig.for_edition(edition, Path(folder))
+            config = VisionConfig.for_edition(edition, Path(folder), frame_size=camera.frame_size)
     warm = synthetic.random_scene(seed + scenes, edition, n_cards=3, n_dice=1)
     config.faces()  # the catalogue is built once, at start-up: not a frame's latency
     observe(synthetic.render(warm, seed + scenes, camera), config)
     totals = {"cards": 0, "cards_right": 0, "cards_extra": 0, "dice": 0, "dice_right": 0,
               "dice_wheels_right": 0, "dice_extra": 0, "railway_exact": 0, "dice_unseen": 0,
               "dice_as_wheels": 0, "dice_asked": 0, "dice_wrong_sure": 0,
-              "caboose_right": 0} | dict.fromkeys(ON_CARDS, 0)  # fmt: skip
+              "caboose_right": 0, "too_coarse": 0} | dict.fromkeys(ON_CARDS, 0)  # fmt: skip
     wall, cpu, still, render_ms, plain, pos, rot = [], [], [], [], [], [], []
     failures: list[dict] = []
     for i in range(scenes):
@@ -254,6 +259,7 @@ def evaluate(
         observe(frame, config, calibration=seen.calibration, back=(back.x, back.y))
         still.append((time.perf_counter() - start) * 1000)
         result = score_scene(scene, seen, face_map)
+        result["too_coarse"] = any(p.key == "too_coarse" for p in seen.problems)
         for key in totals:
             totals[key] += int(result[key])
         pos += result["position_err_mm"]
@@ -287,6 +293,7 @@ def evaluate(
         "cards_accuracy": ratio(totals["cards_right"], totals["cards"]),
         "cards_extra": totals["cards_extra"],
         "railway_exact": ratio(totals["railway_exact"], scenes),
+        "frames_too_coarse": totals["too_coarse"],  # said so, nothing read
         "caboose_accuracy": ratio(totals["caboose_right"], scenes),
         "dice": totals["dice"],
         "dice_accuracy": ratio(totals["dice_right"], totals["dice"]),
@@ -367,6 +374,13 @@ def main(argv: list[str] | None = None) -> int:
         help="a camera without colour: every frame one brightness in three equal channels",
     )
     add_glare_option(parser)
+    parser.add_argument(
+        "--frame-size",
+        type=frame_size,
+        default=FRAME_SIZE,
+        metavar="WxH",
+        help=f"film at this size (default {FRAME_SIZE[0]}x{FRAME_SIZE[1]}, a 720p webcam 1280x720)",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON document")
     args = parser.parse_args(argv)
     if args.scenes < 1:
@@ -387,6 +401,7 @@ def main(argv: list[str] | None = None) -> int:
             args.dice_on_cards,
             args.grey,
             args.glare,
+            args.frame_size,
         )
     except PhotoDiceMissing as missing:
         print(f"{parser.prog}: {missing}", file=sys.stderr)
@@ -401,6 +416,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"cards    {result['cards_accuracy']:.2%} of {result['cards']} "
           f"({result['cards_extra']} seen that are not there)")  # fmt: skip
     print(f"railway  {result['railway_exact']:.2%} of scenes exact")
+    if result["frames_too_coarse"]:
+        print(f"         {result['frames_too_coarse']} frames said the camera sees the table "
+              "too coarsely (nothing read)")  # fmt: skip
     print(f"caboose  {result['caboose_accuracy']:.2%} of scenes on the right card")
     print(f"dice     {result['dice_accuracy']:.2%} of {result['dice']} "
           f"({result['dice_extra']} seen that are not there)")  # fmt: skip

@@ -76,7 +76,7 @@ from companion.games.caboose.vision.problems import Problem, counted
 from companion.games.caboose.vision.railway_order import card_under, railway_order
 from companion.games.caboose.vision.touching_cards import touching_cards
 from companion.pose import Pose
-from companion.vision.calibrate import Calibration, calibrate, top_down
+from companion.vision.calibrate import LEAST_PX_PER_MM, Calibration, calibrate, top_down
 from companion.vision.frame_checks import glare_mask
 from companion.vision.table import TableLayout, card_corners, lies_on, on_card
 from companion.vision.unlike_table import unlike_table
@@ -132,6 +132,11 @@ def observe(
         elif seen is None:
             problems.append(Problem("no_table"))
             return Observation(problems=tuple(problems))
+    density = seen.px_per_mm((config.layout.width / 2, config.layout.height / 2))
+    if density < LEAST_PX_PER_MM:  # pips of a pixel, cards unfound: said, not misread
+        least = round(LEAST_PX_PER_MM * 10)
+        problems.append(Problem("too_coarse", {"per_cm": round(density * 10, 1), "least": least}))
+        return Observation(problems=tuple(problems), calibration=seen)
     try:
         top = top_down(frame, seen, config.layout, config.px_per_mm)
         return _recognise(frame, top, seen, config, back, problems, apart)
@@ -176,7 +181,8 @@ def _recognise(
     if glare is not None:
         problems.append(Problem("glare"))  # frame_checks.GLARE_KEY, as every game says it
     outlines = None if config.catalogue is None else unlike_table(top, config.layout, k)
-    poses = card_poses(grey, config, outlines)
+    centre = (config.layout.width / 2, config.layout.height / 2)
+    poses = card_poses(grey, config, outlines, calibration.px_per_mm(centre))
     half = cv2.resize(top, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
     corners = [card_corners(pose, config.card_mm) for pose in poses]
     token = find_caboose(half, k / 2, config.token, corners)

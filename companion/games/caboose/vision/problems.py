@@ -27,6 +27,8 @@ PROBLEMS: dict[str, str] = {
     "markers_hidden_one": "table marker {markers} not seen: is something lying on it?",
     "markers_hidden": "table markers {markers} not seen: is something lying on it?",
     "no_table": "cannot place the table: fewer than two markers are visible",
+    "too_coarse": "the camera sees the table too coarsely ({per_cm} pixels a centimetre, at "
+    "least {least} are needed): bring the camera nearer the table or choose a larger picture size",
     "frame_unread": "this frame could not be read ({error})",
     "cards_unread_one": "1 card could not be read: is something lying on it?",
     "cards_unread": "{n} cards could not be read: is something lying on it?",

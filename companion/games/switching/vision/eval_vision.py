@@ -31,9 +31,10 @@ from typing import Any
 
 import cv2
 
-from companion.arguments import CommandLine
+from companion.arguments import CommandLine, frame_size
 from companion.games.switching import scenes
 from companion.games.switching.vision.reader import SeenBoard, read_board
+from companion.hardware import FRAME_SIZE
 from companion.synthetic import Camera, add_glare_option, render
 from companion.vision.plain_pass import plain_pass_ms, times
 
@@ -82,11 +83,17 @@ def score(truth: scenes.Shown, seen: SeenBoard) -> dict[str, int]:
     return counts
 
 
-def evaluate(scenes_n: int, seed: int, difficulty: str, glare: float = 0.0) -> dict[str, Any]:
+def evaluate(
+    scenes_n: int,
+    seed: int,
+    difficulty: str,
+    glare: float = 0.0,
+    frame_size: tuple[int, int] = FRAME_SIZE,
+) -> dict[str, Any]:
     """Render and read `scenes_n` scenes from `seed` on, a lamp's reflection over `glare` of
-    the frame at most: the summary `--json` prints."""
+    the frame at most, filmed at `frame_size`: the summary `--json` prints."""
     cv2.setNumThreads(1)
-    camera = Camera.preset(difficulty, glare)
+    camera = Camera.preset(difficulty, glare=glare, frame_size=frame_size)
     warm = scenes.random_table(seed + scenes_n)  # the first frame pays for imports and caches
     read_board(render(warm.scene, seed + scenes_n, camera), warm.board)
     totals = dict.fromkeys(COUNTS, 0)
@@ -141,8 +148,8 @@ def report(result: dict[str, Any]) -> str:
     """The run's figures in words, as eval-vision and the bench print them."""
     r = result
     return "\n".join([
-        f"{r['scenes']} {r['difficulty']} scenes of the switching-track game, seed {r['seed']} "
-        f"({r['hands']} with a hand over the board)",
+        f"{r['scenes']} {r['difficulty']} scenes of the switching-track game, seed {r['seed']}, "
+        f"{r['frame_size'][0]}x{r['frame_size'][1]} ({r['hands']} with a hand over the board)",
         f"trains   {r['trains_accuracy']:.2%} of {r['trains']} read right; {r['trains_unsure']} "
         f"unsure (asked, never guessed), {r['trains_wrong']} wrong and sure, "
         f"{r['trains_extra']} seen where none stands",
@@ -169,11 +176,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0, help="seed of the first scene")
     parser.add_argument("--difficulty", choices=("easy", "hard"), default="hard")
     add_glare_option(parser)
+    parser.add_argument(
+        "--frame-size",
+        type=frame_size,
+        default=FRAME_SIZE,
+        metavar="WxH",
+        help=f"film at this size (default {FRAME_SIZE[0]}x{FRAME_SIZE[1]}, a 720p webcam 1280x720)",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON document")
     args = parser.parse_args(argv)
     if args.scenes < 1 or args.seed < 0:
         parser.error("--scenes is 1 or more and --seed 0 or more")
-    result = evaluate(args.scenes, args.seed, args.difficulty, args.glare)
+    result = evaluate(args.scenes, args.seed, args.difficulty, args.glare, args.frame_size)
     if args.json:
         print(json.dumps(result))
         return 0

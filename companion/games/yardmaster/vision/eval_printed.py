@@ -70,12 +70,18 @@ def teach_stand_in(
     return deck, pictures
 
 
-def evaluate_printed(scenes_n: int, seed: int, difficulty: str, glare: float = 0.0) -> dict:
+def evaluate_printed(
+    scenes_n: int,
+    seed: int,
+    difficulty: str,
+    glare: float = 0.0,
+    frame_size: tuple[int, int] | None = None,
+) -> dict:
     """Teach the stand-in deck, then render and read `scenes_n` scenes from `seed` on (a
-    lamp's reflection over `glare` of the frame at most): the summary eval_vision.evaluate
-    gives for our design, with the time teaching took."""
+    lamp's reflection over `glare` of the frame at most), filmed at `frame_size`: the
+    summary eval_vision.evaluate gives for our design, with the time teaching took."""
     cv2.setNumThreads(1)
-    camera = Camera.preset(difficulty, glare)
+    camera = Camera.preset(difficulty, glare=glare, frame_size=frame_size)
     start = time.perf_counter()
     deck, pictures = teach_stand_in()
     catalogue = Catalogue(dict(zip(deck.faces, pictures, strict=True)))

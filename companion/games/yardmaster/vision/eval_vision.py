@@ -26,26 +26,34 @@ import time
 
 import cv2
 
-from companion.arguments import CommandLine
+from companion.arguments import CommandLine, frame_size
 from companion.games.yardmaster import scenes
 from companion.games.yardmaster.vision.eval_printed import evaluate_printed
 from companion.games.yardmaster.vision.reader import ReaderConfig, read_yard
 from companion.games.yardmaster.vision.scoring import summary, tally
+from companion.hardware import FRAME_SIZE
 from companion.synthetic import Camera, add_glare_option, render
 from companion.vision.plain_pass import plain_pass_ms, times
 
 
-def evaluate(scenes_n: int, seed: int, difficulty: str, glare: float = 0.0) -> dict:
+def evaluate(
+    scenes_n: int,
+    seed: int,
+    difficulty: str,
+    glare: float = 0.0,
+    frame_size: tuple[int, int] = FRAME_SIZE,
+) -> dict:
     """Render and read `scenes_n` scenes from `seed` on, a lamp's reflection over `glare` of
-    the frame at most: the summary `--json` prints."""
+    the frame at most, filmed at `frame_size`: the summary `--json` prints."""
     cv2.setNumThreads(1)
-    camera = Camera.preset(difficulty, glare)
+    camera = Camera.preset(difficulty, glare=glare, frame_size=frame_size)
     config = ReaderConfig()
     warm = scenes.random_yard(seed + scenes_n)  # the first frame pays for imports and caches
     read_yard(render(warm.scene, seed + scenes_n, camera), config)
     totals: dict[str, int] = {}
     wall, cpu, still, plain, render_ms = [], [], [], [], []
     failures = []
+    coarse = 0  # frames that said the table is seen too coarsely (their cards are missing)
     for i in range(scenes_n):
         scene_seed = seed + i
         truth = scenes.random_yard(scene_seed)
@@ -61,6 +69,7 @@ def evaluate(scenes_n: int, seed: int, difficulty: str, glare: float = 0.0) -> d
         read_yard(frame, config, calibration=seen.calibration)  # a still camera's next frame
         still.append((time.perf_counter() - start) * 1000)
         tally(totals, failures, scene_seed, truth, seen)
+        coarse += any(p.key == "too_coarse" for p in seen.problems)
     return {
         "game": "yardmaster-express",
         "scenes": scenes_n,
@@ -70,6 +79,7 @@ def evaluate(scenes_n: int, seed: int, difficulty: str, glare: float = 0.0) -> d
         "glare": camera.glare,
         "table_mm": [config.layout.width, config.layout.height],
         **summary(totals),
+        "frames_too_coarse": coarse,
         **times(
             latency_ms=wall,
             cpu_ms=cpu,
@@ -113,17 +123,22 @@ def main(argv: list[str] | None = None) -> int:
         "design, taught first as `companion enroll` teaches a box (vision/eval_printed.py)",
     )
     add_glare_option(parser)
+    parser.add_argument(
+        "--frame-size",
+        type=frame_size,
+        default=FRAME_SIZE,
+        metavar="WxH",
+        help=f"film at this size (default {FRAME_SIZE[0]}x{FRAME_SIZE[1]}, a 720p webcam 1280x720)",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON document")
     args = parser.parse_args(argv)
-    if args.design == "printed":
-        result = evaluate_printed(args.scenes, args.seed, args.difficulty, args.glare)
-    else:
-        result = evaluate(args.scenes, args.seed, args.difficulty, args.glare)
+    chosen = (args.scenes, args.seed, args.difficulty, args.glare, args.frame_size)
+    result = evaluate_printed(*chosen) if args.design == "printed" else evaluate(*chosen)
     if args.json:
         print(json.dumps(result))
         return 0
     print(f"{result['scenes']} {args.difficulty} scenes of Yardmaster Express, seed "
-          f"{args.seed}, {args.design} cards")  # fmt: skip
+          f"{args.seed}, {args.design} cards, {'x'.join(map(str, args.frame_size))}")  # fmt: skip
     print(f"cards    {result['cards_accuracy']:.2%} of {result['cards']} read right: "
           + ", ".join(f"{kind.replace('_', ' ')} {v['right']}/{v['cards']}"
                       for kind, v in result["by_kind"].items()))  # fmt: skip
@@ -132,6 +147,9 @@ def main(argv: list[str] | None = None) -> int:
           f"missing, {result['cards_extra']} seen past a train's end")  # fmt: skip
     print(f"trains   {result['trains_exact']:.2%} of {result['trains']} exact "
           f"({result['trains_extra']} seen that are not there)")  # fmt: skip
+    if result.get("frames_too_coarse"):
+        print(f"         {result['frames_too_coarse']} frames said the camera sees the table "
+              "too coarsely (their cards count as missing)")  # fmt: skip
     r = result
     print(f"time     {r['latency_ms_p50']} ms a frame, {r['latency_ratio_p50']}x a plain OpenCV "
           f"pass over it ({r['plain_pass_ms_p50']} ms); p95 {r['latency_ms_p95']} ms, "

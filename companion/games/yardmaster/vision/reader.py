@@ -51,13 +51,18 @@ from companion.games.yardmaster import art, cards
 from companion.games.yardmaster import edition as editions
 from companion.games.yardmaster.scenes import TABLE
 from companion.pose import Pose
-from companion.vision.calibrate import Calibration, calibrate, top_down
+from companion.vision.calibrate import LEAST_PX_PER_MM, Calibration, calibrate, top_down
 from companion.vision.frame_checks import as_bgr, colourless, glare_mask
 from companion.vision.table import TableLayout, rotate
 
 UNSURE = "?"  # the code of a card that was not read surely
 
 _PX_PER_MM = 1.0  # the top-down image's scale: about what the camera sees at best
+# the camera must see the table this finely (frame px per mm at its centre), the shared
+# LEAST_PX_PER_MM and a little more: our cards' 3 mm white margins blur shut below it and
+# a train's frames run into one blob (a 720p webcam's hard tables, seeds 7000-7039: whole
+# trains unseen at 0.52-0.54, every card found from 0.55)
+_LEAST_PX_PER_MM = max(LEAST_PX_PER_MM, 0.55)
 _CROP_SCALE = 2.0  # `_upright`'s pixels a mm
 _CELL_PX, _CELL_MIDDLE = 10, 6  # `_card_grid`'s pixels a cell each way, and those averaged
 _INK_SPREAD = 32  # grey levels between a frame's colour channels, at most; wood's are more
@@ -79,6 +84,8 @@ PROBLEMS: dict[str, str] = {
     "overexposed": "the picture is overexposed: dim the light or lower the camera's exposure",
     "markers_hidden": "table markers {markers} not seen: is something lying on them?",
     "no_table": "cannot place the table: fewer than two markers are visible",
+    "too_coarse": "the camera sees the table too coarsely ({per_cm} pixels a centimetre, at "
+    "least {least} are needed): bring the camera nearer the table or choose a larger picture size",
     "frame_unread": "this frame could not be read ({error})",
     "cards_unsure": "{n} card(s) could not be read surely: is something lying on them?",
     "no_colour": "the picture has no colour, and a railcar's cargo is told by its colour: "
@@ -192,6 +199,10 @@ def read_frame(
         if seen is None:
             problems.append(Problem("no_table"))
             return Yard(problems=tuple(problems))
+    density = seen.px_per_mm((config.layout.width / 2, config.layout.height / 2))
+    if density < _LEAST_PX_PER_MM:  # frames run together, whole trains unseen: said
+        params = {"per_cm": round(density * 10, 1), "least": round(_LEAST_PX_PER_MM * 10, 1)}
+        return Yard(problems=(*problems, Problem("too_coarse", params)), calibration=seen)
     try:
         found = find_cards(top_down(frame, seen, config.layout, _PX_PER_MM))
         glare = glare_mask(frame)
