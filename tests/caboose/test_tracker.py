@@ -187,6 +187,23 @@ def test_the_frame_reader_reads_the_railway_from_the_end_the_hint_names():
     assert codes == [(("3/s", "2/c"), 0), (("2/c", "3/s"), 1)]
 
 
+def test_a_railway_that_reads_the_same_both_ways_is_read_with_the_game_s_caboose():
+    """After a restart nothing says where the back of a 3 4 4 3 railway lay: it is read
+    with the caboose on the card the game has it on, not the mirror card (a demo killed
+    and resumed once stopped on "the caboose belongs on card 4; the camera sees card 1")."""
+    codes = ["3/c", "4/c", "4/c", "3/c"]
+    palindrome = [replace(card, code=code) for card, code in zip(RAILWAY, codes, strict=True)]
+    for game_caboose, read in ((3, 3), (0, 0)):
+        tracker = Tracker(TrackerConfig(still_frames=1))
+        (event,) = tracker.feed(seen(palindrome, caboose=0), codes, game_caboose)
+        assert event.view.caboose == read
+    # once the table has been seen still, the game's caboose overrules no reading
+    tracker = Tracker(TrackerConfig(still_frames=1))
+    tracker.feed(seen(palindrome, caboose=0), codes, 0)
+    (event,) = tracker.feed(seen(palindrome, caboose=1), codes, 3)
+    assert event.view.caboose == 1
+
+
 def test_before_any_still_view_the_hints_railway_says_which_end_is_the_back():
     flipped = Tracker(TrackerConfig(still_frames=1))
     (event,) = flipped.feed(seen(), ["4", "1", "3", "2"])

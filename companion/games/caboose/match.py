@@ -151,7 +151,7 @@ class Match(base.KeptMatch[Snapshot]):
         edition's card size."""
         still = self.following.view if self.following is not None else None
         state = self.snap.state
-        return CameraHint.of(state.railway, still, state.edition.card_mm)
+        return CameraHint.of(state.railway, still, state.edition.card_mm, state.caboose)
 
     def fresh(self, turn: int | None) -> None:
         """A command meant for the last turn as the page saw it (`check_turn`)."""

@@ -97,12 +97,15 @@ class CameraHint:
     the railway back to front as the game has it (before any still view it settles which
     end of the cards is the back), `back`, where the railway's back card lay in the
     last still view the game was told of (table mm; recognition reads the railway from the
-    end nearest it), and `card_mm`, the size of the game's cards (its edition's; None: the
-    size the camera looks for already). The game knows them; the camera keeps no copy."""
+    end nearest it), `card_mm`, the size of the game's cards (its edition's; None: the
+    size the camera looks for already), and `caboose`, the caboose's card as the game has
+    it (what settles a railway that reads the same both ways, before any still view). The
+    game knows them; the camera keeps no copy."""
 
     railway: tuple[str, ...] = ()
     back: tuple[float, float] | None = None
     card_mm: tuple[float, float] | None = None
+    caboose: int | None = None
 
     @classmethod
     def of(
@@ -110,14 +113,16 @@ class CameraHint:
         railway: Sequence[str],
         still: TableView | None,
         card_mm: tuple[float, float] | None = None,
+        caboose: int | None = None,
     ) -> CameraHint:
-        """The hint of a game whose railway is `railway` and whose last still view of the
-        table was `still` (None: not seen still yet), played with cards of `card_mm`."""
+        """The hint of a game whose railway is `railway` with the caboose on its card
+        `caboose` and whose last still view of the table was `still` (None: not seen still
+        yet), played with cards of `card_mm`."""
         back = None
         if still is not None and still.railway:
             pose = still.railway[0].pose
             back = pose.x, pose.y
-        return cls(tuple(railway), back, card_mm)
+        return cls(tuple(railway), back, card_mm, caboose)
 
 
 @dataclass(frozen=True)
@@ -198,15 +203,19 @@ class Tracker:
         )
 
     def feed(
-        self, observation: Observation, expected: Sequence[str] | None = None
+        self,
+        observation: Observation,
+        expected: Sequence[str] | None = None,
+        caboose: int | None = None,
     ) -> list[TableEvent]:
         """One frame's observation; the events if the table has just become still on a
-        new view, else none. `expected` is the railway as the game has it (back to front):
-        before any still view it settles which end of the cards is the back."""
+        new view, else none. `expected` is the railway as the game has it (back to front)
+        and `caboose` its caboose's card: before any still view they settle which end of
+        the cards is the back."""
         if observation.problems:
             self._candidate, self._count = None, 0  # a hand, a hidden card: not still
             return []
-        view = self._oriented(view_of(observation, self.config.zone), expected)
+        view = self._oriented(view_of(observation, self.config.zone), expected, caboose)
         if self._candidate is not None and self.same(view, self._candidate):
             self._count += 1
         else:
@@ -220,13 +229,19 @@ class Tracker:
             return []
         return self._changes(before, view)
 
-    def _oriented(self, view: TableView, expected: Sequence[str] | None) -> TableView:
+    def _oriented(
+        self, view: TableView, expected: Sequence[str] | None, caboose: int | None = None
+    ) -> TableView:
         """The view with its railway read the right way round. Recognition reads it from
         the end nearest the last back it was told of; when cards leave the back, or the
         players slide the whole railway, that can be the wrong end. The reading that
         keeps more of the last still railway in place wins; when neither explains it
         (the first view, a slid railway), the one that reads as the game's railway
-        (`expected`) does; a railway slid as a whole is read as it lay."""
+        (`expected`) does; a railway slid as a whole is read as it lay. A railway that
+        reads the same both ways (3 4 4 3) seen first after a restart, when nothing says
+        where its back lay, is read with the caboose where the game has it (`caboose`):
+        nothing on the table tells its ends apart, and reading it the other way would
+        say the caboose stands on a card it does not."""
         if len(view.railway) < 2:
             return view
         flipped = replace(
@@ -243,6 +258,16 @@ class Tracker:
             ):
                 return flipped
         if expected and _reads(flipped, expected) and not _reads(view, expected):
+            return flipped
+        if (
+            self.still is None
+            and expected
+            and caboose is not None
+            and _reads(view, expected)
+            and _reads(flipped, expected)
+            and view.caboose != caboose
+            and flipped.caboose == caboose
+        ):
             return flipped
         return view
 
@@ -360,4 +385,4 @@ class FrameReader:
             )
         if self.last is None:
             return []
-        return self.tracker.feed(self.last, hint.railway)
+        return self.tracker.feed(self.last, hint.railway, hint.caboose)
