@@ -15,7 +15,7 @@ game's package may use it.
 
 from __future__ import annotations
 
-from companion.synthetic.camera import Camera, View, add_glare_option, camera_view, render
+from companion.synthetic.camera import Camera, View, add_camera_options, camera_view, render
 from companion.synthetic.scene import Card, Hand, Picture, PlacedDie, Scene, Token
 
 __all__ = [
@@ -27,7 +27,7 @@ __all__ = [
     "Scene",
     "Token",
     "View",
-    "add_glare_option",
+    "add_camera_options",
     "camera_view",
     "render",
 ]

@@ -21,6 +21,7 @@ from functools import cache
 import cv2
 import numpy as np
 
+from companion.arguments import frame_size
 from companion.hardware import FRAME_SIZE
 from companion.synthetic.scene import Scene
 from companion.synthetic.surface import CANVAS_PX_PER_MM, draw_table
@@ -92,9 +93,10 @@ class Camera:
         return camera if frame_size is None else replace(camera, frame_size=frame_size)
 
 
-def add_glare_option(parser: argparse.ArgumentParser) -> None:
-    """eval-vision's `--glare [SHARE]`, the same for every game: a lamp's reflection over
-    SHARE of the frame at most (GLARE_SHARE when no share is given; default none)."""
+def add_camera_options(parser: argparse.ArgumentParser) -> None:
+    """eval-vision's camera options, the same for every game: `--glare [SHARE]`, a lamp's
+    reflection over SHARE of the frame at most (GLARE_SHARE when no share is given; default
+    none), and `--frame-size WxH`, filming at another size than the default camera's."""
 
     def share(text: str) -> float:
         try:
@@ -114,6 +116,13 @@ def add_glare_option(parser: argparse.ArgumentParser) -> None:
         metavar="SHARE",
         help="a ceiling lamp's reflection on the table, over SHARE of the frame at most "
         f"(default none; {GLARE_SHARE} when SHARE is not given)",
+    )
+    parser.add_argument(
+        "--frame-size",
+        type=frame_size,
+        default=FRAME_SIZE,
+        metavar="WxH",
+        help=f"film at this size (default {FRAME_SIZE[0]}x{FRAME_SIZE[1]}, a 720p webcam 1280x720)",
     )
 
 

@@ -40,7 +40,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from companion.arguments import CommandLine, frame_size
+from companion.arguments import CommandLine
 from companion.games.caboose import scenes as synthetic
 from companion.games.caboose.follow import FollowConfig
 from companion.games.caboose.rules import edition as editions
@@ -48,8 +48,7 @@ from companion.games.caboose.rules.dice import face_map_for
 from companion.games.caboose.rules.edition import EDITIONS
 from companion.games.caboose.vision.observation import Observation, VisionConfig
 from companion.games.caboose.vision.observe import observe
-from companion.hardware import FRAME_SIZE
-from companion.synthetic import add_glare_option
+from companion.synthetic import add_camera_options
 from companion.synthetic.photo_dice import HALVES, PhotoDice, PhotoDiceMissing, PhotoDie
 from companion.vision.eval_dice import PHOTOS
 from companion.vision.plain_pass import plain_pass_ms
@@ -373,14 +372,7 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="a camera without colour: every frame one brightness in three equal channels",
     )
-    add_glare_option(parser)
-    parser.add_argument(
-        "--frame-size",
-        type=frame_size,
-        default=FRAME_SIZE,
-        metavar="WxH",
-        help=f"film at this size (default {FRAME_SIZE[0]}x{FRAME_SIZE[1]}, a 720p webcam 1280x720)",
-    )
+    add_camera_options(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON document")
     args = parser.parse_args(argv)
     if args.scenes < 1:

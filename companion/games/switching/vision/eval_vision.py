@@ -31,11 +31,11 @@ from typing import Any
 
 import cv2
 
-from companion.arguments import CommandLine, frame_size
+from companion.arguments import CommandLine
 from companion.games.switching import scenes
 from companion.games.switching.vision.reader import SeenBoard, read_board
 from companion.hardware import FRAME_SIZE
-from companion.synthetic import Camera, add_glare_option, render
+from companion.synthetic import Camera, add_camera_options, render
 from companion.vision.plain_pass import plain_pass_ms, times
 
 COUNTS = (
@@ -175,14 +175,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scenes", type=int, default=100, help="how many (default 100)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the first scene")
     parser.add_argument("--difficulty", choices=("easy", "hard"), default="hard")
-    add_glare_option(parser)
-    parser.add_argument(
-        "--frame-size",
-        type=frame_size,
-        default=FRAME_SIZE,
-        metavar="WxH",
-        help=f"film at this size (default {FRAME_SIZE[0]}x{FRAME_SIZE[1]}, a 720p webcam 1280x720)",
-    )
+    add_camera_options(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON document")
     args = parser.parse_args(argv)
     if args.scenes < 1 or args.seed < 0:

@@ -26,13 +26,13 @@ import time
 
 import cv2
 
-from companion.arguments import CommandLine, frame_size
+from companion.arguments import CommandLine
 from companion.games.yardmaster import scenes
 from companion.games.yardmaster.vision.eval_printed import evaluate_printed
 from companion.games.yardmaster.vision.reader import ReaderConfig, read_yard
 from companion.games.yardmaster.vision.scoring import summary, tally
 from companion.hardware import FRAME_SIZE
-from companion.synthetic import Camera, add_glare_option, render
+from companion.synthetic import Camera, add_camera_options, render
 from companion.vision.plain_pass import plain_pass_ms, times
 
 
@@ -122,14 +122,7 @@ def main(argv: list[str] | None = None) -> int:
         help="our printable cards (default), or a stand-in for a box printed in another "
         "design, taught first as `companion enroll` teaches a box (vision/eval_printed.py)",
     )
-    add_glare_option(parser)
-    parser.add_argument(
-        "--frame-size",
-        type=frame_size,
-        default=FRAME_SIZE,
-        metavar="WxH",
-        help=f"film at this size (default {FRAME_SIZE[0]}x{FRAME_SIZE[1]}, a 720p webcam 1280x720)",
-    )
+    add_camera_options(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON document")
     args = parser.parse_args(argv)
     chosen = (args.scenes, args.seed, args.difficulty, args.glare, args.frame_size)
