@@ -150,7 +150,10 @@ function drawSeats() {
     select.dataset.seats = wanted;
   }
   select.value = String(chosen);
-  $("pick").hidden = seats.length === 0;
+  // a game with no hidden hand has no one to pick (drawAdvice says so): a view arriving
+  // after its answer must not bring the choice back
+  const none = answer && answer.no_hidden_hand && answer.game_kind === view.game_kind;
+  $("pick").hidden = seats.length === 0 || Boolean(none);
 }
 
 // --- asking ---------------------------------------------------------------------------------
