@@ -253,8 +253,10 @@ def test_a_table_seen_too_coarsely_is_said_rather_than_a_train_left_out() -> Non
     the cards' white margins blur shut and a whole train of six went unseen, nothing said."""
     truth = scenes.random_yard(7001)
     yard = read_yard(render(truth.scene, 7001, Camera.preset("hard", frame_size=(1280, 720))))
-    assert [p.key for p in yard.problems] == ["too_coarse"]
-    assert "5.2 pixels a centimetre, at least 5.5" in yard.problems[0].text()
+    # (OpenCV 4.8's marker detector also misses a 22 px marker here: said as well)
+    coarse = [p for p in yard.problems if p.key == "too_coarse"]
+    assert len(coarse) == 1 and {p.key for p in yard.problems} <= {"too_coarse", "markers_hidden"}
+    assert "5.2 pixels a centimetre, at least 5.5" in coarse[0].text()
     assert yard.trains == () and yard.loose == ()
 
 
