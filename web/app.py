@@ -262,6 +262,9 @@ def create_app(
                 # the screen beside the table: drawn as a kiosk from the first frame (the
                 # shell's script, deferred, would show the PIN and start forms for one)
                 kiosk=request.args.get("view") == "table",
+                # the camera's view and the setup view, where a camera watches the table
+                watched=sights is not None,
+                settable=sights is not None and setup_tools is not None,
             )
         )
         if request.args.get("lang") == lang:  # a language the page speaks, asked for

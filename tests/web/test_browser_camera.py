@@ -98,21 +98,18 @@ def test_the_pin_holder_sees_what_the_camera_sees(browser, tmp_path):  # noqa: F
         assert not errors
 
 
-def test_without_a_camera_the_view_says_so_in_spanish(browser, tmp_path):  # noqa: F811
+def test_without_a_camera_the_page_offers_no_camera_or_setup_view(browser, tmp_path):  # noqa: F811
+    """`companion serve`: the page alone referees, so the PIN holder is offered neither a
+    camera's picture nor a table to set up (a button opening "no camera" says nothing)."""
     with serving(tmp_path, camera=False) as url:
-        page, errors = shared.open_page(browser, f"{url}/?lang=es", 390, 844, "es-ES")
-        page.evaluate(f"() => localStorage.setItem('caboose-pin', '{shared.PIN}')")
-        page.reload()
-        assert page.locator("#camera-open").text_content() == "Cámara"
-        page.click("#camera-open")
-        state = page.locator("#camera-state")
-        state.wait_for()
-        page.wait_for_function("() => document.getElementById('camera-state').textContent")
-        assert state.text_content() == (
-            "Ninguna cámara vigila esta mesa: la página sola arbitra la partida."
-        )
-        assert page.locator("#camera-picture").is_hidden()
-        assert not errors
+        for lang, locale in (("en", "en-GB"), ("es", "es-ES")):
+            page, errors = shared.open_page(browser, f"{url}/?lang={lang}", 390, 844, locale)
+            page.evaluate(f"() => localStorage.setItem('caboose-pin', '{shared.PIN}')")
+            page.reload()
+            page.wait_for_selector("#start-details", state="visible")
+            assert page.locator("#camera-open, #camera, #setup-open, #setup-view").count() == 0
+            assert not errors
+            page.close()
 
 
 def test_the_screen_beside_the_table_has_no_camera(browser, tmp_path):  # noqa: F811

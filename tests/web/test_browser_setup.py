@@ -199,20 +199,6 @@ def test_screenshots_in_the_other_language(browser, tmp_path):  # noqa: F811
             assert not errors
 
 
-def test_without_a_camera_the_setup_says_so(browser, tmp_path):  # noqa: F811
-    with serving(tmp_path, camera=False) as (url, _, _):
-        page, errors = shared.open_page(browser, f"{url}/?lang=es", 390, 844, "es-ES")
-        page.evaluate(f"() => localStorage.setItem('caboose-pin', '{shared.PIN}')")
-        page.reload()
-        page.click("#setup-open")
-        page.wait_for_selector(".setup-note")
-        assert (
-            page.locator(".setup-note").inner_text().startswith("Ninguna cámara vigila esta mesa")
-        )
-        assert page.locator("#setup-tries").is_hidden()
-        assert not errors
-
-
 def test_the_screen_beside_the_table_has_no_setup(browser, tmp_path):  # noqa: F811
     with serving(tmp_path) as (url, _, _):
         page, errors = shared.open_page(browser, f"{url}/?view=table")

@@ -60,21 +60,11 @@ def test_the_page_loads_the_shell_then_the_default_games_page(client):
     game = games.default()
     page = client.get("/").get_data(as_text=True)
     scripts = re.findall(r'<script src="([^"]+)"', page)
-    # then joining from phones (seats.js), which draws around what the game drew, and
-    # setting the table up (setup.js, never on the kiosk)
-    assert scripts == [
-        "/static/shell.js",
-        f"/games/{game.id}/{game.id}.js",
-        "/static/seats.js",
-        "/static/setup.js",
-    ]
+    # then joining from phones (seats.js), which draws around what the game drew; setting
+    # the table up (setup.js) only where a camera watches it (test_browser_setup)
+    assert scripts == ["/static/shell.js", f"/games/{game.id}/{game.id}.js", "/static/seats.js"]
     styles = re.findall(r'<link rel="stylesheet" href="([^"]+)"', page)
-    assert styles == [
-        "/static/app.css",
-        f"/games/{game.id}/{game.id}.css",
-        "/static/seats.css",
-        "/static/setup.css",
-    ]
+    assert styles == ["/static/app.css", f"/games/{game.id}/{game.id}.css", "/static/seats.css"]
     fragment = (game.page / "table.html").read_text()
     ids = re.findall(r'id="([^"]+)"', fragment)
     assert ids and all(f'id="{name}"' in page for name in ids)

@@ -351,6 +351,7 @@ async function nextPicture() {
 }
 
 function setupCamera() {
+  if (!document.getElementById("camera-open")) return;  // no camera watches this table
   document.getElementById("camera-open").addEventListener("click", () =>
     (cameraOpen ? closeCamera() : openCamera()));
   document.getElementById("camera-close").addEventListener("click", closeCamera);
