@@ -103,6 +103,11 @@ def run(scenes: int, seed: int, difficulty: str, colours: tuple[str, ...]) -> di
     return dict(tally)
 
 
+def share(part: int, whole: int) -> str:
+    """A percentage, or a dash where a few tables held no die of that colour."""
+    return f"{part / whole:.1%}" if whole else "-"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--scenes", type=int, default=150)
@@ -121,14 +126,14 @@ def main() -> None:
             n = t.get((colour, "dice"), 0)
             right = t.get((colour, "right"), 0)
             unseen = t.get((colour, "unseen"), 0)
-            print(f"| {name} | {colour} | {n} | {right / n:.1%} | {unseen} | | | | | |")
+            print(f"| {name} | {colour} | {n} | {share(right, n)} | {unseen} | | | | | |")
         n = sum(t.get((c, "dice"), 0) for c in colours)
         right = sum(t.get((c, "right"), 0) for c in colours)
         read = t.get("read", 0)
         print(
-            f"| {name} | all | {n} | **{right / n:.1%}** | "
+            f"| {name} | all | {n} | **{share(right, n)}** | "
             f"{sum(t.get((c, 'unseen'), 0) for c in colours)} | "
-            f"{t.get('fit_right', 0) / read:.1%} | {t.get('learned_right', 0) / read:.1%} | "
+            f"{share(t.get('fit_right', 0), read)} | {share(t.get('learned_right', 0), read)} | "
             f"{t.get('disputed', 0)}: {t.get('disputed_fit_right', 0)} / "
             f"{t.get('disputed_learned_right', 0)} | "
             f"{t.get('wrong_asked', 0)} of {t.get('wrong', 0)} | {t.get('right_asked', 0)} |"
