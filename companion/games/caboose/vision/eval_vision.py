@@ -199,7 +199,7 @@ def evaluate(
     dice_half: str = "even",
     dice_on_cards: float = 0.0,
     grey: bool = False,
-    glare: float = 0.0,
+    glare: float | None = None,
     frame_size: tuple[int, int] | None = None,
 ) -> dict:
     """Render and recognise `scenes` scenes, their dice drawn or (`dice` "real") cut from the
@@ -288,6 +288,7 @@ def evaluate(
         "grey": grey,
         "frame_size": list(camera.frame_size),
         "glare": camera.glare,
+        "glare_odds": round(camera.glare_odds, 4),  # the share of tables with it
         "cards": totals["cards"],
         "cards_accuracy": ratio(totals["cards_right"], totals["cards"]),
         "cards_extra": totals["cards_extra"],

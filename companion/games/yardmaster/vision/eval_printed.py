@@ -74,7 +74,7 @@ def evaluate_printed(
     scenes_n: int,
     seed: int,
     difficulty: str,
-    glare: float = 0.0,
+    glare: float | None = None,
     frame_size: tuple[int, int] | None = None,
 ) -> dict:
     """Teach the stand-in deck, then render and read `scenes_n` scenes from `seed` on (a
@@ -110,6 +110,7 @@ def evaluate_printed(
         "seed": seed,
         "difficulty": difficulty,
         "glare": camera.glare,
+        "glare_odds": round(camera.glare_odds, 4),  # the share of tables with it
         "faces_taught": len(deck.faces),
         "teach_s": round(teach_s, 1),
         **summary(totals),

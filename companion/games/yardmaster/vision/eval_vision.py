@@ -40,7 +40,7 @@ def evaluate(
     scenes_n: int,
     seed: int,
     difficulty: str,
-    glare: float = 0.0,
+    glare: float | None = None,
     frame_size: tuple[int, int] = FRAME_SIZE,
 ) -> dict:
     """Render and read `scenes_n` scenes from `seed` on, a lamp's reflection over `glare` of
@@ -77,6 +77,7 @@ def evaluate(
         "difficulty": difficulty,
         "frame_size": list(camera.frame_size),
         "glare": camera.glare,
+        "glare_odds": round(camera.glare_odds, 4),  # the share of tables with it
         "table_mm": [config.layout.width, config.layout.height],
         **summary(totals),
         "frames_too_coarse": coarse,
