@@ -208,8 +208,8 @@ def evaluate(
     share `dice_on_cards` of them lying on a card (scenes.random_scene), through a `grey`
     camera (no colour) if asked; the summary that `--json` prints, with the dice on cards
     and the cards under them (`ON_CARDS`) when some lie there; `glare` the share of the
-    frame a lamp's reflection covers at most; `frame_size` films at another size than the
-    camera's default."""
+    frame a lamp's reflection covers at most on every table (None: the camera's own);
+    `frame_size` films at another size than the camera's default."""
     if dice not in DICE:
         raise ValueError(f"unknown dice {dice!r}: use drawn, real or printed")
     cv2.setNumThreads(1)

@@ -91,7 +91,8 @@ def evaluate(
     frame_size: tuple[int, int] = FRAME_SIZE,
 ) -> dict[str, Any]:
     """Render and read `scenes_n` scenes from `seed` on, a lamp's reflection over `glare` of
-    the frame at most, filmed at `frame_size`: the summary `--json` prints."""
+    the frame at most on every table (None: the camera's own), filmed at `frame_size`: the
+    summary `--json` prints."""
     cv2.setNumThreads(1)
     camera = Camera.preset(difficulty, glare=glare, frame_size=frame_size)
     warm = scenes.random_table(seed + scenes_n)  # the first frame pays for imports and caches

@@ -78,8 +78,9 @@ def evaluate_printed(
     frame_size: tuple[int, int] | None = None,
 ) -> dict:
     """Teach the stand-in deck, then render and read `scenes_n` scenes from `seed` on (a
-    lamp's reflection over `glare` of the frame at most), filmed at `frame_size`: the
-    summary eval_vision.evaluate gives for our design, with the time teaching took."""
+    lamp's reflection over `glare` of the frame at most, None the camera's own), filmed at
+    `frame_size`: the summary eval_vision.evaluate gives for our design, with the time
+    teaching took."""
     cv2.setNumThreads(1)
     camera = Camera.preset(difficulty, glare=glare, frame_size=frame_size)
     start = time.perf_counter()
