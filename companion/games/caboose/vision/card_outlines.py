@@ -27,6 +27,7 @@ _LEAST_CONTRAST = 8.0
 _RING_SHARE = 0.8  # of a card frame's outline a broken frame still runs along, at least
 _LEAST_SHOWN = 0.4  # of a frame's outline that a lamp's reflection leaves showing, at least
 _GONE_HIDDEN = 0.6  # of what completing a frame adds, at least this much under the reflection
+_LEAST_SIDE = 0.25  # of a frame's side the reflection cuts short, at least this much shows
 Rect = tuple[tuple[float, float], tuple[float, float], float]  # minAreaRect's: centre, sides, angle
 
 
@@ -126,14 +127,14 @@ def _glared_frames(
     dark: np.ndarray, washed: np.ndarray, size_mm: tuple[float, float], k: float, found: list[Pose]
 ) -> list[Pose]:
     """Frames of `size_mm` in the `dark` mask (at `k` px/mm) that run into `washed` (where a
-    lamp's reflection clipped the frame white), none of them `found` already. What shows of
-    such a frame is an open ring: its smallest rectangle is a frame's on one side and
-    shorter on the other (or a frame's both ways, a corner gone). The frame is the
-    rectangle of the right size that keeps the side seen whole and reaches into the washed
-    out part (which must hide at least `_GONE_HIDDEN` of what it adds), whose outline the
-    dark frame follows within a frame's width for at least _RING_SHARE of what is not
-    washed out, and of which at least `_LEAST_SHOWN` shows: a lamp's reflection over part
-    of a card hides its frame there, not the card."""
+    lamp's reflection clipped the frame white), none of them `found` already. What shows of such
+    a frame is an open ring: its smallest rectangle is a frame's on one side and shorter on the
+    other (or a frame's both ways, a corner gone). The frame is the rectangle of the right size
+    that keeps the side seen whole (of the other, at least `_LEAST_SIDE` shows) and reaches into
+    the washed out part (which must hide at least `_GONE_HIDDEN` of what it adds), whose outline
+    the dark frame follows within a frame's width for at least _RING_SHARE of what is not washed
+    out, and of which at least `_LEAST_SHOWN` shows: a lamp's reflection over part of a card
+    hides its frame there, not the card."""
     band = max(round(card_art.FRAME_MM * k), 1)
     hidden = cv2.dilate(washed, np.ones((2 * band + 1,) * 2, np.uint8))
     shown = cv2.bitwise_and(dark, cv2.bitwise_not(hidden))
@@ -172,7 +173,7 @@ def _completed(
         for along in (0, 1):  # the side seen whole lies along axes[along]
             if abs(seen[along] - full) > 0.12 * full or seen[1 - along] > 1.12 * other:
                 continue
-            if seen[1 - along] < 0.25 * other:
+            if seen[1 - along] < _LEAST_SIDE * other:
                 continue
             shift = max(other - seen[1 - along], 0.0) / 2 * k
             for sign in (1.0, -1.0) if shift > 0 else (0.0,):
