@@ -30,8 +30,10 @@ from companion.vision.table import TableLayout
 _MAP_STEP = 8  # the camera remap is computed on this grid and interpolated: it is smooth
 GLARE_SHARE = 0.03  # eval-vision's --glare: a ceiling lamp's reflection, 3 % of the frame
 _GLARE_STREAM = 0x61A4E  # the glare's own random stream: a frame without it is unchanged
+_GLARE_ODDS_STREAM = 0x61A4F  # whether a frame has glare at all, when only some have
 _GLARE_PEAK = 2.0  # the reflection's added light at its centre, in full scales (it clips)
 _GLARE_EDGE = 0.15  # its added light where its extent (`glare`) ends: a visible wash
+HARD_GLARE_ODDS = 1 / 3  # the hard camera's tables with a lamp's reflection (the others none)
 
 
 @dataclass(frozen=True)
@@ -40,7 +42,8 @@ class Camera:
     `rotation` the most it is turned about its axis (degrees); `distortion` the lens's radial
     k1 at worst; `light` and `shadow` the fraction of brightness lost at worst; `noise` the
     sensor noise's standard deviation in grey levels; `blur` a Gaussian sigma in pixels;
-    `glare` the share of the frame a lamp's reflection covers at most (0: none). The
+    `glare` the share of the frame a lamp's reflection covers at most (0: none), on
+    `glare_odds` of the frames (the glare's own random numbers say which). The
     renderer draws each frame's tilt, distortion, light, blur and glare between 0.5x and 1x
     of these, and its rotation anywhere in +/- `rotation`, from the seed. A `grey` camera has
     no colour: its frames hold one brightness in three equal channels, as OpenCV hands on a
@@ -56,6 +59,7 @@ class Camera:
     blur: float = 0.4
     jpeg_quality: int = 92
     glare: float = 0.0
+    glare_odds: float = 1.0
     frame_size: tuple[int, int] = FRAME_SIZE
     grey: bool = False
 
@@ -66,7 +70,10 @@ class Camera:
 
     @classmethod
     def hard(cls) -> Camera:
-        """A camera on a bent arm, a lamp to one side, a cheap lens and a noisy sensor."""
+        """A camera on a bent arm, a lamp to one side, a cheap lens and a noisy sensor, and on
+        a third of the tables (`HARD_GLARE_ODDS`) a ceiling lamp's reflection over up to
+        `GLARE_SHARE` of the frame: a family table under a lamp has one, and every reader
+        must say it, never misread what it washes out."""
         return cls(
             tilt=30.0,
             rotation=180.0,
@@ -76,27 +83,31 @@ class Camera:
             noise=6.0,
             blur=1.1,
             jpeg_quality=70,
+            glare=GLARE_SHARE,
+            glare_odds=HARD_GLARE_ODDS,
         )
 
     @classmethod
     def preset(
-        cls, name: str, *, glare: float = 0.0, frame_size: tuple[int, int] | None = None
+        cls, name: str, *, glare: float | None = None, frame_size: tuple[int, int] | None = None
     ) -> Camera:
-        """ "easy" or "hard", with a lamp's reflection over `glare` of the frame at most
-        (eval-vision's `--glare`), filming at `frame_size` (the default camera's unless
-        given); ValueError names the presets."""
+        """ "easy" or "hard" (whose own glare lies on a share of its tables), with a lamp's
+        reflection over `glare` of the frame at most on every table when it is given
+        (eval-vision's `--glare`; 0: no lamp's reflection on any table), filming at
+        `frame_size` (the default camera's unless given); ValueError names the presets."""
         if name not in ("easy", "hard"):
             raise ValueError(f"unknown camera preset {name!r}: use easy or hard")
         camera = cls.easy() if name == "easy" else cls.hard()
-        if glare > 0:
-            camera = replace(camera, glare=glare)
+        if glare is not None:
+            camera = replace(camera, glare=glare, glare_odds=1.0)
         return camera if frame_size is None else replace(camera, frame_size=frame_size)
 
 
 def add_camera_options(parser: argparse.ArgumentParser) -> None:
     """eval-vision's camera options, the same for every game: `--glare [SHARE]`, a lamp's
-    reflection over SHARE of the frame at most (GLARE_SHARE when no share is given; default
-    none), and `--frame-size WxH`, filming at another size than the default camera's."""
+    reflection over SHARE of the frame at most on every table (GLARE_SHARE when no share is
+    given, 0 none at all; default the preset's own: the hard camera's on a third of its
+    tables), and `--frame-size WxH`, filming at another size than the default camera's."""
 
     def share(text: str) -> float:
         try:
@@ -112,10 +123,11 @@ def add_camera_options(parser: argparse.ArgumentParser) -> None:
         type=share,
         nargs="?",
         const=GLARE_SHARE,
-        default=0.0,
+        default=None,
         metavar="SHARE",
-        help="a ceiling lamp's reflection on the table, over SHARE of the frame at most "
-        f"(default none; {GLARE_SHARE} when SHARE is not given)",
+        help="a ceiling lamp's reflection on every table, over SHARE of the frame at most "
+        f"({GLARE_SHARE} when SHARE is not given, 0 none; default: the hard camera's on "
+        "a third of its tables, none on the easy camera's)",
     )
     parser.add_argument(
         "--frame-size",
@@ -229,7 +241,7 @@ def render(scene: Scene, seed: int, camera: Camera | None = None) -> np.ndarray:
         ox, oy = int(rng.integers(0, width)), int(rng.integers(0, height))
         sample = noise[oy : oy + height, ox : ox + width] * (camera.noise / 16.0)
         frame = cv2.add(frame, sample.astype(np.int16), dtype=cv2.CV_8U)
-    if camera.glare > 0:
+    if has_glare(seed, camera):
         glare_rng = np.random.default_rng([seed, _GLARE_STREAM])
         frame = _add_glare(frame, glare_rng, camera.glare, view, scene.layout)
     if camera.grey:  # a one-channel JPEG, which decodes to three equal channels
@@ -238,6 +250,18 @@ def render(scene: Scene, seed: int, camera: Camera | None = None) -> np.ndarray:
     if not ok:
         return cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR) if camera.grey else frame
     return cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
+
+
+def has_glare(seed: int, camera: Camera) -> bool:
+    """Whether the frame rendered with `seed` through `camera` has a lamp's reflection:
+    always when its `glare_odds` is 1, else as a stream of its own says (the glare's own
+    numbers stay as they were, so a frame with glare is the same whatever the odds)."""
+    if camera.glare <= 0:
+        return False
+    if camera.glare_odds >= 1.0:
+        return True
+    odds = np.random.default_rng([seed, _GLARE_ODDS_STREAM])
+    return bool(odds.uniform() < camera.glare_odds)
 
 
 @cache

@@ -92,7 +92,7 @@ def glare_mask(frame: np.ndarray) -> np.ndarray | None:
     sample = np.ascontiguousarray(frame[::4, ::4])  # a frame without glare ends here, cheaply
     if cv2.countNonZero(cv2.inRange(sample, (_CLIPPED,) * 3, (255,) * 3)) * 16 < least / 2:
         return None
-    clipped = cv2.inRange(frame, (_CLIPPED,) * 3, (255,) * 3)
+    clipped = clipped_white(frame)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(clipped)
     spots = [i for i in range(1, count) if stats[i, cv2.CC_STAT_AREA] >= least]
     if not spots:
@@ -108,6 +108,13 @@ def glare_mask(frame: np.ndarray) -> np.ndarray | None:
         near = cv2.distanceTransform(elsewhere, cv2.DIST_L2, 3) <= reach
         mask[y0:y1, x0:x1][near] = 255
     return mask
+
+
+def clipped_white(image: np.ndarray) -> np.ndarray:
+    """A mask (255) of where `image` (BGR) is clipped white, all three channels at
+    `_CLIPPED` or more: where a lamp's reflection left no detail at all. Within
+    `glare_mask`'s halo, what is not clipped still shows, only paler."""
+    return cv2.inRange(image, (_CLIPPED,) * 3, (255,) * 3)
 
 
 def glared(mask: np.ndarray | None, polygon: np.ndarray) -> bool:

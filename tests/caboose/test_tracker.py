@@ -309,3 +309,24 @@ def test_the_first_view_is_read_as_the_games_railway():
     backwards = Observation(tuple(RAILWAY), (3, 2, 1, 0), 0)
     (event,) = t.feed(backwards, expected=["2/s", "3/s", "1/s", "4/s"])
     assert event.view.codes == ("2/s", "3/s", "1/s", "4/s") and event.view.caboose == 3
+
+
+@pytest.mark.slow
+def test_a_lamp_s_glare_over_the_railway_is_said_and_waited_out_never_taken_as_a_move():
+    """A reflection that hides railway cards (this hard table loses four under it) makes
+    no event: the frame says the glare, so the table is not still, and no card is taken
+    for lifted; once the lamp is moved the same railway is no news."""
+    from companion.games.caboose import scenes as synthetic
+
+    scene = synthetic.random_scene(5009, "rollecate", loose_cards=1)
+    plain = synthetic.render(scene, 5009, replace(synthetic.Camera.hard(), glare=0.0))
+    glared = synthetic.render(scene, 5009, synthetic.Camera.preset("hard", glare=0.03))
+    reader = FrameReader(VisionConfig(), Tracker(TrackerConfig(still_frames=2)))
+    (first,) = reader.see(plain) + reader.see(None)
+    assert first.what == TABLE_SEEN and len(first.view.railway) == len(scene.railway)
+    hint = CameraHint.of(first.view.codes, first.view)
+    events = reader.see(glared, hint) + reader.see(None, hint) + reader.see(None, hint)
+    assert events == []
+    assert "glare" in [p.key for p in reader.last.problems]
+    assert len(reader.last.cards) < len(scene.cards)  # the glare truly hides cards here
+    assert reader.see(plain, hint) + reader.see(None, hint) + reader.see(None, hint) == []

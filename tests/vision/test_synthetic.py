@@ -13,6 +13,7 @@ import pytest
 from companion.games.caboose.rules import edition, geometry
 from companion.games.caboose.scenes import random_scene, render
 from companion.synthetic import Camera, camera_view
+from companion.synthetic.camera import has_glare
 from companion.vision.table import card_corners
 
 
@@ -82,18 +83,35 @@ def test_a_camera_without_colour_gives_the_colour_frame_in_grey() -> None:
 
 def test_a_camera_without_glare_renders_the_very_frames_it_rendered_before() -> None:
     """Glare draws its own random numbers, only when it is on: every frame, figure and
-    test made without it stays as it was (these digests are the frames before glare)."""
+    test made without it stays as it was (these digests are the frames before glare), and
+    so does a hard table the hard camera's own lamp does not reach (seed 3)."""
     scene = random_scene(3, n_cards=6, n_dice=2)
-    digests = [hashlib.sha256(render(scene, 3, c).tobytes()).hexdigest()[:16]
-               for c in (Camera.easy(), Camera.hard())]  # fmt: skip
+    cameras = (Camera.easy(), Camera.preset("hard", glare=0.0), Camera.hard())
+    digests = [hashlib.sha256(render(scene, 3, c).tobytes()).hexdigest()[:16] for c in cameras]
     if cv2.__version__.startswith("4."):  # the digests are OpenCV 4's; 5's JPEG differs
-        assert digests == ["8378bde3ebbc2425", "91bcf339febe6207"]
-    assert Camera.preset("hard", glare=0.0) == Camera.hard()
+        assert digests == ["8378bde3ebbc2425", "91bcf339febe6207", "91bcf339febe6207"]
+    assert not has_glare(3, Camera.hard()) and digests[1] == digests[2]
+
+
+def test_the_hard_camera_has_a_lamp_s_reflection_on_a_third_of_its_tables() -> None:
+    """A family table under a ceiling lamp: the hard camera draws the reflection on about a
+    third of its tables, each exactly the frame `--glare` draws for that seed (the same
+    spot), and the rest exactly as without it; `--glare` puts it on every table."""
+    hard = Camera.hard()
+    lit = [seed for seed in range(300) if has_glare(seed, hard)]
+    assert 80 <= len(lit) <= 120
+    everywhere = Camera.preset("hard", glare=0.03)
+    assert all(has_glare(seed, everywhere) for seed in range(300))
+    assert not any(has_glare(seed, Camera.preset("hard", glare=0.0)) for seed in range(300))
+    scene = random_scene(lit[0], n_cards=6, n_dice=2)
+    frame = render(scene, lit[0], hard)
+    assert np.array_equal(frame, render(scene, lit[0], everywhere))
+    assert (frame.min(axis=2) >= 250).mean() > 0.002  # a clipped white core
 
 
 def test_glare_is_a_white_clipped_core_in_a_washed_out_halo_on_the_table() -> None:
     scene = random_scene(4, n_cards=12, n_dice=3)
-    plain = render(scene, 4, Camera.hard())
+    plain = render(scene, 4, Camera.preset("hard", glare=0.0))
     glare = render(scene, 4, Camera.preset("hard", glare=0.03))
     assert np.array_equal(glare, render(scene, 4, Camera.preset("hard", glare=0.03)))
     clipped = glare.min(axis=2) >= 250

@@ -75,7 +75,7 @@ TRAINS = (
 def _table(seed: int, difficulty: str, hands: tuple[Hand, ...] = ()) -> tuple[scenes.Yard, Yard]:
     laid = scenes.lay(TRAINS, np.random.default_rng(seed))
     truth = scenes.Yard(laid, printed_table(laid, scenes.TABLE, hands))
-    frame = render(truth.scene, seed, Camera.preset(difficulty))
+    frame = render(truth.scene, seed, Camera.preset(difficulty, glare=0.0))
     return truth, read_taught(frame, _taught())
 
 

@@ -116,7 +116,7 @@ def test_real_dice_lie_where_the_drawn_dice_would_and_say_their_pips() -> None:
 @needs_photos
 def test_eval_vision_reads_real_dice_on_hard_scenes(capsys) -> None:
     code = eval_vision_command.main(
-        ["--scenes", "12", "--seed", "7000", "--dice", "real", "--json"]
+        ["--scenes", "12", "--seed", "7000", "--dice", "real", "--glare", "0", "--json"]
     )
     doc = json.loads(capsys.readouterr().out)
     assert code == 0 and doc["dice_kind"] == "real"

@@ -62,7 +62,7 @@ def _printed_table(seed: int, difficulty: str = "hard") -> tuple[Scene, np.ndarr
     scene = random_scene(seed, "rollecate", n_dice=4)
     dice = tuple(replace(d, kind="wheels", face=d.face % 3) for d in scene.dice)
     scene = replace(scene, dice=dice, pieces="printed")
-    return scene, render(scene, seed, Camera.preset(difficulty))
+    return scene, render(scene, seed, Camera.preset(difficulty, glare=0.0))
 
 
 def _read_right(scene: Scene, seen: Observation) -> list[bool]:

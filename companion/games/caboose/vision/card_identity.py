@@ -60,15 +60,32 @@ def match_faces(
     token: tuple[float, float] | None,
     *,
     closely: bool = True,
+    washed: np.ndarray | None = None,
 ) -> list[FaceMatch]:
-    """The catalogue's best face for the card at each pose, the caboose's place left out.
+    """The catalogue's best face for the card at each pose, the caboose's place left out,
+    and what a lamp's reflection washed out (`washed`, a mask of `top`, or None).
     `closely=False` (Catalogue.match_all) where only whether and where a face fits counts:
     a printed deck's candidate pieces of a region, and its cards before `locate`."""
     return config.faces().match_all(
         [card_image(top, pose, config.card_mm, config.px_per_mm) for pose in poses],
-        [hidden_by_token(pose, token, config.card_mm) for pose in poses],
+        [hidden(pose, token, washed, config) for pose in poses],
         closely=closely,
     )
+
+
+def hidden(
+    pose: Pose, token: tuple[float, float] | None, washed: np.ndarray | None, config: VisionConfig
+) -> np.ndarray | None:
+    """Where the caboose covers the card's face and a lamp's reflection washed it out
+    (`washed`, a mask of the top-down image), as a TEMPLATE_PX mask, or None."""
+    mask = hidden_by_token(pose, token, config.card_mm)
+    if washed is None:
+        return mask
+    crop = card_image(washed, pose, config.card_mm, config.px_per_mm)
+    if not crop.any():
+        return mask
+    glared = (cv2.resize(crop, TEMPLATE_PX, interpolation=cv2.INTER_AREA) > 0).astype(np.uint8)
+    return glared if mask is None else glared | mask
 
 
 def hidden_by_token(

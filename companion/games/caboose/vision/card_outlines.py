@@ -25,6 +25,10 @@ _FRAME_CONTRAST = 25  # grey levels a card's frame is darker than its surroundin
 # closed 171 of 184 cards' frames, 11 all 184
 _LEAST_CONTRAST = 8.0
 _RING_SHARE = 0.8  # of a card frame's outline a broken frame still runs along, at least
+_LEAST_SHOWN = 0.4  # of a frame's outline that a lamp's reflection leaves showing, at least
+_GONE_HIDDEN = 0.6  # of what completing a frame adds, at least this much under the reflection
+_LEAST_SIDE = 0.25  # of a frame's side the reflection cuts short, at least this much shows
+Rect = tuple[tuple[float, float], tuple[float, float], float]  # minAreaRect's: centre, sides, angle
 
 
 def frame_contrast(density: float | None) -> float:
@@ -40,6 +44,7 @@ def card_poses(
     config: VisionConfig,
     outlines: np.ndarray | None = None,
     density: float | None = None,
+    washed: np.ndarray | None = None,
 ) -> list[Pose]:
     """Cards in the grey top-down image, as poses whose rotation is the one of the two half
     turns that puts the card's top nearer the table's top (the catalogue match decides).
@@ -48,7 +53,9 @@ def card_poses(
     margin. Given `outlines` (`unlike_table`'s mask), a card lying alone is also found by its
     outer edge, a card-sized region unlike the table: how a printed deck without our frame is
     found (cards that touch are `touching_cards`' work). `density` is how finely the camera
-    sees the table (frame px per mm): a coarse frame shows the frame fainter."""
+    sees the table (frame px per mm): a coarse frame shows the frame fainter. `washed` (a
+    mask of the top-down image, or None) is where a lamp's reflection clipped the frame
+    white: a card whose frame runs into it is completed there (`_glared_frames`)."""
     k = config.px_per_mm
     block = round(15 * k) | 1
     dark = cv2.adaptiveThreshold(
@@ -67,6 +74,8 @@ def card_poses(
     found = _rectangles(dark, frame_mm, k)
     if density is not None and density < FINE_PX_PER_MM:
         found += _broken_frames(dark, frame_mm, k, found)
+    if washed is not None:
+        found += _glared_frames(dark, washed, frame_mm, k, found)
     if outlines is not None:
         for pose in _rectangles(outlines, config.card_mm, k):
             if all(math.dist((pose.x, pose.y), (p.x, p.y)) > 20.0 for p in found):
@@ -112,6 +121,99 @@ def _broken_frames(
             if all(math.dist((pose.x, pose.y), (p.x, p.y)) > 20.0 for p in found):
                 poses.append(pose)
     return poses
+
+
+def _glared_frames(
+    dark: np.ndarray, washed: np.ndarray, size_mm: tuple[float, float], k: float, found: list[Pose]
+) -> list[Pose]:
+    """Frames of `size_mm` in the `dark` mask (at `k` px/mm) that run into `washed` (where a
+    lamp's reflection clipped the frame white), none of them `found` already. What shows of such
+    a frame is an open ring: its smallest rectangle is a frame's on one side and shorter on the
+    other (or a frame's both ways, a corner gone). The frame is the rectangle of the right size
+    that keeps the side seen whole (of the other, at least `_LEAST_SIDE` shows) and reaches into
+    the washed out part (which must hide at least `_GONE_HIDDEN` of what it adds), whose outline
+    the dark frame follows within a frame's width for at least _RING_SHARE of what is not washed
+    out, and of which at least `_LEAST_SHOWN` shows: a lamp's reflection over part of a card
+    hides its frame there, not the card."""
+    band = max(round(card_art.FRAME_MM * k), 1)
+    hidden = cv2.dilate(washed, np.ones((2 * band + 1,) * 2, np.uint8))
+    shown = cv2.bitwise_and(dark, cv2.bitwise_not(hidden))
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(shown)
+    near_hidden = cv2.dilate(hidden, np.ones((5, 5), np.uint8))
+    want_w, want_h = size_mm
+    poses: list[Pose] = []
+    for i in range(1, count):
+        x, y, w, h, area = (int(v) for v in stats[i])
+        if area < 2 * want_w * band or max(w, h) > 1.2 * math.hypot(want_w, want_h) * k:
+            continue
+        alone = labels[y : y + h, x : x + w] == i
+        if not near_hidden[y : y + h, x : x + w][alone].any():
+            continue
+        points = cv2.findNonZero(alone.astype(np.uint8)) + np.array([x, y], np.int32)
+        pose = _completed(hidden, labels == i, cv2.minAreaRect(points), size_mm, k)
+        if pose is not None and all(
+            math.dist((pose.x, pose.y), (p.x, p.y)) > 20.0 for p in [*found, *poses]
+        ):
+            poses.append(pose)
+    return poses
+
+
+def _completed(
+    hidden: np.ndarray, frame: np.ndarray, shown: Rect, size_mm: tuple[float, float], k: float
+) -> Pose | None:
+    """The frame rectangle (`size_mm`) that completes what shows of one (`frame`, a mask;
+    `shown` its smallest rectangle) into the `hidden` part, or None when none fits
+    (`_glared_frames` says how)."""
+    centre, sides, angle = shown
+    want_w, want_h = size_mm
+    a = math.radians(angle)
+    axes = (np.array([math.cos(a), math.sin(a)]), np.array([-math.sin(a), math.cos(a)]))
+    seen = [side / k for side in sides]
+    for full, other in ((want_w, want_h), (want_h, want_w)):
+        for along in (0, 1):  # the side seen whole lies along axes[along]
+            if abs(seen[along] - full) > 0.12 * full or seen[1 - along] > 1.12 * other:
+                continue
+            if seen[1 - along] < _LEAST_SIDE * other:
+                continue
+            shift = max(other - seen[1 - along], 0.0) / 2 * k
+            for sign in (1.0, -1.0) if shift > 0 else (0.0,):
+                middle = np.array(centre) + sign * shift * axes[1 - along]
+                size = [0.0, 0.0]
+                size[along], size[1 - along] = full * k, other * k
+                box = cv2.boxPoints((tuple(middle), tuple(size), angle))
+                if _explained(hidden, frame, box, shown, k):
+                    mask = cv2.fillConvexPoly(
+                        np.zeros(hidden.shape, np.uint8), box.round().astype(np.int32), 255
+                    )
+                    for pose in _rectangles(mask, size_mm, k):
+                        return pose
+    return None
+
+
+def _explained(
+    hidden: np.ndarray, frame: np.ndarray, box: np.ndarray, shown: Rect, k: float
+) -> bool:
+    """Whether the frame rectangle `box` is what the shown `frame` (mask) and the `hidden`
+    part explain: its outline followed by the frame where it shows (_RING_SHARE), at least
+    `_LEAST_SHOWN` of it showing, and what it adds beyond the shown part's rectangle
+    (`shown`) mostly hidden (`_GONE_HIDDEN`)."""
+    band = max(round(card_art.FRAME_MM * k), 1)
+    corners = box.round().astype(np.int32)
+    outline = cv2.drawContours(np.zeros(hidden.shape, np.uint8), [corners], -1, 1, 1) > 0
+    if outline.sum() == 0:
+        return False
+    near = cv2.dilate(frame.astype(np.uint8), np.ones((2 * band + 1,) * 2, np.uint8)) > 0
+    covered = hidden > 0
+    showing = outline & ~covered
+    if showing.sum() < _LEAST_SHOWN * outline.sum():
+        return False
+    if (near & showing).sum() < _RING_SHARE * showing.sum():
+        return False
+    whole = cv2.fillConvexPoly(np.zeros(hidden.shape, np.uint8), corners, 1) > 0
+    seen_box = cv2.boxPoints(shown).round().astype(np.int32)
+    seen_part = cv2.fillConvexPoly(np.zeros(hidden.shape, np.uint8), seen_box, 1) > 0
+    added = whole & ~seen_part
+    return added.sum() == 0 or (added & covered).sum() >= _GONE_HIDDEN * added.sum()
 
 
 def _rectangles(mask: np.ndarray, size_mm: tuple[float, float], k: float) -> list[Pose]:

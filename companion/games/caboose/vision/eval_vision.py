@@ -199,7 +199,7 @@ def evaluate(
     dice_half: str = "even",
     dice_on_cards: float = 0.0,
     grey: bool = False,
-    glare: float = 0.0,
+    glare: float | None = None,
     frame_size: tuple[int, int] | None = None,
 ) -> dict:
     """Render and recognise `scenes` scenes, their dice drawn or (`dice` "real") cut from the
@@ -208,8 +208,8 @@ def evaluate(
     share `dice_on_cards` of them lying on a card (scenes.random_scene), through a `grey`
     camera (no colour) if asked; the summary that `--json` prints, with the dice on cards
     and the cards under them (`ON_CARDS`) when some lie there; `glare` the share of the
-    frame a lamp's reflection covers at most; `frame_size` films at another size than the
-    camera's default."""
+    frame a lamp's reflection covers at most on every table (None: the camera's own);
+    `frame_size` films at another size than the camera's default."""
     if dice not in DICE:
         raise ValueError(f"unknown dice {dice!r}: use drawn, real or printed")
     cv2.setNumThreads(1)
@@ -288,6 +288,7 @@ def evaluate(
         "grey": grey,
         "frame_size": list(camera.frame_size),
         "glare": camera.glare,
+        "glare_odds": round(camera.glare_odds, 4),  # the share of tables with it
         "cards": totals["cards"],
         "cards_accuracy": ratio(totals["cards_right"], totals["cards"]),
         "cards_extra": totals["cards_extra"],

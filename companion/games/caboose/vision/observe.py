@@ -31,8 +31,11 @@ How (each step is a few milliseconds; bench/RESULTS-vision.md has the figures):
 7. glare: where a lamp's reflection clips the frame white and washes out round it
    (companion/vision/frame_checks.py `glare_mask`) nothing is read and it is said as
    `glare`, not as a hand: no die is looked for there and one found touching it is
-   dropped (a white spot is die-like), and a card it touches is read again from what the
-   glare leaves of it, as under a die, so one the glare changed is asked, not misread.
+   dropped (a white spot is die-like). A card whose frame runs into what it clipped white
+   is found by the rest of its frame (card_outlines.py), and every card is read with what
+   the glare washed out (clipped, and `_WASHED_MM` round it) left out, as under a die:
+   the rest of the halo is paler but shows the print. A card too little of which shows is
+   not read (`_MOST_HIDDEN`), and the tracker waits while the glare is said.
 
 `observe` never raises on a bad frame: what it could not see is in `problems`, each a
 `Problem` (problems.py), a kind with parameters whose words a player can act on.
@@ -46,6 +49,7 @@ import numpy as np
 from companion.games.caboose.vision.caboose_token import find_caboose
 from companion.games.caboose.vision.card_identity import (
     card_image,
+    hidden,
     hidden_by_token,
     hide,
     locate,
@@ -77,7 +81,7 @@ from companion.games.caboose.vision.railway_order import card_under, railway_ord
 from companion.games.caboose.vision.touching_cards import touching_cards
 from companion.pose import Pose
 from companion.vision.calibrate import LEAST_PX_PER_MM, Calibration, calibrate, top_down
-from companion.vision.frame_checks import glare_mask
+from companion.vision.frame_checks import clipped_white, glare_mask
 from companion.vision.table import TableLayout, card_corners, lies_on, on_card
 from companion.vision.unlike_table import unlike_table
 
@@ -88,6 +92,7 @@ _DIE_RADIUS_MM = 12.0  # what a die hides of the card under it: its corners, and
 _DISAGREED = 0.2
 _GLARE_NEAR_MM = 30.0  # a die whose centre is this near the glare is not looked at
 _MOST_HIDDEN = 0.6  # of a card's face hidden (a die, the caboose, glare), at most, to read it
+_WASHED_MM = 4.0  # round what the glare clipped white, this much more of a card is washed out
 
 
 def observe(
@@ -178,11 +183,12 @@ def _recognise(
     k = config.px_per_mm
     grey = cv2.cvtColor(top, cv2.COLOR_BGR2GRAY)
     glare = _glare_top(frame, calibration, config)
+    washed = None if glare is None else _washed_out(top, glare, k)
     if glare is not None:
         problems.append(Problem("glare"))  # frame_checks.GLARE_KEY, as every game says it
     outlines = None if config.catalogue is None else unlike_table(top, config.layout, k)
     centre = (config.layout.width / 2, config.layout.height / 2)
-    poses = card_poses(grey, config, outlines, calibration.px_per_mm(centre))
+    poses = card_poses(grey, config, outlines, calibration.px_per_mm(centre), washed)
     half = cv2.resize(top, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
     corners = [card_corners(pose, config.card_mm) for pose in poses]
     token = find_caboose(half, k / 2, config.token, corners)
@@ -190,7 +196,7 @@ def _recognise(
         matches = match_faces(top, poses, config, token, closely=False)
         poses = [locate(top, p, m, config) for p, m in zip(poses, matches, strict=True)]
         poses += touching_cards(top, outlines, poses, config, token)
-    matches = match_faces(top, poses, config, token)
+    matches = match_faces(top, poses, config, token, washed=washed)
     seen: list[SeenCard] = []
     unreadable = 0
     for pose, match in zip(poses, matches, strict=True):
@@ -208,7 +214,7 @@ def _recognise(
     on_cards = dice_on_the_cards(top, config, seen, token)
     dice = dice_off_the_cards(frame, half, calibration, config, free, on_cards)
     dice = [die for die in dice if not _in_glare(glare, die.position, k)]
-    seen, unread = _read_under_dice(top, config, seen, dice, token, glare)
+    seen, unread = _read_under_dice(top, config, seen, dice, token, washed)
     unreadable += unread
     railway = railway_order(seen, config.card_mm, back, apart)
     caboose = None
@@ -250,6 +256,15 @@ def _glare_top(
     return top_down(glare, calibration, config.layout, config.px_per_mm, cv2.INTER_NEAREST)
 
 
+def _washed_out(top: np.ndarray, glare: np.ndarray, k: float) -> np.ndarray:
+    """Where the glare (`glare`, the top-down mask of `_glare_top`) left a card nothing to
+    read: what it clipped white, and `_WASHED_MM` round it. The rest of its halo is paler
+    but still shows a card's frame and print, so a card there is found and read from it."""
+    washed = cv2.bitwise_and(clipped_white(top), glare)
+    reach = 2 * round(_WASHED_MM * k) + 1
+    return cv2.dilate(washed, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach)))
+
+
 def _in_glare(glare: np.ndarray | None, position: tuple[float, float], k: float) -> bool:
     """Whether a die at `position` (mm) lies near the glare (`_GLARE_NEAR_MM`): a halo's
     washed-out edge makes die-like bright blobs beyond what the mask holds."""
@@ -263,38 +278,26 @@ def _in_glare(glare: np.ndarray | None, position: tuple[float, float], k: float)
     return bool(glare[y0:y1, x0:x1].any())
 
 
-def _glared_face(glare: np.ndarray | None, pose: Pose, config: VisionConfig) -> np.ndarray | None:
-    """Where the glare hides the card at `pose`, as a TEMPLATE_PX mask, or None."""
-    if glare is None:
-        return None
-    crop = card_image(glare, pose, config.card_mm, config.px_per_mm)
-    if not crop.any():
-        return None
-    small = cv2.resize(crop, TEMPLATE_PX, interpolation=cv2.INTER_AREA)
-    return (small > 0).astype(np.uint8)
-
-
 def _read_under_dice(
     top: np.ndarray,
     config: VisionConfig,
     seen: list[SeenCard],
     dice: list[SeenDie],
     token: tuple[float, float] | None,
-    glare: np.ndarray | None = None,
+    washed: np.ndarray | None = None,
 ) -> tuple[list[SeenCard], int]:
     """The cards again, each with a die on it matched anew with the die's place left out
     (as the caboose's is: `hidden_by_token`), so that a die lying on its value or its track
     makes the card unsure (asked) rather than read as another card; one read as another code
     than with the die is unsure too (`_DISAGREED`); those now below _MIN_CONFIDENCE are
     dropped and counted (the second value), as any unreadable card, and so are those more
-    than `_MOST_HIDDEN` hidden. A card the `glare` (top-down mask) touches is read again the
-    same way, with the glared part left out."""
+    than `_MOST_HIDDEN` hidden. A card that a lamp's reflection `washed` out in part (a
+    top-down mask, `_washed_out`) is read again the same way, with that part left out."""
     covered: dict[int, np.ndarray] = {}
     for index, card in enumerate(seen):
-        glared = _glared_face(glare, card.pose, config)
-        if glared is not None:
+        if washed is not None and (mask := hidden(card.pose, None, washed, config)) is not None:
             token_mask = hidden_by_token(card.pose, token, config.card_mm)
-            covered[index] = glared if token_mask is None else glared | token_mask
+            covered[index] = mask if token_mask is None else mask | token_mask
     for die in dice:
         for index, card in enumerate(seen):
             if lies_on(card.pose, config.card_mm, die.position):

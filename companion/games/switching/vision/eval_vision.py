@@ -87,11 +87,12 @@ def evaluate(
     scenes_n: int,
     seed: int,
     difficulty: str,
-    glare: float = 0.0,
+    glare: float | None = None,
     frame_size: tuple[int, int] = FRAME_SIZE,
 ) -> dict[str, Any]:
     """Render and read `scenes_n` scenes from `seed` on, a lamp's reflection over `glare` of
-    the frame at most, filmed at `frame_size`: the summary `--json` prints."""
+    the frame at most on every table (None: the camera's own), filmed at `frame_size`: the
+    summary `--json` prints."""
     cv2.setNumThreads(1)
     camera = Camera.preset(difficulty, glare=glare, frame_size=frame_size)
     warm = scenes.random_table(seed + scenes_n)  # the first frame pays for imports and caches
@@ -127,6 +128,7 @@ def evaluate(
         "difficulty": difficulty,
         "frame_size": list(camera.frame_size),
         "glare": camera.glare,
+        "glare_odds": round(camera.glare_odds, 4),  # the share of tables with it
         **totals,
         "trains_accuracy": round(totals["trains_right"] / max(totals["trains"], 1), 4),
         "panels_accuracy": round(totals["panels_right"] / max(totals["panels"], 1), 4),

@@ -74,12 +74,13 @@ def evaluate_printed(
     scenes_n: int,
     seed: int,
     difficulty: str,
-    glare: float = 0.0,
+    glare: float | None = None,
     frame_size: tuple[int, int] | None = None,
 ) -> dict:
     """Teach the stand-in deck, then render and read `scenes_n` scenes from `seed` on (a
-    lamp's reflection over `glare` of the frame at most), filmed at `frame_size`: the
-    summary eval_vision.evaluate gives for our design, with the time teaching took."""
+    lamp's reflection over `glare` of the frame at most, None the camera's own), filmed at
+    `frame_size`: the summary eval_vision.evaluate gives for our design, with the time
+    teaching took."""
     cv2.setNumThreads(1)
     camera = Camera.preset(difficulty, glare=glare, frame_size=frame_size)
     start = time.perf_counter()
@@ -110,6 +111,7 @@ def evaluate_printed(
         "seed": seed,
         "difficulty": difficulty,
         "glare": camera.glare,
+        "glare_odds": round(camera.glare_odds, 4),  # the share of tables with it
         "faces_taught": len(deck.faces),
         "teach_s": round(teach_s, 1),
         **summary(totals),

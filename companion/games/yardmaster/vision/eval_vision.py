@@ -40,11 +40,12 @@ def evaluate(
     scenes_n: int,
     seed: int,
     difficulty: str,
-    glare: float = 0.0,
+    glare: float | None = None,
     frame_size: tuple[int, int] = FRAME_SIZE,
 ) -> dict:
     """Render and read `scenes_n` scenes from `seed` on, a lamp's reflection over `glare` of
-    the frame at most, filmed at `frame_size`: the summary `--json` prints."""
+    the frame at most on every table (None: the camera's own), filmed at `frame_size`: the
+    summary `--json` prints."""
     cv2.setNumThreads(1)
     camera = Camera.preset(difficulty, glare=glare, frame_size=frame_size)
     config = ReaderConfig()
@@ -77,6 +78,7 @@ def evaluate(
         "difficulty": difficulty,
         "frame_size": list(camera.frame_size),
         "glare": camera.glare,
+        "glare_odds": round(camera.glare_odds, 4),  # the share of tables with it
         "table_mm": [config.layout.width, config.layout.height],
         **summary(totals),
         "frames_too_coarse": coarse,
