@@ -79,6 +79,8 @@ _RESULTS = """
 CREATE TABLE IF NOT EXISTS results (
     game INTEGER PRIMARY KEY REFERENCES games(id),
     ended TEXT NOT NULL,             -- its last entry's time
+    over INTEGER NOT NULL,           -- played to its end (else left for a new game)
+    fewest_win INTEGER NOT NULL,     -- its scores are penalty points
     doc TEXT NOT NULL                -- how it stood: the game's `Result` (JSON)
 )"""
 _PLAYERS = """
@@ -591,9 +593,15 @@ class Store:
         with self._write() as db:
             self._forget_result(db, number)
             db.execute(
-                "INSERT INTO results (game, ended, doc) VALUES (?, COALESCE("
-                "(SELECT MAX(at) FROM journal WHERE game = ?), datetime('now')), ?)",
-                (number, number, json.dumps(result)),
+                "INSERT INTO results (game, ended, over, fewest_win, doc) VALUES (?, COALESCE("
+                "(SELECT MAX(at) FROM journal WHERE game = ?), datetime('now')), ?, ?, ?)",
+                (
+                    number,
+                    number,
+                    int(result["over"]),
+                    int(result["fewest_win"]),
+                    json.dumps(result),
+                ),
             )
             winners = set(result["winners"])
             for seat, (name, score) in enumerate(
@@ -682,54 +690,56 @@ class Store:
 
     def standings(self) -> list[dict[str, Any]]:
         """Per game and player, over the games played to their end: games played, wins,
-        the average score and the best game (the fewest points where the fewest win)."""
+        the average score and the best game (the fewest points where the fewest win), the
+        most wins first; worked out by SQLite in one pass over the seats."""
         with self._lock:
             rows = self._db.execute(
-                "SELECT g.game, s.player, p.name, s.game, s.score, s.won, r.doc "
+                "SELECT g.game, s.player, p.name, COUNT(*), SUM(s.won), AVG(s.score), "
+                "CASE WHEN r.fewest_win THEN MIN(s.score) ELSE MAX(s.score) END, r.fewest_win "
                 "FROM seats s JOIN results r ON r.game = s.game JOIN games g ON g.id = s.game "
-                "JOIN players p ON p.id = s.player ORDER BY s.game"
+                "JOIN players p ON p.id = s.player WHERE r.over = 1 "
+                "GROUP BY g.game, s.player ORDER BY g.game, SUM(s.won) DESC, p.name"
             ).fetchall()
-        found: dict[tuple[str, int], dict[str, Any]] = {}
-        for game, player, name, number, score, won, doc in rows:
-            result = json.loads(doc)
-            if not result["over"]:
-                continue  # a game left before its end counts for nobody
-            fewest = bool(result["fewest_win"])
-            line = found.setdefault(
-                (game, player),
-                {"game": game, "player": player, "name": name, "played": 0, "wins": 0,
-                 "total": 0, "best": None, "fewest_win": fewest},
-            )  # fmt: skip
-            line["played"] += 1
-            line["wins"] += won
-            line["total"] += score
-            best = line["best"]
-            if best is None or (score < best["score"] if fewest else score > best["score"]):
-                line["best"] = {"id": number, "score": score}
-        standings = []
-        for line in found.values():
-            total = line.pop("total")
-            standings.append(line | {"average": round(total / line["played"], 2)})
-        return sorted(standings, key=lambda s: (s["game"], -s["wins"], s["name"].casefold()))
+            standings = []
+            for game, player, name, played, wins, average, best, fewest in rows:
+                (first,) = self._db.execute(
+                    "SELECT MIN(s.game) FROM seats s JOIN games g ON g.id = s.game "
+                    "JOIN results r ON r.game = s.game "
+                    "WHERE s.player = ? AND g.game = ? AND s.score = ? AND r.over = 1",
+                    (player, game, best),
+                ).fetchone()
+                standings.append(
+                    {"game": game, "player": player, "name": name, "played": played,
+                     "wins": wins, "average": round(average, 2),
+                     "best": {"id": first, "score": best}, "fewest_win": bool(fewest)}
+                )  # fmt: skip
+        return standings
 
     def players(self) -> list[dict[str, Any]]:
-        """Every player, with the names they played under and their games' results in the
-        order played (what the page's chart draws)."""
+        """Every player, with how many games of the history they sat at."""
         with self._lock:
-            people = self._db.execute("SELECT id, name FROM players ORDER BY id").fetchall()
             rows = self._db.execute(
-                "SELECT s.player, s.game, g.game, r.ended, s.score, s.won, r.doc "
-                "FROM seats s JOIN results r ON r.game = s.game JOIN games g ON g.id = s.game "
-                "ORDER BY s.game"
+                "SELECT p.id, p.name, COUNT(s.game) FROM players p "
+                "LEFT JOIN seats s ON s.player = p.id GROUP BY p.id ORDER BY p.id"
             ).fetchall()
-        results: dict[int, list[dict[str, Any]]] = {int(i): [] for i, _ in people}
-        for player, number, game, ended, score, won, doc in rows:
-            if json.loads(doc)["over"]:
-                results[int(player)].append(
-                    {"id": number, "game": game, "finished": _iso(ended), "score": score,
-                     "won": bool(won)}
-                )  # fmt: skip
-        return [{"id": int(i), "name": name, "results": results[int(i)]} for i, name in people]
+        return [{"id": int(i), "name": name, "games": count} for i, name, count in rows]
+
+    def results(self, player: int) -> list[dict[str, Any]]:
+        """A player's games played to their end, in the order played (what the page's chart
+        draws); a `KeyError` for no such player."""
+        with self._lock:
+            self._known(self._db, player)
+            rows = self._db.execute(
+                "SELECT s.game, g.game, r.ended, s.score, s.won, r.fewest_win FROM seats s "
+                "JOIN results r ON r.game = s.game JOIN games g ON g.id = s.game "
+                "WHERE s.player = ? AND r.over = 1 ORDER BY s.game",
+                (player,),
+            ).fetchall()
+        return [
+            {"id": number, "game": game, "finished": _iso(ended), "score": score,
+             "won": bool(won), "fewest_win": bool(fewest)}
+            for number, game, ended, score, won, fewest in rows
+        ]  # fmt: skip
 
     def rename(self, player: int, name: str) -> None:
         """Player `player` shown as `name` from now on, and found under it in games to come;

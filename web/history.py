@@ -134,7 +134,7 @@ def delete_game(number: str) -> Response:
 @history.get("/players")
 def standings() -> Response:
     """The standings per game (games played to the end, wins, average and best score) and
-    every player with their results in the order played (the page's chart)."""
+    every player, with how many games of the history they sat at."""
     store = table().store
     lang = language()
     found = store.standings()
@@ -147,6 +147,21 @@ def standings() -> Response:
             names[game_id] = game_id
     lines = [line | {"game_name": names[line["game"]]} for line in found]
     return jsonify({"standings": lines, "players": store.players()})
+
+
+@history.get("/players/<number>")
+def player_results(number: str) -> Response:
+    """One player's games played to their end, in the order played: the page's chart."""
+    player = _number(number, "player")
+    store = table().store
+    try:
+        results = store.results(player)
+    except KeyError as missing:
+        raise ApiError(
+            404, "player", f"{missing.args[0]}: list the players with GET /api/players"
+        ) from None
+    name = next(p["name"] for p in store.players() if p["id"] == player)
+    return jsonify({"id": player, "name": name, "results": results})
 
 
 def _player(value: Any, name: str) -> int:

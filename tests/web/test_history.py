@@ -160,7 +160,14 @@ def test_players_are_people_across_games_with_their_standings(registered, tmp_pa
     answer = client.get("/api/players?lang=es").json
     people = {p["name"]: p for p in answer["players"]}
     assert set(people) == {"Ana", "Ben"}  # one Ana, however she was typed
-    assert [r["won"] for r in people["Ana"]["results"]] == [True, False, True]
+    chart = client.get(f"/api/players/{people['Ana']['id']}").json
+    assert [(r["id"], r["score"], r["won"]) for r in chart["results"]] == [
+        (1, 12, True),
+        (2, 2, False),
+        (3, 12, True),
+    ]
+    assert client.get("/api/players/99").status_code == 404
+    assert client.get("/api/players/x").status_code == 400
     ana = next(s for s in answer["standings"] if s["name"] == "Ana")
     assert (ana["played"], ana["wins"], ana["best"]) == (3, 2, {"id": 1, "score": 12})
     assert ana["average"] == round((12 + 2 + 12) / 3, 2)
@@ -201,7 +208,7 @@ def test_a_player_is_renamed_and_two_are_merged_with_the_pin(registered, tmp_pat
     assert [[p["name"] for p in g["players"]] for g in games] == [["Ana", "Benjamín"]] * 2
     race(client, ["anita", "ben"], [6, 1, 6])  # their old names: the same people
     people = client.get("/api/players").json["players"]
-    assert [(p["name"], len(p["results"])) for p in people] == [("Ana", 3), ("Benjamín", 3)]
+    assert [(p["name"], p["games"]) for p in people] == [("Ana", 3), ("Benjamín", 3)]
 
 
 def test_the_history_is_exported_as_csv_without_formulas(registered, tmp_path):  # noqa: F811
