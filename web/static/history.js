@@ -17,6 +17,7 @@ const CHART_GAMES = 30; // the chart's most recent games
 let historyNext = null; // the `before` of the next page, null when none follows
 let historyFor = null; // the table's state the history was last asked for
 let historyPlaying = false; // a game in progress on the table (the kiosk hides the history)
+let historyGames = []; // the games listed, as the history answered them
 
 function ended(iso) {
   return new Date(iso).toLocaleString(LANG, { dateStyle: "medium", timeStyle: "short" });
@@ -72,6 +73,7 @@ async function loadHistory(more = false) {
     return; // the table restarts: the next state asks again
   }
   const list = document.getElementById("history");
+  historyGames = more ? [...historyGames, ...answer.games] : answer.games;
   const items = answer.games.map(historyItem);
   if (more) list.append(...items);
   else list.replaceChildren(...items);
@@ -79,15 +81,18 @@ async function loadHistory(more = false) {
   document.getElementById("history-empty").hidden = list.children.length > 0;
   const older = document.getElementById("history-more");
   if (older) older.hidden = historyNext === null;
-  if (KIOSK) showKioskHistory();
+  if (KIOSK) {
+    showKioskHistory();
+    if (view) fitKiosk();
+  }
 }
 
-// On the kiosk, the last results between games only (none in progress), and fitted to the
-// screen with the rest (the shell cuts the list's oldest first, after the log's).
+// On the kiosk, the last results between games only (none in progress), drawn whole again
+// each time, then fitted to the screen with the rest: the shell cuts them after the log,
+// the oldest first, down to none (the section then hidden).
 function showKioskHistory() {
-  const list = document.getElementById("history");
-  document.getElementById("history-section").hidden = historyPlaying || !list.children.length;
-  if (view) fitKiosk();
+  document.getElementById("history").replaceChildren(...historyGames.map(historyItem));
+  document.getElementById("history-section").hidden = historyPlaying || !historyGames.length;
 }
 
 async function watchGame(id) {
@@ -142,7 +147,7 @@ async function loadPlayers() {
     return;
   }
   drawStandings(answer.standings);
-  const options = () => answer.players.map((p) => h("option", { value: p.id }, p.name));
+  const options = () => answer.players.map((p) => h("option", { value: p.id, dir: "auto" }, p.name));
   const chosen = document.getElementById("chart-player").value;
   for (const id of ["chart-player", "rename-player", "merge-player", "merge-into"]) {
     document.getElementById(id).replaceChildren(...options());
@@ -189,7 +194,7 @@ async function drawChart() {
   const low = Math.min(...scores), high = Math.max(...scores);
   const x = (i) => pad + (results.length > 1 ? i * (width - 2 * pad) / (results.length - 1) : (width - 2 * pad) / 2);
   const y = (v) => height - pad - (high > low ? (v - low) * (height - 2 * pad) / (high - low) : (height - 2 * pad) / 2);
-  const label = t("chart_label", { name: answer.name });
+  const label = t("chart_label");
   box.replaceChildren(s("svg", { viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": label,
     class: "history-chart" },
   s("title", {}, label),
