@@ -15,7 +15,7 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
@@ -24,6 +24,7 @@ from companion import games
 from companion.games.names import name_problem
 from companion.games.protocol import RecordProblem, Setting
 from web.api import ApiError, _fields, data, language, table
+from web.words import named_game
 
 history = Blueprint("history", __name__, url_prefix="/api")
 
@@ -40,33 +41,27 @@ def _number(value: str | None, name: str, *, least: int = 1, most: int | None = 
 
 
 def _named(entry: Mapping[str, Any], lang: str) -> dict[str, Any]:
-    """A history row with its game, option and variant in words (the start form's, in
-    `lang`), and its winners by name: what a person reads beside the ids."""
-    try:
-        game = games.game(entry["game"])
-    except KeyError:  # a game this companion no longer referees: its ids are all it has
-        words: Mapping[str, str] = {}
-        name, options = entry["game"], {}
-    else:
-        words = game.words(lang)
-        name = words.get("game_name", game.name)
-        options = {o.id: o for o in game.options}
-    option = options.get(entry["option"])
-    variants = {v.id: v for v in option.variants} if option is not None else {}
-    variant = entry["variant"]
-    players = entry["players"]
+    """A history row with its game, option and variant in words (as the start form names
+    them, `named_game`, in `lang`), and its winners by name: what a person reads beside the
+    ids. A game this companion no longer referees keeps its ids: they are all it has."""
+    listed = _listed(entry["game"], lang)
+    option = next((o for o in listed["options"] if o["id"] == entry["option"]), None)
+    variants = option["variants"] if option is not None else []
+    variant = next((v for v in variants if v["id"] == entry["variant"]), None)
     return dict(entry) | {
-        "game_name": name,
-        "option_name": words.get(
-            f"option_{entry['option']}", option.name if option else entry["option"]
-        ),
-        "variant_name": None
-        if variant is None
-        else words.get(
-            f"variant_{variant}", variants[variant].name if variant in variants else variant
-        ),
-        "winner_names": [players[seat]["name"] for seat in entry["winners"]],
+        "game_name": listed["name"],
+        "option_name": option["name"] if option is not None else entry["option"],
+        "variant_name": variant["name"] if variant is not None else entry["variant"],
+        "winner_names": [entry["players"][seat]["name"] for seat in entry["winners"]],
     }
+
+
+def _listed(game_id: str, lang: str) -> dict[str, Any]:
+    """A game as the start form lists it in `lang`, or its id alone if it is not known."""
+    try:
+        return named_game(games.game(game_id), lang)
+    except KeyError:
+        return {"id": game_id, "name": game_id, "options": []}
 
 
 @history.get("/history")
@@ -138,13 +133,7 @@ def standings() -> Response:
     store = table().store
     lang = language()
     found = store.standings()
-    names: dict[str, str] = {}
-    for game_id in {line["game"] for line in found}:
-        try:
-            game = games.game(game_id)
-            names[game_id] = game.words(lang).get("game_name", game.name)
-        except KeyError:
-            names[game_id] = game_id
+    names = {game: _listed(game, lang)["name"] for game in {line["game"] for line in found}}
     lines = [line | {"game_name": names[line["game"]]} for line in found]
     return jsonify({"standings": lines, "players": store.players()})
 
@@ -154,12 +143,7 @@ def player_results(number: str) -> Response:
     """One player's games played to their end, in the order played: the page's chart."""
     player = _number(number, "player")
     store = table().store
-    try:
-        results = store.results(player)
-    except KeyError as missing:
-        raise ApiError(
-            404, "player", f"{missing.args[0]}: list the players with GET /api/players"
-        ) from None
+    results = _known(store.results, player)
     name = next(p["name"] for p in store.players() if p["id"] == player)
     return jsonify({"id": player, "name": name, "results": results})
 
@@ -170,10 +154,10 @@ def _player(value: Any, name: str) -> int:
     return value
 
 
-def _known(action: Any, *args: Any) -> None:
-    """A change to the players, a 404 naming the player the history does not hold."""
+def _known(action: Callable[..., Any], *args: Any) -> Any:
+    """What `action` on the players answers, or a 404 naming a player the history lacks."""
     try:
-        action(*args)
+        return action(*args)
     except KeyError as missing:
         raise ApiError(
             404, "player", f"{missing.args[0]}: list the players with GET /api/players"
