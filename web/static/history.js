@@ -38,11 +38,24 @@ function points(g, n) {
   return t(g.fewest_win ? "history_penalty" : "history_points", { n });
 }
 
+// On the kiosk, a result in a line or two, read from across the room: the game, when, and
+// each player's points (the winners starred), their unit said by the game's own screen.
+function kioskItem(g) {
+  const seats = g.players.map((p, seat) => {
+    const won = g.winners.includes(seat);
+    return h(won ? "strong" : "span", {}, won ? "★ " : "", bdi(p.name), ` ${g.scores[seat]}`);
+  });
+  return h("li", { class: "history-game" }, h("strong", {}, gameNamed(g)), " ",
+    h("span", { class: "history-when" }, ended(g.finished)), ": ",
+    seats.flatMap((seat, i) => (i ? [" · ", seat] : [seat])));
+}
+
 function historyItem(g) {
+  if (KIOSK) return kioskItem(g);
   const winners = g.winner_names.length
     ? t("history_won", { n: g.winner_names.length, names: g.winner_names.join(", ") })
     : t("history_no_winner");
-  const tools = KIOSK ? null : h("div", { class: "history-tools" },
+  const tools = h("div", { class: "history-tools" },
     // only this page's game can draw a record: another game's is exported, not watched
     g.game === document.body.dataset.game
       ? h("button", { type: "button", class: "history-watch", onclick: () => watchGame(g.id) },
@@ -88,7 +101,7 @@ async function loadHistory(more = false) {
 }
 
 // On the kiosk, the last results between games only (none in progress), drawn whole again
-// each time, then fitted to the screen with the rest: the shell cuts them after the log,
+// each time, then fitted to the screen with the rest: the shell cuts them before the log,
 // the oldest first, down to none (the section then hidden).
 function showKioskHistory() {
   document.getElementById("history").replaceChildren(...historyGames.map(historyItem));
