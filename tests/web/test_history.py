@@ -65,6 +65,9 @@ def test_each_game_played_to_its_end_is_in_the_history_with_its_scores(tmp_path,
     assert entry["started"] <= entry["finished"] and entry["finished"].endswith("Z")
     one = client.get(f"/api/history/{entry['id']}").json
     assert one["record"] == client.get("/api/export").json  # the record as it ended
+    exported = client.get(f"/api/history/{entry['id']}/record")
+    assert exported.json == one["record"]
+    assert f"{game}-game-{entry['id']}.json" in exported.headers["Content-Disposition"]
     watched = client.post("/api/replay", json={"record": one["record"], "turn": 1})
     assert watched.status_code == 200 and watched.json["game_kind"] == game  # the watcher
 
