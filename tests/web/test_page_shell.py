@@ -60,12 +60,13 @@ def test_the_page_loads_the_shell_then_the_default_games_page(client):
     game = games.default()
     page = client.get("/").get_data(as_text=True)
     scripts = re.findall(r'<script src="([^"]+)"', page)
-    # then joining from phones (seats.js), which draws around what the game drew, and
-    # setting the table up (setup.js, never on the kiosk)
+    # then joining from phones (seats.js), which draws around what the game drew, the games
+    # played (history.js), and setting the table up (setup.js, never on the kiosk)
     assert scripts == [
         "/static/shell.js",
         f"/games/{game.id}/{game.id}.js",
         "/static/seats.js",
+        "/static/history.js",
         "/static/setup.js",
     ]
     styles = re.findall(r'<link rel="stylesheet" href="([^"]+)"', page)
@@ -74,6 +75,7 @@ def test_the_page_loads_the_shell_then_the_default_games_page(client):
         f"/games/{game.id}/{game.id}.css",
         "/static/seats.css",
         "/static/setup.css",
+        "/static/history.css",
     ]
     fragment = (game.page / "table.html").read_text()
     ids = re.findall(r'id="([^"]+)"', fragment)

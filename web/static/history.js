@@ -28,7 +28,7 @@ function minutes(started, finished) {
 }
 
 // The game, its option and its variant in words, each once: a game whose name already
-// says its option (an edition of the Caboose family, Yardmaster Express) by its option's.
+// says its option (a family of editions, an edition named as its game) by its option's.
 function gameNamed(g) {
   const game = g.game_name.includes(g.option_name) ? null : g.game_name;
   return [game, g.option_name, g.variant_name].filter(Boolean).join(" · ");
