@@ -134,6 +134,8 @@ def test_a_game_is_deleted_with_the_pin_and_bad_requests_change_nothing(register
     race(client, ["Ben", "Cleo"], [2])  # in progress
     before = client.get("/api/history").json
     assert client.delete("/api/history/1").status_code == 401  # no PIN
+    elsewhere = HEADERS | {"Origin": "http://evil.example"}
+    assert client.delete("/api/history/1", headers=elsewhere).status_code == 403  # another site
     assert client.delete("/api/history/9", headers=HEADERS).status_code == 404
     assert client.delete("/api/history/x", headers=HEADERS).status_code == 400
     playing = client.delete("/api/history/3", headers=HEADERS)
