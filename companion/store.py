@@ -575,17 +575,20 @@ class Store:
     def unremembered(self) -> list[int]:
         """The finished games with no history row (a store made before the history, or a
         power cut between a game's last entry and its row), oldest first; the rows of
-        games opened again since (their last turn taken back) are let go."""
-        with self._write() as db:
-            db.execute("DELETE FROM seats WHERE game IN (SELECT id FROM games WHERE finished = 0)")
-            db.execute(
-                "DELETE FROM results WHERE game IN (SELECT id FROM games WHERE finished = 0)"
-            )
-            rows = db.execute(
+        games opened again since (their last turn taken back) are let go. Written only
+        when there is something to let go: a store on a full disk still opens."""
+        reopened = (
+            "SELECT game FROM results WHERE game IN (SELECT id FROM games WHERE finished = 0)"
+        )
+        with self._lock:
+            stale = [int(n) for (n,) in self._db.execute(reopened).fetchall()]
+            missing = self._db.execute(
                 "SELECT id FROM games WHERE finished = 1 AND id NOT IN "
                 "(SELECT game FROM results) ORDER BY id"
             ).fetchall()
-        return [int(number) for (number,) in rows]
+        for number in stale:
+            self.forget_result(number)
+        return [int(number) for (number,) in missing]
 
     def remember(self, number: int, result: Mapping[str, Any]) -> None:
         """Keep game `number`'s history row: `result` is its `Result.as_json()`, each seat's

@@ -198,7 +198,7 @@ class Table:
         try:
             game = games.game(game_id)
             match = game.resume(self.store, number, self.setting)
-        except (KeyError, RecordProblem) as problem:
+        except (KeyError, TypeError, ValueError) as problem:  # RecordProblem among them
             log.warning("the last game finished (number %s) is not shown: %s", number, problem)
             return
         if match.over:
@@ -231,12 +231,17 @@ def catch_up(store: Store) -> int:
     a new one, a power cut between a game's last entry and its row). A game this companion
     does not know, or cannot fold, is logged and left for later. How many were written."""
     written = 0
-    for number in store.unremembered():
+    try:
+        missing = store.unremembered()
+    except Refusal as problem:  # a full disk: the history waits, the table opens
+        log.warning("the history is caught up later: %s", problem)
+        return 0
+    for number in missing:
         try:
             game = games.game(store.kept(number).game)
             match = game.resume(store, number, Setting())
             store.remember(number, game.result(match.record()).as_json())
-        except (KeyError, RecordProblem, Refusal) as problem:
+        except (KeyError, TypeError, ValueError) as problem:  # RecordProblem, a full disk
             log.warning("game %s is not in the history: %s", number, problem)
             continue
         written += 1
