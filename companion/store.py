@@ -12,6 +12,15 @@ Stores already on tables in families' homes open as before: a file made before e
 of any kind (its journal CHECKs the Caboose kinds) or before game ids (it kept Caboose games
 only) is migrated in place, in one transaction, when it is opened.
 
+The history (every game played at the table: how it stood when it ended or was left, who
+sat where, who won) is kept beside the journal, one row per finished game, so a page of it
+is one indexed read however many games were played. The row is the game's `Result`
+(companion/games/protocol.py), which only the game can work out: the table writes it
+(`remember`) as a game ends, and `companion.table.catch_up` writes the rows a store lacks
+(a store made before the history, a power cut between the game's last entry and its row).
+Players are people, not seats: every name a person played under (`aliases`, compared
+without case or extra spaces) leads to one `players` row, renamed or merged with the PIN.
+
 An SD card goes bad, fills up or loses power mid-write, and the evening's game must
 survive it. So the store keeps a rolling backup beside its file (`Backups`: SQLite's online
 backup API, from a connection of its own, in a thread of its own, so a move never waits for
@@ -64,6 +73,42 @@ CREATE TABLE IF NOT EXISTS journal (
     at TEXT NOT NULL DEFAULT (datetime('now')),
     PRIMARY KEY (game, seq)
 )"""
+
+
+_RESULTS = """
+CREATE TABLE IF NOT EXISTS results (
+    game INTEGER PRIMARY KEY REFERENCES games(id),
+    ended TEXT NOT NULL,             -- its last entry's time
+    over INTEGER NOT NULL,           -- played to its end (else left for a new game)
+    fewest_win INTEGER NOT NULL,     -- its scores are penalty points
+    doc TEXT NOT NULL                -- how it stood: the game's `Result` (JSON)
+)"""
+_PLAYERS = """
+CREATE TABLE IF NOT EXISTS players (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL               -- as the history shows them now
+)"""
+_ALIASES = """
+CREATE TABLE IF NOT EXISTS aliases (
+    key TEXT PRIMARY KEY,            -- a name they played under, `name_key`ed
+    player INTEGER NOT NULL REFERENCES players(id)
+)"""
+_SEATS = """
+CREATE TABLE IF NOT EXISTS seats (
+    game INTEGER NOT NULL REFERENCES results(game),
+    seat INTEGER NOT NULL,
+    player INTEGER NOT NULL REFERENCES players(id),
+    score INTEGER NOT NULL,
+    won INTEGER NOT NULL,
+    PRIMARY KEY (game, seat)
+)"""
+_SEATS_BY_PLAYER = "CREATE INDEX IF NOT EXISTS seats_by_player ON seats (player, game)"
+
+
+def name_key(name: str) -> str:
+    """What makes two names one person's: the same letters, whatever their case and
+    spacing ("Ana", " ana  " and "ANA" are one player)."""
+    return " ".join(name.split()).casefold()
 
 
 @dataclass(frozen=True)
@@ -278,6 +323,8 @@ class Store:
         self._db.execute("PRAGMA foreign_keys=ON")
         self._db.execute(_GAMES)
         self._db.execute(_JOURNAL)
+        for made in (_RESULTS, _PLAYERS, _ALIASES, _SEATS, _SEATS_BY_PLAYER):
+            self._db.execute(made)  # a store made before the history: its rows caught up
         self._name_the_games()
         self._journal_any_kind()
 
@@ -508,11 +555,257 @@ class Store:
             ).fetchall()
         return [(int(i), started, bool(done)) for i, started, done in rows]
 
+    def finished(self, number: int) -> bool:
+        """Whether game `number` is finished (ended, or left for a new one)."""
+        with self._lock:
+            row = self._db.execute("SELECT finished FROM games WHERE id = ?", (number,)).fetchone()
+        return bool(row and row[0])
+
+    def last_game(self) -> tuple[int, str, bool] | None:
+        """The newest game's number, which game it is and whether it is finished, or None:
+        after a restart, a finished one stays on the table until a new game starts."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT id, game, finished FROM games ORDER BY id DESC LIMIT 1"
+            ).fetchone()
+        return (int(row[0]), row[1], bool(row[2])) if row else None
+
+    # --- the history -------------------------------------------------------------------
+
+    def unremembered(self) -> list[int]:
+        """The finished games with no history row (a store made before the history, or a
+        power cut between a game's last entry and its row), oldest first; the rows of
+        games opened again since (their last turn taken back) are let go. Written only
+        when there is something to let go: a store on a full disk still opens."""
+        reopened = (
+            "SELECT game FROM results WHERE game IN (SELECT id FROM games WHERE finished = 0)"
+        )
+        with self._lock:
+            stale = [int(n) for (n,) in self._db.execute(reopened).fetchall()]
+            missing = self._db.execute(
+                "SELECT id FROM games WHERE finished = 1 AND id NOT IN "
+                "(SELECT game FROM results) ORDER BY id"
+            ).fetchall()
+        for number in stale:
+            self.forget_result(number)
+        return [int(number) for (number,) in missing]
+
+    def remember(self, number: int, result: Mapping[str, Any]) -> None:
+        """Keep game `number`'s history row: `result` is its `Result.as_json()`, each seat's
+        name leading to a player (a new one for a name never seen); replaces the row it had."""
+        with self._write() as db:
+            self._forget_result(db, number)
+            db.execute(
+                "INSERT INTO results (game, ended, over, fewest_win, doc) VALUES (?, COALESCE("
+                "(SELECT MAX(at) FROM journal WHERE game = ?), datetime('now')), ?, ?, ?)",
+                (
+                    number,
+                    number,
+                    int(result["over"]),
+                    int(result["fewest_win"]),
+                    json.dumps(result),
+                ),
+            )
+            winners = set(result["winners"])
+            for seat, (name, score) in enumerate(
+                zip(result["names"], result["scores"], strict=True)
+            ):
+                db.execute(
+                    "INSERT INTO seats (game, seat, player, score, won) VALUES (?, ?, ?, ?, ?)",
+                    (number, seat, self._player(db, name), score, int(seat in winners)),
+                )
+        self._changed(finished=False)
+
+    def forget_result(self, number: int) -> None:
+        """Let go of game `number`'s history row: its last turn was taken back."""
+        with self._write() as db:
+            self._forget_result(db, number)
+        self._changed(finished=False)
+
+    @staticmethod
+    def _forget_result(db: sqlite3.Connection, number: int) -> None:
+        db.execute("DELETE FROM seats WHERE game = ?", (number,))
+        db.execute("DELETE FROM results WHERE game = ?", (number,))
+
+    @staticmethod
+    def _player(db: sqlite3.Connection, name: str) -> int:
+        """The player who plays under `name`, made (with that name) if none does."""
+        key = name_key(name)
+        found = db.execute("SELECT player FROM aliases WHERE key = ?", (key,)).fetchone()
+        if found is not None:
+            return int(found[0])
+        made = int(db.execute("INSERT INTO players (name) VALUES (?)", (name,)).lastrowid)
+        db.execute("INSERT INTO aliases (key, player) VALUES (?, ?)", (key, made))
+        return made
+
+    def history(self, before: int | None = None, count: int = 20) -> list[dict[str, Any]]:
+        """Up to `count` games of the history, newest first, older than game `before` (None:
+        from the newest): a page is one read of the rows' index, however long the history."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT r.game, g.game, g.started, r.ended, r.doc "
+                "FROM results r JOIN games g ON g.id = r.game "
+                "WHERE r.game < ? ORDER BY r.game DESC LIMIT ?",
+                (before if before is not None else 2**63 - 1, count),
+            ).fetchall()
+            return [self._entry(row) for row in rows]
+
+    def history_entry(self, number: int) -> dict[str, Any]:
+        """Game `number`'s history row; a `KeyError` when it has none."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT r.game, g.game, g.started, r.ended, r.doc "
+                "FROM results r JOIN games g ON g.id = r.game WHERE r.game = ?",
+                (number,),
+            ).fetchone()
+            if row is None:
+                raise KeyError(f"no game {number} in the history")
+            return self._entry(row)
+
+    def _entry(self, row: tuple[Any, ...]) -> dict[str, Any]:
+        """A history row as the API gives it: the players by their names now."""
+        number, game, started, ended, doc = row
+        result = json.loads(doc)
+        seats = self._db.execute(
+            "SELECT s.player, p.name FROM seats s JOIN players p ON p.id = s.player "
+            "WHERE s.game = ? ORDER BY s.seat",
+            (number,),
+        ).fetchall()
+        return {
+            "id": int(number),
+            "game": game,
+            "option": result["option"],
+            "variant": result["variant"],
+            "players": [{"id": int(player), "name": name} for player, name in seats],
+            "scores": result["scores"],
+            "winners": result["winners"],
+            "fewest_win": result["fewest_win"],
+            "over": result["over"],
+            "turns": result["turns"],
+            "started": _iso(started),
+            "finished": _iso(ended),
+        }
+
+    def history_size(self) -> int:
+        with self._lock:
+            (count,) = self._db.execute("SELECT COUNT(*) FROM results").fetchone()
+        return int(count)
+
+    def standings(self) -> list[dict[str, Any]]:
+        """Per game and player, over the games played to their end: games played, wins,
+        the average score and the best game (the fewest points where the fewest win), the
+        most wins first; worked out by SQLite in one pass over the seats."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT g.game, s.player, p.name, COUNT(*), SUM(s.won), AVG(s.score), "
+                "CASE WHEN r.fewest_win THEN MIN(s.score) ELSE MAX(s.score) END, r.fewest_win "
+                "FROM seats s JOIN results r ON r.game = s.game JOIN games g ON g.id = s.game "
+                "JOIN players p ON p.id = s.player WHERE r.over = 1 "
+                "GROUP BY g.game, s.player ORDER BY g.game, SUM(s.won) DESC, p.name"
+            ).fetchall()
+            standings = []
+            for game, player, name, played, wins, average, best, fewest in rows:
+                (first,) = self._db.execute(
+                    "SELECT MIN(s.game) FROM seats s JOIN games g ON g.id = s.game "
+                    "JOIN results r ON r.game = s.game "
+                    "WHERE s.player = ? AND g.game = ? AND s.score = ? AND r.over = 1",
+                    (player, game, best),
+                ).fetchone()
+                standings.append(
+                    {"game": game, "player": player, "name": name, "played": played,
+                     "wins": wins, "average": round(average, 2),
+                     "best": {"id": first, "score": best}, "fewest_win": bool(fewest)}
+                )  # fmt: skip
+        return standings
+
+    def players(self) -> list[dict[str, Any]]:
+        """Every player, with how many games of the history they sat at."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT p.id, p.name, COUNT(s.game) FROM players p "
+                "LEFT JOIN seats s ON s.player = p.id GROUP BY p.id ORDER BY p.id"
+            ).fetchall()
+        return [{"id": int(i), "name": name, "games": count} for i, name, count in rows]
+
+    def results(self, player: int) -> list[dict[str, Any]]:
+        """A player's games played to their end, in the order played (what the page's chart
+        draws); a `KeyError` for no such player."""
+        with self._lock:
+            self._known(self._db, player)
+            rows = self._db.execute(
+                "SELECT s.game, g.game, r.ended, s.score, s.won, r.fewest_win FROM seats s "
+                "JOIN results r ON r.game = s.game JOIN games g ON g.id = s.game "
+                "WHERE s.player = ? AND r.over = 1 ORDER BY s.game",
+                (player,),
+            ).fetchall()
+        return [
+            {"id": number, "game": game, "finished": _iso(ended), "score": score,
+             "won": bool(won), "fewest_win": bool(fewest)}
+            for number, game, ended, score, won, fewest in rows
+        ]  # fmt: skip
+
+    def rename(self, player: int, name: str) -> None:
+        """Player `player` shown as `name` from now on, and found under it in games to come;
+        a `KeyError` for no such player, a `Refusal` if the name is another player's."""
+        key = name_key(name)
+        with self._write() as db:
+            self._known(db, player)
+            found = db.execute("SELECT player FROM aliases WHERE key = ?", (key,)).fetchone()
+            if found is not None and int(found[0]) != player:
+                raise Refusal(
+                    "player",
+                    f"{name} is another player's name: merge the two players instead",
+                    conflict=True,
+                    key="player_taken",
+                    params={"name": name},
+                )
+            db.execute("UPDATE players SET name = ? WHERE id = ?", (name, player))
+            db.execute("INSERT OR IGNORE INTO aliases (key, player) VALUES (?, ?)", (key, player))
+        self._changed(finished=False)
+
+    def merge(self, player: int, into: int) -> None:
+        """Player `player` is the same person as `into`: their games, and the names they
+        played under, are `into`'s from now on; a `KeyError` for no such player."""
+        if player == into:
+            raise Refusal("player", "a player is merged into another player", key="merge_self")
+        with self._write() as db:
+            self._known(db, player)
+            self._known(db, into)
+            db.execute("UPDATE seats SET player = ? WHERE player = ?", (into, player))
+            db.execute("UPDATE aliases SET player = ? WHERE player = ?", (into, player))
+            db.execute("DELETE FROM players WHERE id = ?", (player,))
+        self._changed(finished=False)
+
+    @staticmethod
+    def _known(db: sqlite3.Connection, player: int) -> None:
+        if db.execute("SELECT 1 FROM players WHERE id = ?", (player,)).fetchone() is None:
+            raise KeyError(f"no player {player}")
+
+    def delete(self, number: int) -> None:
+        """Game `number` gone from the store, its journal and history row with it, and any
+        player who played no other game; a `KeyError` for a number the store does not
+        hold. The table's game in progress is the table's to refuse (`Table.delete`)."""
+        with self._write() as db:
+            if db.execute("SELECT 1 FROM games WHERE id = ?", (number,)).fetchone() is None:
+                raise KeyError(f"no game {number}")
+            self._forget_result(db, number)
+            db.execute("DELETE FROM journal WHERE game = ?", (number,))
+            db.execute("DELETE FROM games WHERE id = ?", (number,))
+            gone = "SELECT id FROM players WHERE id NOT IN (SELECT player FROM seats)"
+            db.execute(f"DELETE FROM aliases WHERE player IN ({gone})")
+            db.execute(f"DELETE FROM players WHERE id IN ({gone})")
+        self._changed(finished=False)
+
     def _journal(self, number: int) -> list[Entry]:
         rows = self._db.execute(
             "SELECT kind, doc, note FROM journal WHERE game = ? ORDER BY seq", (number,)
         ).fetchall()
         return [Entry(kind, json.loads(doc) if doc else None, note) for kind, doc, note in rows]
+
+
+def _iso(at: str) -> str:
+    """SQLite's `datetime('now')` (UTC) as ISO 8601 with its zone, as the API gives times."""
+    return at.replace(" ", "T") + "Z"
 
 
 def _code(error: sqlite3.Error) -> int:

@@ -15,6 +15,7 @@ import signal
 import socket
 import sqlite3
 import subprocess
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -271,6 +272,46 @@ def test_a_last_turn_taken_back_is_resumed_after_a_sigkill(tmp_path, game):
         status, view = call(address, "state")
         assert status == 200 and view["game_kind"] == game and not view["over"]
         assert call(address, "export")[1] == shown
+
+
+# When the kill falls after the last turn was sent: at once, as it is kept, once answered.
+KILLED_AFTER = dict(zip(EVERY_GAME, (0.0, 0.012, 0.05), strict=True))
+
+
+@pytest.mark.parametrize("game", EVERY_GAME)
+def test_a_game_ending_as_the_service_is_killed_is_in_the_history_after(tmp_path, game):
+    """Issue 31: the service killed (SIGKILL) at a moment the game's last turn is kept,
+    whenever it falls: started again, the history and the store agree. The game ended is in
+    the history with its winners, or, when the kill came before its last turn was kept, the
+    game goes on, is no history yet, and lands there once the turn is played again."""
+    store = tmp_path / "table.sqlite3"
+    doc, last = last_turn(game)
+    with serving(store) as (address, _):
+        assert call(address, "import", {"record": doc})[0] == 200
+        for step in last[:-1]:
+            assert call(address, *step(call(address, "state")[1]))[0] == 200
+        ending = last[-1](call(address, "state")[1])
+        sent = threading.Thread(target=lambda: _unanswered(address, *ending), daemon=True)
+        sent.start()
+        time.sleep(KILLED_AFTER[game])
+    sent.join(timeout=30)
+    with serving(store) as (address, _):
+        view = call(address, "state")[1]
+        history = call(address, "history")[1]["games"]
+        if not view["over"]:  # killed before the last turn was kept: it is played again
+            assert history == []
+            assert call(address, *last[-1](view))[0] == 200
+            history = call(address, "history")[1]["games"]
+        (entry,) = history
+        assert entry["game"] == game and entry["over"] and entry["winners"]
+    with serving(store) as (address, _):  # and it stays there
+        assert call(address, "history")[1]["games"] == history
+
+
+def _unanswered(address: str, route: str, body: dict[str, Any]) -> None:
+    """A request whose answer may never come: the service is killed meanwhile."""
+    with suppress(OSError, ValueError):
+        call(address, route, body)
 
 
 # --- `companion serve` on storage that fails -----------------------------------------------

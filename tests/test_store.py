@@ -21,7 +21,8 @@ from companion.games.match import UNDO
 from companion.games.protocol import Setting
 from companion.store import Backups, Entry, StorageFull, Store, StoreError
 from companion.table import Table
-from tests.playing import match
+from tests.playing import act, match
+from tests.web.test_games_api import last_turn
 
 
 @pytest.fixture
@@ -387,3 +388,68 @@ def test_a_store_nobody_closes_is_let_go_with_its_backup_thread(tmp_path):
     del store
     gc.collect()
     assert soon(lambda: not saver.is_alive())
+
+
+# The schema of the stores made before the history (issue 31): games and their journal.
+BEFORE_HISTORY = """
+CREATE TABLE games (
+    id INTEGER PRIMARY KEY,
+    started TEXT NOT NULL DEFAULT (datetime('now')),
+    record TEXT NOT NULL,
+    finished INTEGER NOT NULL DEFAULT 0,
+    game TEXT NOT NULL
+);
+CREATE TABLE journal (
+    game INTEGER NOT NULL REFERENCES games(id),
+    seq INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    doc TEXT,
+    note TEXT,
+    at TEXT NOT NULL DEFAULT (datetime('now')),
+    PRIMARY KEY (game, seq)
+);
+"""
+
+
+def test_a_store_made_before_the_history_has_its_games_remembered_in_place(tmp_path):
+    """Issue 31: a file of the previous companion (a Caboose game played to its end, one
+    left for a new one, one in progress), copied row by row into the previous schema:
+    opened, its finished games are in the history with their scores and winners, the game
+    in progress is resumed and is no history yet, and opening it again changes nothing."""
+    doc, _ = last_turn("caboose")
+    played = Table(Store(tmp_path / "played.sqlite3"))
+    played.load(doc)
+    act(played, match(played).snap.state.to_move, Pass())
+    assert played.match.over
+    for _ in range(2):  # the first left after one turn, the second in progress
+        played.load(record_of(deal("rollecate", ["Cleo", "Ana"], 4)).as_json())
+        act(played, match(played).snap.state.to_move, Pass())
+    path = tmp_path / "old.sqlite3"
+    old = sqlite3.connect(path)
+    old.executescript(BEFORE_HISTORY)
+    for number, _, finished in played.store.games():
+        kept = played.store.kept(number)
+        old.execute(
+            "INSERT INTO games (id, record, finished, game) VALUES (?, ?, ?, ?)",
+            (number, json.dumps(kept.record), int(finished), kept.game),
+        )
+        old.executemany(
+            "INSERT INTO journal (game, seq, kind, doc, note) VALUES (?, ?, ?, ?, ?)",
+            [
+                (number, seq, e.kind, json.dumps(e.doc) if e.doc is not None else None, e.note)
+                for seq, e in enumerate(kept.journal, 1)
+            ],
+        )
+    old.commit()
+    old.close()
+
+    table = Table(Store(path))
+    assert table.match.id == 3 and not table.match.over  # the game in progress, resumed
+    history = table.store.history()
+    assert [(g["id"], g["over"]) for g in history] == [(2, False), (1, True)]
+    ended = history[1]
+    assert [p["name"] for p in ended["players"]] == doc["players"]
+    assert ended["scores"] == played.store.history()[1]["scores"] and ended["winners"]
+    assert ended["option"] == doc["edition"] and ended["fewest_win"] is True
+    again = Store(path)
+    assert again.unremembered() == [] and again.history() == history

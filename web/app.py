@@ -46,6 +46,7 @@ from companion.store import StorageFull
 from companion.table import Table
 from web.api import ApiError, Limiter, Streams, Views, api, declared, language
 from web.camera import Pictures, Sights, camera
+from web.history import history
 from web.join import join
 from web.seats import Seats, seats
 from web.setup import Checks, SetupTools, setup
@@ -200,6 +201,7 @@ def create_app(
     app.register_blueprint(seats)
     app.register_blueprint(camera)
     app.register_blueprint(setup)
+    app.register_blueprint(history)
     own = {rule.rule for rule in app.url_map.iter_rules()}
     app.wsgi_app = _OldCommandPaths(app.wsgi_app, own)  # type: ignore[method-assign]
 
@@ -208,9 +210,9 @@ def create_app(
         if request.endpoint in PIN_READS:
             guard.check(request.remote_addr or "", request.headers.get(PIN_HEADER))
             return
-        if request.method != "POST" or request.endpoint is None:
+        if request.method not in ("POST", "DELETE") or request.endpoint is None:
             return  # reading is open; an unknown path is a plain 404
-        if request.mimetype != "application/json":
+        if request.method == "POST" and request.mimetype != "application/json":
             if request.endpoint == "api.advise":  # a phone's page: said in its language
                 raise ApiError(400, "request", advisor_says(table.game, language(), "request"))
             raise ApiError(415, "csrf", "changes are sent as JSON (Content-Type: application/json)")

@@ -44,6 +44,10 @@ DELEGATED: dict[str, tuple[str, str]] = {
         "companion.vision.eval_dice",
         "measure the pip-dice reader on a folder of labelled photographs",
     ),
+    "history": (
+        "companion.app.history",
+        "list the games played at a table, newest first: points, winners, finished or not",
+    ),
 }
 
 

@@ -155,6 +155,36 @@ class Start:
     seed: int | str | None = None
 
 
+@dataclass(frozen=True)
+class Result:
+    """How one game stands, as the table's history keeps it (`Game.result`): which option
+    and variant it was played with, who sat where, each seat's score and who won. Scores
+    are what the game counts (points; for the Caboose design, penalty points, where the
+    fewest win: `fewest_win`). `over`: the game reached its end (else it was left before
+    its end, abandoned, and `winners` is empty)."""
+
+    option: str  # an `Option.id` of the game
+    variant: str | None
+    names: tuple[str, ...]  # by seat, as they sat at this game
+    scores: tuple[int, ...]  # by seat
+    winners: tuple[int, ...]  # seats; empty before the end, or when nobody won
+    over: bool
+    turns: int
+    fewest_win: bool = False
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "option": self.option,
+            "variant": self.variant,
+            "names": list(self.names),
+            "scores": list(self.scores),
+            "winners": list(self.winners),
+            "over": self.over,
+            "turns": self.turns,
+            "fewest_win": self.fewest_win,
+        }
+
+
 # The status LED's states a match shows through `Setting.outputs` (hw.controls.Controls.show):
 # waiting for the players, something to confirm, a problem to fix.
 LED_WAITING, LED_NEEDS_CONFIRMATION, LED_ERROR = "waiting", "needs-confirmation", "error"
@@ -369,6 +399,9 @@ class Game:
     # RecordProblem; (doc, turn, lang) -> a record's frame watched on the page
     replay: Callable[[Mapping[str, Any], bool], str]
     watch: Callable[[Mapping[str, Any], int, str], dict[str, Any]]
+    # (record document, as `Match.record` gives it) -> how the game stands: its history
+    # entry, kept when the game ends or is left (pure: the record alone decides it)
+    result: Callable[[Mapping[str, Any]], Result]
 
     # --- optional -------------------------------------------------------------------------
     # "caboose-record/1": the `format` its records carry; "" means f"{id}-record/1"

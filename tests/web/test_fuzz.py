@@ -138,7 +138,9 @@ class Route:
     @property
     def url(self) -> str:
         """Where it is posted: a game's command through the one command route."""
-        return f"/api/{self.path}" if self.path in SHELL_POSTS else f"/api/command/{self.path}"
+        if self.path not in SHELL_POSTS:
+            return f"/api/command/{self.path}"
+        return f"/api/{self.path.replace('<number>', '1')}"  # a player of the history
 
 
 # The POST routes of the shell's own; every other is a game's command.
@@ -155,6 +157,8 @@ SHELL_POSTS = {
     "setup/buzzer",
     "setup/speaker",
     "setup/save",
+    "players/<number>/rename",
+    "players/<number>/merge",
 }
 
 
@@ -176,6 +180,15 @@ ROUTES = [
         {"record": RECORD, "turn": takes("int", wrong=(-1,))},
     ),
     Route(None, "pin", {}, {}),
+    Route(
+        None,
+        "players/<number>/rename",
+        {"name": "Ana"},
+        {"name": takes("text", wrong=("", " ", "a\nb", "x" * 201))},
+    ),
+    Route(
+        None, "players/<number>/merge", {"into": 2}, {"into": takes("int", wrong=(0, -1, 10**20))}
+    ),
     *(Route(None, f"setup/{tried}", {}, {}) for tried in ("led", "buzzer", "speaker", "save")),
     Route("caboose", "pass", {"seat": 0, "order": ["1"]}, {"seat": SEAT, "order": ORDER}),
     Route(

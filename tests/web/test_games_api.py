@@ -140,7 +140,7 @@ def restarted(path: Path) -> FlaskClient:
 def test_the_last_turn_of_a_game_is_taken_back_and_the_store_agrees(tmp_path, game):
     """A family that pressed the wrong thing on the last turn takes it back: the game goes
     on, a restart resumes it on the same turn with every action made since, and the turn
-    played again ends it for good (a restart then shows no game)."""
+    played again ends it for good (a restart then shows it ended, no game in progress)."""
     path = tmp_path / "table.sqlite3"
     client = restarted(path)
     doc, last = last_turn(game)
@@ -156,7 +156,9 @@ def test_the_last_turn_of_a_game_is_taken_back_and_the_store_agrees(tmp_path, ga
     assert again.get("/api/export").json == client.get("/api/export").json
     remaining = last[1:] if game == "switching" else last  # a move undone: its roll waits
     assert played(again, remaining)["over"]
-    assert restarted(path).get("/api/state").json["game"] is None  # over for good
+    shown = restarted(path).get("/api/state").json  # its result stays on the page (issue 31)
+    assert shown["game_kind"] == game and shown["over"]
+    assert Store(path).current_game() is None  # over for good: no game in progress
 
 
 def test_the_games_are_named_in_the_requests_language(client):

@@ -20,7 +20,11 @@ from companion.games.protocol import LANGUAGES
 from web.words import JOIN, SETUP, SHELL, pick
 
 ROOT = Path(__file__).resolve().parents[2]
-SHELL_PAGE = (ROOT / "web/templates/index.html", ROOT / "web/static/shell.js")
+SHELL_PAGE = (
+    ROOT / "web/templates/index.html",
+    ROOT / "web/static/shell.js",
+    ROOT / "web/static/history.js",
+)
 CABOOSE_PAGE = (
     ROOT / "companion/games/caboose/page/table.html",
     ROOT / "companion/games/caboose/page/caboose.js",

@@ -589,6 +589,13 @@ async function watchTurn(turn) {
   draw(frame, true);
 }
 
+// A record watched turn by turn from its start: a file imported, or a game of the history
+// (web/static/history.js).
+function watchRecord(record) {
+  watching = { record, wanted: 0, total: 0 };
+  watchTurn(0);
+}
+
 function stopWatching() {
   if (watching && watching.timer) clearInterval(watching.timer);
   watching = null;
@@ -634,9 +641,7 @@ function setup() {
   });
   document.getElementById("import-watch").addEventListener("click", async () => {
     const record = await readRecord();
-    if (!record) return;
-    watching = { record, wanted: 0, total: 0 };
-    watchTurn(0);
+    if (record) watchRecord(record);
   });
   document.getElementById("watch-prev").addEventListener("click", () => watchTurn(Math.max(0, watching.wanted - 1)));
   document.getElementById("watch-next").addEventListener("click", () =>

@@ -22,7 +22,7 @@ from companion.games.caboose import (
 )
 from companion.games.caboose.drawing import draw
 from companion.games.caboose.names import check_names
-from companion.games.caboose.record import RecordError, from_json
+from companion.games.caboose.record import RecordError, from_json, result
 from companion.games.caboose.rules.edition import EDITIONS
 from companion.games.caboose.rules.edition import load as load_edition
 from companion.games.caboose.scenes import random_table
@@ -83,6 +83,7 @@ GAME = Game(
     button=commands.button,
     replay=commandline.replay_text,
     watch=watch,
+    result=result,
     idle=match.idle,
     camera=Camera(watcher=camera.Camera.over, follow=camera.follow, scene=random_table, draw=draw),
     sample=sample.sample,

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import math
 import reprlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -31,7 +31,7 @@ from companion.games.caboose.rules.state import (
 )
 from companion.games.caboose.turn_log import turn_line
 from companion.games.names import first_bad_name
-from companion.games.protocol import RecordProblem
+from companion.games.protocol import RecordProblem, Result
 from companion.games.records import MAX_DEPTH, TOO_DEEP, depth, parse_document, read_document
 from companion.pose import Pose
 
@@ -312,6 +312,27 @@ def replay(record: Record) -> Replay:
             return Replay(state, lines, RecordError(number, rule, str(error)))
         lines.append(turn_line(number, name, events))
     return Replay(state, lines)
+
+
+def result(doc: Mapping[str, Any]) -> Result:
+    """The game of a record as the table's history keeps it (`Game.result`): each player's
+    penalty points (the fewest win) and the winners; `RecordError` for a bad record."""
+    replayed = replay(from_json(doc))
+    if replayed.error is not None:
+        raise replayed.error
+    state = replayed.state
+    ranking = final_ranking(state) if state.over else None
+    won = set(ranking.winners) if ranking is not None else set()
+    return Result(
+        option=state.edition.id,
+        variant=state.variant,
+        names=tuple(seat.name for seat in state.seats),
+        scores=tuple(score(seat, state.over) for seat in state.seats),
+        winners=tuple(i for i, seat in enumerate(state.seats) if seat.name in won),
+        over=state.over,
+        turns=len(doc.get("turns") or ()),
+        fewest_win=True,
+    )
 
 
 def summary(state: GameState, lines: Sequence[str]) -> dict[str, Any]:

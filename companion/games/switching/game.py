@@ -29,7 +29,7 @@ from companion.games.switching import (
 )
 from companion.games.switching.commands import PassTurn, Play, Throw
 from companion.games.switching.drawing import draw
-from companion.games.switching.record import GAME_ID, from_json, variant_id
+from companion.games.switching.record import GAME_ID, from_json, result, variant_id
 from companion.games.switching.snapshot import Played, Snapshot
 from companion.games.switching.vision import eval_vision
 from companion.games.switching.words import TEXT
@@ -126,6 +126,7 @@ GAME = Game(
     button=commands.button,
     replay=commandline.replay_text,
     watch=watch,
+    result=result,
     camera=Camera(
         watcher=camera.Camera.over, follow=camera.follow, scene=scene, area=camera.area, draw=draw
     ),

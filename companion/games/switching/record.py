@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.games.names import first_bad_name
-from companion.games.protocol import RecordProblem
+from companion.games.protocol import RecordProblem, Result
 from companion.games.records import header_problem
 from companion.games.switching import board as boards
 from companion.games.switching import rules
@@ -343,6 +343,22 @@ def summary(record: Record, end: Position) -> dict[str, Any]:
         ],
         "winner": None if end.winner is None else name[end.winner],
     }
+
+
+def result(doc: Mapping[str, Any]) -> Result:
+    """The game of a record as the table's history keeps it (`Game.result`): each player's
+    trains brought home to the depot, the most being the aim, and the winner."""
+    record = from_json(doc)
+    end = replay(record).end
+    return Result(
+        option=end.board.id,
+        variant=variant_id(end.variant),
+        names=record.names,
+        scores=end.depots,
+        winners=tuple(i for i, colour in enumerate(end.players) if colour == end.winner),
+        over=end.over,
+        turns=len(record.turns),
+    )
 
 
 def replay_json(doc: Mapping[str, Any]) -> dict[str, Any]:

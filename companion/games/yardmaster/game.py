@@ -28,7 +28,7 @@ from companion.games.yardmaster.commands import AddCard
 from companion.games.yardmaster.drawing import draw
 from companion.games.yardmaster.edition import EDITIONS
 from companion.games.yardmaster.edition import load as load_edition
-from companion.games.yardmaster.record import FORMAT, GAME_ID, from_json
+from companion.games.yardmaster.record import FORMAT, GAME_ID, from_json, result
 from companion.games.yardmaster.snapshot import Snapshot
 from companion.games.yardmaster.vision import enrolment, eval_vision
 from companion.games.yardmaster.words import TEXT
@@ -106,6 +106,7 @@ GAME = Game(
     button=commands.button,
     replay=commandline.replay_text,
     watch=watch,
+    result=result,
     record_format=FORMAT,  # the spec's "yardmaster-record/1", not its id's
     camera=Camera(watcher=camera.Camera.over, follow=camera.follow, scene=scene, draw=draw),
     sample=sample,

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.games.names import first_bad_name
-from companion.games.protocol import RecordProblem
+from companion.games.protocol import RecordProblem, Result
 from companion.games.records import header_problem
 from companion.games.yardmaster import cards, edition, rules
 from companion.games.yardmaster.rules import Add, RuleError, Yard
@@ -151,6 +151,32 @@ def to_json(start: Yard, adds: Sequence[Add], variant: str | None = None) -> dic
     if variant == STRATEGIC_SECOND:
         doc["carried"] = list(start.carried)
     return doc
+
+
+def result(doc: Mapping[str, Any]) -> Result:
+    """The game of a record as the table's history keeps it (`Game.result`): each player's
+    points and the winners. Its variant is what the record says: a caboose card in play, and
+    the strategic variant's second game (its first game's record is a plain game's)."""
+    played = from_json(doc)
+    yard = replay(played)
+    won = set(rules.ranking(yard)[0]) if yard.over else set()
+    strategic = played.variant == STRATEGIC_SECOND
+    with_caboose = played.start.caboose is not None
+    variant = {
+        (False, False): None,
+        (True, False): "caboose",
+        (False, True): "strategic",
+        (True, True): "strategic-caboose",
+    }[with_caboose, strategic]
+    return Result(
+        option=edition.load().id,
+        variant=variant,
+        names=tuple(played.start.players),
+        scores=tuple(s.score for s in rules.score(yard)),
+        winners=tuple(i for i, name in enumerate(played.start.players) if name in won),
+        over=yard.over,
+        turns=len(played.adds),
+    )
 
 
 def summary(yard: Yard) -> dict[str, Any]:

@@ -1,0 +1,117 @@
+"""Issue 31 in Chromium: the history of the games played at the table and the players'
+standings, on a phone in English and Spanish and on the screen beside the table between
+games. Words, not codes; a game of the history watched turn by turn, deleted with the PIN;
+a player renamed; the chart drawn by the page. Screenshots go to tests/artifacts/."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from companion.games.caboose.commands import Act
+from companion.games.caboose.rules.state import Pass
+from companion.games.protocol import Start
+from companion.store import Store
+from companion.table import Table
+from tests.web.test_browser import Server, browser, enter_pin, open_page, shot  # noqa: F401
+from tests.web.test_games_api import last_turn
+
+pytestmark = pytest.mark.browser
+
+# Three Caboose games to their end and a Yardmaster Express game, the same family.
+SITTINGS = (["Ana", "Ben"], ["Ben", "Ana"], ["Ana", "Ben"])
+
+
+def finish_caboose(table: Table, names: list[str]) -> None:
+    """A Loose Caboose game one pass from its end, passed to its end."""
+    doc, _ = last_turn("caboose")
+    table.load(doc | {"players": names})
+    table.handle(Act(table.match.snap.state.to_move, Pass()))
+    assert table.match.over
+
+
+@pytest.fixture
+def evenings(tmp_path) -> Iterator[Server]:
+    """A table whose history holds three Caboose games, one Yardmaster Express game left
+    after being dealt, and the last Caboose game over, on the table."""
+    table = Table(Store(tmp_path / "table.sqlite3"))
+    finish_caboose(table, SITTINGS[0])
+    finish_caboose(table, SITTINGS[1])
+    table.start("yardmaster-express", Start(("Ana", "Cleo"), "yardmaster-express", None, 3))
+    finish_caboose(table, SITTINGS[2])
+    server = Server(table)
+    yield server
+    server.close()
+
+
+def test_the_history_and_standings_on_a_phone_in_english(browser, evenings):  # noqa: F811
+    page, errors = open_page(browser, evenings.url, 390, 844)
+    page.wait_for_selector("#history .history-game")
+    games = page.locator("#history > li")
+    assert games.count() == 4
+    newest = games.nth(0).inner_text()
+    assert "Loose Caboose" in newest and "Winner: " in newest and "penalty points" in newest
+    assert "finished" in newest and "loose-caboose" not in newest  # words, not codes
+    assert "abandoned" in games.nth(1).inner_text()
+    assert "Yardmaster Express" in games.nth(1).inner_text()
+    page.wait_for_selector(".standings li")
+    standings = page.locator(".standings li").first.inner_text()
+    assert standings == "Ana 3 games · 2 wins · mean 40.3 · best 39"
+    page.wait_for_selector("#chart svg circle")
+    assert page.locator("#chart svg circle").count() == 3  # Ana's three games to the end
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 390  # no sideways
+    page.locator("#history-section").scroll_into_view_if_needed()
+    shot(page, "history-phone-en")
+    # a game of the history watched turn by turn, from its start
+    games.nth(2).locator(".history-watch").click()
+    page.wait_for_selector("#watch:not([hidden])")
+    assert page.locator("#watch-turn").inner_text().startswith("turn 0 of")
+    assert errors == []
+
+
+def test_a_game_is_deleted_and_a_player_renamed_with_the_pin(browser, evenings):  # noqa: F811
+    page, errors = open_page(browser, evenings.url, 390, 844)
+    page.wait_for_selector("#history .history-game")
+    enter_pin(page)
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.locator("#history > li").nth(2).locator(".history-delete").click()
+    page.wait_for_function("() => document.querySelectorAll('#history > li').length === 3")
+    page.click("#players-edit summary")
+    page.select_option("#rename-player", label="Ben")
+    page.fill("#rename-name", "Benjamín")
+    page.click("#rename-form button")
+    page.wait_for_selector("#history li:has-text('Benjamín')")
+    assert "Ben:" not in page.locator("#history").inner_text()
+    assert errors == []
+
+
+def test_the_history_in_spanish(browser, evenings):  # noqa: F811
+    page, errors = open_page(browser, evenings.url, 390, 844, lang="es-ES")
+    page.wait_for_selector("#history .history-game")
+    assert page.locator("#history-section h2").inner_text() == "Partidas jugadas"
+    newest = page.locator("#history > li").first.inner_text()
+    assert "Gana: " in newest and "puntos de penalización" in newest and "terminada" in newest
+    assert "abandonada" in page.locator("#history > li").nth(1).inner_text()
+    page.wait_for_selector(".standings li")
+    assert page.locator(".standings li").first.inner_text() == (
+        "Ana 3 partidas · 2 victorias · media 40,3 · mejor 39"
+    )
+    page.locator("#players-section").scroll_into_view_if_needed()
+    shot(page, "history-phone-es")
+    assert errors == []
+
+
+@pytest.mark.parametrize("lang", ["en-GB", "es-ES"])
+def test_the_kiosk_shows_the_last_results_between_games_only(browser, evenings, lang):  # noqa: F811
+    page, errors = open_page(browser, f"{evenings.url}/?view=table", lang=lang)
+    page.wait_for_selector("#history-section:not([hidden]) .history-game")
+    heading = page.locator("#history-section h2").inner_text()
+    assert heading == ("Last results" if lang == "en-GB" else "Últimos resultados")
+    assert page.locator("#history button, #players-section").count() == 0  # nothing to tap
+    fits = "() => document.documentElement.scrollHeight <= window.innerHeight"
+    assert page.evaluate(fits)
+    shot(page, f"history-kiosk-{lang[:2]}")
+    evenings.post("/api/game", {"edition": "rollecate", "names": ["Ana", "Ben"], "seed": 3})
+    page.wait_for_selector("#history-section[hidden]", state="attached")  # a game is on
+    assert errors == []
