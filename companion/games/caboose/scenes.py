@@ -491,6 +491,27 @@ def teach_printed_box(
     deck.save(pictures, folder)
 
 
+def teach_pip_dice(
+    dice: Sequence[PhotoDie], layout: TableLayout, frame_size: tuple[int, int], folder: Path
+) -> None:
+    """Teach a camera over `layout`'s table a family's own pip dice (`companion enroll
+    --codes pips`): each of `dice` (real dice cut from photographs, one of each face as a
+    family lays them) alone in the middle of the table under a well lit camera, learnt and
+    kept in `folder`; ValueError says which could not be learnt."""
+    deck = Deck([f"pips-{die.pips}" for die in dice], VisionConfig(layout=layout))
+    camera = replace(Camera.easy(), frame_size=frame_size)
+    middle = (layout.width / 2, layout.height / 2)
+    pictures = []
+    for number, (face, die) in enumerate(zip(deck.faces, dice, strict=True)):
+        placed = PlacedDie("pips", die.pips, *middle, 25.0, picture=die.picture)
+        alone = Scene(cards=(), railway=(), dice=(placed,), layout=layout)
+        picture, why = deck.learn(face, render(alone, 90 + number, camera))
+        if why is not None:
+            raise ValueError(f"the camera could not learn {die.source} ({face}): {why}")
+        pictures.append(picture)
+    deck.save(pictures, folder)
+
+
 def with_printed_box(scene: Scene, edition_id: str) -> Scene:
     """The scene with the printed box's pieces (`Scene.pieces`): each die one of its wheel
     dice lying where the drawn die was, showing one of the edition's faces, and its
