@@ -3,6 +3,8 @@ its dice, the rest read, with and without what was taught.
 
 Run: OPENBLAS_NUM_THREADS=1 .venv/bin/python bench/bench_taught_pips.py [--half even|odd]
      [--draws N] [--dice-photos DIR]
+     OPENBLAS_NUM_THREADS=1 .venv/bin/python bench/bench_taught_pips.py --table [--half H]
+     [--scenes N] [--seed S]
 
 The sets are bench/pip_dice_sets.json (the overhead-tray photographs' dice grouped by colour
 and style; the file says how). For each set and each of `--draws` draws, six of its dice are
@@ -14,6 +16,13 @@ die is right when the most likely count is its label, sure when that count's cha
 least 0.8 (what the table takes unasked from the learned count), asked otherwise. And what the
 teaching does to dice it was not taught: every die of the other sets read with this set taught,
 against the count alone. Tune on `--half odd`; the even half is held out.
+
+`--table`: the same at the table. For each set, `companion eval-vision --dice real --dice-set
+SET` (its dice on hard synthetic tables, the six taught dice left out) without and with
+`--teach-pips` (the six taught first, as `companion enroll --codes pips` does, under the
+same camera), `--scenes` scenes from `--seed` (which also draws the six): the dice read right
+(found, with the right pips, whether asked or not), those asked (read less surely than the
+table takes unasked) and those read wrong yet surely.
 """
 
 from __future__ import annotations
@@ -78,13 +87,43 @@ def tally(chances: np.ndarray, dice: list) -> np.ndarray:
     return np.array([right.sum(), (right & sure).sum(), (~right & sure).sum(), (~sure).sum()])
 
 
+def table(half: str, photos: Path, scenes: int, seed: int) -> None:
+    """Print the table's figures of each set, untaught and taught (`--table`)."""
+    from companion.games.caboose.vision.eval_vision import evaluate
+
+    print(f"{half} half at the table: {scenes} hard scenes a set from seed {seed}\n")
+    print("| set | dice | untaught: right / asked / wrong yet sure | taught: right / asked / "
+          "wrong yet sure | frame / plain pass untaught, taught |")  # fmt: skip
+    print("|---|---|---|---|---|")
+    total = np.zeros((2, 4), int)
+    for name in json.loads(SETS.read_text())["sets"]:
+        runs = [evaluate(scenes, seed, "hard", "rollecate", "real", photos, half,
+                         dice_set=name, teach_pips=teach) for teach in (False, True)]  # fmt: skip
+        counts = np.array(
+            [[r["dice"], r["dice_right"], r["dice_asked"], r["dice_wrong_sure"]] for r in runs]
+        )
+        total += counts
+        print(f"| {name} | {counts[0, 0]} | " + " | ".join(
+            f"{100 * c[1] / max(c[0], 1):.1f} % / {c[2]} / {c[3]}" for c in counts
+        ) + f" | {runs[0]['latency_ratio_p50']}x, {runs[1]['latency_ratio_p50']}x |")  # fmt: skip
+    print(f"| all | {total[0, 0]} | " + " | ".join(
+        f"{100 * c[1] / max(c[0], 1):.1f} % / {c[2]} / {c[3]}" for c in total
+    ) + " | |")  # fmt: skip
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--half", choices=("even", "odd"), default="even")
     parser.add_argument("--draws", type=int, default=3)
     parser.add_argument("--dice-photos", type=Path, default=PHOTOS)
+    parser.add_argument("--table", action="store_true", help="measure at the table")
+    parser.add_argument("--scenes", type=int, default=20, help="--table: scenes a set")
+    parser.add_argument("--seed", type=int, default=1000, help="--table: the first scene")
     args = parser.parse_args()
     cv2.setNumThreads(1)
+    if args.table:
+        table(args.half, args.dice_photos, args.scenes, args.seed)
+        return
     sets = set_dice(args.half, args.dice_photos)
     alone = {name: read(dice, None) for name, dice in sets.items()}
     print(f"{args.half} half, {sum(map(len, sets.values()))} dice in {len(sets)} sets, "

@@ -38,6 +38,7 @@ if TYPE_CHECKING:  # only eval-vision's real dice need the photographs' code
     from companion.synthetic.photo_dice import PhotoDie
 
 DESIGNS = ("ours", "printed")
+_TEACH_TRIES = 5  # times a pip die is laid to be taught before teaching gives up
 
 
 @dataclass(frozen=True)
@@ -492,20 +493,24 @@ def teach_printed_box(
 
 
 def teach_pip_dice(
-    dice: Sequence[PhotoDie], layout: TableLayout, frame_size: tuple[int, int], folder: Path
+    dice: Sequence[PhotoDie], layout: TableLayout, camera: Camera, folder: Path
 ) -> None:
-    """Teach a camera over `layout`'s table a family's own pip dice (`companion enroll
+    """Teach `camera` over `layout`'s table a family's own pip dice (`companion enroll
     --codes pips`): each of `dice` (real dice cut from photographs, one of each face as a
-    family lays them) alone in the middle of the table under a well lit camera, learnt and
-    kept in `folder`; ValueError says which could not be learnt."""
+    family lays them) alone in the middle of the table, under the camera and light the
+    family plays with, learnt and kept in `folder` (a die the camera cannot learn is laid
+    again, up to _TEACH_TRIES times in all: a hard camera's shadow may make two things of
+    it); ValueError says which could not be learnt."""
     deck = Deck([f"pips-{die.pips}" for die in dice], VisionConfig(layout=layout))
-    camera = replace(Camera.easy(), frame_size=frame_size)
     middle = (layout.width / 2, layout.height / 2)
     pictures = []
     for number, (face, die) in enumerate(zip(deck.faces, dice, strict=True)):
         placed = PlacedDie("pips", die.pips, *middle, 25.0, picture=die.picture)
         alone = Scene(cards=(), railway=(), dice=(placed,), layout=layout)
-        picture, why = deck.learn(face, render(alone, 90 + number, camera))
+        for again in range(_TEACH_TRIES):
+            picture, why = deck.learn(face, render(alone, 90 + number + 10 * again, camera))
+            if why is None:
+                break
         if why is not None:
             raise ValueError(f"the camera could not learn {die.source} ({face}): {why}")
         pictures.append(picture)

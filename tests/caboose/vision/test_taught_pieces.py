@@ -188,7 +188,7 @@ def test_enroll_command_teaches_the_familys_own_pip_dice(tmp_path: Path, capsys)
 def test_a_pip_die_asked_for_where_nothing_lies_is_said() -> None:
     empty = render(Scene(cards=(), railway=()), 1, Camera.easy())
     _, why = Deck(["pips-3"], VisionConfig()).learn("pips-3", empty)
-    assert why == "nothing found: lay one pip die alone on the table"
+    assert why == "no die found: lay one pip die alone on the table"
     assert Deck(["pips-3"], VisionConfig()).prompt("pips-3") == (
         "lay one of your pip dice alone on the table, showing 3 pips"
     )

@@ -31,8 +31,9 @@ from companion.games.caboose.vision.card_identity import card_image
 from companion.games.caboose.vision.card_outlines import card_poses
 from companion.games.caboose.vision.catalogue import TEMPLATE_PX, Catalogue, normalise
 from companion.games.caboose.vision.observation import VisionConfig
-from companion.vision.calibrate import Calibration, calibrate, top_down
-from companion.vision.dice import look_at
+from companion.games.caboose.vision.off_the_cards import off_the_known
+from companion.vision.calibrate import calibrate, top_down
+from companion.vision.dice import find_dice, look_at, read_dice
 from companion.vision.taught_dice import PX_PER_MM, TaughtDice, upright
 from companion.vision.taught_pips import TaughtDie, TaughtPips
 from companion.vision.unlike_table import unlike_table
@@ -95,53 +96,52 @@ def learn_piece(
     `frame`, cut out straight at taught_dice.PX_PER_MM as BGRA (its outline in alpha), or
     why not: it is the one region whose colour is unlike the table's, of a length (its
     outline's longer side, mm) within `length_mm`."""
-    picture, _, why = _lone_piece(frame, config, what, length_mm)
-    return picture, why
-
-
-def learn_pip_die(frame: np.ndarray, config: VisionConfig) -> tuple[np.ndarray, str | None]:
-    """The one pip die lying alone on the table in `frame` as the table's dice reader sees
-    it (dice.look_at): its crop of the original frame (BGRA, CROP_SIDE square at
-    CROP_PX_PER_MM) with the rectangle it found the die in filled in alpha, or why not."""
-    _, where, why = _lone_piece(frame, config, "one pip die", (8.0, 30.0))
-    if where is None:
-        return np.empty(0), why
-    calibration, (x, y) = where
-    look = look_at(frame, calibration, x, y)
-    if look is None:
-        return np.empty(0), "no die found where something lies: lay one pip die alone"
-    outline = np.zeros(look.crop.shape[:2], np.uint8)
-    cv2.fillConvexPoly(outline, cv2.boxPoints(look.rect).round().astype(np.int32), 255)
-    return np.dstack([look.crop, outline]), None
-
-
-def _lone_piece(
-    frame: np.ndarray, config: VisionConfig, what: str, length_mm: tuple[float, float]
-) -> tuple[np.ndarray, tuple[Calibration, tuple[float, float]] | None, str | None]:
-    """`learn_piece`'s picture, with the frame's calibration and the piece's centre on the
-    table (mm), or why not (the picture empty, no centre)."""
     calibration = calibrate(frame, config.layout)
     if calibration is None or len(calibration.markers) < 4:
-        return np.empty(0), None, "the four table markers are not all in view"
+        return np.empty(0), "the four table markers are not all in view"
     k = PX_PER_MM
     top = top_down(frame, calibration, config.layout, k)
     mask = unlike_table(top, config.layout, k)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
     pieces = [i for i in range(1, count) if stats[i, cv2.CC_STAT_AREA] / k**2 >= _PIECE_MM2]
     if not pieces:
-        return np.empty(0), None, f"nothing found: lay {what} alone on the table"
+        return np.empty(0), f"nothing found: lay {what} alone on the table"
     if len(pieces) > 1:
-        return np.empty(0), None, f"{len(pieces)} things found: lay only {what} on the table"
+        return np.empty(0), f"{len(pieces)} things found: lay only {what} on the table"
     x, y, w, h = (int(v) for v in stats[pieces[0], :4])
     pad = 4
     x0, y0 = max(x - pad, 0), max(y - pad, 0)
     window = (slice(y0, y + h + pad), slice(x0, x + w + pad))
     body = (labels[window] == pieces[0]).astype(np.uint8) * 255
-    picture, (cx, cy), length = upright(np.dstack([top[window], body]), body)
+    picture, _, length = upright(np.dstack([top[window], body]), body)
     if not length_mm[0] <= length / k <= length_mm[1]:
-        return np.empty(0), None, f"what lies there is {length / k:.0f} mm long: is it {what}?"
-    centre = (x0 + cx) / k, (y0 + cy) / k
-    return picture, (calibration, centre), None
+        return np.empty(0), f"what lies there is {length / k:.0f} mm long: is it {what}?"
+    return picture, None
+
+
+def learn_pip_die(frame: np.ndarray, config: VisionConfig) -> tuple[np.ndarray, str | None]:
+    """The one pip die lying alone on the table in `frame` as the table's dice reader finds
+    and sees it (dice.find_dice, read_dice, look_at: a dark die on dark wood is no piece
+    unlike the table, yet the reader finds it): its crop of the original frame (BGRA,
+    CROP_SIDE square at CROP_PX_PER_MM) with the rectangle it found the die in filled in
+    alpha, or why not."""
+    calibration = calibrate(frame, config.layout)
+    if calibration is None or len(calibration.markers) < 4:
+        return np.empty(0), "the four table markers are not all in view"
+    k = config.px_per_mm
+    top = top_down(frame, calibration, config.layout, k)
+    half = cv2.resize(top, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+    spots, faint = find_dice(half, off_the_known(top.shape[:2], config, [], None), k / 2)
+    found = read_dice(frame, calibration, spots, faint)
+    if len(found) != 1:
+        many = f"{len(found)} dice found: lay only one" if found else "no die found: lay one"
+        return np.empty(0), f"{many} pip die alone on the table"
+    look = look_at(frame, calibration, found[0].x, found[0].y)
+    if look is None:
+        return np.empty(0), "no die found: lay one pip die alone on the table"
+    outline = np.zeros(look.crop.shape[:2], np.uint8)
+    cv2.fillConvexPoly(outline, cv2.boxPoints(look.rect).round().astype(np.int32), 255)
+    return np.dstack([look.crop, outline]), None
 
 
 def learn_card(frame: np.ndarray, config: VisionConfig) -> tuple[np.ndarray, str | None]:

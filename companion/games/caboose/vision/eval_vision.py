@@ -256,7 +256,7 @@ def evaluate(
             config = VisionConfig.for_edition(edition, Path(folder), frame_size=camera.frame_size)
     if teach_pips and taught:
         with tempfile.TemporaryDirectory(prefix="pip-dice-") as folder:
-            synthetic.teach_pip_dice(taught, config.layout, camera.frame_size, Path(folder))
+            synthetic.teach_pip_dice(taught, config.layout, camera, Path(folder))
             config = VisionConfig.for_edition(edition, Path(folder), frame_size=camera.frame_size)
     warm = synthetic.random_scene(seed + scenes, edition, n_cards=3, n_dice=1)
     config.faces()  # the catalogue is built once, at start-up: not a frame's latency
