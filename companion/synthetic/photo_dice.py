@@ -47,9 +47,9 @@ FOLDER = "overhead-tray"  # the one set whose boxes are whole dice (the docstrin
 # the photographs' dice grouped by set (colour and style), each half's dice by their sources;
 # the file says how the grouping was made (it lives beside the benches that measure it)
 SETS = Path(__file__).resolve().parents[2] / "bench" / "pip_dice_sets.json"
-_T = TypeVar("_T")
 TAUGHT = 6  # dice of a set taught (`companion enroll --codes pips` lays each face once)
 HALVES = ("even", "odd")  # the held-out half (what is reported) and the half tuned on
+_T = TypeVar("_T")
 
 _MARGIN = 0.25  # the tray around a box that GrabCut is shown, in box sides
 _SEED = 0.3  # the box's middle taken as surely die: its inner (1 - 2 x this) of each side
