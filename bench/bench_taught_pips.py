@@ -92,9 +92,9 @@ def table(half: str, photos: Path, scenes: int, seed: int) -> None:
     from companion.games.caboose.vision.eval_vision import evaluate
 
     print(f"{half} half at the table: {scenes} hard scenes a set from seed {seed}\n")
-    print("| set | dice | untaught: right / asked / wrong yet sure | taught: right / asked / "
-          "wrong yet sure | frame / plain pass untaught, taught |")  # fmt: skip
-    print("|---|---|---|---|---|")
+    print("| set | dice | untaught: right / asked / wrong yet sure | dice taught | taught: right "
+          "/ asked / wrong yet sure | frame / plain pass untaught, taught |")  # fmt: skip
+    print("|---|---|---|---|---|---|")
     total = np.zeros((2, 4), int)
     for name in json.loads(SETS.read_text())["sets"]:
         runs = [evaluate(scenes, seed, "hard", "rollecate", "real", photos, half,
@@ -103,12 +103,11 @@ def table(half: str, photos: Path, scenes: int, seed: int) -> None:
             [[r["dice"], r["dice_right"], r["dice_asked"], r["dice_wrong_sure"]] for r in runs]
         )
         total += counts
-        print(f"| {name} | {counts[0, 0]} | " + " | ".join(
-            f"{100 * c[1] / max(c[0], 1):.1f} % / {c[2]} / {c[3]}" for c in counts
-        ) + f" | {runs[0]['latency_ratio_p50']}x, {runs[1]['latency_ratio_p50']}x |")  # fmt: skip
-    print(f"| all | {total[0, 0]} | " + " | ".join(
-        f"{100 * c[1] / max(c[0], 1):.1f} % / {c[2]} / {c[3]}" for c in total
-    ) + " | |")  # fmt: skip
+        untaught, taught = (f"{100 * c[1] / max(c[0], 1):.1f} % / {c[2]} / {c[3]}" for c in counts)
+        print(f"| {name} | {counts[0, 0]} | {untaught} | {runs[1]['pips_taught']} | {taught} | "
+              f"{runs[0]['latency_ratio_p50']}x, {runs[1]['latency_ratio_p50']}x |")  # fmt: skip
+    untaught, taught = (f"{100 * c[1] / max(c[0], 1):.1f} % / {c[2]} / {c[3]}" for c in total)
+    print(f"| all | {total[0, 0]} | {untaught} | | {taught} | |")
 
 
 def main() -> None:

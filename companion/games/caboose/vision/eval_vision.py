@@ -226,8 +226,8 @@ def evaluate(
     frame a lamp's reflection covers at most; `frame_size` films at another size than the
     camera's default. With `dice_set` (real dice), only that set's dice (photo_dice.SETS)
     are laid, but for TAUGHT of them, which are `teach_pips` taught first as `companion
-    enroll --codes pips` does (scenes.teach_pip_dice), and left out either way, so taught
-    and untaught runs read the same dice."""
+    enroll --codes pips` does (scenes.teach_pip_dice: a die the camera cannot learn is left
+    untaught), and left out either way, so taught and untaught runs read the same dice."""
     if dice not in DICE:
         raise ValueError(f"unknown dice {dice!r}: use drawn, real or printed")
     cv2.setNumThreads(1)
@@ -256,7 +256,7 @@ def evaluate(
             config = VisionConfig.for_edition(edition, Path(folder), frame_size=camera.frame_size)
     if teach_pips and taught:
         with tempfile.TemporaryDirectory(prefix="pip-dice-") as folder:
-            synthetic.teach_pip_dice(taught, config.layout, camera, Path(folder))
+            taught = synthetic.teach_pip_dice(taught, config.layout, camera, Path(folder))
             config = VisionConfig.for_edition(edition, Path(folder), frame_size=camera.frame_size)
     warm = synthetic.random_scene(seed + scenes, edition, n_cards=3, n_dice=1)
     config.faces()  # the catalogue is built once, at start-up: not a frame's latency
