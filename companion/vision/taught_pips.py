@@ -16,7 +16,10 @@ as far as it looks like the taught dice, in its colours (body and pips, `_ALIKE`
 net (its features' cosine similarity, `_NEAR`); a die unlike them keeps the net's chances
 exactly, so a die of another set is read as before, and the layer is fitted to all but
 certainty (`_SMOOTH`), so a die only like a taught one is not made sure: the table asks
-rather than guesses.
+rather than guesses; where it and the net read the same count, the surer of the two stands.
+What it gains is measured by bench/bench_taught_pips.py (so far little: the net already
+reads most sets' photographs, and the table's misreads of real dice are not the count's
+alone).
 
 On disk (in the catalogue folder): `pips.json` (format `companion-pips/1`: one entry per
 taught die, its pips, its picture and its rectangle in that picture, a `cv2.minAreaRect`)
