@@ -28,10 +28,14 @@ from the label.
 
 from __future__ import annotations
 
+import json
 import math
+import random
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
+from typing import TypeVar
 
 import cv2
 import numpy as np
@@ -40,7 +44,12 @@ from companion.vision.dice_art import DIE_MM, rounded_rect
 from companion.vision.eval_dice import PHOTOS, image_paths, load_labels
 
 FOLDER = "overhead-tray"  # the one set whose boxes are whole dice (the docstring says why)
+# the photographs' dice grouped by set (colour and style), each half's dice by their sources;
+# the file says how the grouping was made (it lives beside the benches that measure it)
+SETS = Path(__file__).resolve().parents[2] / "bench" / "pip_dice_sets.json"
+TAUGHT = 6  # dice of a set taught (`companion enroll --codes pips` lays each face once)
 HALVES = ("even", "odd")  # the held-out half (what is reported) and the half tuned on
+_T = TypeVar("_T")
 
 _MARGIN = 0.25  # the tray around a box that GrabCut is shown, in box sides
 _SEED = 0.3  # the box's middle taken as surely die: its inner (1 - 2 x this) of each side
@@ -112,9 +121,26 @@ class PhotoDice:
         if index not in self._cut:
             label = self._labels[index]
             face = _cut_face(str(label.path), label.box)
-            source = f"{label.path.name} #{label.index}"
+            source = self.source(index)
             self._cut[index] = None if face is None else PhotoDie(label.pips, source, face)
         return self._cut[index]
+
+    def found(self, index: int) -> tuple[Path, tuple] | None:
+        """Die `index`'s photograph and its top face's rectangle there (`face_rect`), as a
+        reader would find it; None when no square face was found."""
+        label = self._labels[index]
+        image = cv2.imread(str(label.path), cv2.IMREAD_COLOR)
+        rect = None if image is None else face_rect(image, label.box)
+        return None if rect is None else (label.path, rect)
+
+    def pips(self, index: int) -> int:
+        """Die `index`'s pip count, as labelled."""
+        return self._labels[index].pips
+
+    def source(self, index: int) -> str:
+        """Die `index`'s photograph and label line, "IMAGE.jpg #k" (as `PhotoDie.source`)."""
+        label = self._labels[index]
+        return f"{label.path.name} #{label.index}"
 
     def usable(self) -> list[PhotoDie]:
         """Every die whose face could be cut, in the photographs' order."""
@@ -154,8 +180,20 @@ def _cut_face(path: str, box: tuple[float, float, float, float]) -> np.ndarray |
     """The die's top face inside `box`, turned upright, at the photograph's scale; None when
     the cut is no square face of the box."""
     image = cv2.imread(path, cv2.IMREAD_COLOR)
-    if image is None:
+    found = None if image is None else face_rect(image, box)
+    if found is None:
         return None
+    (fx, fy), (fw, fh), angle = found
+    side = math.ceil((fw + fh) / 2)
+    turn = cv2.getRotationMatrix2D((fx, fy), angle, 1.0)
+    turn[:, 2] += np.array([(side - 1) / 2 - fx, (side - 1) / 2 - fy])
+    return cv2.warpAffine(image, turn, (side, side), flags=cv2.INTER_LINEAR)
+
+
+def face_rect(image: np.ndarray, box: tuple[float, float, float, float]) -> tuple | None:
+    """The die's top face inside `box` of the photograph `image`: its smallest turned
+    rectangle (a `cv2.minAreaRect`, in the photograph's pixels, as the dice readers find a
+    die), or None when the cut is no square face of the box."""
     height, width = image.shape[:2]
     x0, y0, x1, y1 = box
     margin = _MARGIN * max(x1 - x0, y1 - y0)
@@ -187,10 +225,31 @@ def _cut_face(path: str, box: tuple[float, float, float, float]) -> np.ndarray |
         and min(fw, fh) >= 1.15 * (1 - 2 * _SEED) * min(box_w, box_h)  # more than the seed
     ):
         return None
-    side = math.ceil((fw + fh) / 2)
-    turn = cv2.getRotationMatrix2D((fx + cx0, fy + cy0), angle, 1.0)
-    turn[:, 2] += np.array([(side - 1) / 2 - fx - cx0, (side - 1) / 2 - fy - cy0])
-    return cv2.warpAffine(image, turn, (side, side), flags=cv2.INTER_LINEAR)
+    return (fx + cx0, fy + cy0), (fw, fh), angle
+
+
+def set_sources(name: str, half: str, sets: Path = SETS) -> set[str]:
+    """The sources ("IMAGE.jpg #k") of the dice of set `name` in `half` of the photographs
+    (`sets`: the grouping file); ValueError names the sets there are when it is none."""
+    try:
+        groups = json.loads(sets.read_text())["sets"]
+    except (OSError, ValueError, KeyError) as error:
+        raise ValueError(f"cannot read the dice sets in {sets}: {error}") from error
+    if name not in groups:
+        raise ValueError(f"no dice set {name!r} in {sets}: use one of {', '.join(groups)}")
+    return set(groups[name][half])
+
+
+def taught_first(dice: Sequence[_T], pips: Callable[[_T], int], seed: int) -> list[_T]:
+    """TAUGHT of `dice` to teach, as a family lays them: one of each face the dice show
+    (the first in a seeded order), then any others up to TAUGHT."""
+    order = list(range(len(dice)))
+    random.Random(seed).shuffle(order)
+    chosen: list[int] = []
+    for count in range(1, 7):
+        chosen += [i for i in order if pips(dice[i]) == count][:1]
+    chosen += [i for i in order if i not in chosen]
+    return [dice[i] for i in chosen[:TAUGHT]]
 
 
 @cache

@@ -27,6 +27,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
@@ -34,6 +35,9 @@ import numpy as np
 from companion.vision import dice_art
 from companion.vision.calibrate import Calibration
 from companion.vision.dice_net import count_many
+
+if TYPE_CHECKING:
+    from companion.vision.taught_pips import TaughtPips
 
 WHEELS, PIPS = "wheels", "pips"
 _CROP_MM = 26.0  # the window read around a die
@@ -276,6 +280,7 @@ def read_dice(
     spots: list[tuple[float, float]],
     faint: list[tuple[float, float]] | None = None,
     on_cards: Sequence[tuple[float, float, Under]] = (),
+    taught: TaughtPips | None = None,
 ) -> list[DieReading]:
     """The dice near the table points (mm) in `spots`, and those near the points in `faint`
     (`find_dice`'s faint blobs) that the learned count takes for dice: the layout fit of
@@ -285,7 +290,9 @@ def read_dice(
     where the count sees a die. `on_cards` are spots on a card with what the card would show
     there (`Under`): kept where the die is our yellow wheel die or the count sees a die, read
     as a faint one (a die of our yellow there stays a wheel die: the count, never taught on a
-    card's print, takes ours for pip dice there). A spot where no die body is gives none."""
+    card's print, takes ours for pip dice there). A spot where no die body is gives none.
+    The learned count is adapted to the family's own pip dice when they were `taught`
+    (`companion enroll --codes pips`: taught_pips.py)."""
     looks = [look_at(frame, calibration, x, y) for x, y in spots]
     faint_looks = [look_at(frame, calibration, x, y, faint=True) for x, y in faint or ()]
     card_looks = [look_at(frame, calibration, x, y, under=under) for x, y, under in on_cards]
@@ -301,7 +308,7 @@ def read_dice(
         for look in group
         if look is not None
     ]
-    odds_of = count_looks([look for look, _, _ in tagged])
+    odds_of = count_looks([look for look, _, _ in tagged], taught)
     readings: list[DieReading] = []
     for (look, doubted, on_a_card), odds in zip(tagged, odds_of, strict=True):
         reading, pip_die = look.reading, 1.0 - float(odds[0])
@@ -333,10 +340,11 @@ def _counted_otherwise(wheels: int, chances: np.ndarray) -> bool:
     return bool(chances[count] >= 0.5 and count != wheels)
 
 
-def count_looks(looks: list[DieLook]) -> np.ndarray:
+def count_looks(looks: list[DieLook], taught: TaughtPips | None = None) -> np.ndarray:
     """The learned count's chances (n, 7) for each look's die, in one net call: the crops
     side by side, each with `_PAD` pixels of its own edge around it (so a cut reaching past
-    its crop sees what a lone crop's border would give, not the next die)."""
+    its crop sees what a lone crop's border would give, not the next die); adapted to the
+    family's own dice when they were `taught`."""
     if not looks:
         return np.zeros((0, 7), np.float32)
     step = CROP_SIDE + 2 * _PAD
@@ -347,7 +355,8 @@ def count_looks(looks: list[DieLook]) -> np.ndarray:
         ((cx + _PAD + i * step, cy + _PAD), size, angle)
         for i, ((cx, cy), size, angle) in enumerate(look.rect for look in looks)
     ]
-    return count_many(row, rects)
+    chances = count_many(row, rects)
+    return chances if taught is None else taught.adapt(row, rects, chances)
 
 
 def look_at(

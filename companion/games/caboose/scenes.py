@@ -38,6 +38,7 @@ if TYPE_CHECKING:  # only eval-vision's real dice need the photographs' code
     from companion.synthetic.photo_dice import PhotoDie
 
 DESIGNS = ("ours", "printed")
+_TEACH_TRIES = 5  # times a pip die is laid to be taught before it is left untaught
 
 
 @dataclass(frozen=True)
@@ -489,6 +490,35 @@ def teach_printed_box(
             raise ValueError(f"the camera could not learn the box's {face}: {why}")
         pictures.append(picture)
     deck.save(pictures, folder)
+
+
+def teach_pip_dice(
+    dice: Sequence[PhotoDie], layout: TableLayout, camera: Camera, folder: Path
+) -> list[PhotoDie]:
+    """Teach `camera` over `layout`'s table a family's own pip dice (`companion enroll
+    --codes pips`): each of `dice` (real dice cut from photographs, one of each face as a
+    family lays them) alone in the middle of the table, under the camera and light the
+    family plays with, learnt and kept in `folder`. A die the camera cannot learn is laid
+    again, up to _TEACH_TRIES times in all (a hard camera's shadow may hide it), then left
+    untaught, as a family would go on without it; the dice taught. ValueError when none
+    could be."""
+    middle = (layout.width / 2, layout.height / 2)
+    learnt: list[tuple[PhotoDie, str, np.ndarray]] = []
+    for number, die in enumerate(dice):
+        face = f"pips-{die.pips}"
+        deck = Deck([face], VisionConfig(layout=layout))
+        placed = PlacedDie("pips", die.pips, *middle, 25.0, picture=die.picture)
+        alone = Scene(cards=(), railway=(), dice=(placed,), layout=layout)
+        for again in range(_TEACH_TRIES):
+            picture, why = deck.learn(face, render(alone, 90 + number + 10 * again, camera))
+            if why is None:
+                learnt.append((die, face, picture))
+                break
+    if not learnt:
+        raise ValueError("the camera could not learn any of the pip dice")
+    deck = Deck([face for _, face, _ in learnt], VisionConfig(layout=layout))
+    deck.save([picture for _, _, picture in learnt], folder)
+    return [die for die, _, _ in learnt]
 
 
 def with_printed_box(scene: Scene, edition_id: str) -> Scene:

@@ -14,7 +14,7 @@ from companion.app import eval_vision as eval_vision_command
 from companion.games.caboose import scenes
 from companion.games.caboose.vision.eval_vision import evaluate, score_scene
 from companion.games.caboose.vision.observation import Observation, SeenDie
-from companion.synthetic.photo_dice import FOLDER, PhotoDice, PhotoDiceMissing
+from companion.synthetic.photo_dice import FOLDER, PhotoDice, PhotoDiceMissing, set_sources
 from companion.vision.dice_art import DIE_MM
 from companion.vision.eval_dice import PHOTOS, image_paths
 
@@ -131,3 +131,24 @@ def test_eval_vision_reads_real_dice_on_hard_scenes(capsys) -> None:
 def test_drawn_dice_are_still_the_default() -> None:
     result = evaluate(1, 3, "easy", "rollecate")
     assert result["dice_kind"] == "drawn" and "photo_dice_used" not in result
+
+
+@needs_photos
+def test_eval_vision_lays_one_set_of_real_dice_and_teaches_six_of_it_first(capsys) -> None:
+    name = "green opaque, white pips"
+    code = eval_vision_command.main(["--scenes", "2", "--seed", "7000", "--dice", "real",
+                                     "--dice-set", name, "--teach-pips", "--json"])  # fmt: skip
+    doc = json.loads(capsys.readouterr().out)
+    assert code == 0 and doc["dice_set"] == name and doc["pips_taught"] == 6
+    assert 0 < doc["photo_dice_used"] <= len(set_sources(name, "even")) - 6  # taught: not laid
+    assert doc["dice_wrong_sure"] == 0
+
+
+@needs_photos
+def test_eval_vision_names_the_sets_when_asked_for_none_of_them(capsys) -> None:
+    code = eval_vision_command.main(["--scenes", "1", "--dice", "real", "--dice-set", "tartan"])
+    err = capsys.readouterr().err
+    assert code == 2 and "no dice set 'tartan'" in err and "green opaque, white pips" in err
+    with pytest.raises(SystemExit):  # a set of real dice, not of drawn ones
+        eval_vision_command.main(["--scenes", "1", "--dice-set", "tartan"])
+    assert "give --dice real too" in capsys.readouterr().err

@@ -160,3 +160,35 @@ def test_a_broken_taught_dice_file_is_named(tmp_path: Path) -> None:
     (tmp_path / "dice.json").write_text("not json")
     with pytest.raises(TaughtError, match="cannot read"):
         VisionConfig.for_edition("rollecate", tmp_path)
+
+
+def test_enroll_command_teaches_the_familys_own_pip_dice(tmp_path: Path, capsys) -> None:
+    """`--codes pips` asks for each face of one pip die in turn and keeps them as
+    `pips.json`, which the table's configuration then reads its pip dice by."""
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    for pips in range(1, 7):
+        die = PlacedDie("pips", pips, 400.0, 300.0, 17.0 * pips, colour="red")
+        frame = render(Scene(cards=(), railway=(), dice=(die,)), 70 + pips, Camera.easy())
+        cv2.imwrite(str(frames / f"{pips:02d}.png"), frame)
+    code = enroll.main([str(tmp_path / "box"), "--source", f"folder:{frames}",
+                        "--codes", "pips", "--no-wait"])  # fmt: skip
+    assert code == 0
+    out = capsys.readouterr().out
+    assert "[6/6] learnt pips-6" in out
+    assert (tmp_path / "box" / "pips.json").is_file()
+    config = VisionConfig.for_edition("rollecate", tmp_path / "box")
+    assert config.pips is not None and config.catalogue is None and config.dice is None
+    assert sorted(die.pips for die in config.pips.dice) == [1, 2, 3, 4, 5, 6]
+    for die in config.pips.dice:  # each die's rectangle is the die the reader found
+        (cx, cy), (w, h), _ = die.rect
+        assert 15.0 * 4 <= max(w, h) <= 18.0 * 4 and math.dist((cx, cy), (52, 52)) < 8
+
+
+def test_a_pip_die_asked_for_where_nothing_lies_is_said() -> None:
+    empty = render(Scene(cards=(), railway=()), 1, Camera.easy())
+    _, why = Deck(["pips-3"], VisionConfig()).learn("pips-3", empty)
+    assert why == "no die found: lay one pip die alone on the table"
+    assert Deck(["pips-3"], VisionConfig()).prompt("pips-3") == (
+        "lay one of your pip dice alone on the table, showing 3 pips"
+    )

@@ -31,12 +31,17 @@ from companion.games.caboose.vision.card_identity import card_image
 from companion.games.caboose.vision.card_outlines import card_poses
 from companion.games.caboose.vision.catalogue import TEMPLATE_PX, Catalogue, normalise
 from companion.games.caboose.vision.observation import VisionConfig
+from companion.games.caboose.vision.off_the_cards import off_the_known
 from companion.vision.calibrate import calibrate, top_down
+from companion.vision.dice import find_dice, look_at, read_dice
 from companion.vision.taught_dice import PX_PER_MM, TaughtDice, upright
+from companion.vision.taught_pips import TaughtDie, TaughtPips
 from companion.vision.unlike_table import unlike_table
 
 TOKEN = "caboose"  # the token's face in an enrolment's faces
 _DIE = "die-"  # a die's face, by the wheels it shows: die-0, die-1, die-2
+PIPS = "pips"  # in --codes: each face of one of the family's own pip dice, pips-1 to pips-6
+_PIPS = "pips-"  # a pip die's face, by the pips it shows
 _PIECE_MM2 = 40.0  # less than this unlike the table is a speck, not a piece
 
 
@@ -64,9 +69,18 @@ def die_wheels(face: str) -> int | None:
     return None
 
 
+def pip_count(face: str) -> int | None:
+    """The pips a pip die's face (pips-N) shows; None for anything else."""
+    if face.startswith(_PIPS) and face[len(_PIPS) :] in ("1", "2", "3", "4", "5", "6"):
+        return int(face[len(_PIPS) :])
+    return None
+
+
 def prompt(face: str) -> str:
     """What to lay on the table to teach `face`."""
-    wheels = die_wheels(face)
+    wheels, pips = die_wheels(face), pip_count(face)
+    if pips is not None:
+        return f"lay one of your pip dice alone on the table, showing {pips} pip" + "s" * (pips > 1)
     if face == TOKEN:
         return "lay the caboose token alone on the table"
     if wheels is not None:
@@ -103,6 +117,31 @@ def learn_piece(
     if not length_mm[0] <= length / k <= length_mm[1]:
         return np.empty(0), f"what lies there is {length / k:.0f} mm long: is it {what}?"
     return picture, None
+
+
+def learn_pip_die(frame: np.ndarray, config: VisionConfig) -> tuple[np.ndarray, str | None]:
+    """The one pip die lying alone on the table in `frame` as the table's dice reader finds
+    and sees it (dice.find_dice, read_dice, look_at: a dark die on dark wood is no piece
+    unlike the table, yet the reader finds it): its crop of the original frame (BGRA,
+    CROP_SIDE square at CROP_PX_PER_MM) with the rectangle it found the die in filled in
+    alpha, or why not."""
+    calibration = calibrate(frame, config.layout)
+    if calibration is None or len(calibration.markers) < 4:
+        return np.empty(0), "the four table markers are not all in view"
+    k = config.px_per_mm
+    top = top_down(frame, calibration, config.layout, k)
+    half = cv2.resize(top, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+    spots, faint = find_dice(half, off_the_known(top.shape[:2], config, [], None), k / 2)
+    found = read_dice(frame, calibration, spots, faint)
+    if len(found) != 1:
+        many = f"{len(found)} dice found: lay only one" if found else "no die found: lay one"
+        return np.empty(0), f"{many} pip die alone on the table"
+    look = look_at(frame, calibration, found[0].x, found[0].y)
+    if look is None:
+        return np.empty(0), "no die found: lay one pip die alone on the table"
+    outline = np.zeros(look.crop.shape[:2], np.uint8)
+    cv2.fillConvexPoly(outline, cv2.boxPoints(look.rect).round().astype(np.int32), 255)
+    return np.dstack([look.crop, outline]), None
 
 
 def learn_card(frame: np.ndarray, config: VisionConfig) -> tuple[np.ndarray, str | None]:
@@ -168,6 +207,8 @@ class Deck:
             return learn_piece(frame, self.config, "the caboose token", (8.0, 60.0))
         if die_wheels(face) is not None:
             return learn_piece(frame, self.config, "one die", (8.0, 30.0))
+        if pip_count(face) is not None:
+            return learn_pip_die(frame, self.config)
         return learn_card(frame, self.config)
 
     def preview(self, faces: Sequence[str], pictures: Sequence[np.ndarray]) -> np.ndarray:
@@ -175,9 +216,11 @@ class Deck:
 
     def save(self, pictures: Sequence[np.ndarray], folder: Path) -> None:
         """The card faces as a catalogue, the dice's faces as `dice.json`, the token as
-        `token.json`, each only when taught (what the folder holds of the others stays)."""
+        `token.json`, the pip dice as `pips.json`, each only when taught (what the folder
+        holds of the others stays)."""
         learnt = dict(zip(self.faces, pictures, strict=True))
-        codes = [f for f in self.faces if f != TOKEN and die_wheels(f) is None]
+        codes = [f for f in self.faces if f != TOKEN and die_wheels(f) is None
+                 and pip_count(f) is None]  # fmt: skip
         if codes:
             Catalogue(codes, [learnt[c] for c in codes]).save(folder)
         dice = {w: learnt[f] for f in self.faces if (w := die_wheels(f)) is not None}
@@ -185,6 +228,20 @@ class Deck:
             TaughtDice.learn(dice).save(folder)
         if TOKEN in learnt:
             TaughtToken.learn(learnt[TOKEN], PX_PER_MM).save(folder)
+        pips = [
+            _taught_die(count, picture)
+            for face, picture in zip(self.faces, pictures, strict=True)
+            if (count := pip_count(face)) is not None
+        ]
+        if pips:
+            TaughtPips(pips).save(folder)
+
+
+def _taught_die(pips: int, picture: np.ndarray) -> TaughtDie:
+    """A pip die as `learn_pip_die` learnt it: its crop, and its rectangle from the alpha."""
+    contours, _ = cv2.findContours(picture[..., 3], cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    rect = cv2.minAreaRect(max(contours, key=cv2.contourArea))
+    return TaughtDie(pips, np.ascontiguousarray(picture[..., :3]), rect)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -193,7 +250,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--codes",
         help="comma-separated faces instead of the edition's every card, die face and token: "
-        "card codes (1/s,C2), a die's face by its wheels (die-0,die-1,die-2), caboose",
+        "card codes (1/s,C2), a die's face by its wheels (die-0,die-1,die-2), caboose, "
+        "your own pip dice (pips: each face of one, or pips-1 to pips-6)",
     )
 
 
@@ -203,9 +261,11 @@ def enrolment(args: argparse.Namespace) -> Deck:
     codes that name none."""
     codes = box_of(args.edition)
     if args.codes:
-        codes = [c.strip() for c in args.codes.split(",") if c.strip()]
+        given = [c.strip() for c in args.codes.split(",") if c.strip()]
+        every_pip = [f"{_PIPS}{n}" for n in range(1, 7)]
+        codes = [face for c in given for face in (every_pip if c == PIPS else [c])]
         for code in codes:
-            if code != TOKEN and die_wheels(code) is None:
+            if code != TOKEN and die_wheels(code) is None and pip_count(code) is None:
                 cards.parse(code)  # CardCodeError, a ValueError, says what a code must be
         if not codes:
             raise ValueError(f"--codes {args.codes!r} names no card: give codes such as 1/s,2/c")

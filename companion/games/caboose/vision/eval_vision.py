@@ -49,7 +49,15 @@ from companion.games.caboose.rules.edition import EDITIONS
 from companion.games.caboose.vision.observation import Observation, VisionConfig
 from companion.games.caboose.vision.observe import observe
 from companion.synthetic import add_camera_options
-from companion.synthetic.photo_dice import HALVES, PhotoDice, PhotoDiceMissing, PhotoDie
+from companion.synthetic.photo_dice import (
+    HALVES,
+    TAUGHT,
+    PhotoDice,
+    PhotoDiceMissing,
+    PhotoDie,
+    set_sources,
+    taught_first,
+)
 from companion.vision.eval_dice import PHOTOS
 from companion.vision.plain_pass import plain_pass_ms
 
@@ -172,12 +180,17 @@ def score_scene(
     }
 
 
-def photo_dice_stream(photos: PhotoDice, seed: int, used: set[str]) -> Iterator[PhotoDie]:
+def photo_dice_stream(
+    photos: PhotoDice, seed: int, used: set[str], only: set[str] | None = None
+) -> Iterator[PhotoDie]:
     """The photographs' dice in a seeded order, round and round, each cut when first
-    needed and those that cannot be cut left out; each one's source is noted in `used`.
-    PhotoDiceMissing when not one can be cut."""
+    needed and those that cannot be cut left out (and, given `only`, those whose source is
+    not in it); each one's source is noted in `used`. PhotoDiceMissing when not one can be
+    cut."""
     cut: list[PhotoDie] = []
     for index in np.random.default_rng(seed).permutation(len(photos)):
+        if only is not None and photos.source(int(index)) not in only:
+            continue
         die = photos.die(int(index))
         if die is not None:
             cut.append(die)
@@ -201,6 +214,8 @@ def evaluate(
     grey: bool = False,
     glare: float | None = None,
     frame_size: tuple[int, int] | None = None,
+    dice_set: str | None = None,
+    teach_pips: bool = False,
 ) -> dict:
     """Render and recognise `scenes` scenes, their dice drawn or (`dice` "real") cut from the
     photographs in `dice_photos` (PhotoDiceMissing when there are none), from the half
@@ -209,13 +224,27 @@ def evaluate(
     camera (no colour) if asked; the summary that `--json` prints, with the dice on cards
     and the cards under them (`ON_CARDS`) when some lie there; `glare` the share of the
     frame a lamp's reflection covers at most on every table (None: the camera's own);
-    `frame_size` films at another size than the camera's default."""
+    `frame_size` films at another size than the camera's default. With `dice_set` (real
+    dice), only that set's dice (photo_dice.SETS) are laid, but for TAUGHT of them, which are
+    `teach_pips` taught first as `companion enroll --codes pips` does
+    (scenes.teach_pip_dice: a die the camera cannot learn is left untaught), and left out
+    either way, so taught and untaught runs read the same dice."""
     if dice not in DICE:
         raise ValueError(f"unknown dice {dice!r}: use drawn, real or printed")
     cv2.setNumThreads(1)
     used: set[str] = set()
+    taught: list[PhotoDie] = []
+    only = None
+    if dice == "real" and dice_set is not None:
+        pool = PhotoDice(dice_photos, dice_half)
+        members = set_sources(dice_set, dice_half)
+        mine = [d for i in range(len(pool)) if pool.source(i) in members if (d := pool.die(i))]
+        taught = taught_first(mine, lambda die: die.pips, seed)
+        only = members - {die.source for die in taught}
     photos = (
-        photo_dice_stream(PhotoDice(dice_photos, dice_half), seed, used) if dice == "real" else None
+        photo_dice_stream(PhotoDice(dice_photos, dice_half), seed, used, only)
+        if dice == "real"
+        else None
     )
     face_map = face_map_for(editions.load(edition)) if dice == "real" else None
     camera = replace(
@@ -225,6 +254,10 @@ def evaluate(
     if dice == "printed":
         with tempfile.TemporaryDirectory(prefix="caboose-box-") as folder:
             synthetic.teach_printed_box(edition, config.layout, camera.frame_size, Path(folder))
+            config = VisionConfig.for_edition(edition, Path(folder), frame_size=camera.frame_size)
+    if teach_pips and taught:
+        with tempfile.TemporaryDirectory(prefix="pip-dice-") as folder:
+            taught = synthetic.teach_pip_dice(taught, config.layout, camera, Path(folder))
             config = VisionConfig.for_edition(edition, Path(folder), frame_size=camera.frame_size)
     warm = synthetic.random_scene(seed + scenes, edition, n_cards=3, n_dice=1)
     config.faces()  # the catalogue is built once, at start-up: not a frame's latency
@@ -308,6 +341,8 @@ def evaluate(
                 "dice_wheels_accuracy": ratio(totals["dice_wheels_right"], totals["dice"]),
                 "photo_dice_used": len(used),
                 "photo_dice_half": dice_half,
+                "dice_set": dice_set,
+                "pips_taught": len(taught) if teach_pips else 0,
                 "dice_as_wheels": totals["dice_as_wheels"],
             }
             if dice == "real"
@@ -361,6 +396,18 @@ def main(argv: list[str] | None = None) -> int:
         "reported; default) or odd (the half the readers are tuned on)",
     )
     parser.add_argument(
+        "--dice-set",
+        metavar="NAME",
+        help="with --dice real, lay only one set's dice (bench/pip_dice_sets.json names "
+        f"them), less the {TAUGHT} that --teach-pips teaches",
+    )
+    parser.add_argument(
+        "--teach-pips",
+        action="store_true",
+        help="with --dice-set, teach that set's dice first, as `companion enroll --codes "
+        "pips` does",
+    )
+    parser.add_argument(
         "--dice-on-cards",
         type=float,
         default=0.0,
@@ -382,6 +429,10 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--seed must not be negative")
     if not 0.0 <= args.dice_on_cards <= 1.0:
         parser.error("--dice-on-cards must be a share from 0 to 1")
+    if args.dice_set is not None and args.dice != "real":
+        parser.error("--dice-set lays real dice: give --dice real too")
+    if args.teach_pips and args.dice_set is None:
+        parser.error("--teach-pips teaches one set's dice: give --dice-set NAME too")
     try:
         result = evaluate(
             args.scenes,
@@ -395,8 +446,10 @@ def main(argv: list[str] | None = None) -> int:
             args.grey,
             args.glare,
             args.frame_size,
+            args.dice_set,
+            args.teach_pips,
         )
-    except PhotoDiceMissing as missing:
+    except (PhotoDiceMissing, ValueError) as missing:  # no photographs, or no such set
         print(f"{parser.prog}: {missing}", file=sys.stderr)
         return 2
     if args.json:

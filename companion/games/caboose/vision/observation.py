@@ -22,6 +22,7 @@ from companion.pose import Pose
 from companion.vision.calibrate import Calibration
 from companion.vision.table import TableLayout
 from companion.vision.taught_dice import TaughtDice
+from companion.vision.taught_pips import PIPS_INDEX, TaughtPips
 
 
 @dataclass(frozen=True)
@@ -67,7 +68,8 @@ class VisionConfig:
     """What recognition needs to know about this table: where the markers are, the card
     size (the edition's `card_mm`), the catalogue of faces (ours unless a deck was
     enrolled), the frame size the camera should give, and the top-down scale; the box's
-    own wheel dice and caboose token when `companion enroll` taught them (ours otherwise)."""
+    own wheel dice and caboose token when `companion enroll` taught them (ours otherwise), and
+    the family's own pip dice, which the learned count then adapts to (`--codes pips`)."""
 
     layout: TableLayout = field(default_factory=TableLayout)
     card_mm: tuple[float, float] = card_art.CARD_MM
@@ -76,6 +78,7 @@ class VisionConfig:
     px_per_mm: float = 1.0
     dice: TaughtDice | None = None
     token: TaughtToken | None = None
+    pips: TaughtPips | None = None
 
     @classmethod
     def for_edition(
@@ -85,7 +88,8 @@ class VisionConfig:
         `catalogue_folder` if given (`taught`)."""
         card_mm = editions.load(edition_id).card_mm
         catalogue, dice, token = taught(catalogue_folder) if catalogue_folder else (None,) * 3
-        taught_too = {"catalogue": catalogue, "dice": dice, "token": token}
+        pips = TaughtPips.load(catalogue_folder) if catalogue_folder else None
+        taught_too = {"catalogue": catalogue, "dice": dice, "token": token, "pips": pips}
         return cls(card_mm=card_mm, **taught_too, **kwargs)  # type: ignore[arg-type]
 
     def faces(self) -> Catalogue:
@@ -94,9 +98,11 @@ class VisionConfig:
 
 def taught(folder: Path) -> tuple[Catalogue | None, TaughtDice | None, TaughtToken | None]:
     """What `companion enroll` taught in `folder`: the cards' faces, the dice, the token,
-    each None when it was not taught. A ValueError (CatalogueError, TaughtError) says why
-    the folder cannot be used, or that it teaches nothing."""
+    each None when it was not taught (the pip dice: TaughtPips.load). A ValueError
+    (CatalogueError, TaughtError) says why the folder cannot be used, or that it teaches
+    nothing."""
     dice, token = TaughtDice.load(folder), TaughtToken.load(folder)
-    if (folder / "catalogue.json").exists() or (dice is None and token is None):
+    pips_only = (folder / PIPS_INDEX).exists()
+    if (folder / "catalogue.json").exists() or (dice is None and token is None and not pips_only):
         return Catalogue.load(folder), dice, token
     return None, dice, token

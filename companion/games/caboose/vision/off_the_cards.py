@@ -135,14 +135,15 @@ def dice_off_the_cards(
     blob only where the learned count sees a die); the box's own dice by what `companion
     enroll` taught of them when it did (`config.dice`); and with them, in the same read, the
     dice at the places on the cards `on_cards` (`dice_on_the_cards`), a taught die there only
-    where its taught colour and size are."""
+    where its taught colour and size are. The family's own pip dice, when taught
+    (`config.pips`), adapt the learned count."""
     found = []
     taught = config.dice
     k = config.px_per_mm / 2
     if taught is None:
         spots, faint = find_dice(half, free, k)
         on_a_card = [(x, y, under) for x, y, under, _ in on_cards]
-        readings: list = read_dice(frame, calibration, spots, faint, on_a_card)
+        readings: list = read_dice(frame, calibration, spots, faint, on_a_card, config.pips)
     else:
         spots = taught.find(half, free, k) + [(x, y) for x, y, _, _ in on_cards]
         readings = [taught.read(frame, calibration, x, y) for x, y in spots]

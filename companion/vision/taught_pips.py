@@ -1,0 +1,250 @@
+"""A family's own pip dice, taught (`companion enroll --codes pips`): the learned count adapts.
+
+Why: the learned count (dice_net.count_many) knows the dice it was trained on better than
+dice in general, and a family plays with one or two sets of its own (marbled, translucent,
+dark with coloured pips) that it may misread or be unsure of every turn. Retraining the net
+on the Pi is out of reach, but a few pictures of the family's dice, each face once, say a
+great deal about those dice: the net's last hidden layer (its features, before the layer
+that turns them into chances) puts a die close to the taught dice of its count.
+
+So what is taught is kept as pictures (each die's crop and its rectangle, as the table's
+reader cuts it), and the features are taken by whatever counter net is loaded when they are
+read (a retrained net's features are not the old one's). From them a linear layer on the
+features is fitted (softmax regression, small by weight decay, added to the net's own log
+chances) that reads the taught dice's views as their counts. A die's read is adapted only
+as far as it looks like the taught dice, in its colours (body and pips, `_ALIKE`) and to the
+net (its features' cosine similarity, `_NEAR`); a die unlike them keeps the net's chances
+exactly, so a die of another set is read as before, and the layer is fitted to all but
+certainty (`_SMOOTH`), so a die only like a taught one is not made sure: the table asks
+rather than guesses; where it and the net read the same count, the surer of the two stands.
+What it gains is measured by bench/bench_taught_pips.py (so far little: the net already
+reads most sets' photographs, and the table's misreads of real dice are not the count's
+alone).
+
+On disk (in the catalogue folder): `pips.json` (format `companion-pips/1`: one entry per
+taught die, its pips, its picture and its rectangle in that picture, a `cv2.minAreaRect`)
+and one PNG per die.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from companion.vision import dice_net
+from companion.vision.frame_checks import colourless
+from companion.vision.taught_dice import TaughtError, read_taught
+
+FORMAT = "companion-pips/1"
+PIPS_INDEX = "pips.json"  # the taught dice's file in a catalogue folder
+# A die is adapted as far as it looks like one of the taught dice, both in colour and to the
+# net: its body's and pips' colours (CIE Lab, lightness weighed half: a lamp changes it) are
+# within _ALIKE[0] of a taught die's (the sum of the two distances), not at all from
+# _ALIKE[1]; and its views' best cosine similarity to any taught view is _NEAR[1] or more, not
+# at all below _NEAR[0]. On the odd half's sets (bench/bench_taught_pips.py --half odd, the
+# only half tuned on) the colours let 94 % of a taught set's other dice through at 20, 3 % of
+# the other sets' dice; the features alone 78 % and 36 % at 0.85.
+_ALIKE = (15.0, 25.0)
+_NEAR = (0.85, 0.95)
+_LAB_WEIGHTS = np.array([0.5, 1.0, 1.0, 0.5, 1.0, 1.0])
+_INNER = 0.7  # the share of a die's side whose colours are its body's and its pips'
+_COLOUR_PX = 24  # the side of the inner part, in pixels, whose colours are taken
+# the adaptation: a linear layer on the features added to the net's log chances, fitted to
+# the taught views (_STEPS steps of gradient descent at _RATE) with this weight decay, which
+# keeps it small (it moves the read towards what was taught, it does not replace the net),
+# towards each view's count at 1 - _SMOOTH (the rest spread evenly): fitted to all but
+# certainty, a die only like a taught one is not made sure of its count (without it, on the
+# odd half, 2 of a set's other dice the net was unsure of came out wrong yet sure)
+_DECAY, _STEPS, _RATE = 0.01, 300, 0.5
+_SMOOTH = 0.1
+# each taught die is also cut a little larger, smaller and turned (the outline found at the
+# table is a little off), each in the net's quarter turns
+_SCALES = (0.92, 1.0, 1.08)
+_TURNS = (-8.0, 0.0, 8.0)
+
+_LOCK = threading.Lock()  # one cv2.dnn.Net must not run in two threads at once
+
+
+@cache
+def _counter(path: Path) -> tuple[cv2.dnn.Net, list[str]]:
+    """The counter net in `path` (its own instance: the reader's may run in another thread)
+    and the names of its features' layer (the one feeding its last weighted layer) and of
+    its output."""
+    net = cv2.dnn.readNetFromONNX(str(path))
+    names = list(net.getLayerNames())
+    weighted = [i for i, name in enumerate(names)
+                if net.getLayer(name).type in ("Convolution", "InnerProduct")]  # fmt: skip
+    return net, [names[weighted[-1] - 1], net.getUnconnectedOutLayersNames()[0]]
+
+
+def features(bgr: np.ndarray, rects: list[tuple]) -> tuple[np.ndarray, np.ndarray]:
+    """The counter's features (n, VIEWS, d) of the die under each rectangle, one row per
+    quarter turn of its cut-out (as `dice_net.count_many` cuts it), each of unit length; and
+    its log chances (n, VIEWS, 7) of each view (a joined net's k nets' chances averaged)."""
+    grey = colourless(bgr)
+    batch = [
+        np.rot90(patch, k)
+        for patch in [dice_net.cut(bgr, rect, grey) for rect in rects]
+        for k in range(dice_net.VIEWS)
+    ]
+    net, layers = _counter(dice_net.COUNTER)
+    with _LOCK:
+        net.setInput(np.ascontiguousarray(np.stack(batch).transpose(0, 3, 1, 2)))
+        found, logits = net.forward(layers)
+    found = found.reshape(len(rects), dice_net.VIEWS, -1)
+    logits = logits.reshape(len(rects), dice_net.VIEWS, -1, 7)
+    odds = np.exp(logits - logits.max(axis=3, keepdims=True))
+    chances = (odds / odds.sum(axis=3, keepdims=True)).mean(axis=2)
+    unit = found / np.maximum(np.linalg.norm(found, axis=2, keepdims=True), 1e-6)
+    return unit, np.log(np.maximum(chances, 1e-9))
+
+
+def colours(bgr: np.ndarray, rects: list[tuple]) -> np.ndarray:
+    """Each die's body and pip colours (n, 6: two CIE Lab colours, L 0-100): the median of
+    its face's inner part, and the median of that part's tenth furthest from it."""
+    found = []
+    for (cx, cy), (w, h), angle in rects:
+        side = max(float(w), float(h), 2.0) * _INNER
+        upright = (float(angle) + 45.0) % 90.0 - 45.0
+        turn = cv2.getRotationMatrix2D((float(cx), float(cy)), upright, _COLOUR_PX / side)
+        turn[:, 2] += _COLOUR_PX / 2 - np.array([cx, cy], np.float64)
+        face = cv2.warpAffine(bgr, turn, (_COLOUR_PX, _COLOUR_PX), flags=cv2.INTER_AREA,
+                              borderMode=cv2.BORDER_REPLICATE)  # fmt: skip
+        lab = cv2.cvtColor(face.astype(np.float32) / 255.0, cv2.COLOR_BGR2Lab).reshape(-1, 3)
+        body = np.median(lab, axis=0)
+        apart = np.linalg.norm(lab - body, axis=1)
+        pips = np.median(lab[apart >= np.percentile(apart, 90)], axis=0)
+        found.append(np.concatenate([body, pips]))
+    return np.array(found).reshape(-1, 6)
+
+
+def _softmax(logits: np.ndarray) -> np.ndarray:
+    odds = np.exp(logits - logits.max(axis=-1, keepdims=True))
+    return odds / odds.sum(axis=-1, keepdims=True)
+
+
+def _fit(found: np.ndarray, prior: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A linear layer (7 x d weights, 7 biases) on the features `found` (m, d) that, added
+    to the net's log chances `prior` (m, 7), reads each taught view as its `counts` (m,):
+    softmax regression by gradient descent from zero, with weight decay."""
+    truth = np.eye(7)[counts] * (1.0 - _SMOOTH) + _SMOOTH / 7.0
+    weights, bias = np.zeros((7, found.shape[1])), np.zeros(7)
+    for _ in range(_STEPS):
+        error = (_softmax(prior + found @ weights.T + bias) - truth) / len(found)
+        weights -= _RATE * (error.T @ found + _DECAY * weights)
+        bias -= _RATE * error.sum(axis=0)
+    return weights, bias
+
+
+@dataclass(frozen=True, eq=False)
+class TaughtDie:
+    """One taught die: its pips, a picture of it with table around it, and its rectangle
+    in that picture (a `cv2.minAreaRect`: where the reader found it)."""
+
+    pips: int
+    picture: np.ndarray
+    rect: tuple
+
+
+class TaughtPips:
+    """A family's pip dice as taught: the dice, their features under the loaded net (each
+    die cut at a few sizes and turns, in every quarter turn) and the linear layer fitted to
+    them, which `adapt` applies to the dice read at the table that look like them."""
+
+    def __init__(self, dice: list[TaughtDie]) -> None:
+        if not dice:
+            raise TaughtError("taught pip dice need at least one die")
+        self.dice = list(dice)
+        bank, prior, counts = [], [], []
+        for die in dice:
+            (cx, cy), (w, h), angle = die.rect
+            varied = [((cx, cy), (w * s, h * s), angle + t) for s in _SCALES for t in _TURNS]
+            found, log_chances = features(die.picture, varied)
+            bank.append(found.reshape(-1, found.shape[2]))
+            prior.append(log_chances.reshape(-1, 7))
+            counts += [die.pips] * (found.shape[0] * found.shape[1])
+        self._bank = np.concatenate(bank)
+        self._colours = np.concatenate([colours(die.picture, [die.rect]) for die in dice])
+        self._weights, self._bias = _fit(self._bank, np.concatenate(prior), np.array(counts))
+
+    def adapt(self, bgr: np.ndarray, rects: list[tuple], chances: np.ndarray) -> np.ndarray:
+        """The learned count's `chances` (n, 7) for the dice under `rects` in `bgr`, as the
+        adapted count reads them as far as each die looks like the taught dice (`_NEAR`); a
+        die unlike them all keeps its chances."""
+        if not rects:
+            return chances
+        seen, log_chances = features(bgr, rects)  # (n, views, d), (n, views, 7)
+        adapted = _softmax(log_chances + seen @ self._weights.T + self._bias).mean(axis=1)
+        weight = self.likeness(bgr, rects, seen)[:, None]
+        mixed = (1.0 - weight) * chances + weight * adapted
+        # where the two read the same count, the taught dice confirm the net: the surer
+        # of the two stands (fitted short of certainty, the mix would ask about dice the
+        # net alone reads surely: 43 -> 51 of the odd half's 807)
+        face = chances[:, 1:].argmax(axis=1) + 1
+        agree = mixed[:, 1:].argmax(axis=1) + 1 == face
+        rows = np.arange(len(face))
+        surer = agree & (chances[rows, face] > mixed[rows, face])
+        return np.where(surer[:, None], chances, mixed)
+
+    def likeness(self, bgr: np.ndarray, rects: list[tuple], seen: np.ndarray) -> np.ndarray:
+        """How much each die (n,) looks like one of the taught dice, 0-1: its colours, body
+        and pips, near a taught die's (`_ALIKE`), and its features (`seen`) near (`_NEAR`)."""
+        apart = np.abs(colours(bgr, rects)[:, None, :] - self._colours[None]) * _LAB_WEIGHTS
+        distance = (
+            np.linalg.norm(apart[..., :3], axis=2) + np.linalg.norm(apart[..., 3:], axis=2)
+        ).min(axis=1)
+        alike = np.clip((_ALIKE[1] - distance) / (_ALIKE[1] - _ALIKE[0]), 0.0, 1.0)
+        nearest = (seen @ self._bank.T).max(axis=(1, 2))
+        near = np.clip((nearest - _NEAR[0]) / (_NEAR[1] - _NEAR[0]), 0.0, 1.0)
+        return alike * near
+
+    def save(self, folder: Path) -> None:
+        """Write `pips.json` and one PNG per die into `folder`."""
+        folder.mkdir(parents=True, exist_ok=True)
+        entries = []
+        for number, die in enumerate(self.dice, start=1):
+            name = f"pips-{number}.png"
+            cv2.imwrite(str(folder / name), die.picture)
+            (cx, cy), (w, h), angle = die.rect
+            rect = [float(v) for v in (cx, cy, w, h, angle)]
+            entries.append({"pips": die.pips, "image": name, "rect": rect})
+        doc = {"format": FORMAT, "dice": entries}
+        (folder / PIPS_INDEX).write_text(json.dumps(doc, indent=2) + "\n")
+
+    @classmethod
+    def load(cls, folder: Path) -> TaughtPips | None:
+        """The pip dice taught in `folder` (`save`), None when none were; TaughtError says
+        why a `pips.json` there cannot be used."""
+        index = folder / PIPS_INDEX
+        doc = read_taught(index, FORMAT)
+        if doc is None:
+            return None
+        dice = []
+        entries = doc.get("dice")
+        for entry in entries if isinstance(entries, list) else ():
+            entry = entry if isinstance(entry, dict) else {}
+            pips, rect = entry.get("pips"), entry.get("rect")
+            image = cv2.imread(str(folder / str(entry.get("image", ""))), cv2.IMREAD_COLOR)
+            if (
+                not isinstance(pips, int)
+                or not 1 <= pips <= 6
+                or image is None
+                or not isinstance(rect, list)
+                or len(rect) != 5
+                or not all(isinstance(v, (int, float)) for v in rect)
+            ):
+                raise TaughtError(
+                    f"{index}: each die needs its pips (1-6), a readable image and its "
+                    "rectangle (5 numbers)"
+                )
+            cx, cy, w, h, angle = (float(v) for v in rect)
+            dice.append(TaughtDie(pips, image, ((cx, cy), (w, h), angle)))
+        if not dice:
+            raise TaughtError(f"{index} teaches no die")
+        return cls(dice)
