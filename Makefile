@@ -11,7 +11,7 @@ SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 # The browser tests drive Debian's own chromium (no browser download from the internet).
 CHROMIUM ?= $(firstword $(wildcard /usr/bin/chromium /usr/bin/chromium-browser))
 
-.PHONY: demo test test-opencv lint bench clean chromium espeak-ng install-pi
+.PHONY: demo test test-opencv lint bench clean chromium espeak-ng install-pi check-arm64
 
 $(BIN)/activate:
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11 or newer is needed"'
@@ -84,6 +84,12 @@ bench: $(VENV)/.installed
 
 clean:
 	rm -rf $(VENV) .venv-opencv-* .pytest_cache .ruff_cache .hypothesis tests/artifacts
+
+# The Pi's architecture, emulated (not part of `make test`: about N minutes here, see the
+# README): an arm64 Debian root (debootstrap, qemu-user-static) with the project installed
+# by install-pi.sh, its vision tests and a headless demo of each game run in it.
+check-arm64:
+	$(SUDO) scripts/check-arm64.sh
 
 # On a Raspberry Pi: the service, its user, venv (--system-site-packages), config and unit.
 install-pi:
