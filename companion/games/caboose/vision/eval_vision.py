@@ -201,6 +201,8 @@ def evaluate(
     grey: bool = False,
     glare: float = 0.0,
     frame_size: tuple[int, int] | None = None,
+    curl: float = 0.0,
+    lens_error: float = 0.0,
 ) -> dict:
     """Render and recognise `scenes` scenes, their dice drawn or (`dice` "real") cut from the
     photographs in `dice_photos` (PhotoDiceMissing when there are none), from the half
@@ -209,7 +211,8 @@ def evaluate(
     camera (no colour) if asked; the summary that `--json` prints, with the dice on cards
     and the cards under them (`ON_CARDS`) when some lie there; `glare` the share of the
     frame a lamp's reflection covers at most; `frame_size` films at another size than the
-    camera's default."""
+    camera's default; `curl` bends the cards up to so many mm and `lens_error` displaces the
+    frame up to so many px."""
     if dice not in DICE:
         raise ValueError(f"unknown dice {dice!r}: use drawn, real or printed")
     cv2.setNumThreads(1)
@@ -219,7 +222,10 @@ def evaluate(
     )
     face_map = face_map_for(editions.load(edition)) if dice == "real" else None
     camera = replace(
-        synthetic.Camera.preset(difficulty, glare=glare, frame_size=frame_size), grey=grey
+        synthetic.Camera.preset(
+            difficulty, glare=glare, frame_size=frame_size, curl=curl, lens_error=lens_error
+        ),
+        grey=grey,
     )
     config = VisionConfig.for_edition(edition, frame_size=camera.frame_size)
     if dice == "printed":
@@ -288,6 +294,8 @@ def evaluate(
         "grey": grey,
         "frame_size": list(camera.frame_size),
         "glare": camera.glare,
+        "curl": camera.curl,
+        "lens_error": camera.lens_error,
         "cards": totals["cards"],
         "cards_accuracy": ratio(totals["cards_right"], totals["cards"]),
         "cards_extra": totals["cards_extra"],
@@ -394,6 +402,8 @@ def main(argv: list[str] | None = None) -> int:
             args.grey,
             args.glare,
             args.frame_size,
+            args.curl,
+            args.lens_error,
         )
     except PhotoDiceMissing as missing:
         print(f"{parser.prog}: {missing}", file=sys.stderr)

@@ -42,11 +42,16 @@ def evaluate(
     difficulty: str,
     glare: float = 0.0,
     frame_size: tuple[int, int] = FRAME_SIZE,
+    curl: float = 0.0,
+    lens_error: float = 0.0,
 ) -> dict:
     """Render and read `scenes_n` scenes from `seed` on, a lamp's reflection over `glare` of
-    the frame at most, filmed at `frame_size`: the summary `--json` prints."""
+    the frame at most, filmed at `frame_size`, cards curled up to `curl` mm and a lens error of
+    up to `lens_error` px: the summary `--json` prints."""
     cv2.setNumThreads(1)
-    camera = Camera.preset(difficulty, glare=glare, frame_size=frame_size)
+    camera = Camera.preset(
+        difficulty, glare=glare, frame_size=frame_size, curl=curl, lens_error=lens_error
+    )
     config = ReaderConfig()
     warm = scenes.random_yard(seed + scenes_n)  # the first frame pays for imports and caches
     read_yard(render(warm.scene, seed + scenes_n, camera), config)
@@ -77,6 +82,8 @@ def evaluate(
         "difficulty": difficulty,
         "frame_size": list(camera.frame_size),
         "glare": camera.glare,
+        "curl": camera.curl,
+        "lens_error": camera.lens_error,
         "table_mm": [config.layout.width, config.layout.height],
         **summary(totals),
         "frames_too_coarse": coarse,
@@ -126,6 +133,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print one JSON document")
     args = parser.parse_args(argv)
     chosen = (args.scenes, args.seed, args.difficulty, args.glare, args.frame_size)
+    chosen += (args.curl, args.lens_error)
     result = evaluate_printed(*chosen) if args.design == "printed" else evaluate(*chosen)
     if args.json:
         print(json.dumps(result))
