@@ -305,19 +305,19 @@ def _draw_view(rng: np.random.Generator, camera: Camera, layout: TableLayout, se
 def _draw_lifts(seed: int, camera: Camera, scene: Scene, view: View) -> Lifts | None:
     """How each card of the frame rendered with `seed` is curled, from its own stream: bent
     along its length (ends up or middle up) or one corner lifted, by 0.5x to 1x of
-    `camera.curl`; seen from the camera's eye."""
+    `camera.curl` (a rigid one lies flat); seen from the camera's eye."""
     if camera.curl <= 0 or not scene.cards:
         return None
     rng = np.random.default_rng([seed, _CURL_STREAM])
-    cards = tuple(
-        CardLift(
+    cards = []
+    for card in scene.cards:  # a rigid card's numbers are drawn too: the others' stay put
+        lift = CardLift(
             str(rng.choice(CardLift.SHAPES)),
             camera.curl * rng.uniform(0.5, 1.0),
             (int(rng.choice((-1, 1))), int(rng.choice((-1, 1)))),
         )
-        for _ in scene.cards
-    )
-    return Lifts(cards, tuple(float(v) for v in view.eye()))
+        cards.append(None if card.rigid else lift)
+    return Lifts(tuple(cards), tuple(float(v) for v in view.eye()))
 
 
 def render(scene: Scene, seed: int, camera: Camera | None = None) -> np.ndarray:

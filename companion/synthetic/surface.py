@@ -55,10 +55,10 @@ class CardLift:
 @dataclass(frozen=True)
 class Lifts:
     """How every card of a scene does not lie flat (one `CardLift` a card, in the scene's
-    order) and the camera's `eye` (x, y, height above the table, mm) that sees a lifted
-    point away from where it stands over the table."""
+    order; None for one lying flat) and the camera's `eye` (x, y, height above the table,
+    mm) that sees a lifted point away from where it stands over the table."""
 
-    cards: tuple[CardLift, ...]
+    cards: tuple[CardLift | None, ...]
     eye: tuple[float, float, float]
 
 
@@ -127,10 +127,11 @@ def _shadows(scene: Scene, size: tuple[int, int], lifts: Lifts | None) -> np.nda
         cv2.fillConvexPoly(shade, pts, depth, cv2.LINE_AA, 4)
 
     for index, card in enumerate(scene.cards):
-        if lifts is None:
+        lift = None if lifts is None else lifts.cards[index]
+        if lift is None:
             outline(card_corners(card.pose, card.size), 0.3)
             continue
-        edge = _card_edge(card, lifts.cards[index])
+        edge = _card_edge(card, lift)
         pts = ((edge + offset) * s * 16).round().astype(np.int32)
         cv2.fillPoly(shade, [pts], 0.3, cv2.LINE_AA, 4)
     for die in scene.dice:
@@ -228,10 +229,11 @@ def draw_table(scene: Scene, rng: np.random.Generator, lifts: Lifts | None = Non
         marker = marker_image(marker_id, side)
         canvas[y0 : y0 + side, x0 : x0 + side] = np.where(marker[..., None] > 127, 236, 25)
     for index, card in enumerate(scene.cards):
-        if lifts is None:
+        lift = None if lifts is None else lifts.cards[index]
+        if lift is None:
             _paste(canvas, card.picture(s), card.pose.x, card.pose.y, card.pose.rotation)
         else:
-            _paste_lifted(canvas, card, lifts.cards[index], lifts.eye)
+            _paste_lifted(canvas, card, lift, lifts.eye)
     for token in scene.tokens:
         _paste(canvas, token.picture(s), token.x, token.y, 0.0)
     for die in scene.dice:

@@ -189,3 +189,14 @@ def test_lens_error_moves_the_frame_smoothly_within_its_pixels_and_the_view_foll
     grey = frame.mean(axis=2)
     x, y = view.to_pixels(marker)[0].round().astype(int)
     assert grey[y, x] < 80  # marker 0's black border, 2 mm inside its corner
+
+
+def test_a_rigid_piece_lies_flat_where_the_cards_curl() -> None:
+    """A board or a wooden piece (`rigid`) does not bend: with only such pieces on the
+    table, a camera that curls cards films the very frame a flat table gives."""
+    size = (90.0, 58.0)
+    board = Scene(cards=(Card(_white_card(size), Pose(400, 300, 10), size, rigid=True),))
+    flat = render(board, 6, Camera.hard())
+    assert np.array_equal(render(board, 6, Camera.preset("hard", curl=5.0)), flat)
+    paper = Scene(cards=(Card(_white_card(size), Pose(400, 300, 10), size),))
+    assert not np.array_equal(render(paper, 6, Camera.preset("hard", curl=5.0)), flat)
