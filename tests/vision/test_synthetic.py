@@ -14,6 +14,7 @@ from companion.games.caboose.rules import edition, geometry
 from companion.games.caboose.scenes import random_scene, render
 from companion.pose import Pose
 from companion.synthetic import Camera, Card, Picture, Scene, camera_view
+from companion.synthetic import render as render_scene
 from companion.synthetic.camera import lens_field
 from companion.synthetic.surface import CANVAS_PX_PER_MM, CardLift, Lifts, draw_table
 from companion.vision.table import card_corners
@@ -196,7 +197,7 @@ def test_a_rigid_piece_lies_flat_where_the_cards_curl() -> None:
     table, a camera that curls cards films the very frame a flat table gives."""
     size = (90.0, 58.0)
     board = Scene(cards=(Card(_white_card(size), Pose(400, 300, 10), size, rigid=True),))
-    flat = render(board, 6, Camera.hard())
-    assert np.array_equal(render(board, 6, Camera.preset("hard", curl=5.0)), flat)
+    flat = render_scene(board, 6, Camera.hard())
+    assert np.array_equal(render_scene(board, 6, Camera.preset("hard", curl=5.0)), flat)
     paper = Scene(cards=(Card(_white_card(size), Pose(400, 300, 10), size),))
-    assert not np.array_equal(render(paper, 6, Camera.preset("hard", curl=5.0)), flat)
+    assert not np.array_equal(render_scene(paper, 6, Camera.preset("hard", curl=5.0)), flat)
