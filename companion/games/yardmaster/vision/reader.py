@@ -22,7 +22,9 @@ How (our design, art.py, is made for each step):
    bottom); the code strip above them says which railcars (three black cells of six each,
    the three darkest: no threshold to tune) and the cargo colour, measured against the
    card's own white, must agree. The engine and the back are their own strips. A cell
-   too close to call, a colour that disagrees, a card our deck does not hold: unsure;
+   too close to call, a colour that disagrees, a card our deck does not hold: unsure. A
+   card that does not lie flat looks bent and unevenly lit: an unsure card is read again
+   cut out along its frame's edges as found (`_bend`), then with its light evened;
 4. the trains: an engine and the cards in a row from it, each the next's neighbour end to
    end (`_chains`); a gap of one or two cards' length in a row, where a hand hides them,
    is as many unsure cards, so the cards after it stay in their train. A hidden engine
@@ -168,14 +170,16 @@ def read_yard(
     """Every train in one frame. `calibration` (a previous Yard's) is reused while the
     camera has not moved and stands in when markers are hidden."""
     config = config or ReaderConfig()
-    return read_frame(frame_bgr, config, calibration, lambda top: _our_cards(top, config))
+    return read_frame(
+        frame_bgr, config, calibration, lambda top, seen: _our_cards(top, config, seen.eye())
+    )
 
 
 def read_frame(
     frame_bgr: object,
     config: ReaderConfig,
     calibration: Calibration | None,
-    find_cards: Callable[[np.ndarray], list[_Read]],
+    find_cards: Callable[[np.ndarray, Calibration], list[_Read]],
 ) -> Yard:
     """What every reader of a deck does round its own way of finding and naming cards:
     the frame checked, the table placed by its markers (`calibration` standing in when
@@ -204,7 +208,7 @@ def read_frame(
         params = {"per_cm": round(density * 10, 1), "least": round(_LEAST_PX_PER_MM * 10, 1)}
         return Yard(problems=(*problems, Problem("too_coarse", params)), calibration=seen)
     try:
-        found = find_cards(top_down(frame, seen, config.layout, _PX_PER_MM))
+        found = find_cards(top_down(frame, seen, config.layout, _PX_PER_MM), seen)
         glare = glare_mask(frame)
     except cv2.error as error:  # OpenCV refusing an odd frame must not stop the referee
         problems.append(Problem("frame_unread", {"error": str(error).strip()}))
@@ -218,13 +222,14 @@ def read_frame(
     return Yard(tuple(trains), tuple(loose), tuple(problems), seen)
 
 
-def _our_cards(top: np.ndarray, config: ReaderConfig) -> list[_Read]:
-    """Our design's cards in the top-down image, each read (steps 2 and 3 above)."""
+def _our_cards(top: np.ndarray, config: ReaderConfig, eye: np.ndarray | None) -> list[_Read]:
+    """Our design's cards in the top-down image, each read (steps 2 and 3 above); `eye`
+    where the camera stands (Calibration.eye), which says how a bent card looks bent."""
     grey = cv2.cvtColor(top, cv2.COLOR_BGR2GRAY)
     closed, open_ = _card_poses(top, grey)
-    found = [_read_card(top, pose, config) for pose in closed]
-    found += [r for r in (_read_card(top, p, config) for p in open_) if r.printed != UNSURE]
-    return found + _along_rows(top, grey, found, config)
+    found = [_read_card(top, pose, config, eye) for pose in closed]
+    found += [r for r in (_read_card(top, p, config, eye) for p in open_) if r.printed != UNSURE]
+    return found + _along_rows(top, grey, found, config, eye)
 
 
 def _as_frame(frame: object, problems: list[Problem]) -> np.ndarray | None:
@@ -309,7 +314,11 @@ def _frame_outlines(contour: np.ndarray, eroded: int = 0) -> tuple[bool, list[Po
 
 
 def _along_rows(
-    top: np.ndarray, grey: np.ndarray, found: list[_Read], config: ReaderConfig
+    top: np.ndarray,
+    grey: np.ndarray,
+    found: list[_Read],
+    config: ReaderConfig,
+    eye: np.ndarray | None,
 ) -> list[_Read]:
     """Cards the outlines missed, looked for where a row of cards puts them: a card's
     length on from each card read, either way along it, where no card was found. A dark
@@ -330,7 +339,7 @@ def _along_rows(
             ):
                 continue
             pose = _true_up(grey, Pose(float(x), float(y), read.pose.rotation))
-            more = None if pose is None else _read_card(top, pose, config)
+            more = None if pose is None else _read_card(top, pose, config, eye)
             if more is not None and more.printed != UNSURE:
                 added.append(more)
                 seen.append(more)
@@ -396,11 +405,12 @@ class _Read:
     pose: Pose
 
 
-def _card_grid(top: np.ndarray, pose: Pose) -> np.ndarray:
+def _card_grid(top: np.ndarray, pose: Pose, bend: Bend | None = None) -> np.ndarray:
     """The card at `pose` measured: the mean BGR (ROWS, COLUMNS, 3) of the middle of each
     grid cell, the card upright (its top where `pose.rotation` points). One warp cuts the
     grid out at _CELL_PX pixels a cell each way, and the middle _CELL_MIDDLE of them
-    each way are averaged: a cell's edges blur into its neighbours."""
+    each way are averaged: a cell's edges blur into its neighbours. A card that does not
+    lie flat is cut out following its `bend` (`_bend`)."""
     cw, ch = art.cell_mm()
     b = _CELL_PX
     a = math.radians(pose.rotation)
@@ -411,16 +421,137 @@ def _card_grid(top: np.ndarray, pose: Pose) -> np.ndarray:
     corner = np.array([0.5 * cw / b - art.COLUMNS * cw / 2, 0.5 * ch / b - art.ROWS * ch / 2])
     m[:, 2] = np.array([pose.x, pose.y]) + turn @ corner
     size = (art.COLUMNS * b, art.ROWS * b)
-    grid = cv2.warpAffine(top, m * _PX_PER_MM, size, flags=cv2.WARP_INVERSE_MAP | cv2.INTER_LINEAR)
+    if bend is None:
+        flags = cv2.WARP_INVERSE_MAP | cv2.INTER_LINEAR
+        grid = cv2.warpAffine(top, m * _PX_PER_MM, size, flags=flags)
+    else:
+        u, v = np.meshgrid(
+            np.arange(size[0], dtype=np.float64), np.arange(size[1], dtype=np.float64)
+        )
+        x = (u + 0.5) * cw / b - art.COLUMNS * cw / 2  # the card's own mm, flat
+        y = (v + 0.5) * ch / b - art.ROWS * ch / 2
+        x, y = bend(x, y)
+        map_x = (pose.x + c * x - sn * y) * _PX_PER_MM
+        map_y = (pose.y + sn * x + c * y) * _PX_PER_MM
+        grid = cv2.remap(top, map_x.astype(np.float32), map_y.astype(np.float32), cv2.INTER_LINEAR)
     edge = (b - _CELL_MIDDLE) // 2
     cells = grid.reshape(art.ROWS, b, art.COLUMNS, b, 3)[:, edge : b - edge, :, edge : b - edge]
     return cells.mean(axis=(1, 3), dtype=np.float32)
 
 
-def _read_card(top: np.ndarray, pose: Pose, config: ReaderConfig) -> _Read:
-    """Which card lies at `pose` and which way round (art.py's grid), or UNSURE."""
+def _read_card(
+    top: np.ndarray, pose: Pose, config: ReaderConfig, eye: np.ndarray | None = None
+) -> _Read:
+    """Which card lies at `pose` and which way round (art.py's grid), or UNSURE. A card
+    that does not lie flat turns part of its face from the lamp, which darkens one end by
+    up to a third: a card unsure as measured is read again with its light made even
+    (`_even_light`); every check still applies, so it is read surely or not at all."""
     cells = _card_grid(top, pose)
-    grey = cells @ np.array([0.114, 0.587, 0.299], np.float32)
+    read = _read_cells(cells, pose, config)
+    if read.printed != UNSURE:
+        return read
+    bend = _bend(top, pose, eye)
+    if bend is not None:
+        cells = _card_grid(top, pose, bend)
+        read = _read_cells(cells, pose, config)
+        if read.printed != UNSURE:
+            return read
+    evened = _even_light(cells)
+    return read if evened is None else _read_cells(evened, pose, config)
+
+
+_BEND_STATIONS = (7, 3)  # where along its long and short sides a frame's edge is looked for
+Bend = Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]
+
+
+def _bend(top: np.ndarray, pose: Pose, eye: np.ndarray | None) -> Bend | None:
+    """How a card that does not lie flat bends in the top-down image, which places the
+    table's plane: a raised part looks displaced away from the foot of the camera (`eye`,
+    Calibration.eye), by its height over the camera's. The frame's outer edge (paper to
+    ink) is found at `_BEND_STATIONS` along each side within _TRUE_UP_MM of where a flat
+    card's lies, each long side's offsets fitted as a parabola along it, each short
+    side's as a line. Inside, the shift across the card is the long sides' blended, and
+    along it the short sides' blended plus the long sides' bend (beyond a straight line)
+    taken along the direction away from the camera's foot. A function of the card's own
+    flat x, y (mm from its centre, upright) giving where they are seen; None when the
+    sides are not a frame's size apart at enough places."""
+    s = _CROP_SCALE
+    size = (_FRAME_OUTER[0] + 4 * _TRUE_UP_MM, _FRAME_OUTER[1] + 4 * _TRUE_UP_MM)
+    crop = _upright(cv2.cvtColor(top, cv2.COLOR_BGR2GRAY), pose, size).astype(np.float32)
+    sides = []
+    for axis, stations in zip((1, 0), _BEND_STATIONS, strict=True):  # across y, then x
+        half = _FRAME_OUTER[axis] / 2
+        length = _FRAME_OUTER[1 - axis]
+        places, near, far = [], [], []
+        for along in np.linspace(-0.38, 0.38, stations) * length:
+            middle = (size[1 - axis] / 2 + along) * s
+            band = slice(round(middle - 2 * s), round(middle + 2 * s))
+            profile = crop[:, band].mean(axis=1) if axis == 1 else crop[band, :].mean(axis=0)
+            step = profile[2:] - profile[:-2]
+            centre = size[axis] * s / 2
+            ends = []
+            for sign in (-1.0, 1.0):
+                at = centre + sign * half * s - 1
+                low, high = round(at - _TRUE_UP_MM * s), round(at + _TRUE_UP_MM * s) + 1
+                ends.append((low + int(np.argmax(step[low:high] * sign)) + 1 - centre) / s)
+            if abs((ends[1] - ends[0]) - 2 * half) <= 1.5:
+                places.append(along)
+                near.append(ends[0] + half)
+                far.append(ends[1] - half)
+        if len(places) < (4 if stations > 3 else 2):
+            return None
+        degree = 2 if stations > 3 else 1
+        sides.append((np.polyfit(places, near, degree), np.polyfit(places, far, degree)))
+    (top_side, bottom_side), (left_side, right_side) = sides
+    hx, hy = _FRAME_OUTER[0] / 2, _FRAME_OUTER[1] / 2
+    ratio = 0.0  # along the card per mm across it, as the camera's foot makes a raised part move
+    if eye is not None:
+        a = math.radians(pose.rotation)
+        away = np.array([pose.x - eye[0], pose.y - eye[1]])
+        along_, across = away @ [math.cos(a), math.sin(a)], away @ [-math.sin(a), math.cos(a)]
+        if abs(across) > 0.25 * math.hypot(along_, across):
+            ratio = float(along_ / across)
+
+    def seen(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        t, u = (y + hy) / (2 * hy), (x + hx) / (2 * hx)
+
+        def across_at(xx: np.ndarray | float) -> np.ndarray:
+            return (1 - t) * np.polyval(top_side, xx) + t * np.polyval(bottom_side, xx)
+
+        dv = across_at(x)
+        bent = dv - ((1 - u) * across_at(-hx) + u * across_at(hx))
+        du = (1 - u) * np.polyval(left_side, y) + u * np.polyval(right_side, y) + ratio * bent
+        return x + du, y + dv
+
+    return seen
+
+
+_GREY = np.array([0.114, 0.587, 0.299], np.float32)  # BGR to grey, as OpenCV weighs them
+
+
+def _even_light(cells: np.ndarray) -> np.ndarray | None:
+    """The card's cells (ROWS, COLUMNS, 3) as if its paper were lit evenly: the light over
+    the card is fitted to its white cells as a plane (one card's face bends gently) and
+    divided out, the white cells chosen anew under the fitted light, twice over; None
+    when too few cells are white to fit it."""
+    rows, columns = np.mgrid[0 : art.ROWS, 0 : art.COLUMNS].astype(np.float32)
+    terms = np.stack([np.ones_like(rows), rows, columns], -1).reshape(-1, 3)
+    grey = (cells @ _GREY).ravel()
+    light = np.full_like(grey, float(np.median(grey)))
+    for _ in range(3):
+        flat = grey / light
+        white = flat >= (np.sort(flat)[:3].mean() + np.sort(flat)[-3:].mean()) / 2
+        if white.sum() < 6 or len(np.unique(terms[white, 2])) < 2:
+            return None
+        fit, *_ = np.linalg.lstsq(terms[white], grey[white], rcond=None)
+        light = np.maximum(terms @ fit, 1.0)
+    scale = light.reshape(art.ROWS, art.COLUMNS, 1) / float(light.mean())
+    return (cells / scale).astype(np.float32)
+
+
+def _read_cells(cells: np.ndarray, pose: Pose, config: ReaderConfig) -> _Read:
+    """Which card its measured grid (`_card_grid`) shows and which way round, or UNSURE."""
+    grey = cells @ _GREY
     flat = np.sort(grey.ravel())
     black, white = float(flat[:3].mean()), float(flat[-3:].mean())
     spread = white - black
