@@ -24,7 +24,8 @@ How (our design, art.py, is made for each step):
    card's own white, must agree. The engine and the back are their own strips. A cell
    too close to call, a colour that disagrees, a card our deck does not hold: unsure. A
    card that does not lie flat looks bent and unevenly lit: an unsure card is read again
-   cut out along its frame's edges as found (`_bend`), then with its light evened;
+   cut out along its frame's edges as found (companion/vision/bend.py), then with its
+   light evened;
 4. the trains: an engine and the cards in a row from it, each the next's neighbour end to
    end (`_chains`); a gap of one or two cards' length in a row, where a hand hides them,
    is as many unsure cards, so the cards after it stay in their train. A hidden engine
@@ -53,6 +54,7 @@ from companion.games.yardmaster import art, cards
 from companion.games.yardmaster import edition as editions
 from companion.games.yardmaster.scenes import TABLE
 from companion.pose import Pose
+from companion.vision.bend import Bend, bent_crop, frame_bend, frame_edges
 from companion.vision.calibrate import LEAST_PX_PER_MM, Calibration, calibrate, top_down
 from companion.vision.frame_checks import as_bgr, colourless, glare_mask
 from companion.vision.table import TableLayout, rotate
@@ -379,14 +381,7 @@ def _true_up(grey: np.ndarray, pose: Pose) -> Pose | None:
         middle = size[1 - axis] * s / 2
         band = slice(round(middle - along * s), round(middle + along * s))
         profile = crop[band, :].mean(axis=0) if axis == 0 else crop[:, band].mean(axis=1)
-        step = profile[2:] - profile[:-2]  # at i + 1: the change over a millimetre
-        centre = size[axis] * s / 2
-        ends = []
-        for sign in (-1.0, 1.0):
-            at = centre + sign * half * s - 1
-            low, high = round(at - _TRUE_UP_MM * s), round(at + _TRUE_UP_MM * s) + 1
-            window = step[low:high] * sign  # into the card: paper to ink is a fall
-            ends.append((low + int(np.argmax(window)) + 1 - centre) / s)
+        ends = frame_edges(profile, half, s, _TRUE_UP_MM)
         if abs((ends[1] - ends[0]) - 2 * half) > 2.0:
             return None
         found.append((ends[0] + ends[1]) / 2)
@@ -410,7 +405,7 @@ def _card_grid(top: np.ndarray, pose: Pose, bend: Bend | None = None) -> np.ndar
     grid cell, the card upright (its top where `pose.rotation` points). One warp cuts the
     grid out at _CELL_PX pixels a cell each way, and the middle _CELL_MIDDLE of them
     each way are averaged: a cell's edges blur into its neighbours. A card that does not
-    lie flat is cut out following its `bend` (`_bend`)."""
+    lie flat is cut out following its `bend` (bend.frame_bend)."""
     cw, ch = art.cell_mm()
     b = _CELL_PX
     a = math.radians(pose.rotation)
@@ -425,15 +420,7 @@ def _card_grid(top: np.ndarray, pose: Pose, bend: Bend | None = None) -> np.ndar
         flags = cv2.WARP_INVERSE_MAP | cv2.INTER_LINEAR
         grid = cv2.warpAffine(top, m * _PX_PER_MM, size, flags=flags)
     else:
-        u, v = np.meshgrid(
-            np.arange(size[0], dtype=np.float64), np.arange(size[1], dtype=np.float64)
-        )
-        x = (u + 0.5) * cw / b - art.COLUMNS * cw / 2  # the card's own mm, flat
-        y = (v + 0.5) * ch / b - art.ROWS * ch / 2
-        x, y = bend(x, y)
-        map_x = (pose.x + c * x - sn * y) * _PX_PER_MM
-        map_y = (pose.y + sn * x + c * y) * _PX_PER_MM
-        grid = cv2.remap(top, map_x.astype(np.float32), map_y.astype(np.float32), cv2.INTER_LINEAR)
+        grid = bent_crop(top, pose, (art.COLUMNS * cw, art.ROWS * ch), bend, size, _PX_PER_MM)
     edge = (b - _CELL_MIDDLE) // 2
     cells = grid.reshape(art.ROWS, b, art.COLUMNS, b, 3)[:, edge : b - edge, :, edge : b - edge]
     return cells.mean(axis=(1, 3), dtype=np.float32)
@@ -450,7 +437,7 @@ def _read_card(
     read = _read_cells(cells, pose, config)
     if read.printed != UNSURE:
         return read
-    bend = _bend(top, pose, eye)
+    bend = frame_bend(top, pose, _FRAME_OUTER, eye, _PX_PER_MM)
     if bend is not None:
         cells = _card_grid(top, pose, bend)
         read = _read_cells(cells, pose, config)
@@ -458,72 +445,6 @@ def _read_card(
             return read
     evened = _even_light(cells)
     return read if evened is None else _read_cells(evened, pose, config)
-
-
-_BEND_STATIONS = (7, 3)  # where along its long and short sides a frame's edge is looked for
-Bend = Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]
-
-
-def _bend(top: np.ndarray, pose: Pose, eye: np.ndarray | None) -> Bend | None:
-    """How a card that does not lie flat bends in the top-down image, which places the
-    table's plane: a raised part looks displaced away from the foot of the camera (`eye`,
-    Calibration.eye), by its height over the camera's. The frame's outer edge (paper to
-    ink) is found at `_BEND_STATIONS` along each side within _TRUE_UP_MM of where a flat
-    card's lies, each long side's offsets fitted as a parabola along it, each short
-    side's as a line. Inside, the shift across the card is the long sides' blended, and
-    along it the short sides' blended plus the long sides' bend (beyond a straight line)
-    taken along the direction away from the camera's foot. A function of the card's own
-    flat x, y (mm from its centre, upright) giving where they are seen; None when the
-    sides are not a frame's size apart at enough places."""
-    s = _CROP_SCALE
-    size = (_FRAME_OUTER[0] + 4 * _TRUE_UP_MM, _FRAME_OUTER[1] + 4 * _TRUE_UP_MM)
-    crop = _upright(cv2.cvtColor(top, cv2.COLOR_BGR2GRAY), pose, size).astype(np.float32)
-    sides = []
-    for axis, stations in zip((1, 0), _BEND_STATIONS, strict=True):  # across y, then x
-        half = _FRAME_OUTER[axis] / 2
-        length = _FRAME_OUTER[1 - axis]
-        places, near, far = [], [], []
-        for along in np.linspace(-0.38, 0.38, stations) * length:
-            middle = (size[1 - axis] / 2 + along) * s
-            band = slice(round(middle - 2 * s), round(middle + 2 * s))
-            profile = crop[:, band].mean(axis=1) if axis == 1 else crop[band, :].mean(axis=0)
-            step = profile[2:] - profile[:-2]
-            centre = size[axis] * s / 2
-            ends = []
-            for sign in (-1.0, 1.0):
-                at = centre + sign * half * s - 1
-                low, high = round(at - _TRUE_UP_MM * s), round(at + _TRUE_UP_MM * s) + 1
-                ends.append((low + int(np.argmax(step[low:high] * sign)) + 1 - centre) / s)
-            if abs((ends[1] - ends[0]) - 2 * half) <= 1.5:
-                places.append(along)
-                near.append(ends[0] + half)
-                far.append(ends[1] - half)
-        if len(places) < (4 if stations > 3 else 2):
-            return None
-        degree = 2 if stations > 3 else 1
-        sides.append((np.polyfit(places, near, degree), np.polyfit(places, far, degree)))
-    (top_side, bottom_side), (left_side, right_side) = sides
-    hx, hy = _FRAME_OUTER[0] / 2, _FRAME_OUTER[1] / 2
-    ratio = 0.0  # along the card per mm across it, as the camera's foot makes a raised part move
-    if eye is not None:
-        a = math.radians(pose.rotation)
-        away = np.array([pose.x - eye[0], pose.y - eye[1]])
-        along_, across = away @ [math.cos(a), math.sin(a)], away @ [-math.sin(a), math.cos(a)]
-        if abs(across) > 0.25 * math.hypot(along_, across):
-            ratio = float(along_ / across)
-
-    def seen(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        t, u = (y + hy) / (2 * hy), (x + hx) / (2 * hx)
-
-        def across_at(xx: np.ndarray | float) -> np.ndarray:
-            return (1 - t) * np.polyval(top_side, xx) + t * np.polyval(bottom_side, xx)
-
-        dv = across_at(x)
-        bent = dv - ((1 - u) * across_at(-hx) + u * across_at(hx))
-        du = (1 - u) * np.polyval(left_side, y) + u * np.polyval(right_side, y) + ratio * bent
-        return x + du, y + dv
-
-    return seen
 
 
 _GREY = np.array([0.114, 0.587, 0.299], np.float32)  # BGR to grey, as OpenCV weighs them
