@@ -431,18 +431,41 @@ def _read_card(
 ) -> _Read:
     """Which card lies at `pose` and which way round (art.py's grid), or UNSURE. A card
     that does not lie flat turns part of its face from the lamp, which darkens one end by
-    up to a third: a card unsure as measured is read again with its light made even
-    (`_even_light`); every check still applies, so it is read surely or not at all."""
+    up to a third, and bent, off a flat card's grid: a card unsure as measured is read
+    again cut out along its frame's edges (bend.frame_bend), with its light made even
+    (`_even_light`), and a little moved and turned; every check still applies, so it is
+    read surely or not at all."""
     cells = _card_grid(top, pose)
     read = _read_cells(cells, pose, config)
     if read.printed != UNSURE:
         return read
     bend = frame_bend(top, pose, _FRAME_OUTER, eye, _PX_PER_MM)
-    if bend is not None:
-        cells = _card_grid(top, pose, bend)
-        read = _read_cells(cells, pose, config)
-        if read.printed != UNSURE:
-            return read
+    read = _read_bent(top, pose, bend, config)
+    if read.printed != UNSURE:
+        return read
+    # its frame's edges place a bent card to a millimetre or so, which a grid of 8 mm
+    # cells can miss: read it a little moved and turned, never as far as a neighbouring
+    # cell's middle; taken only when every sure reading agrees and two do at least
+    readings = [_read_bent(top, Pose(pose.x + dx, pose.y + dy, pose.rotation + turn), bend, config)
+                for dx, dy, turn in _NUDGES]  # fmt: skip
+    sure = [r for r in readings if r.printed != UNSURE]
+    ways = {(r.printed, round((r.pose.rotation - pose.rotation) % 360.0 / 180.0) % 2) for r in sure}
+    if len(sure) >= 2 and len(ways) == 1:
+        return sure[0]
+    return read
+
+
+_NUDGE_MM, _NUDGE_DEG = (-1.5, -0.75, 0.0, 0.75, 1.5), (-1.5, 0.0, 1.5)
+_NUDGES = [(dx, dy, t) for dx in _NUDGE_MM for dy in _NUDGE_MM for t in _NUDGE_DEG if dx or dy or t]
+
+
+def _read_bent(top: np.ndarray, pose: Pose, bend: Bend | None, config: ReaderConfig) -> _Read:
+    """The card at `pose` read cut out along its `bend` (as flat without one), then, if
+    unsure, with its light evened."""
+    cells = _card_grid(top, pose, bend)
+    read = _read_cells(cells, pose, config)
+    if read.printed != UNSURE:
+        return read
     evened = _even_light(cells)
     return read if evened is None else _read_cells(evened, pose, config)
 
