@@ -211,11 +211,12 @@ def flatten(
 
 
 def _evenly_lit(pixels: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """A card's `pixels` (N, 3) at its own `x`, `y` (mm) as if its paper were lit evenly: a
-    bent card turns part of its face from the lamp, a third darker at worst. The light is
-    fitted as a plane to the paper (the brightest half of the card, chosen anew under the
-    fitted light, twice over) and divided out, its mean kept."""
-    grey = pixels.astype(np.float32).mean(axis=1)
+    """A card's `pixels` (N, 3; or N, grey) at its own `x`, `y` (mm) as if its paper were
+    lit evenly: a bent card turns part of its face from the lamp, a third darker at worst.
+    The light is fitted as a plane to the paper (the brightest half of the card, chosen
+    anew under the fitted light, twice over) and divided out, its mean kept."""
+    grey = pixels.astype(np.float32)
+    grey = grey.mean(axis=1) if grey.ndim == 2 else grey
     terms = np.stack([np.ones_like(x), x, y], 1)
     light = np.full_like(grey, float(np.median(grey)))
     for _ in range(3):
@@ -224,4 +225,5 @@ def _evenly_lit(pixels: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
         fit, *_ = np.linalg.lstsq(terms[paper], grey[paper], rcond=None)
         light = np.maximum(terms @ fit, 1.0).astype(np.float32)
     scale = float(light.mean()) / light
-    return np.clip(pixels * scale[:, None], 0, 255).astype(pixels.dtype)
+    scale = scale[:, None] if pixels.ndim == 2 else scale
+    return np.clip(pixels * scale, 0, 255).astype(pixels.dtype)
