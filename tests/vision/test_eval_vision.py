@@ -62,6 +62,10 @@ def test_every_game_measures_curled_cards_and_a_lens_error(game: str, capsys) ->
     assert eval_vision.main([*args, "--curl", "3", "--json"]) == 0
     result = json.loads(capsys.readouterr().out)
     assert (result["curl"], result["lens_error"]) == (3.0, 0.0)
+    if game == "caboose":  # its words say what the camera had to cope with
+        assert eval_vision.main([*args, "--curl", "--lens-error"]) == 0
+        said = capsys.readouterr().out
+        assert "cards curled up to 5 mm" in said and "a lens error of up to 3.5 px" in said
     for option, bad in (("--curl", "bent"), ("--lens-error", "40")):
         with pytest.raises(SystemExit) as stop:
             eval_vision.main([*args, option, bad])

@@ -414,7 +414,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{result['scenes']} {args.difficulty} scenes of {args.edition}, seed {args.seed}, "
           f"{result['frame_size'][0]}x{result['frame_size'][1]}"
           f"{', a camera without colour' if args.grey else ''}"
-          + (f", glare over {args.glare:.0%} of the frame" if args.glare else ""))  # fmt: skip
+          + (f", glare over {args.glare:.0%} of the frame" if args.glare else "")
+          + (f", cards curled up to {args.curl:g} mm" if args.curl else "")
+          + (f", a lens error of up to {args.lens_error:g} px" if args.lens_error else "")
+          )  # fmt: skip
     print(f"cards    {result['cards_accuracy']:.2%} of {result['cards']} "
           f"({result['cards_extra']} seen that are not there)")  # fmt: skip
     print(f"railway  {result['railway_exact']:.2%} of scenes exact")
