@@ -9,7 +9,7 @@ game's package may use it.
 - scene.py: what a scene holds;
 - surface.py: the table top seen from above (wood, markers, shadows, the pieces);
 - camera.py: the camera over it (`Camera`, its presets, `camera_view`, `render`, and
-  eval-vision's `--glare`);
+  eval-vision's `--glare`, `--curl`, `--lens-error`);
 - players.py: the table as a demo's scripted players touch it (`Hands`).
 """
 

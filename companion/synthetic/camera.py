@@ -2,8 +2,9 @@
 
 It must be honest about what makes a real frame hard: a camera that is not straight above
 (tilt, rotation), a cheap lens (barrel distortion), a lamp to one side (uneven light,
-shadows), a ceiling lamp's reflection on the table (glare), a small sensor (noise), focus
-(blur) and JPEG compression. Each is a field of `Camera`, with `Camera.easy()` and
+shadows), a ceiling lamp's reflection on the table (glare), cards that do not lie flat
+(curl), a lens its calibration does not quite undo (lens error), a small sensor (noise),
+focus (blur) and JPEG compression. Each is a field of `Camera`, with `Camera.easy()` and
 `Camera.hard()` presets.
 
 The scene is drawn in table millimetres on a top-view canvas (surface.py), then one remap
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import cache
 
@@ -24,7 +26,7 @@ import numpy as np
 from companion.arguments import frame_size
 from companion.hardware import FRAME_SIZE
 from companion.synthetic.scene import Scene
-from companion.synthetic.surface import CANVAS_PX_PER_MM, draw_table
+from companion.synthetic.surface import CANVAS_PX_PER_MM, CardLift, Lifts, draw_table
 from companion.vision.table import TableLayout
 
 _MAP_STEP = 8  # the camera remap is computed on this grid and interpolated: it is smooth
@@ -34,6 +36,10 @@ _GLARE_ODDS_STREAM = 0x61A4F  # whether a frame has glare at all, when only some
 _GLARE_PEAK = 2.0  # the reflection's added light at its centre, in full scales (it clips)
 _GLARE_EDGE = 0.15  # its added light where its extent (`glare`) ends: a visible wash
 HARD_GLARE_ODDS = 1 / 3  # the hard camera's tables with a lamp's reflection (the others none)
+CURL_MM = 5.0  # eval-vision's --curl: the most a card's bent edge or lifted corner rises, mm
+LENS_ERROR_PX = 3.5  # eval-vision's --lens-error: what a calibrated lens still displaces, px
+_CURL_STREAM = 0xC0421  # the curled cards' own random stream
+_LENS_STREAM = 0x1E45E  # the lens error's own random stream
 
 
 @dataclass(frozen=True)
@@ -48,7 +54,11 @@ class Camera:
     of these, and its rotation anywhere in +/- `rotation`, from the seed. A `grey` camera has
     no colour: its frames hold one brightness in three equal channels, as OpenCV hands on a
     mono sensor's (no random number is drawn for it, so a colour camera's frames stay the
-    same)."""
+    same). `curl` is the most a card's bent edge or lifted corner rises off the table (mm;
+    each card is bent between 0.5x and 1x of it) and `lens_error` the most the lens displaces
+    a point beyond the one radial coefficient a calibration undoes (pixels; a smooth field
+    over the frame whose worst point moves 0.5x to 1x of it); each draws its random numbers
+    from its own stream, so a frame without it stays the same."""
 
     tilt: float = 6.0
     rotation: float = 4.0
@@ -62,6 +72,8 @@ class Camera:
     glare_odds: float = 1.0
     frame_size: tuple[int, int] = FRAME_SIZE
     grey: bool = False
+    curl: float = 0.0
+    lens_error: float = 0.0
 
     @classmethod
     def easy(cls) -> Camera:
@@ -89,17 +101,28 @@ class Camera:
 
     @classmethod
     def preset(
-        cls, name: str, *, glare: float | None = None, frame_size: tuple[int, int] | None = None
+        cls,
+        name: str,
+        *,
+        glare: float | None = None,
+        frame_size: tuple[int, int] | None = None,
+        curl: float = 0.0,
+        lens_error: float = 0.0,
     ) -> Camera:
         """ "easy" or "hard" (whose own glare lies on a share of its tables), with a lamp's
         reflection over `glare` of the frame at most on every table when it is given
-        (eval-vision's `--glare`; 0: no lamp's reflection on any table), filming at
-        `frame_size` (the default camera's unless given); ValueError names the presets."""
+        (eval-vision's `--glare`; 0: no lamp's reflection on any table), cards curled up to
+        `curl` mm (`--curl`), a lens error of up to `lens_error` px (`--lens-error`), filming
+        at `frame_size` (the default camera's unless given); ValueError names the presets."""
         if name not in ("easy", "hard"):
             raise ValueError(f"unknown camera preset {name!r}: use easy or hard")
         camera = cls.easy() if name == "easy" else cls.hard()
         if glare is not None:
             camera = replace(camera, glare=glare, glare_odds=1.0)
+        if curl > 0:
+            camera = replace(camera, curl=curl)
+        if lens_error > 0:
+            camera = replace(camera, lens_error=lens_error)
         return camera if frame_size is None else replace(camera, frame_size=frame_size)
 
 
@@ -107,7 +130,9 @@ def add_camera_options(parser: argparse.ArgumentParser) -> None:
     """eval-vision's camera options, the same for every game: `--glare [SHARE]`, a lamp's
     reflection over SHARE of the frame at most on every table (GLARE_SHARE when no share is
     given, 0 none at all; default the preset's own: the hard camera's on a third of its
-    tables), and `--frame-size WxH`, filming at another size than the default camera's."""
+    tables), `--frame-size WxH`, filming at another size than the default camera's, `--curl
+    [MM]`, cards that do not lie flat, and `--lens-error [PX]`, a lens its calibration does
+    not quite undo."""
 
     def share(text: str) -> float:
         try:
@@ -136,6 +161,39 @@ def add_camera_options(parser: argparse.ArgumentParser) -> None:
         metavar="WxH",
         help=f"film at this size (default {FRAME_SIZE[0]}x{FRAME_SIZE[1]}, a 720p webcam 1280x720)",
     )
+    effects = (
+        ("--curl", CURL_MM, "MM", "cards that do not lie flat: each bent along its length or "
+         f"a corner lifted, up to MM off the table (default flat; {CURL_MM} when MM is not "
+         "given)"),
+        ("--lens-error", LENS_ERROR_PX, "PX", "a lens its calibration does not quite undo: a "
+         f"smooth displacement of the frame of up to PX pixels (default none; {LENS_ERROR_PX} "
+         "when PX is not given)"),
+    )  # fmt: skip
+    for flag, usual, metavar, words in effects:
+        parser.add_argument(
+            flag,
+            type=_amount(20.0),
+            nargs="?",
+            const=usual,
+            default=0.0,
+            metavar=metavar,
+            help=words,
+        )
+
+
+def _amount(most: float) -> Callable[[str], float]:
+    """An argparse type: a number from 0 to `most`, or a message saying what is wrong."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+        if not 0.0 <= value <= most:
+            raise argparse.ArgumentTypeError(f"{value} is not from 0 to {most:g}")
+        return value
+
+    return parse
 
 
 def camera_homography(
@@ -166,13 +224,15 @@ def camera_homography(
 @dataclass(frozen=True)
 class View:
     """Where one rendered frame's camera stood: the homography from table mm to undistorted
-    pixels, the focal length and lens k1 that distort them, and the frame size. Tests use it
+    pixels, the focal length and lens k1 that distort them, the frame size, and the lens
+    error's coefficients (`lens_field`; none for a lens its calibration undoes). Tests use it
     to know exactly where a table point lands in the frame."""
 
     homography: np.ndarray
     focal: float
     k1: float
     frame_size: tuple[int, int]
+    lens: tuple[float, ...] = ()
 
     def to_pixels(self, points_mm: np.ndarray) -> np.ndarray:
         """Frame pixels (N, 2) of table points (N, 2) in mm, lens distortion included."""
@@ -185,17 +245,64 @@ class View:
         for _ in range(20):  # the lens maps distorted radius r_d to r_d / (1 + k1 r_d^2)
             r_d = r_u * (1.0 + self.k1 * r_d * r_d)
         factor = np.divide(r_d, r_u, out=np.ones_like(r_u), where=r_u > 0)
-        return u * factor[:, None] * self.focal + centre
+        distorted = u * factor[:, None] * self.focal + centre
+        if not self.lens:
+            return distorted
+        frame = distorted.copy()  # the frame pixel q shows q + lens_field(q): solve for q
+        for _ in range(10):
+            frame = distorted - lens_field(self.lens, self.frame_size, frame)
+        return frame
+
+    def eye(self) -> np.ndarray:
+        """The camera's centre (x, y, height above the table) in table mm."""
+        width, height = self.frame_size
+        k = np.array([[self.focal, 0, width / 2], [0, self.focal, height / 2], [0, 0, 1]])
+        m = np.linalg.inv(k) @ self.homography
+        m = m / np.linalg.norm(m[:, 0]) * (1 if m[2, 2] > 0 else -1)
+        rot = np.column_stack([m[:, 0], m[:, 1], np.cross(m[:, 0], m[:, 1])])
+        centre = -rot.T @ m[:, 2]  # world z points into the table
+        return np.array([centre[0], centre[1], -centre[2]])
+
+
+_LENS_TERMS = ((2, 0), (1, 1), (0, 2), (3, 0), (2, 1), (1, 2), (0, 3))
+
+
+def lens_field(
+    lens: tuple[float, ...], frame_size: tuple[int, int], pixels: np.ndarray
+) -> np.ndarray:
+    """The lens error at frame `pixels` (N, 2): where, beyond its calibrated k1, the lens takes
+    each pixel's view from (an offset in pixels). Quadratic and cubic terms of the position
+    about the frame centre, each axis its own: decentred and tangential distortion and any
+    smooth bend between, none of which a homography (nor one k1 about the centre) follows."""
+    centre = np.array(frame_size, np.float64) / 2
+    xy = (np.asarray(pixels, np.float64).reshape(-1, 2) - centre) / np.hypot(*centre)
+    basis = np.stack([xy[:, 0] ** a * xy[:, 1] ** b for a, b in _LENS_TERMS], 1)
+    coefficients = np.asarray(lens, np.float64).reshape(2, -1)
+    return basis @ coefficients.T
+
+
+def _draw_lens(seed: int, camera: Camera) -> tuple[float, ...]:
+    """The lens error of the frame rendered with `seed`, from its own stream: random terms
+    scaled so that the frame's worst point moves 0.5x to 1x of `camera.lens_error`."""
+    if camera.lens_error <= 0:
+        return ()
+    rng = np.random.default_rng([seed, _LENS_STREAM])
+    raw = rng.normal(0.0, 1.0, 2 * len(_LENS_TERMS))
+    width, height = camera.frame_size
+    grid = np.stack(np.meshgrid(np.linspace(0, width, 17), np.linspace(0, height, 13)), -1)
+    worst = np.hypot(*lens_field(tuple(raw), camera.frame_size, grid.reshape(-1, 2)).T).max()
+    scale = camera.lens_error * rng.uniform(0.5, 1.0) / worst
+    return tuple(float(c) for c in raw * scale)
 
 
 def camera_view(seed: int, camera: Camera, layout: TableLayout) -> View:
     """The camera of the frame rendered with `seed`: drawn first from the seed's generator,
     so `render` and the tests agree on it."""
     rng = np.random.default_rng(seed)
-    return _draw_view(rng, camera, layout)
+    return _draw_view(rng, camera, layout, seed)
 
 
-def _draw_view(rng: np.random.Generator, camera: Camera, layout: TableLayout) -> View:
+def _draw_view(rng: np.random.Generator, camera: Camera, layout: TableLayout, seed: int) -> View:
     homography, focal = camera_homography(
         layout,
         camera.frame_size,
@@ -204,7 +311,25 @@ def _draw_view(rng: np.random.Generator, camera: Camera, layout: TableLayout) ->
         rng.uniform(-camera.rotation, camera.rotation),
     )
     k1 = camera.distortion * rng.uniform(0.5, 1.0)
-    return View(homography, float(focal), float(k1), camera.frame_size)
+    return View(homography, float(focal), float(k1), camera.frame_size, _draw_lens(seed, camera))
+
+
+def _draw_lifts(seed: int, camera: Camera, scene: Scene, view: View) -> Lifts | None:
+    """How each card of the frame rendered with `seed` is curled, from its own stream: bent
+    along its length (ends up or middle up) or one corner lifted, by 0.5x to 1x of
+    `camera.curl` (a rigid one lies flat); seen from the camera's eye."""
+    if camera.curl <= 0 or not scene.cards:
+        return None
+    rng = np.random.default_rng([seed, _CURL_STREAM])
+    cards = []
+    for card in scene.cards:  # a rigid card's numbers are drawn too: the others' stay put
+        lift = CardLift(
+            str(rng.choice(CardLift.SHAPES)),
+            camera.curl * rng.uniform(0.5, 1.0),
+            (int(rng.choice((-1, 1))), int(rng.choice((-1, 1)))),
+        )
+        cards.append(None if card.rigid else lift)
+    return Lifts(tuple(cards), tuple(float(v) for v in view.eye()))
 
 
 def render(scene: Scene, seed: int, camera: Camera | None = None) -> np.ndarray:
@@ -212,8 +337,8 @@ def render(scene: Scene, seed: int, camera: Camera | None = None) -> np.ndarray:
     `camera_view(seed, camera, scene.layout)` tells where the camera stood."""
     camera = camera or Camera.easy()
     rng = np.random.default_rng(seed)
-    view = _draw_view(rng, camera, scene.layout)
-    canvas = draw_table(scene, rng)
+    view = _draw_view(rng, camera, scene.layout, seed)
+    canvas = draw_table(scene, rng, _draw_lifts(seed, camera, scene, view))
     width, height = camera.frame_size
     focal, k1 = view.focal, view.k1
     # one remap: distorted pixel -> undistorted pixel -> table mm -> canvas pixel, computed
@@ -222,6 +347,9 @@ def render(scene: Scene, seed: int, camera: Camera | None = None) -> np.ndarray:
     u, v = np.meshgrid(
         np.arange(gw, dtype=np.float64) * _MAP_STEP, np.arange(gh, dtype=np.float64) * _MAP_STEP
     )
+    if view.lens:  # the frame pixel shows what a perfect lens shows a little away
+        lens = lens_field(view.lens, camera.frame_size, np.stack([u, v], -1).reshape(-1, 2))
+        u, v = u + lens[:, 0].reshape(u.shape), v + lens[:, 1].reshape(v.shape)
     xd, yd = (u - width / 2) / focal, (v - height / 2) / focal
     undistort = 1.0 / (1.0 + k1 * (xd * xd + yd * yd))
     pts = np.stack([xd * undistort * focal + width / 2, yd * undistort * focal + height / 2], -1)

@@ -25,11 +25,13 @@ Picture = Callable[[float], np.ndarray]
 @dataclass(frozen=True)
 class Card:
     """A flat rectangle lying on the table (a card, a tile): its picture, where it lies, and
-    its `size` (width, height) in mm, which its shadow takes."""
+    its `size` (width, height) in mm, which its shadow takes. A `rigid` one (a board, a
+    wooden piece) lies flat even where a camera curls the cards (`Camera.curl`)."""
 
     picture: Picture
     pose: Pose
     size: tuple[float, float]
+    rigid: bool = False
 
 
 @dataclass(frozen=True)

@@ -8,17 +8,58 @@ The camera (camera.py) then takes this canvas through its lens to a frame. Drawi
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from functools import cache
+from typing import ClassVar
 
 import cv2
 import numpy as np
 
 from companion.pose import Pose
-from companion.synthetic.scene import Hand, Scene
+from companion.synthetic.scene import Card, Hand, Scene
 from companion.vision import dice_art
 from companion.vision.table import card_corners, rotate
 
 CANVAS_PX_PER_MM = 2.2  # top-view drawing scale, finer than the camera's 1.2-1.9 px/mm
+# towards the lamp (high up to the top left; x right, y down, z up): a face turned to it
+# is lit more, and a lifted edge's shadow falls away from it
+_TO_LAMP = np.array([-0.6, -0.6, 0.53]) / np.linalg.norm([-0.6, -0.6, 0.53])
+_SHADOW_OFFSET = np.array([1.5, 1.5])  # a flat piece's shadow peeks out this far, mm
+
+
+@dataclass(frozen=True)
+class CardLift:
+    """How one card does not lie flat: `shape` "ends" (bent along its length, both short
+    edges up), "middle" (bent along its length, its middle up) or "corner" (one corner
+    lifted, `corner` the signs of its x and y in the card's own frame); `rise` the most it
+    rises off the table, mm."""
+
+    SHAPES: ClassVar[tuple[str, ...]] = ("ends", "middle", "corner")
+
+    shape: str
+    rise: float
+    corner: tuple[int, int] = (1, 1)
+
+    def height(self, u: np.ndarray, v: np.ndarray, size: tuple[float, float]) -> np.ndarray:
+        """The card's face above the table (mm) at its own coordinates `u`, `v` (mm from its
+        centre, upright) for a card of `size` (width, height) mm."""
+        half_w, half_h = size[0] / 2, size[1] / 2
+        if self.shape == "corner":
+            reach = self.corner[0] * u / half_w + self.corner[1] * v / half_h - 1.0
+            return self.rise * np.clip(reach, 0.0, 1.0) ** 2
+        along = np.clip(v / half_h if half_h >= half_w else u / half_w, -1.0, 1.0)
+        bend = along * along if self.shape == "ends" else 1.0 - along * along
+        return self.rise * bend
+
+
+@dataclass(frozen=True)
+class Lifts:
+    """How every card of a scene does not lie flat (one `CardLift` a card, in the scene's
+    order; None for one lying flat) and the camera's `eye` (x, y, height above the table,
+    mm) that sees a lifted point away from where it stands over the table."""
+
+    cards: tuple[CardLift | None, ...]
+    eye: tuple[float, float, float]
 
 
 @cache
@@ -72,21 +113,27 @@ def _die(kind: str, face: int, colour: str = "white") -> np.ndarray:
     raise ValueError(f"unknown die kind {kind!r}: use wheels or pips")
 
 
-def _shadows(scene: Scene, size: tuple[int, int]) -> np.ndarray:
+def _shadows(scene: Scene, size: tuple[int, int], lifts: Lifts | None) -> np.ndarray:
     """The light left on the table top (1 = lit) where each card, die and token casts its
-    soft shadow (a lamp high up to the top left): drawn at a quarter of the canvas scale,
-    where blurring is cheap."""
+    soft shadow (a lamp high up to the top left; a lifted card's edge casts it further):
+    drawn at a quarter of the canvas scale, where blurring is cheap."""
     s = CANVAS_PX_PER_MM / 4
     w, h = size
     shade = np.zeros((h // 4 + 1, w // 4 + 1), np.float32)
-    offset = np.array([1.5, 1.5])
+    offset = _SHADOW_OFFSET
 
     def outline(points_mm: np.ndarray, depth: float) -> None:
         pts = ((points_mm + offset) * s * 16).round().astype(np.int32)
         cv2.fillConvexPoly(shade, pts, depth, cv2.LINE_AA, 4)
 
-    for card in scene.cards:
-        outline(card_corners(card.pose, card.size), 0.3)
+    for index, card in enumerate(scene.cards):
+        lift = None if lifts is None else lifts.cards[index]
+        if lift is None:
+            outline(card_corners(card.pose, card.size), 0.3)
+            continue
+        edge = _card_edge(card, lift)
+        pts = ((edge + offset) * s * 16).round().astype(np.int32)
+        cv2.fillPoly(shade, [pts], 0.3, cv2.LINE_AA, 4)
     for die in scene.dice:
         side = dice_art.DIE_MM
         outline(card_corners(Pose(die.x, die.y, die.rotation), (side, side)), 0.45)
@@ -96,6 +143,59 @@ def _shadows(scene: Scene, size: tuple[int, int]) -> np.ndarray:
         outline(ring + (token.x, token.y), 0.4)
     shade = cv2.GaussianBlur(shade, (0, 0), 1.2 * CANVAS_PX_PER_MM / 4 + 0.8)
     return 1.0 - cv2.resize(shade, (w // 4 * 4 + 4, h // 4 * 4 + 4))[:h, :w]
+
+
+def _card_edge(card: Card, lift: CardLift) -> np.ndarray:
+    """Where a lifted card's edge casts its shadow on the table (mm, 64 points round it)."""
+    w, h = card.size
+    t = np.linspace(-0.5, 0.5, 16, endpoint=False)
+    one = np.ones_like(t)
+    u = np.concatenate([t * w, one * w / 2, -t * w, -one * w / 2])
+    v = np.concatenate([-one * h / 2, t * h, one * h / 2, -t * h])
+    z = lift.height(u, v, card.size)
+    edge = rotate(np.stack([u, v], 1), card.pose.rotation) + (card.pose.x, card.pose.y)
+    return edge - z[:, None] * (_TO_LAMP[:2] / _TO_LAMP[2])
+
+
+def _paste_lifted(
+    canvas: np.ndarray, card: Card, lift: CardLift, eye: tuple[float, float, float]
+) -> None:
+    """Lay a card that does not lie flat: each point of its face is drawn where the camera's
+    `eye` sees it (a raised point looks further from the eye's foot than it stands), and
+    shaded by how its face turns to the lamp."""
+    s = CANVAS_PX_PER_MM
+    sprite = card.picture(s)
+    h_px, w_px = sprite.shape[:2]
+    cx, cy = card.pose.x * s, card.pose.y * s
+    half = math.hypot(w_px, h_px) / 2 + 2 + 1.5 * lift.rise * s
+    x0, y0 = max(int(cx - half), 0), max(int(cy - half), 0)
+    x1, y1 = min(int(cx + half) + 1, canvas.shape[1]), min(int(cy + half) + 1, canvas.shape[0])
+    if x1 <= x0 or y1 <= y0:
+        return
+    qx, qy = np.meshgrid(np.arange(x0, x1) / s, np.arange(y0, y1) / s)
+    a = math.radians(card.pose.rotation)
+    c, sn = math.cos(a), math.sin(a)
+    ex, ey, eh = eye
+    px, py = qx, qy
+    for _ in range(4):  # the table point whose lifted face the eye sees at (qx, qy)
+        dx, dy = px - card.pose.x, py - card.pose.y
+        z = lift.height(c * dx + sn * dy, -sn * dx + c * dy, card.size)
+        px, py = (qx * (eh - z) + ex * z) / eh, (qy * (eh - z) + ey * z) / eh
+    dx, dy = px - card.pose.x, py - card.pose.y
+    u, v = c * dx + sn * dy, -sn * dx + c * dy
+    step = 0.5  # the face's slope, by central differences over a millimetre
+    du = (lift.height(u + step, v, card.size) - lift.height(u - step, v, card.size)) / (2 * step)
+    dv = (lift.height(u, v + step, card.size) - lift.height(u, v - step, card.size)) / (2 * step)
+    gx, gy = c * du - sn * dv, sn * du + c * dv  # the slope in table directions
+    lit = (_TO_LAMP[2] - gx * _TO_LAMP[0] - gy * _TO_LAMP[1]) / np.sqrt(1 + gx * gx + gy * gy)
+    shade = (lit / _TO_LAMP[2]).astype(np.float32)
+    map_x = (u * s + (w_px - 1) / 2).astype(np.float32)
+    map_y = (v * s + (h_px - 1) / 2).astype(np.float32)
+    warped = cv2.remap(sprite, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+    alpha = warped[..., 3].astype(np.float32) * (1 / 255)
+    face = np.clip(warped[..., :3] * shade[..., None], 0, 255).astype(np.uint8)
+    roi = canvas[y0:y1, x0:x1]
+    canvas[y0:y1, x0:x1] = cv2.blendLinear(face, roi, alpha, 1.0 - alpha)
 
 
 def _hand_polygons(hand: Hand) -> list[np.ndarray]:
@@ -110,12 +210,12 @@ def _hand_polygons(hand: Hand) -> list[np.ndarray]:
     return [rotate(p.astype(np.float64), hand.rotation) + (hand.x, hand.y) for p in parts]
 
 
-def draw_table(scene: Scene, rng: np.random.Generator) -> np.ndarray:
+def draw_table(scene: Scene, rng: np.random.Generator, lifts: Lifts | None = None) -> np.ndarray:
     """The table top under `scene` at canvas scale (BGR); the wood's colour and the hands'
-    skin are drawn from `rng`."""
+    skin are drawn from `rng`; the cards lie flat unless `lifts` says how each is curled."""
     layout, s = scene.layout, CANVAS_PX_PER_MM
     size = (round(layout.width * s), round(layout.height * s))
-    grain = _wood_grain(size) * _shadows(scene, size)
+    grain = _wood_grain(size) * _shadows(scene, size, lifts)
     base = np.array([70, 110, 150], np.float32) * rng.uniform(0.85, 1.1)
     canvas = cv2.merge([cv2.convertScaleAbs(grain, alpha=float(b)) for b in base])
     quiet = 6.0  # white paper around each printed marker
@@ -128,8 +228,12 @@ def draw_table(scene: Scene, rng: np.random.Generator) -> np.ndarray:
         x0, y0 = (lo * s).round().astype(int)
         marker = marker_image(marker_id, side)
         canvas[y0 : y0 + side, x0 : x0 + side] = np.where(marker[..., None] > 127, 236, 25)
-    for card in scene.cards:
-        _paste(canvas, card.picture(s), card.pose.x, card.pose.y, card.pose.rotation)
+    for index, card in enumerate(scene.cards):
+        lift = None if lifts is None else lifts.cards[index]
+        if lift is None:
+            _paste(canvas, card.picture(s), card.pose.x, card.pose.y, card.pose.rotation)
+        else:
+            _paste_lifted(canvas, card, lift, lifts.eye)
     for token in scene.tokens:
         _paste(canvas, token.picture(s), token.x, token.y, 0.0)
     for die in scene.dice:

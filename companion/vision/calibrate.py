@@ -72,6 +72,34 @@ class Calibration:
         flat = cv2.perspectiveTransform(pts, np.linalg.inv(self.homography)).reshape(-1, 2)
         return _distort(flat, self.k1, self.frame_size)
 
+    def eye(self) -> np.ndarray | None:
+        """Where the camera stands (x, y mm over the table, and its height in mm), from
+        the homography alone (square pixels, the lens's axis through the frame's centre:
+        the focal length is what makes the table's two axes square and equal); None
+        when the camera looks too nearly straight down to tell its height. A point
+        raised off the table (a card's bent edge) is seen displaced away from the foot of
+        the camera, by its height over the camera's."""
+        centre = np.array(self.frame_size, np.float64) / 2
+        g = np.linalg.inv(self.homography)  # table mm to undistorted pixels
+        a = np.vstack([g[0] - centre[0] * g[2], g[1] - centre[1] * g[2], g[2]])
+        # r1 . r2 = 0 and |r1| = |r2|, linear in 1 / f^2
+        p = np.array([a[0, 0] * a[0, 1] + a[1, 0] * a[1, 1],
+                      a[0, 0] ** 2 + a[1, 0] ** 2 - a[0, 1] ** 2 - a[1, 1] ** 2])  # fmt: skip
+        q = np.array([a[2, 0] * a[2, 1], a[2, 0] ** 2 - a[2, 1] ** 2])
+        if not float(p @ p) > 0:
+            return None
+        inverse_f2 = -float(p @ q) / float(p @ p)
+        if inverse_f2 <= 0:
+            return None
+        f = 1.0 / math.sqrt(inverse_f2)
+        m = np.vstack([a[0] / f, a[1] / f, a[2]])
+        m = m / np.linalg.norm(m[:, 0]) * (1.0 if m[2, 2] > 0 else -1.0)
+        rot = np.column_stack([m[:, 0], m[:, 1], np.cross(m[:, 0], m[:, 1])])
+        eye = -rot.T @ m[:, 2]
+        if not np.isfinite(eye).all():
+            return None
+        return np.array([eye[0], eye[1], abs(eye[2])])
+
     def px_per_mm(self, at: tuple[float, float]) -> float:
         """How many frame pixels a millimetre of table spans around the table point `at`
         (mm), the frame's density there (the square root of the pixels a square mm covers):

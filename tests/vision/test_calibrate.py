@@ -79,3 +79,15 @@ def test_a_still_camera_keeps_its_calibration_and_a_moved_one_does_not() -> None
     assert moved is not first and moved.markers == (0, 1, 2, 3)
     view = camera_view(7, Camera.hard(), scene.layout)
     assert np.abs(moved.to_table(view.to_pixels(GRID)) - GRID).max() < 2.5
+
+
+@pytest.mark.parametrize("seed", [4, 7])
+def test_the_calibration_knows_where_the_camera_stands(seed: int) -> None:
+    """From the markers alone, the camera's foot on the table and its height, as the
+    synthetic camera stood: what says which way a card's raised part looks displaced."""
+    scene = random_scene(seed, n_cards=5, n_dice=1)
+    seen = calibrate(render(scene, seed, Camera.hard()))
+    assert seen is not None
+    eye, true = seen.eye(), camera_view(seed, Camera.hard(), scene.layout).eye()
+    assert eye is not None
+    assert np.hypot(*(eye[:2] - true[:2])) < 15 and abs(eye[2] - true[2]) < 30

@@ -51,6 +51,28 @@ def test_every_game_measures_under_a_lamp_s_glare(game: str, capsys) -> None:
         assert "--glare" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("game", ["caboose", "switching", "yardmaster-express"])
+def test_every_game_measures_curled_cards_and_a_lens_error(game: str, capsys) -> None:
+    """`--curl` and `--lens-error` alone are the usual amounts (5 mm, 3.5 px), or the amount
+    asked for; an amount that is no number or too large is refused by name."""
+    args = ["--game", game, "--scenes", "1", "--seed", "7000"]
+    assert eval_vision.main([*args, "--curl", "--lens-error", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert (result["curl"], result["lens_error"]) == (5.0, 3.5)
+    assert eval_vision.main([*args, "--curl", "3", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert (result["curl"], result["lens_error"]) == (3.0, 0.0)
+    if game == "caboose":  # its words say what the camera had to cope with
+        assert eval_vision.main([*args, "--curl", "--lens-error"]) == 0
+        said = capsys.readouterr().out
+        assert "cards curled up to 5 mm" in said and "a lens error of up to 3.5 px" in said
+    for option, bad in (("--curl", "bent"), ("--lens-error", "40")):
+        with pytest.raises(SystemExit) as stop:
+            eval_vision.main([*args, option, bad])
+        assert stop.value.code == 2
+        assert option in capsys.readouterr().err
+
+
 def test_frame_size_films_at_a_webcam_s_size_for_every_game(capsys) -> None:
     """`--frame-size WxH`: the same measure at another camera's frame size, each game's."""
     for game in ("caboose", "switching", "yardmaster-express"):

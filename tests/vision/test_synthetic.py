@@ -12,8 +12,11 @@ import pytest
 
 from companion.games.caboose.rules import edition, geometry
 from companion.games.caboose.scenes import random_scene, render
-from companion.synthetic import Camera, camera_view
-from companion.synthetic.camera import has_glare
+from companion.pose import Pose
+from companion.synthetic import Camera, Card, Picture, Scene, camera_view
+from companion.synthetic import render as render_scene
+from companion.synthetic.camera import has_glare, lens_field
+from companion.synthetic.surface import CANVAS_PX_PER_MM, CardLift, Lifts, draw_table
 from companion.vision.table import card_corners
 
 
@@ -131,3 +134,87 @@ def test_glare_is_a_white_clipped_core_in_a_washed_out_halo_on_the_table() -> No
     far = np.ones(clipped.shape, bool)
     far[max(cy - 5 * reach, 0) : cy + 5 * reach, max(cx - 5 * reach, 0) : cx + 5 * reach] = False
     assert np.abs(glare[far].astype(int) - plain[far].astype(int)).mean() < 2
+
+
+def test_curled_cards_and_lens_error_are_off_unless_asked_and_the_same_every_time() -> None:
+    """Each effect draws its own random numbers only when it is on (the frames without them
+    are the digests above); with them, the same seed still gives the same frame."""
+    assert Camera.preset("hard", curl=0.0, lens_error=0.0) == Camera.hard()
+    bent = Camera.preset("hard", curl=5.0, lens_error=3.5)
+    assert (bent.curl, bent.lens_error) == (5.0, 3.5)
+    scene = random_scene(3, n_cards=6, n_dice=2)
+    frame = render(scene, 3, bent)
+    assert np.array_equal(frame, render(scene, 3, bent))
+    assert not np.array_equal(frame, render(scene, 3, Camera.hard()))
+
+
+def _white_card(size_mm: tuple[float, float]) -> Picture:
+    def picture(px_per_mm: float) -> np.ndarray:
+        w, h = round(size_mm[0] * px_per_mm), round(size_mm[1] * px_per_mm)
+        return np.full((h, w, 4), 255, np.uint8)
+
+    return picture
+
+
+def _white_columns(canvas: np.ndarray, row_mm: float) -> tuple[float, float]:
+    """The first and last millimetre of the white card along one canvas row."""
+    row = canvas[round(row_mm * CANVAS_PX_PER_MM)].min(axis=1)
+    white = np.nonzero(row > 120)[0]  # the wood is darker, a face turned away still lighter
+    return white[0] / CANVAS_PX_PER_MM, white[-1] / CANVAS_PX_PER_MM
+
+
+def test_a_curled_card_is_drawn_where_the_camera_sees_its_raised_face() -> None:
+    """A card bent along its length, both ends 5 mm up, seen by a camera 600 mm to its left
+    and 1300 mm up: a raised point looks further from the camera's foot than it stands
+    (z d / (H - z): 2.1 mm at the near end, 2.5 mm at the far one), so the card looks
+    longer than it is; its middle, lying flat, stays put; a face turned from the lamp is
+    darker."""
+    size = (90.0, 58.0)
+    scene = Scene(cards=(Card(_white_card(size), Pose(400, 300, 0), size),))
+    flat = draw_table(scene, np.random.default_rng(0))
+    eye = (-200.0, 300.0, 1300.0)
+    bent = draw_table(scene, np.random.default_rng(0), Lifts((CardLift("ends", 5.0),), eye))
+    (left, right), (b_left, b_right) = _white_columns(flat, 300), _white_columns(bent, 300)
+    assert b_left - left == pytest.approx(5 * 555 / 1295, abs=0.6)
+    assert b_right - right == pytest.approx(5 * 645 / 1295, abs=0.6)
+    # the left end turns its face from the lamp (high up to the top left): it is darker
+    row, end, middle = (round(v * CANVAS_PX_PER_MM) for v in (300, 362, 400))
+    assert int(bent[row, end].min()) < int(bent[row, middle].min()) - 30
+    # across the card's middle (its long sides, lying flat) nothing moves
+    flat_mid, bent_mid = (
+        flat[:, round(400 * CANVAS_PX_PER_MM)],
+        bent[:, round(400 * CANVAS_PX_PER_MM)],
+    )
+    assert np.array_equal(flat_mid.min(axis=1) > 120, bent_mid.min(axis=1) > 120)
+    assert CardLift("corner", 4.0, (1, -1)).height(
+        np.array([45.0, -45.0]), np.array([-29.0, 29.0]), size
+    ).tolist() == [4.0, 0.0]
+
+
+def test_lens_error_moves_the_frame_smoothly_within_its_pixels_and_the_view_follows() -> None:
+    """The lens error displaces every point by at most `lens_error` px (the worst by at least
+    half of it), and View.to_pixels knows where each table point lands under it."""
+    scene = random_scene(5, n_cards=3, n_dice=0)
+    camera = Camera.preset("easy", lens_error=3.5)
+    view, plain = camera_view(5, camera, scene.layout), camera_view(5, Camera.easy(), scene.layout)
+    width, height = camera.frame_size
+    grid = np.stack(np.meshgrid(np.linspace(0, width, 40), np.linspace(0, height, 30)), -1)
+    moved = np.hypot(*lens_field(view.lens, camera.frame_size, grid.reshape(-1, 2)).T)
+    assert 1.75 <= moved.max() <= 3.5 + 1e-9
+    marker = np.array([[12.0, 12.0], [100.0, 100.0]])
+    assert np.abs(view.to_pixels(marker) - plain.to_pixels(marker)).max() <= 3.5
+    frame = render(scene, 5, camera)
+    grey = frame.mean(axis=2)
+    x, y = view.to_pixels(marker)[0].round().astype(int)
+    assert grey[y, x] < 80  # marker 0's black border, 2 mm inside its corner
+
+
+def test_a_rigid_piece_lies_flat_where_the_cards_curl() -> None:
+    """A board or a wooden piece (`rigid`) does not bend: with only such pieces on the
+    table, a camera that curls cards films the very frame a flat table gives."""
+    size = (90.0, 58.0)
+    board = Scene(cards=(Card(_white_card(size), Pose(400, 300, 10), size, rigid=True),))
+    flat = render_scene(board, 6, Camera.hard())
+    assert np.array_equal(render_scene(board, 6, Camera.preset("hard", curl=5.0)), flat)
+    paper = Scene(cards=(Card(_white_card(size), Pose(400, 300, 10), size),))
+    assert not np.array_equal(render_scene(paper, 6, Camera.preset("hard", curl=5.0)), flat)

@@ -156,7 +156,7 @@ def _scene(
     hands: Sequence[Hand],
     layout: TableLayout,
 ) -> synthetic.Scene:
-    cards = [synthetic.Card(partial(art.board_picture, board), pose, board.size)]
+    cards = [synthetic.Card(partial(art.board_picture, board), pose, board.size, rigid=True)]
     slot = next(iter(board.slots.values()))
     panel_mm = (slot.width - 2 * art.PANEL_INSET_MM, slot.height - 2 * art.PANEL_INSET_MM)
     for panel, (slot_id, turned) in zip(board.panels, lie, strict=True):
@@ -190,7 +190,9 @@ def _train_card(
     x, y = to_table(board, pose, centre)[0]
     rotation = _angle(heading) + pose.rotation + rng.uniform(-askew, askew)
     picture = partial(art.train, train.colour)
-    return synthetic.Card(picture, Pose(float(x), float(y), rotation % 360.0), art.TRAIN_MM)
+    return synthetic.Card(
+        picture, Pose(float(x), float(y), rotation % 360.0), art.TRAIN_MM, rigid=True
+    )
 
 
 def _band_point(board: Board, pose: Pose, side: int, along: float, out: float) -> np.ndarray:
@@ -215,7 +217,7 @@ def _depot_cards(
             along = DICE_CLEAR + (k // 2) * (3 * DEPOT_GAP + 20.0) + i * DEPOT_GAP
             x, y = _band_point(board, pose, side, along, 30.0 + 36.0 * (k % 2))
             cards.append(synthetic.Card(partial(art.train, colour), Pose(float(x), float(y), 0.0),
-                                        art.TRAIN_MM))  # fmt: skip
+                                        art.TRAIN_MM, rigid=True))  # fmt: skip
     return cards
 
 

@@ -216,6 +216,8 @@ def evaluate(
     frame_size: tuple[int, int] | None = None,
     dice_set: str | None = None,
     teach_pips: bool = False,
+    curl: float = 0.0,
+    lens_error: float = 0.0,
 ) -> dict:
     """Render and recognise `scenes` scenes, their dice drawn or (`dice` "real") cut from the
     photographs in `dice_photos` (PhotoDiceMissing when there are none), from the half
@@ -224,7 +226,8 @@ def evaluate(
     camera (no colour) if asked; the summary that `--json` prints, with the dice on cards
     and the cards under them (`ON_CARDS`) when some lie there; `glare` the share of the
     frame a lamp's reflection covers at most on every table (None: the camera's own);
-    `frame_size` films at another size than the camera's default. With `dice_set` (real
+    `frame_size` films at another size than the camera's default; `curl` bends the cards up
+    to so many mm and `lens_error` displaces the frame up to so many px. With `dice_set` (real
     dice), only that set's dice (photo_dice.SETS) are laid, but for TAUGHT of them, which are
     `teach_pips` taught first as `companion enroll --codes pips` does
     (scenes.teach_pip_dice: a die the camera cannot learn is left untaught), and left out
@@ -248,7 +251,10 @@ def evaluate(
     )
     face_map = face_map_for(editions.load(edition)) if dice == "real" else None
     camera = replace(
-        synthetic.Camera.preset(difficulty, glare=glare, frame_size=frame_size), grey=grey
+        synthetic.Camera.preset(
+            difficulty, glare=glare, frame_size=frame_size, curl=curl, lens_error=lens_error
+        ),
+        grey=grey,
     )
     config = VisionConfig.for_edition(edition, frame_size=camera.frame_size)
     if dice == "printed":
@@ -322,6 +328,8 @@ def evaluate(
         "frame_size": list(camera.frame_size),
         "glare": camera.glare,
         "glare_odds": round(camera.glare_odds, 4),  # the share of tables with it
+        "curl": camera.curl,
+        "lens_error": camera.lens_error,
         "cards": totals["cards"],
         "cards_accuracy": ratio(totals["cards_right"], totals["cards"]),
         "cards_extra": totals["cards_extra"],
@@ -448,6 +456,8 @@ def main(argv: list[str] | None = None) -> int:
             args.frame_size,
             args.dice_set,
             args.teach_pips,
+            args.curl,
+            args.lens_error,
         )
     except (PhotoDiceMissing, ValueError) as missing:  # no photographs, or no such set
         print(f"{parser.prog}: {missing}", file=sys.stderr)
@@ -458,7 +468,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{result['scenes']} {args.difficulty} scenes of {args.edition}, seed {args.seed}, "
           f"{result['frame_size'][0]}x{result['frame_size'][1]}"
           f"{', a camera without colour' if args.grey else ''}"
-          + (f", glare over {args.glare:.0%} of the frame" if args.glare else ""))  # fmt: skip
+          + (f", glare over {args.glare:.0%} of the frame" if args.glare else "")
+          + (f", cards curled up to {args.curl:g} mm" if args.curl else "")
+          + (f", a lens error of up to {args.lens_error:g} px" if args.lens_error else "")
+          )  # fmt: skip
     print(f"cards    {result['cards_accuracy']:.2%} of {result['cards']} "
           f"({result['cards_extra']} seen that are not there)")  # fmt: skip
     print(f"railway  {result['railway_exact']:.2%} of scenes exact")

@@ -46,6 +46,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from companion.games.caboose.vision import card_art
 from companion.games.caboose.vision.caboose_token import find_caboose
 from companion.games.caboose.vision.card_identity import (
     card_image,
@@ -56,7 +57,7 @@ from companion.games.caboose.vision.card_identity import (
     match_faces,
 )
 from companion.games.caboose.vision.card_outlines import card_poses
-from companion.games.caboose.vision.catalogue import TEMPLATE_PX
+from companion.games.caboose.vision.catalogue import TEMPLATE_PX, FaceMatch
 from companion.games.caboose.vision.frame_checks import (
     as_frame,
     colour_problem,
@@ -80,6 +81,7 @@ from companion.games.caboose.vision.problems import Problem, counted
 from companion.games.caboose.vision.railway_order import card_under, railway_order
 from companion.games.caboose.vision.touching_cards import touching_cards
 from companion.pose import Pose
+from companion.vision.bend import flatten, frame_bend
 from companion.vision.calibrate import LEAST_PX_PER_MM, Calibration, calibrate, top_down
 from companion.vision.frame_checks import clipped_white, glare_mask
 from companion.vision.table import TableLayout, card_corners, lies_on, on_card
@@ -93,6 +95,7 @@ _DISAGREED = 0.2
 _GLARE_NEAR_MM = 30.0  # a die whose centre is this near the glare is not looked at
 _MOST_HIDDEN = 0.6  # of a card's face hidden (a die, the caboose, glare), at most, to read it
 _WASHED_MM = 4.0  # round what the glare clipped white, this much more of a card is washed out
+_FLATTEN_BELOW = 0.4  # a card matched more weakly than this is tried laid flat (_laid_flat)
 
 
 def observe(
@@ -197,6 +200,8 @@ def _recognise(
         poses = [locate(top, p, m, config) for p, m in zip(poses, matches, strict=True)]
         poses += touching_cards(top, outlines, poses, config, token)
     matches = match_faces(top, poses, config, token, washed=washed)
+    if outlines is None:  # our design: a weak match may be a card that does not lie flat
+        top, matches = _laid_flat(top, poses, matches, config, token, calibration)
     seen: list[SeenCard] = []
     unreadable = 0
     for pose, match in zip(poses, matches, strict=True):
@@ -244,6 +249,42 @@ def _recognise(
         caboose_at=None if token is None else (round(token[0], 1), round(token[1], 1)),
         calibration=calibration,
     )
+
+
+def _laid_flat(
+    top: np.ndarray,
+    poses: list[Pose],
+    matches: list[FaceMatch],
+    config: VisionConfig,
+    token: tuple[float, float] | None,
+    calibration: Calibration,
+) -> tuple[np.ndarray, list[FaceMatch]]:
+    """The top-down image with each card matched weakly (below `_FLATTEN_BELOW`) laid flat
+    where that matches it better, and the matches so. A card bent along its length or with
+    a corner lifted looks bent from above, and one end darker, which a flat card's crop
+    matches weakly or not at all; its frame's edges say how it bends (companion/vision/
+    bend.py), and the card laid flat along them is matched again. A card read better laid
+    flat stays laid flat in the image, for the dice looked for on it and its reading under
+    them. Cards matched well (every flat card of 148 on hard tables) are left as they are."""
+    weak = [i for i, match in enumerate(matches) if match.confidence < _FLATTEN_BELOW]
+    if not weak:
+        return top, matches
+    eye, k = calibration.eye(), config.px_per_mm
+    frame_mm = (
+        config.card_mm[0] - 2 * card_art.MARGIN_MM,
+        config.card_mm[1] - 2 * card_art.MARGIN_MM,
+    )
+    matches = list(matches)
+    for index in weak:
+        bend = frame_bend(top, poses[index], frame_mm, eye, k)
+        if bend is None:
+            continue
+        trial = top.copy()
+        flatten(trial, poses[index], config.card_mm, bend, k)
+        again = match_faces(trial, [poses[index]], config, token)[0]
+        if again.confidence > matches[index].confidence:
+            top, matches[index] = trial, again
+    return top, matches
 
 
 def _glare_top(

@@ -89,12 +89,17 @@ def evaluate(
     difficulty: str,
     glare: float | None = None,
     frame_size: tuple[int, int] = FRAME_SIZE,
+    curl: float = 0.0,
+    lens_error: float = 0.0,
 ) -> dict[str, Any]:
     """Render and read `scenes_n` scenes from `seed` on, a lamp's reflection over `glare` of
-    the frame at most on every table (None: the camera's own), filmed at `frame_size`: the
-    summary `--json` prints."""
+    the frame at most on every table (None: the camera's own), filmed at `frame_size`, cards
+    curled up to `curl` mm and a lens error of up to `lens_error` px: the summary `--json`
+    prints."""
     cv2.setNumThreads(1)
-    camera = Camera.preset(difficulty, glare=glare, frame_size=frame_size)
+    camera = Camera.preset(
+        difficulty, glare=glare, frame_size=frame_size, curl=curl, lens_error=lens_error
+    )
     warm = scenes.random_table(seed + scenes_n)  # the first frame pays for imports and caches
     read_board(render(warm.scene, seed + scenes_n, camera), warm.board)
     totals = dict.fromkeys(COUNTS, 0)
@@ -129,6 +134,8 @@ def evaluate(
         "frame_size": list(camera.frame_size),
         "glare": camera.glare,
         "glare_odds": round(camera.glare_odds, 4),  # the share of tables with it
+        "curl": camera.curl,
+        "lens_error": camera.lens_error,
         **totals,
         "trains_accuracy": round(totals["trains_right"] / max(totals["trains"], 1), 4),
         "panels_accuracy": round(totals["panels_right"] / max(totals["panels"], 1), 4),
@@ -182,7 +189,15 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.scenes < 1 or args.seed < 0:
         parser.error("--scenes is 1 or more and --seed 0 or more")
-    result = evaluate(args.scenes, args.seed, args.difficulty, args.glare, args.frame_size)
+    result = evaluate(
+        args.scenes,
+        args.seed,
+        args.difficulty,
+        args.glare,
+        args.frame_size,
+        args.curl,
+        args.lens_error,
+    )
     if args.json:
         print(json.dumps(result))
         return 0

@@ -76,13 +76,17 @@ def evaluate_printed(
     difficulty: str,
     glare: float | None = None,
     frame_size: tuple[int, int] | None = None,
+    curl: float = 0.0,
+    lens_error: float = 0.0,
 ) -> dict:
     """Teach the stand-in deck, then render and read `scenes_n` scenes from `seed` on (a
-    lamp's reflection over `glare` of the frame at most, None the camera's own), filmed at
-    `frame_size`: the summary eval_vision.evaluate gives for our design, with the time
-    teaching took."""
+    lamp's reflection over `glare` of the frame at most, None the camera's own, cards curled
+    up to `curl` mm, a lens error of up to `lens_error` px), filmed at `frame_size`: the
+    summary eval_vision.evaluate gives for our design, with the time teaching took."""
     cv2.setNumThreads(1)
-    camera = Camera.preset(difficulty, glare=glare, frame_size=frame_size)
+    camera = Camera.preset(
+        difficulty, glare=glare, frame_size=frame_size, curl=curl, lens_error=lens_error
+    )
     start = time.perf_counter()
     deck, pictures = teach_stand_in()
     catalogue = Catalogue(dict(zip(deck.faces, pictures, strict=True)))

@@ -42,12 +42,17 @@ def evaluate(
     difficulty: str,
     glare: float | None = None,
     frame_size: tuple[int, int] = FRAME_SIZE,
+    curl: float = 0.0,
+    lens_error: float = 0.0,
 ) -> dict:
     """Render and read `scenes_n` scenes from `seed` on, a lamp's reflection over `glare` of
-    the frame at most on every table (None: the camera's own), filmed at `frame_size`: the
-    summary `--json` prints."""
+    the frame at most on every table (None: the camera's own), filmed at `frame_size`, cards
+    curled up to `curl` mm and a lens error of up to `lens_error` px: the summary `--json`
+    prints."""
     cv2.setNumThreads(1)
-    camera = Camera.preset(difficulty, glare=glare, frame_size=frame_size)
+    camera = Camera.preset(
+        difficulty, glare=glare, frame_size=frame_size, curl=curl, lens_error=lens_error
+    )
     config = ReaderConfig()
     warm = scenes.random_yard(seed + scenes_n)  # the first frame pays for imports and caches
     read_yard(render(warm.scene, seed + scenes_n, camera), config)
@@ -79,6 +84,8 @@ def evaluate(
         "frame_size": list(camera.frame_size),
         "glare": camera.glare,
         "glare_odds": round(camera.glare_odds, 4),  # the share of tables with it
+        "curl": camera.curl,
+        "lens_error": camera.lens_error,
         "table_mm": [config.layout.width, config.layout.height],
         **summary(totals),
         "frames_too_coarse": coarse,
@@ -128,6 +135,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print one JSON document")
     args = parser.parse_args(argv)
     chosen = (args.scenes, args.seed, args.difficulty, args.glare, args.frame_size)
+    chosen += (args.curl, args.lens_error)
     result = evaluate_printed(*chosen) if args.design == "printed" else evaluate(*chosen)
     if args.json:
         print(json.dumps(result))

@@ -22,7 +22,10 @@ How (our design, art.py, is made for each step):
    bottom); the code strip above them says which railcars (three black cells of six each,
    the three darkest: no threshold to tune) and the cargo colour, measured against the
    card's own white, must agree. The engine and the back are their own strips. A cell
-   too close to call, a colour that disagrees, a card our deck does not hold: unsure;
+   too close to call, a colour that disagrees, a card our deck does not hold: unsure. A
+   card that does not lie flat looks bent and unevenly lit: an unsure card is read again
+   cut out along its frame's edges as found (companion/vision/bend.py), then with its
+   light evened;
 4. the trains: an engine and the cards in a row from it, each the next's neighbour end to
    end (`_chains`); a gap of one or two cards' length in a row, where a hand hides them,
    is as many unsure cards, so the cards after it stay in their train. A hidden engine
@@ -51,6 +54,7 @@ from companion.games.yardmaster import art, cards
 from companion.games.yardmaster import edition as editions
 from companion.games.yardmaster.scenes import TABLE
 from companion.pose import Pose
+from companion.vision.bend import Bend, bent_crop, frame_bend, frame_edges
 from companion.vision.calibrate import LEAST_PX_PER_MM, Calibration, calibrate, top_down
 from companion.vision.frame_checks import as_bgr, colourless, glare_mask
 from companion.vision.table import TableLayout, rotate
@@ -168,14 +172,16 @@ def read_yard(
     """Every train in one frame. `calibration` (a previous Yard's) is reused while the
     camera has not moved and stands in when markers are hidden."""
     config = config or ReaderConfig()
-    return read_frame(frame_bgr, config, calibration, lambda top: _our_cards(top, config))
+    return read_frame(
+        frame_bgr, config, calibration, lambda top, seen: _our_cards(top, config, seen.eye())
+    )
 
 
 def read_frame(
     frame_bgr: object,
     config: ReaderConfig,
     calibration: Calibration | None,
-    find_cards: Callable[[np.ndarray], list[_Read]],
+    find_cards: Callable[[np.ndarray, Calibration], list[_Read]],
 ) -> Yard:
     """What every reader of a deck does round its own way of finding and naming cards:
     the frame checked, the table placed by its markers (`calibration` standing in when
@@ -204,7 +210,7 @@ def read_frame(
         params = {"per_cm": round(density * 10, 1), "least": round(_LEAST_PX_PER_MM * 10, 1)}
         return Yard(problems=(*problems, Problem("too_coarse", params)), calibration=seen)
     try:
-        found = find_cards(top_down(frame, seen, config.layout, _PX_PER_MM))
+        found = find_cards(top_down(frame, seen, config.layout, _PX_PER_MM), seen)
         glare = glare_mask(frame)
     except cv2.error as error:  # OpenCV refusing an odd frame must not stop the referee
         problems.append(Problem("frame_unread", {"error": str(error).strip()}))
@@ -218,13 +224,14 @@ def read_frame(
     return Yard(tuple(trains), tuple(loose), tuple(problems), seen)
 
 
-def _our_cards(top: np.ndarray, config: ReaderConfig) -> list[_Read]:
-    """Our design's cards in the top-down image, each read (steps 2 and 3 above)."""
+def _our_cards(top: np.ndarray, config: ReaderConfig, eye: np.ndarray | None) -> list[_Read]:
+    """Our design's cards in the top-down image, each read (steps 2 and 3 above); `eye`
+    where the camera stands (Calibration.eye), which says how a bent card looks bent."""
     grey = cv2.cvtColor(top, cv2.COLOR_BGR2GRAY)
     closed, open_ = _card_poses(top, grey)
-    found = [_read_card(top, pose, config) for pose in closed]
-    found += [r for r in (_read_card(top, p, config) for p in open_) if r.printed != UNSURE]
-    return found + _along_rows(top, grey, found, config)
+    found = [_read_card(top, pose, config, eye) for pose in closed]
+    found += [r for r in (_read_card(top, p, config, eye) for p in open_) if r.printed != UNSURE]
+    return found + _along_rows(top, grey, found, config, eye)
 
 
 def _as_frame(frame: object, problems: list[Problem]) -> np.ndarray | None:
@@ -309,7 +316,11 @@ def _frame_outlines(contour: np.ndarray, eroded: int = 0) -> tuple[bool, list[Po
 
 
 def _along_rows(
-    top: np.ndarray, grey: np.ndarray, found: list[_Read], config: ReaderConfig
+    top: np.ndarray,
+    grey: np.ndarray,
+    found: list[_Read],
+    config: ReaderConfig,
+    eye: np.ndarray | None,
 ) -> list[_Read]:
     """Cards the outlines missed, looked for where a row of cards puts them: a card's
     length on from each card read, either way along it, where no card was found. A dark
@@ -330,7 +341,7 @@ def _along_rows(
             ):
                 continue
             pose = _true_up(grey, Pose(float(x), float(y), read.pose.rotation))
-            more = None if pose is None else _read_card(top, pose, config)
+            more = None if pose is None else _read_card(top, pose, config, eye)
             if more is not None and more.printed != UNSURE:
                 added.append(more)
                 seen.append(more)
@@ -370,14 +381,7 @@ def _true_up(grey: np.ndarray, pose: Pose) -> Pose | None:
         middle = size[1 - axis] * s / 2
         band = slice(round(middle - along * s), round(middle + along * s))
         profile = crop[band, :].mean(axis=0) if axis == 0 else crop[:, band].mean(axis=1)
-        step = profile[2:] - profile[:-2]  # at i + 1: the change over a millimetre
-        centre = size[axis] * s / 2
-        ends = []
-        for sign in (-1.0, 1.0):
-            at = centre + sign * half * s - 1
-            low, high = round(at - _TRUE_UP_MM * s), round(at + _TRUE_UP_MM * s) + 1
-            window = step[low:high] * sign  # into the card: paper to ink is a fall
-            ends.append((low + int(np.argmax(window)) + 1 - centre) / s)
+        ends = frame_edges(profile, half, s, _TRUE_UP_MM)
         if abs((ends[1] - ends[0]) - 2 * half) > 2.0:
             return None
         found.append((ends[0] + ends[1]) / 2)
@@ -396,11 +400,12 @@ class _Read:
     pose: Pose
 
 
-def _card_grid(top: np.ndarray, pose: Pose) -> np.ndarray:
+def _card_grid(top: np.ndarray, pose: Pose, bend: Bend | None = None) -> np.ndarray:
     """The card at `pose` measured: the mean BGR (ROWS, COLUMNS, 3) of the middle of each
     grid cell, the card upright (its top where `pose.rotation` points). One warp cuts the
     grid out at _CELL_PX pixels a cell each way, and the middle _CELL_MIDDLE of them
-    each way are averaged: a cell's edges blur into its neighbours."""
+    each way are averaged: a cell's edges blur into its neighbours. A card that does not
+    lie flat is cut out following its `bend` (bend.frame_bend)."""
     cw, ch = art.cell_mm()
     b = _CELL_PX
     a = math.radians(pose.rotation)
@@ -411,16 +416,86 @@ def _card_grid(top: np.ndarray, pose: Pose) -> np.ndarray:
     corner = np.array([0.5 * cw / b - art.COLUMNS * cw / 2, 0.5 * ch / b - art.ROWS * ch / 2])
     m[:, 2] = np.array([pose.x, pose.y]) + turn @ corner
     size = (art.COLUMNS * b, art.ROWS * b)
-    grid = cv2.warpAffine(top, m * _PX_PER_MM, size, flags=cv2.WARP_INVERSE_MAP | cv2.INTER_LINEAR)
+    if bend is None:
+        flags = cv2.WARP_INVERSE_MAP | cv2.INTER_LINEAR
+        grid = cv2.warpAffine(top, m * _PX_PER_MM, size, flags=flags)
+    else:
+        grid = bent_crop(top, pose, (art.COLUMNS * cw, art.ROWS * ch), bend, size, _PX_PER_MM)
     edge = (b - _CELL_MIDDLE) // 2
     cells = grid.reshape(art.ROWS, b, art.COLUMNS, b, 3)[:, edge : b - edge, :, edge : b - edge]
     return cells.mean(axis=(1, 3), dtype=np.float32)
 
 
-def _read_card(top: np.ndarray, pose: Pose, config: ReaderConfig) -> _Read:
-    """Which card lies at `pose` and which way round (art.py's grid), or UNSURE."""
+def _read_card(
+    top: np.ndarray, pose: Pose, config: ReaderConfig, eye: np.ndarray | None = None
+) -> _Read:
+    """Which card lies at `pose` and which way round (art.py's grid), or UNSURE. A card
+    that does not lie flat turns part of its face from the lamp, which darkens one end by
+    up to a third, and bent, off a flat card's grid: a card unsure as measured is read
+    again cut out along its frame's edges (bend.frame_bend), with its light made even
+    (`_even_light`), and a little moved and turned; every check still applies, so it is
+    read surely or not at all."""
     cells = _card_grid(top, pose)
-    grey = cells @ np.array([0.114, 0.587, 0.299], np.float32)
+    read = _read_cells(cells, pose, config)
+    if read.printed != UNSURE:
+        return read
+    bend = frame_bend(top, pose, _FRAME_OUTER, eye, _PX_PER_MM)
+    read = _read_bent(top, pose, bend, config)
+    if read.printed != UNSURE:
+        return read
+    # its frame's edges place a bent card to a millimetre or so, which a grid of 8 mm
+    # cells can miss: read it a little moved and turned, never as far as a neighbouring
+    # cell's middle; taken only when every sure reading agrees and two do at least
+    readings = [_read_bent(top, Pose(pose.x + dx, pose.y + dy, pose.rotation + turn), bend, config)
+                for dx, dy, turn in _NUDGES]  # fmt: skip
+    sure = [r for r in readings if r.printed != UNSURE]
+    ways = {(r.printed, round((r.pose.rotation - pose.rotation) % 360.0 / 180.0) % 2) for r in sure}
+    if len(sure) >= 2 and len(ways) == 1:
+        return sure[0]
+    return read
+
+
+_NUDGE_MM, _NUDGE_DEG = (-1.5, -0.75, 0.0, 0.75, 1.5), (-1.5, 0.0, 1.5)
+_NUDGES = [(dx, dy, t) for dx in _NUDGE_MM for dy in _NUDGE_MM for t in _NUDGE_DEG if dx or dy or t]
+
+
+def _read_bent(top: np.ndarray, pose: Pose, bend: Bend | None, config: ReaderConfig) -> _Read:
+    """The card at `pose` read cut out along its `bend` (as flat without one), then, if
+    unsure, with its light evened."""
+    cells = _card_grid(top, pose, bend)
+    read = _read_cells(cells, pose, config)
+    if read.printed != UNSURE:
+        return read
+    evened = _even_light(cells)
+    return read if evened is None else _read_cells(evened, pose, config)
+
+
+_GREY = np.array([0.114, 0.587, 0.299], np.float32)  # BGR to grey, as OpenCV weighs them
+
+
+def _even_light(cells: np.ndarray) -> np.ndarray | None:
+    """The card's cells (ROWS, COLUMNS, 3) as if its paper were lit evenly: the light over
+    the card is fitted to its white cells as a plane (one card's face bends gently) and
+    divided out, the white cells chosen anew under the fitted light, twice over; None
+    when too few cells are white to fit it."""
+    rows, columns = np.mgrid[0 : art.ROWS, 0 : art.COLUMNS].astype(np.float32)
+    terms = np.stack([np.ones_like(rows), rows, columns], -1).reshape(-1, 3)
+    grey = (cells @ _GREY).ravel()
+    light = np.full_like(grey, float(np.median(grey)))
+    for _ in range(3):
+        flat = grey / light
+        white = flat >= (np.sort(flat)[:3].mean() + np.sort(flat)[-3:].mean()) / 2
+        if white.sum() < 6 or len(np.unique(terms[white, 2])) < 2:
+            return None
+        fit, *_ = np.linalg.lstsq(terms[white], grey[white], rcond=None)
+        light = np.maximum(terms @ fit, 1.0)
+    scale = light.reshape(art.ROWS, art.COLUMNS, 1) / float(light.mean())
+    return (cells / scale).astype(np.float32)
+
+
+def _read_cells(cells: np.ndarray, pose: Pose, config: ReaderConfig) -> _Read:
+    """Which card its measured grid (`_card_grid`) shows and which way round, or UNSURE."""
+    grey = cells @ _GREY
     flat = np.sort(grey.ravel())
     black, white = float(flat[:3].mean()), float(flat[-3:].mean())
     spread = white - black

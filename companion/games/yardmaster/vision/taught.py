@@ -198,7 +198,7 @@ def read_taught(
     raises on a bad frame: what it could not see is in `Yard.problems`."""
     config = config or ReaderConfig()
 
-    def find_cards(top: np.ndarray) -> list[_Read]:
+    def find_cards(top: np.ndarray, _seen: Calibration) -> list[_Read]:
         mask = unlike_table(top, config.layout, _PX_PER_MM)
         return _cards(top, in_play(mask, config.layout, _PX_PER_MM), catalogue, config)
 

@@ -1,0 +1,44 @@
+"""A card that does not lie flat, measured from its printed frame (companion/vision/bend.py)."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from companion.pose import Pose
+from companion.vision.bend import bend_size, flatten, frame_bend
+
+CARD_MM, FRAME_MM = (63.0, 88.0), (55.0, 80.0)  # a frame inset 4 mm, 3 mm wide
+
+
+def _bowed_card(bow: float) -> np.ndarray:
+    """A top-down grey image (1 px/mm) of a card on a dark table, centred at (100, 100),
+    its middle seen `bow` mm to the right of its ends (a parabola along its length)."""
+    s = 4  # drawn finer, then shrunk: edges as a camera blurs them
+    flat = np.full((200 * s, 200 * s), 70, np.uint8)
+    half = np.array(CARD_MM) / 2
+    cv2.rectangle(
+        flat, tuple(((100 - half) * s).astype(int)), tuple(((100 + half) * s).astype(int)), 230, -1
+    )
+    for inset in range(4 * s, 7 * s):  # the dark frame, 3 mm wide
+        lo, hi = (100 - half) * s + inset, (100 + half) * s - inset
+        cv2.rectangle(flat, tuple(lo.astype(int)), tuple(hi.astype(int)), 40, 1)
+    flat = cv2.resize(flat, (200, 200), interpolation=cv2.INTER_AREA)
+    x, y = np.meshgrid(np.arange(200, dtype=np.float32), np.arange(200, dtype=np.float32))
+    along = np.clip((y - 100) / 40, -1, 1)
+    return cv2.remap(flat, x - bow * (1 - along * along), y, cv2.INTER_LINEAR)
+
+
+def test_a_bowed_frame_is_measured_and_laid_flat_again() -> None:
+    image = _bowed_card(2.0)
+    pose = Pose(100.0, 100.0, 0.0)
+    bend = frame_bend(image, pose, FRAME_MM, None)
+    assert bend is not None
+    middle, end = bend(np.array([0.0, 0.0]), np.array([0.0, 36.0]))[0]
+    assert abs(middle - 2.0) < 0.6 and abs(end - 2.0 * (1 - 0.9**2)) < 0.6
+    flat = frame_bend(_bowed_card(0.0), pose, FRAME_MM, None)
+    assert flat is not None and bend_size(flat, FRAME_MM) < 0.8  # a flat card is flat
+    laid = image.copy()
+    flatten(laid, pose, CARD_MM, bend)
+    again = frame_bend(laid, pose, FRAME_MM, None)
+    assert again is not None and bend_size(again, FRAME_MM) < bend_size(bend, FRAME_MM) / 2
