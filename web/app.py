@@ -40,7 +40,7 @@ from jinja2 import Template
 from werkzeug.exceptions import HTTPException
 
 from companion import games
-from companion.games.protocol import Malformed, RecordProblem, Refusal
+from companion.games.protocol import Game, Malformed, RecordProblem, Refusal
 from companion.games.requests import UnknownCommand
 from companion.store import StorageFull
 from companion.table import Table
@@ -239,6 +239,17 @@ def create_app(
             response.headers["Cache-Control"] = "no-store"
         return response
 
+    def watched_game(number: str | None) -> Game | None:
+        """The game of the history's game `number` (`/?watch=ID`, history.js), whose page
+        alone can draw its record; None for anything else (the table's game's page then,
+        which says it cannot find that game)."""
+        if number is None or not number.isdigit():
+            return None
+        try:
+            return games.game(table.store.history_entry(int(number))["game"])
+        except KeyError:  # no such game in the history, or a game no longer refereed here
+            return None
+
     @cache
     def fragment(game_id: str) -> Template:
         """A game's markup (its page folder's table.html), compiled once."""
@@ -249,7 +260,7 @@ def create_app(
     def page() -> Response:
         """The shell with the page of the game being played (the default one before any)."""
         lang = language()
-        game = table.game or games.default()
+        game = watched_game(request.args.get("watch")) or table.game or games.default()
         words = page_words(game, lang)
         response = Response(
             render_template(

@@ -115,3 +115,44 @@ def test_the_kiosk_shows_the_last_results_between_games_only(browser, evenings, 
     evenings.post("/api/game", {"edition": "rollecate", "names": ["Ana", "Ben"], "seed": 3})
     page.wait_for_selector("#history-section[hidden]", state="attached")  # a game is on
     assert errors == []
+
+
+def test_a_game_of_another_kind_than_the_table_s_is_watched_on_its_own_page(
+    browser,  # noqa: F811
+    tmp_path,
+):
+    """A Caboose game of the history, watched while a Yardmaster Express game is on the
+    table: its own game's page opens and draws it turn by turn; stopping shows the table's
+    game again (and a reload too), never the watched game's page over a live table."""
+    table = Table(Store(tmp_path / "table.sqlite3"))
+    finish_caboose(table, SITTINGS[0])
+    table.start("yardmaster-express", Start(("Ana", "Cleo"), "yardmaster-express", None, 3))
+    server = Server(table)
+    try:
+        page, errors = open_page(browser, server.url, 390, 844)
+        page.wait_for_selector("#history .history-game")
+        assert page.evaluate("() => document.body.dataset.game") == "yardmaster-express"
+        caboose = page.locator("#history > li", has_text="Loose Caboose")
+        caboose.locator(".history-watch").click()
+        page.wait_for_selector("#watch:not([hidden])")
+        assert page.evaluate("() => document.body.dataset.game") == "caboose"
+        assert page.locator("#watch-turn").inner_text().startswith("turn 0 of")
+        assert "watch=" not in page.url  # a reload shows the table, not the old game
+        page.click("#watch-next")
+        page.wait_for_selector("#watch-turn:has-text('turn 1 of')")
+        page.click("#watch-stop")
+        page.wait_for_function("() => document.body.dataset.game === 'yardmaster-express'")
+        page.wait_for_selector("#history .history-game")
+        assert page.locator("#watch").is_hidden()
+        assert errors == []
+    finally:
+        server.close()
+
+
+def test_a_page_asked_to_watch_a_game_the_history_lacks_shows_the_table(browser, evenings):  # noqa: F811
+    page, errors = open_page(browser, f"{evenings.url}/?watch=999", 390, 844)
+    page.wait_for_selector("#error:not([hidden])")
+    assert "999" in page.locator("#error").inner_text()
+    assert page.locator("#watch").is_hidden()
+    page.wait_for_selector("#history .history-game")
+    assert errors == []

@@ -7,9 +7,9 @@
 // screen beside the table (KIOSK), only the last results, between games.
 //
 // A shell script beside shell.js: it uses the shell's `t`, `h`, `s`, `bdi`, `pin`,
-// `refusal`, `showError` and `watchRecord`, and follows the table through the shell's
-// "table-drawn" event; the history is asked again when a game ends or begins, not at every
-// move.
+// `refusal`, `showError`, `watching`, `watchRecord` and `stopWatching`, and follows the
+// table through the shell's "table-drawn" event; the history is asked again when a game
+// ends or begins, not at every move.
 "use strict";
 
 const HISTORY_COUNT = KIOSK ? 4 : 10;
@@ -56,11 +56,8 @@ function historyItem(g) {
     ? t("history_won", { n: g.winner_names.length, names: g.winner_names.join(", ") })
     : t("history_no_winner");
   const tools = h("div", { class: "history-tools" },
-    // only this page's game can draw a record: another game's is exported, not watched
-    g.game === document.body.dataset.game
-      ? h("button", { type: "button", class: "history-watch", onclick: () => watchGame(g.id) },
-        t("history_watch"))
-      : null,
+    h("button", { type: "button", class: "history-watch", onclick: () => watchGame(g.id, g.game) },
+      t("history_watch")),
     h("a", { href: `/api/history/${g.id}/record`, download: "" }, t("history_export")),
     h("button", { type: "button", class: "history-delete", onclick: () => deleteGame(g.id) },
       t("history_delete")));
@@ -108,10 +105,18 @@ function showKioskHistory() {
   document.getElementById("history-section").hidden = historyPlaying || !historyGames.length;
 }
 
-async function watchGame(id) {
+// A game of the history watched turn by turn. Only its own game's page draws its record:
+// a game of another kind than this page's opens that game's page (`/?watch=ID`, which the
+// server draws with it), and that page watches it at once (setupHistory).
+async function watchGame(id, kind) {
+  if (kind !== document.body.dataset.game) {
+    location.assign(`/?watch=${id}`);
+    return;
+  }
   const answer = await fetch(`/api/history/${id}?lang=${LANG}`);
   const game = await answer.json();
   if (!answer.ok) {
+    if (watching && !watching.record) stopWatching();  // opened to watch it: the table again
     showError(refusal(game.error || {}));
     return;
   }
@@ -232,6 +237,17 @@ function setupHistory() {
     loadPlayers();
   });
   if (KIOSK) return;
+  const asked = new URLSearchParams(location.search).get("watch");
+  if (asked) {
+    // Opened to watch a game of the history: the table's live view (of another game,
+    // maybe) waits meanwhile, and the address drops `watch`, so that a reload, or the live
+    // view of another game once the watching stops, shows the table again.
+    const url = new URL(location.href);
+    url.searchParams.delete("watch");
+    window.history.replaceState(null, "", url);
+    watching = { record: null, wanted: 0, total: 0 };
+    watchGame(asked, document.body.dataset.game);
+  }
   document.getElementById("history-more").addEventListener("click", () => loadHistory(true));
   document.getElementById("chart-player").addEventListener("change", drawChart);
   document.getElementById("rename-form").addEventListener("submit", async (event) => {

@@ -429,11 +429,13 @@ function render(next) {
   draw(view, false);
 }
 
-// The view drawn by the game's script, then what the shell shows around it. A live view of
-// another game than the one whose script and markup this page loaded (its `game_kind`: a
-// game of another kind was started, or the service resumed one) reloads the page, which
-// then brings that game's.
+// The view drawn by the game's script, then what the shell shows around it. While a record
+// is watched, the live table is not drawn over it (a redraw asked by another part of the
+// page, seats.js say, waits for the watching to stop). A live view of another game than the
+// one whose script and markup this page loaded (its `game_kind`: a game of another kind was
+// started, or the service resumed one) reloads the page, which then brings that game's.
 function draw(v, replay) {
+  if (!replay && watching) return;
   if (!replay && v && v.game_kind && v.game_kind !== document.body.dataset.game) {
     location.reload();
     return;
@@ -600,7 +602,7 @@ function stopWatching() {
   if (watching && watching.timer) clearInterval(watching.timer);
   watching = null;
   document.getElementById("watch").hidden = true;
-  draw(view, false);
+  if (view) draw(view, false);  // else the table's first view is drawn as it comes
 }
 
 function setup() {
