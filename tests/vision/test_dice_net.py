@@ -255,3 +255,59 @@ def test_the_trainer_refuses_no_rounds_or_epochs_before_loading_anything(
             main([*flags, "--out", str(tmp_path)])
         assert "at least 1" in capsys.readouterr().err
     assert not any(tmp_path.iterdir())  # no net written
+
+
+def test_the_trainer_shows_a_share_of_cut_outs_grey_as_a_colourless_frame_gives_them(
+    tmp_path: Path,
+) -> None:
+    """A camera without colour (issue 30, point 3): a quarter of the counter's cut-outs are
+    of the die turned grey (random channel weights), cut as a colourless frame is, so a red
+    pip on a black die, faint in grey, is learnt too; the rest keep their colour."""
+    pytest.importorskip("torch")
+    from companion.vision.train_dice_net import GREY_SHARE, load_table, recolour, table_cuts
+
+    red_on_black, _ = photo_of_a_die(5, 10.0, body=(30, 30, 30), ink=(40, 40, 210))
+    rng = np.random.default_rng(0)
+    grey = recolour(red_on_black, rng, grey=True)
+    assert (grey[..., 0] == grey[..., 1]).all() and (grey[..., 1] == grey[..., 2]).all()
+    assert grey.std() > 5  # the pips still show
+    labels = [1, 2, 3, 4, 5, 6] * 30
+    table = load_table(table_file(tmp_path / "t.npz", labels, ["photo"] * len(labels)))
+    patches, _ = table_cuts(table, rng, GREY_SHARE)
+    plain = [np.allclose(p[0], p[1]) and np.allclose(p[1], p[2]) for p in patches]
+    assert abs(np.mean(plain) - GREY_SHARE) < 0.08
+    patches, _ = table_cuts(table, rng)  # the shipped counter's recipe: none grey
+    assert not any(np.allclose(p[0], p[1]) and np.allclose(p[1], p[2]) for p in patches)
+
+
+def test_fine_tuning_starts_from_the_counter_given(tmp_path: Path) -> None:
+    """`train_dice_net --start ONNX` fine-tunes a trained counter (the shipped one) at a
+    tenth of the rate rather than training anew: one short epoch leaves it close to where it
+    started, and a net trained anew is nothing like it."""
+    torch = pytest.importorskip("torch")
+    from companion.vision.train_dice_net import load_table, read_onnx, train_counter
+
+    table = load_table(table_file(tmp_path / "t.npz", [1, 3, 0, 5], ["photo"] * 4))
+    start = read_onnx(dice_net.SHIPPED)
+    tuned = train_counter([], 1, 0, table, 1, start=start)
+    anew = train_counter([], 1, 0, table, 1)
+    cuts = [
+        dice_net.cut(crop, ((cx, cy), (w, h), turn))
+        for crop, (cx, cy, w, h, turn) in zip(table.crops, table.rects, strict=True)
+    ]
+    x = torch.from_numpy(np.stack(cuts).transpose(0, 3, 1, 2).copy())
+    with torch.no_grad():
+        before, after, fresh = (net(x).flatten() for net in (start.eval(), tuned, anew))
+    assert np.corrcoef(before, after)[0, 1] > 0.95
+    assert np.corrcoef(before, fresh)[0, 1] < 0.9
+
+
+def test_the_trainer_joins_several_files_of_table_examples(tmp_path: Path) -> None:
+    pytest.importorskip("torch")
+    from companion.vision.train_dice_net import joined, load_table
+
+    a = load_table(table_file(tmp_path / "a.npz", [3, 0], ["drawn", "other"]))
+    b = load_table(table_file(tmp_path / "b.npz", [5], ["photo"]))
+    both = joined([a, b])
+    assert both.labels.tolist() == [3, 0, 5] and both.source.tolist() == ["drawn", "other", "photo"]
+    assert len(both.crops) == len(both.rects) == 3
