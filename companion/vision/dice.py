@@ -336,7 +336,8 @@ def _counted_otherwise(wheels: int, chances: np.ndarray) -> bool:
 def count_looks(looks: list[DieLook]) -> np.ndarray:
     """The learned count's chances (n, 7) for each look's die, in one net call: the crops
     side by side, each with `_PAD` pixels of its own edge around it (so a cut reaching past
-    its crop sees what a lone crop's border would give, not the next die)."""
+    its crop sees what a lone crop's border would give, not the next die). A grey frame's
+    too are counted by the colour counter (dice_net.SHIPPED_GREY says why)."""
     if not looks:
         return np.zeros((0, 7), np.float32)
     step = CROP_SIDE + 2 * _PAD
@@ -347,7 +348,7 @@ def count_looks(looks: list[DieLook]) -> np.ndarray:
         ((cx + _PAD + i * step, cy + _PAD), size, angle)
         for i, ((cx, cy), size, angle) in enumerate(look.rect for look in looks)
     ]
-    return count_many(row, rects)
+    return count_many(row, rects, grey_counter=False)
 
 
 def look_at(
