@@ -8,8 +8,8 @@ dark the face is at each place a pip or wheel can be, on a 4 px/mm crop of the o
 frame, and takes the layout that explains those nine numbers best. The body colour gives
 the kind: our wheel dice are yellow, a standard die any other colour (dice_art.PIP_COLOURS:
 white with black pips, or coloured with light ones, whichever fits). A pip die's count is
-the layout fit's weighed against the learned count the photograph reader uses
-(dice_net.count_many, once a frame for all its dice): a drawn die's layout fits cleanly and
+the layout fit's weighed against the learned count (dice_net.count_many with the table's
+own counter, fine-tuned on the table's view, once a frame for all its dice): a drawn die's layout fits cleanly and
 is believed, a real die's fits loosely and the learned count decides, sure only where the
 count itself is (0.8, a faint die's 0.9), and where the two disagree the count is unsure and
 the players are asked: a real die is asked rather than guessed into the game. A yellow die
@@ -301,10 +301,16 @@ def read_dice(
         for look in group
         if look is not None
     ]
-    odds_of = count_looks([look for look, _, _ in tagged])
+    odds_of = count_looks([look for look, _, _ in tagged], counts=True)
+    # whether a doubted blob or a yellow die is a pip die: the photographs' counter, which
+    # takes fewer faint blobs for dice than the table's (dice_net.SHIPPED_TABLE)
+    asked = [
+        i for i, (look, doubted, _) in enumerate(tagged) if doubted or look.reading.kind != PIPS
+    ]
+    dice_odds = dict(zip(asked, count_looks([tagged[i][0] for i in asked]), strict=True))
     readings: list[DieReading] = []
-    for (look, doubted, on_a_card), odds in zip(tagged, odds_of, strict=True):
-        reading, pip_die = look.reading, 1.0 - float(odds[0])
+    for i, ((look, doubted, on_a_card), odds) in enumerate(zip(tagged, odds_of, strict=True)):
+        reading, pip_die = look.reading, 1.0 - float(dice_odds.get(i, odds)[0])
         ours_on_a_card = on_a_card and reading.kind == WHEELS and not look.other_yellow
         least = _ON_CARD_DIE if on_a_card else _FAINT_DIE
         if doubted and (
@@ -333,11 +339,12 @@ def _counted_otherwise(wheels: int, chances: np.ndarray) -> bool:
     return bool(chances[count] >= 0.5 and count != wheels)
 
 
-def count_looks(looks: list[DieLook]) -> np.ndarray:
+def count_looks(looks: list[DieLook], counts: bool = False) -> np.ndarray:
     """The learned count's chances (n, 7) for each look's die, in one net call: the crops
     side by side, each with `_PAD` pixels of its own edge around it (so a cut reaching past
     its crop sees what a lone crop's border would give, not the next die). A grey frame's
-    too are counted by the colour counter (dice_net.SHIPPED_GREY says why)."""
+    too are counted by the colour counter (dice_net.SHIPPED_GREY says why); a colour
+    frame's `counts` by the table's (dice_net.SHIPPED_TABLE)."""
     if not looks:
         return np.zeros((0, 7), np.float32)
     step = CROP_SIDE + 2 * _PAD
@@ -348,7 +355,7 @@ def count_looks(looks: list[DieLook]) -> np.ndarray:
         ((cx + _PAD + i * step, cy + _PAD), size, angle)
         for i, ((cx, cy), size, angle) in enumerate(look.rect for look in looks)
     ]
-    return count_many(row, rects, grey_counter=False)
+    return count_many(row, rects, grey_counter=False, table=counts)
 
 
 def look_at(

@@ -173,21 +173,24 @@ def test_joining_a_file_that_is_no_counter_says_so(tmp_path: Path, capsys) -> No
 
 def test_companion_pip_counter_names_the_net_that_runs(tmp_path: Path) -> None:
     """A candidate net is measured at the table by pointing COMPANION_PIP_COUNTER at it: it
-    then counts every die, a colour frame's and a grey one's; unset, each has its own
-    shipped net."""
+    then counts every die, a colour photograph's, a grey one's and the table's; unset,
+    each has its own shipped net."""
     candidate = tmp_path / "candidate.onnx"
     candidate.write_bytes(dice_net.SHIPPED.read_bytes())
-    code = "from companion.vision import dice_net as d; print(d.COUNTER, d.GREY_COUNTER)"
+    code = (
+        "from companion.vision import dice_net as d; "
+        "print(d.COUNTER, d.GREY_COUNTER, d.TABLE_COUNTER)"
+    )
     env = {**os.environ, "COMPANION_PIP_COUNTER": str(candidate)}
     named = subprocess.run(
         [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
     )
-    assert named.stdout.split() == [str(candidate)] * 2
+    assert named.stdout.split() == [str(candidate)] * 3
     env.pop("COMPANION_PIP_COUNTER")
     default = subprocess.run(
         [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
     )
-    shipped = [dice_net.SHIPPED, dice_net.SHIPPED_GREY]
+    shipped = [dice_net.SHIPPED, dice_net.SHIPPED_GREY, dice_net.SHIPPED_TABLE]
     assert default.stdout.split() == [str(path) for path in shipped]
     assert all(path.is_file() and path.stat().st_size < 1_000_000 for path in shipped)
 
