@@ -1,25 +1,25 @@
 """Dice on the table: find them off the cards, tell wheel dice from pip dice, read the face.
 
 Why this shape: a die is 16 mm, about 20 frame pixels on a tilted camera, and its pips are
-3-4 pixels wide, too few to count blobs reliably through blur and JPEG. But a die's face
-can only be one of a few layouts on a 3 x 3 grid, so the reader finds the die's body (a
-square brighter than the table around it, or yellow), its centre and its turn, looks at how
-dark the face is at each place a pip or wheel can be, on a 4 px/mm crop of the original
-frame, and takes the layout that explains those nine numbers best. The body colour gives
-the kind: our wheel dice are yellow, a standard die any other colour (dice_art.PIP_COLOURS:
-white with black pips, or coloured with light ones, whichever fits). A pip die's count is
-the layout fit's weighed against the learned count (dice_net.count_many with the table's
-own counter, fine-tuned on the table's view, once a frame for all its dice): a drawn die's layout fits cleanly and
-is believed, a real die's fits loosely and the learned count decides, sure only where the
-count itself is (0.8, a faint die's 0.9), and where the two disagree the count is unsure and
-the players are asked: a real die is asked rather than guessed into the game. A yellow die
-the learned count takes for a pip die is one, even of our wheel die's yellow. A die only a
-little unlike the table (a dark real die on brown wood) is kept only where the learned count
-sees a die. A die lying on a card is found where the card's print looks unlike the face the
-card was read as (off_the_cards.dice_on_the_cards) and read the same way, its body being
-where the crop is unlike that face (`Under`); it is kept only where it is our yellow wheel
-die or the learned count sees a die there, and its pips are sure only as a faint die's are
-(the count 0.9 sure: a card's print is nothing it was taught on).
+3-4 pixels wide, too few to count blobs reliably through blur and JPEG. But a die's face can
+only be one of a few layouts on a 3 x 3 grid, so the reader finds the die's body (a square
+brighter than the table around it, or yellow), its centre and its turn, looks at how dark
+the face is at each place a pip or wheel can be, on a 4 px/mm crop of the original frame,
+and takes the layout that explains those nine numbers best. The body colour gives the kind:
+our wheel dice are yellow, a standard die any other colour (dice_art.PIP_COLOURS: white with
+black pips, or coloured with light ones, whichever fits). A pip die's count is the layout
+fit's weighed against the learned count (dice_net.count_many with the table's own counter,
+fine-tuned on the table's view, once a frame for all its dice): a drawn die's layout fits
+cleanly and is believed, a real die's fits loosely and the learned count decides, sure only
+where the count itself is (0.8, a faint die's 0.9), and where the two disagree the count is
+unsure and the players are asked: a real die is asked rather than guessed into the game. A
+yellow die the learned count takes for a pip die is one, even of our wheel die's yellow. A
+die only a little unlike the table (a dark real die on brown wood) is kept only where the
+learned count sees a die. A die lying on a card is found where the card's print looks unlike
+the face the card was read as (off_the_cards.dice_on_the_cards) and read the same way, its
+body being where the crop is unlike that face (`Under`); it is kept only where it is our
+yellow wheel die or the learned count sees a die there, and its pips are sure only as a
+faint die's are (the count 0.9 sure: a card's print is nothing it was taught on).
 """
 
 from __future__ import annotations
