@@ -52,7 +52,7 @@ def run(scenes: int, seed: int, difficulty: str, colours: tuple[str, ...]) -> di
         looks = [dice_reader.look_at(frame, calibration, x, y) for x, y in spots]
         looks += [dice_reader.look_at(frame, calibration, x, y, faint=True) for x, y in faint]
         looks = [look for look in looks if look is not None]
-        learned = dice_reader.count_looks(looks)
+        learned = dice_reader.count_looks(looks, counts=True)  # what the table counts with
         for read in got:  # the look each reading came from: the one read where it lies
             i = min(range(len(looks)), key=lambda i: math.dist(
                 (looks[i].reading.x, looks[i].reading.y), (read.x, read.y)))  # fmt: skip

@@ -28,10 +28,11 @@ from the label.
 
 from __future__ import annotations
 
+import argparse
 import json
 import math
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -260,3 +261,44 @@ def _picture(die: PhotoDie, px_per_mm: float) -> np.ndarray:
     inner = cv2.erode(outline, np.ones((3, 3), np.uint8))  # the soft edge lies inside
     alpha = cv2.GaussianBlur(inner, (0, 0), max(_FEATHER_MM * px_per_mm, 0.5))
     return np.dstack([face, np.minimum(alpha, outline)])
+
+
+def photo_dice_stream(
+    photos: PhotoDice, seed: int, used: set[str], only: set[str] | None = None
+) -> Iterator[PhotoDie]:
+    """The photographs' dice in a seeded order, round and round, each cut when first
+    needed and those that cannot be cut left out (and, given `only`, those whose source is
+    not in it); each one's source is noted in `used`. PhotoDiceMissing when not one can be
+    cut."""
+    cut: list[PhotoDie] = []
+    for index in np.random.default_rng(seed).permutation(len(photos)):
+        if only is not None and photos.source(int(index)) not in only:
+            continue
+        die = photos.die(int(index))
+        if die is not None:
+            cut.append(die)
+            used.add(die.source)
+            yield die
+    if not cut:
+        raise PhotoDiceMissing(f"no die could be cut from the photographs in {photos.folder}")
+    while True:
+        yield from cut
+
+
+def add_photo_dice_options(parser: argparse.ArgumentParser) -> None:
+    """`--dice-photos DIR` and `--dice-half even|odd`: where the real dice of an
+    `eval-vision --dice real` come from, one spelling for every game."""
+    parser.add_argument(
+        "--dice-photos",
+        type=Path,
+        default=PHOTOS,
+        metavar="DIR",
+        help=f"with --dice real, the dice-real folder (default {PHOTOS})",
+    )
+    parser.add_argument(
+        "--dice-half",
+        choices=HALVES,
+        default="even",
+        help="with --dice real, which half of the photographs: even (held out, the figure "
+        "reported; default) or odd (the half the readers are tuned on)",
+    )

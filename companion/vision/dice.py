@@ -1,25 +1,25 @@
 """Dice on the table: find them off the cards, tell wheel dice from pip dice, read the face.
 
 Why this shape: a die is 16 mm, about 20 frame pixels on a tilted camera, and its pips are
-3-4 pixels wide, too few to count blobs reliably through blur and JPEG. But a die's face
-can only be one of a few layouts on a 3 x 3 grid, so the reader finds the die's body (a
-square brighter than the table around it, or yellow), its centre and its turn, looks at how
-dark the face is at each place a pip or wheel can be, on a 4 px/mm crop of the original
-frame, and takes the layout that explains those nine numbers best. The body colour gives
-the kind: our wheel dice are yellow, a standard die any other colour (dice_art.PIP_COLOURS:
-white with black pips, or coloured with light ones, whichever fits). A pip die's count is
-the layout fit's weighed against the learned count the photograph reader uses
-(dice_net.count_many, once a frame for all its dice): a drawn die's layout fits cleanly and
-is believed, a real die's fits loosely and the learned count decides, sure only where the
-count itself is (0.8, a faint die's 0.9), and where the two disagree the count is unsure and
-the players are asked: a real die is asked rather than guessed into the game. A yellow die
-the learned count takes for a pip die is one, even of our wheel die's yellow. A die only a
-little unlike the table (a dark real die on brown wood) is kept only where the learned count
-sees a die. A die lying on a card is found where the card's print looks unlike the face the
-card was read as (off_the_cards.dice_on_the_cards) and read the same way, its body being
-where the crop is unlike that face (`Under`); it is kept only where it is our yellow wheel
-die or the learned count sees a die there, and its pips are sure only as a faint die's are
-(the count 0.9 sure: a card's print is nothing it was taught on).
+3-4 pixels wide, too few to count blobs reliably through blur and JPEG. But a die's face can
+only be one of a few layouts on a 3 x 3 grid, so the reader finds the die's body (a square
+brighter than the table around it, or yellow), its centre and its turn, looks at how dark
+the face is at each place a pip or wheel can be, on a 4 px/mm crop of the original frame,
+and takes the layout that explains those nine numbers best. The body colour gives the kind:
+our wheel dice are yellow, a standard die any other colour (dice_art.PIP_COLOURS: white with
+black pips, or coloured with light ones, whichever fits). A pip die's count is the layout
+fit's weighed against the learned count (dice_net.count_many with the table's own counter,
+fine-tuned on the table's view, once a frame for all its dice): a drawn die's layout fits
+cleanly and is believed, a real die's fits loosely and the learned count decides, sure only
+where the count itself is (0.8, a faint die's 0.9), and where the two disagree the count is
+unsure and the players are asked: a real die is asked rather than guessed into the game. A
+yellow die the learned count takes for a pip die is one, even of our wheel die's yellow. A
+die only a little unlike the table (a dark real die on brown wood) is kept only where the
+learned count sees a die. A die lying on a card is found where the card's print looks unlike
+the face the card was read as (off_the_cards.dice_on_the_cards) and read the same way, its
+body being where the crop is unlike that face (`Under`); it is kept only where it is our
+yellow wheel die or the learned count sees a die there, and its pips are sure only as a
+faint die's are (the count 0.9 sure: a card's print is nothing it was taught on).
 """
 
 from __future__ import annotations
@@ -308,10 +308,16 @@ def read_dice(
         for look in group
         if look is not None
     ]
-    odds_of = count_looks([look for look, _, _ in tagged], taught)
+    odds_of = count_looks([look for look, _, _ in tagged], taught, counts=True)
+    # whether a doubted blob or a yellow die is a pip die: the photographs' counter, which
+    # takes fewer faint blobs for dice than the table's (dice_net.SHIPPED_TABLE)
+    asked = [
+        i for i, (look, doubted, _) in enumerate(tagged) if doubted or look.reading.kind != PIPS
+    ]
+    dice_odds = dict(zip(asked, count_looks([tagged[i][0] for i in asked], taught), strict=True))
     readings: list[DieReading] = []
-    for (look, doubted, on_a_card), odds in zip(tagged, odds_of, strict=True):
-        reading, pip_die = look.reading, 1.0 - float(odds[0])
+    for i, ((look, doubted, on_a_card), odds) in enumerate(zip(tagged, odds_of, strict=True)):
+        reading, pip_die = look.reading, 1.0 - float(dice_odds.get(i, odds)[0])
         ours_on_a_card = on_a_card and reading.kind == WHEELS and not look.other_yellow
         least = _ON_CARD_DIE if on_a_card else _FAINT_DIE
         if doubted and (
@@ -340,11 +346,15 @@ def _counted_otherwise(wheels: int, chances: np.ndarray) -> bool:
     return bool(chances[count] >= 0.5 and count != wheels)
 
 
-def count_looks(looks: list[DieLook], taught: TaughtPips | None = None) -> np.ndarray:
+def count_looks(
+    looks: list[DieLook], taught: TaughtPips | None = None, counts: bool = False
+) -> np.ndarray:
     """The learned count's chances (n, 7) for each look's die, in one net call: the crops
     side by side, each with `_PAD` pixels of its own edge around it (so a cut reaching past
     its crop sees what a lone crop's border would give, not the next die); adapted to the
-    family's own dice when they were `taught`."""
+    family's own dice when they were `taught`. A grey frame's too are counted by the colour
+    counter (dice_net.SHIPPED_GREY says why); a colour frame's `counts` by the table's
+    (dice_net.SHIPPED_TABLE)."""
     if not looks:
         return np.zeros((0, 7), np.float32)
     step = CROP_SIDE + 2 * _PAD
@@ -355,7 +365,7 @@ def count_looks(looks: list[DieLook], taught: TaughtPips | None = None) -> np.nd
         ((cx + _PAD + i * step, cy + _PAD), size, angle)
         for i, ((cx, cy), size, angle) in enumerate(look.rect for look in looks)
     ]
-    chances = count_many(row, rects)
+    chances = count_many(row, rects, grey_counter=False, table=counts)
     return chances if taught is None else taught.adapt(row, rects, chances)
 
 

@@ -26,9 +26,27 @@ import numpy as np
 
 from companion.vision.frame_checks import colourless
 
-SHIPPED = Path(__file__).with_name("assets") / "pip_counter.onnx"
-# COMPANION_PIP_COUNTER=path runs another net (a candidate measured at the table or in eval-vision)
-COUNTER = Path(os.environ.get("COMPANION_PIP_COUNTER") or SHIPPED)
+SHIPPED = Path(__file__).with_name("assets") / "pip_counter.onnx"  # a photograph's dice
+# a photograph without colour: the counter fine-tuned on cut-outs turned grey
+# (`train_dice_net --start SHIPPED --grey-share 1`), so red pips on a black die, faint in
+# grey, are counted (held-out tray turned grey: 644 -> 659 dice of 728); colour frames keep
+# the shipped net and its figures. Not at the table (`count_many`'s `grey_counter`): there
+# it took twice as many faint blobs of a grey frame for dice (seed 7000, 100 hard tables of
+# drawn dice: 6 -> 12 seen where none lie)
+SHIPPED_GREY = SHIPPED.with_name("pip_counter_grey.onnx")
+# the table's colour frames (`dice.read_dice`'s counts): small, blurred, noisy cut-outs of a
+# tilted camera's frame, unlike a photograph's: the counter fine-tuned on more of them
+# (`train_dice_net --start SHIPPED --table ... --grey-share`), which asks less about real
+# dice at the table but reads the photographs a little worse (held-out tray 692 -> 688), so
+# the photographs keep the shipped net; and it took a card's print on a coarse webcam frame
+# for a die, so whether a faint blob or a yellow die is a pip die is still the shipped net's
+SHIPPED_TABLE = SHIPPED.with_name("pip_counter_table.onnx")
+# COMPANION_PIP_COUNTER=path runs another net for every frame (a candidate measured at the
+# table or in eval-vision)
+_NAMED = os.environ.get("COMPANION_PIP_COUNTER")
+COUNTER = Path(_NAMED or SHIPPED)
+GREY_COUNTER = Path(_NAMED or SHIPPED_GREY)
+TABLE_COUNTER = Path(_NAMED or SHIPPED_TABLE)
 CUT = 32  # the counter's input side in pixels
 MARGIN = 1.3  # the cut-out is this many die sides wide: the die and a rim of table
 INNER = slice(6, 26)  # the die's inner 0.8 (of the 24.6 pixels the die spans): its colour
@@ -79,11 +97,16 @@ def cut(bgr: np.ndarray, rect: tuple, grey: bool = False) -> np.ndarray:
     return np.clip(scaled, -CLIP, CLIP, out=scaled)
 
 
-def count_many(bgr: np.ndarray, rects: list[tuple]) -> np.ndarray:
+def count_many(
+    bgr: np.ndarray, rects: list[tuple], grey_counter: bool = True, table: bool = False
+) -> np.ndarray:
     """Chances (n, 7) of 0 (no die) to 6 pips for the die under each rectangle, averaged
     over VIEWS quarter turns of its cut-out, all in one run of the net (one run per frame
-    costs less than one per die). A net giving 7 x k outputs is k nets side by side
-    (`train_dice_net --join`): their chances are averaged too, as an ensemble's."""
+    costs less than one per die): COUNTER's, or GREY_COUNTER's in a frame without colour
+    unless not `grey_counter` (the table's dice: see SHIPPED_GREY), or TABLE_COUNTER's in a
+    colour frame for the `table`'s counts (see SHIPPED_TABLE). A
+    net giving 7 x k outputs is k nets side by side (`train_dice_net --join`): their chances
+    are averaged too, as an ensemble's."""
     if not rects:
         return np.zeros((0, 7), np.float32)
     grey = colourless(bgr)
@@ -92,7 +115,10 @@ def count_many(bgr: np.ndarray, rects: list[tuple]) -> np.ndarray:
         for patch in [cut(bgr, rect, grey) for rect in rects]
         for k in range(VIEWS)
     ]
-    net = _net(COUNTER)
+    if grey:
+        net = _net(GREY_COUNTER if grey_counter else COUNTER)
+    else:
+        net = _net(TABLE_COUNTER if table else COUNTER)
     with _LOCK:
         net.setInput(np.ascontiguousarray(np.stack(batch).transpose(0, 3, 1, 2)))
         logits = net.forward().reshape(len(rects), VIEWS, -1, 7)  # a joined net: k nets' 7s

@@ -254,16 +254,16 @@ def main(argv: list[str] | None = None) -> int:
         type=Path,
         default=None,
         metavar="ONNX",
-        help="read with another pip-count net (a cross-validation fold's, from "
-        "python -m companion.vision.train_dice_net --folds K)",
+        help="read with another pip-count net, colour and grey frames alike (a "
+        "cross-validation fold's, from python -m companion.vision.train_dice_net --folds K)",
     )
     args = parser.parse_args(argv)
-    shipped = dice_net.COUNTER
+    shipped = dice_net.COUNTER, dice_net.GREY_COUNTER
     try:
         if args.counter is not None:
             if not args.counter.is_file():
                 raise FileNotFoundError(f"no such net: {args.counter}")
-            dice_net.COUNTER = args.counter
+            dice_net.COUNTER = dice_net.GREY_COUNTER = args.counter
         result = evaluate(args.folder, args.boxes, args.every, args.offset, args.grey)
     except (
         FileNotFoundError,
@@ -278,7 +278,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"eval-dice: {error}", file=sys.stderr)
         return 2
     finally:
-        dice_net.COUNTER = shipped
+        dice_net.COUNTER, dice_net.GREY_COUNTER = shipped
     print(json.dumps(result) if args.json else format_table(result))
     return 0
 

@@ -1,15 +1,20 @@
 """Train the pip counter of `dice_net.py` on the odd-numbered real dice photographs.
 
 Run: python -m companion.vision.train_dice_net [--folds K [--fold I]] [--epochs N] [--out DIR]
-[--table NPZ], or --join A.onnx B.onnx ... --out DIR to write counters side by side as one
-net whose chances `dice_net.count_many` averages (an ensemble). Training needs the `train`
-extra, pip install -e .[train], which brings PyTorch; nothing at run time does. With the
-dice the table's reader cuts out as well (part B's command writes them; photographed dice
-in it come only from the odd half):
+[--table NPZ ...] [--start ONNX], or --join A.onnx B.onnx ... --out DIR to write counters
+side by side as one net whose chances `dice_net.count_many` averages (an ensemble).
+Training needs the `train` extra, pip install -e .[train], which brings PyTorch; nothing at
+run time does. With the dice the table's reader cuts out as well (part B's command writes
+them; photographed dice in it come only from the odd half):
 
     python -m companion.games.caboose.vision.dice_examples --out /tmp/table_dice.npz \
         --scenes 800 --seed 20000
     nice -n 5 python -m companion.vision.train_dice_net --table /tmp/table_dice.npz
+
+`--start ONNX` fine-tunes a trained counter (the shipped one) at a tenth of the rate instead
+of training anew: a few epochs (about a quarter of an hour here) rather than 25, to try new
+examples on what was learnt (issue 30: more real dice at the table, `dice_examples
+--real-only`, and grey cut-outs).
 
 The photographs are shared/data/dice-real/overhead-tray and webcam-table beside the
 checkout; only their odd-numbered images (sorted by name, `eval-dice --every 2 --offset 1`)
@@ -27,7 +32,8 @@ piles, clutter) turned up to BLOB_TURN degrees and moved up to BLOB_SHIFT of a s
 around each labelled die at any angle, its centre moved up to DIE_SHIFT of a side (so dice
 the blobs miss or cut badly are seen too); and 0 for cut-outs of the table and of dice seen
 off centre. Each cut-out is recoloured (channels swapped, since dice and trays come in every
-colour, brighter or darker, blurred, noisier, JPEG-compressed again); BANK rounds of these are
+colour, brighter or darker, blurred, noisier, JPEG-compressed again; with `--grey-share`,
+a share of them turned grey, as a camera without colour sees them); BANK rounds of these are
 made once, and each epoch shows them in a new quarter turn or mirror image with their colour
 channels swapped and scaled again. Seeds are fixed and PyTorch runs on one thread, so a rerun
 on the same machine gives the same net.
@@ -63,6 +69,10 @@ OFF_CENTRE = 0.6  # counter negatives: at least this many sides from every die c
 EPOCHS = 25
 BANK = 6  # rounds of counter cut-outs made before training
 RATE = 2e-3
+# `--grey-share`'s default with it: the share of cut-outs turned grey (`greyed`) and cut as
+# a colourless frame's are (dice_net.GREY_GAIN), since a camera without colour sees red pips
+# on a black die as faint grey ones (without it, none: the shipped counter's recipe)
+GREY_SHARE = 0.25
 
 
 @dataclass
@@ -145,11 +155,18 @@ def load_table(path: Path, photos: bool = True) -> TableExamples:
     return TableExamples(crops[keep], rects[keep], labels[keep], source[keep])
 
 
+def joined(tables: list[TableExamples]) -> TableExamples:
+    """Several files' table examples as one set, in the order given."""
+    fields = ("crops", "rects", "labels", "source")
+    return TableExamples(*(np.concatenate([getattr(t, name) for t in tables]) for name in fields))
+
+
 def table_cuts(
-    table: TableExamples, rng: np.random.Generator
+    table: TableExamples, rng: np.random.Generator, grey_share: float = 0.0
 ) -> tuple[list[np.ndarray], list[int]]:
-    """One round of counter cut-outs of the table examples: each window recoloured, its
-    rectangle moved, scaled and turned a little as the blob rectangles are."""
+    """One round of counter cut-outs of the table examples: each window recoloured (turned
+    grey in `grey_share` of them, `greyed`), its rectangle moved, scaled and turned a little
+    as the blob rectangles are."""
     patches, labels = [], []
     for crop, (cx, cy, rw, rh, angle), pips in zip(
         table.crops, table.rects, table.labels, strict=True
@@ -158,7 +175,8 @@ def table_cuts(
         shift = rng.uniform(-BLOB_SHIFT, BLOB_SHIFT, 2) * side
         turn = float(angle) + rng.uniform(-BLOB_TURN, BLOB_TURN)
         rect = ((float(cx) + shift[0], float(cy) + shift[1]), (side, side), turn)
-        patch = dice_net.cut(recolour(crop, rng), rect)
+        grey = grey_share > 0 and rng.random() < grey_share
+        patch = dice_net.cut(recolour(crop, rng, grey), rect, grey)
         if rng.random() < 0.5:
             patch = patch[:, ::-1]
         patches.append(patch.transpose(2, 0, 1))
@@ -174,9 +192,30 @@ def odd_paths(folder: Path) -> list[Path]:
 # ---- distortions -------------------------------------------------------------------------
 
 
-def recolour(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """Channel swap, gain, brightness, blur, noise and JPEG, each at random (uint8 in/out)."""
-    out = image.astype(np.float32)
+def greyed(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """`image` as a camera without colour might see it: one weighted sum of its channels in
+    all three, the weights random (a sensor's, or a dim room's, response to each colour
+    differs), so the counter learns the pips that differ from their die in hue only."""
+    weights = rng.dirichlet((2.0, 2.0, 2.0)).astype(np.float32)
+    return np.repeat((image.astype(np.float32) @ weights)[..., None], 3, axis=2)
+
+
+def recolour(image: np.ndarray, rng: np.random.Generator, grey: bool = False) -> np.ndarray:
+    """Channel swap, gain, brightness, blur, noise and JPEG, each at random (uint8 in/out);
+    `grey` turns it grey first (`greyed`) and keeps it grey (one gain, one noise for all
+    three channels), as a colourless frame is."""
+    out = greyed(image, rng) if grey else image.astype(np.float32)
+    if grey:
+        out = out * rng.uniform(0.7, 1.3) + rng.uniform(-30, 30)
+        if rng.random() < 0.3:
+            out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.4, 1.2))
+        out = out + rng.normal(0, rng.uniform(0, 6), out.shape[:2])[..., None]
+        out = np.clip(out, 0, 255).astype(np.uint8)
+        if rng.random() < 0.3:
+            quality = [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(30, 90))]
+            _, data = cv2.imencode(".jpg", out[..., 0], quality)
+            out = np.repeat(cv2.imdecode(data, cv2.IMREAD_GRAYSCALE)[..., None], 3, axis=2)
+        return out
     if rng.random() < 0.5:
         out = out[..., rng.permutation(3)]
     out = out * rng.uniform(0.8, 1.2, 3) * rng.uniform(0.7, 1.3) + rng.uniform(-30, 30)
@@ -191,9 +230,10 @@ def recolour(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 
 def counter_examples(
-    photos: list[Photo], rng: np.random.Generator
+    photos: list[Photo], rng: np.random.Generator, grey_share: float = 0.0
 ) -> tuple[np.ndarray, np.ndarray]:
-    """One epoch of counter cut-outs (n, 3, CUT, CUT) and their labels 0-6."""
+    """One epoch of counter cut-outs (n, 3, CUT, CUT) and their labels 0-6, `grey_share` of
+    them grey."""
     patches, labels = [], []
     for photo in photos:
         h, w = photo.bgr.shape[:2]
@@ -223,17 +263,21 @@ def counter_examples(
             turn = angle + rng.uniform(-BLOB_TURN, BLOB_TURN)
             rects.append((((x + shift[0], y + shift[1]), (side, side), turn), pips))
         for rect, pips in rects:
-            patch = recolour_cut(photo.bgr, rect, rng)
+            patch = recolour_cut(photo.bgr, rect, rng, grey_share)
             if rng.random() < 0.5:
                 patch = patch[:, ::-1]
             patches.append(patch.transpose(2, 0, 1))
             labels.append(pips)
-    return np.array(patches, np.float32), np.array(labels, np.int64)
+    shape = (-1, 3, dice_net.CUT, dice_net.CUT)  # no photographs: none
+    return np.array(patches, np.float32).reshape(shape), np.array(labels, np.int64)
 
 
-def recolour_cut(bgr: np.ndarray, rect: tuple, rng: np.random.Generator) -> np.ndarray:
+def recolour_cut(
+    bgr: np.ndarray, rect: tuple, rng: np.random.Generator, grey_share: float = 0.0
+) -> np.ndarray:
     """The counter's cut-out under `rect`, the photo around it recoloured first (only that
-    region, which is all the cut-out can see)."""
+    region, which is all the cut-out can see), and in `grey_share` of them turned grey and
+    cut as a colourless frame is."""
     (cx, cy), (side, _), angle = rect
     reach = int(side * dice_net.MARGIN) + 4
     h, w = bgr.shape[:2]
@@ -241,8 +285,9 @@ def recolour_cut(bgr: np.ndarray, rect: tuple, rng: np.random.Generator) -> np.n
     x1, y1 = min(w, int(cx) + reach), min(h, int(cy) + reach)
     if x1 - x0 < 4 or y1 - y0 < 4:
         return dice_net.cut(bgr, rect)
-    region = recolour(bgr[y0:y1, x0:x1], rng)
-    return dice_net.cut(region, ((cx - x0, cy - y0), (side, side), angle))
+    grey = grey_share > 0 and rng.random() < grey_share
+    region = recolour(bgr[y0:y1, x0:x1], rng, grey)
+    return dice_net.cut(region, ((cx - x0, cy - y0), (side, side), angle), grey)
 
 
 # ---- the nets ----------------------------------------------------------------------------
@@ -292,8 +337,11 @@ def train_counter(
     seed: int,
     table: TableExamples | None = None,
     bank: int = BANK,
+    start: nn.Sequential | None = None,
+    grey_share: float = 0.0,
 ) -> nn.Sequential:
-    """The counter, fitted by Adam on cross-entropy.
+    """The counter, fitted by Adam on cross-entropy; from `start` (a trained counter, its
+    norms folded: fine-tuned at a tenth of the rate) or from scratch with batch norms.
 
     Cutting out and distorting a patch costs more than a training step, so `bank` rounds of
     cut-outs (each freshly turned, scaled, shifted, recoloured, blurred, compressed) are made
@@ -305,14 +353,15 @@ def train_counter(
     rng = np.random.default_rng(seed)
     rounds = []
     for _ in range(bank):
-        rounds.append(counter_examples(photos, rng))
+        rounds.append(counter_examples(photos, rng, grey_share))
         if table is not None and len(table.labels):
-            patches, labels = table_cuts(table, rng)
+            patches, labels = table_cuts(table, rng, grey_share)
             rounds.append((np.array(patches, np.float32), np.array(labels, np.int64)))
     x = torch.from_numpy(np.concatenate([r[0] for r in rounds]))
     y = torch.from_numpy(np.concatenate([r[1] for r in rounds]))
-    net = counter_net(normed=True)
-    optimiser = torch.optim.Adam(net.parameters(), lr=RATE, weight_decay=1e-5)
+    net = counter_net(normed=True) if start is None else copy.deepcopy(start).train()
+    rate = RATE if start is None else RATE / 10
+    optimiser = torch.optim.Adam(net.parameters(), lr=rate, weight_decay=1e-5)
     schedule = torch.optim.lr_scheduler.CosineAnnealingLR(optimiser, epochs)
     loss_of = nn.CrossEntropyLoss(label_smoothing=0.05)
     for _ in range(epochs):
@@ -511,12 +560,15 @@ def train_and_write(
     seed: int,
     table: TableExamples | None = None,
     bank: int = BANK,
+    start: nn.Sequential | None = None,
+    grey_share: float = 0.0,
 ) -> None:
-    """Train the counter on `photos` (and `table`), write it to `out`, and check OpenCV
-    reads it right."""
-    start = time.perf_counter()
-    path = write_checked(train_counter(photos, epochs, seed, table, bank), out)
-    print(f"wrote {path} in {time.perf_counter() - start:.0f} s", flush=True)
+    """Train the counter on `photos` (and `table`), from `start` when given, `grey_share` of
+    its cut-outs grey, write it to `out`, and check OpenCV reads it right."""
+    began = time.perf_counter()
+    counter = train_counter(photos, epochs, seed, table, bank, start, grey_share)
+    path = write_checked(counter, out)
+    print(f"wrote {path} in {time.perf_counter() - began:.0f} s", flush=True)
 
 
 def join(paths: list[Path], out: Path) -> None:
@@ -550,10 +602,27 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--table",
         type=Path,
+        nargs="+",
         default=None,
         metavar="NPZ",
-        help="also train on dice cut out at the table (crops, rects, labels, source); "
-        "with --folds, only those not cut from a photograph",
+        help="also train on dice cut out at the table (crops, rects, labels, source), from "
+        "one file or several; with --folds, only those not cut from a photograph",
+    )
+    parser.add_argument(
+        "--grey-share",
+        type=float,
+        nargs="?",
+        const=GREY_SHARE,
+        default=0.0,
+        metavar="SHARE",
+        help=f"turn this share of the cut-outs grey (alone: {GREY_SHARE}; default none)",
+    )
+    parser.add_argument(
+        "--start",
+        type=Path,
+        default=None,
+        metavar="ONNX",
+        help="fine-tune this trained counter (e.g. the shipped one) rather than train anew",
     )
     parser.add_argument(
         "--join",
@@ -571,20 +640,30 @@ def main(argv: list[str] | None = None) -> None:
         return
     if args.epochs < 1 or args.bank < 1:
         parser.error("--epochs and --bank must be at least 1")
+    if not 0.0 <= args.grey_share <= 1.0:
+        parser.error("--grey-share must be a share from 0 to 1")
     table = None
     if args.table is not None:
         try:
-            table = load_table(args.table, photos=not args.folds)
+            table = joined([load_table(path, photos=not args.folds) for path in args.table])
         except (OSError, KeyError, ValueError) as error:
             parser.error(f"--table: {error}")
         print(f"{len(table.labels)} table examples", flush=True)
+    start = None
+    if args.start is not None:
+        try:
+            start = read_onnx(args.start)
+        except (OSError, ValueError) as error:
+            parser.error(f"--start: {error}")
     torch.set_num_threads(1)  # two threads ran slower here: they wait on each other
     cv2.setNumThreads(1)
     folders = [args.data / name for name in FOLDERS]
     if not args.folds:
         photos = [p for f in folders for p in load_photos(f, odd_paths(f))]
         print(f"{len(photos)} photos, {sum(len(p.dice) for p in photos)} dice", flush=True)
-        train_and_write(photos, args.out, args.epochs, SEED, table, args.bank)
+        train_and_write(
+            photos, args.out, args.epochs, SEED, table, args.bank, start, args.grey_share
+        )
         return
     for fold in range(args.folds) if args.fold is None else [args.fold]:
         photos = [
@@ -595,7 +674,8 @@ def main(argv: list[str] | None = None) -> None:
             )
         ]
         print(f"fold {fold}: {len(photos)} photos", flush=True)
-        train_and_write(photos, args.out / f"fold{fold}", args.epochs, SEED, table, args.bank)
+        out = args.out / f"fold{fold}"
+        train_and_write(photos, out, args.epochs, SEED, table, args.bank, start, args.grey_share)
 
 
 if __name__ == "__main__":

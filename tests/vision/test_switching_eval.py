@@ -8,7 +8,10 @@ import json
 
 import pytest
 
+from companion.games.switching import scenes
 from companion.games.switching.vision import eval_vision
+from companion.synthetic.photo_dice import FOLDER, PhotoDice
+from companion.vision.eval_dice import PHOTOS
 
 
 @pytest.fixture(scope="module")
@@ -41,3 +44,41 @@ def test_eval_vision_refuses_no_scenes_in_one_line(capsys):
         eval_vision.main(["--scenes", "0"])
     assert exit_.value.code == 2
     assert "--scenes is 1 or more" in capsys.readouterr().err
+
+
+needs_photos = pytest.mark.skipif(
+    not (PHOTOS / FOLDER).is_dir(),
+    reason=f"the labelled dice photographs are not at {PHOTOS / FOLDER} (not in the repo)",
+)
+
+
+@needs_photos
+def test_real_number_dice_lie_where_the_drawn_ones_would_and_the_roll_is_their_pips():
+    truth = scenes.random_table(300)
+    cut = PhotoDice()
+    photos = (d for i in range(len(cut)) if (d := cut.die(i)) is not None)
+    real = eval_vision.with_real_numbers(truth, photos)
+    before, after = truth.scene.dice, real.scene.dice
+    assert [(d.kind, d.x, d.y, d.rotation) for d in after] == [
+        (d.kind, d.x, d.y, d.rotation) for d in before
+    ]
+    numbers = [d for d in after if d.kind == "pips"]
+    assert len(numbers) == 2 and all(d.picture is not None for d in numbers)
+    assert real.roll == (truth.roll[0], numbers[0].face, numbers[1].face)
+    assert [d for d in after if d.kind != "pips"] == [d for d in before if d.kind != "pips"]
+    assert real.trains == truth.trains and real.scene.cards == truth.scene.cards
+
+
+@needs_photos
+def test_eval_vision_measures_real_number_dice_and_reads_none_wrong(capsys):
+    code = eval_vision.main(["--scenes", "2", "--seed", "300", "--dice", "real", "--json"])
+    doc = json.loads(capsys.readouterr().out)
+    assert code == 0 and (doc["dice_kind"], doc["photo_dice_half"]) == ("real", "even")
+    assert doc["numbers_right"] + doc["numbers_unsure"] + doc["numbers_wrong"] == 2
+    assert doc["numbers_wrong"] == 0  # a real pair is asked, never guessed
+
+
+def test_missing_dice_photographs_say_where_they_were_looked_for(tmp_path, capsys):
+    args = ["--scenes", "1", "--dice", "real", "--dice-photos", str(tmp_path / "nowhere")]
+    assert eval_vision.main(args) == 2
+    assert "--dice-photos" in capsys.readouterr().err

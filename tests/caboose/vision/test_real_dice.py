@@ -31,6 +31,9 @@ needs_photos = pytest.mark.skipif(
 # wrong yet surely (0 there, 8 asked): those reach the game, never guessed
 READ_RIGHT_FLOOR = 0.739  # 17 / 23, as the report rounds it (0.7391)
 WRONG_AND_SURE_MOST = 0
+# the most of them asked on the page: 4 since the table counts with its own counter
+# (dice_net.TABLE_COUNTER, fine-tuned on more of the table's real dice), 6 before
+ASKED_MOST = 4
 
 
 def test_a_die_with_its_own_picture_is_drawn_from_it_where_it_lies() -> None:
@@ -123,6 +126,7 @@ def test_eval_vision_reads_real_dice_on_hard_scenes(capsys) -> None:
     assert doc["dice"] >= 12 and doc["photo_dice_used"] == doc["dice"]  # no die shown twice
     assert doc["dice_accuracy"] >= READ_RIGHT_FLOOR
     assert doc["dice_wrong_sure"] <= WRONG_AND_SURE_MOST  # the rest are asked on the page
+    assert doc["dice_asked"] <= ASKED_MOST
     assert doc["dice_wheels_accuracy"] >= doc["dice_accuracy"]
     assert doc["cards_accuracy"] == 1.0  # real dice take no card's place
     assert doc["plain_pass_ms_p50"] > 0 and doc["latency_ratio_p50"] > 0

@@ -33,7 +33,7 @@ import math
 import sys
 import tempfile
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -50,15 +50,15 @@ from companion.games.caboose.vision.observation import Observation, VisionConfig
 from companion.games.caboose.vision.observe import observe
 from companion.synthetic import add_camera_options
 from companion.synthetic.photo_dice import (
-    HALVES,
     TAUGHT,
     PhotoDice,
     PhotoDiceMissing,
     PhotoDie,
+    add_photo_dice_options,
+    photo_dice_stream,
     set_sources,
     taught_first,
 )
-from companion.vision.eval_dice import PHOTOS
 from companion.vision.plain_pass import plain_pass_ms
 
 # dice_art's dice, real dice cut from photographs, or a box's own wheel dice and token that
@@ -178,28 +178,6 @@ def score_scene(
         "position_err_mm": position_err,
         "rotation_err_deg": rotation_err,
     }
-
-
-def photo_dice_stream(
-    photos: PhotoDice, seed: int, used: set[str], only: set[str] | None = None
-) -> Iterator[PhotoDie]:
-    """The photographs' dice in a seeded order, round and round, each cut when first
-    needed and those that cannot be cut left out (and, given `only`, those whose source is
-    not in it); each one's source is noted in `used`. PhotoDiceMissing when not one can be
-    cut."""
-    cut: list[PhotoDie] = []
-    for index in np.random.default_rng(seed).permutation(len(photos)):
-        if only is not None and photos.source(int(index)) not in only:
-            continue
-        die = photos.die(int(index))
-        if die is not None:
-            cut.append(die)
-            used.add(die.source)
-            yield die
-    if not cut:
-        raise PhotoDiceMissing(f"no die could be cut from the photographs in {photos.folder}")
-    while True:
-        yield from cut
 
 
 def evaluate(
@@ -389,20 +367,7 @@ def main(argv: list[str] | None = None) -> int:
         help="drawn: our printed dice (default); real: dice cut from labelled photographs; "
         "printed: a box's own wheel dice and caboose token, not ours, taught first",
     )
-    parser.add_argument(
-        "--dice-photos",
-        type=Path,
-        default=PHOTOS,
-        metavar="DIR",
-        help=f"with --dice real, the dice-real folder (default {PHOTOS})",
-    )
-    parser.add_argument(
-        "--dice-half",
-        choices=HALVES,
-        default="even",
-        help="with --dice real, which half of the photographs: even (held out, the figure "
-        "reported; default) or odd (the half the readers are tuned on)",
-    )
+    add_photo_dice_options(parser)
     parser.add_argument(
         "--dice-set",
         metavar="NAME",

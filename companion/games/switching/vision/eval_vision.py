@@ -13,7 +13,10 @@ when its space is said unseen or its train unsure (the turn flow waits for anoth
 no harm done); wrong when read surely as another colour or facing (the misreads that
 would reach the game). A sure train read on an empty space is wrong too (`trains_extra`).
 A panel is right when read surely in its slot and way round. The dice: the colour die's
-colour and the number dice's pair, each right, unsure (None) or wrong.
+colour and the number dice's pair, each right, unsure (None) or wrong. `--dice real` lays
+real dice cut from the labelled photographs as the two number dice (the held-out even half
+unless `--dice-half odd`, as the Caboose game's `--dice real`), so the pair is measured on
+dice the pip reader has never seen: the dice a family throws.
 
 Latency is one thread's, wall and CPU time; each scene is a new camera position, so every
 frame calibrates from scratch (`still_camera_ms` reads the same frame again as a fixed
@@ -27,6 +30,9 @@ from __future__ import annotations
 import json
 import sys
 import time
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import cv2
@@ -36,6 +42,13 @@ from companion.games.switching import scenes
 from companion.games.switching.vision.reader import SeenBoard, read_board
 from companion.hardware import FRAME_SIZE
 from companion.synthetic import Camera, add_camera_options, render
+from companion.synthetic.photo_dice import (
+    PhotoDice,
+    PhotoDiceMissing,
+    PhotoDie,
+    add_photo_dice_options,
+    photo_dice_stream,
+)
 from companion.vision.plain_pass import plain_pass_ms, times
 
 COUNTS = (
@@ -83,6 +96,22 @@ def score(truth: scenes.Shown, seen: SeenBoard) -> dict[str, int]:
     return counts
 
 
+def with_real_numbers(truth: scenes.Shown, photos: Iterator[PhotoDie]) -> scenes.Shown:
+    """The table with its two number dice replaced by the next real dice of `photos`, lying
+    and turned where the drawn ones were, and the roll they show; the colour die stays."""
+    colour, *_ = truth.roll
+    dice, faces = [], []
+    for die in truth.scene.dice:
+        if die.kind == "pips":
+            photo = next(photos)
+            die = replace(die, face=photo.pips, picture=photo.picture)
+            faces.append(photo.pips)
+        dice.append(die)
+    white, black = faces
+    scene = replace(truth.scene, dice=tuple(dice))
+    return replace(truth, scene=scene, roll=(colour, white, black))
+
+
 def evaluate(
     scenes_n: int,
     seed: int,
@@ -91,12 +120,21 @@ def evaluate(
     frame_size: tuple[int, int] = FRAME_SIZE,
     curl: float = 0.0,
     lens_error: float = 0.0,
+    dice: str = "drawn",
+    dice_photos: Path | None = None,
+    dice_half: str = "even",
 ) -> dict[str, Any]:
     """Render and read `scenes_n` scenes from `seed` on, a lamp's reflection over `glare` of
     the frame at most on every table (None: the camera's own), filmed at `frame_size`, cards
-    curled up to `curl` mm and a lens error of up to `lens_error` px: the summary `--json`
-    prints."""
+    curled up to `curl` mm and a lens error of up to `lens_error` px, the number dice drawn
+    or (`dice` "real") cut from `dice_half` of the photographs in `dice_photos`: the summary
+    `--json` prints. PhotoDiceMissing when real dice are asked for and none can be cut."""
     cv2.setNumThreads(1)
+    photos = (
+        photo_dice_stream(PhotoDice(dice_photos, dice_half), seed, set())
+        if dice == "real"
+        else None
+    )
     camera = Camera.preset(
         difficulty, glare=glare, frame_size=frame_size, curl=curl, lens_error=lens_error
     )
@@ -108,6 +146,8 @@ def evaluate(
     for i in range(scenes_n):
         scene_seed = seed + i
         truth = scenes.random_table(scene_seed)
+        if photos is not None:
+            truth = with_real_numbers(truth, photos)
         start = time.perf_counter()
         frame = render(truth.scene, scene_seed, camera)
         render_ms.append((time.perf_counter() - start) * 1000)
@@ -136,6 +176,8 @@ def evaluate(
         "glare_odds": round(camera.glare_odds, 4),  # the share of tables with it
         "curl": camera.curl,
         "lens_error": camera.lens_error,
+        "dice_kind": dice,
+        **({"photo_dice_half": dice_half} if dice == "real" else {}),
         **totals,
         "trains_accuracy": round(totals["trains_right"] / max(totals["trains"], 1), 4),
         "panels_accuracy": round(totals["panels_right"] / max(totals["panels"], 1), 4),
@@ -185,19 +227,32 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0, help="seed of the first scene")
     parser.add_argument("--difficulty", choices=("easy", "hard"), default="hard")
     add_camera_options(parser)
+    parser.add_argument(
+        "--dice",
+        choices=("drawn", "real"),
+        default="drawn",
+        help="the number dice: drawn (ours, default) or real: cut from labelled photographs",
+    )
+    add_photo_dice_options(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON document")
     args = parser.parse_args(argv)
     if args.scenes < 1 or args.seed < 0:
         parser.error("--scenes is 1 or more and --seed 0 or more")
-    result = evaluate(
-        args.scenes,
-        args.seed,
-        args.difficulty,
-        args.glare,
-        args.frame_size,
-        args.curl,
-        args.lens_error,
-    )
+    try:
+        real = {"dice": args.dice, "dice_photos": args.dice_photos, "dice_half": args.dice_half}
+        result = evaluate(
+            args.scenes,
+            args.seed,
+            args.difficulty,
+            args.glare,
+            args.frame_size,
+            args.curl,
+            args.lens_error,
+            **real,
+        )
+    except PhotoDiceMissing as missing:
+        print(f"{parser.prog}: {missing}", file=sys.stderr)
+        return 2
     if args.json:
         print(json.dumps(result))
         return 0
