@@ -46,12 +46,12 @@ import numpy as np
 
 from companion.arguments import CommandLine
 from companion.games.caboose import scenes as synthetic
-from companion.games.caboose.vision.eval_vision import SAME_DIE_MM, photo_dice_stream
+from companion.games.caboose.vision.eval_vision import SAME_DIE_MM
 from companion.games.caboose.vision.observation import VisionConfig
 from companion.games.caboose.vision.observe import observe
 from companion.games.caboose.vision.off_the_cards import off_the_known
 from companion.synthetic import PlacedDie
-from companion.synthetic.photo_dice import PhotoDice, PhotoDiceMissing, PhotoDie
+from companion.synthetic.photo_dice import PhotoDice, PhotoDiceMissing, PhotoDie, photo_dice_stream
 from companion.vision.calibrate import Calibration, top_down
 from companion.vision.dice import CROP_PX_PER_MM, CROP_SIDE, DieLook, crop_at, find_dice, look_at
 from companion.vision.dice_art import DIE_MM, PIP_COLOURS
