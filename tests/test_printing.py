@@ -178,7 +178,7 @@ def test_the_yardmaster_deck_reads_back_as_printed(tmp_path: Path) -> None:
         small = cv2.resize(cut, (63, 41), interpolation=cv2.INTER_AREA)
         x, y = 10 + (index % across) * pitch[0], 10 + (index // across) * pitch[1]
         top[y : y + 41, x : x + 63] = small
-    found = yard_reader._our_cards(top, yard_reader.ReaderConfig())
+    found = yard_reader._our_cards(top, yard_reader.ReaderConfig(), None)  # seen from above
     seen = {}
     for read in found:
         x, y = read.pose.x, read.pose.y

@@ -27,7 +27,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import cv2
 import numpy as np
@@ -36,10 +36,17 @@ from companion.vision import dice_art
 from companion.vision.calibrate import Calibration
 from companion.vision.dice_net import count_many
 
-if TYPE_CHECKING:
-    from companion.vision.taught_pips import TaughtPips
-
 WHEELS, PIPS = "wheels", "pips"
+
+
+class TaughtCount(Protocol):
+    """What adapts the learned count to a family's own pip dice (taught_pips.TaughtPips,
+    from `companion enroll --codes pips`): named here so that this reader needs no import of
+    it (taught_pips reads its pictures with the dice kit that imports this module)."""
+
+    def adapt(self, bgr: np.ndarray, rects: list[tuple], chances: np.ndarray) -> np.ndarray: ...
+
+
 _CROP_MM = 26.0  # the window read around a die
 CROP_PX_PER_MM = 4.0  # the scale a die is read at (taught dice too)
 CROP_SIDE = round(_CROP_MM * CROP_PX_PER_MM)  # the window's side in pixels
@@ -280,7 +287,7 @@ def read_dice(
     spots: list[tuple[float, float]],
     faint: list[tuple[float, float]] | None = None,
     on_cards: Sequence[tuple[float, float, Under]] = (),
-    taught: TaughtPips | None = None,
+    taught: TaughtCount | None = None,
 ) -> list[DieReading]:
     """The dice near the table points (mm) in `spots`, and those near the points in `faint`
     (`find_dice`'s faint blobs) that the learned count takes for dice: the layout fit of
@@ -347,7 +354,7 @@ def _counted_otherwise(wheels: int, chances: np.ndarray) -> bool:
 
 
 def count_looks(
-    looks: list[DieLook], taught: TaughtPips | None = None, counts: bool = False
+    looks: list[DieLook], taught: TaughtCount | None = None, counts: bool = False
 ) -> np.ndarray:
     """The learned count's chances (n, 7) for each look's die, in one net call: the crops
     side by side, each with `_PAD` pixels of its own edge around it (so a cut reaching past
