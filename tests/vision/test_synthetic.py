@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import platform
 from dataclasses import replace
 
 import cv2
@@ -91,7 +92,10 @@ def test_a_camera_without_glare_renders_the_very_frames_it_rendered_before() -> 
     scene = random_scene(3, n_cards=6, n_dice=2)
     cameras = (Camera.easy(), Camera.preset("hard", glare=0.0), Camera.hard())
     digests = [hashlib.sha256(render(scene, 3, c).tobytes()).hexdigest()[:16] for c in cameras]
-    if cv2.__version__.startswith("4."):  # the digests are OpenCV 4's; 5's JPEG differs
+    # The digests are OpenCV 4's on x86_64: OpenCV 5's JPEG differs, and so does an arm64
+    # build's resampling (NEON rounds otherwise: `make check-arm64` found it); there the
+    # same frames are only checked equal to each other below.
+    if cv2.__version__.startswith("4.") and platform.machine() in ("x86_64", "AMD64"):
         assert digests == ["8378bde3ebbc2425", "91bcf339febe6207", "91bcf339febe6207"]
     assert not has_glare(3, Camera.hard()) and digests[1] == digests[2]
 

