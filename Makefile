@@ -85,7 +85,7 @@ bench: $(VENV)/.installed
 clean:
 	rm -rf $(VENV) .venv-opencv-* .pytest_cache .ruff_cache .hypothesis tests/artifacts
 
-# The Pi's architecture, emulated (not part of `make test`: about an hour here, see the
+# The Pi's architecture, emulated (not part of `make test`: about 40 minutes here, see the
 # README): an arm64 Debian root (debootstrap, qemu-user-static) with the project installed
 # by install-pi.sh, its vision tests and a headless demo of each game run in it.
 check-arm64:
