@@ -134,18 +134,9 @@ def add_camera_options(parser: argparse.ArgumentParser) -> None:
     [MM]`, cards that do not lie flat, and `--lens-error [PX]`, a lens its calibration does
     not quite undo."""
 
-    def share(text: str) -> float:
-        try:
-            value = float(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-        if not 0.0 <= value <= 0.5:
-            raise argparse.ArgumentTypeError(f"{value} is not a share from 0 to 0.5")
-        return value
-
     parser.add_argument(
         "--glare",
-        type=share,
+        type=_amount(0.5, "a share "),
         nargs="?",
         const=GLARE_SHARE,
         default=None,
@@ -181,8 +172,9 @@ def add_camera_options(parser: argparse.ArgumentParser) -> None:
         )
 
 
-def _amount(most: float) -> Callable[[str], float]:
-    """An argparse type: a number from 0 to `most`, or a message saying what is wrong."""
+def _amount(most: float, kind: str = "") -> Callable[[str], float]:
+    """An argparse type: a number from 0 to `most`, or a message saying what is wrong (and
+    that it should be `kind` of a thing, "a share " say)."""
 
     def parse(text: str) -> float:
         try:
@@ -190,7 +182,7 @@ def _amount(most: float) -> Callable[[str], float]:
         except ValueError:
             raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
         if not 0.0 <= value <= most:
-            raise argparse.ArgumentTypeError(f"{value} is not from 0 to {most:g}")
+            raise argparse.ArgumentTypeError(f"{value} is not {kind}from 0 to {most:g}")
         return value
 
     return parse
