@@ -4,8 +4,10 @@ Run: OPENBLAS_NUM_THREADS=1 .venv/bin/python bench/bench_vision.py [--scenes N] 
 Prints markdown for bench/RESULTS-vision.md: `companion eval-vision` on easy and hard
 scenes (1456x1088, 3-20 railway cards, one card apart, 1-4 dice; a frame's time also as a
 ratio to a plain OpenCV pass over it, companion/vision/plain_pass.py), then the CPU time of each
-stage of `observe` on hard 20-card, 4-dice tables. OpenCV runs on one thread (and numpy's
-BLAS should, hence the variable): the budget of one Pi core.
+step of `observe` on the same hard tables, timed on observe's own path (stage_profile.py),
+each also as a ratio to the plain pass over the same frames. `--profile` prints only that
+table (`--glare 0.03`: every table with a lamp's reflection). OpenCV runs on one thread (and
+numpy's BLAS should, hence the variable): the budget of one Pi core.
 """
 
 from __future__ import annotations
@@ -17,64 +19,79 @@ import time
 
 import cv2
 import numpy as np
+from stage_profile import Stages
 
 from companion.games.caboose import scenes as synthetic
-from companion.games.caboose.vision.caboose_token import find_caboose
-from companion.games.caboose.vision.card_identity import card_image, hidden_by_token
-from companion.games.caboose.vision.card_outlines import card_poses
+from companion.games.caboose.vision import observe
 from companion.games.caboose.vision.eval_vision import evaluate
-from companion.games.caboose.vision.observation import SeenCard, VisionConfig
-from companion.games.caboose.vision.off_the_cards import (
-    covered_area,
-    dice_off_the_cards,
-    off_the_known,
+from companion.games.caboose.vision.observation import VisionConfig
+from companion.vision.plain_pass import plain_pass
+
+
+def stages(scenes: int, seed: int, glare: float | None = None) -> tuple[dict[str, float], float]:
+    """Median CPU ms of each step of `observe` on eval-vision's hard tables (timed on its
+    own path, stage_profile.py), and the median CPU ms of the plain pass over the same
+    frames: each frame a new camera, as eval-vision times it."""
+    config = VisionConfig.for_edition("rollecate")
+    camera = synthetic.Camera.preset("hard", glare=glare)
+    profile = Stages()
+    for module, name, label in _STEPS:
+        profile.watch(module, name, label)
+    plain = []
+    warm = synthetic.random_scene(seed + scenes, "rollecate", n_cards=3, n_dice=1)
+    observe.observe(synthetic.render(warm, seed + scenes, camera), config)
+    with profile.timing():
+        for i in range(scenes):
+            scene = synthetic.random_scene(seed + i, "rollecate", loose_cards=1)
+            frame = synthetic.render(scene, seed + i, camera)
+            back = scene.cards[scene.railway[0]].pose
+            start = time.process_time()
+            plain_pass(frame)
+            plain.append((time.process_time() - start) * 1000)
+            profile.frame(lambda f=frame, b=back: observe.observe(f, config, back=(b.x, b.y)))
+    return profile.medians(), statistics.median(plain)
+
+
+# observe's steps (what observe.py calls, by the names it calls them)
+_STEPS = (
+    (observe, "as_frame", "frame checks"),
+    (observe, "exposure_problem", "frame checks"),
+    (observe, "colour_problem", "frame checks"),
+    (observe, "calibrate", "calibrate (markers, homography, lens)"),
+    (observe, "top_down", "top-down warp (frame, glare mask)"),
+    (observe, "_glare_top", "glare mask"),
+    (observe, "_washed_out", "glare mask"),
+    (observe, "card_poses", "find card frames"),
+    (observe, "find_caboose", "caboose"),
+    (observe, "match_faces", "crop + match cards"),
+    (observe, "_laid_flat", "cards laid flat (bent)"),
+    (observe, "off_the_known", "off the cards (mask)"),
+    (observe, "dice_on_the_cards", "dice on the cards (where)"),
+    (observe, "dice_off_the_cards", "dice (find and read)"),
+    (observe, "_read_under_dice", "cards under dice, glare read again"),
+    (observe, "railway_order", "railway"),
+    (observe, "cards_unfound", "cards unfound check"),
+    (observe, "covered_area", "covered-table check"),
 )
-from companion.vision.calibrate import calibrate, top_down
-
-
-def stages(scenes: int, seed: int) -> dict[str, float]:
-    """Median CPU ms of each stage of `observe` (the same calls, in the same order)."""
-    config = VisionConfig()
-    catalogue = config.faces()
-    timings: dict[str, list[float]] = {}
-
-    def timed(name: str, work):
-        start = time.process_time()
-        result = work()
-        timings.setdefault(name, []).append((time.process_time() - start) * 1000)
-        return result
-
-    for i in range(scenes):
-        scene = synthetic.random_scene(seed + i, n_cards=20, n_dice=4, loose_cards=1)
-        frame = synthetic.render(scene, seed + i, synthetic.Camera.hard())
-        cal = timed("calibrate (markers, homography, lens)", lambda f=frame: calibrate(f))
-        top = timed("top-down warp", lambda f=frame, c=cal: top_down(f, c))
-        grey = cv2.cvtColor(top, cv2.COLOR_BGR2GRAY)
-        poses = timed("find card frames", lambda g=grey: card_poses(g, config))
-        half = cv2.resize(top, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
-        token = timed("caboose", lambda h=half: find_caboose(h, 0.5))
-        timed(
-            "crop + match cards",
-            lambda t=top, p=poses, tok=token: catalogue.match_all(
-                [card_image(t, pose, config.card_mm, 1.0) for pose in p],
-                [hidden_by_token(pose, tok, config.card_mm) for pose in p],
-            ),
-        )
-        seen = [SeenCard("1/s", 1.0, pose) for pose in poses]
-        free = off_the_known(grey.shape, config, seen, token)
-        timed("dice", lambda f=frame, h=half, c=cal, m=free: dice_off_the_cards(f, h, c, config, m))
-        timed("covered-table check", lambda h=half, m=free: covered_area(h, m, 0.5))
-    return {name: statistics.median(values) for name, values in timings.items()}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--scenes", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1000)
+    parser.add_argument(
+        "--profile", action="store_true", help="only the CPU time of each step (hard tables)"
+    )
+    parser.add_argument(
+        "--glare", type=float, help="with --profile: glare on every table, at most this share"
+    )
     args = parser.parse_args()
     cv2.setNumThreads(1)
     print(f"machine: {platform.machine()}, Python {platform.python_version()}, "
           f"OpenCV {cv2.__version__}, numpy {np.__version__}, one thread\n")  # fmt: skip
+    if args.profile:
+        print_stages(args.scenes, args.seed, args.glare)
+        return
     print(
         "| difficulty | scenes | cards | cards right | railway exact | caboose right | "
         "dice | dice right | pose p95 | latency p50 / p95 | CPU p50 / p95 | "
@@ -93,13 +110,19 @@ def main() -> None:
         )
         for failure in r["failures"]:
             print(f"<!-- {difficulty} failure: {failure} -->")
-    print("\nCPU ms per stage, median over hard 20-card 4-dice tables:\n")
-    print("| stage | CPU ms |")
-    print("|---|---|")
-    results = stages(min(args.scenes, 30), args.seed)
+    print_stages(min(args.scenes, 30), args.seed)
+
+
+def print_stages(scenes: int, seed: int, glare: float | None = None) -> None:
+    """The table of `stages`, with the plain pass beside it and each step as its share."""
+    results, plain = stages(scenes, seed, glare)
+    print(f"\nCPU ms per step of `observe`, median over {scenes} hard tables (seed {seed}), "
+          f"and as a ratio to the plain pass over the same frames ({plain:.2f} ms):\n")  # fmt: skip
+    print("| step | CPU ms | x plain pass |")
+    print("|---|---|---|")
     for name, ms in results.items():
-        print(f"| {name} | {ms:.1f} |")
-    print(f"| total | {sum(results.values()):.1f} |")
+        print(f"| {name} | {ms:.2f} | {ms / plain:.2f} |")
+    print(f"| plain pass | {plain:.2f} | 1.00 |")
 
 
 if __name__ == "__main__":
