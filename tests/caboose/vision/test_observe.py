@@ -223,6 +223,25 @@ def test_change_gate_skips_still_frames_and_wakes_for_a_moved_die() -> None:
     assert gate.changed(render(moved, 5, Camera.easy()))
 
 
+def test_change_gate_takes_fresh_sensor_noise_for_a_still_table() -> None:
+    """A still camera's next frame is the same picture with new noise, compressed again:
+    the service must not read it again (a hard camera's frame, whose size is no whole
+    number of the gate's thumbnail squares)."""
+    scene = random_scene(3001, loose_cards=1)
+    frame = render(scene, 3001, Camera.hard())
+    gate = ChangeGate()
+    assert gate.changed(frame)
+    rng = np.random.default_rng(3)
+    for _ in range(5):
+        noisy = cv2.add(frame, rng.normal(0, 3.0, frame.shape), dtype=cv2.CV_8U)
+        _, jpeg = cv2.imencode(".jpg", noisy, [cv2.IMWRITE_JPEG_QUALITY, 70])
+        assert not gate.changed(cv2.imdecode(jpeg, cv2.IMREAD_COLOR))
+    die = scene.dice[0]
+    rolled = (PlacedDie(die.kind, die.face, die.x + 40.0, die.y), *scene.dice[1:])
+    moved = Scene(scene.cards, scene.railway, scene.caboose, scene.caboose_at, rolled)
+    assert gate.changed(render(moved, 3001, Camera.hard()))
+
+
 def test_another_card_size_from_the_edition() -> None:
     layout_scene = Scene(
         cards=(PlacedCard("2/s", Pose(300.0, 300.0, 90.0)),), railway=(0,), card_mm=(57.0, 89.0)
