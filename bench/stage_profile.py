@@ -23,7 +23,7 @@ class Stages:
     def __init__(self) -> None:
         self._watched: list[tuple[ModuleType, str, Callable, str]] = []
         self._inner: list[float] = []  # per open call: CPU time its watched calls took
-        self._frame: dict[str, float] = {}
+        self._frame: dict[str, float] | None = None  # the frame being timed, if any
         self.frames: list[dict[str, float]] = []
 
     def watch(self, module: ModuleType, name: str, label: str) -> None:
@@ -43,6 +43,8 @@ class Stages:
 
     def _timed(self, function: Callable, label: str) -> Callable:
         def timed(*args, **kwargs):
+            if self._frame is None:  # called outside a timed frame: not counted
+                return function(*args, **kwargs)
             self._inner.append(0.0)
             start = time.process_time()
             try:
@@ -65,6 +67,7 @@ class Stages:
         self._frame["rest"] = total - sum(self._frame.values())
         self._frame["total"] = total
         self.frames.append(self._frame)
+        self._frame = None
         return result
 
     def medians(self) -> dict[str, float]:

@@ -354,7 +354,8 @@ class FrameReader:
     """Frames in, table events out (the game's `Watcher` is camera.py's `Camera`, which
     turns these events into commands). Recognises a frame
     only when it differs from the last one recognised; keeps the calibration between
-    frames and hands recognition the game's hint (where the railway's back is)."""
+    frames, hands recognition the last frame's reading (what did not change stands:
+    vision/unchanged.py) and the game's hint (where the railway's back is)."""
 
     def __init__(
         self, vision: VisionConfig, tracker: Tracker | None = None, gate: ChangeGate | None = None
@@ -382,6 +383,7 @@ class FrameReader:
                 calibration=self.last.calibration if self.last else None,
                 back=hint.back,
                 apart=self.tracker.config.zone,
+                previous=self.last,
             )
         if self.last is None:
             return []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -339,3 +340,47 @@ def test_cards_that_do_not_lie_flat_are_read_laid_flat(seed: int) -> None:
     assert result["railway_exact"] and result["caboose_right"]
     assert result["dice_extra"] == 0 and result["dice_wrong_sure"] == 0
     assert not any(p.key == "cards_unread" for p in seen.problems)
+
+
+def _front_card_taken(scene: Scene) -> Scene:
+    """`scene` a moment before its railway's front card was laid."""
+    front = scene.railway[-1]
+    cards = scene.cards[:front] + scene.cards[front + 1 :]
+    railway = tuple(i - (i > front) for i in scene.railway[:-1])
+    caboose = None if scene.caboose is None else scene.caboose - (scene.caboose > front)
+    return replace(scene, cards=cards, railway=railway, caboose=caboose)
+
+
+def test_the_next_frame_of_a_still_camera_reads_what_changed_as_a_fresh_frame_would() -> None:
+    """The service hands each frame the last one's reading (FrameReader): where the picture
+    did not change it stands, and what changed is read. Dice thrown, then a die picked up,
+    then a card laid: each frame reads exactly as the same frame read from scratch, a die
+    taken away is not kept from before, the card laid joins the railway."""
+    scene = random_scene(3002, loose_cards=1)  # 12 cards, 3 dice; the same camera throughout
+    back = (scene.cards[scene.railway[0]].pose.x, scene.cards[scene.railway[0]].pose.y)
+
+    def read(table: Scene, previous: Observation | None) -> tuple[Observation, Observation]:
+        frame = render(table, 3002, Camera.hard())
+        calibration = None if previous is None else previous.calibration
+        lent = observe(frame, calibration=calibration, back=back, previous=previous)
+        return lent, observe(frame, back=back)
+
+    before, _ = read(replace(scene, dice=()), None)
+    assert not before.dice
+    thrown, fresh = read(scene, before)
+    assert thrown == fresh
+    assert sorted((d.kind, d.face) for d in thrown.dice) == [
+        ("pips", 5),
+        ("pips", 6),
+        ("wheels", 2),
+    ]
+    gone = scene.dice[0]
+    picked_up, fresh = read(replace(scene, dice=scene.dice[1:]), thrown)
+    assert picked_up == fresh
+    assert all(math.dist(d.position, (gone.x, gone.y)) > 10.0 for d in picked_up.dice)
+    assert len(picked_up.dice) == 2
+    earlier = _front_card_taken(scene)
+    shorter, _ = read(earlier, None)
+    laid, fresh = read(scene, shorter)
+    assert laid == fresh
+    assert len(laid.railway) == len(shorter.railway) + 1 == len(scene.railway)

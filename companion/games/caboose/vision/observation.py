@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from companion.games.caboose.rules import edition as editions
 from companion.games.caboose.vision import card_art
@@ -23,6 +24,9 @@ from companion.vision.calibrate import Calibration
 from companion.vision.table import TableLayout
 from companion.vision.taught_dice import TaughtDice
 from companion.vision.taught_pips import PIPS_INDEX, TaughtPips
+
+if TYPE_CHECKING:
+    from companion.games.caboose.vision.unchanged import Memo
 
 
 @dataclass(frozen=True)
@@ -52,7 +56,9 @@ class Observation:
     what could not be seen (empty when all is well), each a `Problem` with its English
     `text()`. `calibration` should be
     handed to the next `observe` call: it is reused while the camera stays put and stands
-    in for hidden markers."""
+    in for hidden markers. `memo` is what the next frame of a camera that did not move
+    takes from this one where the picture did not change (unchanged.py): hand the whole
+    observation to the next `observe` call as `previous`."""
 
     cards: tuple[SeenCard, ...] = ()
     railway: tuple[int, ...] = ()
@@ -61,6 +67,7 @@ class Observation:
     problems: tuple[Problem, ...] = ()
     caboose_at: tuple[float, float] | None = None
     calibration: Calibration | None = field(default=None, compare=False, repr=False)
+    memo: Memo | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)

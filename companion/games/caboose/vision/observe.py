@@ -80,6 +80,13 @@ from companion.games.caboose.vision.off_the_cards import (
 from companion.games.caboose.vision.problems import Problem, counted
 from companion.games.caboose.vision.railway_order import card_under, railway_order
 from companion.games.caboose.vision.touching_cards import touching_cards
+from companion.games.caboose.vision.unchanged import (
+    Memo,
+    changes,
+    matched,
+    remember,
+    squares,
+)
 from companion.pose import Pose
 from companion.vision.bend import flatten, frame_bend
 from companion.vision.calibrate import LEAST_PX_PER_MM, Calibration, calibrate, top_down
@@ -105,6 +112,7 @@ def observe(
     calibration: Calibration | None = None,
     back: tuple[float, float] | None = None,
     apart: tuple[float, float, float, float] | None = None,
+    previous: Observation | None = None,
 ) -> Observation:
     """Recognise one frame. `calibration` (from a previous Observation) is kept while the
     camera has not moved (its warp tables are then reused) and stands in when markers are
@@ -113,7 +121,9 @@ def observe(
     back is the chain end nearer the table's top edge (smaller y), then the left edge; a
     tracker that knows the previous railway should always pass it. `apart` (left, top,
     right, bottom in table mm) is where cards are shown, not laid: cards there are never
-    part of the railway, even side by side with their rail ends touching."""
+    part of the railway, even side by side with their rail ends touching. `previous` (the
+    last frame's Observation, read with the same configuration) lends what it read where
+    the picture did not change, when the camera has not moved (unchanged.py)."""
     config = config or VisionConfig()
     problems: list[Problem] = []
     frame = as_frame(frame_bgr, problems)
@@ -147,7 +157,8 @@ def observe(
         return Observation(problems=tuple(problems), calibration=seen)
     try:
         top = top_down(frame, seen, config.layout, config.px_per_mm)
-        return _recognise(frame, top, seen, config, back, problems, apart)
+        memo = None if previous is None else previous.memo
+        return _recognise(frame, top, seen, config, back, problems, apart, memo)
     except cv2.error as error:  # OpenCV refusing some odd frame must not stop the referee
         problems.append(Problem("frame_unread", {"error": str(error).strip()}))
         return Observation(problems=tuple(problems), calibration=seen)
@@ -178,13 +189,17 @@ def _recognise(
     back: tuple[float, float] | None,
     problems: list[Problem],
     apart: tuple[float, float, float, float] | None = None,
+    memo: Memo | None = None,
 ) -> Observation:
     """Steps 2-6 on the calibrated frame and its top-down image `top`, in the order each
     needs the last: the caboose before the cards' faces it covers, the cards before the
     dice lying on them, those dice before the cards under them are read again without them,
-    and all of it before the railway and what lies off everything known."""
+    and all of it before the railway and what lies off everything known. Where the
+    picture did not change since `memo`'s frame, its cards' faces and its dice stand."""
     k = config.px_per_mm
     grey = cv2.cvtColor(top, cv2.COLOR_BGR2GRAY)
+    now = squares(grey)
+    change = changes(memo, calibration, config, now)
     glare = _glare_top(frame, calibration, config)
     washed = None if glare is None else _washed_out(top, glare, k)
     if glare is not None:
@@ -199,7 +214,12 @@ def _recognise(
         matches = match_faces(top, poses, config, token, closely=False)
         poses = [locate(top, p, m, config) for p, m in zip(poses, matches, strict=True)]
         poses += touching_cards(top, outlines, poses, config, token)
-    matches = match_faces(top, poses, config, token, washed=washed)
+    matches = matched(
+        poses,
+        change,
+        config.card_mm,
+        lambda some: match_faces(top, some, config, token, washed=washed),
+    )
     if outlines is None:  # our design: a weak match may be a card that does not lie flat
         top, matches = _laid_flat(top, poses, matches, config, token, calibration)
     seen: list[SeenCard] = []
@@ -216,9 +236,24 @@ def _recognise(
     free = off_the_known(grey.shape[:2], config, seen, token)
     if glare is not None:
         free[glare > 0] = 0  # what the glare hides is neither a die nor a hand
-    on_cards = dice_on_the_cards(top, config, seen, token)
-    dice = dice_off_the_cards(frame, half, calibration, config, free, on_cards)
+    if change is None:
+        on_cards = dice_on_the_cards(top, config, seen, token)
+        dice = dice_off_the_cards(frame, half, calibration, config, free, on_cards)
+    else:  # the cards where the picture changed looked at, the dice read there
+        looked = [card for card in seen if change.card(card.pose, config.card_mm)]
+        on_cards = dice_on_the_cards(top, config, looked, token)
+        dice = dice_off_the_cards(
+            frame,
+            half,
+            calibration,
+            config,
+            free,
+            on_cards,
+            change.dice(seen, config.card_mm),
+            change,
+        )
     dice = [die for die in dice if not _in_glare(glare, die.position, k)]
+    found = (poses, matches)
     seen, unread = _read_under_dice(top, config, seen, dice, token, washed)
     unreadable += unread
     railway = railway_order(seen, config.card_mm, back, apart)
@@ -248,6 +283,7 @@ def _recognise(
         problems=tuple(problems),
         caboose_at=None if token is None else (round(token[0], 1), round(token[1], 1)),
         calibration=calibration,
+        memo=remember(calibration, config, now, found, seen, dice, problems),
     )
 
 

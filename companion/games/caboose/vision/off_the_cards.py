@@ -19,6 +19,7 @@ import numpy as np
 from companion.games.caboose.vision.card_identity import card_image, hidden_by_token
 from companion.games.caboose.vision.catalogue import TEMPLATE_PX, normalise
 from companion.games.caboose.vision.observation import SeenCard, SeenDie, VisionConfig
+from companion.games.caboose.vision.unchanged import Changes
 from companion.pose import Pose
 from companion.vision.calibrate import Calibration
 from companion.vision.dice import CROP_PX_PER_MM, CROP_SIDE, Under, find_dice, read_dice
@@ -129,6 +130,8 @@ def dice_off_the_cards(
     config: VisionConfig,
     free: np.ndarray,
     on_cards: Sequence[tuple[float, float, Under, int]] = (),
+    kept: Sequence[SeenDie] = (),
+    changes: Changes | None = None,
 ) -> list[SeenDie]:
     """The dice lying in `free` (`off_the_known`), found in the half-scale top-down image
     and read on finer crops of the original `frame` (dice.read_dice, all at once; a faint
@@ -136,16 +139,26 @@ def dice_off_the_cards(
     enroll` taught of them when it did (`config.dice`); and with them, in the same read, the
     dice at the places on the cards `on_cards` (`dice_on_the_cards`), a taught die there only
     where its taught colour and size are. The family's own pip dice, when taught
-    (`config.pips`), adapt the learned count."""
-    found = []
+    (`config.pips`), adapt the learned count. The next frame of a camera that did not move
+    keeps the dice `kept` (read before, on a picture unchanged round them: unchanged.py)
+    and reads only the spots where the picture changed round them (`changes`; None: every
+    spot), looking for none when it changed nowhere near `free`."""
+    found = list(kept)
     taught = config.dice
     k = config.px_per_mm / 2
+    anywhere = changes is None or changes.off_the_known(free)
+
+    def new(places: list) -> list:
+        return places if changes is None else [p for p in places if changes.near(p[:2])]
+
     if taught is None:
-        spots, faint = find_dice(half, free, k)
-        on_a_card = [(x, y, under) for x, y, under, _ in on_cards]
+        spots, faint = find_dice(half, free, k) if anywhere else ([], [])
+        on_a_card = new([(x, y, under) for x, y, under, _ in on_cards])
+        spots, faint = new(spots), new(faint)
         readings: list = read_dice(frame, calibration, spots, faint, on_a_card, config.pips)
     else:
-        spots = taught.find(half, free, k) + [(x, y) for x, y, _, _ in on_cards]
+        spots = taught.find(half, free, k) if anywhere else []
+        spots = new(spots + [(x, y) for x, y, _, _ in on_cards])
         readings = [taught.read(frame, calibration, x, y) for x, y in spots]
     for reading in readings:
         if reading is not None and all(
