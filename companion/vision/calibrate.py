@@ -32,6 +32,9 @@ _DETECT_WIDTH = 800  # frames wider than this are searched for markers at half s
 # the dice lost)
 FINE_PX_PER_MM, LEAST_PX_PER_MM = 0.85, 0.5
 _STILL_PX = 0.5  # markers that moved less than this keep the previous calibration
+# a marker's patch (`_patch`, 2x2 pixel squares) whose squares changed by this many grey
+# levels, more than this many of them, has moved or is covered (`_unmoved`)
+_PATCH_LEVELS, _PATCH_NOISE = 24, 2
 _K1_GRID = np.linspace(-0.05, 0.25, 7)  # k1 in units of the frame's half diagonal, coarse
 TABLE_IDS = frozenset(range(4))  # the table markers' ids (TableLayout)
 _DICTIONARY = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
@@ -56,6 +59,9 @@ class Calibration:
     markers: tuple[int, ...]
     error_mm: float
     corners: np.ndarray = field(default_factory=lambda: np.empty((0, 2)), compare=False)
+    # each marker's surroundings as this frame showed them (`_patches`): the next frame whose
+    # markers look the same is of a camera that has not moved (`_unmoved`)
+    patches: tuple[np.ndarray, ...] = field(default=(), compare=False, repr=False)
 
     def undistort(self, pixels: np.ndarray) -> np.ndarray:
         """Where frame pixels (N, 2) would be through a perfect lens."""
@@ -275,6 +281,8 @@ def calibrate(
     markers lie within half a pixel of where `previous` saw them, the camera has not moved
     and `previous` itself is returned, so its top-down warp tables are reused."""
     layout = layout or TableLayout()
+    if _unmoved(frame_bgr, previous):
+        return previous
     grey = frame_bgr if frame_bgr.ndim == 2 else cv2.cvtColor(frame_bgr, cv2.COLOR_BGR2GRAY)
     size = (grey.shape[1], grey.shape[0])
     near = None
@@ -307,7 +315,58 @@ def calibrate(
                 best_k1, best_h, best_err = float(k1), homography, err
     if best_h is None:
         return None
-    return Calibration(best_h, best_k1, size, tuple(ids), best_err, pixels)
+    patches = _patches(grey, pixels) if len(ids) == 4 else ()
+    return Calibration(best_h, best_k1, size, tuple(ids), best_err, pixels, patches)
+
+
+def _windows(corners: np.ndarray, size: tuple[int, int]) -> list[tuple[int, int, int, int]]:
+    """Each marker's box (x0, y0, x1, y1 frame pixels, even) round its four `corners` (4 per
+    marker, in order) with a quarter of its side more on every side: its print and its
+    paper's edge, which any move of the camera shifts."""
+    boxes = []
+    for quad in corners.reshape(-1, 4, 2):
+        pad = 0.25 * _side(quad)
+        x0, y0 = (np.floor(quad.min(axis=0) - pad).astype(int) // 2 * 2).clip(0)
+        x1, y1 = np.ceil(quad.max(axis=0) + pad).astype(int) // 2 * 2
+        boxes.append(
+            (int(x0), int(y0), min(int(x1), size[0] // 2 * 2), min(int(y1), size[1] // 2 * 2))
+        )
+    return boxes
+
+
+def _patch(image: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarray:
+    """The grey of `image` (BGR or grey) in `box`, averaged over 2x2 pixels (sensor noise
+    halves; a marker's edge moved by half a pixel still changes its squares by tens of
+    grey levels), as int16."""
+    x0, y0, x1, y1 = box
+    window = image[y0:y1, x0:x1]
+    if window.ndim == 3:
+        window = cv2.cvtColor(window, cv2.COLOR_BGR2GRAY)
+    small = cv2.resize(window, ((x1 - x0) // 2, (y1 - y0) // 2), interpolation=cv2.INTER_AREA)
+    return small.astype(np.int16)
+
+
+def _patches(grey: np.ndarray, corners: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Each marker's `_patch` in the frame it was found in."""
+    size = (grey.shape[1], grey.shape[0])
+    return tuple(_patch(grey, box) for box in _windows(corners, size))
+
+
+def _unmoved(frame: np.ndarray, previous: Calibration | None) -> bool:
+    """Whether `frame` shows every marker of `previous` just as its frame did (no square of
+    any marker's patch `_PATCH_LEVELS` or more off, but for noise's few): the camera has
+    not moved and nothing covers a marker, so its calibration holds as it is, without
+    looking for the markers again (what a still camera's every frame saves)."""
+    size = (frame.shape[1], frame.shape[0])
+    if previous is None or len(previous.patches) != 4 or previous.frame_size != size:
+        return False
+    for box, before in zip(_windows(previous.corners, size), previous.patches, strict=True):
+        now = _patch(frame, box)
+        if now.shape != before.shape:
+            return False
+        if int(np.count_nonzero(np.abs(now - before) >= _PATCH_LEVELS)) > _PATCH_NOISE:
+            return False
+    return True
 
 
 def top_down(

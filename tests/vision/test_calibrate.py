@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
@@ -79,6 +80,26 @@ def test_a_still_camera_keeps_its_calibration_and_a_moved_one_does_not() -> None
     assert moved is not first and moved.markers == (0, 1, 2, 3)
     view = camera_view(7, Camera.hard(), scene.layout)
     assert np.abs(moved.to_table(view.to_pixels(GRID)) - GRID).max() < 2.5
+
+
+def test_a_still_camera_s_next_frame_is_known_by_its_markers_and_a_nudged_one_is_not() -> None:
+    """A still camera's next frame (fresh sensor noise, compressed again) keeps the very
+    calibration, found without looking for the markers again; a camera nudged by half a
+    pixel, or a marker under a hand, is looked at again as any frame."""
+    scene = random_scene(6, n_cards=5, n_dice=1)
+    here = render(scene, 6, Camera.hard())
+    first = calibrate(here)
+    noisy = cv2.add(here, np.random.default_rng(1).normal(0, 3.0, here.shape), dtype=cv2.CV_8U)
+    _, jpeg = cv2.imencode(".jpg", noisy, [cv2.IMWRITE_JPEG_QUALITY, 70])
+    assert calibrate(cv2.imdecode(jpeg, cv2.IMREAD_COLOR), previous=first) is first
+    nudged = cv2.warpAffine(here, np.float32([[1, 0, 0.5], [0, 1, 0]]), here.shape[1::-1])
+    again = calibrate(nudged, previous=first)
+    assert again is not first and again.markers == (0, 1, 2, 3)
+    assert np.abs(again.corners - first.corners - (0.5, 0.0)).max() < 0.25
+    covered = here.copy()
+    x0, y0 = first.corners[:4].min(axis=0).astype(int)
+    covered[y0 : y0 + 25, x0 : x0 + 25] = (90, 120, 160)  # a hand over marker 0's corner
+    assert calibrate(covered, previous=first) is not first
 
 
 @pytest.mark.parametrize("seed", [4, 7])
