@@ -7,8 +7,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import cv2
+import numpy as np
+import pytest
+
+from companion import synthetic
 from companion.app.run import main
-from companion.games import default
+from companion.games import default, game, games
 from companion.games.caboose.tracker import CameraHint
 from companion.games.protocol import CameraSetup
 from companion.hardware import FRAME_SIZE
@@ -42,3 +47,25 @@ def test_an_enrolled_deck_that_cannot_be_read_stops_run_naming_the_key(
     assert main(config, frames=1, serve=False) == 2
     said = capsys.readouterr().err
     assert "table.catalogue" in said and "Traceback" not in said
+
+
+@pytest.mark.parametrize("game_id", [g for g in games() if game(g).camera is not None])
+def test_every_game_s_watcher_reads_a_frame_in_which_nothing_moved_as_the_same_picture(
+    game_id: str,
+) -> None:
+    """A still table's next frame (fresh sensor noise, compressed again) is not read again:
+    the watcher takes it as the same picture (what it read stands), for a fraction of a
+    reading's cost; a frame in which something moved is read."""
+    played = game(game_id)
+    scene = played.camera.scene(4)
+    frame = synthetic.render(scene, 4, synthetic.Camera.hard())
+    watcher = played.camera.watcher(CameraSetup(scene.layout, FRAME_SIZE), played.options[0].id)
+    watcher.see(frame, None)
+    read = watcher.last  # every game's watcher keeps what it read of the last frame read
+    assert read is not None
+    noisy = cv2.add(frame, np.random.default_rng(2).normal(0, 3.0, frame.shape), dtype=cv2.CV_8U)
+    _, jpeg = cv2.imencode(".jpg", noisy, [cv2.IMWRITE_JPEG_QUALITY, 70])
+    watcher.see(cv2.imdecode(jpeg, cv2.IMREAD_COLOR), None)
+    assert watcher.last is read
+    watcher.see(synthetic.render(played.camera.scene(5), 4, synthetic.Camera.hard()), None)
+    assert watcher.last is not read

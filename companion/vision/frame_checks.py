@@ -1,6 +1,7 @@
 """Whether a camera frame is worth reading at all, for any game's reader: an image, large
 enough, turned into 8-bit BGR whatever the frame source gave, neither black nor
-overexposed; and where in it a lamp's reflection hides the table (`glare_mask`).
+overexposed; where in it a lamp's reflection hides the table (`glare_mask`); and whether
+it differs from the last frame read at all (`ChangeGate`).
 
 Game-free: a failed check is a key and its parameters, which each game's reader turns into
 its own problem (its words say them), never an exception; the referee must keep running on
@@ -130,3 +131,39 @@ def glared(mask: np.ndarray | None, polygon: np.ndarray) -> bool:
     shape = np.zeros((y1 - y0, x1 - x0), np.uint8)
     cv2.fillPoly(shape, [points - (x0, y0)], 1)
     return bool((mask[y0:y1, x0:x1][shape > 0]).any())
+
+
+class ChangeGate:
+    """Tells whether a frame differs from the last one that was read, so a game's camera
+    can skip reading it while nothing on the table moves. It compares grey thumbnails of
+    about 160x120: each thumbnail pixel averages a square of `step` x `step` frame pixels
+    (81 of a 1456x1088 frame), so sensor noise averages away (to a fraction of a grey level) while
+    a die (~3 thumbnail pixels) moving changes a few of them by tens of grey levels. A
+    whole number of frame pixels per thumbnail pixel is what makes the thumbnail cheap
+    (OpenCV's area resize then only adds squares up): a still frame costs the grey
+    conversion and that, about a tenth of a plain pass (bench/bench_still_frame.py)."""
+
+    def __init__(self, threshold: float = 12.0, pixels: int = 2) -> None:
+        self.threshold = threshold  # grey levels a thumbnail pixel must change by
+        self.pixels = pixels  # how many thumbnail pixels must change
+        self._last: np.ndarray | None = None
+
+    def changed(self, frame_bgr: object) -> bool:
+        """True when the frame should be recognised (and it becomes the reference)."""
+        if not isinstance(frame_bgr, np.ndarray) or frame_bgr.ndim not in (2, 3):
+            return True
+        grey = frame_bgr if frame_bgr.ndim == 2 else cv2.cvtColor(frame_bgr, cv2.COLOR_BGR2GRAY)
+        height, width = grey.shape[:2]
+        step = max(min(width // _THUMB[0], height // _THUMB[1]), 1)
+        size = (width // step, height // step)  # the frame's edge beyond whole squares left out
+        whole = grey[: size[1] * step, : size[0] * step]
+        thumb = cv2.resize(whole, size, interpolation=cv2.INTER_AREA).astype(np.int16)
+        if self._last is not None and self._last.shape == thumb.shape:
+            moved = int((np.abs(thumb - self._last) > self.threshold).sum())
+            if moved < self.pixels:
+                return False
+        self._last = thumb
+        return True
+
+
+_THUMB = (160, 120)  # ChangeGate's thumbnail is at least this large (width, height)

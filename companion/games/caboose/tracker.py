@@ -32,13 +32,13 @@ from companion.games.caboose import cards
 if TYPE_CHECKING:  # recognition pulls in OpenCV: only the FrameReader needs it, when it runs
     import numpy as np
 
-    from companion.games.caboose.vision.frame_checks import ChangeGate
     from companion.games.caboose.vision.observation import (
         Observation,
         SeenCard,
         SeenDie,
         VisionConfig,
     )
+    from companion.vision.frame_checks import ChangeGate
 
 # What a still table can tell, one name per concept (the turn at the table matches on these).
 TABLE_SEEN = "table-seen"  # the first still view: nothing to compare it with
@@ -360,7 +360,7 @@ class FrameReader:
     def __init__(
         self, vision: VisionConfig, tracker: Tracker | None = None, gate: ChangeGate | None = None
     ) -> None:
-        from companion.games.caboose.vision.frame_checks import ChangeGate
+        from companion.vision.frame_checks import ChangeGate
 
         self.vision = vision
         self.tracker = tracker or Tracker()

@@ -31,6 +31,7 @@ from companion.games.switching.vision.reader import (
     reading_layout,
 )
 from companion.vision.dice_art import DIE_MM
+from companion.vision.frame_checks import ChangeGate
 from companion.vision.setup_check import PlayArea
 
 _EDGE_MM = 10.0  # round the board: its edge, which a camera must see whole
@@ -71,6 +72,7 @@ class Camera:
         self.still: BoardSeen | None = None  # the last still board told
         self.last: tuple[BoardSeen | None, Dice | None, tuple[Said, ...]] | None = None
         self.reading: Reading | None = None  # all the reader read of it: the camera's picture
+        self.gate = ChangeGate()  # a frame in which nothing moved is not read again
 
     @classmethod
     def over(cls, setup: CameraSetup, option: str) -> Camera:
@@ -86,8 +88,8 @@ class Camera:
         it has just become still in a view other than the last one told, the dice when they
         lie still and read, and whether they have been off the table (or unread) for as
         many frames."""
-        if frame is not None:
-            self.last = self._read(frame)
+        if frame is not None and (self.gate.changed(frame) or self.last is None):
+            self.last = self._read(frame)  # a frame the gate finds unchanged: as None
         elif self.last is None:
             return []
         board, dice, camera = self.last

@@ -30,6 +30,7 @@ from companion.games.yardmaster.vision.reader import (
     read_yard,
 )
 from companion.games.yardmaster.vision.taught import Catalogue, read_taught
+from companion.vision.frame_checks import ChangeGate
 
 
 def _said(problem: Problem) -> Said:
@@ -85,6 +86,7 @@ class Camera:
         self.edition = edition
         self.config = ReaderConfig(layout=setup.layout, deck=tuple(deck))
         self.catalogue = catalogue
+        self.gate = ChangeGate()  # a frame in which nothing moved is not read again
         self.calibration: Any = None  # the markers found last: a still camera keeps them
         self.recent: list[tuple[TrainSeen, ...]] = []  # the last readings, newest last
         self.still: tuple[TrainSeen, ...] | None = None  # the last still view told
@@ -107,8 +109,8 @@ class Camera:
         """One frame (None: the same picture as before, which counts as one more frame in
         which nothing moved): a `Seen` with what the camera could not see and, when the
         trains have just become still in a view other than the last one told, that view."""
-        if frame is not None:
-            self.last = self._read(frame)
+        if frame is not None and (self.gate.changed(frame) or self.last is None):
+            self.last = self._read(frame)  # a frame the gate finds unchanged: as None
         elif self.last is None:
             return []
         view, camera, clear = self.last

@@ -11,13 +11,12 @@ import pytest
 
 from companion.games.caboose.follow import FollowConfig
 from companion.games.caboose.scenes import PlacedCard, Scene, random_scene, render
-from companion.games.caboose.vision.frame_checks import ChangeGate
 from companion.games.caboose.vision.observation import Observation, VisionConfig
 from companion.games.caboose.vision.observe import observe
 from companion.games.caboose.vision.problems import Problem
 from companion.pose import Pose
 from companion.synthetic import Camera, Hand, PlacedDie, camera_view
-from companion.vision.frame_checks import colourless
+from companion.vision.frame_checks import ChangeGate, colourless
 from tests.vision.scenes import explicit_frame, explicit_scene, random_frame
 
 

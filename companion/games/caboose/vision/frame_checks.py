@@ -1,6 +1,7 @@
 """Whether a frame is worth looking at before any card is looked for in it: an image at
 all, large enough, in colour, of the size the camera was set to, neither black nor
-overexposed; and `ChangeGate`, whether it differs from the last frame recognised at all.
+overexposed (whether it differs from the last frame recognised at all is every game's:
+companion/vision/frame_checks.py `ChangeGate`).
 
 A failed check is a `Problem` a player can act on (the light, the lens, the camera's
 mode), never an exception: the referee must keep running on whatever the camera gives.
@@ -63,39 +64,3 @@ def colour_problem(frame: np.ndarray) -> Problem | None:
     is told why they are not seen (30 hard tables through a grey camera, seed 900: cards
     99.5 %, the caboose 0 of 30, drawn dice 47 % read and none wrong yet sure)."""
     return Problem("no_colour") if colourless(frame) else None
-
-
-class ChangeGate:
-    """Tells whether a frame differs from the last one that was recognised, so a caller can
-    skip `observe` while nothing on the table moves. It compares grey thumbnails of about
-    160x120: each thumbnail pixel averages a square of `step` x `step` frame pixels (81 of
-    a 1456x1088 frame), so sensor noise averages away (to a fraction of a grey level) while
-    a die (~3 thumbnail pixels) moving changes a few of them by tens of grey levels. A
-    whole number of frame pixels per thumbnail pixel is what makes the thumbnail cheap
-    (OpenCV's area resize then only adds squares up): a still frame costs the grey
-    conversion and that, about a tenth of a plain pass (bench/bench_still_frame.py)."""
-
-    def __init__(self, threshold: float = 12.0, pixels: int = 2) -> None:
-        self.threshold = threshold  # grey levels a thumbnail pixel must change by
-        self.pixels = pixels  # how many thumbnail pixels must change
-        self._last: np.ndarray | None = None
-
-    def changed(self, frame_bgr: object) -> bool:
-        """True when the frame should be recognised (and it becomes the reference)."""
-        if not isinstance(frame_bgr, np.ndarray) or frame_bgr.ndim not in (2, 3):
-            return True
-        grey = frame_bgr if frame_bgr.ndim == 2 else cv2.cvtColor(frame_bgr, cv2.COLOR_BGR2GRAY)
-        height, width = grey.shape[:2]
-        step = max(min(width // _THUMB[0], height // _THUMB[1]), 1)
-        size = (width // step, height // step)  # the frame's edge beyond whole squares left out
-        whole = grey[: size[1] * step, : size[0] * step]
-        thumb = cv2.resize(whole, size, interpolation=cv2.INTER_AREA).astype(np.int16)
-        if self._last is not None and self._last.shape == thumb.shape:
-            moved = int((np.abs(thumb - self._last) > self.threshold).sum())
-            if moved < self.pixels:
-                return False
-        self._last = thumb
-        return True
-
-
-_THUMB = (160, 120)  # ChangeGate's thumbnail is at least this large (width, height)
