@@ -54,6 +54,14 @@ def before(scene: synthetic.Scene, change: str) -> synthetic.Scene | None:
     return replace(scene, cards=cards, railway=railway, caboose=caboose)
 
 
+def next_frame(drawn: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The frame `drawn` as a still camera gives it again: fresh sensor noise, compressed
+    again."""
+    noisy = cv2.add(drawn, rng.normal(0, _NOISE, drawn.shape), dtype=cv2.CV_8U)
+    _, jpeg = cv2.imencode(".jpg", noisy, [cv2.IMWRITE_JPEG_QUALITY, _JPEG_QUALITY])
+    return cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
+
+
 def next_frames(tables: int, seed: int) -> dict[str, dict]:
     """Per change and way: CPU ms medians, the ratio to the plain pass, and the scores."""
     cv2.setNumThreads(1)
@@ -74,10 +82,7 @@ def next_frames(tables: int, seed: int) -> dict[str, dict]:
             last = observe(
                 synthetic.render(earlier, seed + i, camera), config, back=(back.x, back.y)
             )
-            drawn = synthetic.render(scene, seed + i, camera)
-            noisy = cv2.add(drawn, rng.normal(0, _NOISE, drawn.shape), dtype=cv2.CV_8U)
-            _, jpeg = cv2.imencode(".jpg", noisy, [cv2.IMWRITE_JPEG_QUALITY, _JPEG_QUALITY])
-            frame = cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
+            frame = next_frame(synthetic.render(scene, seed + i, camera), rng)
             at = (back.x, back.y)
             calls = {
                 "plain pass": partial(plain_pass, frame),

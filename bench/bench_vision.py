@@ -16,9 +16,11 @@ import argparse
 import platform
 import statistics
 import time
+from functools import partial
 
 import cv2
 import numpy as np
+from bench_next_frame import before, next_frame
 from stage_profile import Stages
 
 from companion.games.caboose import scenes as synthetic
@@ -28,10 +30,14 @@ from companion.games.caboose.vision.observation import VisionConfig
 from companion.vision.plain_pass import plain_pass
 
 
-def stages(scenes: int, seed: int, glare: float | None = None) -> tuple[dict[str, float], float]:
+def stages(
+    scenes: int, seed: int, glare: float | None = None, after: str | None = None
+) -> tuple[dict[str, float], float]:
     """Median CPU ms of each step of `observe` on eval-vision's hard tables (timed on its
     own path, stage_profile.py), and the median CPU ms of the plain pass over the same
-    frames: each frame a new camera, as eval-vision times it."""
+    frames: each frame a new camera, as eval-vision times it; or, `after` a change ("dice"
+    thrown, a "card" laid: bench_next_frame.py), the next frame of a camera that did not
+    move, read with the last frame's reading lent, as the service reads it."""
     config = VisionConfig.for_edition("rollecate")
     camera = synthetic.Camera.preset("hard", glare=glare)
     profile = Stages()
@@ -40,15 +46,26 @@ def stages(scenes: int, seed: int, glare: float | None = None) -> tuple[dict[str
     plain = []
     warm = synthetic.random_scene(seed + scenes, "rollecate", n_cards=3, n_dice=1)
     observe.observe(synthetic.render(warm, seed + scenes, camera), config)
+    rng = np.random.default_rng(seed)
     with profile.timing():
         for i in range(scenes):
             scene = synthetic.random_scene(seed + i, "rollecate", loose_cards=1)
-            frame = synthetic.render(scene, seed + i, camera)
             back = scene.cards[scene.railway[0]].pose
+            at = (back.x, back.y)
+            last = None
+            if after is not None:
+                earlier = before(scene, after)
+                if earlier is None:
+                    continue
+                last = observe.observe(synthetic.render(earlier, seed + i, camera), config, back=at)
+            frame = synthetic.render(scene, seed + i, camera)
+            if last is not None:
+                frame = next_frame(frame, rng)
             start = time.process_time()
             plain_pass(frame)
             plain.append((time.process_time() - start) * 1000)
-            profile.frame(lambda f=frame, b=back: observe.observe(f, config, back=(b.x, b.y)))
+            lent = {} if last is None else {"calibration": last.calibration, "previous": last}
+            profile.frame(partial(observe.observe, frame, config, back=at, **lent))
     return profile.medians(), statistics.median(plain)
 
 
@@ -85,12 +102,18 @@ def main() -> None:
     parser.add_argument(
         "--glare", type=float, help="with --profile: glare on every table, at most this share"
     )
+    parser.add_argument(
+        "--after",
+        choices=("dice", "card"),
+        help="with --profile: the next frame of a still camera after dice were thrown or a "
+        "card was laid, the last reading lent (bench_next_frame.py)",
+    )
     args = parser.parse_args()
     cv2.setNumThreads(1)
     print(f"machine: {platform.machine()}, Python {platform.python_version()}, "
           f"OpenCV {cv2.__version__}, numpy {np.__version__}, one thread\n")  # fmt: skip
     if args.profile:
-        print_stages(args.scenes, args.seed, args.glare)
+        print_stages(args.scenes, args.seed, args.glare, args.after)
         return
     print(
         "| difficulty | scenes | cards | cards right | railway exact | caboose right | "
@@ -113,9 +136,11 @@ def main() -> None:
     print_stages(min(args.scenes, 30), args.seed)
 
 
-def print_stages(scenes: int, seed: int, glare: float | None = None) -> None:
+def print_stages(
+    scenes: int, seed: int, glare: float | None = None, after: str | None = None
+) -> None:
     """The table of `stages`, with the plain pass beside it and each step as its share."""
-    results, plain = stages(scenes, seed, glare)
+    results, plain = stages(scenes, seed, glare, after)
     print(f"\nCPU ms per step of `observe`, median over {scenes} hard tables (seed {seed}), "
           f"and as a ratio to the plain pass over the same frames ({plain:.2f} ms):\n")  # fmt: skip
     print("| step | CPU ms | x plain pass |")
