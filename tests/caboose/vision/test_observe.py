@@ -383,3 +383,18 @@ def test_the_next_frame_of_a_still_camera_reads_what_changed_as_a_fresh_frame_wo
     laid, fresh = read(scene, shorter)
     assert laid == fresh
     assert len(laid.railway) == len(shorter.railway) + 1 == len(scene.railway)
+
+
+def test_a_card_read_only_once_laid_flat_is_read_so_on_the_next_frame_too() -> None:
+    """Under a lamp's glare a card matched weakly is read only once laid flat (_laid_flat);
+    the next frame lends it the match as it was before that, so it is laid flat and read
+    again, not dropped as unreadable (seed 3142: the 4/c by the glare)."""
+    scene = random_scene(3142, loose_cards=1)
+    camera = Camera.preset("hard", glare=0.03)
+    back = (scene.cards[scene.railway[0]].pose.x, scene.cards[scene.railway[0]].pose.y)
+    before = observe(render(replace(scene, dice=()), 3142, camera), back=back)
+    frame = render(scene, 3142, camera)
+    lent = observe(frame, calibration=before.calibration, back=back, previous=before)
+    fresh = observe(frame, calibration=before.calibration, back=back)
+    assert [p.key for p in lent.problems] == [p.key for p in fresh.problems] == ["glare"]
+    assert [c.code for c in lent.cards] == [c.code for c in fresh.cards]

@@ -220,6 +220,7 @@ def _recognise(
         config.card_mm,
         lambda some: match_faces(top, some, config, token, washed=washed),
     )
+    found = (poses, matches)  # the next frame lends these, and lays the weak ones flat again
     if outlines is None:  # our design: a weak match may be a card that does not lie flat
         top, matches = _laid_flat(top, poses, matches, config, token, calibration)
     seen: list[SeenCard] = []
@@ -253,7 +254,6 @@ def _recognise(
             change,
         )
     dice = [die for die in dice if not _in_glare(glare, die.position, k)]
-    found = (poses, matches)
     seen, unread = _read_under_dice(top, config, seen, dice, token, washed)
     unreadable += unread
     railway = railway_order(seen, config.card_mm, back, apart)

@@ -43,8 +43,9 @@ _DIE_HALF_MM = 15.0  # a die's blob reaches this far from its centre (two dice s
 class Memo:
     """What one frame's reading leaves for the next frame of the same camera: the
     calibration and configuration it was read with, its top-down grey image in squares,
-    each card frame found with the face matched there (as matched: before a half turn),
-    and the dice read."""
+    each card frame found with the face matched there (as matched: before a half turn, and
+    before a weak match was laid flat, which the next frame then does again), and the dice
+    read."""
 
     calibration: Calibration
     config: VisionConfig
@@ -155,7 +156,7 @@ def changes(
 ) -> Changes | None:
     """Where the picture changed since `memo`'s frame, or None when nothing of it can be
     taken (no memo, another camera position or configuration, another image size)."""
-    if memo is None or memo.calibration is not calibration or memo.config is not config:
+    if memo is None or memo.calibration is not calibration or memo.config != config:
         return None
     if memo.squares.shape != now.shape:
         return None
