@@ -18,8 +18,6 @@ and each reading is scored as eval-vision scores it (cards, railway, caboose, di
 
 from __future__ import annotations
 
-import argparse
-import platform
 import statistics
 import time
 from dataclasses import replace
@@ -27,6 +25,7 @@ from functools import partial
 
 import cv2
 import numpy as np
+from stage_profile import machine, tables_parser
 
 from companion.games.caboose import scenes as synthetic
 from companion.games.caboose.vision.eval_vision import score_scene
@@ -114,12 +113,9 @@ def next_frames(tables: int, seed: int) -> dict[str, dict]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--tables", type=int, default=30)
-    parser.add_argument("--seed", type=int, default=1000)
+    parser = tables_parser(__doc__, 1000)
     args = parser.parse_args()
-    print(f"machine: {platform.machine()}, Python {platform.python_version()}, "
-          f"OpenCV {cv2.__version__}, numpy {np.__version__}, one thread\n")  # fmt: skip
+    print(machine())
     print("| change | read as | frames | CPU p50 | x plain pass p50 | cards right | "
           "railway exact | caboose right | dice right |")  # fmt: skip
     print("|---|---|---|---|---|---|---|---|---|")

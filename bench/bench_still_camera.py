@@ -13,8 +13,6 @@ it takes from the last frame read, is bench_next_frame.py's.
 
 from __future__ import annotations
 
-import argparse
-import platform
 import statistics
 import time
 from collections.abc import Callable
@@ -23,6 +21,7 @@ from functools import partial
 import cv2
 import numpy as np
 from bench_next_frame import next_frame
+from stage_profile import machine, tables_parser
 
 from companion.games.switching import scenes as switching
 from companion.games.switching.vision.reader import read_board
@@ -77,12 +76,9 @@ def still_camera(game: str, tables: int, seed: int) -> dict[str, float]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--tables", type=int, default=30)
-    parser.add_argument("--seed", type=int, default=9000)
+    parser = tables_parser(__doc__, 9000)
     args = parser.parse_args()
-    print(f"machine: {platform.machine()}, Python {platform.python_version()}, "
-          f"OpenCV {cv2.__version__}, numpy {np.__version__}, one thread\n")  # fmt: skip
+    print(machine())
     print("| game | tables | new camera CPU p50 | same camera's next frame | plain pass p50 |")
     print("|---|---|---|---|---|")
     for game in ("switching", "yardmaster"):

@@ -14,13 +14,12 @@ rest. OpenCV runs on one thread.
 
 from __future__ import annotations
 
-import argparse
-import platform
 import statistics
 import time
 
 import cv2
 import numpy as np
+from stage_profile import machine, tables_parser
 
 from companion.games import game, games
 from companion.games.protocol import CameraSetup
@@ -68,13 +67,10 @@ def still_frames(game_id: str, tables: int, frames: int, seed: int) -> dict[str,
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--tables", type=int, default=30)
+    parser = tables_parser(__doc__, 1000)
     parser.add_argument("--frames", type=int, default=5, help="still frames per table")
-    parser.add_argument("--seed", type=int, default=1000)
     args = parser.parse_args()
-    print(f"machine: {platform.machine()}, Python {platform.python_version()}, "
-          f"OpenCV {cv2.__version__}, numpy {np.__version__}, one thread\n")  # fmt: skip
+    print(machine())
     print("| game | still frames | read again | still frame CPU p50 | plain pass p50 | ratio |")
     print("|---|---|---|---|---|---|")
     for game_id in games():

@@ -10,11 +10,34 @@ is the frame's "rest" (`Stages.frame`).
 
 from __future__ import annotations
 
+import argparse
+import platform
 import statistics
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from types import ModuleType
+
+import cv2
+import numpy as np
+
+
+def tables_parser(doc: str | None, seed: int) -> argparse.ArgumentParser:
+    """The command line of a bench over synthetic tables: how many (`--tables`) from which
+    seed (`--seed`)."""
+    parser = argparse.ArgumentParser(description=doc)
+    parser.add_argument("--tables", type=int, default=30)
+    parser.add_argument("--seed", type=int, default=seed)
+    return parser
+
+
+def machine() -> str:
+    """The line each bench prints first: what it ran on (its figures are ratios, but the
+    versions say which code paths OpenCV and numpy took)."""
+    return (
+        f"machine: {platform.machine()}, Python {platform.python_version()}, "
+        f"OpenCV {cv2.__version__}, numpy {np.__version__}, one thread\n"
+    )
 
 
 class Stages:
