@@ -454,9 +454,16 @@ class _Turn:
         self.pile = list(pile)
 
 
-def apply(state: GameState, action: Action) -> tuple[GameState, tuple[Event, ...]]:
+def apply(
+    state: GameState, action: Action, *, laid_by_rules: bool = False
+) -> tuple[GameState, tuple[Event, ...]]:
     """The state after one whole turn, and what happened in it. Raises RuleError naming the
-    rule when the action is illegal; `state` is never changed."""
+    rule when the action is illegal; `state` is never changed.
+
+    `laid_by_rules` says a play's poses are ones `geometry.legal_placements` gave for this
+    state (as the bots lay their cards): they are then not checked against the table again,
+    a simulated game's costliest check. Poses from outside (the camera, a record, a page)
+    are always checked: replaying a simulated record checks every one of its turns."""
     if state.over:
         raise RuleError("R-14", "the game is over: no more turns", key="game_over")
     turn = _Turn(state)
@@ -474,7 +481,7 @@ def apply(state: GameState, action: Action) -> tuple[GameState, tuple[Event, ...
     if isinstance(action, Pass):
         _pass(turn, action)
     elif isinstance(action, Play):
-        _play(turn, action)
+        _play(turn, action, laid_by_rules)
     elif isinstance(action, Chaos):
         _chaos(turn, action)
     else:
@@ -581,7 +588,7 @@ def _pass(turn: _Turn, action: Pass) -> None:
     turn.take_penalties(1, "pass")
 
 
-def _play(turn: _Turn, action: Play) -> None:
+def _play(turn: _Turn, action: Play, laid_by_rules: bool = False) -> None:
     edition = turn.edition
     if not action.cards:
         raise RuleError("hand", "a play needs at least one card", key="play_empty")
@@ -605,7 +612,7 @@ def _play(turn: _Turn, action: Play) -> None:
             key="values_differ",
             params={"new": new, "front": front, "gap": edition.forbidden_difference},
         )
-    poses = _placement(turn, played, action.place)
+    poses = _placement(turn, played, action.place, laid_by_rules)
     laura = turn.state.player.laura
     dice = dice_to_roll(turn.state, played)
     _check_roll(edition, dice, action.roll)
@@ -621,7 +628,7 @@ def _play(turn: _Turn, action: Play) -> None:
         turn.take_penalties(1 if laura else missing, "derail")
 
 
-def _placement(turn: _Turn, played: list[str], place) -> list:
+def _placement(turn: _Turn, played: list[str], place, laid_by_rules: bool) -> list:
     if place is None:
         return [None] * len(played)
     if len(place) != len(played):
@@ -631,6 +638,8 @@ def _placement(turn: _Turn, played: list[str], place) -> list:
             key="placement_count",
             params={"positions": len(place), "cards": len(played)},
         )
+    if laid_by_rules:
+        return list(place)
     try:
         geometry.check_play(turn.edition, turn.railway, turn.layout, played, place)
     except geometry.PlacementError as error:
