@@ -39,7 +39,7 @@ def turns(
         action = policies[state.to_move % len(policies)](state)
         if isinstance(action, Play):
             count = dice_to_roll(state, action.cards)
-            roll = tuple(dice.choice(faces) for _ in range(count))
+            roll = tuple([dice.choice(faces) for _ in range(count)])
             # The constructor, not dataclasses.replace: several times cheaper, every turn.
             action = Play(action.cards, roll, action.order, action.place, action.drawn)
         state, events = apply(state, action, laid_by_rules=True)
