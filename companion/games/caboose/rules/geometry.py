@@ -95,10 +95,10 @@ def open_ends(
     own pose is unknown, none is known."""
     if not railway or not layout or layout[-1] is None:
         return ()
-    front = rail_ends(railway[-1], layout[-1], size)
+    front = _ends(cards.shape(railway[-1]), layout[-1], size)  # rail_ends, one call less
     if len(railway) < 2 or layout[-2] is None:
         return front
-    p0, p1 = rail_ends(railway[-2], layout[-2], size)
+    p0, p1 = _ends(cards.shape(railway[-2]), layout[-2], size)
     f0, f1 = front
     first_joined = min(_distance(f0, p0), _distance(f0, p1)) <= min(
         _distance(f1, p0), _distance(f1, p1)

@@ -137,8 +137,12 @@ def _counts_for(
     reach = dice * max(faces)  # no roll goes further
     room = railway_len + len(played) - 1 - caboose
     first = railway_len - caboose  # steps to the first played card
-    broken = tuple(step for step in ahead if step <= reach) + tuple(
-        first + i for i in _broken_in(tuple(played)) if first + i <= reach
+    own = _broken_in(tuple(played))
+    broken = (
+        tuple(step for step in ahead if step <= reach)
+        + tuple(first + i for i in own if first + i <= reach)
+        if ahead or own
+        else ()  # most plays: no broken track within reach, no generator to make
     )
     # More cards to pay with than any roll can owe change nothing: clamp them, so the cache
     # is shared.
