@@ -297,6 +297,9 @@ def _take_from_hand(hand: tuple[str, ...], wanted: Sequence[str]) -> tuple[list[
             cards.parse(code)
         except cards.CardCodeError as error:
             raise RuleError("hand", str(error)) from None
+        if "/" in code and code in left:  # a code naming its shape matches only itself
+            taken.append(left.pop(left.index(code)))
+            continue
         for index, held in enumerate(left):
             if cards.matches(code, held):
                 taken.append(left.pop(index))
