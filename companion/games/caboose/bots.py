@@ -35,6 +35,7 @@ def _lay(
     options = _first_placements(state, played[0], first) if played else []
     if options:
         poses.append(options[0])
+    if options and len(played) > 1:
         poses += geometry.extend(
             state.edition, [*state.railway, played[0]], [*state.layout, options[0]], played[1:]
         )

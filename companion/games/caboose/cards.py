@@ -39,22 +39,31 @@ def parse(code: str) -> tuple[int, str, str | None]:
     return _parse(code)
 
 
+# Each of these is asked many times a turn (bots, odds, discard order) of the same few
+# dozen codes: each answer is cached, as `_parse` is; a bad code raises and is not kept.
+
+
+@cache
 def value(code: str) -> int:
     return _parse(code)[0]
 
 
+@cache
 def kind(code: str) -> str:
     return _parse(code)[1]
 
 
+@cache
 def shape(code: str) -> str | None:
     return _parse(code)[2]
 
 
+@cache
 def is_broken(code: str) -> bool:
     return _parse(code)[1] == BROKEN
 
 
+@cache
 def is_chaos(code: str) -> bool:
     return _parse(code)[1] == CHAOS
 

@@ -236,7 +236,7 @@ def to_turn(action: Action, events: Iterable[Event] = ()) -> dict[str, Any]:
     else:
         turn = {"play": list(action.cards), "roll": list(action.roll)}
         if action.place is not None:
-            turn["place"] = [_rounded(p.as_list()) for p in action.place]
+            turn["place"] = [_rounded(p) for p in action.place]
     if action.order is not None:
         turn["order"] = list(action.order)
     drawn = [e.cards[0] for e in events if e.what == TOOK and e.detail["source"] == "reshuffled"]
@@ -245,7 +245,7 @@ def to_turn(action: Action, events: Iterable[Event] = ()) -> dict[str, Any]:
     return turn
 
 
-def _rounded(values: list[float]) -> list[float]:
+def _rounded(values: Sequence[float]) -> list[float]:
     return [round(v, 2) if math.isfinite(v) else v for v in values]
 
 

@@ -30,17 +30,19 @@ def turns(
     state: GameState, policies: Sequence[Callable[[GameState], Action]], seed: int | str
 ) -> Iterator[tuple[GameState, Action, tuple[Event, ...]]]:
     """Yield (state after, action, events) turn after turn until the game is over: bots
-    choose, a generator seeded by `seed` rolls the dice."""
+    choose, a generator seeded by `seed` rolls the dice. The policies lay cards where
+    `geometry.legal_placements` puts them, as the bots do, so `apply` does not check the
+    poses again (`laid_by_rules`); the record of the game is checked whole when replayed."""
     dice = random.Random(f"{seed}/dice")
     faces = state.edition.die_faces
     while not state.over:
         action = policies[state.to_move % len(policies)](state)
         if isinstance(action, Play):
             count = dice_to_roll(state, action.cards)
-            roll = tuple(dice.choice(faces) for _ in range(count))
+            roll = tuple([dice.choice(faces) for _ in range(count)])
             # The constructor, not dataclasses.replace: several times cheaper, every turn.
             action = Play(action.cards, roll, action.order, action.place, action.drawn)
-        state, events = apply(state, action)
+        state, events = apply(state, action, laid_by_rules=True)
         yield state, action, events
 
 

@@ -47,6 +47,20 @@ def test_every_distinct_legal_play_is_listed_once():
     assert len(found) == len(set(found)) == 6
 
 
+def test_legal_plays_are_the_same_in_any_order_of_the_hand_and_each_answer_is_the_callers():
+    """They are cached by the cards held: the order of the hand changes nothing, and a
+    caller that changes its list does not change the next answer."""
+    edition = load("rollecate")
+    hand = ["3/s", "1", "3x/c", "C2", "3/c", "4", "1x"]
+    first = legal_plays(edition, "2", hand)
+    for shuffled in (hand[::-1], sorted(hand), hand[3:] + hand[:3]):
+        assert legal_plays(edition, "2", shuffled) == first
+    first.clear()
+    again = legal_plays(edition, "2", hand)
+    assert ("3/c", "3/s", "3x/c") in again and ("4",) not in again
+    assert legal_plays(load("loose-caboose"), "2", hand) != again  # no forbidden gap there
+
+
 # Tables where every rule of a derailment's cost is at work: broken tracks ahead and among
 # the cards played (R-4), rolls past the front (R-5), too few cards behind the caboose
 # (R-2: the others stop at its card), Loose Caboose's draw and discard piles (R-3).

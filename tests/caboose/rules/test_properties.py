@@ -8,8 +8,9 @@ from hypothesis import strategies as st
 from companion.games.caboose import cards
 from companion.games.caboose.bots import POLICIES
 from companion.games.caboose.record import parse, replay, summary
-from companion.games.caboose.rules.engine import deal
+from companion.games.caboose.rules.engine import apply, deal
 from companion.games.caboose.rules.scoring import counted, score
+from companion.games.caboose.rules.state import Play
 from companion.games.caboose.simulate import play_game, turns
 
 games = st.sampled_from(
@@ -66,3 +67,18 @@ def test_scores_equal_a_recount_and_replay_reproduces_the_game(game, mix, seed):
     replayed = replay(parse(result.record.dumps()))
     assert replayed.error is None
     assert summary(replayed.state, []) == summary(state, [])
+
+
+@settings(max_examples=30, deadline=None)
+@given(games, policy_mixes, st.integers(0, 10**6))
+def test_a_turn_laid_by_the_rules_is_the_turn_the_table_check_accepts(game, mix, seed):
+    """Simulated games skip the placement check (`laid_by_rules`): every bot play passes it
+    anyway, and the turn comes out the same either way."""
+    edition, players, variant = game
+    state = deal(edition, [f"P{i}" for i in range(players)], seed, variant)
+    plays = 0
+    for after, action, events in turns(state, [POLICIES[p] for p in mix], seed):
+        assert apply(state, action) == (after, events)
+        plays += isinstance(action, Play) and action.place is not None
+        state = after
+    assert plays

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 from importlib import resources
 from importlib.resources.abc import Traversable
 from typing import Any
@@ -66,11 +66,17 @@ class Edition:
 
     def dice_for(self, played: list[str] | tuple[str, ...]) -> int:
         """How many dice a play rolls: the value (Loose Caboose) or the sum (the others)."""
-        if not played:
-            return 0
-        if self.dice_by_sum:
-            return sum(cards.value(code) for code in played)
-        return cards.value(played[0])
+        return _dice_for(self.dice_by_sum, tuple(played))
+
+
+@lru_cache(maxsize=4096)
+def _dice_for(by_sum: bool, played: tuple[str, ...]) -> int:
+    """`Edition.dice_for`, once per play: bots weigh every legal play on every turn."""
+    if not played:
+        return 0
+    if by_sum:
+        return sum(cards.value(code) for code in played)
+    return cards.value(played[0])
 
 
 def _variants(raw: Iterable[dict[str, Any]]) -> dict[str, Variant]:

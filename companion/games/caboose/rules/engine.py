@@ -11,6 +11,7 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
+from functools import lru_cache
 
 from companion.games.caboose import cards
 from companion.games.caboose.rules import discard, geometry
@@ -267,13 +268,13 @@ def _fits_first_railway(edition: Edition, railway: list[str], code: str) -> bool
 
 
 def _differ_forbidden(edition: Edition, a: str, b: str) -> bool:
-    return values_differ_forbidden(edition, cards.value(a), cards.value(b))
+    return gap_forbids(edition.forbidden_difference, cards.value(a), cards.value(b))
 
 
-def values_differ_forbidden(edition: Edition, a: int, b: int) -> bool:
-    """Whether cards of values `a` and `b` may not be joined: Rollecate's and LOK'n'ROLL's
-    adjacent values never differ by the edition's gap (R-11)."""
-    gap = edition.forbidden_difference
+def gap_forbids(gap: int | None, a: int, b: int) -> bool:
+    """Whether cards of values `a` and `b` may not be joined, given the edition's forbidden
+    gap (None: none): Rollecate's and LOK'n'ROLL's adjacent values never differ by it
+    (R-11). By the gap alone, not the edition, so that callers can cache by it."""
     return gap is not None and abs(a - b) == gap
 
 
@@ -296,6 +297,9 @@ def _take_from_hand(hand: tuple[str, ...], wanted: Sequence[str]) -> tuple[list[
             cards.parse(code)
         except cards.CardCodeError as error:
             raise RuleError("hand", str(error)) from None
+        if "/" in code and code in left:  # a code naming its shape matches only itself
+            taken.append(left.pop(left.index(code)))
+            continue
         for index, held in enumerate(left):
             if cards.matches(code, held):
                 taken.append(left.pop(index))
@@ -345,17 +349,19 @@ class _Turn:
         self.state = state
         self.edition = state.edition
         self.seat_index = state.to_move
-        seat = state.player
+        self.seat = seat = state.player
         self.hand = list(seat.hand)
-        self.pile = list(seat.pile)
-        self.banked = list(seat.banked)
+        # The hand and the draw pile change every turn and are lists; the rest are the
+        # state's own tuples, replaced when they change (most turns leave most alone).
+        self.pile = seat.pile
+        self.banked = seat.banked
         self.derailments = seat.derailments
-        self.railway = list(state.railway)
-        self.layout = list(state.layout) if state.layout else [None] * len(state.railway)
+        self.railway = state.railway
+        self.layout = state.layout or (None,) * len(state.railway)
         self.caboose = state.caboose
         self.draw = list(state.draw)
-        self.discard = list(state.discard)
-        self.out = list(state.out)
+        self.discard = state.discard
+        self.out = state.out
         self.taken: list[str] = []  # Rollecate/LOK'n'ROLL: onto the pile at the end of the turn
         self.requested_drawn: tuple[str, ...] = ()
         self.drawn_from_reshuffle: list[str] = []
@@ -392,9 +398,11 @@ class _Turn:
     def take_penalties(self, count: int, cause: str) -> None:
         """Take cards one by one from the back (R-2); Loose Caboose then the draw pile, then
         the reshuffled discard pile (R-3); the others stop at the caboose's card."""
+        if not count:
+            return
         from_railway, _ = penalties_paid(count, self.caboose)
         taken, left = penalty_cards(self.railway, from_railway)
-        self.railway, self.layout = list(left), self.layout[from_railway:]
+        self.railway, self.layout = left, self.layout[from_railway:]
         self.caboose -= from_railway
         for code in taken:
             self.took(code, "railway", cause)
@@ -419,7 +427,7 @@ class _Turn:
         """R-3: the discard pile becomes the draw pile. The players shuffle it at the table;
         the record's `drawn` says which cards came, else they come oldest first."""
         if not self.draw:
-            self.draw, self.discard = self.discard, []
+            self.draw, self.discard = list(self.discard), ()
             self.reshuffled = True
             self.event(RESHUFFLED, number=len(self.draw))
         wanted = self.requested_drawn[len(self.drawn_from_reshuffle) :]
@@ -436,9 +444,9 @@ class _Turn:
         """A penalty card reaches the player: at once in Loose Caboose and for Laura,
         at the end of the turn in the others."""
         if self.edition.bank_broken and cause == "broken":
-            self.banked.append(code)
+            self.banked += (code,)
             self.event(BANKED, (code,))
-        elif self.edition.cancel_at_once or self.state.player.laura:
+        elif self.edition.cancel_at_once or self.seat.laura:
             self.pile_up((code,))
         else:
             self.taken.append(code)
@@ -449,14 +457,24 @@ class _Turn:
             if top is None:
                 self.event(PILED, (card,))
             else:
-                self.discard += [top, card]
+                self.discard += (top, card)
                 self.event(CANCELLED, (card, top))
-        self.pile = list(pile)
+        self.pile = pile
 
 
-def apply(state: GameState, action: Action) -> tuple[GameState, tuple[Event, ...]]:
+_PASS_OR_PLAY = (Pass, Play)  # the turns that may take penalty cards
+
+
+def apply(
+    state: GameState, action: Action, *, laid_by_rules: bool = False
+) -> tuple[GameState, tuple[Event, ...]]:
     """The state after one whole turn, and what happened in it. Raises RuleError naming the
-    rule when the action is illegal; `state` is never changed."""
+    rule when the action is illegal; `state` is never changed.
+
+    `laid_by_rules` says a play's poses are ones `geometry.legal_placements` gave for this
+    state (as the bots lay their cards): they are then not checked against the table again,
+    a simulated game's costliest check. Poses from outside (the camera, a record, a page)
+    are always checked: replaying a simulated record checks every one of its turns."""
     if state.over:
         raise RuleError("R-14", "the game is over: no more turns", key="game_over")
     turn = _Turn(state)
@@ -469,19 +487,19 @@ def apply(state: GameState, action: Action) -> tuple[GameState, tuple[Event, ...
         turn.emptied_draw = True
     if seat.laura:
         _check_laura(state, action)
-    if isinstance(action, Pass | Play) and action.order is not None:
+    if isinstance(action, _PASS_OR_PLAY) and action.order is not None:
         _check_order_is_the_players(state)
     if isinstance(action, Pass):
         _pass(turn, action)
     elif isinstance(action, Play):
-        _play(turn, action)
+        _play(turn, action, laid_by_rules)
     elif isinstance(action, Chaos):
         _chaos(turn, action)
     else:
         raise RuleError("hand", f"{action!r} is not a turn: pass, play or chaos")
-    if isinstance(action, Pass | Play) and turn.taken:
+    if isinstance(action, _PASS_OR_PLAY) and turn.taken:
         _discard_taken(turn, action.order)
-    elif isinstance(action, Pass | Play) and action.order:
+    elif isinstance(action, _PASS_OR_PLAY) and action.order:
         raise RuleError(
             "R-7", "an order was given but no penalty cards were taken", key="order_unneeded"
         )
@@ -573,15 +591,15 @@ def _say_action(action: Action) -> str:
 def _pass(turn: _Turn, action: Pass) -> None:
     turn.requested_drawn = tuple(action.drawn)
     turn.event(PASSED)
-    if turn.state.player.laura and turn.hand:
+    if turn.seat.laura and turn.hand:
         code = turn.hand.pop()  # R-10: the card she could not play leaves the game
-        turn.out.append(code)
+        turn.out += (code,)
         turn.event(LEFT_GAME, (code,))
     turn.move(1, may_derail=False)
     turn.take_penalties(1, "pass")
 
 
-def _play(turn: _Turn, action: Play) -> None:
+def _play(turn: _Turn, action: Play, laid_by_rules: bool = False) -> None:
     edition = turn.edition
     if not action.cards:
         raise RuleError("hand", "a play needs at least one card", key="play_empty")
@@ -605,13 +623,13 @@ def _play(turn: _Turn, action: Play) -> None:
             key="values_differ",
             params={"new": new, "front": front, "gap": edition.forbidden_difference},
         )
-    poses = _placement(turn, played, action.place)
-    laura = turn.state.player.laura
+    poses = _placement(turn, played, action.place, laid_by_rules)
+    laura = turn.seat.laura
     dice = dice_to_roll(turn.state, played)
     _check_roll(edition, dice, action.roll)
     turn.requested_drawn = tuple(action.drawn)
-    turn.railway += played
-    turn.layout += poses
+    turn.railway += tuple(played)
+    turn.layout += tuple(poses)
     turn.event(PLAYED, tuple(played))
     steps = cards.value(played[0]) if laura else sum(action.roll)
     if not laura:
@@ -621,7 +639,7 @@ def _play(turn: _Turn, action: Play) -> None:
         turn.take_penalties(1 if laura else missing, "derail")
 
 
-def _placement(turn: _Turn, played: list[str], place) -> list:
+def _placement(turn: _Turn, played: list[str], place, laid_by_rules: bool) -> list:
     if place is None:
         return [None] * len(played)
     if len(place) != len(played):
@@ -631,6 +649,8 @@ def _placement(turn: _Turn, played: list[str], place) -> list:
             key="placement_count",
             params={"positions": len(place), "cards": len(played)},
         )
+    if laid_by_rules:
+        return list(place)
     try:
         geometry.check_play(turn.edition, turn.railway, turn.layout, played, place)
     except geometry.PlacementError as error:
@@ -639,7 +659,7 @@ def _placement(turn: _Turn, played: list[str], place) -> list:
 
 
 def _check_roll(edition: Edition, dice: int, roll: Sequence[int]) -> None:
-    faces = sorted(set(edition.die_faces))
+    faces = _faces(edition.die_faces)
     if len(roll) != dice:
         raise RuleError(
             "dice",
@@ -649,12 +669,19 @@ def _check_roll(edition: Edition, dice: int, roll: Sequence[int]) -> None:
         )
     for wheels in roll:
         if isinstance(wheels, bool) or not isinstance(wheels, int) or wheels not in faces:
+            shown = list(faces)
             raise RuleError(
                 "dice",
-                f"{wheels!r} is not a face of the dice: each die shows one of {faces}",
+                f"{wheels!r} is not a face of the dice: each die shows one of {shown}",
                 key="dice_face",
-                params={"face": repr(wheels), "faces": str(faces)},
+                params={"face": repr(wheels), "faces": str(shown)},
             )
+
+
+@lru_cache(maxsize=16)
+def _faces(die_faces: tuple[int, ...]) -> tuple[int, ...]:
+    """The distinct faces of a die, in order: what a roll is checked against every turn."""
+    return tuple(sorted(set(die_faces)))
 
 
 def _chaos(turn: _Turn, action: Chaos) -> None:
@@ -701,12 +728,12 @@ def _finish(state: GameState, turn: _Turn) -> tuple[GameState, tuple[Event, ...]
     # Constructors, not dataclasses.replace: this runs every turn of every simulated game,
     # and replace() costs several times more.
     seat = Seat(
-        state.player.name,
+        turn.seat.name,
         tuple(turn.hand),
         tuple(turn.pile),
         tuple(turn.banked),
         turn.derailments,
-        state.player.laura,
+        turn.seat.laura,
     )
     seats = (*state.seats[: turn.seat_index], seat, *state.seats[turn.seat_index + 1 :])
     variant = state.edition.variants.get(state.variant) if state.variant else None

@@ -83,8 +83,7 @@ def rail_ends(code: str, pose: Pose, size: tuple[float, float]) -> tuple[Point, 
     return _ends(cards.shape(code), pose, size)
 
 
-def _distance(a: Point, b: Point) -> float:
-    return math.hypot(a[0] - b[0], a[1] - b[1])
+_distance = math.dist  # between two points; C, not a Python call, on the hot path
 
 
 def open_ends(
@@ -96,10 +95,10 @@ def open_ends(
     own pose is unknown, none is known."""
     if not railway or not layout or layout[-1] is None:
         return ()
-    front = rail_ends(railway[-1], layout[-1], size)
+    front = _ends(cards.shape(railway[-1]), layout[-1], size)  # rail_ends, one call less
     if len(railway) < 2 or layout[-2] is None:
         return front
-    p0, p1 = rail_ends(railway[-2], layout[-2], size)
+    p0, p1 = _ends(cards.shape(railway[-2]), layout[-2], size)
     f0, f1 = front
     first_joined = min(_distance(f0, p0), _distance(f0, p1)) <= min(
         _distance(f1, p0), _distance(f1, p1)
@@ -187,34 +186,49 @@ def _unit(x: float, y: float) -> Point:
 def _outward(end: Point, front: Pose) -> Point:
     """The unit direction pointing out of the front card at its open end `end`, snapped to
     the nearest table axis (the end lies on the middle of an edge: this is its normal)."""
-    dx, dy = end[0] - front.x, end[1] - front.y
-    c, s = _turn(front.rotation)
+    return _outward_from_centre(end[0] - front.x, end[1] - front.y, front.rotation)
+
+
+@lru_cache(maxsize=1024)
+def _outward_from_centre(dx: float, dy: float, rotation: float) -> Point:
+    """`_outward` of an end `dx, dy` from the centre of a card so turned: the engine's
+    poses give only a few such ends, so each is worked out once."""
+    c, s = _turn(rotation)
     along, across = dx * c + dy * s, -dx * s + dy * c  # in the card's own frame
     if abs(along) > abs(across):
         lx, ly = (1.0 if along > 0 else -1.0), 0.0
     else:
         lx, ly = 0.0, (1.0 if across > 0 else -1.0)
-    nx, ny = _rotate(lx, ly, round(front.rotation / 90.0) * 90.0)
+    nx, ny = _rotate(lx, ly, round(rotation / 90.0) * 90.0)
     return float(round(nx)), float(round(ny))
 
 
-Nearby = list[tuple[int, str, Pose]]
+# (railway index, code, pose, half width and half height of its axis-aligned box)
+Nearby = list[tuple[int, str, Pose, float, float]]
 
 
 def _nearby(
-    railway: Sequence[str], layout: Sequence[Pose | None], point: Point, reach: float
+    railway: Sequence[str],
+    layout: Sequence[Pose | None],
+    point: Point,
+    reach: float,
+    size: tuple[float, float],
 ) -> Nearby:
-    """The railway cards (index, code, pose) whose centres lie within `reach` of `point` on
-    both axes: the only ones a card laid there could touch. Most of a long railway is
-    dropped by this test alone, once per placement question rather than per candidate."""
+    """The railway cards whose centres lie within `reach` of `point` on both axes: the only
+    ones a card laid there could touch. Most of a long railway is dropped by this test
+    alone, once per placement question rather than per candidate; the boxes of the cards
+    kept are worked out here once, for every candidate to test against."""
+    if len(railway) != len(layout):
+        raise ValueError(f"{len(railway)} railway cards but {len(layout)} poses")
     x, y = point
     return [
-        (index, code, pose)
-        for index, (code, pose) in enumerate(zip(railway, layout, strict=True))
+        (index, railway[index], pose, *_half(pose.rotation, size))
+        for index, pose in enumerate(layout)
         if pose is not None and abs(pose.x - x) < reach and abs(pose.y - y) < reach
     ]
 
 
+@lru_cache(maxsize=64)
 def _reach(size: tuple[float, float], margin: float) -> float:
     """How far apart two card centres may be and the cards still touch: a diagonal."""
     return math.hypot(*size) + margin
@@ -229,21 +243,25 @@ def _conflict(
     margin: float,
 ) -> tuple[str, str, dict[str, Any]] | None:
     """Why a card at `pose` cannot lie there (in words, as a key and its parameters), or
-    None when it can."""
+    None when it can. Asked for every candidate of every placement question: the cheap
+    box test runs inline, the words are made only for a conflict."""
     size = edition.card_mm
-    for index, code, other in near:
-        which = {"other": index + 1, "other_code": code}
-        if _overlap(pose, other, size, margin):
+    ahx, ahy = _half(pose.rotation, size)
+    x, y = pose.x, pose.y
+    check_loops = not edition.loops and new_end is not None
+    for index, code, other, bhx, bhy in near:
+        apart = ahx + bhx - abs(x - other.x) <= margin or ahy + bhy - abs(y - other.y) <= margin
+        if not apart and _overlap(pose, other, size, margin):
             why = f"it would lie on top of railway card {index + 1} ({code})"
-            return why, "placement_on_top", which
-        if edition.loops or new_end is None:
+            return why, "placement_on_top", {"other": index + 1, "other_code": code}
+        if not check_loops:
             continue
         for end in rail_ends(code, other, size):
             if _distance(end, joined) <= margin:
                 continue  # the end it is joined to
             if _distance(end, new_end) <= margin:
                 why = f"it would close a loop with railway card {index + 1} ({code})"
-                return why, "placement_loop", which
+                return why, "placement_loop", {"other": index + 1, "other_code": code}
     return None
 
 
@@ -258,15 +276,13 @@ def legal_placements(
     size = edition.card_mm
     # A new card's centre lies at most H/2 from the open end it joins.
     reach = _reach(size, _EXACT_MM) + max(size) / 2
+    shape = cards.shape(code)
     found: list[Pose] = []
     for end in open_ends(railway, layout, size):
-        direction = _outward(end, layout[-1])
-        near = _nearby(railway, layout, end, reach)
-        found += [
-            pose
-            for pose, new_end in _candidates(cards.shape(code), end, direction, size)
-            if _conflict(edition, near, pose, new_end, end, _EXACT_MM) is None
-        ]
+        near = _nearby(railway, layout, end, reach, size)
+        for pose, new_end in _candidates(shape, end, _outward(end, layout[-1]), size):
+            if _conflict(edition, near, pose, new_end, end, _EXACT_MM) is None:
+                found.append(pose)
     return found
 
 
@@ -346,7 +362,7 @@ def check_play(
                     "placement_apart",
                     which,
                 )
-        near = _nearby(railway, layout, (pose.x, pose.y), _reach(size, tolerance_mm))
+        near = _nearby(railway, layout, (pose.x, pose.y), _reach(size, tolerance_mm), size)
         conflict = _conflict(edition, near, pose, new_end, joined, tolerance_mm)
         if conflict is not None:
             why, key, other = conflict

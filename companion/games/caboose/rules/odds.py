@@ -16,7 +16,7 @@ from itertools import combinations
 
 from companion.games.caboose import cards
 from companion.games.caboose.rules.edition import Edition
-from companion.games.caboose.rules.engine import values_differ_forbidden
+from companion.games.caboose.rules.engine import gap_forbids
 from companion.games.caboose.rules.penalties import (
     beyond_the_railway,
     broken_offsets,
@@ -73,7 +73,15 @@ def legal_plays(edition: Edition, front: str, hand: Sequence[str]) -> list[tuple
     """Every distinct legal play from a hand onto this front, by the value rules: one or
     more cards of one value (no chaos cards), never differing by the forbidden gap from the
     front (R-11). Broken tracks are laid last, where the caboose is least likely to reach
-    them."""
+    them. The plays depend only on the cards held, not on their order in the hand, so
+    they are worked out once per hand (bots ask on every turn)."""
+    held = tuple(sorted(hand))
+    return list(_legal_plays(edition.forbidden_difference, cards.value(front), held))
+
+
+@lru_cache(maxsize=1 << 14)
+def _legal_plays(gap: int | None, front: int, hand: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
+    """`legal_plays` onto a front of value `front`, with the edition's forbidden gap."""
     groups: dict[int, list[str]] = {}
     for code in hand:
         if not cards.is_chaos(code):
@@ -81,7 +89,7 @@ def legal_plays(edition: Edition, front: str, hand: Sequence[str]) -> list[tuple
     found: list[tuple[str, ...]] = []
     seen: set[tuple[str, ...]] = set()
     for v in sorted(groups):
-        if values_differ_forbidden(edition, v, cards.value(front)):
+        if gap_forbids(gap, v, front):
             continue
         group = sorted(groups[v], key=lambda c: (cards.is_broken(c), c))
         for size in range(1, len(group) + 1):
@@ -89,7 +97,7 @@ def legal_plays(edition: Edition, front: str, hand: Sequence[str]) -> list[tuple
                 if chosen not in seen:
                     seen.add(chosen)
                     found.append(chosen)
-    return found
+    return tuple(found)
 
 
 @lru_cache(maxsize=8192)
@@ -129,16 +137,24 @@ def _counts_for(
     reach = dice * max(faces)  # no roll goes further
     room = railway_len + len(played) - 1 - caboose
     first = railway_len - caboose  # steps to the first played card
-    broken = tuple(step for step in ahead if step <= reach) + tuple(
-        first + i
-        for i, code in enumerate(played)
-        if first + i <= reach and cards.kind(code) == cards.BROKEN
+    own = _broken_in(tuple(played))
+    broken = (
+        tuple(step for step in ahead if step <= reach)
+        + tuple(first + i for i in own if first + i <= reach)
+        if ahead or own
+        else ()  # most plays: no broken track within reach, no generator to make
     )
     # More cards to pay with than any roll can owe change nothing: clamp them, so the cache
     # is shared.
     most = reach + len(broken)
     counts = _outcome_counts(faces, dice, room, broken, min(caboose, most), min(beyond, most))
     return dice, room, len(faces) ** dice, counts
+
+
+@lru_cache(maxsize=4096)
+def _broken_in(played: tuple[str, ...]) -> tuple[int, ...]:
+    """Where the broken tracks of a play lie in it, first card 0: asked for every play."""
+    return tuple(i for i, code in enumerate(played) if cards.kind(code) == cards.BROKEN)
 
 
 def play_odds(

@@ -15,7 +15,7 @@ from companion.games.caboose.rules.edition import Edition
 def broken_offsets(railway: Sequence[str], caboose: int) -> tuple[int, ...]:
     """How many steps ahead of the caboose each broken track of the railway lies."""
     return tuple(
-        step for step, code in enumerate(railway[caboose + 1 :], start=1) if cards.is_broken(code)
+        [step for step, code in enumerate(railway[caboose + 1 :], 1) if cards.is_broken(code)]
     )
 
 
