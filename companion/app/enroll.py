@@ -133,7 +133,8 @@ def main(argv: list[str] | None = None) -> int:
         print("\nenroll stopped: nothing written", file=sys.stderr)
         return 2
     deck.save(pictures, args.folder)
-    print(f"wrote {len(pictures)} faces to {args.folder}; preview in {preview_path}")
+    faces = "1 face" if len(pictures) == 1 else f"{len(pictures)} faces"
+    print(f"wrote {faces} to {args.folder}; preview in {preview_path}")
     return 0
 
 

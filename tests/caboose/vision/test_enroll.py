@@ -120,7 +120,13 @@ def test_enroll_command_writes_catalogue_and_preview(tmp_path: Path, capsys) -> 
     assert code == 0
     assert (tmp_path / "deck" / "catalogue.json").is_file()
     assert (tmp_path / "deck" / "preview.png").is_file()
-    assert "learnt 3/c" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "learnt 3/c" in out
+    assert f"wrote {len(CODES)} faces to" in out
+    code = enroll.main([str(tmp_path / "one"), "--source", f"folder:{tmp_path / 'frames'}",
+                        "--codes", CODES[0], "--no-wait"])  # fmt: skip
+    assert code == 0
+    assert "wrote 1 face to" in capsys.readouterr().out
 
 
 def test_enroll_stops_with_a_clear_message_when_no_card_is_shown(tmp_path: Path, capsys) -> None:
