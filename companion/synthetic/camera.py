@@ -40,6 +40,13 @@ CURL_MM = 5.0  # eval-vision's --curl: the most a card's bent edge or lifted cor
 LENS_ERROR_PX = 3.5  # eval-vision's --lens-error: what a calibrated lens still displaces, px
 _CURL_STREAM = 0xC0421  # the curled cards' own random stream
 _LENS_STREAM = 0x1E45E  # the lens error's own random stream
+_CURL_ODDS_STREAM = 0xC0422  # whether a frame's cards are curled, when only some are
+_LENS_ODDS_STREAM = 0x1E45F  # whether a frame has a lens error, when only some have
+# The hard camera's tables with curled cards, and (drawn apart) with a lens error: half each,
+# so a hard run holds flat and curled cards, exact and imperfect lenses, and every pairing of
+# them (and of the lamp) in shares a run of 30 tables measures; a whole run of either is a flag.
+HARD_CURL_ODDS = 1 / 2
+HARD_LENS_ODDS = 1 / 2
 
 
 @dataclass(frozen=True)
@@ -57,8 +64,9 @@ class Camera:
     same). `curl` is the most a card's bent edge or lifted corner rises off the table (mm;
     each card is bent between 0.5x and 1x of it) and `lens_error` the most the lens displaces
     a point beyond the one radial coefficient a calibration undoes (pixels; a smooth field
-    over the frame whose worst point moves 0.5x to 1x of it); each draws its random numbers
-    from its own stream, so a frame without it stays the same."""
+    over the frame whose worst point moves 0.5x to 1x of it), on `curl_odds` and
+    `lens_odds` of the frames; each draws its random numbers (and whether a frame has it)
+    from its own streams, so a frame without it stays the same."""
 
     tilt: float = 6.0
     rotation: float = 4.0
@@ -74,6 +82,8 @@ class Camera:
     grey: bool = False
     curl: float = 0.0
     lens_error: float = 0.0
+    curl_odds: float = 1.0
+    lens_odds: float = 1.0
 
     @classmethod
     def easy(cls) -> Camera:
@@ -85,7 +95,9 @@ class Camera:
         """A camera on a bent arm, a lamp to one side, a cheap lens and a noisy sensor, and on
         a third of the tables (`HARD_GLARE_ODDS`) a ceiling lamp's reflection over up to
         `GLARE_SHARE` of the frame: a family table under a lamp has one, and every reader
-        must say it, never misread what it washes out."""
+        must say it, never misread what it washes out. On half the tables the cards do not lie
+        flat (up to `CURL_MM`) and on half (drawn apart) the calibrated lens still displaces
+        the frame (up to `LENS_ERROR_PX`): real cards and real lenses do."""
         return cls(
             tilt=30.0,
             rotation=180.0,
@@ -97,6 +109,10 @@ class Camera:
             jpeg_quality=70,
             glare=GLARE_SHARE,
             glare_odds=HARD_GLARE_ODDS,
+            curl=CURL_MM,
+            curl_odds=HARD_CURL_ODDS,
+            lens_error=LENS_ERROR_PX,
+            lens_odds=HARD_LENS_ODDS,
         )
 
     @classmethod
@@ -106,23 +122,24 @@ class Camera:
         *,
         glare: float | None = None,
         frame_size: tuple[int, int] | None = None,
-        curl: float = 0.0,
-        lens_error: float = 0.0,
+        curl: float | None = None,
+        lens_error: float | None = None,
     ) -> Camera:
-        """ "easy" or "hard" (whose own glare lies on a share of its tables), with a lamp's
-        reflection over `glare` of the frame at most on every table when it is given
-        (eval-vision's `--glare`; 0: no lamp's reflection on any table), cards curled up to
-        `curl` mm (`--curl`), a lens error of up to `lens_error` px (`--lens-error`), filming
-        at `frame_size` (the default camera's unless given); ValueError names the presets."""
+        """ "easy" or "hard" (whose own glare, curl and lens error lie on a share of its
+        tables each), with, when given, on every table: a lamp's reflection over `glare` of
+        the frame at most (eval-vision's `--glare`), cards curled up to `curl` mm (`--curl`),
+        a lens error of up to `lens_error` px (`--lens-error`), 0 meaning none on any table;
+        filming at `frame_size` (the default camera's unless given); ValueError names the
+        presets."""
         if name not in ("easy", "hard"):
             raise ValueError(f"unknown camera preset {name!r}: use easy or hard")
         camera = cls.easy() if name == "easy" else cls.hard()
         if glare is not None:
             camera = replace(camera, glare=glare, glare_odds=1.0)
-        if curl > 0:
-            camera = replace(camera, curl=curl)
-        if lens_error > 0:
-            camera = replace(camera, lens_error=lens_error)
+        if curl is not None:
+            camera = replace(camera, curl=curl, curl_odds=1.0)
+        if lens_error is not None:
+            camera = replace(camera, lens_error=lens_error, lens_odds=1.0)
         return camera if frame_size is None else replace(camera, frame_size=frame_size)
 
 
@@ -132,7 +149,8 @@ def add_camera_options(parser: argparse.ArgumentParser) -> None:
     given, 0 none at all; default the preset's own: the hard camera's on a third of its
     tables), `--frame-size WxH`, filming at another size than the default camera's, `--curl
     [MM]`, cards that do not lie flat, and `--lens-error [PX]`, a lens its calibration does
-    not quite undo."""
+    not quite undo (each, like `--glare`, on every table when given, 0 on none, else the
+    preset's own)."""
 
     parser.add_argument(
         "--glare",
@@ -153,12 +171,13 @@ def add_camera_options(parser: argparse.ArgumentParser) -> None:
         help=f"film at this size (default {FRAME_SIZE[0]}x{FRAME_SIZE[1]}, a 720p webcam 1280x720)",
     )
     effects = (
-        ("--curl", CURL_MM, "MM", "cards that do not lie flat: each bent along its length or "
-         f"a corner lifted, up to MM off the table (default flat; {CURL_MM} when MM is not "
-         "given)"),
-        ("--lens-error", LENS_ERROR_PX, "PX", "a lens its calibration does not quite undo: a "
-         f"smooth displacement of the frame of up to PX pixels (default none; {LENS_ERROR_PX} "
-         "when PX is not given)"),
+        ("--curl", CURL_MM, "MM", "cards that do not lie flat on every table: each bent along "
+         f"its length or a corner lifted, up to MM off the table ({CURL_MM} when MM is not "
+         "given, 0 flat; default: the hard camera's on half its tables, flat on the easy's)"),
+        ("--lens-error", LENS_ERROR_PX, "PX", "a lens its calibration does not quite undo, on "
+         f"every table: a smooth displacement of the frame of up to PX pixels ({LENS_ERROR_PX} "
+         "when PX is not given, 0 none; default: the hard camera's on half its tables, none "
+         "on the easy's)"),
     )  # fmt: skip
     for flag, usual, metavar, words in effects:
         parser.add_argument(
@@ -166,7 +185,7 @@ def add_camera_options(parser: argparse.ArgumentParser) -> None:
             type=_amount(20.0),
             nargs="?",
             const=usual,
-            default=0.0,
+            default=None,
             metavar=metavar,
             help=words,
         )
@@ -276,7 +295,7 @@ def lens_field(
 def _draw_lens(seed: int, camera: Camera) -> tuple[float, ...]:
     """The lens error of the frame rendered with `seed`, from its own stream: random terms
     scaled so that the frame's worst point moves 0.5x to 1x of `camera.lens_error`."""
-    if camera.lens_error <= 0:
+    if not _drawn(seed, camera.lens_error, camera.lens_odds, _LENS_ODDS_STREAM):
         return ()
     rng = np.random.default_rng([seed, _LENS_STREAM])
     raw = rng.normal(0.0, 1.0, 2 * len(_LENS_TERMS))
@@ -310,7 +329,7 @@ def _draw_lifts(seed: int, camera: Camera, scene: Scene, view: View) -> Lifts | 
     """How each card of the frame rendered with `seed` is curled, from its own stream: bent
     along its length (ends up or middle up) or one corner lifted, by 0.5x to 1x of
     `camera.curl` (a rigid one lies flat); seen from the camera's eye."""
-    if camera.curl <= 0 or not scene.cards:
+    if not scene.cards or not has_curl(seed, camera):
         return None
     rng = np.random.default_rng([seed, _CURL_STREAM])
     cards = []
@@ -376,12 +395,30 @@ def has_glare(seed: int, camera: Camera) -> bool:
     """Whether the frame rendered with `seed` through `camera` has a lamp's reflection:
     always when its `glare_odds` is 1, else as a stream of its own says (the glare's own
     numbers stay as they were, so a frame with glare is the same whatever the odds)."""
-    if camera.glare <= 0:
+    return _drawn(seed, camera.glare, camera.glare_odds, _GLARE_ODDS_STREAM)
+
+
+def has_curl(seed: int, camera: Camera) -> bool:
+    """Whether the cards of the frame rendered with `seed` through `camera` are curled, as
+    `has_glare` says of the lamp (from a stream of its own)."""
+    return _drawn(seed, camera.curl, camera.curl_odds, _CURL_ODDS_STREAM)
+
+
+def has_lens_error(seed: int, camera: Camera) -> bool:
+    """Whether the frame rendered with `seed` through `camera` has a lens error, as
+    `has_glare` says of the lamp (from a stream of its own)."""
+    return _drawn(seed, camera.lens_error, camera.lens_odds, _LENS_ODDS_STREAM)
+
+
+def _drawn(seed: int, amount: float, odds: float, stream: int) -> bool:
+    """Whether an effect of `amount` (0: off) on `odds` of the frames is on in the frame
+    rendered with `seed`: always at odds 1, else as the effect's own `stream` says (no other
+    random number moves, so a frame with it is the same whatever the odds)."""
+    if amount <= 0:
         return False
-    if camera.glare_odds >= 1.0:
+    if odds >= 1.0:
         return True
-    odds = np.random.default_rng([seed, _GLARE_ODDS_STREAM])
-    return bool(odds.uniform() < camera.glare_odds)
+    return bool(np.random.default_rng([seed, stream]).uniform() < odds)
 
 
 @cache

@@ -129,8 +129,13 @@ def _edges(
 def frame_edges(profile: np.ndarray, half: float, scale: float, reach: float) -> list[float]:
     """Where a card's frame's two outer edges lie along a `profile` across the card (its
     middle at the profile's, `scale` px/mm): each where paper turns to ink most steeply
-    going into the card, within `reach` mm of `half` mm from the middle; mm from it."""
-    step = profile[2:] - profile[:-2]  # at i + 1: the change over a millimetre
+    going into the card, within `reach` mm of `half` mm from the middle; mm from it. The
+    fall is in the log of the brightness, as light multiplies it: a raised end turned from
+    the lamp shades its own margin, and the next card's margin, lit fully, falls as many
+    grey levels into the hair's shadow between them as the shaded margin does into the
+    frame, but by a far smaller share."""
+    shade = np.log(np.maximum(profile.astype(np.float64), 0.0) + 1.0)
+    step = shade[2:] - shade[:-2]  # at i + 1: the change over a millimetre
     centre = len(profile) / 2
     ends = []
     for sign in (-1.0, 1.0):

@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 
 from companion.pose import Pose
-from companion.vision.bend import bend_size, flatten, frame_bend
+from companion.vision.bend import bend_size, flatten, frame_bend, frame_edges
 
 CARD_MM, FRAME_MM = (63.0, 88.0), (55.0, 80.0)  # a frame inset 4 mm, 3 mm wide
 
@@ -42,3 +42,21 @@ def test_a_bowed_frame_is_measured_and_laid_flat_again() -> None:
     flatten(laid, pose, CARD_MM, bend)
     again = frame_bend(laid, pose, FRAME_MM, None)
     assert again is not None and bend_size(again, FRAME_MM) < bend_size(bend, FRAME_MM) / 2
+
+
+def test_a_frame_edge_is_found_by_its_ink_not_by_the_shadow_beside_a_shaded_margin() -> None:
+    """A card's raised end turned from the lamp shades its own margin (117 grey levels
+    where the next card's is 188): the next card's bright margin falls as many levels into
+    the hair's shadow between the two cards (98) as the shaded margin falls into the frame
+    (31), but by a far smaller share. The edge is the frame's (24-28 mm from the middle,
+    where a flat card's lies at 28.5), not the shadow's (31.5); a Yardmaster card on hard table 12
+    was lost so, its two edges found 6 mm more than its frame apart."""
+    # across one card at 2 px/mm: table, frame, the card's print, frame, shaded margin,
+    # the shadow between two cards, the next card's lit margin (measured on that table)
+    right = [126, 125, 117, 106, 87, 68, 50, 36, 31, 32, 44, 60, 80, 99, 111, 117, 111, 104,
+             98, 98, 114, 134, 161, 183, 188, 183, 159, 130, 97]  # fmt: skip
+    left = [161, 183, 201, 211, 216, 214, 204, 182, 154, 119, 86, 62, 44, 41, 44, 57, 74, 101]
+    profile = np.array(left + [130.0] * (142 - len(left) - len(right)) + right)
+    near, far = frame_edges(profile, 28.5, 2.0, 3.5)
+    assert 25.0 <= far <= 28.0  # on the frame's fall (24-28 mm), not the shadow's (31.5)
+    assert abs((far - near) - 57.0) <= 2.0  # a frame's size apart: the card is found

@@ -53,15 +53,21 @@ def test_every_game_measures_under_a_lamp_s_glare(game: str, capsys) -> None:
 
 @pytest.mark.parametrize("game", ["caboose", "switching", "yardmaster-express"])
 def test_every_game_measures_curled_cards_and_a_lens_error(game: str, capsys) -> None:
-    """`--curl` and `--lens-error` alone are the usual amounts (5 mm, 3.5 px), or the amount
-    asked for; an amount that is no number or too large is refused by name."""
+    """`--curl` and `--lens-error` alone are the usual amounts (5 mm, 3.5 px) on every table,
+    or the amount asked for, 0 none; without them the hard camera's own (each on half its
+    tables); an amount that is no number or too large is refused by name."""
     args = ["--game", game, "--scenes", "1", "--seed", "7000"]
     assert eval_vision.main([*args, "--curl", "--lens-error", "--json"]) == 0
     result = json.loads(capsys.readouterr().out)
     assert (result["curl"], result["lens_error"]) == (5.0, 3.5)
-    assert eval_vision.main([*args, "--curl", "3", "--json"]) == 0
+    assert (result["curl_odds"], result["lens_odds"]) == (1.0, 1.0)
+    assert eval_vision.main([*args, "--curl", "3", "--lens-error", "0", "--json"]) == 0
     result = json.loads(capsys.readouterr().out)
     assert (result["curl"], result["lens_error"]) == (3.0, 0.0)
+    assert eval_vision.main([*args, "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert (result["curl"], result["curl_odds"]) == (5.0, 0.5)
+    assert (result["lens_error"], result["lens_odds"]) == (3.5, 0.5)
     if game == "caboose":  # its words say what the camera had to cope with
         assert eval_vision.main([*args, "--curl", "--lens-error"]) == 0
         said = capsys.readouterr().out

@@ -194,8 +194,8 @@ def evaluate(
     frame_size: tuple[int, int] | None = None,
     dice_set: str | None = None,
     teach_pips: bool = False,
-    curl: float = 0.0,
-    lens_error: float = 0.0,
+    curl: float | None = None,
+    lens_error: float | None = None,
 ) -> dict:
     """Render and recognise `scenes` scenes, their dice drawn or (`dice` "real") cut from the
     photographs in `dice_photos` (PhotoDiceMissing when there are none), from the half
@@ -205,7 +205,8 @@ def evaluate(
     and the cards under them (`ON_CARDS`) when some lie there; `glare` the share of the
     frame a lamp's reflection covers at most on every table (None: the camera's own);
     `frame_size` films at another size than the camera's default; `curl` bends the cards up
-    to so many mm and `lens_error` displaces the frame up to so many px. With `dice_set` (real
+    to so many mm and `lens_error` displaces the frame up to so many px on every table (None:
+    the camera's own). With `dice_set` (real
     dice), only that set's dice (photo_dice.SETS) are laid, but for TAUGHT of them, which are
     `teach_pips` taught first as `companion enroll --codes pips` does
     (scenes.teach_pip_dice: a die the camera cannot learn is left untaught), and left out
@@ -307,7 +308,9 @@ def evaluate(
         "glare": camera.glare,
         "glare_odds": round(camera.glare_odds, 4),  # the share of tables with it
         "curl": camera.curl,
+        "curl_odds": round(camera.curl_odds, 4),  # the share of tables with curled cards
         "lens_error": camera.lens_error,
+        "lens_odds": round(camera.lens_odds, 4),  # the share of tables with a lens error
         "cards": totals["cards"],
         "cards_accuracy": ratio(totals["cards_right"], totals["cards"]),
         "cards_extra": totals["cards_extra"],

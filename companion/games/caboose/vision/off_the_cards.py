@@ -180,16 +180,18 @@ def dice_on_the_cards(
     config: VisionConfig,
     seen: Sequence[SeenCard],
     token: tuple[float, float] | None,
-) -> list[tuple[float, float, Under, int]]:
+) -> tuple[list[tuple[float, float, Under, int]], list[int]]:
     """Where a die may lie on one of the `seen` cards (their poses upright, as read), each
     with what that card would show there (`Under`) and the card's index in `seen`: die-sized
     places where the card, cut out of the top-down image `top`, looks unlike the catalogue
     face it was read as. A card's print is known once the card is read, so the card itself
     cannot pass for a die; the face is put in the frame's colours first (a lamp's brightness
     and cast), blurred a little, and thin differences (print a pixel off, the frame's edge)
-    are opened away. The reader then keeps only what is a die (dice.read_dice)."""
+    are opened away. The reader then keeps only what is a die (dice.read_dice). And the
+    cards (indices) unlike their face in a place larger than a die: a card that does not lie
+    flat is off its face's grid and darker at one end, which hides a die on it."""
     if not seen:
-        return []
+        return [], []
     catalogue = config.faces()
     k = config.px_per_mm
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
@@ -201,7 +203,7 @@ def dice_on_the_cards(
     hidden = [hidden_by_token(card.pose, token, config.card_mm) for card in seen]
     keep = np.stack([np.ones(TEMPLATE_PX[::-1], bool) if h is None else h == 0 for h in hidden])
     expected, residuals = _in_frame_colours(faces.astype(np.float32), pictures, keep)
-    found = []
+    found, unlike = [], []
     for index, card in enumerate(seen):
         residual = cv2.morphologyEx(residuals[index] * keep[index], cv2.MORPH_OPEN, kernel)
         blobs = (residual > _DIE_ON_FACE).astype(np.uint8)
@@ -213,7 +215,9 @@ def dice_on_the_cards(
                 x, y = _on_table(card.pose, config.card_mm, centroids[i])
                 under = partial(_under, card.pose, config.card_mm, expected[index])
                 found.append((x, y, under, index))
-    return found
+            elif area > _DIE_MM2[1] and index not in unlike:
+                unlike.append(index)
+    return found, unlike
 
 
 def _in_frame_colours(

@@ -118,15 +118,16 @@ def evaluate(
     difficulty: str,
     glare: float | None = None,
     frame_size: tuple[int, int] = FRAME_SIZE,
-    curl: float = 0.0,
-    lens_error: float = 0.0,
+    curl: float | None = None,
+    lens_error: float | None = None,
     dice: str = "drawn",
     dice_photos: Path | None = None,
     dice_half: str = "even",
 ) -> dict[str, Any]:
     """Render and read `scenes_n` scenes from `seed` on, a lamp's reflection over `glare` of
     the frame at most on every table (None: the camera's own), filmed at `frame_size`, cards
-    curled up to `curl` mm and a lens error of up to `lens_error` px, the number dice drawn
+    curled up to `curl` mm and a lens error of up to `lens_error` px (each None: the camera's
+    own), the number dice drawn
     or (`dice` "real") cut from `dice_half` of the photographs in `dice_photos`: the summary
     `--json` prints. PhotoDiceMissing when real dice are asked for and none can be cut."""
     cv2.setNumThreads(1)
@@ -175,7 +176,9 @@ def evaluate(
         "glare": camera.glare,
         "glare_odds": round(camera.glare_odds, 4),  # the share of tables with it
         "curl": camera.curl,
+        "curl_odds": round(camera.curl_odds, 4),  # the share of tables with curled cards
         "lens_error": camera.lens_error,
+        "lens_odds": round(camera.lens_odds, 4),  # the share of tables with a lens error
         "dice_kind": dice,
         **({"photo_dice_half": dice_half} if dice == "real" else {}),
         **totals,

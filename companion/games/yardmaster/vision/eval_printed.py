@@ -76,12 +76,12 @@ def evaluate_printed(
     difficulty: str,
     glare: float | None = None,
     frame_size: tuple[int, int] | None = None,
-    curl: float = 0.0,
-    lens_error: float = 0.0,
+    curl: float | None = None,
+    lens_error: float | None = None,
 ) -> dict:
     """Teach the stand-in deck, then render and read `scenes_n` scenes from `seed` on (a
-    lamp's reflection over `glare` of the frame at most, None the camera's own, cards curled
-    up to `curl` mm, a lens error of up to `lens_error` px), filmed at `frame_size`: the
+    lamp's reflection over `glare` of the frame at most, cards curled up to `curl` mm, a lens
+    error of up to `lens_error` px, each None the camera's own), filmed at `frame_size`: the
     summary eval_vision.evaluate gives for our design, with the time teaching took."""
     cv2.setNumThreads(1)
     camera = Camera.preset(

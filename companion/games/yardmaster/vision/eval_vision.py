@@ -42,12 +42,13 @@ def evaluate(
     difficulty: str,
     glare: float | None = None,
     frame_size: tuple[int, int] = FRAME_SIZE,
-    curl: float = 0.0,
-    lens_error: float = 0.0,
+    curl: float | None = None,
+    lens_error: float | None = None,
 ) -> dict:
     """Render and read `scenes_n` scenes from `seed` on, a lamp's reflection over `glare` of
     the frame at most on every table (None: the camera's own), filmed at `frame_size`, cards
-    curled up to `curl` mm and a lens error of up to `lens_error` px: the summary `--json`
+    curled up to `curl` mm and a lens error of up to `lens_error` px (each None: the camera's
+    own): the summary `--json`
     prints."""
     cv2.setNumThreads(1)
     camera = Camera.preset(
@@ -85,7 +86,9 @@ def evaluate(
         "glare": camera.glare,
         "glare_odds": round(camera.glare_odds, 4),  # the share of tables with it
         "curl": camera.curl,
+        "curl_odds": round(camera.curl_odds, 4),  # the share of tables with curled cards
         "lens_error": camera.lens_error,
+        "lens_odds": round(camera.lens_odds, 4),  # the share of tables with a lens error
         "table_mm": [config.layout.width, config.layout.height],
         **summary(totals),
         "frames_too_coarse": coarse,
