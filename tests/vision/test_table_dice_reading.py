@@ -104,8 +104,9 @@ def _yellow_die(face: int, yellow: tuple[int, int, int] = (120, 225, 240)):
     return draw
 
 
-@pytest.mark.parametrize("yellow", [(120, 225, 240), dice_art.WHEEL_DIE], ids=["pale", "ours"])
-def test_a_yellow_pip_die_is_read_as_the_pip_die_it_is(yellow) -> None:
+def _six_dice_seen(picture, camera: str):
+    """Pip dice 1-6 drawn by `picture(face)` laid in the clear on a table of three cards
+    (seed 40), through the `camera` preset: where they lie, and the dice observed."""
     scene = synthetic.random_scene(40, n_cards=3, n_dice=0)
     clear = [
         (float(x), float(y))
@@ -115,11 +116,16 @@ def test_a_yellow_pip_die_is_read_as_the_pip_die_it_is(yellow) -> None:
     ]
     spots = clear[::2][:6]
     dice = tuple(
-        PlacedDie("pips", face, x, y, 17.0 * face, picture=_yellow_die(face, yellow))
+        PlacedDie("pips", face, x, y, 17.0 * face, picture=picture(face))
         for face, (x, y) in zip(range(1, 7), spots, strict=True)
     )
-    frame = synthetic.render(replace(scene, dice=dice), 40, synthetic.Camera.preset("easy"))
-    seen = observe(frame, VisionConfig.for_edition("rollecate")).dice
+    frame = synthetic.render(replace(scene, dice=dice), 40, synthetic.Camera.preset(camera))
+    return spots, observe(frame, VisionConfig.for_edition("rollecate")).dice
+
+
+@pytest.mark.parametrize("yellow", [(120, 225, 240), dice_art.WHEEL_DIE], ids=["pale", "ours"])
+def test_a_yellow_pip_die_is_read_as_the_pip_die_it_is(yellow) -> None:
+    spots, seen = _six_dice_seen(lambda face: _yellow_die(face, yellow), "easy")
     read = [[(d.kind, d.face) for d in seen if math.dist(d.position, xy) < 6] for xy in spots]
     assert read == [[("pips", face)] for face in range(1, 7)]
 
@@ -140,20 +146,7 @@ def _dull_red_die(face: int):
 def test_a_die_darker_than_the_wood_is_found() -> None:
     # its body is the dark side of the crop's split, not the light one: before, only the
     # one was found (the one with the fewest pips: the most of its body showing)
-    scene = synthetic.random_scene(40, n_cards=3, n_dice=0)
-    clear = [
-        (float(x), float(y))
-        for y in range(90, 560, 45)
-        for x in range(90, 790, 90)
-        if all(math.dist((x, y), (c.pose.x, c.pose.y)) > 75 for c in scene.cards)
-    ]
-    spots = clear[::2][:6]
-    dice = tuple(
-        PlacedDie("pips", face, x, y, 17.0 * face, picture=_dull_red_die(face))
-        for face, (x, y) in zip(range(1, 7), spots, strict=True)
-    )
-    frame = synthetic.render(replace(scene, dice=dice), 40, synthetic.Camera.preset("hard"))
-    seen = observe(frame, VisionConfig.for_edition("rollecate")).dice
+    spots, seen = _six_dice_seen(_dull_red_die, "hard")
     found = {
         face: die
         for face, xy in zip(range(1, 7), spots, strict=True)
