@@ -11,12 +11,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+
+import numpy as np
 
 from companion.games.caboose.rules import edition as editions
 from companion.games.caboose.vision import card_art
 from companion.games.caboose.vision.caboose_token import TaughtToken
-from companion.games.caboose.vision.catalogue import Catalogue, ours
+from companion.games.caboose.vision.catalogue import Catalogue, FaceMatch, ours
 from companion.games.caboose.vision.problems import Problem
 from companion.hardware import FRAME_SIZE
 from companion.pose import Pose
@@ -24,9 +25,6 @@ from companion.vision.calibrate import Calibration
 from companion.vision.table import TableLayout
 from companion.vision.taught_dice import TaughtDice
 from companion.vision.taught_pips import PIPS_INDEX, TaughtPips
-
-if TYPE_CHECKING:
-    from companion.games.caboose.vision.unchanged import Memo
 
 
 @dataclass(frozen=True)
@@ -47,6 +45,23 @@ class SeenDie:
     face: int
     position: tuple[float, float]
     confidence: float
+
+
+@dataclass(frozen=True)
+class Memo:
+    """What one frame's reading leaves for the next frame of the same camera: the
+    calibration and configuration it was read with, its top-down grey image in squares,
+    each card frame found with the face matched there (as matched: before a half turn, and
+    before a weak match was laid flat, which the next frame then does again), and the dice
+    read."""
+
+    calibration: Calibration
+    config: VisionConfig
+    squares: np.ndarray
+    poses: tuple[Pose, ...]
+    matches: tuple[FaceMatch, ...]
+    dice: tuple[SeenDie, ...]
+    on_cards: tuple[bool, ...]  # whether each die lay on a card read
 
 
 @dataclass(frozen=True)

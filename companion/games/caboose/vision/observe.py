@@ -67,6 +67,7 @@ from companion.games.caboose.vision.frame_checks import (
     size_problem,
 )
 from companion.games.caboose.vision.observation import (
+    Memo,
     Observation,
     SeenCard,
     SeenDie,
@@ -83,7 +84,6 @@ from companion.games.caboose.vision.problems import Problem, counted
 from companion.games.caboose.vision.railway_order import card_under, railway_order
 from companion.games.caboose.vision.touching_cards import touching_cards
 from companion.games.caboose.vision.unchanged import (
-    Memo,
     changes,
     matched,
     remember,

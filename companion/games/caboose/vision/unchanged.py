@@ -19,13 +19,12 @@ read with (the camera has not moved: `calibrate` returned it) and the same confi
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
 import cv2
 import numpy as np
 
 from companion.games.caboose.vision.catalogue import FaceMatch
-from companion.games.caboose.vision.observation import SeenCard, SeenDie, VisionConfig
+from companion.games.caboose.vision.observation import Memo, SeenCard, SeenDie, VisionConfig
 from companion.games.caboose.vision.problems import Problem
 from companion.pose import Pose
 from companion.vision.calibrate import Calibration
@@ -37,23 +36,6 @@ _GROW = 1  # squares round a changed one that count as changed too (a blurred ed
 _SAME_MM, _SAME_DEG = 0.5, 0.5  # a card frame found this near the last one's is the same
 _DIE_REACH_MM = 20.0  # round a die, the picture its reading depends on (the reader's crop)
 _DIE_HALF_MM = 15.0  # a die's blob reaches this far from its centre (two dice side by side)
-
-
-@dataclass(frozen=True)
-class Memo:
-    """What one frame's reading leaves for the next frame of the same camera: the
-    calibration and configuration it was read with, its top-down grey image in squares,
-    each card frame found with the face matched there (as matched: before a half turn, and
-    before a weak match was laid flat, which the next frame then does again), and the dice
-    read."""
-
-    calibration: Calibration
-    config: VisionConfig
-    squares: np.ndarray
-    poses: tuple[Pose, ...]
-    matches: tuple[FaceMatch, ...]
-    dice: tuple[SeenDie, ...]
-    on_cards: tuple[bool, ...]  # whether each die lay on a card read
 
 
 def remember(
