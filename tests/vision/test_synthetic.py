@@ -98,9 +98,13 @@ def test_a_camera_without_glare_renders_the_very_frames_it_rendered_before() -> 
     digests = [hashlib.sha256(render(scene, 3, c).tobytes()).hexdigest()[:16] for c in cameras]
     # The digests are OpenCV 4's on x86_64: OpenCV 5's JPEG differs, and so does an arm64
     # build's resampling (NEON rounds otherwise: `make check-arm64` found it); there the
-    # same frames are only checked equal to each other below.
+    # same frames are only checked equal to each other below. The bent frame's remapping
+    # rounds otherwise from one OpenCV 4 release to the next (4.8 against 4.11): its digest
+    # is the pinned release's.
     if cv2.__version__.startswith("4.") and platform.machine() in ("x86_64", "AMD64"):
-        assert digests[:3] == ["8378bde3ebbc2425", "91bcf339febe6207", "f7dd3a2708057338"]
+        assert digests[:2] == ["8378bde3ebbc2425", "91bcf339febe6207"]
+        if cv2.__version__ == "4.11.0":
+            assert digests[2] == "f7dd3a2708057338"
     hard = Camera.hard()
     assert not has_glare(3, hard) and has_curl(3, hard) and has_lens_error(3, hard)
     assert digests[2] == digests[3]
