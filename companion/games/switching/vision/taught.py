@@ -65,6 +65,7 @@ from companion.pose import Pose
 from companion.vision.calibrate import Calibration, calibrate, top_down
 from companion.vision.frame_checks import as_bgr
 from companion.vision.table import TableLayout, rotate
+from companion.vision.unlike_table import unlike_table
 
 FORMAT = "switching-box/1"
 PICTURE_PX_PER_MM = 1.0  # the taught picture's scale and the top-down image matched to it
@@ -75,7 +76,7 @@ _GUIDED_MM = (3.0, 2.0, 1.5)  # the guided refit's reach, round by round
 _AGREE = 14  # matches agreeing with the pose, at least, for the board to count as found
 _CLEAR_MM = 6.0  # round a slot and a space, left out of the picture's features
 _HUE_APART = 12  # taught colours closer than this (OpenCV hue units, 2 degrees) are refused
-_TABLE_EDGE_MM = 70.0  # the table's colour is measured this near its edges
+_CLOSE_MM = 31.0  # the board's print in the table's colours is closed over this far
 _SIZE_OFF = 0.06  # a board's outline this far off its file's size, at most
 _EDGE_SEARCH_MM = 10.0  # a side of the outline is looked for this far either way
 _COLOURFUL = 0.45 * 255  # a pixel of a piece's colour: saturation at least (the reader's)
@@ -309,27 +310,13 @@ def read_taught(
 
 def _outline(top: np.ndarray, size: tuple[float, float], layout: TableLayout) -> Pose | None:
     """The board lying square to the table in a top-down image of it (`layout`'s, at
-    `PICTURE_PX_PER_MM`): the region unlike the table (its colour measured along the
-    table's edges, between its markers) closed over the board's own table-coloured print
-    (tracks, trees), its outline's smallest rectangle, turned less than 45 degrees, when
-    that is about the board's `size` (mm); None otherwise."""
+    `PICTURE_PX_PER_MM`): the region unlike the table (companion/vision/unlike_table.py)
+    closed over the board's own print in the table's colours (tracks, trees), its
+    outline's smallest rectangle, turned less than 45 degrees, moved onto its edges
+    (`_edges`), when that is about the board's `size` (mm); None otherwise."""
     k = PICTURE_PX_PER_MM
-    lab = cv2.cvtColor(cv2.GaussianBlur(top, (9, 9), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
-    h, w = lab.shape[:2]
-    keep = np.ones((h, w), bool)
-    for marker in layout.marker_corners().values():
-        lo = np.floor((marker.min(axis=0) - 8.0) * k).astype(int).clip(0)
-        hi = np.ceil((marker.max(axis=0) + 8.0) * k).astype(int)
-        keep[lo[1] : hi[1], lo[0] : hi[0]] = False
-    edge = round(_TABLE_EDGE_MM * k)
-    band = np.zeros((h, w), bool)
-    band[:edge], band[-edge:], band[:, :edge], band[:, -edge:] = True, True, True, True
-    table = lab[band & keep]
-    colour = np.median(table, axis=0)
-    spread = float(np.percentile(np.linalg.norm(table - colour, axis=1), 99))
-    unlike = (np.linalg.norm(lab - colour, axis=2) > 1.2 * spread) & keep
-    mask = cv2.morphologyEx(unlike.astype(np.uint8), cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
-    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((31, 31), np.uint8))
+    closing = np.ones((round(_CLOSE_MM * k),) * 2, np.uint8)
+    mask = cv2.morphologyEx(unlike_table(top, layout, k), cv2.MORPH_CLOSE, closing)
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     if not contours:
         return None
@@ -339,6 +326,7 @@ def _outline(top: np.ndarray, size: tuple[float, float], layout: TableLayout) ->
     width, height = size
     if abs(rw / k - width) > _SIZE_OFF * width or abs(rh / k - height) > _SIZE_OFF * height:
         return None
+    lab = cv2.cvtColor(cv2.GaussianBlur(top, (5, 5), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
     return _edges(lab, Pose(cx / k, cy / k, angle % 360.0), size)
 
 
