@@ -67,7 +67,7 @@ def test_a_board_moved_on_the_table_is_found_where_it_now_lies():
     found = None
     for k, pose in enumerate(poses):
         scene = standin.table_scene(box.board, pose, lie, (), None, rng)
-        seen, found = taught.read_taught(render(scene, 40 + k, Camera.hard()), box, TABLE, found)
+        seen, found = taught.read_taught(render(scene, 50 + k, Camera.hard()), box, TABLE, found)
         assert found is not None and _close(found.pose, pose)
         assert seen.layout == lie
 

@@ -69,10 +69,16 @@ from companion.vision.unlike_table import unlike_table
 
 FORMAT = "switching-box/1"
 PICTURE_PX_PER_MM = 1.0  # the taught picture's scale and the top-down image matched to it
-_FEATURES = 4000  # ORB features of the table's top-down image, at most
+_FEATURES = 3000  # ORB features of the table's top-down image, at most
+_TAUGHT_FEATURES = 3000  # and of the taught picture: its strongest
 _RATIO = 0.8  # a match's distance under this share of the next best's (Lowe's test)
 _RANSAC_PX = 3.0  # a match agreeing with the fitted pose within this (mm at 1 px/mm)
 _GUIDED_MM = (3.0, 2.0, 1.5)  # the guided refit's reach, round by round
+_ALIGN_PX_PER_MM = 0.5  # the whole print's alignment's scale
+_ALIGN_REACH = (2.0, 0.3)  # mm, degrees: the most it may move the features' pose (seeds
+# 100-119: further was a wrong alignment, 0.7 degrees off on one; within it, half the error)
+_PRINT_ALIKE = 0.4  # the print's correlation with the picture where the pose puts it,
+# at least (seeds 100-119, hard camera: 0.67-0.95 where the board lies)
 _AGREE = 14  # matches agreeing with the pose, at least, for the board to count as found
 _CLEAR_MM = 6.0  # round a slot and a space, left out of the picture's features
 _HUE_APART = 12  # taught colours closer than this (OpenCV hue units, 2 degrees) are refused
@@ -107,6 +113,22 @@ class TaughtBox:
     def features(self) -> tuple[np.ndarray, np.ndarray]:
         """The picture's ORB features away from slots and spaces: their points (board mm)
         and descriptors."""
+        points, descriptors = _orb(self.picture, self._print_mask, _TAUGHT_FEATURES)
+        return points / PICTURE_PX_PER_MM, descriptors
+
+    @cached_property
+    def alignment(self) -> tuple[np.ndarray, np.ndarray]:
+        """The picture at `_ALIGN_PX_PER_MM` with its light evened, and where its print
+        may be compared (not its slots nor spaces: `features`' mask)."""
+        k = _ALIGN_PX_PER_MM / PICTURE_PX_PER_MM
+        small = cv2.resize(self.picture, None, fx=k, fy=k, interpolation=cv2.INTER_AREA)
+        mask = cv2.resize(self._print_mask, small.shape[1::-1], interpolation=cv2.INTER_NEAREST)
+        return _even(small), mask
+
+    @cached_property
+    def _print_mask(self) -> np.ndarray:
+        """The picture's pixels of the board's own print: not its slots (whose panels move)
+        nor its spaces (where trains stand), with a margin."""
         k = PICTURE_PX_PER_MM
         mask = np.full(self.picture.shape[:2], 255, np.uint8)
         clear = _CLEAR_MM
@@ -118,8 +140,7 @@ class TaughtBox:
             if space.panel is None:
                 x, y = space.at
                 cv2.circle(mask, (round(x * k), round(y * k)), round((15 + clear) * k), 0, -1)
-        points, descriptors = _orb(self.picture, mask)
-        return points / k, descriptors
+        return mask
 
     def save(self, folder: Path) -> None:
         """Write the box's folder (the module's docstring says what it holds)."""
@@ -160,11 +181,13 @@ def _from_png(image: np.ndarray) -> np.ndarray:
     return image.astype(np.float32) / 160.0
 
 
-def _orb(image: np.ndarray, mask: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+def _orb(
+    image: np.ndarray, mask: np.ndarray | None = None, most: int = _FEATURES
+) -> tuple[np.ndarray, np.ndarray]:
     """ORB features of a BGR image: points (pixels, N x 2) and descriptors."""
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     grey = cv2.createCLAHE(2.0, (8, 8)).apply(grey)  # the lamp's fall-off and shadows evened
-    orb = cv2.ORB_create(nfeatures=_FEATURES, fastThreshold=8)
+    orb = cv2.ORB_create(nfeatures=most, fastThreshold=8)
     keypoints, descriptors = orb.detectAndCompute(grey, mask)
     if descriptors is None:
         return np.empty((0, 2), np.float32), np.empty((0, 32), np.uint8)
@@ -214,12 +237,14 @@ def find_board(
         return None
     matcher = cv2.BFMatcher(cv2.NORM_HAMMING)
     pairs = matcher.knnMatch(taught_descriptors, descriptors, k=2)
-    back = {m.queryIdx: m.trainIdx for m in matcher.match(descriptors, taught_descriptors)}
+    clear = [p[0] for p in pairs if len(p) == 2 and p[0].distance < _RATIO * p[1].distance]
+    asked = sorted({m.trainIdx for m in clear})  # only these table features' own best
+    answers = matcher.match(descriptors[asked], taught_descriptors) if asked else []
+    back = {asked[m.queryIdx]: m.trainIdx for m in answers}
     # each a clear best (Lowe's ratio) and each other's best: a table feature many of the
     # picture's repeated ones (trees, sleepers) match is no match, and would let RANSAC
     # fold the picture onto one point
-    good = [p[0] for p in pairs if len(p) == 2 and p[0].distance < _RATIO * p[1].distance
-            and back.get(p[0].trainIdx) == p[0].queryIdx]  # fmt: skip
+    good = [m for m in clear if back.get(m.trainIdx) == m.queryIdx]
     if len(good) < _AGREE:
         return None
     source = np.float32([taught[m.queryIdx] for m in good])
@@ -247,7 +272,45 @@ def find_board(
         if int(near.sum()) < _AGREE:
             break
         matrix = _rigid(source[near], target[near])
-    return _pose(box.board, matrix)
+    aligned = _aligned(top, box, matrix)
+    return None if aligned is None else _pose(box.board, aligned)
+
+
+def _aligned(top: np.ndarray, box: TaughtBox, matrix: np.ndarray) -> np.ndarray | None:
+    """The pose `matrix` (board mm to table mm) made finer by aligning the whole of the
+    board's print with its taught picture (OpenCV's ECC, a rotation and a shift, on both
+    seen from above at `_ALIGN_PX_PER_MM` with their light evened): every pixel of the
+    print pins it, not a few hundred corners. The features' pose when the alignment does
+    not converge or moves it further than a feature's pose can be off; None when the
+    print does not look like the picture there at all (`_PRINT_ALIKE`): features that
+    agreed by chance, on something else, and never a board placed wrongly."""
+    k, picture_k = _ALIGN_PX_PER_MM, PICTURE_PX_PER_MM
+    to_px = np.diag([k, k, 1.0])
+    template, mask = box.alignment
+    h, w = template.shape
+    into = np.diag([picture_k, picture_k, 1.0]) @ matrix @ np.linalg.inv(to_px)
+    seen = cv2.warpAffine(top, into[:2], (w, h), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)
+    seen = _even(seen)
+    if cv2.computeECC(template, seen, mask) < _PRINT_ALIKE:
+        return None
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_COUNT, 60, 1e-5)
+    try:
+        _, warp = cv2.findTransformECC(template, seen, np.eye(2, 3, dtype=np.float32),
+                                       cv2.MOTION_EUCLIDEAN, criteria, mask, 3)  # fmt: skip
+    except cv2.error:  # no convergence: the features' pose
+        return matrix
+    step = np.linalg.inv(to_px) @ np.vstack([warp, [0.0, 0.0, 1.0]]) @ to_px
+    turn = math.degrees(math.atan2(step[1, 0], step[0, 0]))
+    if np.hypot(*step[:2, 2]) > _ALIGN_REACH[0] or abs(turn) > _ALIGN_REACH[1]:
+        return matrix
+    return matrix @ step
+
+
+def _even(image: np.ndarray) -> np.ndarray:
+    """A BGR image's grey with its light evened (CLAHE), as float32: how the taught
+    picture and the table's are compared."""
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    return cv2.createCLAHE(2.0, (8, 8)).apply(grey).astype(np.float32)
 
 
 def _rigid(source: np.ndarray, target: np.ndarray) -> np.ndarray:
