@@ -92,5 +92,5 @@ def test_teaching_refuses_a_frame_without_the_board_or_its_trains():
         taught.teach(render(away, 3, Camera.easy()), box, TABLE)
     bare = standin.table_scene(box, scenes.home_pose(TABLE), box.home, (), None,
                                np.random.default_rng(1))  # fmt: skip
-    with pytest.raises(taught.TeachError, match="red piece is not seen"):
+    with pytest.raises(taught.TeachError, match="red train is not seen on A1"):
         taught.teach(render(bare, 3, Camera.easy()), box, TABLE)

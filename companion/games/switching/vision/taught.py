@@ -469,7 +469,11 @@ def teach(
         cut = reader._cut_many(frame, reading.to_pixels(corners).reshape(1, 4, 2), size,
                                reader._SLOT_PX_PER_MM)  # fmt: skip
         panels[panel.colour] = light.look_up(cut, centre)
-        hues[panel.colour] = _colour(panels[panel.colour] * light.at(*centre), panel.colour)
+        hues[panel.colour] = _colour(
+            panels[panel.colour] * light.at(*centre),
+            f"the {panel.colour} panel is not seen in its home slot, {panel.home}: lay it "
+            "there, the right way up",
+        )
     spaces = list(starts or board.starts)[: len(art.TRAIN_COLOURS)]
     if len(spaces) < len(art.TRAIN_COLOURS):
         raise TeachError("a train of each colour needs a Start of its own to stand on")
@@ -478,15 +482,20 @@ def teach(
         corners = reader._corners(centre, board.heading(space, board.home), (20.0, 10.0))
         cut = reader._cut_many(frame, reading.to_pixels(corners).reshape(1, 4, 2), (20.0, 10.0),
                                reader._SPACE_PX_PER_MM)  # fmt: skip
-        hues[colour] = _colour(cv2.LUT(cut, light.balance).astype(np.float32), colour)
+        hues[colour] = _colour(
+            cv2.LUT(cut, light.balance).astype(np.float32),
+            f"the {colour} train is not seen on {space}: put it there",
+        )
     _apart(hues)
     return TaughtBox(board, picture, hues, panels)
 
 
-def _colour(look: np.ndarray, name: str) -> int:
+def _colour(look: np.ndarray, unseen: str) -> int:
+    """The hue of a piece's cut-out (`_hue`); TeachError saying `unseen` when it shows
+    none."""
     hue = _hue(look)
     if hue is None:
-        raise TeachError(f"the {name} piece is not seen where it should lie: put it there")
+        raise TeachError(unseen)
     return hue
 
 
