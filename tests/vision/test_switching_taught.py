@@ -94,3 +94,19 @@ def test_teaching_refuses_a_frame_without_the_board_or_its_trains():
                                np.random.default_rng(1))  # fmt: skip
     with pytest.raises(taught.TeachError, match="red train is not seen on A1"):
         taught.teach(render(bare, 3, Camera.easy()), box, TABLE)
+
+
+def test_under_a_still_camera_the_board_is_kept_and_a_nudge_of_it_seen():
+    box, rng = _box(), np.random.default_rng(8)
+    lie = scenes.random_layout(box.board, rng)
+    pose = standin.random_pose(box.board, rng)
+    nudged = Pose(pose.x + 3.0, pose.y - 2.0, pose.rotation + 0.4)
+    frames = [render(standin.table_scene(box.board, p, lie, (), None, np.random.default_rng(1)),
+                     60, Camera.hard()) for p in (pose, nudged)]  # fmt: skip
+    _, found = taught.read_taught(frames[0], box, TABLE)
+    seen, again = taught.read_taught(frames[0], box, TABLE, found)
+    assert again is found and seen.layout == lie  # nothing moved: kept, not sought again
+    seen, moved = taught.read_taught(frames[1], box, TABLE, found)
+    assert moved is not None and moved.table is found.table  # the camera still
+    assert _close(moved.pose, nudged, mm=1.5) and not _close(moved.pose, pose, mm=1.5)
+    assert seen.layout == lie

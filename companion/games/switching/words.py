@@ -179,6 +179,7 @@ TEXT: dict[str, dict[str, str]] = {
         "are visible",
         "session_table_markers_hidden": "table markers {markers} not seen: is something "
         "lying on them?",
+        "session_no_table": "cannot place the table: fewer than two of its markers are visible",
         "session_board_unfound": "the board is not found among the table's markers: is it on "
         "the table, uncovered?",
         "session_frame_unread": "this frame could not be read ({error})",
@@ -336,6 +337,7 @@ TEXT: dict[str, dict[str, str]] = {
         "marcadores de esquina",
         "session_table_markers_hidden": "no se ven los marcadores de la mesa {markers}: ¿hay "
         "algo encima?",
+        "session_no_table": "no se puede situar la mesa: se ven menos de dos de sus marcadores",
         "session_board_unfound": "no se encuentra el tablero entre los marcadores de la mesa: "
         "¿está sobre la mesa, destapado?",
         "session_frame_unread": "esta imagen no se ha podido leer ({error})",

@@ -91,6 +91,7 @@ PROBLEMS: dict[str, str] = {
     "markers_hidden": "board markers {markers} not seen: is something lying on them?",
     "no_board": "cannot place the board: fewer than two of its corner markers are visible",
     "table_markers_hidden": "table markers {markers} not seen: is something lying on them?",
+    "no_table": "cannot place the table: fewer than two of its markers are visible",
     "board_unfound": "the board is not found among the table's markers: is it on the "
     "table, uncovered?",
     "frame_unread": "this frame could not be read ({error})",

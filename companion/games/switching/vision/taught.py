@@ -79,6 +79,8 @@ _ALIGN_REACH = (2.0, 0.3)  # mm, degrees: the most it may move the features' pos
 # 100-119: further was a wrong alignment, 0.7 degrees off on one; within it, half the error)
 _PRINT_ALIKE = 0.4  # the print's correlation with the picture where the pose puts it,
 # at least (seeds 100-119, hard camera: 0.67-0.95 where the board lies)
+_STILL_DROP = 0.03  # the print this much less alike than when found: the board has moved
+# (or a hand lies over it): found again
 _AGREE = 14  # matches agreeing with the pose, at least, for the board to count as found
 _CLEAR_MM = 6.0  # round a slot and a space, left out of the picture's features
 _HUE_APART = 12  # taught colours closer than this (OpenCV hue units, 2 degrees) are refused
@@ -328,12 +330,27 @@ def _rigid(source: np.ndarray, target: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True)
 class Found:
-    """Where a taught board was last seen: the table's calibration and the board's pose;
-    the next frame starts from them (a still camera, a hidden marker)."""
+    """Where a taught board was last seen: the table's calibration, the board's pose, the
+    reader's calibration they make, and how alike its print was to its picture there
+    (`_alike`); the next frame starts from them (a still camera, a hidden marker)."""
 
     table: Calibration
     pose: Pose
     calibration: Calibration = field(compare=False)
+    alike: float = 0.0
+
+
+def _alike(frame: np.ndarray, box: TaughtBox, table: Calibration, pose: Pose) -> float:
+    """How alike the board's print in `frame`, were the board at `pose`, is to its taught
+    picture (ECC's correlation, -1 to 1, `TaughtBox.alignment`): a few milliseconds, where
+    finding the board again takes tens."""
+    template, mask = box.alignment
+    flat = board_calibration(table, box.board, pose, 0.0)
+    whole = TableLayout(width=box.board.size[0], height=box.board.size[1])
+    seen = _even(top_down(frame, flat, whole, _ALIGN_PX_PER_MM))[
+        : template.shape[0], : template.shape[1]
+    ]
+    return float(cv2.computeECC(template, seen, mask))
 
 
 def read_taught(
@@ -342,26 +359,32 @@ def read_taught(
     """Everything the table shows in one frame of a taught box, and where its board was
     found (for the next frame). Never raises on a bad frame: what it could not see is in
     the reading's problems."""
-    place = Found(found.table, found.pose, found.calibration) if found else None
     where: list[Found] = []
 
     def locate(frame: np.ndarray, problems: list[Said]) -> Calibration | None:
-        table = calibrate(frame, layout, place.table if place else None)
+        table = calibrate(frame, layout, found.table if found else None)
         if table is None or len(table.markers) < 4:
             missing = sorted(set(range(4)) - set(table.markers if table else ()))
             problems.append(reader.problem("table_markers_hidden",
                                            markers=", ".join(map(str, missing))))  # fmt: skip
-            if table is None and place is not None and place.table.frame_size == frame.shape[1::-1]:
-                table = place.table
+            if table is None and found is not None and found.table.frame_size == frame.shape[1::-1]:
+                table = found.table
             if table is None:
-                problems.append(reader.problem("no_board"))
+                problems.append(reader.problem("no_table"))
                 return None
+        if (
+            found is not None
+            and table is found.table  # a still camera: calibrate kept the last one
+            and _alike(frame, box, table, found.pose) >= found.alike - _STILL_DROP
+        ):
+            where.append(found)  # the board has not moved either
+            return found.calibration
         pose = find_board(frame, box, table, layout)
         if pose is None:
             problems.append(reader.problem("board_unfound"))
             return None
         calibration = board_calibration(table, box.board, pose)
-        where.append(Found(table, pose, calibration))
+        where.append(Found(table, pose, calibration, _alike(frame, box, table, pose)))
         return calibration
 
     seen = reader.read_placed(frame_bgr, box.board, locate, box.pieces)
