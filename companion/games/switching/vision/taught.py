@@ -81,7 +81,7 @@ _PRINT_ALIKE = 0.4  # the print's correlation with the picture where the pose pu
 # at least (seeds 100-119, hard camera: 0.67-0.95 where the board lies)
 _STILL_DROP = 0.03  # the print this much less alike than when found: the board has moved
 # (or a hand lies over it): found again
-_AGREE = 14  # matches agreeing with the pose, at least, for the board to count as found
+_AGREE = 10  # matches agreeing with the pose, at least, for the board to count as found
 _CLEAR_MM = 6.0  # round a slot and a space, left out of the picture's features
 _HUE_APART = 12  # taught colours closer than this (OpenCV hue units, 2 degrees) are refused
 _CLOSE_MM = 31.0  # the board's print in the table's colours is closed over this far
