@@ -10,7 +10,9 @@ unsure, not wrong; a hand over an empty space makes that space unseen, not empty
 How (our board and pieces, art.py, are made for each step):
 1. the board: its four printed corner markers (ids 4-7) place it
    (companion/vision/calibrate.py, in board millimetres with an apron of `APRON_MM`
-   round it for the dice), whichever way round it lies on the table and wherever;
+   round it for the dice), whichever way round it lies on the table and wherever (a
+   family's own board, taught, is placed by its picture among the table's markers
+   instead: vision/taught.py, through `read_placed`, with its pieces' looks, `Pieces`);
 2. the light: a small top-down image of board and apron gives the paper's white (its
    colour, to undo the lamp's cast, and its brightness round each place, to undo the
    light's fall-off); colours are then classed by hue (HSV, white-balanced) among the

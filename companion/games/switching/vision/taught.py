@@ -13,9 +13,13 @@ The design (issue 33):
   table seen from above at the same scale is matched against that picture: ORB features
   of the board's own print (its border, title, art, track ends; never its slots, whose
   panels move, nor its spaces, where trains stand), matched, and a rotation and shift
-  (no scale: both are millimetres) fitted by RANSAC and refitted on the matches that
-  agree. That is the board's pose on the table (`find_board`): wherever it lies, however
-  turned, and again after an elbow moved it.
+  (no scale: both are millimetres) fitted by RANSAC, refitted on every match that lands
+  where it puts it, then made finer by aligning the whole print with the picture (ECC).
+  That is the board's pose on the table (`find_board`): wherever it lies, however
+  turned. A pose whose print does not look like the picture is refused: never a board
+  placed wrongly, only one not found (`board_unfound`). Under a still camera the last
+  pose is kept while the print there is as alike as when it was found (a few
+  milliseconds); an elbow's nudge makes it less so, and the board is found again.
 - **The existing reader reads it.** The pose and the table's calibration compose into the
   calibration the reader would have had from our board's corner markers (pixels to the
   board's millimetres with the reader's apron round it: `board_calibration`), so the
@@ -35,14 +39,18 @@ The design (issue 33):
   square to the table (its top towards the table's top markers, as the prompt says), its
   panels at home upright and one train of each colour on the Start spaces, in the board
   file's order of Starts and the players' order of colours (red, blue, yellow, green).
-  The board's outline is found in the top-down image (the rectangle of the board file's
-  size, by its edges), the picture cut along it, and the colours and panels measured
-  where the board file puts them.
+  The board's outline is found in the top-down image (the region unlike the table, of
+  the board file's size, moved onto its edges), the picture cut along it, and the
+  colours and panels measured where the board file puts them. The board file is the
+  family's or proposed from our layout (vision/enrolment.py, `companion enroll --game
+  switching`).
 
-Not done yet (issue 33): the board file itself comes from the family's marks on the
-picture (`companion enroll --game switching`: the slots, each track's spaces, Starts,
-Finishes, dead ends), the dice's colour die is read by its taught panel colours (the
-number dice are every game's white pip dice), and a train's facing from its shape alone.
+Not done yet (issue 33): marking the board file on the page (the slots, each track's
+spaces, Starts, Finishes, dead ends) for a board unlike our layout; `companion run` and
+`demo` reading a taught box (a taught board as a game's board option); a train's facing
+from its taught shape (it is still a dark cab at its back, and print darker than that
+beside a space hides it); the colour die is read by the panels' taught colours, the
+number dice as every game's.
 """
 
 from __future__ import annotations
