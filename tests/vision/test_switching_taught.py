@@ -110,3 +110,10 @@ def test_under_a_still_camera_the_board_is_kept_and_a_nudge_of_it_seen():
     assert moved is not None and moved.table is found.table  # the camera still
     assert _close(moved.pose, nudged, mm=1.5) and not _close(moved.pose, pose, mm=1.5)
     assert seen.layout == lie
+
+
+def test_another_board_on_the_table_is_never_taken_for_the_taught_one():
+    ours = scenes.random_table(5, hand_chance=0.0, layout=TABLE)  # our board, not the box's
+    seen, found = taught.read_taught(render(ours.scene, 5, Camera.easy()), _box(), TABLE)
+    assert found is None and seen.layout is None and not seen.trains
+    assert "board_unfound" in {p.key for p in seen.problems}
