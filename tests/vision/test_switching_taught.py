@@ -25,7 +25,10 @@ def _box() -> taught.TaughtBox:
     return taught.teach(render(lesson.scene, 900, Camera.easy()), lesson.board, TABLE)
 
 
-def _close(found: Pose, truth: Pose, mm: float = 2.5, degrees: float = 0.5) -> bool:
+def _close(found: Pose, truth: Pose, mm: float = 4.0, degrees: float = 0.8) -> bool:
+    """Whether a pose found is near the truth: on the table as the camera's calibration
+    shows it, which a hard camera's bends by a few mm (the reading, through the same
+    calibration, does not see that)."""
     turn = (found.rotation - truth.rotation + 180.0) % 360.0 - 180.0
     return abs(found.x - truth.x) <= mm and abs(found.y - truth.y) <= mm and abs(turn) <= degrees
 
@@ -117,3 +120,14 @@ def test_another_board_on_the_table_is_never_taken_for_the_taught_one():
     seen, found = taught.read_taught(render(ours.scene, 5, Camera.easy()), _box(), TABLE)
     assert found is None and seen.layout is None and not seen.trains
     assert "board_unfound" in {p.key for p in seen.problems}
+
+
+def test_the_board_s_own_dark_print_beside_a_space_is_never_a_train_s_roof():
+    dark = _box().pieces.printed_dark
+    assert dark is not None
+    # the box's dark sleepers lie beyond a space's ends, along its track, never over it
+    rows, _ = dark["A3"].shape
+    assert dark["A3"][: rows // 5].any() and dark["A3"][-rows // 5 :].any()
+    assert not dark["A3"][2 * rows // 5 : 3 * rows // 5].any()
+    # where a train stood while the box was taught, its cab is no print
+    assert not any(dark[start].any() for start in standin.board().starts)

@@ -313,10 +313,13 @@ class Pieces:
     piece colour (`hue_classes`: trains in `art.TRAIN_COLOURS`' order, then panels in the
     colour die's); `panels`: each panel's picture as taught (upright, its slot cut out at
     `_SLOT_PX_PER_MM`, white-balanced BGR in shares of the paper's brightness: `look_up`),
-    which says which way round a panel lies; None: our panels' two black squares do."""
+    which says which way round a panel lies; None: our panels' two black squares do.
+    `printed_dark`: for each space, where the board's own print is dark round it
+    (`printed_dark`): no train's roof is looked for there; None: nothing is (ours)."""
 
     classes: np.ndarray
     panels: Mapping[str, np.ndarray] | None = None
+    printed_dark: Mapping[str, np.ndarray] | None = None
 
 
 OURS = Pieces(hue_classes(_printed_hues()))  # our printed pieces, art.py
@@ -575,7 +578,11 @@ def _trains(
     level = np.array(levels, np.float32)[:, None, None]
     area = _ROWS * _COLUMNS
     counts = np.stack([(classes == c).sum(axis=(1, 2)) for c in range(len(_TRAIN_NAMES))], 1)
-    roof_px, roof_mm = _roofs(classes, value < _DARK * level, counts.argmax(axis=1))
+    dark = value < _DARK * level
+    printed = light.pieces.printed_dark
+    if printed is not None:  # a sleeper printed dark beside a space is no train's roof
+        dark &= ~np.stack([printed[space] for space in placed])
+    roof_px, roof_mm = _roofs(classes, dark, counts.argmax(axis=1))
     middle = (slice(None), *_MIDDLE)
     white = (value[middle] >= _WHITE[0] * level) & (saturation[middle] < _WHITE[1] * 255)
     empty = white.mean(axis=(1, 2)) >= _EMPTY_SHARE
@@ -590,6 +597,38 @@ def _trains(
         if (train is None and not empty[i]) or (train is not None and not train.sure):
             unseen.append(space)
     return tuple(trains), tuple(unseen)
+
+
+_PRINT_REACH_PX = 5  # a dark print's mask widened this much (2.5 mm): the pose's error
+
+
+def printed_dark(board: Board, picture: np.ndarray, px_per_mm: float) -> dict[str, np.ndarray]:
+    """For each space of `board`, where its cut-out (as `_trains` cuts it) shows the
+    board's own print dark in `picture` (the board taught, seen from above at
+    `px_per_mm`, its panels at home upright: a panel space is cut there, along its piece,
+    which is where it lies on its panel however the panel lies), widened by
+    `_PRINT_REACH_PX`. A space that showed a piece's colour when taught (a train stood
+    there) has none: its dark was the train's."""
+    value = picture.max(axis=2)
+    paper = float(np.percentile(value, 90))
+    saturation = cv2.cvtColor(picture, cv2.COLOR_BGR2HSV)[..., 1]
+    spaces = list(board.spaces)
+    corners = np.concatenate([
+        _corners(board.centre(s, board.home), board.heading(s, board.home), _PATCH_MM)
+        for s in spaces
+    ]) - APRON_MM  # fmt: skip
+    pixels = (corners * px_per_mm).reshape(-1, 4, 2)
+    dark = _cut_many(value, pixels, _PATCH_MM, _SPACE_PX_PER_MM) < _DARK * paper
+    colourful = _cut_many(saturation, pixels, _PATCH_MM, _SPACE_PX_PER_MM) >= _COLOURFUL * 255
+    widen = np.ones((2 * _PRINT_REACH_PX + 1,) * 2, np.uint8)
+    found = {}
+    for i, space in enumerate(spaces):
+        rows = slice(i * _ROWS, (i + 1) * _ROWS)
+        if colourful[rows].mean() >= _TRAIN_SHARE / 2:
+            found[space] = np.zeros((_ROWS, _COLUMNS), bool)
+        else:
+            found[space] = cv2.dilate(dark[rows].astype(np.uint8), widen) > 0
+    return found
 
 
 def _roofs(

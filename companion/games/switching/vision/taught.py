@@ -117,7 +117,8 @@ class TaughtBox:
     def pieces(self) -> reader.Pieces:
         names = [*art.TRAIN_COLOURS, *art.PANEL_COLOURS]
         classes = reader.hue_classes(np.array([self.hues[n] for n in names]))
-        return reader.Pieces(classes, self.panels)
+        dark = reader.printed_dark(self.board, self.picture, PICTURE_PX_PER_MM)
+        return reader.Pieces(classes, self.panels, dark)
 
     @cached_property
     def features(self) -> tuple[np.ndarray, np.ndarray]:
