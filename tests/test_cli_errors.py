@@ -230,10 +230,10 @@ BAD = [
     (["eval-dice"], ["companion eval-dice", "folder"]),
     (["eval-vision", "--scenes", "x"], ["companion eval-vision", "--scenes"]),
     (["eval-vision", "--game", "switching", "--bogus"], ["--bogus"]),
-    # a tool the game does not offer: said, with the games that do
+    # a game's own enroll options missing (a tool a game does not offer: tests/test_seam.py)
     (
         ["enroll", "{tmp}/deck", "--game", "switching", "--no-wait"],
-        ["companion enroll: Switching tracks offers no enroll: use --game caboose or yardmaster"],
+        ["companion enroll: give the board's size (--size WIDTHxHEIGHT in mm)"],
     ),
     # the command itself
     (["referee"], ["'referee'"]),

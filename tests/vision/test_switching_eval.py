@@ -82,3 +82,12 @@ def test_missing_dice_photographs_say_where_they_were_looked_for(tmp_path, capsy
     args = ["--scenes", "1", "--dice", "real", "--dice-photos", str(tmp_path / "nowhere")]
     assert eval_vision.main(args) == 2
     assert "--dice-photos" in capsys.readouterr().err
+
+
+def test_eval_vision_measures_a_taught_stand_in_box_and_reads_none_wrong(capsys):
+    code = eval_vision.main(["--scenes", "2", "--seed", "300", "--pieces", "printed", "--json"])
+    doc = json.loads(capsys.readouterr().out)
+    assert code == 0 and doc["pieces"] == "printed" and doc["trains"] > 0
+    wrong = ("trains_wrong", "trains_extra", "panels_wrong", "colour_wrong", "numbers_wrong")
+    assert {key: doc[key] for key in wrong} == dict.fromkeys(wrong, 0)
+    assert doc["trains_right"] >= doc["trains"] - 1 and doc["panels_right"] >= 5

@@ -16,8 +16,8 @@ Made for the camera first, which sees a train at about a pixel a millimetre:
 Calibration is on the board's own printed corner markers (ids `BOARD_MARKER_IDS`, never
 the table's 0-3): the camera then measures in the board's own millimetres, which is where
 the board file puts every space, and a board nudged across the table by an elbow is
-still read right. A board without printed markers would lie at a measured place among
-the table markers instead (companion/vision/table.py); ours has them.
+still read right. A board without printed markers, a family's own, is found among the
+table's markers by its taught picture instead (vision/taught.py); ours has them.
 """
 
 from __future__ import annotations

@@ -29,6 +29,7 @@ from companion.games.switching.rules import (
     Won,
 )
 from companion.games.switching.simulate import play
+from companion.games.switching.vision import enrolment
 
 _ACCIDENT = {
     board.DEAD_END: "hits a dead end",
@@ -129,7 +130,11 @@ def replay_text(doc: Mapping[str, Any], as_json: bool) -> str:
 
 def add_arguments(command: str, parser: argparse.ArgumentParser) -> None:
     """This game's options of `companion simulate` and `companion demo`: the players, the
-    short game, the repair tiles; the bots' policies for simulate (it offers no enroll)."""
+    short game, the repair tiles; the bots' policies for simulate. `companion enroll`'s
+    are the taught box's (vision/enrolment.py)."""
+    if command == "enroll":
+        enrolment.add_arguments(parser)
+        return
     least, most = rules.PLAYERS
     parser.add_argument("--players", type=int, default=2, help=f"{least}-{most} (default 2)")
     parser.add_argument(

@@ -31,7 +31,7 @@ from companion.games.switching.commands import PassTurn, Play, Throw
 from companion.games.switching.drawing import draw
 from companion.games.switching.record import GAME_ID, from_json, result, variant_id
 from companion.games.switching.snapshot import Played, Snapshot
-from companion.games.switching.vision import eval_vision
+from companion.games.switching.vision import enrolment, eval_vision
 from companion.games.switching.words import TEXT
 
 NAME = "Switching tracks"
@@ -137,6 +137,7 @@ GAME = Game(
     eval_vision=eval_vision.main,
     refusal_words=refusal_words,
     printables=printing.PRINTABLES,
-    # no advise, no hand: no hidden hand, the page shows every legal move with its outcome;
-    # no enroll: the camera reads our own printed board, panels, trains and dice
+    # a family's own box, taught (vision/taught.py); `companion run` reads ours only so far
+    enroll=enrolment.enrolment,
+    # no advise, no hand: no hidden hand, the page shows every legal move with its outcome
 )

@@ -18,7 +18,7 @@ camera's frame (the hard camera sees a train at about a pixel a millimetre).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import Protocol
@@ -157,6 +157,27 @@ def _scene(
     layout: TableLayout,
 ) -> synthetic.Scene:
     cards = [synthetic.Card(partial(art.board_picture, board), pose, board.size, rigid=True)]
+    cards += panel_cards(
+        board, pose, lie, rng, lambda colour: partial(art.panel_picture, board, colour)
+    )
+    for train in trains:
+        cards.append(train_card(board, pose, lie, train, rng))
+    dice_side = int(rng.integers(0, 2))
+    cards += _depot_cards(board, pose, depots, 1 - dice_side)
+    dice = () if roll is None else _thrown(board, pose, roll, dice_side, rng)
+    return synthetic.Scene(cards=tuple(cards), dice=dice, hands=tuple(hands), layout=layout)
+
+
+def panel_cards(
+    board: Board,
+    pose: Pose,
+    lie: Layout,
+    rng: np.random.Generator,
+    picture: Callable[[str], synthetic.Picture],
+) -> list[synthetic.Card]:
+    """The panels lying in their slots as `lie` says, each a little off (`PANEL_JITTER`),
+    each drawn by `picture(colour)` (our art's, or a stand-in box's)."""
+    cards = []
     slot = next(iter(board.slots.values()))
     panel_mm = (slot.width - 2 * art.PANEL_INSET_MM, slot.height - 2 * art.PANEL_INSET_MM)
     for panel, (slot_id, turned) in zip(board.panels, lie, strict=True):
@@ -165,20 +186,22 @@ def _scene(
         middle = (s.x + s.width / 2 + nudge[0], s.y + s.height / 2 + nudge[1])
         x, y = to_table(board, pose, middle)[0]
         turn = pose.rotation + (180.0 if turned else 0.0) + rng.uniform(-1, 1) * PANEL_JITTER[1]
-        cards.append(synthetic.Card(partial(art.panel_picture, board, panel.colour),
+        cards.append(synthetic.Card(picture(panel.colour),
                                     Pose(float(x), float(y), turn % 360.0), panel_mm))  # fmt: skip
-    for train in trains:
-        cards.append(_train_card(board, pose, lie, train, rng))
-    dice_side = int(rng.integers(0, 2))
-    cards += _depot_cards(board, pose, depots, 1 - dice_side)
-    dice = () if roll is None else _thrown(board, pose, roll, dice_side, rng)
-    return synthetic.Scene(cards=tuple(cards), dice=dice, hands=tuple(hands), layout=layout)
+    return cards
 
 
-def _train_card(
-    board: Board, pose: Pose, lie: Layout, train: OnBoard, rng: np.random.Generator
+def train_card(
+    board: Board,
+    pose: Pose,
+    lie: Layout,
+    train: OnBoard,
+    rng: np.random.Generator,
+    picture: synthetic.Picture | None = None,
+    size: tuple[float, float] = art.TRAIN_MM,
 ) -> synthetic.Card:
-    """A train put down by a hand on its space, facing as it does."""
+    """A train put down by a hand on its space, facing as it does: `picture` (of `size`
+    mm) or our art's train of its colour."""
     hx, hy = board.heading(train.space, lie)
     heading = np.array([hx, hy]) * train.facing
     across = np.array([-heading[1], heading[0]])
@@ -189,10 +212,8 @@ def _train_card(
     )
     x, y = to_table(board, pose, centre)[0]
     rotation = _angle(heading) + pose.rotation + rng.uniform(-askew, askew)
-    picture = partial(art.train, train.colour)
-    return synthetic.Card(
-        picture, Pose(float(x), float(y), rotation % 360.0), art.TRAIN_MM, rigid=True
-    )
+    picture = picture or partial(art.train, train.colour)
+    return synthetic.Card(picture, Pose(float(x), float(y), rotation % 360.0), size, rigid=True)
 
 
 def _band_point(board: Board, pose: Pose, side: int, along: float, out: float) -> np.ndarray:
@@ -313,7 +334,7 @@ def random_table(
     roll = (str(rng.choice(PANEL_ORDER)), int(rng.integers(1, 7)), int(rng.integers(1, 7)))
     hands: tuple[Hand, ...] = ()
     if rng.random() < hand_chance:
-        hand = _hand_clear_of(board, pose, lie, trains, rng, layout)
+        hand = hand_clear_of(board, pose, lie, trains, rng, layout)
         hands = () if hand is None else (hand,)
     scene = _scene(board, pose, lie, trains, depots, roll, rng, hands, layout)
     return Shown(board, pose, lie, trains, roll, depots, scene)
@@ -323,7 +344,7 @@ _HAND_REACH_MM = 150.0  # a hand's palm and fingers lie within this of its palm'
 _ARM_MM = 60.0  # and its forearm within this of the line back to the table's edge
 
 
-def _hand_clear_of(
+def hand_clear_of(
     board: Board,
     pose: Pose,
     lie: Layout,

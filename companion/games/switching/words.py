@@ -177,6 +177,11 @@ TEXT: dict[str, dict[str, str]] = {
         "session_markers_hidden": "board markers {markers} not seen: is something lying on them?",
         "session_no_board": "cannot place the board: fewer than two of its corner markers "
         "are visible",
+        "session_table_markers_hidden": "table markers {markers} not seen: is something "
+        "lying on them?",
+        "session_no_table": "cannot place the table: fewer than two of its markers are visible",
+        "session_board_unfound": "the board is not found among the table's markers: is it on "
+        "the table, uncovered?",
         "session_frame_unread": "this frame could not be read ({error})",
         "session_panels_unsure": "the panels could not all be read: is a hand over them?",
         "session_spaces_unseen": "{n} spaces could not be seen: is something lying on them?",
@@ -330,6 +335,11 @@ TEXT: dict[str, dict[str, str]] = {
         "encima?",
         "session_no_board": "no se puede situar el tablero: se ven menos de dos de sus "
         "marcadores de esquina",
+        "session_table_markers_hidden": "no se ven los marcadores de la mesa {markers}: ¿hay "
+        "algo encima?",
+        "session_no_table": "no se puede situar la mesa: se ven menos de dos de sus marcadores",
+        "session_board_unfound": "no se encuentra el tablero entre los marcadores de la mesa: "
+        "¿está sobre la mesa, destapado?",
         "session_frame_unread": "esta imagen no se ha podido leer ({error})",
         "session_panels_unsure": "no se han podido leer todos los paneles: ¿hay una mano encima?",
         "session_spaces_unseen": "no se han podido ver {n} casillas: ¿hay algo encima?",

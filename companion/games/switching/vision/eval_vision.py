@@ -18,6 +18,11 @@ real dice cut from the labelled photographs as the two number dice (the held-out
 unless `--dice-half odd`, as the Caboose game's `--dice real`), so the pair is measured on
 dice the pip reader has never seen: the dice a family throws.
 
+`--pieces printed` draws a family's own box instead of ours (switching/standin.py: a board
+of another design without our corner markers, anywhere among the table's markers any way
+round, panels and trains of another look), taught to the camera once from one frame under
+a well lit camera (vision/taught.py `teach`, seed `_TEACHING_SEED`) and read through it.
+
 Latency is one thread's, wall and CPU time; each scene is a new camera position, so every
 frame calibrates from scratch (`still_camera_ms` reads the same frame again as a fixed
 camera's next frame). Beside each frame's time a plain OpenCV pass over the same frame
@@ -30,7 +35,7 @@ from __future__ import annotations
 import json
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -38,7 +43,9 @@ from typing import Any
 import cv2
 
 from companion.arguments import CommandLine
-from companion.games.switching import scenes
+from companion.games.switching import scenes, standin
+from companion.games.switching.board import load as load_board
+from companion.games.switching.vision import taught
 from companion.games.switching.vision.reader import SeenBoard, read_board
 from companion.hardware import FRAME_SIZE
 from companion.synthetic import Camera, add_camera_options, render
@@ -112,6 +119,35 @@ def with_real_numbers(truth: scenes.Shown, photos: Iterator[PhotoDie]) -> scenes
     return replace(truth, scene=scene, roll=(colour, white, black))
 
 
+PIECES = ("ours", "printed")  # our printed board and pieces, or the stand-in box, taught
+_TEACHING_SEED = 900  # the teaching frame's (a seed no measured scene is drawn from)
+
+# a reading of one frame: the frame and what the last frame's reading left for the next
+# (a still camera's calibration, where a taught board was found), to what it shows and
+# what this one leaves
+Read = Callable[[Any, Any], tuple[SeenBoard, Any]]
+
+
+def reader_of(pieces: str) -> tuple[Callable[[int], scenes.Shown], Read]:
+    """The tables drawn (from a seed) and how they are read, for `pieces` (`PIECES`): our
+    board read by its markers, or the stand-in box taught once and read through it."""
+    if pieces == "ours":
+
+        def read_ours(frame: Any, previous: Any) -> tuple[SeenBoard, Any]:
+            seen = read_board(frame, load_board(), calibration=previous)
+            return seen, seen.calibration
+
+        return scenes.random_table, read_ours
+    lesson = standin.teaching_table(0)
+    box = taught.teach(render(lesson.scene, _TEACHING_SEED, Camera.easy()), lesson.board,
+                       standin.TABLE)  # fmt: skip
+
+    def read_box(frame: Any, previous: Any) -> tuple[SeenBoard, Any]:
+        return taught.read_taught(frame, box, standin.TABLE, previous)
+
+    return standin.random_table, read_box
+
+
 def evaluate(
     scenes_n: int,
     seed: int,
@@ -123,13 +159,15 @@ def evaluate(
     dice: str = "drawn",
     dice_photos: Path | None = None,
     dice_half: str = "even",
+    pieces: str = "ours",
 ) -> dict[str, Any]:
     """Render and read `scenes_n` scenes from `seed` on, a lamp's reflection over `glare` of
     the frame at most on every table (None: the camera's own), filmed at `frame_size`, cards
     curled up to `curl` mm and a lens error of up to `lens_error` px (each None: the camera's
-    own), the number dice drawn
-    or (`dice` "real") cut from `dice_half` of the photographs in `dice_photos`: the summary
-    `--json` prints. PhotoDiceMissing when real dice are asked for and none can be cut."""
+    own), the number dice drawn or (`dice` "real") cut from `dice_half` of the photographs in
+    `dice_photos`, of our board and pieces or a family's own box (`pieces`, `PIECES`): the
+    summary `--json` prints. PhotoDiceMissing when real dice are asked for and none can be
+    cut."""
     cv2.setNumThreads(1)
     photos = (
         photo_dice_stream(PhotoDice(dice_photos, dice_half), seed, set())
@@ -139,14 +177,15 @@ def evaluate(
     camera = Camera.preset(
         difficulty, glare=glare, frame_size=frame_size, curl=curl, lens_error=lens_error
     )
-    warm = scenes.random_table(seed + scenes_n)  # the first frame pays for imports and caches
-    read_board(render(warm.scene, seed + scenes_n, camera), warm.board)
+    table, read = reader_of(pieces)
+    warm = table(seed + scenes_n)  # the first frame pays for imports and caches
+    read(render(warm.scene, seed + scenes_n, camera), None)
     totals = dict.fromkeys(COUNTS, 0)
     wall, cpu, still, plain, render_ms = [], [], [], [], []
     failures = []
     for i in range(scenes_n):
         scene_seed = seed + i
-        truth = scenes.random_table(scene_seed)
+        truth = table(scene_seed)
         if photos is not None:
             truth = with_real_numbers(truth, photos)
         start = time.perf_counter()
@@ -154,11 +193,11 @@ def evaluate(
         render_ms.append((time.perf_counter() - start) * 1000)
         plain.append(plain_pass_ms(frame))
         start, start_cpu = time.perf_counter(), time.process_time()
-        seen = read_board(frame, truth.board)
+        seen, left = read(frame, None)
         wall.append((time.perf_counter() - start) * 1000)
         cpu.append((time.process_time() - start_cpu) * 1000)
         start = time.perf_counter()
-        read_board(frame, truth.board, calibration=seen.calibration)  # a still camera's next
+        read(frame, left)  # a still camera's next
         still.append((time.perf_counter() - start) * 1000)
         counts = score(truth, seen)
         for key, value in counts.items():
@@ -180,6 +219,7 @@ def evaluate(
         "lens_error": camera.lens_error,
         "lens_odds": round(camera.lens_odds, 4),  # the share of tables with a lens error
         "dice_kind": dice,
+        "pieces": pieces,
         **({"photo_dice_half": dice_half} if dice == "real" else {}),
         **totals,
         "trains_accuracy": round(totals["trains_right"] / max(totals["trains"], 1), 4),
@@ -202,7 +242,8 @@ def report(result: dict[str, Any]) -> str:
     """The run's figures in words, as eval-vision and the bench print them."""
     r = result
     return "\n".join([
-        f"{r['scenes']} {r['difficulty']} scenes of the switching-track game, seed {r['seed']}, "
+        f"{r['scenes']} {r['difficulty']} scenes of the switching-track game"
+        f"{' (a taught stand-in box)' if r.get('pieces') == 'printed' else ''}, seed {r['seed']}, "
         f"{r['frame_size'][0]}x{r['frame_size'][1]} ({r['hands']} with a hand over the board)",
         f"trains   {r['trains_accuracy']:.2%} of {r['trains']} read right; {r['trains_unsure']} "
         f"unsure (asked, never guessed), {r['trains_wrong']} wrong and sure, "
@@ -237,12 +278,20 @@ def main(argv: list[str] | None = None) -> int:
         help="the number dice: drawn (ours, default) or real: cut from labelled photographs",
     )
     add_photo_dice_options(parser)
+    parser.add_argument(
+        "--pieces",
+        choices=PIECES,
+        default="ours",
+        help="the box: ours (our printed board and pieces, default) or printed: a family's "
+        "own box of another design, taught to the camera once",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON document")
     args = parser.parse_args(argv)
     if args.scenes < 1 or args.seed < 0:
         parser.error("--scenes is 1 or more and --seed 0 or more")
     try:
-        real = {"dice": args.dice, "dice_photos": args.dice_photos, "dice_half": args.dice_half}
+        real = {"dice": args.dice, "dice_photos": args.dice_photos, "dice_half": args.dice_half,
+                "pieces": args.pieces}  # fmt: skip
         result = evaluate(
             args.scenes,
             args.seed,

@@ -10,7 +10,9 @@ unsure, not wrong; a hand over an empty space makes that space unseen, not empty
 How (our board and pieces, art.py, are made for each step):
 1. the board: its four printed corner markers (ids 4-7) place it
    (companion/vision/calibrate.py, in board millimetres with an apron of `APRON_MM`
-   round it for the dice), whichever way round it lies on the table and wherever;
+   round it for the dice), whichever way round it lies on the table and wherever (a
+   family's own board, taught, is placed by its picture among the table's markers
+   instead: vision/taught.py, through `read_placed`, with its pieces' looks, `Pieces`);
 2. the light: a small top-down image of board and apron gives the paper's white (its
    colour, to undo the lamp's cast, and its brightness round each place, to undo the
    light's fall-off); colours are then classed by hue (HSV, white-balanced) among the
@@ -46,7 +48,7 @@ said as its own problem and nothing is read surely.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -90,6 +92,10 @@ PROBLEMS: dict[str, str] = {
     "overexposed": "the picture is overexposed: dim the light or lower the camera's exposure",
     "markers_hidden": "board markers {markers} not seen: is something lying on them?",
     "no_board": "cannot place the board: fewer than two of its corner markers are visible",
+    "table_markers_hidden": "table markers {markers} not seen: is something lying on them?",
+    "no_table": "cannot place the table: fewer than two of its markers are visible",
+    "board_unfound": "the board is not found among the table's markers: is it on the "
+    "table, uncovered?",
     "frame_unread": "this frame could not be read ({error})",
     "panels_unsure": "the panels could not all be read: is a hand over them?",
     "spaces_unseen": "{n} space(s) could not be seen: is something lying on them?",
@@ -190,6 +196,21 @@ def read_board(
     """Everything the table shows in one frame. `calibration` (a previous SeenBoard's) is
     reused while the camera and board have not moved, and stands in when markers are
     hidden. Never raises on a bad frame."""
+    return read_placed(
+        frame_bgr, board, lambda frame, problems: _on_markers(frame, board, calibration, problems)
+    )
+
+
+# where the board lies in a frame: the reading frame's calibration, or None (the problems
+# saying why); a taught box (vision/taught.py) is placed by its picture instead
+Place = Callable[[np.ndarray, list[Said]], Calibration | None]
+
+
+def read_placed(
+    frame_bgr: object, board: Board, place: Place, pieces: Pieces | None = None
+) -> SeenBoard:
+    """Everything the table shows in one frame, the board placed by `place` and its pieces
+    looking as `pieces` says (None: ours, art.py). Never raises on a bad frame."""
     panels_unread = {p.colour: SeenPanel(p.colour, None, None, False) for p in board.panels}
     frame, bad = as_bgr(frame_bgr)
     if frame is None:
@@ -197,8 +218,29 @@ def read_board(
         return SeenBoard(
             panels_unread, None, (), tuple(board.spaces), _NO_DICE, (problem(key, **params),)
         )
-    layout = reading_layout(board)
     problems: list[Said] = []
+    seen = place(frame, problems)
+    if seen is None:
+        return SeenBoard(panels_unread, None, (), tuple(board.spaces), _NO_DICE, tuple(problems))
+    if colourless(frame):
+        problems.append(problem("no_colour"))
+        return SeenBoard(
+            panels_unread, None, (), tuple(board.spaces), _NO_DICE, tuple(problems), seen
+        )
+    try:
+        return _read(frame, board, seen, problems, pieces or OURS)
+    except cv2.error as error:  # OpenCV refusing an odd frame must not stop the referee
+        problems.append(problem("frame_unread", error=str(error).strip()))
+        return SeenBoard(panels_unread, None, (), tuple(board.spaces), _NO_DICE,
+                         tuple(problems), seen)  # fmt: skip
+
+
+def _on_markers(
+    frame: np.ndarray, board: Board, calibration: Calibration | None, problems: list[Said]
+) -> Calibration | None:
+    """Our board placed by its printed corner markers (step 1), `calibration` standing in
+    for hidden ones."""
+    layout = reading_layout(board)
     seen = calibrate(frame, layout, calibration)
     if seen is None or len(seen.markers) < 4:
         missing = sorted(set(art.BOARD_MARKER_IDS) - set(seen.markers if seen else ()))
@@ -207,27 +249,18 @@ def read_board(
             seen = calibration if calibration.frame_size == frame.shape[1::-1] else None
         if seen is None:
             problems.append(problem("no_board"))
-            return SeenBoard(
-                panels_unread, None, (), tuple(board.spaces), _NO_DICE, tuple(problems)
-            )
-    if colourless(frame):
-        problems.append(problem("no_colour"))
-        return SeenBoard(
-            panels_unread, None, (), tuple(board.spaces), _NO_DICE, tuple(problems), seen
-        )
-    try:
-        return _read(frame, board, seen, problems)
-    except cv2.error as error:  # OpenCV refusing an odd frame must not stop the referee
-        problems.append(problem("frame_unread", error=str(error).strip()))
-        return SeenBoard(panels_unread, None, (), tuple(board.spaces), _NO_DICE,
-                         tuple(problems), seen)  # fmt: skip
+    return seen
 
 
 def _read(
-    frame: np.ndarray, board: Board, calibration: Calibration, problems: list[Said]
+    frame: np.ndarray,
+    board: Board,
+    calibration: Calibration,
+    problems: list[Said],
+    pieces: Pieces,
 ) -> SeenBoard:
     half = top_down(frame, calibration, reading_layout(board), _HALF_PX_PER_MM)
-    light = _Light(half, board)
+    light = _Light(half, board, pieces)
     glare = glare_mask(frame)
     if glare is not None:
         problems.append(problem(GLARE_KEY))
@@ -262,18 +295,34 @@ def _printed_hues() -> np.ndarray:
     return cv2.cvtColor(balanced[None], cv2.COLOR_BGR2HSV)[0, :, 0].astype(int)
 
 
-def _hue_classes() -> np.ndarray:
-    """A lookup table from hue (0-179) to the nearest printed colour's index, or _NONE
-    when none is within _HUE_NEAR (hue is a circle: 179 is next to 0)."""
+def hue_classes(colours: np.ndarray) -> np.ndarray:
+    """A lookup table from hue (0-179) to the nearest of `colours`' hues (trains then
+    panels, OpenCV's 0-179), as its index, or _NONE when none is within _HUE_NEAR (hue is
+    a circle: 179 is next to 0)."""
     hues = np.arange(180)[:, None]
-    distance = np.abs(hues - _printed_hues()[None, :])
+    distance = np.abs(hues - np.asarray(colours, int)[None, :])
     distance = np.minimum(distance, 180 - distance)
     nearest = distance.argmin(axis=1)
     table = np.where(distance.min(axis=1) <= _HUE_NEAR, nearest, _NONE).astype(np.uint8)
     return np.concatenate([table, np.full(76, _NONE, np.uint8)])  # hue stops at 179
 
 
-_CLASS_OF_HUE = _hue_classes()
+@dataclass(frozen=True, eq=False)
+class Pieces:
+    """How a box's pieces look to the camera. `classes`: a pixel's hue (0-179) to its
+    piece colour (`hue_classes`: trains in `art.TRAIN_COLOURS`' order, then panels in the
+    colour die's); `panels`: each panel's picture as taught (upright, its slot cut out at
+    `_SLOT_PX_PER_MM`, white-balanced BGR in shares of the paper's brightness: `look_up`),
+    which says which way round a panel lies; None: our panels' two black squares do.
+    `printed_dark`: for each space, where the board's own print is dark round it
+    (`printed_dark`): no train's roof is looked for there; None: nothing is (ours)."""
+
+    classes: np.ndarray
+    panels: Mapping[str, np.ndarray] | None = None
+    printed_dark: Mapping[str, np.ndarray] | None = None
+
+
+OURS = Pieces(hue_classes(_printed_hues()))  # our printed pieces, art.py
 
 
 class _Light:
@@ -282,7 +331,8 @@ class _Light:
     small top-down image: the board's brightest tenth, and a map of the brightest within
     a few centimetres."""
 
-    def __init__(self, half: np.ndarray, board: Board) -> None:
+    def __init__(self, half: np.ndarray, board: Board, pieces: Pieces = OURS) -> None:
+        self.pieces = pieces
         k = _HALF_PX_PER_MM
         a = round(APRON_MM * k)
         inner = half[a : a + round(board.size[1] * k), a : a + round(board.size[0] * k)]
@@ -306,13 +356,18 @@ class _Light:
         j = min(max(round((x + APRON_MM) * k), 0), w - 1)
         return float(self.level[i, j])
 
+    def look_up(self, bgr: np.ndarray, centre: tuple[float, float]) -> np.ndarray:
+        """A BGR cut-out white-balanced, in shares of the paper's brightness at board
+        point `centre` (float32): how a taught panel's picture is kept and compared."""
+        return cv2.LUT(bgr, self.balance).astype(np.float32) / self.at(*centre)
+
     def look(self, bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Each pixel's piece colour class (index of trains then panels, or _NONE), its
         white-balanced brightness and its colourfulness (HSV value and saturation), of a
         BGR cut-out."""
         hsv = cv2.cvtColor(cv2.LUT(bgr, self.balance), cv2.COLOR_BGR2HSV)
         hue, saturation, value = cv2.split(hsv)
-        classes = cv2.LUT(hue, _CLASS_OF_HUE)
+        classes = cv2.LUT(hue, self.pieces.classes)
         classes[saturation < round(_COLOURFUL * 255)] = _NONE
         return classes, value, saturation
 
@@ -376,7 +431,8 @@ def _panels(
     centres = [(slot.x + slot.width / 2, slot.y + slot.height / 2) for slot in slots]
     corners = np.concatenate([_corners(c, (0.0, -1.0), size) for c in centres])
     pixels = calibration.to_pixels(corners).reshape(-1, 4, 2)
-    looks = light.look(_cut_many(frame, pixels, size, _SLOT_PX_PER_MM))
+    cuts = _cut_many(frame, pixels, size, _SLOT_PX_PER_MM)
+    looks = light.look(cuts)
     rows = round(size[0] * _SLOT_PX_PER_MM)
     hidden = None
     if glare is not None and any(glared(glare, p) for p in pixels):
@@ -393,8 +449,13 @@ def _panels(
         if counts[best] >= _PANEL_SHARE * max(int(shown.sum()), 1) and (
             np.delete(counts, best).max() < 0.1 * counts[best]
         ):
-            dark = (value < _DARK * light.at(*centre)) & shown
-            way = _way_round(dark, classes == trains + best)
+            taught = light.pieces.panels
+            if taught is None:
+                dark = (value < _DARK * light.at(*centre)) & shown
+                way = _way_round(dark, classes == trains + best)
+            else:
+                seen = light.look_up(cuts[cut], centre)
+                way = _way_round_taught(seen, taught[_PANEL_NAMES[best]], shown)
             found[_PANEL_NAMES[best]].append((slot.id, way))
     seen = {}
     for colour, where in found.items():
@@ -431,6 +492,32 @@ def _way_round(dark: np.ndarray, plain: np.ndarray) -> bool | None:
     for marked, other, turned in ((upper, lower, False), (lower, upper, True)):
         if "mark" in marked and "plain" not in marked and "mark" not in other and "plain" in other:
             return turned
+    return None
+
+
+_TAUGHT_DIFFERENT = 0.6  # a taught panel's pixel unlike its turned self by this, at least
+# (summed over B, G, R in shares of the paper): it says which way round the panel lies
+_TAUGHT_PIXELS = 60  # such pixels in view, at least, for the way round to be read
+_TAUGHT_MARGIN = 0.7  # the better way round's mismatch under this share of the other's
+
+
+def _way_round_taught(seen: np.ndarray, taught: np.ndarray, shown: np.ndarray) -> bool | None:
+    """Whether the panel in a slot's cut-out (`seen`, as `_Light.look_up` gives it) lies
+    turned, by which of its taught picture (`taught`) and that picture turned round it
+    matches better where the two differ (the only pixels that can tell: the box's emblem,
+    a piece that is not its own turn), among the `shown` pixels; None when too few are
+    shown or neither matches clearly better (a hand, a train over the emblem)."""
+    turned = taught[::-1, ::-1]
+    use = (np.abs(taught - turned).sum(axis=2) >= _TAUGHT_DIFFERENT) & shown
+    if int(use.sum()) < _TAUGHT_PIXELS:
+        return None
+    seen = cv2.GaussianBlur(seen, (5, 5), 0)
+    upright = float(np.abs(seen - cv2.GaussianBlur(taught, (5, 5), 0)).sum(axis=2)[use].mean())
+    round_ = float(np.abs(seen - cv2.GaussianBlur(turned, (5, 5), 0)).sum(axis=2)[use].mean())
+    if upright < _TAUGHT_MARGIN * round_:
+        return False
+    if round_ < _TAUGHT_MARGIN * upright:
+        return True
     return None
 
 
@@ -491,7 +578,11 @@ def _trains(
     level = np.array(levels, np.float32)[:, None, None]
     area = _ROWS * _COLUMNS
     counts = np.stack([(classes == c).sum(axis=(1, 2)) for c in range(len(_TRAIN_NAMES))], 1)
-    roof_px, roof_mm = _roofs(classes, value < _DARK * level, counts.argmax(axis=1))
+    dark = value < _DARK * level
+    printed = light.pieces.printed_dark
+    if printed is not None:  # a sleeper printed dark beside a space is no train's roof
+        dark &= ~np.stack([printed[space] for space in placed])
+    roof_px, roof_mm = _roofs(classes, dark, counts.argmax(axis=1))
     middle = (slice(None), *_MIDDLE)
     white = (value[middle] >= _WHITE[0] * level) & (saturation[middle] < _WHITE[1] * 255)
     empty = white.mean(axis=(1, 2)) >= _EMPTY_SHARE
@@ -506,6 +597,38 @@ def _trains(
         if (train is None and not empty[i]) or (train is not None and not train.sure):
             unseen.append(space)
     return tuple(trains), tuple(unseen)
+
+
+_PRINT_REACH_PX = 5  # a dark print's mask widened this much (2.5 mm): the pose's error
+
+
+def printed_dark(board: Board, picture: np.ndarray, px_per_mm: float) -> dict[str, np.ndarray]:
+    """For each space of `board`, where its cut-out (as `_trains` cuts it) shows the
+    board's own print dark in `picture` (the board taught, seen from above at
+    `px_per_mm`, its panels at home upright: a panel space is cut there, along its piece,
+    which is where it lies on its panel however the panel lies), widened by
+    `_PRINT_REACH_PX`. A space that showed a piece's colour when taught (a train stood
+    there) has none: its dark was the train's."""
+    value = picture.max(axis=2)
+    paper = float(np.percentile(value, 90))
+    saturation = cv2.cvtColor(picture, cv2.COLOR_BGR2HSV)[..., 1]
+    spaces = list(board.spaces)
+    corners = np.concatenate([
+        _corners(board.centre(s, board.home), board.heading(s, board.home), _PATCH_MM)
+        for s in spaces
+    ]) - APRON_MM  # fmt: skip
+    pixels = (corners * px_per_mm).reshape(-1, 4, 2)
+    dark = _cut_many(value, pixels, _PATCH_MM, _SPACE_PX_PER_MM) < _DARK * paper
+    colourful = _cut_many(saturation, pixels, _PATCH_MM, _SPACE_PX_PER_MM) >= _COLOURFUL * 255
+    widen = np.ones((2 * _PRINT_REACH_PX + 1,) * 2, np.uint8)
+    found = {}
+    for i, space in enumerate(spaces):
+        rows = slice(i * _ROWS, (i + 1) * _ROWS)
+        if colourful[rows].mean() >= _TRAIN_SHARE / 2:
+            found[space] = np.zeros((_ROWS, _COLUMNS), bool)
+        else:
+            found[space] = cv2.dilate(dark[rows].astype(np.uint8), widen) > 0
+    return found
 
 
 def _roofs(

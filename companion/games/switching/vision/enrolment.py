@@ -1,0 +1,228 @@
+"""`companion enroll --game switching FOLDER`: a family's own switching box taught to the
+camera from one frame (vision/taught.py), in a first, command-line form.
+
+The family lays the box's board square to the table among its four markers (its top
+towards markers 0 and 1), its panels at home upright and a train of each colour on its
+first Starts, and measures the board (`--size`). The board file (`switching-board/1`) is
+the family's own when they have written one (`--board FILE`, docs/board.md); otherwise the
+companion proposes one: our board's layout (boards/ours.json) scaled to the board's size,
+then fitted to where the panels are seen in the taught picture (a shift and a scale along
+each side, which every slot, port, piece and track follows). Either is checked as the board
+tool checks one (board.parse), and the preview draws it over the camera's picture: the
+slots, every space with its name, Starts green and Finishes red, for the family to check
+before they play. A proposal that does not match their board is corrected by writing the
+file and teaching again with `--board`; marking it on the page is not done yet.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from companion.games.switching import art
+from companion.games.switching.board import FINISH, START, Board, BoardError, parse, read
+from companion.games.switching.board import load as load_board
+from companion.games.switching.scenes import TABLE
+from companion.games.switching.vision.taught import PICTURE_PX_PER_MM, TaughtBox, TeachError, teach
+from companion.vision.table import TableLayout
+
+FACE = "box"  # the one thing shown: the whole box, laid out to be taught
+_FIT_OFF = (0.1, 25.0)  # the panels seen this far from the proposal at most: scale, mm
+
+
+def proposed(size: tuple[float, float]) -> Board:
+    """Our board's layout scaled to a board of `size` mm (along each side), as a family's
+    own board file."""
+    return parse(_mapped(load_board().document(), size, (1.0, 1.0), (0.0, 0.0)), "the proposal")
+
+
+def _mapped(
+    doc: dict[str, Any],
+    size: tuple[float, float],
+    scale: tuple[float, float],
+    shift: tuple[float, float],
+) -> dict[str, Any]:
+    """A board file `doc` redrawn on a board of `size`: every board point (x, y) scaled
+    to the new size, then by `scale` and `shift` (mm) about the origin; a panel's own
+    points by its slots' scale."""
+    width, height = doc["size"]
+    sx, sy = size[0] / width * scale[0], size[1] / height * scale[1]
+
+    def point(x: float, y: float) -> list[float]:
+        return [round(x * sx + shift[0], 2), round(y * sy + shift[1], 2)]
+
+    out = dict(doc, id="own", name="Our family's own board", ours=False,
+               note="Proposed by companion enroll from the companion's own layout.")  # fmt: skip
+    out["size"] = [round(size[0], 2), round(size[1], 2)]
+    slot_w, slot_h = doc["slots"]["size"]
+    out["slots"] = {
+        "size": [round(slot_w * sx, 2), round(slot_h * sy, 2)],
+        "at": {k: point(*at) for k, at in doc["slots"]["at"].items()},
+    }
+    out["ports"] = {k: [round(x * sx, 2), round(y * sy, 2)] for k, (x, y) in doc["ports"].items()}
+    out["panels"] = {
+        colour: dict(panel, pieces=[
+            dict(piece, spaces=[[sid, round(x * sx, 2), round(y * sy, 2)]
+                                for sid, x, y in piece["spaces"]])
+            for piece in panel["pieces"]
+        ])
+        for colour, panel in doc["panels"].items()
+    }  # fmt: skip
+    out["tracks"] = [dict(track, spaces=[[sid, *point(x, y)] for sid, x, y in track["spaces"]])
+                     for track in doc["tracks"]]  # fmt: skip
+    return out
+
+
+def fitted(box: TaughtBox) -> Board:
+    """The board of `box` (a proposal) fitted to where its panels are seen in its picture:
+    each panel's colour (as taught) found round its home slot, and the shift and scale
+    along each side that take the home slots onto them applied to the whole layout.
+    BoardError when the panels are not seen near where the proposal puts them."""
+    board = box.board
+    k = PICTURE_PX_PER_MM
+    value = box.picture.max(axis=2)
+    paper = np.array(cv2.mean(box.picture, mask=(value >= np.percentile(value, 90)).astype(
+        np.uint8))[:3]) + 1.0  # fmt: skip
+    balanced = np.clip(box.picture * (paper.max() / paper), 0, 255).astype(np.uint8)
+    hsv = cv2.cvtColor(balanced, cv2.COLOR_BGR2HSV)  # white-balanced, as the hues were taught
+    names = [*art.TRAIN_COLOURS, *art.PANEL_COLOURS]
+    classes = cv2.LUT(hsv[..., 0], box.pieces.classes)
+    classes[hsv[..., 1] < 0.45 * 255] = 255
+    wanted, seen = [], []
+    for panel in board.panels:
+        slot = board.slots[panel.home]
+        mine = cv2.morphologyEx((classes == names.index(panel.colour)).astype(np.uint8),
+                                cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))  # fmt: skip
+        reach = _FIT_OFF[1] + 0.1 * max(slot.width, slot.height)  # round the home slot
+        x0, y0 = (max(round((v - reach) * k), 0) for v in (slot.x, slot.y))
+        x1, y1 = (round((v + reach) * k) for v in (slot.x + slot.width, slot.y + slot.height))
+        ys, xs = np.nonzero(mine[y0:y1, x0:x1])
+        if len(xs) < 0.25 * slot.width * slot.height * k * k:
+            raise BoardError(f"the {panel.colour} panel is not seen near its home, "
+                             f"{panel.home}: lay it there")  # fmt: skip
+        inset = art.PANEL_INSET_MM  # a panel is that much smaller than its slot all round
+        wanted.append([slot.x, slot.y, slot.x + slot.width, slot.y + slot.height])
+        seen.append([(x0 + xs.min()) / k - inset, (y0 + ys.min()) / k - inset,
+                     (x0 + xs.max() + 1) / k + inset, (y0 + ys.max() + 1) / k + inset])  # fmt: skip
+    want, got = np.array(wanted), np.array(seen)
+    scale, shift = [], []
+    for axis in (0, 1):
+        a = np.concatenate([want[:, axis], want[:, axis + 2]])
+        b = np.concatenate([got[:, axis], got[:, axis + 2]])
+        slope, offset = np.polyfit(a, b, 1)
+        scale.append(float(slope))
+        shift.append(float(offset))
+    if max(abs(s - 1.0) for s in scale) > _FIT_OFF[0] or max(map(abs, shift)) > _FIT_OFF[1]:
+        raise BoardError("the panels do not lie where our layout puts them: write your "
+                         "board's file (docs/board.md) and teach it with --board FILE")  # fmt: skip
+    doc = _mapped(board.document(), board.size, (scale[0], scale[1]), (shift[0], shift[1]))
+    return parse(doc, "the proposal fitted to the board's picture")
+
+
+def overlay(box: TaughtBox) -> np.ndarray:
+    """The board file drawn over the board's picture (panels at home): each slot's outline
+    and every space, its name beside it, Starts green, Finishes red, others white."""
+    k = 2.0  # drawn larger than the picture, so the names can be read
+    image = cv2.resize(box.picture, None, fx=k / PICTURE_PX_PER_MM, fy=k / PICTURE_PX_PER_MM)
+    board = box.board
+    for slot in board.slots.values():
+        cv2.rectangle(image, (round(slot.x * k), round(slot.y * k)),
+                      (round((slot.x + slot.width) * k), round((slot.y + slot.height) * k)),
+                      (40, 40, 40), 2)  # fmt: skip
+    colours = {START: (60, 170, 60), FINISH: (40, 40, 210)}
+    for space in board.spaces.values():
+        x, y = (round(v * k) for v in board.centre(space.id, board.home))
+        cv2.circle(image, (x, y), round(6 * k), colours.get(space.kind, (250, 250, 250)), 2)
+        cv2.putText(image, space.id, (x + round(7 * k), y + 5), cv2.FONT_HERSHEY_SIMPLEX, 0.5,
+                    (0, 0, 0), 1, cv2.LINE_AA)  # fmt: skip
+    return image
+
+
+class BoxLesson:
+    """`companion enroll --game switching`'s one face (`Enrolment`): the box laid out to be
+    taught, learnt as a `TaughtBox` from the board file given or the proposal fitted."""
+
+    faces = (FACE,)
+
+    def __init__(
+        self, layout: TableLayout, size: tuple[float, float] | None, board: Board | None
+    ) -> None:
+        self.layout, self.size, self.board = layout, size, board
+
+    def prompt(self, face: str) -> str:
+        starts = ", ".join(self._board().starts[: len(art.TRAIN_COLOURS)])
+        trains = ", ".join(art.TRAIN_COLOURS)
+        return (
+            "lay the board square to the table among its markers, its top towards markers 0 "
+            f"and 1, the panels at home the right way up, and a {trains} train on {starts}"
+        )
+
+    def _board(self) -> Board:
+        return self.board or proposed(self.size or (0.0, 0.0))
+
+    def learn(self, face: str, frame: Any) -> tuple[TaughtBox | None, str | None]:
+        try:
+            box = teach(frame, self._board(), self.layout)
+            if self.board is None:
+                box = teach(frame, fitted(box), self.layout)
+        except (TeachError, BoardError) as error:
+            return None, str(error)
+        return box, None
+
+    def preview(self, faces: Sequence[str], pictures: Sequence[TaughtBox]) -> np.ndarray:
+        return overlay(pictures[-1])
+
+    def save(self, pictures: Sequence[TaughtBox], folder: Path) -> None:
+        pictures[-1].save(folder)
+
+
+def _millimetres(text: str) -> tuple[float, float]:
+    """`WxH` in mm, e.g. 560x560: a board's or a table's size."""
+    try:
+        width, height = (float(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is no size: write WIDTHxHEIGHT in mm, "
+                                         "e.g. 560x560") from None  # fmt: skip
+    if not (100 <= width <= 3000 and 100 <= height <= 3000):
+        raise argparse.ArgumentTypeError(f"{text} mm is no board or table: from 100 to 3000 mm")
+    return width, height
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """`companion enroll --game switching`'s options."""
+    parser.add_argument(
+        "--size", type=_millimetres, help="the board's size in mm, WIDTHxHEIGHT (e.g. 560x560)"
+    )
+    parser.add_argument(
+        "--board", type=Path, help="your board's file (docs/board.md), instead of the proposal"
+    )
+    parser.add_argument(
+        "--table",
+        type=_millimetres,
+        default=(TABLE.width, TABLE.height),
+        help=f"the table's markers' outer corners apart, mm (default {TABLE.width:g}x"
+        f"{TABLE.height:g})",
+    )
+
+
+def enrolment(args: argparse.Namespace) -> BoxLesson:
+    """The lesson the command line asks for; ValueError when it gives neither the board's
+    size nor its file, or a file that is no board."""
+    layout = TableLayout(width=args.table[0], height=args.table[1])
+    if args.board is None:
+        if args.size is None:
+            raise ValueError("give the board's size (--size WIDTHxHEIGHT in mm) or its file "
+                             "(--board FILE)")  # fmt: skip
+        return BoxLesson(layout, args.size, None)
+    try:
+        board = read(args.board.read_bytes(), str(args.board))
+    except OSError as error:
+        raise ValueError(f"cannot read {args.board}: {error.strerror or error}") from None
+    except BoardError as error:
+        raise ValueError(str(error)) from None
+    return BoxLesson(layout, None, board)

@@ -1,0 +1,542 @@
+"""A family's own switching-track box, taught to the camera: its board found among the
+table's four markers by its picture, its trains, panels and dice read by the same reader
+as ours (reader.py) through the taught board's geometry.
+
+The design (issue 33):
+
+- **The table gives the plane.** The table's four markers (ids 0-3,
+  companion/vision/calibrate.py) calibrate the camera to table millimetres, as for the
+  other games. The box's board carries no markers of ours; it lies anywhere among them,
+  any way round.
+- **The board is found by its picture.** A taught board is a top-down picture of it
+  (`PICTURE_PX_PER_MM`, in the board file's millimetres), taught once. Each frame, the
+  table seen from above at the same scale is matched against that picture: ORB features
+  of the board's own print (its border, title, art, track ends; never its slots, whose
+  panels move, nor its spaces, where trains stand), matched, and a rotation and shift
+  (no scale: both are millimetres) fitted by RANSAC, refitted on every match that lands
+  where it puts it, then made finer by aligning the whole print with the picture (ECC).
+  That is the board's pose on the table (`find_board`): wherever it lies, however
+  turned. A pose whose print does not look like the picture is refused: never a board
+  placed wrongly, only one not found (`board_unfound`). Under a still camera the last
+  pose is kept while the print there is as alike as when it was found (a few
+  milliseconds); an elbow's nudge makes it less so, and the board is found again.
+- **The existing reader reads it.** The pose and the table's calibration compose into the
+  calibration the reader would have had from our board's corner markers (pixels to the
+  board's millimetres with the reader's apron round it: `board_calibration`), so the
+  reader's steps 2-6 (light, panels, trains, dice, glare) run unchanged on the taught
+  board's file. What differs is only how the pieces look (`reader.Pieces`): each train's
+  and panel's colour as taught (its hue under the table's light, white-balanced against
+  the board's own paper) instead of our printed ones, and which way round a panel lies by
+  its taught picture (which of it and it turned round matches the slot where the two
+  differ: the box's print, whatever it is) instead of our two black squares. A train's
+  facing is still its dark cab or roof at its back, as on ours.
+- **A taught box is a folder** (`TaughtBox.save`, `load`): `board.json` (its
+  `switching-board/1` file, checked as the board tool checks one), `board.png` (the
+  board's top-down picture, panels at home), `panel-<colour>.png` (each panel's picture,
+  upright, white-balanced in shares of the paper's brightness) and `box.json` (format
+  `switching-box/1`: each train and panel colour's hue, OpenCV's 0-179).
+- **Teaching** (`teach`): one frame under the family's camera with the board lying
+  square to the table (its top towards the table's top markers, as the prompt says), its
+  panels at home upright and one train of each colour on the Start spaces, in the board
+  file's order of Starts and the players' order of colours (red, blue, yellow, green).
+  The board's outline is found in the top-down image (the region unlike the table, of
+  the board file's size, moved onto its edges), the picture cut along it, and the
+  colours and panels measured where the board file puts them. The board file is the
+  family's or proposed from our layout (vision/enrolment.py, `companion enroll --game
+  switching`).
+
+Not done yet (issue 33): marking the board file on the page (the slots, each track's
+spaces, Starts, Finishes, dead ends) for a board unlike our layout; `companion run` and
+`demo` reading a taught box (a taught board as a game's board option); a train's facing
+from its taught shape (it is still a dark cab at its back, and print darker than that
+beside a space hides it); the colour die is read by the panels' taught colours, the
+number dice as every game's.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from companion.games.said import Said
+from companion.games.switching import art
+from companion.games.switching.board import Board, read
+from companion.games.switching.vision import reader
+from companion.pose import Pose
+from companion.vision.calibrate import Calibration, calibrate, top_down
+from companion.vision.frame_checks import as_bgr
+from companion.vision.table import TableLayout, rotate
+from companion.vision.unlike_table import unlike_table
+
+FORMAT = "switching-box/1"
+PICTURE_PX_PER_MM = 1.0  # the taught picture's scale and the top-down image matched to it
+_FEATURES = 3000  # ORB features of the table's top-down image, at most
+_TAUGHT_FEATURES = 3000  # and of the taught picture: its strongest
+_RATIO = 0.8  # a match's distance under this share of the next best's (Lowe's test)
+_RANSAC_PX = 3.0  # a match agreeing with the fitted pose within this (mm at 1 px/mm)
+_GUIDED_MM = (3.0, 2.0, 1.5)  # the guided refit's reach, round by round
+_ALIGN_PX_PER_MM = 0.5  # the whole print's alignment's scale
+_ALIGN_REACH = (2.0, 0.3)  # mm, degrees: the most it may move the features' pose (seeds
+# 100-119: further was a wrong alignment, 0.7 degrees off on one; within it, half the error)
+_PRINT_ALIKE = 0.4  # the print's correlation with the picture where the pose puts it,
+# at least (seeds 100-119, hard camera: 0.67-0.95 where the board lies)
+_STILL_DROP = 0.03  # the print this much less alike than when found: the board has moved
+# (or a hand lies over it): found again
+_AGREE = 10  # matches agreeing with the pose, at least, for the board to count as found
+_CLEAR_MM = 6.0  # round a slot and a space, left out of the picture's features
+_HUE_APART = 12  # taught colours closer than this (OpenCV hue units, 2 degrees) are refused
+_CLOSE_MM = 31.0  # the board's print in the table's colours is closed over this far
+_SIZE_OFF = 0.06  # a board's outline this far off its file's size, at most
+_EDGE_SEARCH_MM = 10.0  # a side of the outline is looked for this far either way
+_COLOURFUL = 0.45 * 255  # a pixel of a piece's colour: saturation at least (the reader's)
+
+
+class TeachError(ValueError):
+    """The box could not be taught from this frame: the message says what to change."""
+
+
+@dataclass(frozen=True, eq=False)
+class TaughtBox:
+    """A box the camera was taught: its board file, its board's top-down picture (BGR,
+    `PICTURE_PX_PER_MM`, panels at home) and how its pieces look (`reader.Pieces`), with
+    the hues they were made from (trains then panels, as `reader.hue_classes` takes them)."""
+
+    board: Board
+    picture: np.ndarray
+    hues: Mapping[str, int]
+    panels: Mapping[str, np.ndarray]
+
+    @cached_property
+    def pieces(self) -> reader.Pieces:
+        names = [*art.TRAIN_COLOURS, *art.PANEL_COLOURS]
+        classes = reader.hue_classes(np.array([self.hues[n] for n in names]))
+        dark = reader.printed_dark(self.board, self.picture, PICTURE_PX_PER_MM)
+        return reader.Pieces(classes, self.panels, dark)
+
+    @cached_property
+    def features(self) -> tuple[np.ndarray, np.ndarray]:
+        """The picture's ORB features away from slots and spaces: their points (board mm)
+        and descriptors."""
+        points, descriptors = _orb(self.picture, self._print_mask, _TAUGHT_FEATURES)
+        return points / PICTURE_PX_PER_MM, descriptors
+
+    @cached_property
+    def alignment(self) -> tuple[np.ndarray, np.ndarray]:
+        """The picture at `_ALIGN_PX_PER_MM` with its light evened, and where its print
+        may be compared (not its slots nor spaces: `features`' mask)."""
+        k = _ALIGN_PX_PER_MM / PICTURE_PX_PER_MM
+        small = cv2.resize(self.picture, None, fx=k, fy=k, interpolation=cv2.INTER_AREA)
+        mask = cv2.resize(self._print_mask, small.shape[1::-1], interpolation=cv2.INTER_NEAREST)
+        return _even(small), mask
+
+    @cached_property
+    def _print_mask(self) -> np.ndarray:
+        """The picture's pixels of the board's own print: not its slots (whose panels move)
+        nor its spaces (where trains stand), with a margin."""
+        k = PICTURE_PX_PER_MM
+        mask = np.full(self.picture.shape[:2], 255, np.uint8)
+        clear = _CLEAR_MM
+        for s in self.board.slots.values():
+            cv2.rectangle(mask, (round((s.x - clear) * k), round((s.y - clear) * k)),
+                          (round((s.x + s.width + clear) * k), round((s.y + s.height + clear) * k)),
+                          0, -1)  # fmt: skip
+        for space in self.board.spaces.values():
+            if space.panel is None:
+                x, y = space.at
+                cv2.circle(mask, (round(x * k), round(y * k)), round((15 + clear) * k), 0, -1)
+        return mask
+
+    def save(self, folder: Path) -> None:
+        """Write the box's folder (the module's docstring says what it holds)."""
+        folder.mkdir(parents=True, exist_ok=True)
+        document = json.dumps(self.board.document(), indent=2, ensure_ascii=False)
+        (folder / "board.json").write_text(document + "\n", encoding="utf-8")
+        cv2.imwrite(str(folder / "board.png"), self.picture)
+        for colour, picture in self.panels.items():
+            cv2.imwrite(str(folder / f"panel-{colour}.png"), _to_png(picture))
+        box = {"format": FORMAT, "hues": dict(self.hues)}
+        (folder / "box.json").write_text(json.dumps(box, indent=2) + "\n", encoding="utf-8")
+
+    @classmethod
+    def load(cls, folder: Path) -> TaughtBox:
+        """A taught box's folder read back; ValueError saying what is missing or wrong."""
+        try:
+            board = read((folder / "board.json").read_bytes(), str(folder / "board.json"))
+            box = json.loads((folder / "box.json").read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError) as error:
+            raise ValueError(f"{folder} is no taught switching box: {error}") from None
+        names = [*art.TRAIN_COLOURS, *art.PANEL_COLOURS]
+        if box.get("format") != FORMAT or set(box.get("hues", {})) != set(names):
+            raise ValueError(f"{folder / 'box.json'} is not a {FORMAT} file with every hue")
+        picture = cv2.imread(str(folder / "board.png"), cv2.IMREAD_COLOR)
+        panels = {c: cv2.imread(str(folder / f"panel-{c}.png"), cv2.IMREAD_COLOR)
+                  for c in art.PANEL_COLOURS}  # fmt: skip
+        if picture is None or any(p is None for p in panels.values()):
+            raise ValueError(f"{folder} lacks board.png or a panel's picture: teach it again")
+        hues = {name: int(box["hues"][name]) for name in names}
+        return cls(board, picture, hues, {c: _from_png(p) for c, p in panels.items()})
+
+
+def _to_png(shares: np.ndarray) -> np.ndarray:
+    return np.clip(shares * 160.0, 0, 255).astype(np.uint8)
+
+
+def _from_png(image: np.ndarray) -> np.ndarray:
+    return image.astype(np.float32) / 160.0
+
+
+def _orb(
+    image: np.ndarray, mask: np.ndarray | None = None, most: int = _FEATURES
+) -> tuple[np.ndarray, np.ndarray]:
+    """ORB features of a BGR image: points (pixels, N x 2) and descriptors."""
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    grey = cv2.createCLAHE(2.0, (8, 8)).apply(grey)  # the lamp's fall-off and shadows evened
+    orb = cv2.ORB_create(nfeatures=most, fastThreshold=8)
+    keypoints, descriptors = orb.detectAndCompute(grey, mask)
+    if descriptors is None:
+        return np.empty((0, 2), np.float32), np.empty((0, 32), np.uint8)
+    return np.float32([kp.pt for kp in keypoints]), descriptors
+
+
+# --- where the board lies -------------------------------------------------------------
+
+
+def to_table(board: Board, pose: Pose) -> np.ndarray:
+    """The 3 x 3 matrix taking board mm to table mm with the board at `pose` (its centre
+    on the table and its turn, as the synthetic table lays it: scenes.to_table)."""
+    a = math.radians(pose.rotation)
+    c, s = math.cos(a), math.sin(a)
+    turn = np.array([[c, -s], [s, c]])
+    shift = np.array([pose.x, pose.y]) - turn @ (np.array(board.size) / 2)
+    return np.vstack([np.column_stack([turn, shift]), [0.0, 0.0, 1.0]])
+
+
+def _pose(board: Board, matrix: np.ndarray) -> Pose:
+    """The pose of a board taken to the table by `matrix` (a rotation and a shift)."""
+    centre = matrix[:2, :2] @ (np.array(board.size) / 2) + matrix[:2, 2]
+    rotation = math.degrees(math.atan2(matrix[1, 0], matrix[0, 0])) % 360.0
+    return Pose(float(centre[0]), float(centre[1]), rotation)
+
+
+def board_calibration(
+    table: Calibration, board: Board, pose: Pose, apron_mm: float = reader.APRON_MM
+) -> Calibration:
+    """The table's calibration turned into the board's: frame pixels to board mm plus
+    `apron_mm` (the reader's frame, `reader.reading_layout`), the board at `pose`."""
+    apron = np.array([[1.0, 0.0, apron_mm], [0.0, 1.0, apron_mm], [0.0, 0.0, 1.0]])
+    homography = apron @ np.linalg.inv(to_table(board, pose)) @ table.homography
+    return Calibration(homography, table.k1, table.frame_size, table.markers, table.error_mm,
+                       table.corners)  # fmt: skip
+
+
+def find_board(
+    frame: np.ndarray, box: TaughtBox, table: Calibration, layout: TableLayout
+) -> Pose | None:
+    """Where the taught board lies on the table in `frame` (its pose), found by matching
+    its picture's features with the table's seen from above; None when too few agree."""
+    top = top_down(frame, table, layout, PICTURE_PX_PER_MM)
+    found, descriptors = _orb(top)
+    taught, taught_descriptors = box.features
+    if len(found) < _AGREE or len(taught) < _AGREE:
+        return None
+    matcher = cv2.BFMatcher(cv2.NORM_HAMMING)
+    pairs = matcher.knnMatch(taught_descriptors, descriptors, k=2)
+    clear = [p[0] for p in pairs if len(p) == 2 and p[0].distance < _RATIO * p[1].distance]
+    asked = sorted({m.trainIdx for m in clear})  # only these table features' own best
+    answers = matcher.match(descriptors[asked], taught_descriptors) if asked else []
+    back = {asked[m.queryIdx]: m.trainIdx for m in answers}
+    # each a clear best (Lowe's ratio) and each other's best: a table feature many of the
+    # picture's repeated ones (trees, sleepers) match is no match, and would let RANSAC
+    # fold the picture onto one point
+    good = [m for m in clear if back.get(m.trainIdx) == m.queryIdx]
+    if len(good) < _AGREE:
+        return None
+    source = np.float32([taught[m.queryIdx] for m in good])
+    target = np.float32([found[m.trainIdx] for m in good]) / PICTURE_PX_PER_MM
+    matrix, inliers = cv2.estimateAffinePartial2D(
+        source, target, method=cv2.RANSAC, ransacReprojThreshold=_RANSAC_PX, maxIters=4000,
+        confidence=0.999,
+    )  # fmt: skip
+    if matrix is None or int(inliers.sum()) < _AGREE:
+        return None
+    scale = math.hypot(matrix[0, 0], matrix[1, 0])
+    if abs(scale - 1.0) > 0.04:  # millimetres on both sides: a scale is a false match
+        return None
+    keep = inliers.ravel() > 0
+    matrix = _rigid(source[keep], target[keep])
+    # guided: every pair whose first or second choice lands where the pose puts it, and
+    # the pose refitted on them (more of the board's print pins it finer than the few
+    # clear matches RANSAC started from)
+    candidates = [(m.queryIdx, m.trainIdx) for p in pairs for m in p[:2]]
+    source = np.float32([taught[q] for q, _ in candidates])
+    target = np.float32([found[t] for _, t in candidates]) / PICTURE_PX_PER_MM
+    for reach in _GUIDED_MM:
+        placed = source @ matrix[:2, :2].T + matrix[:2, 2]
+        near = np.hypot(*(placed - target).T) <= reach
+        if int(near.sum()) < _AGREE:
+            break
+        matrix = _rigid(source[near], target[near])
+    aligned = _aligned(top, box, matrix)
+    return None if aligned is None else _pose(box.board, aligned)
+
+
+def _aligned(top: np.ndarray, box: TaughtBox, matrix: np.ndarray) -> np.ndarray | None:
+    """The pose `matrix` (board mm to table mm) made finer by aligning the whole of the
+    board's print with its taught picture (OpenCV's ECC, a rotation and a shift, on both
+    seen from above at `_ALIGN_PX_PER_MM` with their light evened): every pixel of the
+    print pins it, not a few hundred corners. The features' pose when the alignment does
+    not converge or moves it further than a feature's pose can be off; None when the
+    print does not look like the picture there at all (`_PRINT_ALIKE`): features that
+    agreed by chance, on something else, and never a board placed wrongly."""
+    k, picture_k = _ALIGN_PX_PER_MM, PICTURE_PX_PER_MM
+    to_px = np.diag([k, k, 1.0])
+    template, mask = box.alignment
+    h, w = template.shape
+    into = np.diag([picture_k, picture_k, 1.0]) @ matrix @ np.linalg.inv(to_px)
+    seen = cv2.warpAffine(top, into[:2], (w, h), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)
+    seen = _even(seen)
+    if cv2.computeECC(template, seen, mask) < _PRINT_ALIKE:
+        return None
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_COUNT, 60, 1e-5)
+    try:
+        _, warp = cv2.findTransformECC(template, seen, np.eye(2, 3, dtype=np.float32),
+                                       cv2.MOTION_EUCLIDEAN, criteria, mask, 3)  # fmt: skip
+    except cv2.error:  # no convergence: the features' pose
+        return matrix
+    step = np.linalg.inv(to_px) @ np.vstack([warp, [0.0, 0.0, 1.0]]) @ to_px
+    turn = math.degrees(math.atan2(step[1, 0], step[0, 0]))
+    if np.hypot(*step[:2, 2]) > _ALIGN_REACH[0] or abs(turn) > _ALIGN_REACH[1]:
+        return matrix
+    return matrix @ step
+
+
+def _even(image: np.ndarray) -> np.ndarray:
+    """A BGR image's grey with its light evened (CLAHE), as float32: how the taught
+    picture and the table's are compared."""
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    return cv2.createCLAHE(2.0, (8, 8)).apply(grey).astype(np.float32)
+
+
+def _rigid(source: np.ndarray, target: np.ndarray) -> np.ndarray:
+    """The rotation and shift (3 x 3) taking `source` points closest to `target` (least
+    squares, no scale: Kabsch)."""
+    ms, mt = source.mean(axis=0), target.mean(axis=0)
+    u, _, vt = np.linalg.svd((source - ms).T @ (target - mt))
+    turn = (u @ vt).T
+    if np.linalg.det(turn) < 0:
+        vt[-1] *= -1
+        turn = (u @ vt).T
+    shift = mt - turn @ ms
+    return np.vstack([np.column_stack([turn, shift]), [0.0, 0.0, 1.0]])
+
+
+@dataclass(frozen=True)
+class Found:
+    """Where a taught board was last seen: the table's calibration, the board's pose, the
+    reader's calibration they make, and how alike its print was to its picture there
+    (`_alike`); the next frame starts from them (a still camera, a hidden marker)."""
+
+    table: Calibration
+    pose: Pose
+    calibration: Calibration = field(compare=False)
+    alike: float = 0.0
+
+
+def _alike(frame: np.ndarray, box: TaughtBox, table: Calibration, pose: Pose) -> float:
+    """How alike the board's print in `frame`, were the board at `pose`, is to its taught
+    picture (ECC's correlation, -1 to 1, `TaughtBox.alignment`): a few milliseconds, where
+    finding the board again takes tens."""
+    template, mask = box.alignment
+    flat = board_calibration(table, box.board, pose, 0.0)
+    whole = TableLayout(width=box.board.size[0], height=box.board.size[1])
+    seen = _even(top_down(frame, flat, whole, _ALIGN_PX_PER_MM))[
+        : template.shape[0], : template.shape[1]
+    ]
+    return float(cv2.computeECC(template, seen, mask))
+
+
+def read_taught(
+    frame_bgr: object, box: TaughtBox, layout: TableLayout, found: Found | None = None
+) -> tuple[reader.SeenBoard, Found | None]:
+    """Everything the table shows in one frame of a taught box, and where its board was
+    found (for the next frame). Never raises on a bad frame: what it could not see is in
+    the reading's problems."""
+    where: list[Found] = []
+
+    def locate(frame: np.ndarray, problems: list[Said]) -> Calibration | None:
+        table = calibrate(frame, layout, found.table if found else None)
+        if table is None or len(table.markers) < 4:
+            missing = sorted(set(range(4)) - set(table.markers if table else ()))
+            problems.append(reader.problem("table_markers_hidden",
+                                           markers=", ".join(map(str, missing))))  # fmt: skip
+            if table is None and found is not None and found.table.frame_size == frame.shape[1::-1]:
+                table = found.table
+            if table is None:
+                problems.append(reader.problem("no_table"))
+                return None
+        if (
+            found is not None
+            and table is found.table  # a still camera: calibrate kept the last one
+            and _alike(frame, box, table, found.pose) >= found.alike - _STILL_DROP
+        ):
+            where.append(found)  # the board has not moved either
+            return found.calibration
+        pose = find_board(frame, box, table, layout)
+        if pose is None:
+            problems.append(reader.problem("board_unfound"))
+            return None
+        calibration = board_calibration(table, box.board, pose)
+        where.append(Found(table, pose, calibration, _alike(frame, box, table, pose)))
+        return calibration
+
+    seen = reader.read_placed(frame_bgr, box.board, locate, box.pieces)
+    return seen, (where[0] if where else found)
+
+
+# --- teaching -------------------------------------------------------------------------
+
+
+def _outline(top: np.ndarray, size: tuple[float, float], layout: TableLayout) -> Pose | None:
+    """The board lying square to the table in a top-down image of it (`layout`'s, at
+    `PICTURE_PX_PER_MM`): the region unlike the table (companion/vision/unlike_table.py)
+    closed over the board's own print in the table's colours (tracks, trees), its
+    outline's smallest rectangle, turned less than 45 degrees, moved onto its edges
+    (`_edges`), when that is about the board's `size` (mm); None otherwise."""
+    k = PICTURE_PX_PER_MM
+    closing = np.ones((round(_CLOSE_MM * k),) * 2, np.uint8)
+    mask = cv2.morphologyEx(unlike_table(top, layout, k), cv2.MORPH_CLOSE, closing)
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not contours:
+        return None
+    (cx, cy), (rw, rh), angle = cv2.minAreaRect(cv2.convexHull(max(contours, key=cv2.contourArea)))
+    if angle > 45:
+        rw, rh, angle = rh, rw, angle - 90
+    width, height = size
+    if abs(rw / k - width) > _SIZE_OFF * width or abs(rh / k - height) > _SIZE_OFF * height:
+        return None
+    lab = cv2.cvtColor(cv2.GaussianBlur(top, (5, 5), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
+    return _edges(lab, Pose(cx / k, cy / k, angle % 360.0), size)
+
+
+def _edges(lab: np.ndarray, pose: Pose, size: tuple[float, float]) -> Pose:
+    """The board's outline at `pose` moved onto its edges: across each side, where the
+    colour changes most (the board's print against the table, not its shadow's softer
+    edge on the table), the median of many places along it; the centre moves half way
+    between the sides' shifts (the board's size is its file's)."""
+    k = PICTURE_PX_PER_MM
+    width, height = size
+    steps = np.arange(-_EDGE_SEARCH_MM, _EDGE_SEARCH_MM + 0.25, 0.5)
+    shifts = []
+    for outward, along, half, length in (((0, -1), (1, 0), height / 2, width),
+                                         ((1, 0), (0, 1), width / 2, height),
+                                         ((0, 1), (1, 0), height / 2, width),
+                                         ((-1, 0), (0, 1), width / 2, height)):  # fmt: skip
+        out, run = np.array(outward, float), np.array(along, float)
+        places = np.linspace(-0.4, 0.4, 41)[:, None, None] * length * run
+        local = places + (half + steps)[None, :, None] * out  # board mm from its centre
+        table = rotate(local.reshape(-1, 2), pose.rotation) + (pose.x, pose.y)
+        xy = (table * k).reshape(len(places), len(steps), 2).astype(np.float32)
+        profile = cv2.remap(lab, xy, None, cv2.INTER_LINEAR)
+        weight = np.array([0.5, 1.0, 1.0], np.float32)  # a shadow changes only the lightness
+        change = np.linalg.norm((profile[:, 2:] - profile[:, :-2]) * weight, axis=2)
+        shifts.append(float(np.median(steps[1:-1][change.argmax(axis=1)])))
+    top, right, bottom, left = shifts
+    centre = rotate(np.array([[(right - left) / 2, (bottom - top) / 2]]), pose.rotation)[0]
+    return Pose(pose.x + float(centre[0]), pose.y + float(centre[1]), pose.rotation)
+
+
+def _hue(look: np.ndarray) -> int | None:
+    """The colourful pixels' hue (OpenCV's 0-179) of a white-balanced BGR cut-out: their
+    mean on hue's circle; None when under a tenth of it is colourful."""
+    hsv = cv2.cvtColor(np.clip(look, 0, 255).astype(np.uint8), cv2.COLOR_BGR2HSV)
+    colourful = hsv[..., 1] >= _COLOURFUL
+    if colourful.mean() < 0.1:
+        return None
+    angle = hsv[..., 0][colourful].astype(np.float64) * (2 * math.pi / 180)
+    mean = math.atan2(np.sin(angle).mean(), np.cos(angle).mean())
+    return round(mean * 180 / (2 * math.pi)) % 180
+
+
+def teach(
+    frame_bgr: object,
+    board: Board,
+    layout: TableLayout,
+    starts: Sequence[str] | None = None,
+) -> TaughtBox:
+    """The box taught from one frame (the module's docstring, "Teaching"): the board lying
+    square to the table, panels at home upright, a train of each colour on `starts` (by
+    default the board's first Starts, in the players' order of colours). TeachError says
+    what could not be seen or told apart."""
+    frame, bad = as_bgr(frame_bgr)
+    if frame is None:
+        raise TeachError(f"no usable picture from the camera ({bad[0] if bad else 'none'})")
+    table = calibrate(frame, layout)
+    if table is None or len(table.markers) < 4:
+        raise TeachError("the table's four markers are not all seen: uncover them")
+    pose = _outline(top_down(frame, table, layout, PICTURE_PX_PER_MM), board.size, layout)
+    if pose is None:
+        raise TeachError("the board's outline is not seen: lay it square to the table, "
+                         "inside the markers, nothing over its edges")  # fmt: skip
+    flat = board_calibration(table, board, pose, 0.0)
+    whole = TableLayout(width=board.size[0], height=board.size[1])
+    picture = top_down(frame, flat, whole, PICTURE_PX_PER_MM)
+    reading = board_calibration(table, board, pose)
+    half = top_down(frame, reading, reader.reading_layout(board), reader._HALF_PX_PER_MM)
+    light = reader._Light(half, board)
+    hues: dict[str, int] = {}
+    panels: dict[str, np.ndarray] = {}
+    slot = next(iter(board.slots.values()))
+    size = (slot.height, slot.width)
+    for panel in board.panels:
+        s = board.slots[panel.home]
+        centre = (s.x + s.width / 2, s.y + s.height / 2)
+        corners = reader._corners(centre, (0.0, -1.0), size)
+        cut = reader._cut_many(frame, reading.to_pixels(corners).reshape(1, 4, 2), size,
+                               reader._SLOT_PX_PER_MM)  # fmt: skip
+        panels[panel.colour] = light.look_up(cut, centre)
+        hues[panel.colour] = _colour(
+            panels[panel.colour] * light.at(*centre),
+            f"the {panel.colour} panel is not seen in its home slot, {panel.home}: lay it "
+            "there, the right way up",
+        )
+    spaces = list(starts or board.starts)[: len(art.TRAIN_COLOURS)]
+    if len(spaces) < len(art.TRAIN_COLOURS):
+        raise TeachError("a train of each colour needs a Start of its own to stand on")
+    for colour, space in zip(art.TRAIN_COLOURS, spaces, strict=False):
+        centre = board.centre(space, board.home)
+        corners = reader._corners(centre, board.heading(space, board.home), (20.0, 10.0))
+        cut = reader._cut_many(frame, reading.to_pixels(corners).reshape(1, 4, 2), (20.0, 10.0),
+                               reader._SPACE_PX_PER_MM)  # fmt: skip
+        hues[colour] = _colour(
+            cv2.LUT(cut, light.balance).astype(np.float32),
+            f"the {colour} train is not seen on {space}: put it there",
+        )
+    _apart(hues)
+    return TaughtBox(board, picture, hues, panels)
+
+
+def _colour(look: np.ndarray, unseen: str) -> int:
+    """The hue of a piece's cut-out (`_hue`); TeachError saying `unseen` when it shows
+    none."""
+    hue = _hue(look)
+    if hue is None:
+        raise TeachError(unseen)
+    return hue
+
+
+def _apart(hues: Mapping[str, int]) -> None:
+    """TeachError when two of the taught colours are too alike for the camera to tell."""
+    names = list(hues)
+    for i, a in enumerate(names):
+        for b in names[i + 1 :]:
+            gap = abs(hues[a] - hues[b])
+            if min(gap, 180 - gap) < _HUE_APART:
+                raise TeachError(f"the {a} and the {b} pieces look alike to the camera: "
+                                 "their colours cannot be told apart under this light")  # fmt: skip
