@@ -26,6 +26,7 @@ from companion.games.switching.vision import reader
 from companion.games.switching.vision.eval_vision import evaluate
 from companion.synthetic import Camera, render
 from companion.vision.calibrate import calibrate, top_down
+from companion.vision.frame_checks import glare_mask
 
 # read_board's steps in its order, each taking what the ones before it left in `s`
 _STEPS = (
@@ -34,12 +35,13 @@ _STEPS = (
     ("small top-down image, the paper's light", lambda s: s.update(light=reader._Light(
         top_down(s["frame"], s["cal"], reader.reading_layout(s["board"]),
                  reader._HALF_PX_PER_MM), s["board"]))),
+    ("a lamp's reflection", lambda s: s.update(glare=glare_mask(s["frame"]))),
     ("panels: slots, colours, way round", lambda s: s.update(
-        panels=reader._panels(s["frame"], s["board"], s["cal"], s["light"]))),
+        panels=reader._panels(s["frame"], s["board"], s["cal"], s["light"], s["glare"]))),
     ("trains: every space", lambda s: reader._trains(
-        s["frame"], s["board"], s["cal"], s["light"], s["panels"])),
+        s["frame"], s["board"], s["cal"], s["light"], s["panels"], s["glare"])),
     ("dice beside the board", lambda s: reader._dice(
-        s["frame"], s["board"], s["cal"], s["light"])),
+        s["frame"], s["board"], s["cal"], s["light"], s["glare"])),
 )  # fmt: skip
 
 
