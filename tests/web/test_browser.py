@@ -253,6 +253,8 @@ def test_a_short_game_by_clicking(browser, server):
     page.click("#undo")
     watcher.wait_for_function(f"{turns} === 1")
     assert server.state()["turn"] == 1
+    # the page that undid redraws from the table's answer: waited for, not raced
+    page.wait_for_selector("#undo:disabled")
     assert page.locator("#undo").is_disabled()
 
     # Correct the roll, with the confirmation the log keeps.
