@@ -16,6 +16,7 @@ from companion.app.run import main
 from companion.games import default, game, games
 from companion.games.caboose.tracker import CameraHint
 from companion.games.protocol import CameraSetup
+from companion.games.yardmaster.vision.eval_printed import teach_stand_in
 from companion.hardware import FRAME_SIZE
 from companion.vision.table import TableLayout
 
@@ -47,6 +48,25 @@ def test_an_enrolled_deck_that_cannot_be_read_stops_run_naming_the_key(
     assert main(config, frames=1, serve=False) == 2
     said = capsys.readouterr().err
     assert "table.catalogue" in said and "Traceback" not in said
+
+
+def test_a_box_taught_for_another_game_starts_run_with_our_cards_read(
+    tmp_path: Path, capsys
+) -> None:
+    """One folder is named for the whole table: a family that taught its Yardmaster box
+    (README) starts the service, and the Caboose design's camera reads our printed cards."""
+    deck, pictures = teach_stand_in(faces=("E", "W", "R3-B2"))
+    deck.save(pictures, tmp_path / "yardmaster-box")
+    config = tmp_path / "companion.toml"
+    config.write_text(
+        f"[camera]\nsource = 'synthetic:3'\n[table]\n"
+        f"catalogue = '{tmp_path / 'yardmaster-box'}'\n"
+        f"[gpio]\npin_factory = 'mock'\n[store]\npath = '{tmp_path / 'table.sqlite3'}'\n"
+    )
+    assert main(config, frames=1, serve=False) == 0, capsys.readouterr().err
+    setup = CameraSetup(TableLayout(), FRAME_SIZE, catalogue=tmp_path / "yardmaster-box")
+    camera = default().camera.watcher(setup, "loose-caboose")
+    assert camera.reader.vision.catalogue is None  # ours, not the other game's
 
 
 @pytest.mark.parametrize("game_id", [g for g in games() if game(g).camera is not None])

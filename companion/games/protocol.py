@@ -22,8 +22,9 @@ What flows through the seam, one way each:
 from __future__ import annotations
 
 import argparse
+import json
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from importlib.resources.abc import Traversable
 from pathlib import Path
@@ -262,6 +263,24 @@ class CameraSetup:
     card_mm: float = 8.0
     die_mm: float = 10.0
     zone: tuple[float, float, float, float] | None = None
+
+
+def teaches_others(folder: Path, formats: Collection[str]) -> bool:
+    """Whether an enrolled folder (`CameraSetup.catalogue`) teaches other games' pieces
+    only: the formats of its index files (each JSON file's `format`) are all outside
+    `formats`, a game's own. One folder is named for the whole table, so a family that
+    taught one game's box still plays the others with their printed pieces; a folder of
+    no known pieces (empty, damaged) is not another game's, and the game says what is
+    wrong with it."""
+    found = set()
+    for index in Path(folder).glob("*.json"):
+        try:
+            doc = json.loads(index.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return False  # damaged: the game's own reading of it says how
+        if isinstance(doc, dict) and isinstance(doc.get("format"), str):
+            found.add(doc["format"])
+    return bool(found) and not found & set(formats)
 
 
 class DemoError(RuntimeError):

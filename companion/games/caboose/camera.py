@@ -20,8 +20,15 @@ from companion.games.caboose.commands import Seen
 from companion.games.caboose.drawing import Reading
 from companion.games.caboose.follow import FollowConfig
 from companion.games.caboose.tracker import CameraHint, FrameReader, Tracker, TrackerConfig
+from companion.games.caboose.vision.caboose_token import TOKEN_FORMAT
+from companion.games.caboose.vision.catalogue import FORMAT as CATALOGUE_FORMAT
 from companion.games.caboose.vision.observation import Observation, VisionConfig
-from companion.games.protocol import CameraSetup
+from companion.games.protocol import CameraSetup, teaches_others
+from companion.vision import taught_dice, taught_pips
+
+# What `companion enroll` writes for this game: a folder holding none of it teaches another
+# game's box, and our printed pieces are read
+_TAUGHT_FORMATS = (CATALOGUE_FORMAT, TOKEN_FORMAT, taught_dice.FORMAT, taught_pips.FORMAT)
 
 # The service's name in its journal (`journalctl -u caboose-companion`), as it always was.
 log = logging.getLogger("companion.run")
@@ -39,9 +46,13 @@ class Camera:
     def over(cls, setup: CameraSetup, edition: str) -> Camera:
         """The camera over a table set up as `setup` says, looking for `edition`'s cards
         until a game's hint says which (what was enrolled, if anything, is read now: a
-        broken deck, dice or token is a ValueError before the first frame)."""
+        broken deck, dice or token is a ValueError before the first frame; a folder that
+        teaches another game's box only leaves our printed pieces read)."""
+        folder = setup.catalogue
+        if folder is not None and teaches_others(folder, _TAUGHT_FORMATS):
+            folder = None
         vision = VisionConfig.for_edition(
-            edition, setup.catalogue, layout=setup.layout, frame_size=setup.frame_size
+            edition, folder, layout=setup.layout, frame_size=setup.frame_size
         )
         camera = cls(vision, _tracker(setup))
         camera.setup = setup

@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from companion.games.protocol import CameraSetup
+from companion.games.protocol import CameraSetup, teaches_others
 from companion.games.said import Said
 from companion.games.yardmaster.commands import Seen
 from companion.games.yardmaster.drawing import Reading
@@ -29,7 +29,7 @@ from companion.games.yardmaster.vision.reader import (
     SeenTrain,
     read_yard,
 )
-from companion.games.yardmaster.vision.taught import Catalogue, read_taught
+from companion.games.yardmaster.vision.taught import FORMAT, Catalogue, read_taught
 from companion.vision.frame_checks import ChangeGate
 
 
@@ -101,8 +101,8 @@ class Camera:
         every face of the deck (a face never taught would be read as the taught face most
         like it); a ValueError says what is missing and how to teach it."""
         deck = load_edition(edition).deck
-        if setup.catalogue is None:
-            return cls(setup, edition, deck)
+        if setup.catalogue is None or teaches_others(setup.catalogue, (FORMAT,)):
+            return cls(setup, edition, deck)  # no box taught, or another game's
         return cls(setup, edition, deck, Catalogue.load(Path(setup.catalogue), deck=deck))
 
     def see(self, frame: Any, hint: object) -> list[Seen]:
