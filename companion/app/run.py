@@ -28,7 +28,7 @@ from companion.app.check import check_camera, save
 from companion.app.config import Config, ConfigError, load
 from companion.app.service import FrameLoop, log
 from companion.app.speech import TableVoice
-from companion.games import default
+from companion.games import default, games
 from companion.games.protocol import Camera, CameraSetup, Game, Refusal, Setting, Watcher
 from companion.store import Store
 from companion.table import Table
@@ -155,11 +155,13 @@ def default_camera() -> Camera:
 
 
 def _watchers(config: Config) -> Callable[[Game], Watcher | None]:
-    """The camera over the configured table, for each game played at it: the default
-    game's is made now, looking for the pieces of the configured edition until a game says
+    """The camera over the configured table, for each game played at it, all made now: the
+    default game's looking for the pieces of the configured edition until a game says
     which (the game's hint, every frame), so an enrolled deck that cannot be read stops the
-    service before it starts; another game's the first time one of it is played, None (the
-    page referees it, and the log says so) if the camera does not follow that game."""
+    service before it starts; another game's looking for its first option's pieces, or
+    for a box taught into the enrolled folder (whose board its game then offers on the
+    start form), None (the page referees it, and the log says so) if the camera does not
+    follow that game."""
     table, tracker = config.table, config.tracker
     setup = CameraSetup(
         layout=TableLayout(table.width, table.height, table.marker_mm, table.inset_mm),
@@ -188,7 +190,8 @@ def _watchers(config: Config) -> Callable[[Game], Watcher | None]:
             log.warning("camera: not following %s: %s", game.name, error)
             return None
 
-    return watcher_of
+    made_now = {g.id: watcher_of(g) for g in games().values()}
+    return lambda played: made_now[played.id] if played.id in made_now else watcher_of(played)
 
 
 def serve_page(

@@ -22,7 +22,7 @@ import pytest
 from companion import games
 from companion.app.demo import run_demo
 from companion.games.protocol import DemoError, Setting
-from companion.games.switching import match, record, rules
+from companion.games.switching import match, record, rules, standin
 from companion.games.switching.demo import ScriptedGame
 from companion.store import Store
 
@@ -66,6 +66,19 @@ def test_a_short_demo_game_is_seen_right_and_ends_as_its_record_replays(tmp_path
     # dice were lifted: those lying there from the last throw were never read again)
     kept = json.loads(path.read_text())
     assert doc["camera"]["throws"] == sum("dice" in turn for turn in kept["turns"])
+
+
+def test_a_demo_game_on_a_box_of_another_design_taught_first_ends_as_the_true_game(
+    tmp_path: Path,
+) -> None:
+    """`--pieces printed`: the stand-in box is taught to the camera as `companion enroll`
+    teaches a family's, its board lying anywhere among the markers, any way round; the
+    game is played on its board, and its record keeps that board whole."""
+    path = tmp_path / "record.json"
+    args = ("--pieces", "printed", "--players", "3", "--short", "--seed", "demo")
+    doc = played_right(demo(*args, "--record", str(path)), path)
+    assert doc["board"] == "standin"
+    assert json.loads(path.read_text())["board"] == standin.board_document()
 
 
 def test_a_demo_for_more_players_than_the_game_takes_stops_saying_so() -> None:

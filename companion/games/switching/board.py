@@ -653,12 +653,40 @@ BOARDS = tuple(
 )
 
 
-@cache
+# The boards of boxes taught at this table (`offer`), by id, played beside the shipped ones
+# for as long as the process runs.
+_TAUGHT: dict[str, Board] = {}
+
+
+def offer(board: Board) -> None:
+    """Play `board` beside the shipped boards: a family's own, of the box taught at this
+    table (the camera finds it in the table's enrolled folder), offered on the start form
+    under its own id. ValueError if that id is a shipped board's: a game on it would be
+    played on the other board."""
+    if board.id in BOARDS:
+        raise ValueError(
+            f"the taught board's id {board.id!r} is a board the companion ships: give it "
+            "another id in its board.json"
+        )
+    _TAUGHT[board.id] = board
+
+
+def known() -> tuple[str, ...]:
+    """Every board a game may be played on here: the shipped ones, then those offered."""
+    return BOARDS + tuple(sorted(_TAUGHT))
+
+
 def load(board_id: str = "ours") -> Board:
-    """The shipped board `boards/<board_id>.json`."""
+    """The board `board_id`: one offered (`offer`) or the shipped `boards/<board_id>.json`."""
+    taught = _TAUGHT.get(board_id)
+    return taught if taught is not None else _shipped(board_id)
+
+
+@cache
+def _shipped(board_id: str) -> Board:
     path = _FOLDER / f"{board_id}.json"
     if not path.is_file():
-        raise KeyError(f"there is no switching board {board_id!r}: the boards are {BOARDS}")
+        raise KeyError(f"there is no switching board {board_id!r}: the boards are {known()}")
     return read(path.read_text(encoding="utf-8"), f"boards/{board_id}.json")
 
 

@@ -130,8 +130,8 @@ def replay_text(doc: Mapping[str, Any], as_json: bool) -> str:
 
 def add_arguments(command: str, parser: argparse.ArgumentParser) -> None:
     """This game's options of `companion simulate` and `companion demo`: the players, the
-    short game, the repair tiles; the bots' policies for simulate. `companion enroll`'s
-    are the taught box's (vision/enrolment.py)."""
+    short game, the repair tiles; the bots' policies for simulate, the box for the demo.
+    `companion enroll`'s are the taught box's (vision/enrolment.py)."""
     if command == "enroll":
         enrolment.add_arguments(parser)
         return
@@ -143,6 +143,16 @@ def add_arguments(command: str, parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--repair", action="store_true", help="the bonus level's repair tiles (S-19, S-20)"
     )
+    if command == "demo":
+        parser.add_argument(
+            "--pieces",
+            choices=("ours", "printed"),
+            default="ours",
+            help="the box played: our printed board, panels and trains (default); printed: "
+            "a box of another design (the synthetic table's stand-in), which the players "
+            "first teach the camera as `companion enroll --game switching` does, its board "
+            "lying anywhere among the table's markers, any way round",
+        )
     if command == "simulate":
         parser.add_argument(
             "--policies",

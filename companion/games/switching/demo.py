@@ -30,14 +30,16 @@ from __future__ import annotations
 
 import argparse
 import random
+import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from companion.games.protocol import CameraSetup, DemoError, RecordProblem, Setting, Start
-from companion.games.switching import commandline, match, record, rules, scenes, simulate
+from companion.games.switching import commandline, match, record, rules, scenes, simulate, standin
 from companion.games.switching.board import Board
 from companion.games.switching.board import load as load_board
 from companion.games.switching.camera import Camera
@@ -45,8 +47,11 @@ from companion.games.switching.commands import Play, Throw, Undo
 from companion.games.switching.follow import agrees
 from companion.games.switching.record import GAME_ID
 from companion.games.switching.snapshot import Played, Snapshot
+from companion.games.switching.vision.taught import TeachError, teach
+from companion.pose import Pose
 from companion.store import Store
-from companion.synthetic import Hand, Scene
+from companion.synthetic import Camera as Filming
+from companion.synthetic import Hand, Scene, render
 from companion.synthetic.players import Hands
 from companion.table import Table
 
@@ -57,21 +62,28 @@ POLICIES = ("greedy", "random")  # by seat, alternating, as `companion simulate`
 
 @dataclass(frozen=True)
 class TableNow:
-    """The table as it lies, the scene the camera is shown: the board with the panels and
-    trains of `position`, the dice of `roll` beside it (None: in the mover's hand), and a
-    hand over the space `hand_at` while a train is put down. `seed` places the pieces (a
-    hand puts each down a little askew): the same seed, the same picture."""
+    """The table as it lies, the scene the camera is shown: the board at `pose` with the
+    panels and trains of `position`, the dice of `roll` beside it (None: in the mover's
+    hand), and a hand over the space `hand_at` while a train is put down; our printed
+    pieces, or the stand-in box's (`printed`). `seed` places the pieces (a hand puts each
+    down a little askew): the same seed, the same picture."""
 
     position: rules.Position
     roll: rules.Roll | None
     seed: tuple[int, ...]
+    pose: Pose
+    printed: bool = False
     hand_at: tuple[float, float] | None = None
 
     def drawn(self) -> Scene:
         hands = () if self.hand_at is None else (Hand(*self.hand_at, 0.0, 0.9),)
-        board = self.position.board
+        board, position, roll = self.position.board, self.position, self.roll
         rng = np.random.default_rng(self.seed)
-        return scenes.board_scene(board, self.position, self.roll, rng, hands)
+        if not self.printed:
+            return scenes.board_scene(board, position, roll, rng, hands, pose=self.pose)
+        trains = tuple(scenes.OnBoard(t.owner, t.space, t.facing) for t in position.trains)
+        shown = None if roll is None else (roll.colour, roll.white, roll.black)
+        return standin.table_scene(board, self.pose, position.layout, trains, shown, rng, hands)
 
 
 @dataclass(frozen=True)
@@ -135,12 +147,19 @@ class ScriptedGame:
 
     follows: Mapping[str, Any] = {}
 
-    def __init__(self, players: int, seed: str, variant: str, motion_every: int) -> None:
+    def __init__(
+        self, players: int, seed: str, variant: str, motion_every: int, pieces: str = "ours"
+    ) -> None:
         least, most = rules.PLAYERS
         if not least <= players <= most:
             raise DemoError(f"the switching-track game is for {least} to {most} players, "
                             f"not {players}")  # fmt: skip
-        self.board = load_board(BOARD)
+        self.printed = pieces == "printed"  # the stand-in box, taught first, not ours
+        self.board = standin.board() if self.printed else load_board(BOARD)
+        # where the board lies: ours upright in the middle; the stand-in box anywhere among
+        # the markers, any way round (the seed's)
+        pick = np.random.default_rng(random.Random(seed).randrange(10**6))
+        self.pose = standin.random_pose(self.board, pick) if self.printed else scenes.home_pose()
         self.names = NAMES[:players]
         self.seed = seed
         self.variant = variant
@@ -158,11 +177,28 @@ class ScriptedGame:
     def sit(self, table: Table, setup: CameraSetup) -> Camera:
         """Deal the game (the players in turn order, seat 0 red, as the start form does;
         the panels' way round is the camera's to see), or go on with the store's; the
-        camera over the demo's table."""
+        camera over the demo's table (the stand-in box taught to it first, which offers
+        its board)."""
         self.table = table
+        camera = self._taught(setup) if self.printed else None
         if not (isinstance(table.match, match.Match) and not table.match.over):
-            table.start(GAME_ID, Start(self.names, BOARD, self.variant, self.seed))
-        return Camera(replace(setup, layout=scenes.TABLE), self.board)
+            table.start(GAME_ID, Start(self.names, self.board.id, self.variant, self.seed))
+        return camera or Camera(replace(setup, layout=scenes.TABLE), self.board)
+
+    def _taught(self, setup: CameraSetup) -> Camera:
+        """The camera taught the stand-in box as `companion enroll --game switching` teaches
+        a family's (one frame of it laid out to be taught, written to a folder), then
+        over the table with that folder as its enrolled one, as `companion run` is."""
+        lesson = standin.teaching_table(random.Random(self.seed).randrange(10**6))
+        camera = replace(Filming.easy(), frame_size=setup.frame_size)
+        try:
+            box = teach(render(lesson.scene, 0, camera), lesson.board, standin.TABLE)
+        except TeachError as error:
+            raise DemoError(f"the stand-in box could not be taught: {error}") from None
+        with tempfile.TemporaryDirectory(prefix="switching-box-") as folder:
+            box.save(Path(folder))
+            taught = replace(setup, layout=standin.TABLE, catalogue=Path(folder))
+            return Camera.over(taught, self.board.id)
 
     @property
     def match(self) -> match.Match:
@@ -274,7 +310,7 @@ class ScriptedGame:
         after = step.position
         if self.motion_every and number % self.motion_every == 0:
             x, y = scenes.to_table(
-                self.board, scenes.home_pose(), self.board.centre(action.train, after.layout)
+                self.board, self.pose, self.board.centre(action.train, after.layout)
             )[0]
             over = self._table(after, action.roll, number, (float(x), float(y)))
             self.hands.look(over, frames=1)
@@ -339,7 +375,8 @@ class ScriptedGame:
         """The table showing `position` during action `number`: each action's pieces put
         down anew, the same each time it is shown (a resumed demo draws the same table)."""
         base = random.Random(self.seed).randrange(10**6)
-        return TableNow(position, roll, (base, number, roll is not None), hand_at)
+        seed = (base, number, roll is not None)
+        return TableNow(position, roll, seed, self.pose, self.printed, hand_at)
 
     def _following(self) -> match.Following:
         following = self.match.following
@@ -417,5 +454,6 @@ def from_args(args: argparse.Namespace) -> ScriptedGame:
     short game, the repair tiles, the seed; a hand over the board in every turn when the
     page is watched, in every fourth headless."""
     return ScriptedGame(
-        args.players, str(args.seed), commandline.variant_of(args), 4 if args.headless else 1
-    )
+        args.players, str(args.seed), commandline.variant_of(args), 4 if args.headless else 1,
+        args.pieces,
+    )  # fmt: skip

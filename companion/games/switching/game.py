@@ -7,7 +7,7 @@ does it, so this file is the package's table of contents for the seam."""
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from importlib.resources import files
 from typing import Any
@@ -47,11 +47,23 @@ _VARIANT_NAMES = {
 def options() -> tuple[Option, ...]:
     """The boards, each with the rules' variants (the full game is the default)."""
     found = []
-    for board_id in board.BOARDS:
+    for board_id in board.known():
         played_on = board.load(board_id)
         variants = tuple(Option(v, _VARIANT_NAMES[v], rules.PLAYERS) for v in _VARIANT_NAMES)
         found.append(Option(played_on.id, played_on.name, rules.PLAYERS, variants))
     return tuple(found)
+
+
+class _Boards(Sequence[Option]):
+    """`options`, made again each time they are asked: the shipped boards, and a taught
+    box's from when the camera finds it in the table's enrolled folder (`board.offer`),
+    so the start form offers it though the game was registered before."""
+
+    def __getitem__(self, index: Any) -> Any:
+        return options()[index]
+
+    def __len__(self) -> int:
+        return len(options())
 
 
 def watch(doc: Mapping[str, Any], turn: int, lang: str) -> dict[str, Any]:
@@ -116,7 +128,7 @@ def refusal_words(match: Any, key: str, params: Mapping[str, Any], message: str,
 GAME = Game(
     id=GAME_ID,
     name=NAME,
-    options=options(),
+    options=_Boards(),
     words=TEXT.__getitem__,
     page=files("companion.games.switching") / "page",
     start=match.start,

@@ -20,7 +20,7 @@ from companion.games import match as base
 from companion.games.protocol import Refusal, Setting, Start
 from companion.games.said import Said
 from companion.games.switching import rules, view
-from companion.games.switching.board import BOARDS, PANEL_COLOURS
+from companion.games.switching.board import BOARDS, PANEL_COLOURS, known, parse
 from companion.games.switching.board import load as load_board
 from companion.games.switching.commands import PassTurn, Play, Press, Seen, Throw, Undo
 from companion.games.switching.follow import BoardSeen, Reading, compare, shows, slide_only
@@ -195,9 +195,11 @@ def _setting(snap: Snapshot) -> dict[str, Any]:
 
 
 def _begin(record: Mapping[str, Any], setting: Mapping[str, Any]) -> Snapshot:
-    """A kept game before its first step: set up as its setting says (its record holds no
-    more)."""
-    board = load_board(setting["board"])
+    """A kept game before its first step: set up as its setting says, on the board its
+    record holds whole (a family's own board is played on after a restart whether or not
+    it is still offered; a shipped one is the package's)."""
+    shipped = setting["board"] in BOARDS
+    board = load_board(setting["board"]) if shipped else parse(record["board"], "the kept game")
     start = rules.deal(
         board, setting["players"], rules.VARIANTS[setting["variant"]], setting["turned"]
     )
@@ -391,9 +393,9 @@ def new_game(wanted: Start) -> Snapshot:
     """A new game as the start form asks for it: the option is the board, the seats take
     the train colours in order (seat 0 red, who begins: S-2), the variant one of
     rules.VARIANTS (None: the full game). A `Refusal` says what is wrong."""
-    if wanted.option not in BOARDS:
+    if wanted.option not in known():
         raise Refusal(
-            "request", f"there is no board {wanted.option!r}: use {', '.join(BOARDS)}",
+            "request", f"there is no board {wanted.option!r}: use {', '.join(known())}",
             key="no_board", params={"board": wanted.option},
         )  # fmt: skip
     variant = wanted.variant or "full"

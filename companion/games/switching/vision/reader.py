@@ -499,6 +499,9 @@ _TAUGHT_DIFFERENT = 0.6  # a taught panel's pixel unlike its turned self by this
 # (summed over B, G, R in shares of the paper): it says which way round the panel lies
 _TAUGHT_PIXELS = 60  # such pixels in view, at least, for the way round to be read
 _TAUGHT_MARGIN = 0.7  # the better way round's mismatch under this share of the other's
+_TAUGHT_SHIFT_PX = 3  # the panel seen this far off its taught place in the cut-out, at most
+# (a panel loose in its slot, the board's pose found to a few mm): each way round is
+# compared where it matches best
 
 
 def _way_round_taught(seen: np.ndarray, taught: np.ndarray, shown: np.ndarray) -> bool | None:
@@ -511,14 +514,27 @@ def _way_round_taught(seen: np.ndarray, taught: np.ndarray, shown: np.ndarray) -
     use = (np.abs(taught - turned).sum(axis=2) >= _TAUGHT_DIFFERENT) & shown
     if int(use.sum()) < _TAUGHT_PIXELS:
         return None
-    seen = cv2.GaussianBlur(seen, (5, 5), 0)
-    upright = float(np.abs(seen - cv2.GaussianBlur(taught, (5, 5), 0)).sum(axis=2)[use].mean())
-    round_ = float(np.abs(seen - cv2.GaussianBlur(turned, (5, 5), 0)).sum(axis=2)[use].mean())
-    if upright < _TAUGHT_MARGIN * round_:
+    seen = cv2.GaussianBlur(seen, (5, 5), 0).astype(np.float32)
+    upright, round_ = (
+        _mismatch(seen, cv2.GaussianBlur(p, (5, 5), 0), use) for p in (taught, turned)
+    )
+    margin = _TAUGHT_MARGIN**2  # the mismatches are squared
+    if upright < margin * round_:
         return False
-    if round_ < _TAUGHT_MARGIN * upright:
+    if round_ < margin * upright:
         return True
     return None
+
+
+def _mismatch(seen: np.ndarray, picture: np.ndarray, use: np.ndarray) -> float:
+    """How unlike `picture` the cut-out `seen` is on the pixels `use` (their mean squared
+    difference, summed over B, G, R), at the best of the shifts up to `_TAUGHT_SHIFT_PX`
+    (one OpenCV template match: the shifts cost little more than one comparison)."""
+    k = _TAUGHT_SHIFT_PX
+    inner = (slice(k, -k), slice(k, -k))
+    weight = np.repeat(use[inner].astype(np.float32)[:, :, None], 3, axis=2)
+    found = cv2.matchTemplate(seen, picture[inner].astype(np.float32), cv2.TM_SQDIFF, mask=weight)
+    return float(found.min()) / max(float(use[inner].sum()), 1.0)
 
 
 def _lie(board: Board, panels: Mapping[str, SeenPanel]) -> Layout | None:
