@@ -78,7 +78,7 @@ def board_document() -> dict:
     def scaled(points: list) -> list:
         return [[sid, round(x * SCALE, 2), round(y * SCALE, 2)] for sid, x, y in points]
 
-    doc.update(id="standin", name="A family's own board (the synthetic stand-in box)",
+    doc.update(id="standin", name="A family's own board, the synthetic stand-in",
                ours=False, note="Drawn by the synthetic table; not our design.")  # fmt: skip
     doc["size"] = [v * SCALE for v in doc["size"]]
     doc["slots"] = {

@@ -174,9 +174,12 @@ TEXT: dict[str, dict[str, str]] = {
         "session_too_dark": "the picture is almost black: is the light on and the lens uncovered?",
         "session_overexposed": "the picture is overexposed: dim the light or lower the "
         "camera's exposure",
+        "session_markers_hidden_one": "board marker {markers} not seen: is something lying on it?",
         "session_markers_hidden": "board markers {markers} not seen: is something lying on them?",
         "session_no_board": "cannot place the board: fewer than two of its corner markers "
         "are visible",
+        "session_table_markers_hidden_one": "table marker {markers} not seen: is something "
+        "lying on it?",
         "session_table_markers_hidden": "table markers {markers} not seen: is something "
         "lying on them?",
         "session_no_table": "cannot place the table: fewer than two of its markers are visible",
@@ -331,11 +334,15 @@ TEXT: dict[str, dict[str, str]] = {
         "session_too_dark": "la imagen está casi negra: ¿hay luz y está destapado el objetivo?",
         "session_overexposed": "la imagen está sobreexpuesta: baja la luz o la exposición de "
         "la cámara",
-        "session_markers_hidden": "no se ven los marcadores del tablero {markers}: ¿hay algo "
+        "session_markers_hidden_one": "no se ve el marcador {markers} del tablero: ¿hay algo "
+        "encima?",
+        "session_markers_hidden": "no se ven los marcadores {markers} del tablero: ¿hay algo "
         "encima?",
         "session_no_board": "no se puede situar el tablero: se ven menos de dos de sus "
         "marcadores de esquina",
-        "session_table_markers_hidden": "no se ven los marcadores de la mesa {markers}: ¿hay "
+        "session_table_markers_hidden_one": "no se ve el marcador {markers} de la mesa: ¿hay "
+        "algo encima?",
+        "session_table_markers_hidden": "no se ven los marcadores {markers} de la mesa: ¿hay "
         "algo encima?",
         "session_no_table": "no se puede situar la mesa: se ven menos de dos de sus marcadores",
         "session_board_unfound": "no se encuentra el tablero entre los marcadores de la mesa: "

@@ -90,9 +90,9 @@ PROBLEMS: dict[str, str] = {
     "frame_tiny": "the frame is only {width}x{height} pixels",
     "too_dark": "the picture is almost black: is the light on and the lens uncovered?",
     "overexposed": "the picture is overexposed: dim the light or lower the camera's exposure",
-    "markers_hidden": "board markers {markers} not seen: is something lying on them?",
+    "markers_hidden": "board markers not seen ({markers}): is something lying on them?",
     "no_board": "cannot place the board: fewer than two of its corner markers are visible",
-    "table_markers_hidden": "table markers {markers} not seen: is something lying on them?",
+    "table_markers_hidden": "table markers not seen ({markers}): is something lying on them?",
     "no_table": "cannot place the table: fewer than two of its markers are visible",
     "board_unfound": "the board is not found among the table's markers: is it on the "
     "table, uncovered?",
@@ -244,7 +244,9 @@ def _on_markers(
     seen = calibrate(frame, layout, calibration)
     if seen is None or len(seen.markers) < 4:
         missing = sorted(set(art.BOARD_MARKER_IDS) - set(seen.markers if seen else ()))
-        problems.append(problem("markers_hidden", markers=", ".join(map(str, missing))))
+        problems.append(
+            problem("markers_hidden", markers=", ".join(map(str, missing)), n=len(missing))
+        )
         if seen is None and calibration is not None:
             seen = calibration if calibration.frame_size == frame.shape[1::-1] else None
         if seen is None:

@@ -374,7 +374,7 @@ def read_taught(
         table = calibrate(frame, layout, found.table if found else None)
         if table is None or len(table.markers) < 4:
             missing = sorted(set(range(4)) - set(table.markers if table else ()))
-            problems.append(reader.problem("table_markers_hidden",
+            problems.append(reader.problem("table_markers_hidden", n=len(missing),
                                            markers=", ".join(map(str, missing))))  # fmt: skip
             if table is None and found is not None and found.table.frame_size == frame.shape[1::-1]:
                 table = found.table
