@@ -50,12 +50,27 @@ def test_an_enrolled_deck_that_cannot_be_read_stops_run_naming_the_key(
     assert "table.catalogue" in said and "Traceback" not in said
 
 
+def test_a_damaged_taught_switching_box_stops_run_naming_the_game(tmp_path: Path, capsys) -> None:
+    box = tmp_path / "box"
+    box.mkdir()
+    (box / "box.json").write_text('{"format": "switching-box/1", "hues": {}}')  # no board
+    config = tmp_path / "companion.toml"
+    config.write_text(
+        f"[camera]\nsource = 'synthetic:3'\n[table]\ncatalogue = '{box}'\n"
+        f"[gpio]\npin_factory = 'mock'\n[store]\npath = '{tmp_path / 'table.sqlite3'}'\n"
+    )
+    assert main(config, frames=1, serve=False) == 2
+    said = capsys.readouterr().err
+    assert "table.catalogue: Switching tracks" in said and "board.json" in said
+    assert "Traceback" not in said
+
+
 def test_a_box_taught_for_another_game_starts_run_with_our_cards_read(
     tmp_path: Path, capsys
 ) -> None:
     """One folder is named for the whole table: a family that taught its Yardmaster box
     (README) starts the service, and the Caboose design's camera reads our printed cards."""
-    deck, pictures = teach_stand_in(faces=("E", "W", "R3-B2"))
+    deck, pictures = teach_stand_in()
     deck.save(pictures, tmp_path / "yardmaster-box")
     config = tmp_path / "companion.toml"
     config.write_text(

@@ -157,11 +157,11 @@ def default_camera() -> Camera:
 def _watchers(config: Config) -> Callable[[Game], Watcher | None]:
     """The camera over the configured table, for each game played at it, all made now: the
     default game's looking for the pieces of the configured edition until a game says
-    which (the game's hint, every frame), so an enrolled deck that cannot be read stops the
-    service before it starts; another game's looking for its first option's pieces, or
-    for a box taught into the enrolled folder (whose board its game then offers on the
-    start form), None (the page referees it, and the log says so) if the camera does not
-    follow that game."""
+    which (the game's hint, every frame); another game's looking for its first option's
+    pieces, or for a box taught into the enrolled folder (whose board the switching game
+    then offers on the start form); None (the page referees it, and the log says so) if
+    the camera does not follow that game. What the enrolled folder teaches a game and
+    cannot be read stops the service before it starts, naming the game."""
     table, tracker = config.table, config.tracker
     setup = CameraSetup(
         layout=TableLayout(table.width, table.height, table.marker_mm, table.inset_mm),
@@ -172,26 +172,18 @@ def _watchers(config: Config) -> Callable[[Game], Watcher | None]:
         die_mm=tracker.die_mm,
         zone=table.zone,
     )
-    first = default()
-    try:
-        made = default_camera().watcher(setup, table.edition)
-    except ValueError as error:  # the enrolled deck cannot be read
-        raise ConfigError(f"table.catalogue: {error}") from error
-
-    def watcher_of(game: Game) -> Watcher | None:
-        if game.id == first.id:
-            return made
+    made: dict[str, Watcher | None] = {}
+    for game in games().values():
         if game.camera is None:
             log.warning("camera: %s is refereed from the page alone", game.name)
-            return None
+            made[game.id] = None
+            continue
+        option = table.edition if game.id == default().id else game.options[0].id
         try:
-            return game.camera.watcher(setup, game.options[0].id)
-        except ValueError as error:
-            log.warning("camera: not following %s: %s", game.name, error)
-            return None
-
-    made_now = {g.id: watcher_of(g) for g in games().values()}
-    return lambda played: made_now[played.id] if played.id in made_now else watcher_of(played)
+            made[game.id] = game.camera.watcher(setup, option)
+        except ValueError as error:  # what the enrolled folder teaches it cannot be read
+            raise ConfigError(f"table.catalogue: {game.name}: {error}") from error
+    return lambda played: made.get(played.id)
 
 
 def serve_page(
