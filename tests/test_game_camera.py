@@ -36,16 +36,21 @@ def test_the_watcher_looks_for_the_cards_the_game_at_the_table_is_played_with() 
     assert camera.reader.vision.frame_size == FRAME_SIZE
 
 
+def run_with(tmp_path: Path, catalogue: Path) -> int:
+    """`companion run` for one frame at a table whose enrolled folder is `catalogue`."""
+    config = tmp_path / "companion.toml"
+    config.write_text(
+        f"[camera]\nsource = 'synthetic:3'\n[table]\ncatalogue = '{catalogue}'\n"
+        f"[gpio]\npin_factory = 'mock'\n[store]\npath = '{tmp_path / 'table.sqlite3'}'\n"
+    )
+    return main(config, frames=1, serve=False)
+
+
 def test_an_enrolled_deck_that_cannot_be_read_stops_run_naming_the_key(
     tmp_path: Path, capsys
 ) -> None:
     (tmp_path / "deck").mkdir()  # a folder with no catalogue in it
-    config = tmp_path / "companion.toml"
-    config.write_text(
-        f"[camera]\nsource = 'synthetic:3'\n[table]\ncatalogue = '{tmp_path / 'deck'}'\n"
-        f"[gpio]\npin_factory = 'mock'\n[store]\npath = '{tmp_path / 'table.sqlite3'}'\n"
-    )
-    assert main(config, frames=1, serve=False) == 2
+    assert run_with(tmp_path, tmp_path / "deck") == 2
     said = capsys.readouterr().err
     assert "table.catalogue" in said and "Traceback" not in said
 
@@ -54,12 +59,7 @@ def test_a_damaged_taught_switching_box_stops_run_naming_the_game(tmp_path: Path
     box = tmp_path / "box"
     box.mkdir()
     (box / "box.json").write_text('{"format": "switching-box/1", "hues": {}}')  # no board
-    config = tmp_path / "companion.toml"
-    config.write_text(
-        f"[camera]\nsource = 'synthetic:3'\n[table]\ncatalogue = '{box}'\n"
-        f"[gpio]\npin_factory = 'mock'\n[store]\npath = '{tmp_path / 'table.sqlite3'}'\n"
-    )
-    assert main(config, frames=1, serve=False) == 2
+    assert run_with(tmp_path, box) == 2
     said = capsys.readouterr().err
     assert "table.catalogue: Switching tracks" in said and "board.json" in said
     assert "Traceback" not in said
@@ -72,13 +72,7 @@ def test_a_box_taught_for_another_game_starts_run_with_our_cards_read(
     (README) starts the service, and the Caboose design's camera reads our printed cards."""
     deck, pictures = teach_stand_in()
     deck.save(pictures, tmp_path / "yardmaster-box")
-    config = tmp_path / "companion.toml"
-    config.write_text(
-        f"[camera]\nsource = 'synthetic:3'\n[table]\n"
-        f"catalogue = '{tmp_path / 'yardmaster-box'}'\n"
-        f"[gpio]\npin_factory = 'mock'\n[store]\npath = '{tmp_path / 'table.sqlite3'}'\n"
-    )
-    assert main(config, frames=1, serve=False) == 0, capsys.readouterr().err
+    assert run_with(tmp_path, tmp_path / "yardmaster-box") == 0, capsys.readouterr().err
     setup = CameraSetup(TableLayout(), FRAME_SIZE, catalogue=tmp_path / "yardmaster-box")
     camera = default().camera.watcher(setup, "loose-caboose")
     assert camera.reader.vision.catalogue is None  # ours, not the other game's
