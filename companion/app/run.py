@@ -18,7 +18,7 @@ import logging
 import signal
 import sys
 from collections.abc import Callable
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +28,7 @@ from companion.app.check import check_camera, save
 from companion.app.config import Config, ConfigError, load
 from companion.app.service import FrameLoop, log
 from companion.app.speech import TableVoice
-from companion.games import default
+from companion.games import default, games
 from companion.games.protocol import Camera, CameraSetup, Game, Refusal, Setting, Watcher
 from companion.store import Store
 from companion.table import Table
@@ -64,6 +64,7 @@ class Service(FrameLoop):
             provisional=True,
             camera=default_camera().follow(asdict(config.session)),
             outputs=self.controls,
+            catalogue=config.table.catalogue,
         )
         try:
             super().__init__(Table(self.store, setting), _watchers(config))
@@ -159,7 +160,10 @@ def _watchers(config: Config) -> Callable[[Game], Watcher | None]:
     game's is made now, looking for the pieces of the configured edition until a game says
     which (the game's hint, every frame), so an enrolled deck that cannot be read stops the
     service before it starts; another game's the first time one of it is played, None (the
-    page referees it, and the log says so) if the camera does not follow that game."""
+    page referees it, and the log says so) if the camera does not follow that game. The
+    enrolled folder is the default game's deck, or another game's own box (its
+    `Camera.box`): that game's camera is made now too, so a box that cannot be read stops
+    the service, and the other games' pieces are read as printed."""
     table, tracker = config.table, config.tracker
     setup = CameraSetup(
         layout=TableLayout(table.width, table.height, table.marker_mm, table.inset_mm),
@@ -171,24 +175,45 @@ def _watchers(config: Config) -> Callable[[Game], Watcher | None]:
         zone=table.zone,
     )
     first = default()
+    owner = _box_owner(table.catalogue)
+    printed = setup if owner is None else replace(setup, catalogue=None)
     try:
-        made = default_camera().watcher(setup, table.edition)
-    except ValueError as error:  # the enrolled deck cannot be read
+        made = default_camera().watcher(printed, table.edition)
+        boxed = None if owner is None else _camera(owner).watcher(setup, owner.options[0].id)
+    except ValueError as error:  # the enrolled deck or box cannot be read
         raise ConfigError(f"table.catalogue: {error}") from error
 
     def watcher_of(game: Game) -> Watcher | None:
         if game.id == first.id:
             return made
+        if owner is not None and game.id == owner.id:
+            return boxed
         if game.camera is None:
             log.warning("camera: %s is refereed from the page alone", game.name)
             return None
         try:
-            return game.camera.watcher(setup, game.options[0].id)
+            return game.camera.watcher(printed, game.options[0].id)
         except ValueError as error:
             log.warning("camera: not following %s: %s", game.name, error)
             return None
 
     return watcher_of
+
+
+def _box_owner(folder: Path | None) -> Game | None:
+    """The game whose own box taught `folder` holds (`Camera.box`), None when it is the
+    default game's deck or there is none."""
+    if folder is None:
+        return None
+    return next(
+        (g for g in games().values() if g.camera and g.camera.box and g.camera.box(folder)),
+        None,
+    )
+
+
+def _camera(game: Game) -> Camera:
+    assert game.camera is not None, f"{game.name} has a camera: its box was taught"
+    return game.camera
 
 
 def serve_page(

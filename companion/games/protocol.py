@@ -197,11 +197,14 @@ class Setting:
     what the table shows); `camera`, the game's settings for following the table with a
     camera (for the Caboose design: its `FollowConfig`), None when the page is the only
     input; `outputs`, what a match drives besides the page (the LED and the buzzer:
-    hw.controls.Controls), if any."""
+    hw.controls.Controls), if any; `catalogue`, the family's own box taught to the camera
+    (`companion enroll`, the configuration's `table.catalogue`), None for ours: a game
+    whose box it is plays on its pieces (a switching box's own board)."""
 
     provisional: bool = False
     camera: Any = None
     outputs: Any = None
+    catalogue: Path | None = None
 
 
 class Match(Protocol):
@@ -352,6 +355,10 @@ class Camera:
     # it is), `view` the match's view in `lang` (the question the page asks about an
     # unsure piece is written beside it). None: the frame is shown as the camera gives it
     draw: Callable[[Any, Any, Mapping[str, Any], str], Any] | None = None
+    # (a catalogue folder) -> whether it is this game's own box taught (`companion enroll
+    # --game ID`): `companion run` then reads the other games' pieces as printed. None: the
+    # folder is the default game's (its deck)
+    box: Callable[[Path], bool] | None = None
 
 
 @dataclass(frozen=True)

@@ -662,6 +662,28 @@ def load(board_id: str = "ours") -> Board:
     return read(path.read_text(encoding="utf-8"), f"boards/{board_id}.json")
 
 
+def is_box(folder: Path) -> bool:
+    """Whether `folder` holds a switching box taught to the camera (`companion enroll
+    --game switching` writes its `box.json` beside its board file): a catalogue folder
+    of another game's holds none."""
+    return (Path(folder) / "box.json").is_file()
+
+
+def taught(folder: Path | None) -> Board | None:
+    """The board of the box taught into `folder` (its `board.json`), None when there is
+    no folder or it holds no switching box (`is_box`); BoardError saying what is wrong and
+    what to do when its board file cannot be read or played."""
+    if folder is None or not is_box(folder):
+        return None
+    path = Path(folder) / "board.json"
+    try:
+        text = path.read_bytes()
+    except OSError as error:
+        raise BoardError(f"{path}: cannot be read ({error.strerror or error}): teach the box "
+                         "again with companion enroll --game switching") from None  # fmt: skip
+    return read(text, str(path))
+
+
 def read(text: str | bytes, where: str = "board") -> Board:
     """A checked board from a board file's text or bytes; BoardError saying what is wrong
     (a file a family wrote by hand may be in another encoding, or no JSON at all), as

@@ -14,11 +14,12 @@ one's fault and are only waited for.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from companion.games.protocol import CameraSetup
 from companion.games.said import Said
-from companion.games.switching.board import Board
+from companion.games.switching.board import Board, is_box
 from companion.games.switching.board import load as load_board
 from companion.games.switching.commands import Seen
 from companion.games.switching.drawing import Reading
@@ -30,6 +31,7 @@ from companion.games.switching.vision.reader import (
     read_board,
     reading_layout,
 )
+from companion.games.switching.vision.taught import Found, TaughtBox, read_taught
 from companion.vision.dice_art import DIE_MM
 from companion.vision.frame_checks import ChangeGate
 from companion.vision.setup_check import PlayArea
@@ -63,9 +65,11 @@ def dice_seen(seen: SeenBoard) -> Dice | None:
 class Camera:
     """The reader over one board and the stillness of what it reads."""
 
-    def __init__(self, setup: CameraSetup, board: Board) -> None:
+    def __init__(self, setup: CameraSetup, board: Board, box: TaughtBox | None = None) -> None:
         self.setup = setup
         self.board = board
+        self.box = box  # a family's own box, taught: its board found by its picture
+        self.found: Found | None = None  # where the taught board was found last
         self.calibration: Any = None  # the board's markers found last: a still camera keeps them
         self.boards: list[BoardSeen | None] = []  # the last readings, newest last
         self.dice: list[Dice | None] = []
@@ -76,11 +80,17 @@ class Camera:
 
     @classmethod
     def over(cls, setup: CameraSetup, option: str) -> Camera:
-        """The camera over a table set up as `setup` says, looking for board `option`'s
-        pieces (our printed board, panels, trains and dice). An enrolled catalogue
-        (`setup.catalogue`) holds another game's faces: this game's pieces are read as
-        printed."""
-        return cls(setup, load_board(option))
+        """The camera over a table set up as `setup` says: a family's own box taught into
+        `setup.catalogue` (`companion enroll --game switching`: its board found among the
+        table's markers, its pieces read as taught), or else board `option`'s pieces (our
+        printed board, panels, trains and dice; a catalogue of another game's faces
+        leaves this game's read as printed). ValueError saying what is wrong with a taught
+        box's folder."""
+        folder = setup.catalogue
+        if folder is None or not is_box(folder):
+            return cls(setup, load_board(option))
+        box = TaughtBox.load(Path(folder))
+        return cls(setup, box.board, box)
 
     def see(self, frame: Any, hint: object) -> list[Seen]:
         """One frame (None: the same picture as before, which counts as one more frame in
@@ -106,9 +116,12 @@ class Camera:
         return [Seen(news, dice if steady_dice else None, steady_dice and dice is None, camera)]
 
     def _read(self, frame: Any) -> tuple[BoardSeen | None, Dice | None, tuple[Said, ...]]:
-        seen = read_board(frame, self.board, calibration=self.calibration)
-        if seen.calibration is not None:
-            self.calibration = seen.calibration
+        if self.box is not None:
+            seen, self.found = read_taught(frame, self.box, self.setup.layout, self.found)
+        else:
+            seen = read_board(frame, self.board, calibration=self.calibration)
+            if seen.calibration is not None:
+                self.calibration = seen.calibration
         self.reading = Reading(seen, self.board)
         camera = tuple(p for p in seen.problems if p.key not in _IN_PLAY)
         return board_seen(seen), dice_seen(seen), camera

@@ -128,6 +128,9 @@ def replay_text(doc: Mapping[str, Any], as_json: bool) -> str:
     return "\n".join(lines)
 
 
+PIECES = ("ours", "printed")  # our printed board and pieces, or a family's own box, taught
+
+
 def add_arguments(command: str, parser: argparse.ArgumentParser) -> None:
     """This game's options of `companion simulate` and `companion demo`: the players, the
     short game, the repair tiles; the bots' policies for simulate. `companion enroll`'s
@@ -143,6 +146,14 @@ def add_arguments(command: str, parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--repair", action="store_true", help="the bonus level's repair tiles (S-19, S-20)"
     )
+    if command == "demo":
+        parser.add_argument(
+            "--pieces",
+            choices=PIECES,
+            default="ours",
+            help="the box played: our printed board and pieces (default); printed: a family's "
+            "own box (the synthetic table's stand-in), which the players first teach the camera",
+        )
     if command == "simulate":
         parser.add_argument(
             "--policies",

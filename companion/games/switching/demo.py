@@ -8,6 +8,13 @@ the stillness of the board and of the dice, the match's comparison of the board 
 legal move), CONFIRM and PASS are pressed on gpiozero's mock pins, every step is journaled,
 and the page shows it live.
 
+With `--pieces printed` the table holds a family's own box instead of ours: the synthetic
+table's stand-in box (standin.py), its board lying anywhere among the table's markers, any
+way round. The players first teach it to the camera as `companion enroll --game switching`
+does (one frame of the box laid out to be taught, kept in a folder), then play on its
+board: the camera finds the board by its picture and reads the pieces as taught
+(vision/taught.py), as `companion run` does with the box its configuration names.
+
 A turn at this table: the mover picks the dice up (frames with no dice beside the board:
 they are "lifted", so the dice still lying there from the last throw are never read as a
 new one), throws them (the companion reads them: its phase goes to "move"), slides the
@@ -30,14 +37,17 @@ from __future__ import annotations
 
 import argparse
 import random
+import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from companion import synthetic
 from companion.games.protocol import CameraSetup, DemoError, RecordProblem, Setting, Start
-from companion.games.switching import commandline, match, record, rules, scenes, simulate
+from companion.games.switching import commandline, match, record, rules, scenes, simulate, standin
 from companion.games.switching.board import Board
 from companion.games.switching.board import load as load_board
 from companion.games.switching.camera import Camera
@@ -45,6 +55,8 @@ from companion.games.switching.commands import Play, Throw, Undo
 from companion.games.switching.follow import agrees
 from companion.games.switching.record import GAME_ID
 from companion.games.switching.snapshot import Played, Snapshot
+from companion.games.switching.vision.taught import TeachError, teach
+from companion.pose import Pose
 from companion.store import Store
 from companion.synthetic import Hand, Scene
 from companion.synthetic.players import Hands
@@ -52,6 +64,7 @@ from companion.table import Table
 
 NAMES = ("Ana", "Ben", "Cleo", "Dan")
 BOARD = "ours"
+_TEACHING_SEED = 900  # the camera's noise on the frame the stand-in box is taught from
 POLICIES = ("greedy", "random")  # by seat, alternating, as `companion simulate` plays them
 
 
@@ -66,12 +79,17 @@ class TableNow:
     roll: rules.Roll | None
     seed: tuple[int, ...]
     hand_at: tuple[float, float] | None = None
+    box: Pose | None = None  # the stand-in box's board lies here (None: ours, upright)
 
     def drawn(self) -> Scene:
         hands = () if self.hand_at is None else (Hand(*self.hand_at, 0.0, 0.9),)
         board = self.position.board
         rng = np.random.default_rng(self.seed)
-        return scenes.board_scene(board, self.position, self.roll, rng, hands)
+        if self.box is None:
+            return scenes.board_scene(board, self.position, self.roll, rng, hands)
+        trains = tuple(scenes.OnBoard(t.owner, t.space, t.facing) for t in self.position.trains)
+        roll = None if self.roll is None else (self.roll.colour, self.roll.white, self.roll.black)
+        return standin.table_scene(board, self.box, self.position.layout, trains, roll, rng, hands)
 
 
 @dataclass(frozen=True)
@@ -135,12 +153,18 @@ class ScriptedGame:
 
     follows: Mapping[str, Any] = {}
 
-    def __init__(self, players: int, seed: str, variant: str, motion_every: int) -> None:
+    def __init__(
+        self, players: int, seed: str, variant: str, motion_every: int, pieces: str = "ours"
+    ) -> None:
         least, most = rules.PLAYERS
         if not least <= players <= most:
             raise DemoError(f"the switching-track game is for {least} to {most} players, "
                             f"not {players}")  # fmt: skip
-        self.board = load_board(BOARD)
+        self.printed = pieces == "printed"
+        self.board = standin.board() if self.printed else load_board(BOARD)
+        # where the box's board lies on the table: anywhere among its markers, any way round
+        where = np.random.default_rng(random.Random(seed).randrange(10**6))
+        self.pose = standin.random_pose(self.board, where) if self.printed else scenes.home_pose()
         self.names = NAMES[:players]
         self.seed = seed
         self.variant = variant
@@ -158,11 +182,22 @@ class ScriptedGame:
     def sit(self, table: Table, setup: CameraSetup) -> Camera:
         """Deal the game (the players in turn order, seat 0 red, as the start form does;
         the panels' way round is the camera's to see), or go on with the store's; the
-        camera over the demo's table."""
+        camera over the demo's table. The stand-in box is first taught to the camera, in a
+        folder as `companion enroll` writes it, and the game is played on its board."""
         self.table = table
-        if not (isinstance(table.match, match.Match) and not table.match.over):
-            table.start(GAME_ID, Start(self.names, BOARD, self.variant, self.seed))
-        return Camera(replace(setup, layout=scenes.TABLE), self.board)
+        if not self.printed:
+            if not (isinstance(table.match, match.Match) and not table.match.over):
+                table.start(GAME_ID, Start(self.names, BOARD, self.variant, self.seed))
+            return Camera(replace(setup, layout=scenes.TABLE), self.board)
+        with tempfile.TemporaryDirectory(prefix="switching-box-") as folder:
+            taught = replace(setup, layout=standin.TABLE, catalogue=Path(folder))
+            teach_standin(taught)
+            if not (isinstance(table.match, match.Match) and not table.match.over):
+                # their board is in no package: the game begins as its record, which carries it
+                wanted = Start(self.names, self.board.id, self.variant, self.seed)
+                dealt = match.new_game(wanted, self.board)
+                table.load(record.to_json(dealt.start, dealt.names, []))
+            return Camera.over(taught, BOARD)
 
     @property
     def match(self) -> match.Match:
@@ -274,7 +309,7 @@ class ScriptedGame:
         after = step.position
         if self.motion_every and number % self.motion_every == 0:
             x, y = scenes.to_table(
-                self.board, scenes.home_pose(), self.board.centre(action.train, after.layout)
+                self.board, self.pose, self.board.centre(action.train, after.layout)
             )[0]
             over = self._table(after, action.roll, number, (float(x), float(y)))
             self.hands.look(over, frames=1)
@@ -339,7 +374,8 @@ class ScriptedGame:
         """The table showing `position` during action `number`: each action's pieces put
         down anew, the same each time it is shown (a resumed demo draws the same table)."""
         base = random.Random(self.seed).randrange(10**6)
-        return TableNow(position, roll, (base, number, roll is not None), hand_at)
+        box = self.pose if self.printed else None
+        return TableNow(position, roll, (base, number, roll is not None), hand_at, box)
 
     def _following(self) -> match.Following:
         following = self.match.following
@@ -412,10 +448,29 @@ def _dice(roll: rules.Roll) -> tuple[str | None, int, int]:
     return roll.colour, low, high
 
 
+def teach_standin(setup: CameraSetup) -> None:
+    """The stand-in box taught to a camera set up as `setup` says, as a family teaches
+    theirs (`companion enroll --game switching --board FILE`: its board file given), kept
+    in `setup.catalogue`; DemoError saying what could not be taught."""
+    lesson = standin.teaching_table(0, setup.layout)
+    camera = replace(synthetic.Camera.easy(), frame_size=setup.frame_size)
+    assert setup.catalogue is not None, "the box is taught into a folder"
+    try:
+        box = teach(synthetic.render(lesson.scene, _TEACHING_SEED, camera), lesson.board,
+                    setup.layout)  # fmt: skip
+    except TeachError as error:
+        raise DemoError(f"the stand-in box could not be taught: {error}") from None
+    box.save(setup.catalogue)
+
+
 def from_args(args: argparse.Namespace) -> ScriptedGame:
     """The demo game `companion demo --game switching`'s options ask for: the players, the
-    short game, the repair tiles, the seed; a hand over the board in every turn when the
-    page is watched, in every fourth headless."""
+    short game, the repair tiles, the seed, the pieces (ours or the stand-in box); a hand
+    over the board in every turn when the page is watched, in every fourth headless."""
     return ScriptedGame(
-        args.players, str(args.seed), commandline.variant_of(args), 4 if args.headless else 1
+        args.players,
+        str(args.seed),
+        commandline.variant_of(args),
+        4 if args.headless else 1,
+        args.pieces,
     )

@@ -128,7 +128,12 @@ GAME = Game(
     watch=watch,
     result=result,
     camera=Camera(
-        watcher=camera.Camera.over, follow=camera.follow, scene=scene, area=camera.area, draw=draw
+        watcher=camera.Camera.over,
+        follow=camera.follow,
+        scene=scene,
+        area=camera.area,
+        draw=draw,
+        box=board.is_box,
     ),
     sample=sample,
     simulate=commandline.simulate,
@@ -137,7 +142,7 @@ GAME = Game(
     eval_vision=eval_vision.main,
     refusal_words=refusal_words,
     printables=printing.PRINTABLES,
-    # a family's own box, taught (vision/taught.py); `companion run` reads ours only so far
+    # a family's own box, taught (vision/taught.py): the configuration's `table.catalogue`
     enroll=enrolment.enrolment,
     # no advise, no hand: no hidden hand, the page shows every legal move with its outcome
 )
