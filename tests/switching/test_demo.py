@@ -194,3 +194,13 @@ def test_a_move_the_camera_cannot_take_stops_the_demo_saying_what_the_companion_
     said = str(stopped.value)
     assert said.startswith(f"the camera did not see Ana's move from {entered.action.train}")
     assert "(action 1)" in said and "where the game has none" in said  # the waiting said
+
+
+def test_a_demo_on_a_familys_own_box_taught_ends_as_the_true_game(tmp_path: Path) -> None:
+    """`--pieces printed`: the stand-in box taught first, its board lying anywhere among
+    the table's markers, the game played on its board and read as taught."""
+    path = tmp_path / "record.json"
+    done = demo("--short", "--seed", "demo", "--pieces", "printed", "--record", str(path))
+    doc = played_right(done, path)
+    assert doc["board"] == "standin"
+    assert json.loads(path.read_text())["board"]["id"] == "standin"

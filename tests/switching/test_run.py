@@ -15,10 +15,11 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 
 from companion import synthetic
-from companion.app.config import load
+from companion.app.config import ConfigError, load
 from companion.app.run import Service
-from companion.games.protocol import Start
-from companion.games.switching import rules, scenes
+from companion.games.protocol import CameraSetup, Start
+from companion.games.switching import rules, scenes, standin
+from companion.games.switching.demo import teach_standin
 from companion.games.switching.record import GAME_ID
 from hw.frames import SyntheticFrames
 
@@ -103,3 +104,54 @@ def test_confirm_on_a_board_no_legal_move_explains_sounds_the_buzzer(service) ->
     assert session["problem"]["key"] == "train_extra"
     assert any(state for _, state in buzzer.states)  # the buzzer sounded
     assert not table.match.hint().history  # nothing taken
+
+
+def box_config(tmp_path: Path, folder: Path) -> Path:
+    """A configuration whose table is the stand-in box's, its taught folder named as a
+    Caboose deck is (`[table] catalogue`)."""
+    config = tmp_path / "box.toml"
+    config.write_text(
+        "[camera]\nsource = 'synthetic:3'\n"
+        f"frame_size = [{FRAME_SIZE[0]}, {FRAME_SIZE[1]}]\n"
+        f"[table]\nwidth = {standin.TABLE.width}\nheight = {standin.TABLE.height}\n"
+        f"catalogue = '{folder}'\n"
+        "[gpio]\npin_factory = 'mock'\npass = 5\nconfirm = 6\nled = 13\nbuzzer = 19\n"
+        f"[store]\npath = '{tmp_path / 'box.sqlite3'}'\n"
+    )
+    return config
+
+
+def test_a_taught_box_named_by_the_configuration_is_played_and_read(tmp_path: Path) -> None:
+    folder = tmp_path / "box"
+    teach_standin(CameraSetup(standin.TABLE, FRAME_SIZE, catalogue=folder))
+    service = Service(load(box_config(tmp_path, folder)), SyntheticFrames(3), MockFactory())
+    try:
+        table = service.table
+        table.start(GAME_ID, Start(("Ana", "Ben"), "standin", None))
+        start = table.match.hint().start
+        pose = standin.random_pose(start.board, np.random.default_rng(5))  # anywhere, any way
+        camera = replace(synthetic.Camera.preset("easy"), frame_size=FRAME_SIZE)
+
+        def box_frame(roll: tuple[str, int, int] | None) -> np.ndarray:
+            rng = np.random.default_rng(1)
+            scene = standin.table_scene(start.board, pose, start.layout, (), roll, rng)
+            return synthetic.render(scene, 4, camera)
+
+        for _ in range(3):
+            service.step(box_frame(None))
+        for _ in range(3):
+            service.step(box_frame(("cyan", 2, 5)))
+        snap = table.match.hint()
+        assert snap.board.id == "standin"
+        assert snap.roll == rules.Roll("cyan", 2, 5) or snap.roll == rules.Roll("cyan", 5, 2)
+    finally:
+        service.close()
+
+
+def test_a_taught_box_that_cannot_be_read_stops_the_service_saying_why(tmp_path: Path) -> None:
+    folder = tmp_path / "box"
+    folder.mkdir()
+    (folder / "box.json").write_text('{"format": "switching-box/1"}')
+    (folder / "board.json").write_text("{ not a board")
+    with pytest.raises(ConfigError, match=r"table\.catalogue: .*board\.json"):
+        Service(load(box_config(tmp_path, folder)), SyntheticFrames(3), MockFactory())
