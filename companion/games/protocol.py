@@ -411,6 +411,9 @@ class Game:
     result: Callable[[Mapping[str, Any]], Result]
 
     # --- optional -------------------------------------------------------------------------
+    # (the table's setting) -> the options a table adds of its own to `options` (a
+    # switching box taught there: its board); None: `options` alone, at every table
+    own_options: Callable[[Setting], Sequence[Option]] | None = None
     # "caboose-record/1": the `format` its records carry; "" means f"{id}-record/1"
     record_format: str = ""
     # the match before any game: it refuses the game's commands. None: the shared lobby

@@ -13,7 +13,7 @@ from importlib.resources import files
 from typing import Any
 
 from companion.games.names import first_bad_name
-from companion.games.protocol import Camera, Game, Option, RecordProblem, Start
+from companion.games.protocol import Camera, Game, Option, RecordProblem, Setting, Start
 from companion.games.switching import (
     board,
     bots,
@@ -46,12 +46,24 @@ _VARIANT_NAMES = {
 
 def options() -> tuple[Option, ...]:
     """The boards, each with the rules' variants (the full game is the default)."""
-    found = []
-    for board_id in board.BOARDS:
-        played_on = board.load(board_id)
-        variants = tuple(Option(v, _VARIANT_NAMES[v], rules.PLAYERS) for v in _VARIANT_NAMES)
-        found.append(Option(played_on.id, played_on.name, rules.PLAYERS, variants))
-    return tuple(found)
+    return tuple(_option(board.load(board_id)) for board_id in board.BOARDS)
+
+
+def own_options(setting: Setting) -> tuple[Option, ...]:
+    """The board of the box taught at this table (`Setting.catalogue`), when it is one
+    the package does not ship; none when there is none, or when its folder cannot be read
+    (a game started on it is then refused saying why: match.own_board)."""
+    try:
+        own = board.taught(setting.catalogue)
+    except board.BoardError:
+        return ()
+    return () if own is None or own.id in board.BOARDS else (_option(own),)
+
+
+def _option(played_on: board.Board) -> Option:
+    """A board as the start form offers it, with the rules' variants."""
+    variants = tuple(Option(v, _VARIANT_NAMES[v], rules.PLAYERS) for v in _VARIANT_NAMES)
+    return Option(played_on.id, played_on.name, rules.PLAYERS, variants)
 
 
 def watch(doc: Mapping[str, Any], turn: int, lang: str) -> dict[str, Any]:
@@ -117,6 +129,7 @@ GAME = Game(
     id=GAME_ID,
     name=NAME,
     options=options(),
+    own_options=own_options,
     words=TEXT.__getitem__,
     page=files("companion.games.switching") / "page",
     start=match.start,
