@@ -175,6 +175,9 @@ def _watchers(config: Config) -> Callable[[Game], Watcher | None]:
         zone=table.zone,
     )
     first = default()
+    if table.catalogue is not None and not table.catalogue.is_dir():
+        raise ConfigError(f"table.catalogue: {table.catalogue} is no folder: give the folder "
+                          "`companion enroll` wrote the box into, or teach it there")  # fmt: skip
     owner = _box_owner(table.catalogue)
     printed = setup if owner is None else replace(setup, catalogue=None)
     try:

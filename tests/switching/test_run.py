@@ -155,3 +155,8 @@ def test_a_taught_box_that_cannot_be_read_stops_the_service_saying_why(tmp_path:
     (folder / "board.json").write_text("{ not a board")
     with pytest.raises(ConfigError, match=r"table\.catalogue: .*board\.json"):
         Service(load(box_config(tmp_path, folder)), SyntheticFrames(3), MockFactory())
+
+
+def test_a_catalogue_folder_that_is_missing_stops_the_service_saying_so(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match=r"table\.catalogue: .*box is no folder"):
+        Service(load(box_config(tmp_path, tmp_path / "box")), SyntheticFrames(3), MockFactory())
