@@ -17,10 +17,12 @@ from gpiozero.pins.mock import MockFactory
 from companion import synthetic
 from companion.app.config import ConfigError, load
 from companion.app.run import Service
+from companion.games import game
 from companion.games.protocol import CameraSetup, Start
 from companion.games.switching import rules, scenes, standin
 from companion.games.switching.demo import teach_standin
 from companion.games.switching.record import GAME_ID
+from companion.vision.setup_check import check_setup
 from hw.frames import SyntheticFrames
 
 FRAME_SIZE = (1280, 960)
@@ -160,3 +162,16 @@ def test_a_taught_box_that_cannot_be_read_stops_the_service_saying_why(tmp_path:
 def test_a_catalogue_folder_that_is_missing_stops_the_service_saying_so(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match=r"table\.catalogue: .*box is no folder"):
         Service(load(box_config(tmp_path, tmp_path / "box")), SyntheticFrames(3), MockFactory())
+
+
+def test_the_setup_check_of_a_taught_box_looks_for_the_tables_markers_not_ours(
+    tmp_path: Path,
+) -> None:
+    """The box's board carries none of our corner markers: the setup page checks the
+    table's own, among which it lies anywhere."""
+    setup = CameraSetup(standin.TABLE, FRAME_SIZE, catalogue=tmp_path / "box")
+    teach_standin(setup)
+    lesson = standin.teaching_table(0)
+    camera = replace(synthetic.Camera.preset("easy"), frame_size=FRAME_SIZE)
+    report = check_setup(synthetic.render(lesson.scene, 2, camera), setup, game(GAME_ID), "ours")
+    assert report.ready, report.first_fix

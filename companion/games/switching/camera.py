@@ -137,7 +137,11 @@ def area(setup: CameraSetup, option: str) -> PlayArea:
     """Where this game's pieces lie, for the setup check: the board (placed by its own
     corner markers, wherever it lies on the table), in the reader's millimetres (the
     board's, with the apron round it), and beside it on the table's left and right the
-    band where the dice are thrown and the depots stand."""
+    band where the dice are thrown and the depots stand. A family's own box, taught
+    (`setup.catalogue`), has no markers of ours and lies anywhere among the table's: the
+    table's own play area."""
+    if setup.catalogue is not None and is_box(setup.catalogue):
+        return PlayArea()
     board = load_board(option)
     width, height = board.size
     rect = (APRON_MM - _EDGE_MM, APRON_MM - _EDGE_MM, APRON_MM + width + _EDGE_MM,
