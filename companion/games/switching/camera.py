@@ -122,7 +122,7 @@ class Camera:
             seen = read_board(frame, self.board, calibration=self.calibration)
             if seen.calibration is not None:
                 self.calibration = seen.calibration
-        self.reading = Reading(seen, self.board)
+        self.reading = Reading(seen, self.board, self.box is not None)
         camera = tuple(p for p in seen.problems if p.key not in _IN_PLAY)
         return board_seen(seen), dice_seen(seen), camera
 
