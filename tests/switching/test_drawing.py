@@ -81,7 +81,8 @@ def test_a_taught_board_is_drawn_without_markers_of_ours_said_hidden(tmp_path):
     teach_standin(setup)
     camera = Camera.over(setup, "ours")
     shown = standin.random_table(7002, hand_chance=0.0)
-    frame = synthetic.render(shown.scene, 3, replace(synthetic.Camera.easy(), frame_size=frame_size))
+    filming = replace(synthetic.Camera.easy(), frame_size=frame_size)
+    frame = synthetic.render(shown.scene, 3, filming)
     camera.see(frame, None)
     reading = camera.reading
     assert reading is not None and reading.taught and reading.seen.calibration is not None
