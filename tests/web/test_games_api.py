@@ -238,6 +238,11 @@ def test_a_table_with_a_taught_switching_box_offers_its_board_and_plays_on_it(tm
     )
     assert answer.status_code == 200, answer.json
     assert client.get("/api/export").json["board"]["id"] == "standin"
+    # left for a game on ours, it is in the history named by its board's name, not its id
+    ours = {"game": "switching", "edition": "ours", "names": ["Ana", "Ben"]}
+    assert client.post("/api/game", json=ours, headers=HEADERS).status_code == 200
+    (left,) = client.get("/api/history").json["games"]
+    assert left["option"] == "standin" and left["option_name"] == standin.board().name
     # a table without the box offers ours alone
     plain = create_app(Table(Store(tmp_path / "plain.sqlite3")), PIN, Settings()).test_client()
     plain_boards = [g for g in plain.get("/api/games").json if g["id"] == "switching"]
