@@ -55,16 +55,6 @@ def test_an_enrolled_deck_that_cannot_be_read_stops_run_naming_the_key(
     assert "table.catalogue" in said and "Traceback" not in said
 
 
-def test_a_damaged_taught_switching_box_stops_run_naming_the_game(tmp_path: Path, capsys) -> None:
-    box = tmp_path / "box"
-    box.mkdir()
-    (box / "box.json").write_text('{"format": "switching-box/1", "hues": {}}')  # no board
-    assert run_with(tmp_path, box) == 2
-    said = capsys.readouterr().err
-    assert "table.catalogue: Switching tracks" in said and "board.json" in said
-    assert "Traceback" not in said
-
-
 def test_a_box_taught_for_another_game_starts_run_with_our_cards_read(
     tmp_path: Path, capsys
 ) -> None:

@@ -172,7 +172,8 @@ def games_list() -> Response:
     editions and their variants, say), the default game first; the
     names in the request's language (`?lang=`), as the start form shows them."""
     lang = language()
-    return jsonify([named_game(g, lang) for g in games().values()])
+    setting = table().setting
+    return jsonify([named_game(g, lang, setting) for g in games().values()])
 
 
 @api.get("/text")

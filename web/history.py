@@ -40,11 +40,12 @@ def _number(value: str | None, name: str, *, least: int = 1, most: int | None = 
     return int(value)
 
 
-def _named(entry: Mapping[str, Any], lang: str) -> dict[str, Any]:
-    """A history row with its game, option and variant in words (as the start form names
-    them, `named_game`, in `lang`), and its winners by name: what a person reads beside the
-    ids. A game this companion no longer referees keeps its ids: they are all it has."""
-    listed = _listed(entry["game"], lang)
+def _named(entry: Mapping[str, Any], lang: str, setting: Setting) -> dict[str, Any]:
+    """A history row with its game, option and variant in words (as the start form of a
+    table set up as `setting` names them, `named_game`, in `lang`: a box taught there, its
+    board), and its winners by name: what a person reads beside the ids. A game this
+    companion no longer referees keeps its ids: they are all it has."""
+    listed = _listed(entry["game"], lang, setting)
     option = next((o for o in listed["options"] if o["id"] == entry["option"]), None)
     variants = option["variants"] if option is not None else []
     variant = next((v for v in variants if v["id"] == entry["variant"]), None)
@@ -56,10 +57,10 @@ def _named(entry: Mapping[str, Any], lang: str) -> dict[str, Any]:
     }
 
 
-def _listed(game_id: str, lang: str) -> dict[str, Any]:
+def _listed(game_id: str, lang: str, setting: Setting) -> dict[str, Any]:
     """A game as the start form lists it in `lang`, or its id alone if it is not known."""
     try:
-        return named_game(games.game(game_id), lang)
+        return named_game(games.game(game_id), lang, setting)
     except KeyError:
         return {"id": game_id, "name": game_id, "options": []}
 
@@ -74,7 +75,7 @@ def history_page() -> Response:
     store = table().store
     rows = store.history(start, count + 1)  # one more: whether a page follows
     lang = language()
-    shown = [_named(row, lang) for row in rows[:count]]
+    shown = [_named(row, lang, table().setting) for row in rows[:count]]
     following = shown[-1]["id"] if len(rows) > count else None
     return jsonify({"games": shown, "next": following, "total": store.history_size()})
 
@@ -104,7 +105,7 @@ def _record(entry: Mapping[str, Any]) -> Mapping[str, Any]:
 def history_game(number: str) -> Response:
     """One game of the history: its result and its record (for the record watcher)."""
     entry = _entry(_number(number, "game"))
-    return jsonify(_named(entry, language()) | {"record": _record(entry)})
+    return jsonify(_named(entry, language(), table().setting) | {"record": _record(entry)})
 
 
 @history.get("/history/<number>/record")
@@ -133,7 +134,10 @@ def standings() -> Response:
     store = table().store
     lang = language()
     found = store.standings()
-    names = {game: _listed(game, lang)["name"] for game in {line["game"] for line in found}}
+    setting = table().setting
+    names = {
+        game: _listed(game, lang, setting)["name"] for game in {line["game"] for line in found}
+    }
     lines = [line | {"game_name": names[line["game"]]} for line in found]
     return jsonify({"standings": lines, "players": store.players()})
 
@@ -200,7 +204,7 @@ def _cell(value: Any) -> str:
 @history.get("/history.csv")
 def history_csv() -> Response:
     """The whole history as CSV, newest first, one game a line, for a spreadsheet."""
-    store = table().store
+    store, setting = table().store, table().setting
     lang = language()
 
     def lines() -> Iterator[str]:
@@ -214,7 +218,7 @@ def history_csv() -> Response:
         while True:
             rows = store.history(before, 500)
             for row in rows:
-                named = _named(row, lang)
+                named = _named(row, lang, setting)
                 writer.writerow(
                     _cell(v)
                     for v in (

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.games.protocol import LANGUAGES, Game
+from companion.games.protocol import LANGUAGES, Game, Setting
 from companion.games.words import ADVISOR_PREFIX
 
 # A word whose count changes it has a second form, `<key>_one`, which the page says when the
@@ -247,11 +247,13 @@ def page_words(game: Game, lang: str) -> dict[str, str]:
     return SHELL[lang] | JOIN[lang] | SETUP[lang] | dict(game.words(lang))
 
 
-def named_game(game: Game, lang: str) -> dict[str, Any]:
+def named_game(game: Game, lang: str, setting: Setting | None = None) -> dict[str, Any]:
     """A game as the start form lists it (`GET /api/games`): its id, record format and
-    options, each name in `lang` where the game has words for it (`game_name`,
-    `option_<id>`, `variant_<id>`), else as the game names it (an edition's own name)."""
+    options (with those the table set up as `setting` adds, `Game.own_options`), each
+    name in `lang` where the game has words for it (`game_name`, `option_<id>`,
+    `variant_<id>`), else as the game names it (an edition's own name)."""
     words = game.words(lang)
+    own = game.own_options(setting) if setting is not None and game.own_options else ()
 
     def named(kind: str, entry: dict[str, Any]) -> dict[str, Any]:
         return entry | {
@@ -263,7 +265,7 @@ def named_game(game: Game, lang: str) -> dict[str, Any]:
         "id": game.id,
         "name": words.get("game_name", game.name),
         "record_format": game.record_format,
-        "options": [named("option", option.as_json()) for option in game.options],
+        "options": [named("option", option.as_json()) for option in (*game.options, *own)],
     }
 
 

@@ -64,6 +64,7 @@ class Service(FrameLoop):
             provisional=True,
             camera=default_camera().follow(asdict(config.session)),
             outputs=self.controls,
+            catalogue=config.table.catalogue,
         )
         try:
             super().__init__(Table(self.store, setting), _watchers(config))
@@ -158,11 +159,15 @@ def _watchers(config: Config) -> Callable[[Game], Watcher | None]:
     """The camera over the configured table, for each game played at it, all made now: the
     default game's looking for the pieces of the configured edition until a game says
     which (the game's hint, every frame); another game's looking for its first option's
-    pieces, or for a box taught into the enrolled folder (whose board the switching game
-    then offers on the start form); None (the page referees it, and the log says so) if
-    the camera does not follow that game. What the enrolled folder teaches a game and
-    cannot be read stops the service before it starts, naming the game."""
+    pieces, or for its box taught into the enrolled folder (each game's camera reads what
+    the folder holds of its own pieces, and its printed ones when it holds none); None (the
+    page referees it, and the log says so) if the camera does not follow that game. A
+    folder that is not one, or what it teaches a game and cannot be read, stops the
+    service before it starts, naming the game."""
     table, tracker = config.table, config.tracker
+    if table.catalogue is not None and not table.catalogue.is_dir():
+        raise ConfigError(f"table.catalogue: {table.catalogue} is no folder: give the folder "
+                          "`companion enroll` wrote the box into, or teach it there")  # fmt: skip
     setup = CameraSetup(
         layout=TableLayout(table.width, table.height, table.marker_mm, table.inset_mm),
         frame_size=config.camera.frame_size,

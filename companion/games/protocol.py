@@ -198,11 +198,14 @@ class Setting:
     what the table shows); `camera`, the game's settings for following the table with a
     camera (for the Caboose design: its `FollowConfig`), None when the page is the only
     input; `outputs`, what a match drives besides the page (the LED and the buzzer:
-    hw.controls.Controls), if any."""
+    hw.controls.Controls), if any; `catalogue`, the family's own box taught to the camera
+    (`companion enroll`, the configuration's `table.catalogue`), None for ours: a game
+    whose box it is plays on its pieces (a switching box's own board)."""
 
     provisional: bool = False
     camera: Any = None
     outputs: Any = None
+    catalogue: Path | None = None
 
 
 class Match(Protocol):
@@ -270,14 +273,14 @@ def teaches_others(folder: Path, formats: Collection[str]) -> bool:
     only: the formats of its index files (each JSON file's `format`) are all outside
     `formats`, a game's own. One folder is named for the whole table, so a family that
     taught one game's box still plays the others with their printed pieces; a folder of
-    no known pieces (empty, damaged) is not another game's, and the game says what is
-    wrong with it."""
+    no readable index file (empty, damaged) is not another game's, and the game says what
+    is wrong with it."""
     found = set()
     for index in Path(folder).glob("*.json"):
         try:
             doc = json.loads(index.read_text(encoding="utf-8"))
         except (OSError, ValueError):
-            return False  # damaged: the game's own reading of it says how
+            continue  # damaged: the game whose file it is says so when it reads it
         if isinstance(doc, dict) and isinstance(doc.get("format"), str):
             found.add(doc["format"])
     return bool(found) and not found & set(formats)
@@ -423,6 +426,9 @@ class Game:
     result: Callable[[Mapping[str, Any]], Result]
 
     # --- optional -------------------------------------------------------------------------
+    # (the table's setting) -> the options a table adds of its own to `options` (a
+    # switching box taught there: its board); None: `options` alone, at every table
+    own_options: Callable[[Setting], Sequence[Option]] | None = None
     # "caboose-record/1": the `format` its records carry; "" means f"{id}-record/1"
     record_format: str = ""
     # the match before any game: it refuses the game's commands. None: the shared lobby

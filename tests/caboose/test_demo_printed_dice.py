@@ -4,12 +4,17 @@ family would with `companion enroll`; the whole game is then read right."""
 
 from __future__ import annotations
 
+import argparse
 import json
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from companion.app.cli import build_parser
+from companion.games.caboose.demo import from_args
+from companion.games.protocol import DemoError
 
 DEMO = "demo --headless --json --seed e2e --edition loose-caboose --players 2 --dice printed"
 
@@ -33,3 +38,17 @@ def test_a_demo_game_with_the_box_s_own_dice_reads_every_roll_right(tmp_path: Pa
     rolled = {wheels for turn in json.loads(record.read_text())["turns"]
               for wheels in turn.get("roll", ())}  # fmt: skip
     assert rolled == {0, 1, 2}  # every face of the taught die was thrown and read
+
+
+def demo_args(*options: str) -> argparse.Namespace:
+    return build_parser("caboose").parse_args(["demo", "--game", "caboose", *options])
+
+
+def test_pieces_printed_names_the_box_s_own_dice_as_every_game_s_demo_does() -> None:
+    """One name for one concept: `--pieces printed` plays the box's own pieces, in the
+    Caboose demo as in the switching-track one; `--dice printed` still does."""
+    assert from_args(demo_args("--pieces", "printed")).options.dice == "printed"
+    assert from_args(demo_args("--dice", "printed")).options.dice == "printed"
+    assert from_args(demo_args()).options.dice == "wheels"
+    with pytest.raises(DemoError, match="leave --dice pips out"):
+        from_args(demo_args("--pieces", "printed", "--dice", "pips"))

@@ -68,19 +68,6 @@ def test_a_short_demo_game_is_seen_right_and_ends_as_its_record_replays(tmp_path
     assert doc["camera"]["throws"] == sum("dice" in turn for turn in kept["turns"])
 
 
-def test_a_demo_game_on_a_box_of_another_design_taught_first_ends_as_the_true_game(
-    tmp_path: Path,
-) -> None:
-    """`--pieces printed`: the stand-in box is taught to the camera as `companion enroll`
-    teaches a family's, its board lying anywhere among the markers, any way round; the
-    game is played on its board, and its record keeps that board whole."""
-    path = tmp_path / "record.json"
-    args = ("--pieces", "printed", "--players", "3", "--short", "--seed", "demo")
-    doc = played_right(demo(*args, "--record", str(path)), path)
-    assert doc["board"] == "standin"
-    assert json.loads(path.read_text())["board"] == standin.board_document()
-
-
 def test_a_demo_for_more_players_than_the_game_takes_stops_saying_so() -> None:
     done = demo("--players", "5")
     assert done.returncode == 2
@@ -207,3 +194,13 @@ def test_a_move_the_camera_cannot_take_stops_the_demo_saying_what_the_companion_
     said = str(stopped.value)
     assert said.startswith(f"the camera did not see Ana's move from {entered.action.train}")
     assert "(action 1)" in said and "where the game has none" in said  # the waiting said
+
+
+def test_a_demo_on_a_familys_own_box_taught_ends_as_the_true_game(tmp_path: Path) -> None:
+    """`--pieces printed`: the stand-in box taught first, its board lying anywhere among
+    the table's markers, the game played on its board and read as taught."""
+    path = tmp_path / "record.json"
+    done = demo("--short", "--seed", "demo", "--pieces", "printed", "--record", str(path))
+    doc = played_right(done, path)
+    assert doc["board"] == "standin"
+    assert json.loads(path.read_text())["board"] == standin.board_document()  # kept whole

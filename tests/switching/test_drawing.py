@@ -8,7 +8,13 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from companion.games.switching.vision.reader import APRON_MM
+from companion import synthetic
+from companion.games.protocol import CameraSetup
+from companion.games.switching import standin
+from companion.games.switching.camera import Camera
+from companion.games.switching.demo import teach_standin
+from companion.games.switching.drawing import draw
+from companion.games.switching.vision.reader import APRON_MM, reading_layout
 from companion.vision.annotate import READ, UNSURE
 from tests.pictures import filmed, near
 
@@ -65,3 +71,25 @@ def test_a_train_not_read_surely_is_in_the_unsure_colour(table):
     reach = _ring_reach(table, _pieces(table, TRAIN_MM)[0])
     assert near(table.drawn(reading=unsure), at, UNSURE, reach) > 0
     assert near(table.drawn(), at, UNSURE, reach) == 0
+
+
+def test_a_taught_board_is_drawn_without_markers_of_ours_said_hidden(tmp_path):
+    """A family's own board has none of our corner markers: the picture outlines the board
+    found among the table's markers and says no marker of it hidden."""
+    frame_size = (1280, 960)
+    setup = CameraSetup(standin.TABLE, frame_size, catalogue=tmp_path / "box")
+    teach_standin(setup)
+    camera = Camera.over(setup, "ours")
+    shown = standin.random_table(7002, hand_chance=0.0)
+    filming = replace(synthetic.Camera.easy(), frame_size=frame_size)
+    frame = synthetic.render(shown.scene, 3, filming)
+    camera.see(frame, None)
+    reading = camera.reading
+    assert reading is not None and reading.taught and reading.seen.calibration is not None
+    markers = reading_layout(reading.board).marker_corners()
+    where = [reading.seen.calibration.to_pixels(c[:1])[0]
+             for c in markers.values()]  # fmt: skip
+    drawn = draw(frame, reading, {"session": None}, "en")
+    assert all(near(drawn, at, UNSURE, 6) == 0 for at in where)
+    ours = draw(frame, reading._replace(taught=False), {"session": None}, "en")
+    assert all(near(ours, at, UNSURE, 6) > 0 for at in where)  # where they would be said

@@ -5,13 +5,14 @@ and the buttons of a table no camera follows."""
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 
 import pytest
 
 from companion.games.protocol import Malformed, RecordProblem, Refusal, Setting, Start
-from companion.games.switching import bots, match, record, rules, simulate
+from companion.games.switching import bots, match, record, rules, simulate, standin
 from companion.games.switching.board import load
 from companion.games.switching.commands import PassTurn, Play, Press, Throw, Undo, parse
 from companion.store import Store
@@ -223,3 +224,46 @@ def test_a_request_of_the_wrong_shape_is_malformed(route: str, body: dict, key: 
     with pytest.raises(Malformed) as caught:
         parse(route, body)
     assert caught.value.key == key
+
+
+def box_folder(folder: Path, board_json: str | None = None) -> Path:
+    """A taught box's folder as `companion enroll --game switching` writes it, as far as
+    the match reads it: its board file (the stand-in box's, or `board_json`) beside its
+    `box.json`."""
+    folder.mkdir()
+    doc = json.dumps(standin.board_document()) if board_json is None else board_json
+    (folder / "board.json").write_text(doc, encoding="utf-8")
+    (folder / "box.json").write_text('{"format": "switching-box/1"}', encoding="utf-8")
+    return folder
+
+
+def test_a_game_on_the_tables_taught_board_is_played_and_resumes_after_a_restart(
+    store: Store, tmp_path: Path
+) -> None:
+    own = Setting(catalogue=box_folder(tmp_path / "box"))
+    table = match.start(store, Start(NAMES, "standin", None), own)
+    assert table.snap.board == standin.board()
+    play_out(table, seed=3, turns=8)
+    table.handle(Throw("cyan", (6, 1), table.snap.turn))
+    # after a restart the folder may be gone: the kept game carries its board
+    resumed = match.resume(store, table.id, Setting())
+    assert resumed.snap.position == table.snap.position and resumed.snap.roll == table.snap.roll
+    assert resumed.record()["board"]["id"] == "standin"
+
+
+def test_a_taught_board_is_offered_only_at_a_table_that_has_it(store: Store) -> None:
+    with pytest.raises(Refusal) as caught:
+        match.start(store, Start(NAMES, "standin", None), Setting())
+    assert caught.value.key == "no_board"
+    assert store.games() == []
+
+
+def test_a_taught_box_whose_board_file_is_damaged_is_refused_in_words(
+    store: Store, tmp_path: Path
+) -> None:
+    own = Setting(catalogue=box_folder(tmp_path / "box", '{"format": "switching-board/1",'))
+    with pytest.raises(Refusal) as caught:
+        match.start(store, Start(NAMES, "ours", None), own)
+    assert caught.value.key == "box_unreadable"
+    assert "board.json" in caught.value.message and "JSON" in caught.value.message
+    assert store.games() == []

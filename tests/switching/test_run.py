@@ -9,21 +9,20 @@ from __future__ import annotations
 import time
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import pytest
 from gpiozero.pins.mock import MockFactory
 
 from companion import synthetic
-from companion.app.config import load
+from companion.app.config import ConfigError, load
 from companion.app.run import Service
 from companion.games import game
-from companion.games.protocol import Start
-from companion.games.switching import board, rules, scenes, standin
+from companion.games.protocol import CameraSetup, Start
+from companion.games.switching import rules, scenes, standin
+from companion.games.switching.demo import teach_standin
 from companion.games.switching.record import GAME_ID
-from companion.games.switching.vision import taught
-from companion.pose import Pose
+from companion.vision.setup_check import check_setup
 from hw.frames import SyntheticFrames
 
 FRAME_SIZE = (1280, 960)
@@ -63,27 +62,18 @@ def press(factory: MockFactory, pin: int, done, seconds: float = 0.1) -> None:
         time.sleep(0.02)
 
 
-def thrown(service: Service, board_id: str, drawn=None) -> tuple[Any, rules.Roll]:
-    """A game started on `board_id`, the board shown with the dice in the hand, then an
-    orange 3 and 4 thrown beside it (`drawn`: the frame of a position and roll), read."""
-    drawn = drawn or frame
-    table = service.table
-    table.start(GAME_ID, Start(("Ana", "Ben"), board_id, None))
-    start = table.match.hint().start
-    for _ in range(3):  # the dice in the hand: the board alone
-        service.step(drawn(start, None))
-    roll = rules.Roll("orange", 3, 4)
-    for _ in range(3):
-        service.step(drawn(start, roll))
-    snap = table.match.hint()
-    assert snap.roll is not None and snap.roll.total == 7 and snap.roll.colour == "orange"
-    return snap, roll
-
-
 def test_a_switching_game_at_a_real_table_is_followed_by_its_own_camera(service) -> None:
     service, factory = service
     table = service.table
-    snap, roll = thrown(service, "ours")
+    table.start(GAME_ID, Start(("Ana", "Ben"), "ours", None))
+    start = table.match.hint().start
+    for _ in range(3):  # the dice in the hand: the board alone
+        service.step(frame(start, None))
+    roll = rules.Roll("orange", 3, 4)
+    for _ in range(3):
+        service.step(frame(start, roll))
+    snap = table.match.hint()
+    assert snap.roll is not None and snap.roll.total == 7 and snap.roll.colour == "orange"
     entering = next(o for o in snap.moves if o.action.train == "C1")
     for _ in range(3):
         service.step(frame(entering.position, roll))
@@ -96,7 +86,14 @@ def test_a_switching_game_at_a_real_table_is_followed_by_its_own_camera(service)
 def test_confirm_on_a_board_no_legal_move_explains_sounds_the_buzzer(service) -> None:
     service, factory = service
     table = service.table
-    snap, roll = thrown(service, "ours")
+    table.start(GAME_ID, Start(("Ana", "Ben"), "ours", None))
+    start = table.match.hint().start
+    for _ in range(3):
+        service.step(frame(start, None))
+    roll = rules.Roll("orange", 3, 4)
+    for _ in range(3):
+        service.step(frame(start, roll))
+    snap = table.match.hint()
     wrong = replace(
         snap.moves[0].position, trains=(rules.Train("C3", "red"),), turn=0
     )  # red put three spaces on, for a roll of seven
@@ -111,69 +108,70 @@ def test_confirm_on_a_board_no_legal_move_explains_sounds_the_buzzer(service) ->
     assert not table.match.hint().history  # nothing taken
 
 
-@pytest.fixture(scope="module")
-def taught_box(tmp_path_factory) -> Path:
-    """The synthetic table's stand-in box taught as `companion enroll --game switching`
-    teaches a family's: one frame of it laid out, written to a folder."""
-    lesson = standin.teaching_table(0)
-    box = taught.teach(
-        synthetic.render(lesson.scene, 900, synthetic.Camera.easy()), lesson.board, TABLE
-    )
-    folder = tmp_path_factory.mktemp("box")
-    box.save(folder)
-    return folder
-
-
-def box_frame(position: rules.Position, roll: rules.Roll | None, seed: int = 1) -> np.ndarray:
-    """The stand-in box at `POSE` (anywhere among the markers, turned) showing `position`."""
-    trains = tuple(scenes.OnBoard(t.owner, t.space, t.facing) for t in position.trains)
-    shown = None if roll is None else (roll.colour, roll.white, roll.black)
-    rng = np.random.default_rng(seed)
-    scene = standin.table_scene(position.board, POSE, position.layout, trains, shown, rng)
-    return synthetic.render(scene, 4, synthetic.Camera.easy())
-
-
-POSE = Pose(470.0, 440.0, 205.0)
-TABLE = standin.TABLE
-
-
-def test_a_family_s_taught_box_is_offered_played_and_followed(
-    tmp_path: Path, taught_box: Path, monkeypatch
-) -> None:
-    """`[table] catalogue` naming a taught switching box: its board is offered on the
-    start form from the start, a game on it is followed by the camera wherever the board
-    lies, and the game resumes on it after a restart."""
-    monkeypatch.setattr(board, "_TAUGHT", {})  # the boards offered in this process
-    config = tmp_path / "companion.toml"
+def box_config(tmp_path: Path, folder: Path) -> Path:
+    """A configuration whose table is the stand-in box's, its taught folder named as a
+    Caboose deck is (`[table] catalogue`)."""
+    config = tmp_path / "box.toml"
     config.write_text(
-        f"[camera]\nsource = 'synthetic:3'\n[table]\nwidth = {TABLE.width}\n"
-        f"height = {TABLE.height}\ncatalogue = '{taught_box}'\n"
-        "[gpio]\npin_factory = 'mock'\nconfirm = 6\n"
-        f"[store]\npath = '{tmp_path / 'table.sqlite3'}'\n"
+        "[camera]\nsource = 'synthetic:3'\n"
+        f"frame_size = [{FRAME_SIZE[0]}, {FRAME_SIZE[1]}]\n"
+        f"[table]\nwidth = {standin.TABLE.width}\nheight = {standin.TABLE.height}\n"
+        f"catalogue = '{folder}'\n"
+        "[gpio]\npin_factory = 'mock'\npass = 5\nconfirm = 6\nled = 13\nbuzzer = 19\n"
+        f"[store]\npath = '{tmp_path / 'box.sqlite3'}'\n"
     )
-    factory = MockFactory()
-    service = Service(load(config), SyntheticFrames(3), factory)
+    return config
+
+
+def test_a_taught_box_named_by_the_configuration_is_played_and_read(tmp_path: Path) -> None:
+    folder = tmp_path / "box"
+    teach_standin(CameraSetup(standin.TABLE, FRAME_SIZE, catalogue=folder))
+    service = Service(load(box_config(tmp_path, folder)), SyntheticFrames(3), MockFactory())
     try:
-        offered = {o.id: o.name for o in game(GAME_ID).options}
-        assert offered.get("standin") == standin.board().name and "ours" in offered
         table = service.table
-        snap, roll = thrown(service, "standin", box_frame)
-        entering = next(o for o in snap.moves if o.action.train == snap.board.starts[0])
+        table.start(GAME_ID, Start(("Ana", "Ben"), "standin", None))
+        start = table.match.hint().start
+        pose = standin.random_pose(start.board, np.random.default_rng(5))  # anywhere, any way
+        camera = replace(synthetic.Camera.preset("easy"), frame_size=FRAME_SIZE)
+
+        def box_frame(roll: tuple[str, int, int] | None) -> np.ndarray:
+            rng = np.random.default_rng(1)
+            scene = standin.table_scene(start.board, pose, start.layout, (), roll, rng)
+            return synthetic.render(scene, 4, camera)
+
         for _ in range(3):
-            service.step(box_frame(entering.position, roll))
-        press(factory, CONFIRM, lambda: table.match.hint().history)
-        assert table.match.hint().position == entering.position
+            service.step(box_frame(None))
+        for _ in range(3):
+            service.step(box_frame(("cyan", 2, 5)))
+        snap = table.match.hint()
+        assert snap.board.id == "standin"
+        assert snap.roll == rules.Roll("cyan", 2, 5) or snap.roll == rules.Roll("cyan", 5, 2)
     finally:
-        time.sleep(0.1)
         service.close()
-    monkeypatch.setattr(board, "_TAUGHT", {})  # restarted without the box configured
-    plain = tmp_path / "plain.toml"
-    plain.write_text(
-        f"[camera]\nsource = 'synthetic:3'\n[gpio]\npin_factory = 'mock'\n"
-        f"[store]\npath = '{tmp_path / 'table.sqlite3'}'\n"
-    )
-    restarted = Service(load(plain), SyntheticFrames(3), MockFactory())
-    try:
-        assert restarted.table.match.hint().position == entering.position
-    finally:
-        restarted.close()
+
+
+def test_a_taught_box_that_cannot_be_read_stops_the_service_saying_why(tmp_path: Path) -> None:
+    folder = tmp_path / "box"
+    folder.mkdir()
+    (folder / "box.json").write_text('{"format": "switching-box/1"}')
+    (folder / "board.json").write_text("{ not a board")
+    with pytest.raises(ConfigError, match=r"table\.catalogue: .*board\.json"):
+        Service(load(box_config(tmp_path, folder)), SyntheticFrames(3), MockFactory())
+
+
+def test_a_catalogue_folder_that_is_missing_stops_the_service_saying_so(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match=r"table\.catalogue: .*box is no folder"):
+        Service(load(box_config(tmp_path, tmp_path / "box")), SyntheticFrames(3), MockFactory())
+
+
+def test_the_setup_check_of_a_taught_box_looks_for_the_tables_markers_not_ours(
+    tmp_path: Path,
+) -> None:
+    """The box's board carries none of our corner markers: the setup page checks the
+    table's own, among which it lies anywhere."""
+    setup = CameraSetup(standin.TABLE, FRAME_SIZE, catalogue=tmp_path / "box")
+    teach_standin(setup)
+    lesson = standin.teaching_table(0)
+    camera = replace(synthetic.Camera.preset("easy"), frame_size=FRAME_SIZE)
+    report = check_setup(synthetic.render(lesson.scene, 2, camera), setup, game(GAME_ID), "ours")
+    assert report.ready, report.first_fix

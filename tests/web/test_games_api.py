@@ -3,6 +3,7 @@ lists each game with the options a new game may choose, and a new game names its
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -15,7 +16,9 @@ from companion.games.caboose.rules.edition import EDITIONS
 from companion.games.caboose.rules.edition import load as load_edition
 from companion.games.caboose.rules.state import Pass
 from companion.games.caboose.simulate import play_game
+from companion.games.protocol import Setting
 from companion.games.switching import simulate as switching_simulate
+from companion.games.switching import standin
 from companion.games.switching.board import load as load_board
 from companion.games.yardmaster import simulate as yardmaster_simulate
 from companion.games.yardmaster.edition import load as yardmaster_edition
@@ -213,3 +216,34 @@ def test_a_refusal_names_its_cards_in_words_beside_the_codes_it_keeps(client):
     assert error["params"]["card"] == way["laid"]  # the data keeps the code
     said = " · ".join(f"{r['name']} {r['value']}" for r in way["railcars"])
     assert error["said"].startswith(f"{said} no encaja con ") and codes_in(error["said"]) == []
+
+
+def test_a_table_with_a_taught_switching_box_offers_its_board_and_plays_on_it(tmp_path):
+    """Issue 33: the box named by the configuration (`Setting.catalogue`) adds its board to
+    the start form's boards, and a game started on it from the page is played on it."""
+    folder = tmp_path / "box"
+    folder.mkdir()
+    (folder / "board.json").write_text(json.dumps(standin.board_document()), encoding="utf-8")
+    (folder / "box.json").write_text('{"format": "switching-box/1"}', encoding="utf-8")
+    table = Table(Store(tmp_path / "table.sqlite3"), Setting(catalogue=folder))
+    client = create_app(table, PIN, Settings()).test_client()
+    listed = {g["id"]: g for g in client.get("/api/games?lang=es").json}
+    boards = [o["id"] for o in listed["switching"]["options"]]
+    assert boards == ["ours", "standin"]
+    assert listed["switching"]["options"][1]["variants"][0]["name"].startswith("Partida corta")
+    answer = client.post(
+        "/api/game",
+        json={"game": "switching", "edition": "standin", "names": ["Ana", "Ben"]},
+        headers=HEADERS,
+    )
+    assert answer.status_code == 200, answer.json
+    assert client.get("/api/export").json["board"]["id"] == "standin"
+    # left for a game on ours, it is in the history named by its board's name, not its id
+    ours = {"game": "switching", "edition": "ours", "names": ["Ana", "Ben"]}
+    assert client.post("/api/game", json=ours, headers=HEADERS).status_code == 200
+    (left,) = client.get("/api/history").json["games"]
+    assert left["option"] == "standin" and left["option_name"] == standin.board().name
+    # a table without the box offers ours alone
+    plain = create_app(Table(Store(tmp_path / "plain.sqlite3")), PIN, Settings()).test_client()
+    plain_boards = [g for g in plain.get("/api/games").json if g["id"] == "switching"]
+    assert [o["id"] for o in plain_boards[0]["options"]] == ["ours"]

@@ -68,6 +68,14 @@ def add_arguments(command: str, parser: argparse.ArgumentParser) -> None:
             "through the edition's face map (R-6); printed: a box's own wheel dice and caboose "
             "token, not ours, which the players first teach the camera",
         )
+        parser.add_argument(
+            "--pieces",
+            choices=("ours", "printed"),
+            default="ours",
+            help="the box played, as every game's demo names it: ours (default); printed: a "
+            "box's own wheel dice and caboose token, which the players first teach the camera "
+            "(the same as --dice printed)",
+        )
     if command == "simulate":
         parser.add_argument(
             "--policies",

@@ -602,18 +602,25 @@ def _options_of(record: Record) -> str:
 
 def from_args(args: argparse.Namespace) -> ScriptedGame:
     """The demo game `companion demo`'s options ask for: the edition, players and variant
-    (add_arguments), the seed; a hand over the table in every turn when the page is
-    watched, in every fourth headless."""
+    (add_arguments), the seed, the dice (`--pieces printed`: the box's own, as `--dice
+    printed`); a hand over the table in every turn when the page is watched, in every
+    fourth headless."""
     try:
         players = commandline.seats(args)
     except ValueError as error:
         raise DemoError(str(error)) from None
+    dice = args.dice
+    if args.pieces == "printed":  # the box's own pieces: its own wheel dice and token
+        if dice == "pips":
+            raise DemoError("--pieces printed throws the box's own wheel dice, not pip dice: "
+                            "leave --dice pips out")  # fmt: skip
+        dice = "printed"
     options = DemoOptions(
         edition=args.edition,
         players=players,
         variant=args.variant,
         seed=str(args.seed),
         motion_every=4 if args.headless else 1,
-        dice=args.dice,
+        dice=dice,
     )
     return ScriptedGame(options)

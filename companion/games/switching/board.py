@@ -653,41 +653,35 @@ BOARDS = tuple(
 )
 
 
-# The boards of boxes taught at this table (`offer`), by id, played beside the shipped ones
-# for as long as the process runs.
-_TAUGHT: dict[str, Board] = {}
-
-
-def offer(board: Board) -> None:
-    """Play `board` beside the shipped boards: a family's own, of the box taught at this
-    table (the camera finds it in the table's enrolled folder), offered on the start form
-    under its own id. ValueError if that id is a shipped board's: a game on it would be
-    played on the other board."""
-    if board.id in BOARDS:
-        raise ValueError(
-            f"the taught board's id {board.id!r} is a board the companion ships: give it "
-            "another id in its board.json"
-        )
-    _TAUGHT[board.id] = board
-
-
-def known() -> tuple[str, ...]:
-    """Every board a game may be played on here: the shipped ones, then those offered."""
-    return BOARDS + tuple(sorted(_TAUGHT))
-
-
-def load(board_id: str = "ours") -> Board:
-    """The board `board_id`: one offered (`offer`) or the shipped `boards/<board_id>.json`."""
-    taught = _TAUGHT.get(board_id)
-    return taught if taught is not None else _shipped(board_id)
-
-
 @cache
-def _shipped(board_id: str) -> Board:
+def load(board_id: str = "ours") -> Board:
+    """The shipped board `boards/<board_id>.json`."""
     path = _FOLDER / f"{board_id}.json"
     if not path.is_file():
-        raise KeyError(f"there is no switching board {board_id!r}: the boards are {known()}")
+        raise KeyError(f"there is no switching board {board_id!r}: the boards are {BOARDS}")
     return read(path.read_text(encoding="utf-8"), f"boards/{board_id}.json")
+
+
+def is_box(folder: Path) -> bool:
+    """Whether `folder` holds a switching box taught to the camera (`companion enroll
+    --game switching` writes its `box.json` beside its board file): a catalogue folder
+    of another game's holds none."""
+    return (Path(folder) / "box.json").is_file()
+
+
+def taught(folder: Path | None) -> Board | None:
+    """The board of the box taught into `folder` (its `board.json`), None when there is
+    no folder or it holds no switching box (`is_box`); BoardError saying what is wrong and
+    what to do when its board file cannot be read or played."""
+    if folder is None or not is_box(folder):
+        return None
+    path = Path(folder) / "board.json"
+    try:
+        text = path.read_bytes()
+    except OSError as error:
+        raise BoardError(f"{path}: cannot be read ({error.strerror or error}): teach the box "
+                         "again with companion enroll --game switching") from None  # fmt: skip
+    return read(text, str(path))
 
 
 def read(text: str | bytes, where: str = "board") -> Board:

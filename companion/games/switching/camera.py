@@ -19,7 +19,7 @@ from typing import Any
 
 from companion.games.protocol import CameraSetup
 from companion.games.said import Said
-from companion.games.switching.board import Board, offer
+from companion.games.switching.board import Board, is_box
 from companion.games.switching.board import load as load_board
 from companion.games.switching.commands import Seen
 from companion.games.switching.drawing import Reading
@@ -62,21 +62,14 @@ def dice_seen(seen: SeenBoard) -> Dice | None:
     return dice.colour, dice.numbers
 
 
-def _box_folder(setup: CameraSetup) -> Path | None:
-    """The table's enrolled folder when it holds a taught switching box (its `box.json`)."""
-    folder = setup.catalogue
-    return Path(folder) if folder is not None and (Path(folder) / "box.json").exists() else None
-
-
 class Camera:
     """The reader over one board and the stillness of what it reads."""
 
     def __init__(self, setup: CameraSetup, board: Board, box: TaughtBox | None = None) -> None:
         self.setup = setup
         self.board = board
-        self.box = box  # the family's box taught at this table, if any (`over`): read when
-        # its board is the game's
-        self.found: Found | None = None  # where its board lay in the last frame read
+        self.box = box  # a family's own box, taught: its board found by its picture
+        self.found: Found | None = None  # where the taught board was found last
         self.calibration: Any = None  # the board's markers found last: a still camera keeps them
         self.boards: list[BoardSeen | None] = []  # the last readings, newest last
         self.dice: list[Dice | None] = []
@@ -87,19 +80,17 @@ class Camera:
 
     @classmethod
     def over(cls, setup: CameraSetup, option: str) -> Camera:
-        """The camera over a table set up as `setup` says, looking for board `option`'s
-        pieces (our printed board, panels, trains and dice) until a game's hint says which
-        board. A box taught into the enrolled folder (`setup.catalogue`, `companion enroll
-        --game switching`) is read instead, wherever its board lies among the table's
-        markers, and its board offered on the start form (`board.offer`); a folder of
-        another game's faces leaves ours read. ValueError says what is wrong with a
-        taught box's folder."""
-        folder = _box_folder(setup)
-        if folder is not None:
-            box = TaughtBox.load(folder)
-            offer(box.board)
-            return cls(setup, box.board, box)
-        return cls(setup, load_board(option))
+        """The camera over a table set up as `setup` says: a family's own box taught into
+        `setup.catalogue` (`companion enroll --game switching`: its board found among the
+        table's markers, its pieces read as taught), or else board `option`'s pieces (our
+        printed board, panels, trains and dice; a catalogue of another game's faces
+        leaves this game's read as printed). ValueError saying what is wrong with a taught
+        box's folder."""
+        folder = setup.catalogue
+        if folder is None or not is_box(folder):
+            return cls(setup, load_board(option))
+        box = TaughtBox.load(Path(folder))
+        return cls(setup, box.board, box)
 
     def see(self, frame: Any, hint: object) -> list[Seen]:
         """One frame (None: the same picture as before, which counts as one more frame in
@@ -107,9 +98,6 @@ class Camera:
         it has just become still in a view other than the last one told, the dice when they
         lie still and read, and whether they have been off the table (or unread) for as
         many frames."""
-        played = getattr(hint, "board", None)  # the game's (a Snapshot's), once one is played
-        if isinstance(played, Board) and played.id != self.board.id:
-            self._look_for(played)
         if frame is not None and (self.gate.changed(frame) or self.last is None):
             self.last = self._read(frame)  # a frame the gate finds unchanged: as None
         elif self.last is None:
@@ -127,21 +115,14 @@ class Camera:
         # misread never makes the dice lying there a new throw
         return [Seen(news, dice if steady_dice else None, steady_dice and dice is None, camera)]
 
-    def _look_for(self, board: Board) -> None:
-        """Read `board` from now on, the game's: the taught box's when it is its board,
-        else ours printed (a game on our board at a table with a taught box), found again
-        by its markers."""
-        self.board, self.calibration, self.found, self.last = board, None, None, None
-        self.boards, self.dice, self.still = [], [], None
-
     def _read(self, frame: Any) -> tuple[BoardSeen | None, Dice | None, tuple[Said, ...]]:
-        if self.box is not None and self.box.board.id == self.board.id:
+        if self.box is not None:
             seen, self.found = read_taught(frame, self.box, self.setup.layout, self.found)
         else:
             seen = read_board(frame, self.board, calibration=self.calibration)
             if seen.calibration is not None:
                 self.calibration = seen.calibration
-        self.reading = Reading(seen, self.board)
+        self.reading = Reading(seen, self.board, self.box is not None)
         camera = tuple(p for p in seen.problems if p.key not in _IN_PLAY)
         return board_seen(seen), dice_seen(seen), camera
 
@@ -156,9 +137,10 @@ def area(setup: CameraSetup, option: str) -> PlayArea:
     """Where this game's pieces lie, for the setup check: the board (placed by its own
     corner markers, wherever it lies on the table), in the reader's millimetres (the
     board's, with the apron round it), and beside it on the table's left and right the
-    band where the dice are thrown and the depots stand. A taught box's board carries no
-    markers of ours and lies anywhere among the table's: the table's play area."""
-    if _box_folder(setup) is not None:
+    band where the dice are thrown and the depots stand. A family's own box, taught
+    (`setup.catalogue`), has no markers of ours and lies anywhere among the table's: the
+    table's own play area."""
+    if setup.catalogue is not None and is_box(setup.catalogue):
         return PlayArea()
     board = load_board(option)
     width, height = board.size

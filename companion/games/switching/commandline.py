@@ -128,10 +128,13 @@ def replay_text(doc: Mapping[str, Any], as_json: bool) -> str:
     return "\n".join(lines)
 
 
+PIECES = ("ours", "printed")  # our printed board and pieces, or a family's own box, taught
+
+
 def add_arguments(command: str, parser: argparse.ArgumentParser) -> None:
     """This game's options of `companion simulate` and `companion demo`: the players, the
-    short game, the repair tiles; the bots' policies for simulate, the box for the demo.
-    `companion enroll`'s are the taught box's (vision/enrolment.py)."""
+    short game, the repair tiles; the bots' policies for simulate. `companion enroll`'s
+    are the taught box's (vision/enrolment.py)."""
     if command == "enroll":
         enrolment.add_arguments(parser)
         return
@@ -146,12 +149,10 @@ def add_arguments(command: str, parser: argparse.ArgumentParser) -> None:
     if command == "demo":
         parser.add_argument(
             "--pieces",
-            choices=("ours", "printed"),
+            choices=PIECES,
             default="ours",
-            help="the box played: our printed board, panels and trains (default); printed: "
-            "a box of another design (the synthetic table's stand-in), which the players "
-            "first teach the camera as `companion enroll --game switching` does, its board "
-            "lying anywhere among the table's markers, any way round",
+            help="the box played: our printed board and pieces (default); printed: a family's "
+            "own box (the synthetic table's stand-in), which the players first teach the camera",
         )
     if command == "simulate":
         parser.add_argument(

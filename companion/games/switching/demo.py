@@ -8,6 +8,13 @@ the stillness of the board and of the dice, the match's comparison of the board 
 legal move), CONFIRM and PASS are pressed on gpiozero's mock pins, every step is journaled,
 and the page shows it live.
 
+With `--pieces printed` the table holds a family's own box instead of ours: the synthetic
+table's stand-in box (standin.py), its board lying anywhere among the table's markers, any
+way round. The players first teach it to the camera as `companion enroll --game switching`
+does (one frame of the box laid out to be taught, kept in a folder), then play on its
+board: the camera finds the board by its picture and reads the pieces as taught
+(vision/taught.py), as `companion run` does with the box its configuration names.
+
 A turn at this table: the mover picks the dice up (frames with no dice beside the board:
 they are "lifted", so the dice still lying there from the last throw are never read as a
 new one), throws them (the companion reads them: its phase goes to "move"), slides the
@@ -38,6 +45,7 @@ from typing import Any
 
 import numpy as np
 
+from companion import synthetic
 from companion.games.protocol import CameraSetup, DemoError, RecordProblem, Setting, Start
 from companion.games.switching import commandline, match, record, rules, scenes, simulate, standin
 from companion.games.switching.board import Board
@@ -50,40 +58,38 @@ from companion.games.switching.snapshot import Played, Snapshot
 from companion.games.switching.vision.taught import TeachError, teach
 from companion.pose import Pose
 from companion.store import Store
-from companion.synthetic import Camera as Filming
-from companion.synthetic import Hand, Scene, render
+from companion.synthetic import Hand, Scene
 from companion.synthetic.players import Hands
 from companion.table import Table
 
 NAMES = ("Ana", "Ben", "Cleo", "Dan")
 BOARD = "ours"
+_TEACHING_SEED = 900  # the camera's noise on the frame the stand-in box is taught from
 POLICIES = ("greedy", "random")  # by seat, alternating, as `companion simulate` plays them
 
 
 @dataclass(frozen=True)
 class TableNow:
-    """The table as it lies, the scene the camera is shown: the board at `pose` with the
-    panels and trains of `position`, the dice of `roll` beside it (None: in the mover's
-    hand), and a hand over the space `hand_at` while a train is put down; our printed
-    pieces, or the stand-in box's (`printed`). `seed` places the pieces (a hand puts each
-    down a little askew): the same seed, the same picture."""
+    """The table as it lies, the scene the camera is shown: the board with the panels and
+    trains of `position`, the dice of `roll` beside it (None: in the mover's hand), and a
+    hand over the space `hand_at` while a train is put down. `seed` places the pieces (a
+    hand puts each down a little askew): the same seed, the same picture."""
 
     position: rules.Position
     roll: rules.Roll | None
     seed: tuple[int, ...]
-    pose: Pose
-    printed: bool = False
     hand_at: tuple[float, float] | None = None
+    box: Pose | None = None  # the stand-in box's board lies here (None: ours, upright)
 
     def drawn(self) -> Scene:
         hands = () if self.hand_at is None else (Hand(*self.hand_at, 0.0, 0.9),)
-        board, position, roll = self.position.board, self.position, self.roll
+        board = self.position.board
         rng = np.random.default_rng(self.seed)
-        if not self.printed:
-            return scenes.board_scene(board, position, roll, rng, hands, pose=self.pose)
-        trains = tuple(scenes.OnBoard(t.owner, t.space, t.facing) for t in position.trains)
-        shown = None if roll is None else (roll.colour, roll.white, roll.black)
-        return standin.table_scene(board, self.pose, position.layout, trains, shown, rng, hands)
+        if self.box is None:
+            return scenes.board_scene(board, self.position, self.roll, rng, hands)
+        trains = tuple(scenes.OnBoard(t.owner, t.space, t.facing) for t in self.position.trains)
+        roll = None if self.roll is None else (self.roll.colour, self.roll.white, self.roll.black)
+        return standin.table_scene(board, self.box, self.position.layout, trains, roll, rng, hands)
 
 
 @dataclass(frozen=True)
@@ -154,12 +160,11 @@ class ScriptedGame:
         if not least <= players <= most:
             raise DemoError(f"the switching-track game is for {least} to {most} players, "
                             f"not {players}")  # fmt: skip
-        self.printed = pieces == "printed"  # the stand-in box, taught first, not ours
+        self.printed = pieces == "printed"
         self.board = standin.board() if self.printed else load_board(BOARD)
-        # where the board lies: ours upright in the middle; the stand-in box anywhere among
-        # the markers, any way round (the seed's)
-        pick = np.random.default_rng(random.Random(seed).randrange(10**6))
-        self.pose = standin.random_pose(self.board, pick) if self.printed else scenes.home_pose()
+        # where the box's board lies on the table: anywhere among its markers, any way round
+        where = np.random.default_rng(random.Random(seed).randrange(10**6))
+        self.pose = standin.random_pose(self.board, where) if self.printed else scenes.home_pose()
         self.names = NAMES[:players]
         self.seed = seed
         self.variant = variant
@@ -177,28 +182,22 @@ class ScriptedGame:
     def sit(self, table: Table, setup: CameraSetup) -> Camera:
         """Deal the game (the players in turn order, seat 0 red, as the start form does;
         the panels' way round is the camera's to see), or go on with the store's; the
-        camera over the demo's table (the stand-in box taught to it first, which offers
-        its board)."""
+        camera over the demo's table. The stand-in box is first taught to the camera, in a
+        folder as `companion enroll` writes it, and the game is played on its board."""
         self.table = table
-        camera = self._taught(setup) if self.printed else None
-        if not (isinstance(table.match, match.Match) and not table.match.over):
-            table.start(GAME_ID, Start(self.names, self.board.id, self.variant, self.seed))
-        return camera or Camera(replace(setup, layout=scenes.TABLE), self.board)
-
-    def _taught(self, setup: CameraSetup) -> Camera:
-        """The camera taught the stand-in box as `companion enroll --game switching` teaches
-        a family's (one frame of it laid out to be taught, written to a folder), then
-        over the table with that folder as its enrolled one, as `companion run` is."""
-        lesson = standin.teaching_table(random.Random(self.seed).randrange(10**6))
-        camera = replace(Filming.easy(), frame_size=setup.frame_size)
-        try:
-            box = teach(render(lesson.scene, 0, camera), lesson.board, standin.TABLE)
-        except TeachError as error:
-            raise DemoError(f"the stand-in box could not be taught: {error}") from None
+        if not self.printed:
+            if not (isinstance(table.match, match.Match) and not table.match.over):
+                table.start(GAME_ID, Start(self.names, BOARD, self.variant, self.seed))
+            return Camera(replace(setup, layout=scenes.TABLE), self.board)
         with tempfile.TemporaryDirectory(prefix="switching-box-") as folder:
-            box.save(Path(folder))
             taught = replace(setup, layout=standin.TABLE, catalogue=Path(folder))
-            return Camera.over(taught, self.board.id)
+            teach_standin(taught)
+            if not (isinstance(table.match, match.Match) and not table.match.over):
+                # their board is in no package: the game begins as its record, which carries it
+                wanted = Start(self.names, self.board.id, self.variant, self.seed)
+                dealt = match.new_game(wanted, self.board)
+                table.load(record.to_json(dealt.start, dealt.names, []))
+            return Camera.over(taught, BOARD)
 
     @property
     def match(self) -> match.Match:
@@ -375,8 +374,8 @@ class ScriptedGame:
         """The table showing `position` during action `number`: each action's pieces put
         down anew, the same each time it is shown (a resumed demo draws the same table)."""
         base = random.Random(self.seed).randrange(10**6)
-        seed = (base, number, roll is not None)
-        return TableNow(position, roll, seed, self.pose, self.printed, hand_at)
+        box = self.pose if self.printed else None
+        return TableNow(position, roll, (base, number, roll is not None), hand_at, box)
 
     def _following(self) -> match.Following:
         following = self.match.following
@@ -449,11 +448,29 @@ def _dice(roll: rules.Roll) -> tuple[str | None, int, int]:
     return roll.colour, low, high
 
 
+def teach_standin(setup: CameraSetup) -> None:
+    """The stand-in box taught to a camera set up as `setup` says, as a family teaches
+    theirs (`companion enroll --game switching --board FILE`: its board file given), kept
+    in `setup.catalogue`; DemoError saying what could not be taught."""
+    lesson = standin.teaching_table(0, setup.layout)
+    camera = replace(synthetic.Camera.easy(), frame_size=setup.frame_size)
+    assert setup.catalogue is not None, "the box is taught into a folder"
+    try:
+        box = teach(synthetic.render(lesson.scene, _TEACHING_SEED, camera), lesson.board,
+                    setup.layout)  # fmt: skip
+    except TeachError as error:
+        raise DemoError(f"the stand-in box could not be taught: {error}") from None
+    box.save(setup.catalogue)
+
+
 def from_args(args: argparse.Namespace) -> ScriptedGame:
     """The demo game `companion demo --game switching`'s options ask for: the players, the
-    short game, the repair tiles, the seed; a hand over the board in every turn when the
-    page is watched, in every fourth headless."""
+    short game, the repair tiles, the seed, the pieces (ours or the stand-in box); a hand
+    over the board in every turn when the page is watched, in every fourth headless."""
     return ScriptedGame(
-        args.players, str(args.seed), commandline.variant_of(args), 4 if args.headless else 1,
+        args.players,
+        str(args.seed),
+        commandline.variant_of(args),
+        4 if args.headless else 1,
         args.pieces,
-    )  # fmt: skip
+    )

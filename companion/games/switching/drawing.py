@@ -22,28 +22,43 @@ from companion.games.switching.view import colour
 from companion.games.switching.vision.reader import APRON_MM, SeenBoard, reading_layout
 from companion.games.switching.words import say
 from companion.vision.annotate import READ, UNSURE, Sketch
+from companion.vision.table import TableLayout
 
 _TRAIN_MM = 12.0  # a ring this far round a train's space
 _WHITE = (255, 255, 255)
 
 
 class Reading(NamedTuple):
-    """What the camera read of one frame, and the board it looked for."""
+    """What the camera read of one frame, and the board it looked for: ours, placed by its
+    corner markers, or a family's own, `taught` (found by its picture among the table's
+    markers: it has no markers of ours to draw)."""
 
     seen: SeenBoard
     board: Board
+    taught: bool = False
+
+
+class _Unmarked(TableLayout):
+    """A taught board's frame: none of our corner markers (the table's own, which placed
+    it, are said in the caption when hidden)."""
+
+    def marker_corners(self) -> dict[int, np.ndarray]:
+        return {}
 
 
 def draw(frame: np.ndarray, reading: Reading, view: Mapping[str, Any], lang: str) -> np.ndarray:
     """A copy of `frame` with `reading` drawn on it in `lang`, and what `view`'s turn at the
     table asks (see the module's docstring)."""
-    seen, board = reading
+    seen, board, taught = reading
     sketch = Sketch(frame, seen.calibration)
     lines: list[tuple[str, tuple[int, int, int]]] = []
     if seen.calibration is not None:
         width, height = board.size
         area = (APRON_MM, APRON_MM, APRON_MM + width, APRON_MM + height)
-        sketch.table(reading_layout(board), seen.calibration.markers, area, lang)
+        layout = reading_layout(board)
+        if taught:
+            layout = _Unmarked(layout.width, layout.height)
+        sketch.table(layout, seen.calibration.markers, area, lang)
         for panel in seen.panels.values():
             if panel.sure and panel.slot is not None:
                 slot = board.slots[panel.slot]

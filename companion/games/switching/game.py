@@ -7,13 +7,13 @@ does it, so this file is the package's table of contents for the seam."""
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import replace
 from importlib.resources import files
 from typing import Any
 
 from companion.games.names import first_bad_name
-from companion.games.protocol import Camera, Game, Option, RecordProblem, Start
+from companion.games.protocol import Camera, Game, Option, RecordProblem, Setting, Start
 from companion.games.switching import (
     board,
     bots,
@@ -46,24 +46,24 @@ _VARIANT_NAMES = {
 
 def options() -> tuple[Option, ...]:
     """The boards, each with the rules' variants (the full game is the default)."""
-    found = []
-    for board_id in board.known():
-        played_on = board.load(board_id)
-        variants = tuple(Option(v, _VARIANT_NAMES[v], rules.PLAYERS) for v in _VARIANT_NAMES)
-        found.append(Option(played_on.id, played_on.name, rules.PLAYERS, variants))
-    return tuple(found)
+    return tuple(_option(board.load(board_id)) for board_id in board.BOARDS)
 
 
-class _Boards(Sequence[Option]):
-    """`options`, made again each time they are asked: the shipped boards, and a taught
-    box's from when the camera finds it in the table's enrolled folder (`board.offer`),
-    so the start form offers it though the game was registered before."""
+def own_options(setting: Setting) -> tuple[Option, ...]:
+    """The board of the box taught at this table (`Setting.catalogue`), when it is one
+    the package does not ship; none when there is none, or when its folder cannot be read
+    (a game started on it is then refused saying why: match.own_board)."""
+    try:
+        own = board.taught(setting.catalogue)
+    except board.BoardError:
+        return ()
+    return () if own is None or own.id in board.BOARDS else (_option(own),)
 
-    def __getitem__(self, index: Any) -> Any:
-        return options()[index]
 
-    def __len__(self) -> int:
-        return len(options())
+def _option(played_on: board.Board) -> Option:
+    """A board as the start form offers it, with the rules' variants."""
+    variants = tuple(Option(v, _VARIANT_NAMES[v], rules.PLAYERS) for v in _VARIANT_NAMES)
+    return Option(played_on.id, played_on.name, rules.PLAYERS, variants)
 
 
 def watch(doc: Mapping[str, Any], turn: int, lang: str) -> dict[str, Any]:
@@ -128,7 +128,8 @@ def refusal_words(match: Any, key: str, params: Mapping[str, Any], message: str,
 GAME = Game(
     id=GAME_ID,
     name=NAME,
-    options=_Boards(),
+    options=options(),
+    own_options=own_options,
     words=TEXT.__getitem__,
     page=files("companion.games.switching") / "page",
     start=match.start,
@@ -140,7 +141,11 @@ GAME = Game(
     watch=watch,
     result=result,
     camera=Camera(
-        watcher=camera.Camera.over, follow=camera.follow, scene=scene, area=camera.area, draw=draw
+        watcher=camera.Camera.over,
+        follow=camera.follow,
+        scene=scene,
+        area=camera.area,
+        draw=draw,
     ),
     sample=sample,
     simulate=commandline.simulate,
@@ -149,7 +154,7 @@ GAME = Game(
     eval_vision=eval_vision.main,
     refusal_words=refusal_words,
     printables=printing.PRINTABLES,
-    # a family's own box, taught (vision/taught.py); `companion run` reads ours only so far
+    # a family's own box, taught (vision/taught.py): the configuration's `table.catalogue`
     enroll=enrolment.enrolment,
     # no advise, no hand: no hidden hand, the page shows every legal move with its outcome
 )

@@ -17,10 +17,10 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from companion.games import match as base
-from companion.games.protocol import Refusal, Setting, Start
+from companion.games.protocol import RecordProblem, Refusal, Setting, Start
 from companion.games.said import Said
 from companion.games.switching import rules, view
-from companion.games.switching.board import BOARDS, PANEL_COLOURS, known, parse
+from companion.games.switching.board import BOARDS, PANEL_COLOURS, Board, BoardError, parse, taught
 from companion.games.switching.board import load as load_board
 from companion.games.switching.commands import PassTurn, Play, Press, Seen, Throw, Undo
 from companion.games.switching.follow import BoardSeen, Reading, compare, shows, slide_only
@@ -196,10 +196,12 @@ def _setting(snap: Snapshot) -> dict[str, Any]:
 
 def _begin(record: Mapping[str, Any], setting: Mapping[str, Any]) -> Snapshot:
     """A kept game before its first step: set up as its setting says, on the board its
-    record holds whole (a family's own board is played on after a restart whether or not
-    it is still offered; a shipped one is the package's)."""
-    shipped = setting["board"] in BOARDS
-    board = load_board(setting["board"]) if shipped else parse(record["board"], "the kept game")
+    record carries (a family's own, taught, is in no package: the setting names it by id
+    only)."""
+    try:
+        board = parse(record["board"], "the kept game's board")
+    except (KeyError, TypeError, BoardError) as error:
+        raise RecordProblem(0, "board", f"the kept game's board cannot be read: {error}") from None
     start = rules.deal(
         board, setting["players"], rules.VARIANTS[setting["variant"]], setting["turned"]
     )
@@ -389,13 +391,15 @@ class Match(base.FollowedMatch[Snapshot, Following]):
 # --- the game's entries in its `Game` (game.py) ----------------------------------------------
 
 
-def new_game(wanted: Start) -> Snapshot:
-    """A new game as the start form asks for it: the option is the board, the seats take
-    the train colours in order (seat 0 red, who begins: S-2), the variant one of
-    rules.VARIANTS (None: the full game). A `Refusal` says what is wrong."""
-    if wanted.option not in known():
+def new_game(wanted: Start, own: Board | None = None) -> Snapshot:
+    """A new game as the start form asks for it: the option is the board (a shipped one,
+    or `own`, the table's box taught), the seats take the train colours in order (seat 0
+    red, who begins: S-2), the variant one of rules.VARIANTS (None: the full game). A
+    `Refusal` says what is wrong."""
+    boards = {**{b: b for b in BOARDS}, **({own.id: own} if own is not None else {})}
+    if wanted.option not in boards:
         raise Refusal(
-            "request", f"there is no board {wanted.option!r}: use {', '.join(known())}",
+            "request", f"there is no board {wanted.option!r}: use {', '.join(boards)}",
             key="no_board", params={"board": wanted.option},
         )  # fmt: skip
     variant = wanted.variant or "full"
@@ -415,13 +419,25 @@ def new_game(wanted: Start) -> Snapshot:
             key="players_count", params={"n": n},
         )  # fmt: skip
     colours = rules.COLOURS[:n]
-    start = rules.deal(load_board(wanted.option), colours, rules.VARIANTS[variant])
+    chosen = boards[wanted.option]
+    played_on = chosen if isinstance(chosen, Board) else load_board(chosen)
+    start = rules.deal(played_on, colours, rules.VARIANTS[variant])
     return Snapshot(tuple(wanted.names), start, variant=variant)
 
 
+def own_board(setting: Setting) -> Board | None:
+    """The board of the box taught at this table (`Setting.catalogue`), None when none is;
+    a `Refusal` saying what is wrong with its folder and what to do."""
+    try:
+        return taught(setting.catalogue)
+    except BoardError as error:
+        raise Refusal("request", f"the taught box's board cannot be played: {error}",
+                      key="box_unreadable", params={"error": str(error)}) from None  # fmt: skip
+
+
 def start(store: Store, wanted: Start, setting: Setting) -> Match:
-    """A new game, kept in the store."""
-    return Match.kept(store, new_game(wanted), setting)
+    """A new game, kept in the store: on a shipped board or the table's own, taught."""
+    return Match.kept(store, new_game(wanted, own_board(setting)), setting)
 
 
 def load(store: Store, doc: Mapping[str, Any], setting: Setting) -> Match:

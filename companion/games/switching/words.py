@@ -370,6 +370,7 @@ REFUSALS: dict[str, dict[str, str]] = {
         "stale": "la mesa ha seguido: ya van {turn} pasos; vuelve a mirar la mesa",
         "players_count": "el juego es para 2 a 4 jugadores, no {n}",
         "no_board": "no existe el tablero {board}",
+        "box_unreadable": "no se puede jugar en el tablero de la caja enseñada: {error}",
         "no_variant": "no existe la variante {variant}: usa {variants}",
         "no_camera": "ninguna cámara sigue esta mesa: escribe los dados y la jugada en la página",
         "nothing_to_confirm": "no hay nada que confirmar: tira los dados, desliza el panel y "
