@@ -150,6 +150,29 @@ def test_a_taught_box_named_by_the_configuration_is_played_and_read(tmp_path: Pa
         service.close()
 
 
+def test_a_game_on_our_board_at_a_table_with_a_taught_box_is_read_as_ours(
+    tmp_path: Path,
+) -> None:
+    """The start form offers both boards: a game on ours is read by our board's markers,
+    not looked for as the taught box."""
+    folder = tmp_path / "box"
+    teach_standin(CameraSetup(standin.TABLE, FRAME_SIZE, catalogue=folder))
+    service = Service(load(box_config(tmp_path, folder)), SyntheticFrames(3), MockFactory())
+    try:
+        table = service.table
+        table.start(GAME_ID, Start(("Ana", "Ben"), "ours", None))
+        start = table.match.hint().start
+        roll = rules.Roll("orange", 3, 4)
+        for _ in range(3):
+            service.step(frame(start, None))
+        for _ in range(3):
+            service.step(frame(start, roll))
+        assert table.match.hint().roll is not None
+        assert table.match.hint().roll.total == 7
+    finally:
+        service.close()
+
+
 def test_a_taught_box_that_cannot_be_read_stops_the_service_saying_why(tmp_path: Path) -> None:
     folder = tmp_path / "box"
     folder.mkdir()

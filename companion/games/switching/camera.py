@@ -68,7 +68,8 @@ class Camera:
     def __init__(self, setup: CameraSetup, board: Board, box: TaughtBox | None = None) -> None:
         self.setup = setup
         self.board = board
-        self.box = box  # a family's own box, taught: its board found by its picture
+        self.box = box  # a family's own box, taught: its board found by its picture, read
+        # while the game's board is its board
         self.found: Found | None = None  # where the taught board was found last
         self.calibration: Any = None  # the board's markers found last: a still camera keeps them
         self.boards: list[BoardSeen | None] = []  # the last readings, newest last
@@ -98,6 +99,9 @@ class Camera:
         it has just become still in a view other than the last one told, the dice when they
         lie still and read, and whether they have been off the table (or unread) for as
         many frames."""
+        played = getattr(hint, "board", None)  # the game's (a Snapshot's), once one is played
+        if isinstance(played, Board) and played.id != self.board.id:
+            self._look_for(played)
         if frame is not None and (self.gate.changed(frame) or self.last is None):
             self.last = self._read(frame)  # a frame the gate finds unchanged: as None
         elif self.last is None:
@@ -115,14 +119,21 @@ class Camera:
         # misread never makes the dice lying there a new throw
         return [Seen(news, dice if steady_dice else None, steady_dice and dice is None, camera)]
 
+    def _look_for(self, board: Board) -> None:
+        """Read `board` from now on, the game's: the taught box's when it is its board, else
+        ours printed (a game on our board at a table with a taught box), found again."""
+        self.board, self.calibration, self.found, self.last = board, None, None, None
+        self.boards, self.dice, self.still = [], [], None
+
     def _read(self, frame: Any) -> tuple[BoardSeen | None, Dice | None, tuple[Said, ...]]:
-        if self.box is not None:
-            seen, self.found = read_taught(frame, self.box, self.setup.layout, self.found)
+        box = self.box if self.box is not None and self.box.board.id == self.board.id else None
+        if box is not None:
+            seen, self.found = read_taught(frame, box, self.setup.layout, self.found)
         else:
             seen = read_board(frame, self.board, calibration=self.calibration)
             if seen.calibration is not None:
                 self.calibration = seen.calibration
-        self.reading = Reading(seen, self.board, self.box is not None)
+        self.reading = Reading(seen, self.board, box is not None)
         camera = tuple(p for p in seen.problems if p.key not in _IN_PLAY)
         return board_seen(seen), dice_seen(seen), camera
 
