@@ -123,54 +123,53 @@ def box_config(tmp_path: Path, folder: Path) -> Path:
     return config
 
 
-def test_a_taught_box_named_by_the_configuration_is_played_and_read(tmp_path: Path) -> None:
+@pytest.fixture
+def taught_service(tmp_path: Path):
+    """The service at a table whose configuration names the stand-in box, taught."""
     folder = tmp_path / "box"
     teach_standin(CameraSetup(standin.TABLE, FRAME_SIZE, catalogue=folder))
     service = Service(load(box_config(tmp_path, folder)), SyntheticFrames(3), MockFactory())
-    try:
-        table = service.table
-        table.start(GAME_ID, Start(("Ana", "Ben"), "standin", None))
-        start = table.match.hint().start
-        pose = standin.random_pose(start.board, np.random.default_rng(5))  # anywhere, any way
-        camera = replace(synthetic.Camera.preset("easy"), frame_size=FRAME_SIZE)
+    yield service
+    service.close()
 
-        def box_frame(roll: tuple[str, int, int] | None) -> np.ndarray:
-            rng = np.random.default_rng(1)
-            scene = standin.table_scene(start.board, pose, start.layout, (), roll, rng)
-            return synthetic.render(scene, 4, camera)
 
-        for _ in range(3):
-            service.step(box_frame(None))
-        for _ in range(3):
-            service.step(box_frame(("cyan", 2, 5)))
-        snap = table.match.hint()
-        assert snap.board.id == "standin"
-        assert snap.roll == rules.Roll("cyan", 2, 5) or snap.roll == rules.Roll("cyan", 5, 2)
-    finally:
-        service.close()
+def test_a_taught_box_named_by_the_configuration_is_played_and_read(taught_service) -> None:
+    service = taught_service
+    table = service.table
+    table.start(GAME_ID, Start(("Ana", "Ben"), "standin", None))
+    start = table.match.hint().start
+    pose = standin.random_pose(start.board, np.random.default_rng(5))  # anywhere, any way
+    camera = replace(synthetic.Camera.preset("easy"), frame_size=FRAME_SIZE)
+
+    def box_frame(roll: tuple[str, int, int] | None) -> np.ndarray:
+        rng = np.random.default_rng(1)
+        scene = standin.table_scene(start.board, pose, start.layout, (), roll, rng)
+        return synthetic.render(scene, 4, camera)
+
+    for _ in range(3):
+        service.step(box_frame(None))
+    for _ in range(3):
+        service.step(box_frame(("cyan", 2, 5)))
+    snap = table.match.hint()
+    assert snap.board.id == "standin"
+    assert snap.roll == rules.Roll("cyan", 2, 5) or snap.roll == rules.Roll("cyan", 5, 2)
 
 
 def test_a_game_on_our_board_at_a_table_with_a_taught_box_is_read_as_ours(
-    tmp_path: Path,
+    taught_service,
 ) -> None:
     """The start form offers both boards: a game on ours is read by our board's markers,
     not looked for as the taught box."""
-    folder = tmp_path / "box"
-    teach_standin(CameraSetup(standin.TABLE, FRAME_SIZE, catalogue=folder))
-    service = Service(load(box_config(tmp_path, folder)), SyntheticFrames(3), MockFactory())
-    try:
-        table = service.table
-        table.start(GAME_ID, Start(("Ana", "Ben"), "ours", None))
-        start = table.match.hint().start
-        roll = rules.Roll("orange", 3, 4)
-        for _ in range(3):
-            service.step(frame(start, None))
-        for _ in range(3):
-            service.step(frame(start, roll))
-        assert table.match.hint().roll is not None
-        assert table.match.hint().roll.total == 7
-    finally:
-        service.close()
+    service = taught_service
+    table = service.table
+    table.start(GAME_ID, Start(("Ana", "Ben"), "ours", None))
+    start = table.match.hint().start
+    for _ in range(3):
+        service.step(frame(start, None))
+    for _ in range(3):
+        service.step(frame(start, rules.Roll("orange", 3, 4)))
+    roll = table.match.hint().roll
+    assert roll is not None and roll.total == 7
 
 
 def test_a_taught_box_that_cannot_be_read_stops_the_service_saying_why(tmp_path: Path) -> None:
