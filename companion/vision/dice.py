@@ -86,11 +86,15 @@ _PIP_DIE, _OUR_PIP_DIE = 0.5, 0.6
 # _RULED_OUT: a real die's glare fitting a 1 exactly, where the count gives it 0-0.08; a far
 # drawn die of the switching board may get 0.04-0.15). A faint die (its body only a little
 # unlike the table, so its outline is in doubt too) is read as a loose one, sure from
-# _FAINT_SURE (4 of the 5 sure misreads left were faint, at 0.82-0.89). Chosen on the odd
-# half's real dice and drawn dice, 600 hard tables of seed 7000 each (and the odd half's on
-# 800 of seeds 8000 and 8400: under 0.2 rather than 0.1 read 5 wrong yet surely, not 8), and
-# the switching board's tuning seeds (0-119).
-_LOOSE_FIT, _LOOSE_SURE, _FAINT_SURE, _RULED_OUT = 0.1, 0.8, 0.9, 0.2
+# _FAINT_SURE (4 of the 5 sure misreads left were faint, at 0.82-0.89, with the photographs'
+# counter; with the table's own counter 0.87 takes 13 more of 795 real dice unasked and
+# one more wrong yet surely, odd-half seeds 7000 and 8000, where 0.83 took two more wrong). A
+# die on a card is sure from _ON_CARD_SURE: its count was never taught on a card's print.
+# Chosen on the odd half's real dice and drawn dice, 600 hard tables of seed 7000 each (and
+# the odd half's on 800 of seeds 8000 and 8400: under 0.2 rather than 0.1 read 5 wrong yet
+# surely, not 8), and the switching board's tuning seeds (0-119).
+_LOOSE_FIT, _LOOSE_SURE, _FAINT_SURE, _RULED_OUT = 0.1, 0.8, 0.87, 0.2
+_ON_CARD_SURE = 0.9
 # a die on a card: its body is where the crop, blurred as the expected look is, lies this far
 # (Lab, 8 bit) from what the card's face would show there (a white die on our light blue is
 # about 30 off, the print's own edges under 15 once blurred)
@@ -335,7 +339,7 @@ def read_dice(
         if reading.kind == PIPS or pip_die >= (
             _PIP_DIE if look.other_yellow else math.inf if ours_on_a_card else _OUR_PIP_DIE
         ):
-            face, confidence = _agreed(look.pip_errors, odds, faint=doubted)
+            face, confidence = _agreed(look.pip_errors, odds, doubted, on_a_card)
             reading = DieReading(PIPS, face, reading.x, reading.y, confidence)
         elif ours_on_a_card and _counted_otherwise(reading.face, odds):
             reading = replace(reading, confidence=min(reading.confidence, 0.45))
@@ -546,7 +550,9 @@ def _turn(degrees: float) -> np.ndarray:
     return np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
 
 
-def _agreed(errors: np.ndarray, chances: np.ndarray, faint: bool = False) -> tuple[int, float]:
+def _agreed(
+    errors: np.ndarray, chances: np.ndarray, faint: bool = False, on_a_card: bool = False
+) -> tuple[int, float]:
     """One pip count and its confidence from the pip fit's `errors` (1-6) and the learned
     count's `chances` (0-6, dice_net.count_many) on the die's rectangle in its crop: each
     count's chance under both (the fit's turned into chances by how well the best layout
@@ -557,7 +563,8 @@ def _agreed(errors: np.ndarray, chances: np.ndarray, faint: bool = False) -> tup
     the count comes out unsure, so the session asks the players rather than enter a sure
     misread into the game. Where the layout fits loosely or the count would rather have
     another face, the count's own chance of the face bounds the confidence (`_LOOSE_SURE`):
-    the joint is often sure of a real die's misread. A `faint` die's the more so."""
+    the joint is often sure of a real die's misread. A `faint` die's the more so, and a die
+    lying `on_a_card` (read as a faint one) the most."""
     finite = np.isfinite(errors)
     fit = np.zeros(6)
     if finite.any():
@@ -571,7 +578,8 @@ def _agreed(errors: np.ndarray, chances: np.ndarray, faint: bool = False) -> tup
     face = int(np.argmax(joint)) + 1
     confidence, counted = float(joint[face - 1]), float(chances[face])
     if faint or not finite.any() or float(errors[finite].min()) >= _LOOSE_FIT:
-        doubt = 1.0 - (_FAINT_SURE if faint else _LOOSE_SURE)  # the count's doubt at 0.5
+        sure = _ON_CARD_SURE if on_a_card else _FAINT_SURE if faint else _LOOSE_SURE
+        doubt = 1.0 - sure  # the count's doubt at 0.5
         confidence = min(confidence, max(1.0 - 0.5 * (1.0 - counted) / doubt, 0.0))
     elif counted < _RULED_OUT:
         confidence = min(confidence, counted)

@@ -71,6 +71,17 @@ def test_a_faint_die_needs_a_surer_count_than_a_plain_one() -> None:
     assert _agreed(errors, _chances(2, 0.95), faint=True)[1] >= UNSURE
 
 
+def test_a_faint_die_the_count_is_all_but_sure_of_is_read_unasked() -> None:
+    # with the table's own counter a faint die counted 0.88 sure was right often enough to
+    # be taken (odd-half tables); a die lying on a card, whose print the count never saw,
+    # still needs 0.9
+    errors, chances = _errors(4, 0.9, 1.2), _chances(4, 0.88)
+    face, confidence = _agreed(errors, chances, faint=True)
+    assert face == 4 and confidence >= UNSURE
+    assert _agreed(errors, chances, faint=True, on_a_card=True)[1] < UNSURE
+    assert _agreed(errors, _chances(4, 0.95), faint=True, on_a_card=True)[1] >= UNSURE
+
+
 def test_two_readers_that_disagree_make_the_count_unsure_so_it_is_asked() -> None:
     face, confidence = _agreed(_errors(6, 0.1, 0.9), _chances(4, 0.5))
     assert face in (4, 6) and confidence < UNSURE
