@@ -274,9 +274,14 @@ class TaughtPips:
         adapted = np.where(surer[:, None], chances, mixed)
         if not self._redraw:
             return adapted
-        joined = _joined(adapted, _redrawn_chances(bgr, rects, self._body, self._pips))
-        alike = self.alike(bgr, rects)[:, None]
-        return (1.0 - alike) * adapted + alike * joined
+        alike = self.alike(bgr, rects)
+        near = np.flatnonzero(alike > 0.0)  # only these are redrawn: a net call each
+        if not len(near):
+            return adapted
+        redrawn_near = _redrawn_chances(bgr, [rects[i] for i in near], self._body, self._pips)
+        joined = adapted.copy()
+        joined[near] = _joined(adapted[near], redrawn_near)
+        return (1.0 - alike[:, None]) * adapted + alike[:, None] * joined
 
     def likeness(self, bgr: np.ndarray, rects: list[tuple], seen: np.ndarray) -> np.ndarray:
         """How much each die (n,) looks like one of the taught dice, 0-1: its colours, body
