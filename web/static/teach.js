@@ -8,6 +8,7 @@
 // `s`, `pin`, `LANG`, `view` and `refusal`.
 "use strict";
 
+const TAP_PX = 22;  // a tap this near a space (screen pixels) chooses it, however small drawn
 let board = null;  // the board file being marked: its tracks, slots and panels
 let proposedEnds = {};  // each track's ends as proposed: "End as proposed" puts them back
 let chosen = null;  // {chain, index}: the space chosen
@@ -91,8 +92,8 @@ function boardSay(key) {
   document.getElementById("board-chosen").textContent = t(key);
 }
 
-// A tap on the drawing: a space near it chosen (the chosen one again: none), else the
-// chosen space moved there, or a new one placed after it.
+// A tap on the drawing: a space chosen, the chosen one moved there, or a new one placed
+// after it.
 function tapBoard(event) {
   const svg = document.getElementById("board-drawing");
   const point = new DOMPoint(event.clientX, event.clientY).matrixTransform(svg.getScreenCTM().inverse());
@@ -106,8 +107,12 @@ function tapBoard(event) {
     drawBoard();
     return;
   }
+  // none chosen: the nearest space within a finger's reach; one chosen: a tap on another
+  // space's circle chooses that one, anywhere else (its own circle too: a nudge) moves the
+  // chosen one there (Done chooses none)
+  const reach = chosen === null ? Math.max(radius() * 1.6, TAP_PX / svg.getScreenCTM().a) : radius() * 1.2;
   let near = null;
-  let best = radius() * 1.6;
+  let best = reach;
   for (const chain of chains()) {
     chain.spaces.forEach((space, index) => {
       const [x, y] = where(chain, space);
@@ -115,8 +120,8 @@ function tapBoard(event) {
       if (d < best) { best = d; near = { chain, index }; }
     });
   }
-  if (near !== null) {
-    chosen = near.chain && isChosen(near.chain, near.index) ? null : near;
+  if (near !== null && !isChosen(near.chain, near.index)) {
+    chosen = near;
   } else if (chosen !== null) {
     const space = chosen.chain.spaces[chosen.index];
     space[1] = Math.round((here[0] - chosen.chain.origin[0]) * 10) / 10;
