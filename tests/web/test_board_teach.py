@@ -17,6 +17,7 @@ from flask.testing import FlaskClient
 
 from companion.games.protocol import Sight
 from companion.games.switching import standin
+from companion.games.switching.board import Lie
 from companion.games.switching.vision.taught import TaughtBox
 from companion.store import Store
 from companion.synthetic import Camera, render
@@ -36,10 +37,21 @@ def _frame() -> np.ndarray:
     return render(standin.teaching_table(0).scene, 900, Camera.easy())
 
 
-def client(tmp_path: Path, folder: Path | None) -> FlaskClient:
+@cache
+def _panels_away() -> np.ndarray:
+    """The stand-in box with its purple panel in the empty slot, not at home."""
+    box = standin.board()
+    lie = tuple(Lie("SE") if lie.slot == "NW" else lie for lie in box.home)
+    shown = standin.teaching_table(0)
+    scene = standin.table_scene(box, shown.pose, lie, shown.trains, None, np.random.default_rng(0))
+    return render(scene, 900, Camera.easy())
+
+
+def client(tmp_path: Path, folder: Path | None, frame: np.ndarray | None = None) -> FlaskClient:
     tools = SetupTools(check=lambda frame, game: None, presses=Presses(()),
                        box=BoxFolder(folder, standin.TABLE))  # fmt: skip
-    sights = lambda: Sight(_frame(), None, "switching", 1)  # noqa: E731
+    shown = _frame() if frame is None else frame
+    sights = lambda: Sight(shown, None, "switching", 1)  # noqa: E731
     table = Table(Store(tmp_path / "table.sqlite3"))
     return create_app(table, PIN, Settings(), sights, tools).test_client()
 
@@ -168,3 +180,25 @@ def test_every_word_of_teaching_a_board_is_said_and_every_word_said_is_there() -
     refused = re.findall(r'key="(board_[a-z_]+)"', (root / "web/board_teach.py").read_text())
     asked |= {f"refusal_{key}" for key in refused if key != "board_not_written"}  # its `said`
     assert asked == set(TEACH_BOARD["en"]) == set(TEACH_BOARD["es"])
+
+
+def test_panels_not_where_our_layout_puts_them_still_show_the_board_to_mark(tmp_path) -> None:
+    """The board is cut out all the same and our layout proposed at its size, for the family
+    to move onto theirs; saving it as it lies says in words that the box was not learnt."""
+    web = client(tmp_path, tmp_path / "box", _panels_away())
+    answer = looked(web)
+    assert not answer["fitted"] and answer["said"] == TEACH_BOARD["en"]["board_unfitted"]
+    assert answer["board"]["size"] == SIZE
+    picture = web.get("/api/setup/board.jpg", headers=HEADERS)
+    assert cv2.imdecode(np.frombuffer(picture.data, np.uint8), cv2.IMREAD_COLOR).shape[:2] == (
+        560,
+        560,
+    )
+    saved = web.post(
+        "/api/setup/board/save?lang=es&game=switching",
+        json={"board": answer["board"]},
+        headers=HEADERS,
+    )
+    assert saved.status_code == 409 and saved.json["error"]["key"] == "board_not_taught"
+    assert saved.json["error"]["said"].startswith("El tablero pasa la comprobación")
+    assert not (tmp_path / "box").exists()

@@ -124,6 +124,23 @@ def test_the_pin_holder_marks_the_board_on_a_phone_and_saves_it(browser, tmp_pat
         page.click("#board-marks [data-mark=finish]")
         assert page.locator("#board-chosen").inner_text() == words["board_finish_last"]
         page.click("#board-done")
+        # the last space of a track marked a dead end, then its end put back as proposed
+        _tap(page, _space(page, "B5"))
+        page.click("#board-marks [data-mark='dead end']")
+        assert page.locator(".board-dead-end").count() == 1
+        page.click("#board-marks [data-mark=proposed]")
+        assert page.locator(".board-dead-end").count() == 0
+        # a space added after it, where tapped, then removed
+        spaces = page.locator(".board-space").count()
+        page.click("#board-add")
+        assert page.locator("#board-chosen").inner_text() == words["board_adding"]
+        b5 = _space(page, "B5")
+        _tap(page, (b5[0] - 20, b5[1]))
+        assert page.locator(".board-space").count() == spaces + 1
+        assert page.evaluate("() => board.tracks[1].spaces.map((s) => s[0])")[-1] == "B6"
+        page.click("#board-remove")
+        assert page.locator(".board-space").count() == spaces
+        page.click("#board-done")
         # a panel's space moved off its panel: refused in words, the space highlighted
         p2 = _space(page, "p2")
         _tap(page, p2)
