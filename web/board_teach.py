@@ -9,9 +9,11 @@ choice between games), else the game at the table.
 - `GET /api/setup/board.jpg`: that cut-out picture (the PIN needed, never cached: a
   camera's picture of a home).
 - `POST /api/setup/board/save` `{"board": {...}}`: the board file as the family corrected
-  it, checked, taught from the kept frame and written to the configured catalogue folder
-  (`table.catalogue`, the folder `companion enroll FOLDER` writes). What is wrong is said
-  in words (the page's `TEACH_BOARD`), with the spaces and tracks to highlight.
+  it, checked, taught from the kept frame and written as `companion enroll --game GAME
+  FOLDER` writes FOLDER, into the game's own folder in the configured catalogue folder
+  (`table.catalogue`/<game id>: the Caboose deck taught there is left as it is, and
+  `companion run` still reads it). What is wrong is said in words (the page's
+  `TEACH_BOARD`), with the spaces and tracks to highlight.
 """
 
 from __future__ import annotations
@@ -40,7 +42,8 @@ _SIZES = (100.0, 3000.0)  # a board's side in mm, as `companion enroll --size` t
 @dataclass(frozen=True)
 class BoxFolder:
     """Where the setup page writes a taught box: the configured catalogue folder (None:
-    the configuration names none) and the table's markers' layout."""
+    the configuration names none; a game's box goes into its own folder in it) and the
+    table's markers' layout."""
 
     folder: Path | None
     layout: TableLayout
@@ -150,8 +153,9 @@ def save() -> ResponseReturnValue:
     if box.folder is None:
         raise ApiError(409, "setup", "the configuration names no catalogue folder",
                        key="board_no_folder")  # fmt: skip
+    folder = box.folder / game
     try:
-        lesson.save(looked.frame, doc["board"], box.layout, box.folder)
+        lesson.save(looked.frame, doc["board"], box.layout, folder)
     except BoardProblem as problem:
         said = teach_said(lang, problem.key, problem=str(problem))
         raise ApiError(409, "board", str(problem), key=problem.key, said=said,
@@ -159,4 +163,4 @@ def save() -> ResponseReturnValue:
     except OSError as error:
         said = teach_said(lang, "board_not_written", problem=error.strerror or str(error))
         raise ApiError(409, "setup", str(error), key="board_not_written", said=said) from None
-    return jsonify({"said": teach_said(lang, "board_saved", folder=str(box.folder))})
+    return jsonify({"said": teach_said(lang, "board_saved", folder=str(folder))})

@@ -582,8 +582,8 @@ TEACH_BOARD: dict[str, dict[str, str]] = {
         "board_not_taught": "The board passed the check, but the camera could not learn your "
         "box with it ({problem}). Lay it as the help says and look again.",
         "board_not_written": "Nothing was saved: the folder could not be written ({problem}).",
-        "board_saved": "Your board is taught and saved in {folder}, the configured catalogue "
-        "folder.",
+        "board_saved": "Your board is taught and saved in {folder}, in the configured "
+        "catalogue folder.",
         "refusal_board_size": "Give the board's width and height in mm, from 100 to 3000.",
         "refusal_board_unseen": "The board's outline is not seen: lay it square to the table, "
         "inside the markers, nothing over its edges, and give its size.",
@@ -644,8 +644,8 @@ TEACH_BOARD: dict[str, dict[str, str]] = {
         "board_not_taught": "El tablero pasa la comprobación, pero la cámara no pudo aprender "
         "tu caja con él ({problem}). Colócalo como dice la ayuda y vuelve a mirarlo.",
         "board_not_written": "No se guardó nada: no se pudo escribir la carpeta ({problem}).",
-        "board_saved": "Tu tablero está enseñado y guardado en {folder}, la carpeta del "
-        "catálogo de la configuración.",
+        "board_saved": "Tu tablero está enseñado y guardado en {folder}, dentro de la carpeta "
+        "del catálogo de la configuración.",
         "refusal_board_size": "Indica el ancho y el alto del tablero en mm, de 100 a 3000.",
         "refusal_board_unseen": "No se ve el contorno del tablero: ponlo recto en la mesa, "
         "dentro de los marcadores, sin nada sobre sus bordes, e indica su tamaño.",

@@ -120,8 +120,11 @@ def test_a_board_without_a_start_says_what_to_mark(tmp_path) -> None:
 
 
 def test_the_corrected_board_is_taught_and_written_where_the_configuration_says(tmp_path) -> None:
-    folder = tmp_path / "box"
-    web = client(tmp_path, folder)
+    catalogue = tmp_path / "box"
+    (catalogue / "catalogue.json").parent.mkdir()
+    (catalogue / "catalogue.json").write_text("{}")  # a Caboose deck taught there before
+    folder = catalogue / "switching"  # the game's own folder in it
+    web = client(tmp_path, catalogue)
     doc = copy.deepcopy(looked(web)["board"])
     _space(doc, "A3")[1] += 3.0  # the family nudged a space onto their board's
     answer = web.post(
@@ -132,6 +135,7 @@ def test_the_corrected_board_is_taught_and_written_where_the_configuration_says(
     box = TaughtBox.load(folder)
     assert box.board.document() == doc
     assert (folder / "preview.png").is_file()
+    assert sorted(p.name for p in catalogue.iterdir()) == ["catalogue.json", "switching"]
 
 
 def test_without_a_catalogue_folder_nothing_is_written_and_the_page_says_why(tmp_path) -> None:

@@ -157,9 +157,9 @@ def test_the_pin_holder_marks_the_board_on_a_phone_and_saves_it(browser, tmp_pat
         page.click("#board-save")
         page.wait_for_selector("#board-saved.ok", timeout=30000)
         assert page.locator("#board-saved").inner_text() == words["board_saved"].format(
-            folder=tmp_path / "box"
+            folder=tmp_path / "box" / "switching"
         )
-        assert (tmp_path / "box" / "board.json").is_file()
+        assert (tmp_path / "box" / "switching" / "board.json").is_file()
         assert page.locator(".board-marked").count() == 0
         assert not errors
 
