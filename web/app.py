@@ -45,6 +45,7 @@ from companion.games.requests import UnknownCommand
 from companion.store import StorageFull
 from companion.table import Table
 from web.api import ApiError, Limiter, Streams, Views, api, declared, language
+from web.board_teach import BoardLessons, teach_board
 from web.camera import Pictures, Sights, camera
 from web.history import history
 from web.join import join
@@ -60,7 +61,7 @@ PIN_HEADER = "X-Table-Pin"
 OPEN_POSTS = {"api.replay", "api.advise", "seats.join_seat"}
 # Reads that need the PIN: a hidden hand, and the camera's picture of a home (and what the
 # setup check finds in it), go only to a phone that holds it.
-PIN_READS = {"api.hand", "camera.picture", "setup.findings"}
+PIN_READS = {"api.hand", "camera.picture", "setup.findings", "teach_board.picture"}
 # Answers that name cards of a hidden hand or carry a seat's secret (their refusals too),
 # and the camera's picture: kept by no cache.
 PRIVATE = {
@@ -71,6 +72,7 @@ PRIVATE = {
     "seats.join_seat",
     "camera.picture",
     "setup.findings",
+    "teach_board.picture",
 }
 # A game's drawing of its advice on the advisor's page, in its page folder (a game with no
 # hidden hand has none): its style and its script (web/static/advisor.js says the contract).
@@ -201,6 +203,8 @@ def create_app(
     app.register_blueprint(seats)
     app.register_blueprint(camera)
     app.register_blueprint(setup)
+    app.register_blueprint(teach_board)
+    app.extensions["caboose.board_lessons"] = BoardLessons()
     app.register_blueprint(history)
     own = {rule.rule for rule in app.url_map.iter_rules()}
     app.wsgi_app = _OldCommandPaths(app.wsgi_app, own)  # type: ignore[method-assign]
@@ -278,6 +282,8 @@ def create_app(
                 # the camera's view and the setup view, where a camera watches the table
                 watched=sights is not None,
                 settable=sights is not None and setup_tools is not None,
+                # the games whose own board is taught on the setup page (static/teach.js)
+                board_games=" ".join(g.id for g in games.games().values() if g.teach_board),
             )
         )
         if request.args.get("lang") == lang:  # a language the page speaks, asked for

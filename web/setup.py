@@ -34,6 +34,7 @@ from companion.games.protocol import Game
 from companion.vision.setup_check import Finding, Report
 from companion.vision.setup_words import word
 from web.api import ApiError, _fields, data, language, table
+from web.board_teach import BoxFolder
 from web.camera import Pictures
 from web.words import setup_said
 
@@ -100,6 +101,7 @@ class SetupTools:
     controls: Any = None  # hw.controls.Controls
     speaker: Any = None  # hw.speaker.Speaker
     pins: dict[str, int] = field(default_factory=dict)  # the LED's and buzzer's, said
+    box: BoxFolder | None = None  # where a board taught on the page is written (board_teach)
 
 
 class Checks:

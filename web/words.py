@@ -244,7 +244,7 @@ def pick(requested: str | None, accept: str | None) -> str:
 def page_words(game: Game, lang: str) -> dict[str, str]:
     """Every word the page says in `lang` with `game` at the table: the shell's, then the
     game's (a test keeps the two apart, so neither hides a word of the other)."""
-    return SHELL[lang] | JOIN[lang] | SETUP[lang] | dict(game.words(lang))
+    return SHELL[lang] | JOIN[lang] | SETUP[lang] | TEACH_BOARD[lang] | dict(game.words(lang))
 
 
 def named_game(game: Game, lang: str, setting: Setting | None = None) -> dict[str, Any]:
@@ -533,6 +533,142 @@ SETUP: dict[str, dict[str, str]] = {
 }
 
 
+# The setup page's "teach your board" step (static/teach.js, web/board_teach.py), for a
+# game whose own box's board the camera learns; in both languages with the same keys.
+TEACH_BOARD: dict[str, dict[str, str]] = {
+    "en": {
+        "board_title": "Teach your board to the camera",
+        "board_help": "Lay your board square among the table's four markers, its top towards "
+        "markers 0 and 1, the panels at home the right way up and a red, blue, yellow and green "
+        "train on its first Starts. Give its size and look.",
+        "board_width": "Board's width, mm",
+        "board_height": "Board's height, mm",
+        "board_look": "Look at the board",
+        "board_looking": "Looking at the board…",
+        "board_pick": "Tap a space to choose it.",
+        "board_chosen": "Space {number} of {chain}: tap where it is on your board to move it "
+        "there, or mark it below.",
+        "board_track": "track {name}",
+        "board_piece": "a panel's piece",
+        "board_adding": "Tap where the new space goes, after the chosen one.",
+        "board_start": "Start",
+        "board_finish": "Finish",
+        "board_dead_end": "Dead end",
+        "board_as_proposed": "End as proposed",
+        "board_add": "Add a space after",
+        "board_remove": "Remove",
+        "board_done": "Done",
+        "board_not_end": "Start, Finish and dead end mark a track's end: choose a track's first "
+        "or last space.",
+        "board_start_first": "A Start is a track's first space: choose the first space of a track.",
+        "board_finish_last": "A Finish is a track's last space: choose the last space of a track.",
+        "board_panel_end": "A panel's piece ends at the slot's edge: only a track's end can be "
+        "marked.",
+        "board_last_space": "A track keeps at least one space.",
+        "board_save": "Check and save the board",
+        "board_key": "Green: Start. Red: Finish. Black bar: dead end. Yellow: chosen.",
+        "board_fitted": "Your board's panels were found: our layout is fitted to them. Check "
+        "every space and correct what differs, then save.",
+        "board_unfitted": "Your board's panels are not where our layout puts them: move the "
+        "spaces onto your board's, mark its Starts and Finishes, then save.",
+        "board_off": "A highlighted space lies off the board (or off its panel): move it onto it.",
+        "board_no_start": "No track begins at a Start: choose a track's first space and mark it "
+        "Start.",
+        "board_no_finish": "No track ends at a Finish: choose a track's last space and mark it "
+        "Finish.",
+        "board_start_finish": "The highlighted track has one space, so it cannot be both Start "
+        "and Finish: add a space to it.",
+        "board_twice": "The highlighted space is named twice: remove one of them.",
+        "board_wrong": "The board does not pass the check where it is highlighted: correct it "
+        "there.",
+        "board_not_taught": "The board passed the check, but the camera could not learn your "
+        "box with it ({problem}). Lay it as the help says and look again.",
+        "board_not_written": "Nothing was saved: the folder could not be written ({problem}).",
+        "board_saved": "Your board is taught and saved in {folder}, the configured "
+        "catalogue folder: the companion plays on it from its next start.",
+        "refusal_board_size": "Give the board's width and height in mm, from 100 to 3000.",
+        "refusal_board_unseen": "The board's outline is not seen: lay it square to the table, "
+        "inside the markers, nothing over its edges, and give its size.",
+        "refusal_board_none": "Look at the board first.",
+        "refusal_board_no_folder": "The configuration names no catalogue folder to save the "
+        "board in: set table.catalogue in it, then start the companion again.",
+        "refusal_board_waiting": "The camera has not given a picture yet: look again in a moment.",
+        "refusal_board_no_camera": "No camera watches this table, so there is no board to look at.",
+        "refusal_board_no_game": "This game has no board of its own to teach.",
+    },
+    "es": {
+        "board_title": "Enseña tu tablero a la cámara",
+        "board_help": "Pon tu tablero recto entre los cuatro marcadores de la mesa, su parte "
+        "de arriba hacia los marcadores 0 y 1, los paneles en su sitio y derechos, y un tren "
+        "rojo, azul, amarillo y verde en sus primeras Salidas. Indica su tamaño y míralo.",
+        "board_width": "Ancho del tablero, mm",
+        "board_height": "Alto del tablero, mm",
+        "board_look": "Mirar el tablero",
+        "board_looking": "Mirando el tablero…",
+        "board_pick": "Toca una casilla para elegirla.",
+        "board_chosen": "Casilla {number} de {chain}: toca dónde está en tu tablero para "
+        "moverla allí, o márcala abajo.",
+        "board_track": "la vía {name}",
+        "board_piece": "una pieza de un panel",
+        "board_adding": "Toca dónde va la casilla nueva, después de la elegida.",
+        "board_start": "Salida",
+        "board_finish": "Meta",
+        "board_dead_end": "Vía muerta",
+        "board_as_proposed": "Extremo como se propuso",
+        "board_add": "Añadir una casilla después",
+        "board_remove": "Quitar",
+        "board_done": "Hecho",
+        "board_not_end": "Salida, Meta y vía muerta marcan el extremo de una vía: elige la "
+        "primera o la última casilla de una vía.",
+        "board_start_first": "Una Salida es la primera casilla de una vía: elige la primera "
+        "casilla de una vía.",
+        "board_finish_last": "Una Meta es la última casilla de una vía: elige la última "
+        "casilla de una vía.",
+        "board_panel_end": "La pieza de un panel acaba en el borde de su hueco: solo se marca "
+        "el extremo de una vía.",
+        "board_last_space": "Una vía conserva al menos una casilla.",
+        "board_save": "Comprobar y guardar el tablero",
+        "board_key": "Verde: Salida. Rojo: Meta. Barra negra: vía muerta. Amarillo: elegida.",
+        "board_fitted": "Se encontraron los paneles de tu tablero y nuestro diseño se ajustó a "
+        "ellos. Revisa cada casilla y corrige lo que difiera; luego guarda.",
+        "board_unfitted": "Los paneles de tu tablero no están donde los pone nuestro diseño: "
+        "mueve las casillas sobre las de tu tablero, marca sus Salidas y Metas y guarda.",
+        "board_off": "Una casilla resaltada queda fuera del tablero (o de su panel): muévela "
+        "dentro.",
+        "board_no_start": "Ninguna vía empieza en una Salida: elige la primera casilla de una "
+        "vía y márcala Salida.",
+        "board_no_finish": "Ninguna vía acaba en una Meta: elige la última casilla de una "
+        "vía y márcala Meta.",
+        "board_start_finish": "La vía resaltada tiene una sola casilla y no puede ser Salida y "
+        "Meta a la vez: añádele una casilla.",
+        "board_twice": "La casilla resaltada tiene un nombre repetido: quita una de las dos.",
+        "board_wrong": "El tablero no pasa la comprobación donde está resaltado: corrígelo allí.",
+        "board_not_taught": "El tablero pasa la comprobación, pero la cámara no pudo aprender "
+        "tu caja con él ({problem}). Colócalo como dice la ayuda y vuelve a mirarlo.",
+        "board_not_written": "No se guardó nada: no se pudo escribir la carpeta ({problem}).",
+        "board_saved": "Tu tablero está enseñado y guardado en {folder}, la carpeta del "
+        "catálogo de la configuración: el acompañante juega en él desde su próximo arranque.",
+        "refusal_board_size": "Indica el ancho y el alto del tablero en mm, de 100 a 3000.",
+        "refusal_board_unseen": "No se ve el contorno del tablero: ponlo recto en la mesa, "
+        "dentro de los marcadores, sin nada sobre sus bordes, e indica su tamaño.",
+        "refusal_board_none": "Primero mira el tablero.",
+        "refusal_board_no_folder": "La configuración no indica ninguna carpeta de catálogo "
+        "donde guardar el tablero: pon table.catalogue en ella y vuelve a arrancar el "
+        "acompañante.",
+        "refusal_board_waiting": "La cámara aún no ha dado ninguna imagen: vuelve a mirar en un "
+        "momento.",
+        "refusal_board_no_camera": "Ninguna cámara vigila esta mesa, así que no hay tablero que "
+        "mirar.",
+        "refusal_board_no_game": "Este juego no tiene un tablero propio que enseñar.",
+    },
+}
+
+
 def setup_said(lang: str, key: str, **params: object) -> str:
     """A word of setting up the table in `lang`, its parameters filled in."""
     return SETUP[pick(lang, None)][key].format(**params)
+
+
+def teach_said(lang: str, key: str, **params: object) -> str:
+    """A word of teaching a board in `lang`, its parameters filled in."""
+    return TEACH_BOARD[pick(lang, None)][key].format(**params)

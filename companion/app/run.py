@@ -38,6 +38,7 @@ from hw.controls import CONFIRM, PASS, UNDO, Controls, PinsError, pin_factory
 from hw.frames import FrameSource, FrameSourceError, open_source
 from hw.speaker import Speaker
 from web.app import Settings, create_app, new_pin
+from web.board_teach import BoxFolder
 from web.camera import Sights
 from web.serve import MAX_STREAMS, say_where, serve_in_background
 from web.setup import Presses, SaveError, SetupTools
@@ -125,7 +126,7 @@ def setup_tools(service: Service, path: Path) -> SetupTools:
     """What the setup page tries and saves at this table: the service's own pins, voice
     and configuration file."""
     configured = Configured(service.config, path)
-    pins = service.config.gpio.pins
+    pins, table = service.config.gpio.pins, service.config.table
     return SetupTools(
         check=configured.check,
         save=configured.save,
@@ -133,6 +134,9 @@ def setup_tools(service: Service, path: Path) -> SetupTools:
         speaker=service.voice.speaker if service.voice is not None else None,
         presses=service.presses,
         pins={"led": pins["led"], "buzzer": pins["buzzer"]},
+        box=BoxFolder(
+            table.catalogue, TableLayout(table.width, table.height, table.marker_mm, table.inset_mm)
+        ),
     )
 
 

@@ -376,6 +376,33 @@ class Camera:
     draw: Callable[[Any, Any, Mapping[str, Any], str], Any] | None = None
 
 
+class BoardProblem(ValueError):
+    """A board the family marked on the setup page that cannot be played or taught: `key`
+    names the page's words for it (web/words.py's TEACH_BOARD), `marks` the spaces and
+    tracks where it is, for the page to highlight; the message is the detail, in English."""
+
+    def __init__(self, message: str, key: str, marks: Sequence[str] = ()) -> None:
+        super().__init__(message)
+        self.key = key
+        self.marks = tuple(marks)
+
+
+class BoardLesson(Protocol):
+    """A game whose own box's board is taught from the setup page (web/board_teach.py), as
+    `companion enroll` teaches it: `look` cuts the board of `size` mm out of a frame with
+    the table's `layout` and proposes its board file (the picture, BGR; the file's JSON;
+    whether the proposal was fitted to what is seen), None when the board is not seen;
+    `save` checks the board file as the family corrected it, teaches the box with it from
+    the same frame and writes the box's folder (BoardProblem says what is wrong; OSError
+    when the folder cannot be written)."""
+
+    def look(
+        self, frame: Any, size: tuple[float, float], layout: Any
+    ) -> tuple[Any, dict[str, Any], bool] | None: ...
+
+    def save(self, frame: Any, doc: Any, layout: Any, folder: Path) -> None: ...
+
+
 @dataclass(frozen=True)
 class Sight:
     """The latest camera frame as the frame loop keeps it for the page to look at: the frame
@@ -447,6 +474,7 @@ class Game:
     # `companion enroll`'s parsed options (add_arguments("enroll")): the faces to learn;
     # ValueError says why a face asked for is none of the game's
     enroll: Callable[[argparse.Namespace], Enrolment] | None = None
+    teach_board: BoardLesson | None = None  # its own board taught on the setup page
     eval_vision: Callable[[list[str]], int] | None = None  # `companion eval-vision ARGS`
     printables: Printables | None = None  # `companion print GAME`: its pieces at true size
     # --- the private advisor (`POST /api/advise`): (match, seat, hand, lang) -> what each

@@ -156,5 +156,6 @@ GAME = Game(
     printables=printing.PRINTABLES,
     # a family's own box, taught (vision/taught.py): the configuration's `table.catalogue`
     enroll=enrolment.enrolment,
+    teach_board=enrolment.PageLesson(),
     # no advise, no hand: no hidden hand, the page shows every legal move with its outcome
 )

@@ -11,12 +11,13 @@ each side, which every slot, port, piece and track follows). Either is checked a
 tool checks one (board.parse), and the preview draws it over the camera's picture: the
 slots, every space with its name, Starts green and Finishes red, for the family to check
 before they play. A proposal that does not match their board is corrected by writing the
-file and teaching again with `--board`; marking it on the page is not done yet.
+file and teaching again with `--board`, or marked on the setup page (web/board_teach.py).
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -24,11 +25,21 @@ from typing import Any
 import cv2
 import numpy as np
 
+from companion.games.protocol import BoardProblem
 from companion.games.switching import art
 from companion.games.switching.board import FINISH, START, Board, BoardError, parse, read
 from companion.games.switching.board import load as load_board
 from companion.games.switching.scenes import TABLE
-from companion.games.switching.vision.taught import PICTURE_PX_PER_MM, TaughtBox, TeachError, teach
+from companion.games.switching.vision.taught import (
+    PICTURE_PX_PER_MM,
+    TaughtBox,
+    TeachError,
+    _outline,
+    board_calibration,
+    teach,
+)
+from companion.vision.calibrate import calibrate, top_down
+from companion.vision.frame_checks import as_bgr
 from companion.vision.table import TableLayout
 
 FACE = "box"  # the one thing shown: the whole box, laid out to be taught
@@ -124,6 +135,22 @@ def fitted(box: TaughtBox) -> Board:
     return parse(doc, "the proposal fitted to the board's picture")
 
 
+def cut_out(frame_bgr: object, size: tuple[float, float], layout: TableLayout) -> np.ndarray | None:
+    """The board of `size` mm lying square among the table's markers, cut out of a frame
+    top-down as `teach` cuts it (its picture), for marking its file on when our layout
+    cannot be fitted to it; None when the markers or the board's outline are not seen."""
+    frame, _ = as_bgr(frame_bgr)
+    table = None if frame is None else calibrate(frame, layout)
+    if table is None or len(table.markers) < 4:
+        return None
+    pose = _outline(top_down(frame, table, layout, PICTURE_PX_PER_MM), size, layout)
+    if pose is None:
+        return None
+    flat = board_calibration(table, proposed(size), pose, 0.0)
+    whole = TableLayout(width=size[0], height=size[1])
+    return top_down(frame, flat, whole, PICTURE_PX_PER_MM)
+
+
 def overlay(box: TaughtBox) -> np.ndarray:
     """The board file drawn over the board's picture (panels at home): each slot's outline
     and every space, its name beside it, Starts green, Finishes red, others white."""
@@ -179,6 +206,55 @@ class BoxLesson:
 
     def save(self, pictures: Sequence[TaughtBox], folder: Path) -> None:
         pictures[-1].save(folder)
+
+
+# What the board check's message says, and the page's words for it (the first that
+# matches; anything else is "board_wrong"): web/words.py's TEACH_BOARD.
+_PROBLEMS = (
+    ("lies outside", "board_off"),
+    ("no track begins at a Start", "board_no_start"),
+    ("no track ends at a Finish", "board_no_finish"),
+    ("both Start and Finish", "board_start_finish"),
+    ("used twice", "board_twice"),
+)
+
+
+def checked(doc: Any) -> Board:
+    """A board file marked on the setup page, checked as the board tool checks one;
+    BoardProblem naming the page's words for what is wrong and the spaces and tracks
+    where (from the check's own "where": "track B, space B2")."""
+    try:
+        return parse(doc, "your board")
+    except BoardError as error:
+        message = str(error)
+        key = next((k for text, k in _PROBLEMS if text in message), "board_wrong")
+        marks = re.findall(r"(?:track|space) ([^\s,:()]+)", message.split(": ", 1)[0])
+        raise BoardProblem(message, key, marks) from None
+
+
+class PageLesson:
+    """The setup page's "teach your board" step (`BoardLesson`): the board cut out and
+    proposed as `companion enroll` proposes it (fitted, or our layout scaled to its size
+    where the panels are not where ours puts them), and the family's corrected file taught
+    and written as `companion enroll` writes it (the box's folder and preview.png)."""
+
+    def look(
+        self, frame: Any, size: tuple[float, float], layout: TableLayout
+    ) -> tuple[np.ndarray, dict[str, Any], bool] | None:
+        box, _ = BoxLesson(layout, size, None).learn(FACE, frame)
+        if box is not None:
+            return box.picture, box.board.document(), True
+        picture = cut_out(frame, size, layout)
+        return None if picture is None else (picture, proposed(size).document(), False)
+
+    def save(self, frame: Any, doc: Any, layout: TableLayout, folder: Path) -> None:
+        board = checked(doc)
+        try:
+            box = teach(frame, board, layout)
+        except TeachError as error:
+            raise BoardProblem(str(error), "board_not_taught") from None
+        box.save(folder)
+        cv2.imwrite(str(folder / "preview.png"), overlay(box))
 
 
 def _millimetres(text: str) -> tuple[float, float]:

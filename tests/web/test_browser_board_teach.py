@@ -1,0 +1,183 @@
+"""The setup page's "teach your board" step in a real headless Chromium, at a real app
+whose camera shows the synthetic table's stand-in switching box: the PIN holder chooses
+the switching game, looks at the board, sees the proposal drawn over the board's picture,
+taps a space and taps where it goes, is told in words what a wrong board is and where (the
+space highlighted), and saves the taught box; the screen beside the table never shows the
+board's picture. Screenshots at phone and kiosk size, English and Spanish."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+from werkzeug.serving import make_server
+
+from companion.app.config import load
+from companion.app.run import Configured
+from companion.games.protocol import Sight
+from companion.games.switching.standin import TABLE
+from companion.store import Store
+from companion.table import Table
+from tests.web import test_browser as shared
+from tests.web.test_board_teach import _frame
+from tests.web.test_browser import browser  # noqa: F401 - the module's Chromium
+from web.app import Settings, create_app
+from web.board_teach import BoxFolder
+from web.setup import Presses, SetupTools
+from web.words import TEACH_BOARD
+
+pytestmark = pytest.mark.browser
+
+
+@contextmanager
+def serving(tmp_path: Path) -> Iterator[str]:
+    """The page of a table whose camera shows the stand-in box laid out to be taught."""
+    frame = _frame()
+    config = tmp_path / "companion.toml"
+    height, width = frame.shape[:2]
+    store = tmp_path / "table.sqlite3"
+    config.write_text(
+        f"[camera]\nframe_size = [{width}, {height}]\n[table]\nwidth = {TABLE.width}\n"
+        f"height = {TABLE.height}\n[store]\npath = '{store}'\n"
+    )
+    configured = Configured(load(config), config)
+    tools = SetupTools(
+        check=configured.check,
+        presses=Presses(()),
+        box=BoxFolder(tmp_path / "box", TABLE),
+    )
+    sights = lambda: Sight(frame, None, "switching", 1)  # noqa: E731
+    app = create_app(Table(Store(store)), shared.PIN, Settings(heartbeat=1.0), sights, tools)
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()  # returns once serve_forever has stopped
+
+
+def _shot(page, name: str) -> None:
+    """The whole page, and the step alone as the phone shows it."""
+    shared.shot(page, name)
+    page.locator("#board-teach").screenshot(path=str(shared.ARTIFACTS / f"{name}-step.png"))
+
+
+def _tap(page, mm: tuple[float, float]) -> None:
+    """A tap on the drawing at a board point (mm)."""
+    page.locator("#board-frame").scroll_into_view_if_needed()
+    x, y = page.evaluate(
+        """([x, y]) => { const svg = document.getElementById('board-drawing');
+        const p = new DOMPoint(x, y).matrixTransform(svg.getScreenCTM()); return [p.x, p.y]; }""",
+        list(mm),
+    )
+    page.mouse.click(x, y)
+
+
+def _space(page, name: str) -> tuple[float, float]:
+    """Where the page draws the space `name` (board mm)."""
+    return tuple(page.evaluate(
+        """(name) => { for (const c of chains()) for (const s of c.spaces)
+          if (s[0] === name) return where(c, s); }""", name))  # fmt: skip
+
+
+def _look(page, lang: str) -> None:
+    page.fill("#pin", shared.PIN)
+    page.click("#pin-form button")
+    page.wait_for_selector(
+        f"#pin-state:has-text('{'PIN aceptado' if lang == 'es' else 'PIN accepted'}')"
+    )
+    page.select_option("#game", "switching")
+    page.click("#setup-open")
+    page.wait_for_selector("#board-teach:not([hidden])")
+    page.fill("#board-width", "560")
+    page.fill("#board-height", "560")
+    page.click("#board-look")
+    page.wait_for_selector("#board-marking:not([hidden])", timeout=30000)
+    page.wait_for_function("() => document.getElementById('board-picture').naturalWidth === 560")
+    assert page.locator("#board-said").inner_text() == TEACH_BOARD[lang]["board_fitted"]
+    page.locator("#board-frame").scroll_into_view_if_needed()
+
+
+def test_the_pin_holder_marks_the_board_on_a_phone_and_saves_it(browser, tmp_path):  # noqa: F811
+    words = TEACH_BOARD["en"]
+    with serving(tmp_path) as url:
+        page, errors = shared.open_page(browser, f"{url}/?lang=en", 390, 844)
+        assert page.locator("#board-teach").is_hidden(), "no PIN: no step"
+        _look(page, "en")
+        frame = page.locator("#board-frame").bounding_box()
+        assert frame["width"] <= 390 and frame["x"] >= 0, "the board fits the phone"
+        assert page.locator(".board-space").count() > 30
+        _shot(page, "board-teach-phone-en")
+        # a space chosen, then tapped where it is on the board: it moves there
+        a1 = _space(page, "A1")
+        _tap(page, a1)
+        assert page.locator("#board-chosen").inner_text() == words["board_chosen"].format(
+            number=1, chain=words["board_track"].format(name="A")
+        )
+        _tap(page, (a1[0] + 4, a1[1] - 2))  # a nudge onto the board's own
+        moved = _space(page, "A1")
+        assert abs(moved[0] - a1[0] - 4) < 2 and abs(moved[1] - a1[1] + 2) < 2  # a pixel: 1.8 mm
+        # a Finish is a track's last space: said in words, nothing changed
+        page.click("#board-marks [data-mark=finish]")
+        assert page.locator("#board-chosen").inner_text() == words["board_finish_last"]
+        page.click("#board-done")
+        # the last space of a track marked a dead end, then its end put back as proposed
+        _tap(page, _space(page, "B5"))
+        page.click("#board-marks [data-mark='dead end']")
+        assert page.locator(".board-dead-end").count() == 1
+        page.click("#board-marks [data-mark=proposed]")
+        assert page.locator(".board-dead-end").count() == 0
+        # a space added after it, where tapped, then removed
+        spaces = page.locator(".board-space").count()
+        page.click("#board-add")
+        assert page.locator("#board-chosen").inner_text() == words["board_adding"]
+        b5 = _space(page, "B5")
+        _tap(page, (b5[0] - 20, b5[1]))
+        assert page.locator(".board-space").count() == spaces + 1
+        assert page.evaluate("() => board.tracks[1].spaces.map((s) => s[0])")[-1] == "B6"
+        page.click("#board-remove")
+        assert page.locator(".board-space").count() == spaces
+        page.click("#board-done")
+        # a panel's space moved off its panel: refused in words, the space highlighted
+        p2 = _space(page, "p2")
+        _tap(page, p2)
+        _tap(page, (344, 344))  # the empty slot's middle: off its panel
+        assert page.locator(".board-space.start").count() >= 4
+        page.click("#board-save")
+        page.wait_for_selector("#board-saved.bad")
+        assert page.locator("#board-saved").inner_text() == words["board_off"]
+        assert page.locator(".board-marked").count() == 1
+        assert not (tmp_path / "box").exists()
+        _shot(page, "board-teach-phone-en-refused")
+        # put back on its panel, the board is taught and saved
+        _tap(page, p2)
+        page.click("#board-save")
+        page.wait_for_selector("#board-saved.ok", timeout=30000)
+        assert page.locator("#board-saved").inner_text() == words["board_saved"].format(
+            folder=tmp_path / "box"
+        )
+        assert (tmp_path / "box" / "board.json").is_file()
+        assert page.locator(".board-marked").count() == 0
+        assert not errors
+
+
+def test_spanish_phone_and_the_kiosk_never_shows_the_board(browser, tmp_path):  # noqa: F811
+    with serving(tmp_path) as url:
+        page, errors = shared.open_page(browser, f"{url}/?lang=es", 390, 844, "es-ES")
+        _look(page, "es")
+        assert page.locator("#board-look").inner_text() == TEACH_BOARD["es"]["board_look"]
+        _shot(page, "board-teach-phone-es")
+        assert not errors
+        asked: list[str] = []
+        for lang in ("en", "es"):
+            kiosk, errors = shared.open_page(browser, f"{url}/?view=table&lang={lang}")
+            kiosk.on("request", lambda r: asked.append(r.url))
+            kiosk.wait_for_timeout(500)
+            assert kiosk.locator("#board-teach").count() == 0
+            assert kiosk.locator("script[src*='teach.js']").count() == 0
+            assert not any("board" in u or "camera" in u for u in asked)
+            shared.shot(kiosk, f"board-teach-kiosk-{lang}")
+            assert not errors

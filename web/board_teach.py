@@ -1,0 +1,165 @@
+"""Teaching a game's own board from the PIN holder's phone: the setup page's "teach your
+board" step, the page form of `companion enroll` for a game whose box's board the camera
+learns (its `Game.teach_board`, a `BoardLesson`). The game is `?game=` (the start form's
+choice between games), else the game at the table.
+
+- `POST /api/setup/board` `{"size": [W, H]}` (the board's mm): the camera's latest frame
+  is kept, the board lying square among the table's markers cut out of it and its board
+  file proposed by the game.
+- `GET /api/setup/board.jpg`: that cut-out picture (the PIN needed, never cached: a
+  camera's picture of a home).
+- `POST /api/setup/board/save` `{"board": {...}}`: the board file as the family corrected
+  it, checked, taught from the kept frame and written as `companion enroll --game GAME
+  FOLDER` writes FOLDER, into the configured catalogue folder (`table.catalogue`, which
+  `companion run` reads at its next start: each game's camera reads its own there, so a
+  deck of another game taught into it before stays read). What is wrong is said in words (the
+  page's `TEACH_BOARD`), with the spaces and tracks to highlight.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from flask import Blueprint, Response, current_app, jsonify, request
+from flask.typing import ResponseReturnValue
+
+from companion import games
+from companion.games.protocol import BoardLesson, BoardProblem
+from companion.vision.annotate import encode_jpeg
+from companion.vision.table import TableLayout
+from web.api import ApiError, _fields, data, language, table
+from web.words import teach_said
+
+teach_board = Blueprint("teach_board", __name__, url_prefix="/api")
+
+_SIZES = (100.0, 3000.0)  # a board's side in mm, as `companion enroll --size` takes it
+
+
+@dataclass(frozen=True)
+class BoxFolder:
+    """Where the setup page writes a taught box: the configured catalogue folder (None:
+    the configuration names none) and the table's markers' layout."""
+
+    folder: Path | None
+    layout: TableLayout
+
+
+@dataclass(frozen=True)
+class _Looked:
+    """The frame the family marks the board on, for the game it was cut out for."""
+
+    game: str
+    frame: np.ndarray
+    jpeg: bytes
+
+
+class BoardLessons:
+    """The board being marked, shared by the PIN holder's phones."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._looked: _Looked | None = None
+
+    def keep(self, looked: _Looked) -> None:
+        with self._lock:
+            self._looked = looked
+
+    def looked(self) -> _Looked:
+        with self._lock:
+            looked = self._looked
+        if looked is None:
+            raise ApiError(409, "setup", "no board has been looked at yet", key="board_none")
+        return looked
+
+
+def _lesson() -> tuple[str, BoardLesson]:
+    """The game chosen (`?game=`, else the table's) and its board lesson."""
+    wanted = request.args.get("game") or table().game.id
+    try:
+        game = games.game(wanted)
+    except KeyError as error:
+        raise ApiError(400, "request", error.args[0], fields=["game"]) from None
+    if game.teach_board is None:
+        raise ApiError(404, "setup", f"{game.name} has no board to teach", key="board_no_game")
+    return game.id, game.teach_board
+
+
+def _box() -> BoxFolder:
+    tools = current_app.extensions["caboose.setup"].tools
+    box: BoxFolder | None = None if tools is None else tools.box
+    if box is None:
+        raise ApiError(404, "setup", "no camera watches this table", key="board_no_camera")
+    return box
+
+
+def _size(raw: Any) -> tuple[float, float]:
+    ok = (
+        isinstance(raw, list)
+        and len(raw) == 2
+        and all(isinstance(v, int | float) and not isinstance(v, bool) for v in raw)
+        and all(_SIZES[0] <= v <= _SIZES[1] for v in raw)
+    )
+    if not ok:
+        raise ApiError(400, "request", "the board's size is [width, height] in mm, 100 to 3000",
+                       key="board_size", fields=["size"])  # fmt: skip
+    return float(raw[0]), float(raw[1])
+
+
+@teach_board.post("/setup/board")
+def look() -> ResponseReturnValue:
+    """The board cut out of the latest frame, and the board file proposed for it."""
+    doc = data()
+    _fields(doc, ("size",))
+    size = _size(doc["size"])
+    game, lesson = _lesson()
+    box = _box()
+    sights = current_app.extensions["caboose.pictures"].sights
+    sight = None if sights is None else sights()
+    if sight is None:
+        raise ApiError(503, "camera", "the camera has given no picture yet", key="board_waiting")
+    frame = np.array(sight.frame)  # a copy: the frame loop's frame is never written to
+    seen = lesson.look(frame, size, box.layout)
+    if seen is None:
+        raise ApiError(409, "setup", "the board's outline is not seen", key="board_unseen")
+    picture, board, fitted = seen
+    current_app.extensions["caboose.board_lessons"].keep(_Looked(game, frame, encode_jpeg(picture)))
+    said = teach_said(language(), "board_fitted" if fitted else "board_unfitted")
+    return jsonify({"board": board, "fitted": fitted, "said": said})
+
+
+@teach_board.get("/setup/board.jpg")
+def picture() -> Response:
+    """The board as it was cut out of the frame being marked (the PIN needed)."""
+    return Response(current_app.extensions["caboose.board_lessons"].looked().jpeg,
+                    mimetype="image/jpeg")  # fmt: skip
+
+
+@teach_board.post("/setup/board/save")
+def save() -> ResponseReturnValue:
+    """The corrected board file checked, the box taught with it and written."""
+    doc = data()
+    _fields(doc, ("board",))
+    lang = language()
+    game, lesson = _lesson()
+    box = _box()
+    looked = current_app.extensions["caboose.board_lessons"].looked()
+    if looked.game != game:
+        raise ApiError(409, "setup", "the board looked at is another game's", key="board_none")
+    if box.folder is None:
+        raise ApiError(409, "setup", "the configuration names no catalogue folder",
+                       key="board_no_folder")  # fmt: skip
+    folder = box.folder
+    try:
+        lesson.save(looked.frame, doc["board"], box.layout, folder)
+    except BoardProblem as problem:
+        said = teach_said(lang, problem.key, problem=str(problem))
+        raise ApiError(409, "board", str(problem), key=problem.key, said=said,
+                       marks=list(problem.marks)) from None  # fmt: skip
+    except OSError as error:
+        said = teach_said(lang, "board_not_written", problem=error.strerror or str(error))
+        raise ApiError(409, "setup", str(error), key="board_not_written", said=said) from None
+    return jsonify({"said": teach_said(lang, "board_saved", folder=str(folder))})
