@@ -72,7 +72,11 @@ def covered_area(half: np.ndarray, free: np.ndarray, k: float) -> float:
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2Lab).astype(np.float32)
     table = np.median(lab[mask > 0][::7], axis=0)
     weights = np.array([0.5, 1.0, 1.0], np.float32)
-    unlike = np.sqrt((((lab - table) * weights) ** 2).sum(axis=2)) > 15.0
+    # the channels' squares added one by one: the same sums as .sum(axis=2), a third of
+    # its time (numpy reduces a 3-long inner axis slowly)
+    apart = (lab - table) * weights
+    apart *= apart
+    unlike = np.sqrt(apart[..., 0] + apart[..., 1] + apart[..., 2]) > 15.0
     grey = lab[..., 0]
     mean = cv2.blur(grey, (3, 3))
     texture = np.sqrt(np.maximum(cv2.blur(grey * grey, (3, 3)) - mean * mean, 0.0))
