@@ -2,60 +2,68 @@
 right on synthetic tables, how fast, and where the time goes.
 
 Run: OPENBLAS_NUM_THREADS=1 .venv/bin/python bench/bench_switching_vision.py [--scenes N]
-     [--seed S] [--easy]
+     [--seed S] [--easy] [--profile N] [--profile-only]
 Prints markdown for bench/RESULTS.md: `companion eval-vision --game switching` on hard (and
 easy) scenes (1456x1088, our 700 mm board on a 900 x 800 mm table, random_table's trains,
 panels and dice; a frame's time also as a ratio to a plain OpenCV pass over the same frame
 timed in the same run, companion/vision/plain_pass.py, the figure that travels between
-machines), then the CPU time of each step of `read_board` on hard scenes. OpenCV runs on
-one thread (and numpy's BLAS should, hence the variable): one Pi core's budget.
+machines), then the CPU time of each step of `read_board` on hard scenes (`--profile` of
+them; `--profile-only`: only that), timed on read_board's own path (stage_profile.py).
+OpenCV runs on one thread (and numpy's BLAS should, hence the variable): one Pi core's
+budget.
 """
 
 from __future__ import annotations
 
 import argparse
-import platform
 import statistics
 import time
+from functools import partial
 
 import cv2
-import numpy as np
+from stage_profile import Stages, machine
 
 from companion.games.switching import scenes
 from companion.games.switching.vision import reader
 from companion.games.switching.vision.eval_vision import evaluate
 from companion.synthetic import Camera, render
-from companion.vision.calibrate import calibrate, top_down
-from companion.vision.frame_checks import glare_mask
+from companion.vision.plain_pass import plain_pass
 
-# read_board's steps in its order, each taking what the ones before it left in `s`
+# read_board's steps (what reader.py calls, by the names it calls them), timed on its own
+# path (stage_profile.py): a copy of its calls had drifted from it once
 _STEPS = (
-    ("calibrate on the board's markers",
-     lambda s: s.update(cal=calibrate(s["frame"], reader.reading_layout(s["board"])))),
-    ("small top-down image, the paper's light", lambda s: s.update(light=reader._Light(
-        top_down(s["frame"], s["cal"], reader.reading_layout(s["board"]),
-                 reader._HALF_PX_PER_MM), s["board"]))),
-    ("a lamp's reflection", lambda s: s.update(glare=glare_mask(s["frame"]))),
-    ("panels: slots, colours, way round", lambda s: s.update(
-        panels=reader._panels(s["frame"], s["board"], s["cal"], s["light"], s["glare"]))),
-    ("trains: every space", lambda s: reader._trains(
-        s["frame"], s["board"], s["cal"], s["light"], s["panels"], s["glare"])),
-    ("dice beside the board", lambda s: reader._dice(
-        s["frame"], s["board"], s["cal"], s["light"], s["glare"])),
-)  # fmt: skip
+    ("as_bgr", "frame checks"),
+    ("colourless", "frame checks"),
+    ("calibrate", "calibrate on the board's markers"),
+    ("top_down", "small top-down image, the paper's light"),
+    ("_Light", "small top-down image, the paper's light"),
+    ("glare_mask", "a lamp's reflection"),
+    ("_panels", "panels: slots, colours, way round"),
+    ("_lie", "panels: slots, colours, way round"),
+    ("_trains", "trains: every space"),
+    ("_dice", "dice beside the board"),
+)
 
 
-def steps(scenes_n: int, seed: int) -> dict[str, float]:
-    """Median CPU ms of each step of `read_board` (the same calls, in the same order)."""
-    timings: dict[str, list[float]] = {name: [] for name, _ in _STEPS}
-    for i in range(scenes_n):
-        truth = scenes.random_table(seed + i)
-        state = {"board": truth.board, "frame": render(truth.scene, seed + i, Camera.hard())}
-        for name, step in _STEPS:
+def steps(scenes_n: int, seed: int) -> tuple[dict[str, float], float]:
+    """Median CPU ms of each step of `read_board` on hard scenes (each frame a new camera,
+    as eval-vision times it), and the median CPU ms of the plain pass over the same
+    frames."""
+    profile = Stages()
+    for name, label in _STEPS:
+        profile.watch(reader, name, label)
+    warm = scenes.random_table(seed + scenes_n)
+    reader.read_board(render(warm.scene, seed + scenes_n, Camera.hard()), warm.board)
+    plain = []
+    with profile.timing():
+        for i in range(scenes_n):
+            truth = scenes.random_table(seed + i)
+            frame = render(truth.scene, seed + i, Camera.hard())
             start = time.process_time()
-            step(state)
-            timings[name].append((time.process_time() - start) * 1000)
-    return {name: statistics.median(values) for name, values in timings.items()}
+            plain_pass(frame)
+            plain.append((time.process_time() - start) * 1000)
+            profile.frame(partial(reader.read_board, frame, truth.board))
+    return profile.medians(), statistics.median(plain)
 
 
 def main() -> None:
@@ -63,16 +71,24 @@ def main() -> None:
     parser.add_argument("--scenes", type=int, default=300)
     parser.add_argument("--seed", type=int, default=9000)
     parser.add_argument("--easy", action="store_true", help="also easy scenes")
+    parser.add_argument("--profile", type=int, default=50, help="scenes profiled per step")
+    parser.add_argument("--profile-only", action="store_true", help="only the profile")
     args = parser.parse_args()
     cv2.setNumThreads(1)
-    print(f"machine: {platform.machine()}, Python {platform.python_version()}, "
-          f"OpenCV {cv2.__version__}, numpy {np.__version__}, one thread\n")  # fmt: skip
+    print(machine())
+    if not args.profile_only:
+        _print_eval(args.scenes, args.seed, args.easy)
+    _print_steps(args.profile, args.seed)
+
+
+def _print_eval(scenes_n: int, seed: int, easy: bool) -> None:
+    """eval-vision's figures on hard (and easy) scenes, as a markdown table."""
     print("| difficulty | scenes | trains right | unsure / wrong and sure / extra | panels "
           "right | unsure / wrong | colour die right / unsure / wrong | number dice right / "
           "unsure / wrong | frame p50 / p95 | plain pass p50 | ratio p50 / p95 |")  # fmt: skip
     print("|---|---|---|---|---|---|---|---|---|---|---|")
-    for difficulty in ("hard", "easy") if args.easy else ("hard",):
-        r = evaluate(args.scenes, args.seed, difficulty)
+    for difficulty in ("hard", "easy") if easy else ("hard",):
+        r = evaluate(scenes_n, seed, difficulty)
         print(
             f"| {difficulty} | {r['scenes']} ({r['hands']} with a hand) | "
             f"{r['trains_accuracy']:.2%} of {r['trains']} | {r['trains_unsure']} / "
@@ -83,10 +99,18 @@ def main() -> None:
             f"{r['latency_ms_p50']} / {r['latency_ms_p95']} ms | {r['plain_pass_ms_p50']} ms | "
             f"{r['latency_ratio_p50']}x / {r['latency_ratio_p95']}x |"
         )
-    print("\nCPU ms per step of `read_board`, median over 50 hard scenes:\n")
-    print("| step | CPU ms |\n|---|---|")
-    for name, ms in steps(50, args.seed).items():
-        print(f"| {name} | {ms:.1f} |")
+
+
+def _print_steps(scenes_n: int, seed: int) -> None:
+    """`steps` as a markdown table, each step also as a ratio to the plain pass."""
+    results, plain = steps(scenes_n, seed)
+    print(f"\nCPU ms per step of `read_board`, median over {scenes_n} hard scenes (seed "
+          f"{seed}), and as a ratio to the plain pass over the same frames "
+          f"({plain:.2f} ms):\n")  # fmt: skip
+    print("| step | CPU ms | x plain pass |\n|---|---|---|")
+    for name, ms in results.items():
+        print(f"| {name} | {ms:.2f} | {ms / plain:.2f} |")
+    print(f"| plain pass | {plain:.2f} | 1.00 |")
 
 
 if __name__ == "__main__":

@@ -84,6 +84,7 @@ _STEPS = (
     (observe, "_laid_flat", "cards laid flat (bent)"),
     (observe, "off_the_known", "off the cards (mask)"),
     (observe, "dice_on_the_cards", "dice on the cards (where)"),
+    (observe, "_dice_on_laid_flat", "dice on cards laid flat (bent)"),
     (observe, "dice_off_the_cards", "dice (find and read)"),
     (observe, "_read_under_dice", "cards under dice, glare read again"),
     (observe, "railway_order", "railway"),

@@ -67,17 +67,25 @@ def covered_area(half: np.ndarray, free: np.ndarray, k: float) -> float:
     half the scale `k` of `half` (a hand is large)."""
     small = cv2.resize(half, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
     mask = cv2.resize(free, (small.shape[1], small.shape[0]), interpolation=cv2.INTER_NEAREST)
-    if (mask > 0).sum() < 100:
+    if cv2.countNonZero(mask) < 100:
         return 0.0
+    free_px = mask > 0
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2Lab).astype(np.float32)
-    table = np.median(lab[mask > 0][::7], axis=0)
+    # every 7th free pixel's colour, each channel's median taken along a contiguous row: the
+    # same medians as over lab[free_px][::7] along its columns, at a fifth of the time
+    sample = lab.reshape(-1, 3)[np.flatnonzero(free_px)[::7]]
+    table = np.median(np.ascontiguousarray(sample.T), axis=1)
     weights = np.array([0.5, 1.0, 1.0], np.float32)
-    unlike = np.sqrt((((lab - table) * weights) ** 2).sum(axis=2)) > 15.0
+    # the channels' squares added one by one: the same sums as .sum(axis=2), a third of
+    # its time (numpy reduces a 3-long inner axis slowly)
+    apart = (lab - table) * weights
+    apart *= apart
+    unlike = np.sqrt(apart[..., 0] + apart[..., 1] + apart[..., 2]) > 15.0
     grey = lab[..., 0]
     mean = cv2.blur(grey, (3, 3))
     texture = np.sqrt(np.maximum(cv2.blur(grey * grey, (3, 3)) - mean * mean, 0.0))
-    smooth = texture < 0.5 * float(np.median(texture[mask > 0]))
-    blob = (unlike & smooth & (mask > 0)).astype(np.uint8)
+    smooth = texture < 0.5 * float(np.median(texture[free_px]))
+    blob = (unlike & smooth & free_px).astype(np.uint8)
     count, _, stats, _ = cv2.connectedComponentsWithStats(blob)
     mm2_per_px = (2.0 / k) ** 2
     areas = stats[1:, cv2.CC_STAT_AREA] * mm2_per_px
