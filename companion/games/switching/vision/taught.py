@@ -415,14 +415,29 @@ def _outline(top: np.ndarray, size: tuple[float, float], layout: TableLayout) ->
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     if not contours:
         return None
-    (cx, cy), (rw, rh), angle = cv2.minAreaRect(cv2.convexHull(max(contours, key=cv2.contourArea)))
-    if angle > 45:
-        rw, rh, angle = rh, rw, angle - 90
+    (cx, cy), (rw, rh), angle = _square(
+        cv2.minAreaRect(cv2.convexHull(max(contours, key=cv2.contourArea)))
+    )
     width, height = size
     if abs(rw / k - width) > _SIZE_OFF * width or abs(rh / k - height) > _SIZE_OFF * height:
         return None
     lab = cv2.cvtColor(cv2.GaussianBlur(top, (5, 5), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
     return _edges(lab, Pose(cx / k, cy / k, angle % 360.0), size)
+
+
+def _square(
+    rect: tuple[tuple[float, float], tuple[float, float], float],
+) -> tuple[tuple[float, float], tuple[float, float], float]:
+    """A `cv2.minAreaRect` told as turned less than 45 degrees either way, its width and
+    height swapped with each quarter turn taken off: OpenCV 4 gives its angle in (0, 90],
+    OpenCV 5 in [-90, 0), so a board lying square is 90 degrees on one and -90 on the
+    other; told this way it is 0 on both."""
+    centre, (w, h), angle = rect
+    while angle > 45:
+        w, h, angle = h, w, angle - 90
+    while angle <= -45:
+        w, h, angle = h, w, angle + 90
+    return centre, (w, h), angle
 
 
 def _edges(lab: np.ndarray, pose: Pose, size: tuple[float, float]) -> Pose:
