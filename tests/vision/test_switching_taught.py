@@ -87,12 +87,6 @@ def test_a_table_without_the_board_says_so_and_reads_nothing_surely():
     assert "board_unfound" in {p.key for p in seen.problems}
 
 
-@pytest.mark.xfail(
-    cv2.__version__.startswith("5."),
-    reason="tuned on OpenCV 4: on 5.0 the stand-in box's orange panel is not seen at home "
-    "when taught (issue 33, left open)",
-    strict=False,
-)
 def test_teaching_refuses_a_frame_without_the_board_or_its_trains():
     box = standin.board()
     away = standin.table_scene(
@@ -138,3 +132,14 @@ def test_the_board_s_own_dark_print_beside_a_space_is_never_a_train_s_roof():
     assert not dark["A3"][2 * rows // 5 : 3 * rows // 5].any()
     # where a train stood while the box was taught, its cab is no print
     assert not any(dark[start].any() for start in standin.board().starts)
+
+
+@pytest.mark.parametrize("turn", [-40.0, -12.5, -0.5, 0.0, 0.5, 12.5, 40.0])
+def test_a_board_lying_square_is_told_turned_less_than_45_degrees_on_every_opencv(turn):
+    # OpenCV 4's minAreaRect gives (0, 90] degrees, 5's [-90, 0): a board lying square
+    # was 270 degrees round on 5, and its panels were looked for in the wrong slots.
+    corners = cv2.boxPoints(((500.0, 400.0), (700.0, 450.0), turn))
+    (cx, cy), (w, h), angle = taught._square(cv2.minAreaRect(corners))
+    assert (cx, cy) == pytest.approx((500.0, 400.0), abs=0.5)
+    assert (w, h) == pytest.approx((700.0, 450.0), abs=1.0)
+    assert angle == pytest.approx(turn, abs=0.1)
