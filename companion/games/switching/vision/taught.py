@@ -45,12 +45,12 @@ The design (issue 33):
   family's or proposed from our layout (vision/enrolment.py, `companion enroll --game
   switching`).
 
-Not done yet (issue 33): marking the board file on the page (the slots, each track's
-spaces, Starts, Finishes, dead ends) for a board unlike our layout; `companion run` and
-`demo` reading a taught box (a taught board as a game's board option); a train's facing
-from its taught shape (it is still a dark cab at its back, and print darker than that
-beside a space hides it); the colour die is read by the panels' taught colours, the
-number dice as every game's.
+`companion run` reads a box taught into the table's catalogue folder (switching/camera.py),
+and the setup page corrects the proposed board file's spaces and track ends on the
+camera's picture (web/board_teach.py). Not done yet (issue 33): marking a board's slots
+and its panels' pieces on the page; a train's facing from its taught shape (it is still a
+dark cab at its back, and print darker than that beside a space hides it); the colour die
+is read by the panels' taught colours, the number dice as every game's.
 """
 
 from __future__ import annotations
