@@ -143,6 +143,9 @@ def save() -> ResponseReturnValue:
     """The corrected board file checked, the box taught with it and written."""
     doc = data()
     _fields(doc, ("board",))
+    if not isinstance(doc["board"], dict):
+        raise ApiError(400, "request", "the board is a board file's JSON object",
+                       key="board_object", fields=["board"])  # fmt: skip
     lang = language()
     game, lesson = _lesson()
     box = _box()

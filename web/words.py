@@ -587,6 +587,7 @@ TEACH_BOARD: dict[str, dict[str, str]] = {
         "board_saved": "Your board is taught and saved in {folder}, the configured "
         "catalogue folder: the companion plays on it from its next start.",
         "refusal_board_size": "Give the board's width and height in mm, from 100 to 3000.",
+        "refusal_board_object": "The board to save is a board file: look at the board again.",
         "refusal_board_unseen": "The board's outline is not seen: lay it square to the table, "
         "inside the markers, nothing over its edges, and give its size.",
         "refusal_board_none": "Look at the board first.",
@@ -649,6 +650,8 @@ TEACH_BOARD: dict[str, dict[str, str]] = {
         "board_saved": "Tu tablero está enseñado y guardado en {folder}, la carpeta del "
         "catálogo de la configuración: el acompañante juega en él desde su próximo arranque.",
         "refusal_board_size": "Indica el ancho y el alto del tablero en mm, de 100 a 3000.",
+        "refusal_board_object": "El tablero que se guarda es un archivo de tablero: vuelve a "
+        "mirar el tablero.",
         "refusal_board_unseen": "No se ve el contorno del tablero: ponlo recto en la mesa, "
         "dentro de los marcadores, sin nada sobre sus bordes, e indica su tamaño.",
         "refusal_board_none": "Primero mira el tablero.",

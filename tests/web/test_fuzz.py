@@ -157,6 +157,8 @@ SHELL_POSTS = {
     "setup/buzzer",
     "setup/speaker",
     "setup/save",
+    "setup/board",
+    "setup/board/save",
     "players/<number>/rename",
     "players/<number>/merge",
 }
@@ -190,6 +192,13 @@ ROUTES = [
         None, "players/<number>/merge", {"into": 2}, {"into": takes("int", wrong=(0, -1, 10**20))}
     ),
     *(Route(None, f"setup/{tried}", {}, {}) for tried in ("led", "buzzer", "speaker", "save")),
+    Route(
+        None,
+        "setup/board",
+        {"size": [560, 560]},
+        {"size": takes("list", wrong=([], [560], [99, 560], [560, 3001], [560, "x"], [True, 560]))},
+    ),
+    Route(None, "setup/board/save", {"board": {}}, {"board": takes("object")}),
     Route("caboose", "pass", {"seat": 0, "order": ["1"]}, {"seat": SEAT, "order": ORDER}),
     Route(
         "caboose",
