@@ -34,11 +34,9 @@ from companion.games.switching.vision.taught import (
     PICTURE_PX_PER_MM,
     TaughtBox,
     TeachError,
-    _outline,
-    board_calibration,
+    lying_square,
     teach,
 )
-from companion.vision.calibrate import calibrate, top_down
 from companion.vision.frame_checks import as_bgr
 from companion.vision.table import TableLayout
 
@@ -140,15 +138,12 @@ def cut_out(frame_bgr: object, size: tuple[float, float], layout: TableLayout) -
     top-down as `teach` cuts it (its picture), for marking its file on when our layout
     cannot be fitted to it; None when the markers or the board's outline are not seen."""
     frame, _ = as_bgr(frame_bgr)
-    table = None if frame is None else calibrate(frame, layout)
-    if table is None or len(table.markers) < 4:
+    if frame is None:
         return None
-    pose = _outline(top_down(frame, table, layout, PICTURE_PX_PER_MM), size, layout)
-    if pose is None:
+    try:
+        return lying_square(frame, proposed(size), layout)[2]
+    except TeachError:
         return None
-    flat = board_calibration(table, proposed(size), pose, 0.0)
-    whole = TableLayout(width=size[0], height=size[1])
-    return top_down(frame, flat, whole, PICTURE_PX_PER_MM)
 
 
 def overlay(box: TaughtBox) -> np.ndarray:

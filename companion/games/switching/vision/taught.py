@@ -482,6 +482,25 @@ def _hue(look: np.ndarray) -> int | None:
     return round(mean * 180 / (2 * math.pi)) % 180
 
 
+def lying_square(
+    frame: np.ndarray, board: Board, layout: TableLayout
+) -> tuple[Calibration, Pose, np.ndarray]:
+    """Where a board of `board`'s size lies square among the table's markers in `frame`,
+    as a box is laid out to be taught: the table's calibration, the board's pose on it,
+    and the board's top-down picture (`PICTURE_PX_PER_MM`, in its own mm). TeachError
+    says what is not seen."""
+    table = calibrate(frame, layout)
+    if table is None or len(table.markers) < 4:
+        raise TeachError("the table's four markers are not all seen: uncover them")
+    pose = _outline(top_down(frame, table, layout, PICTURE_PX_PER_MM), board.size, layout)
+    if pose is None:
+        raise TeachError("the board's outline is not seen: lay it square to the table, "
+                         "inside the markers, nothing over its edges")  # fmt: skip
+    flat = board_calibration(table, board, pose, 0.0)
+    whole = TableLayout(width=board.size[0], height=board.size[1])
+    return table, pose, top_down(frame, flat, whole, PICTURE_PX_PER_MM)
+
+
 def teach(
     frame_bgr: object,
     board: Board,
@@ -495,16 +514,7 @@ def teach(
     frame, bad = as_bgr(frame_bgr)
     if frame is None:
         raise TeachError(f"no usable picture from the camera ({bad[0] if bad else 'none'})")
-    table = calibrate(frame, layout)
-    if table is None or len(table.markers) < 4:
-        raise TeachError("the table's four markers are not all seen: uncover them")
-    pose = _outline(top_down(frame, table, layout, PICTURE_PX_PER_MM), board.size, layout)
-    if pose is None:
-        raise TeachError("the board's outline is not seen: lay it square to the table, "
-                         "inside the markers, nothing over its edges")  # fmt: skip
-    flat = board_calibration(table, board, pose, 0.0)
-    whole = TableLayout(width=board.size[0], height=board.size[1])
-    picture = top_down(frame, flat, whole, PICTURE_PX_PER_MM)
+    table, pose, picture = lying_square(frame, board, layout)
     reading = board_calibration(table, board, pose)
     half = top_down(frame, reading, reader.reading_layout(board), reader._HALF_PX_PER_MM)
     light = reader._Light(half, board)
