@@ -45,7 +45,6 @@ import cv2
 import numpy as np
 
 from companion.vision import dice_net
-from companion.vision.dice_net import count_many
 from companion.vision.frame_checks import colourless
 from companion.vision.taught_dice import TaughtError, read_taught
 
@@ -181,7 +180,7 @@ def _redrawn_chances(
     rows = []
     for rect in rects:
         picture, where = redrawn(bgr, rect, body, pips)
-        rows.append(count_many(picture, [where]))
+        rows.append(dice_net.count_many(picture, [where]))
     return np.concatenate(rows) if rows else np.zeros((0, 7), np.float32)
 
 
@@ -248,7 +247,7 @@ class TaughtPips:
         then read both ways (`adapt`). Decided from the taught dice alone."""
         own, redrawn_own = [], []
         for die in self.dice:
-            own.append(count_many(die.picture, [die.rect])[0, die.pips])
+            own.append(dice_net.count_many(die.picture, [die.rect])[0, die.pips])
             body, pips = self._body, self._pips
             redrawn_own.append(_redrawn_chances(die.picture, [die.rect], body, pips)[0, die.pips])
         return bool(np.log(np.maximum(redrawn_own, 1e-9)).mean()

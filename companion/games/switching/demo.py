@@ -185,18 +185,18 @@ class ScriptedGame:
         camera over the demo's table. The stand-in box is first taught to the camera, in a
         folder as `companion enroll` writes it, and the game is played on its board."""
         self.table = table
+        dealt = isinstance(table.match, match.Match) and not table.match.over
+        wanted = Start(self.names, self.board.id, self.variant, self.seed)
         if not self.printed:
-            if not (isinstance(table.match, match.Match) and not table.match.over):
-                table.start(GAME_ID, Start(self.names, BOARD, self.variant, self.seed))
+            if not dealt:
+                table.start(GAME_ID, wanted)
             return Camera(replace(setup, layout=scenes.TABLE), self.board)
         with tempfile.TemporaryDirectory(prefix="switching-box-") as folder:
             taught = replace(setup, layout=standin.TABLE, catalogue=Path(folder))
             teach_standin(taught)
-            if not (isinstance(table.match, match.Match) and not table.match.over):
-                # their board is in no package: the game begins as its record, which carries it
-                wanted = Start(self.names, self.board.id, self.variant, self.seed)
-                dealt = match.new_game(wanted, self.board)
-                table.load(record.to_json(dealt.start, dealt.names, []))
+            if not dealt:  # their board is in no package: the game begins as its record
+                game = match.new_game(wanted, self.board)
+                table.load(record.to_json(game.start, game.names, []))
             return Camera.over(taught, BOARD)
 
     @property

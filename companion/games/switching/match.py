@@ -396,10 +396,14 @@ def new_game(wanted: Start, own: Board | None = None) -> Snapshot:
     or `own`, the table's box taught), the seats take the train colours in order (seat 0
     red, who begins: S-2), the variant one of rules.VARIANTS (None: the full game). A
     `Refusal` says what is wrong."""
-    boards = {**{b: b for b in BOARDS}, **({own.id: own} if own is not None else {})}
-    if wanted.option not in boards:
+    if own is not None and wanted.option == own.id:
+        played_on = own  # the table's own (its id stands before a shipped board's)
+    elif wanted.option in BOARDS:
+        played_on = load_board(wanted.option)
+    else:
+        boards = ", ".join(dict.fromkeys([*BOARDS, *([own.id] if own is not None else [])]))
         raise Refusal(
-            "request", f"there is no board {wanted.option!r}: use {', '.join(boards)}",
+            "request", f"there is no board {wanted.option!r}: use {boards}",
             key="no_board", params={"board": wanted.option},
         )  # fmt: skip
     variant = wanted.variant or "full"
@@ -419,8 +423,6 @@ def new_game(wanted: Start, own: Board | None = None) -> Snapshot:
             key="players_count", params={"n": n},
         )  # fmt: skip
     colours = rules.COLOURS[:n]
-    chosen = boards[wanted.option]
-    played_on = chosen if isinstance(chosen, Board) else load_board(chosen)
     start = rules.deal(played_on, colours, rules.VARIANTS[variant])
     return Snapshot(tuple(wanted.names), start, variant=variant)
 
