@@ -49,10 +49,24 @@ def run_with(tmp_path: Path, catalogue: Path) -> int:
 def test_an_enrolled_deck_that_cannot_be_read_stops_run_naming_the_key(
     tmp_path: Path, capsys
 ) -> None:
-    (tmp_path / "deck").mkdir()  # a folder with no catalogue in it
+    (tmp_path / "deck").mkdir()
+    (tmp_path / "deck" / "catalogue.json").write_text('{"format": "caboose-catalogue/1", ')
     assert run_with(tmp_path, tmp_path / "deck") == 2
     said = capsys.readouterr().err
     assert "table.catalogue" in said and "Traceback" not in said
+
+
+def test_a_catalogue_folder_still_empty_starts_run_with_our_pieces_read(
+    tmp_path: Path, caplog
+) -> None:
+    """The setup page teaches a box into the configured folder, so the family names it
+    before anything is in it: the service starts, reads our printed cards meanwhile, and
+    the log says why."""
+    (tmp_path / "deck").mkdir()
+    assert run_with(tmp_path, tmp_path / "deck") == 0
+    assert "is empty: every game reads its printed pieces" in caplog.text
+    setup = CameraSetup(TableLayout(), FRAME_SIZE, catalogue=tmp_path / "deck")
+    assert default().camera.watcher(setup, "loose-caboose").reader.vision.catalogue is None
 
 
 def test_a_box_taught_for_another_game_starts_run_with_our_cards_read(

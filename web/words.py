@@ -585,7 +585,7 @@ TEACH_BOARD: dict[str, dict[str, str]] = {
         "box with it ({problem}). Lay it as the help says and look again.",
         "board_not_written": "Nothing was saved: the folder could not be written ({problem}).",
         "board_saved": "Your board is taught and saved in {folder}, the configured "
-        "catalogue folder: the companion plays on it from its next start.",
+        "catalogue folder: start a new game and choose it.",
         "refusal_board_size": "Give the board's width and height in mm, from 100 to 3000.",
         "refusal_board_object": "The board to save is a board file: look at the board again.",
         "refusal_board_unseen": "The board's outline is not seen: lay it square to the table, "
@@ -648,7 +648,7 @@ TEACH_BOARD: dict[str, dict[str, str]] = {
         "tu caja con él ({problem}). Colócalo como dice la ayuda y vuelve a mirarlo.",
         "board_not_written": "No se guardó nada: no se pudo escribir la carpeta ({problem}).",
         "board_saved": "Tu tablero está enseñado y guardado en {folder}, la carpeta del "
-        "catálogo de la configuración: el acompañante juega en él desde su próximo arranque.",
+        "catálogo de la configuración: empieza una partida nueva y elígelo.",
         "refusal_board_size": "Indica el ancho y el alto del tablero en mm, de 100 a 3000.",
         "refusal_board_object": "El tablero que se guarda es un archivo de tablero: vuelve a "
         "mirar el tablero.",

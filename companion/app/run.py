@@ -167,11 +167,16 @@ def _watchers(config: Config) -> Callable[[Game], Watcher | None]:
     the folder holds of its own pieces, and its printed ones when it holds none); None (the
     page referees it, and the log says so) if the camera does not follow that game. A
     folder that is not one, or what it teaches a game and cannot be read, stops the
-    service before it starts, naming the game."""
+    service before it starts, naming the game; one still empty (the setup page teaches a
+    box into it) is only logged."""
     table, tracker = config.table, config.tracker
     if table.catalogue is not None and not table.catalogue.is_dir():
         raise ConfigError(f"table.catalogue: {table.catalogue} is no folder: give the folder "
                           "`companion enroll` wrote the box into, or teach it there")  # fmt: skip
+    if table.catalogue is not None and not any(table.catalogue.iterdir()):
+        log.warning("table.catalogue: %s is empty: every game reads its printed pieces until "
+                    "a box is taught into it (the setup page, or companion enroll)",
+                    table.catalogue)  # fmt: skip
     setup = CameraSetup(
         layout=TableLayout(table.width, table.height, table.marker_mm, table.inset_mm),
         frame_size=config.camera.frame_size,

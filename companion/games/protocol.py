@@ -272,11 +272,15 @@ def teaches_others(folder: Path, formats: Collection[str]) -> bool:
     """Whether an enrolled folder (`CameraSetup.catalogue`) teaches other games' pieces
     only: the formats of its index files (each JSON file's `format`) are all outside
     `formats`, a game's own. One folder is named for the whole table, so a family that
-    taught one game's box still plays the others with their printed pieces; a folder of
-    no readable index file (empty, damaged) is not another game's, and the game says what
-    is wrong with it."""
+    taught one game's box still plays the others with their printed pieces. A folder still
+    empty teaches none (it is named so that the setup page can teach a box into it: every
+    game reads its printed pieces meanwhile); one whose index files cannot be read is not
+    another game's, and the game says what is wrong with it."""
+    indexes = list(Path(folder).glob("*.json"))
+    if not indexes:
+        return True
     found = set()
-    for index in Path(folder).glob("*.json"):
+    for index in indexes:
         try:
             doc = json.loads(index.read_text(encoding="utf-8"))
         except (OSError, ValueError):

@@ -197,3 +197,61 @@ def test_the_setup_check_of_a_taught_box_looks_for_the_tables_markers_not_ours(
     camera = replace(synthetic.Camera.preset("easy"), frame_size=FRAME_SIZE)
     report = check_setup(synthetic.render(lesson.scene, 2, camera), setup, game(GAME_ID), "ours")
     assert report.ready, report.first_fix
+
+
+def box_frame(board, roll: tuple[str, int, int] | None) -> np.ndarray:
+    """The stand-in box's board at its start, lying somewhere on its table, with `roll`."""
+    position = rules.deal(board, rules.COLOURS[:2], rules.VARIANTS["full"])
+    pose = standin.random_pose(board, np.random.default_rng(5))
+    scene = standin.table_scene(board, pose, position.layout, (), roll, np.random.default_rng(1))
+    return synthetic.render(scene, 4, replace(synthetic.Camera.preset("easy"),
+                                              frame_size=FRAME_SIZE))  # fmt: skip
+
+
+def test_a_box_taught_while_the_service_runs_is_offered_and_read_at_once(tmp_path: Path) -> None:
+    """The setup page teaches the box into the configured folder while the companion runs:
+    the start form offers its board straight away, and a game started on it is read on it,
+    with no restart."""
+    folder = tmp_path / "box"
+    folder.mkdir()
+    service = Service(load(box_config(tmp_path, folder)), SyntheticFrames(3), MockFactory())
+    try:
+        teach_standin(CameraSetup(standin.TABLE, FRAME_SIZE, catalogue=folder))
+        table = service.table
+        offered = game(GAME_ID).own_options(table.setting)
+        assert [o.id for o in offered] == ["standin"]
+        table.start(GAME_ID, Start(("Ana", "Ben"), "standin", None))
+        board = table.match.hint().board
+        for _ in range(3):
+            service.step(box_frame(board, None))
+        for _ in range(3):
+            service.step(box_frame(board, ("cyan", 2, 5)))
+        assert table.match.hint().roll in (rules.Roll("cyan", 2, 5), rules.Roll("cyan", 5, 2))
+    finally:
+        service.close()
+
+
+def test_a_game_resumed_where_its_box_is_not_taught_says_so_in_words(tmp_path: Path) -> None:
+    """A game on the family's own board resumes from its record, but the folder no longer
+    holds that box: the camera says what to do, and reads nothing as a move."""
+    folder = tmp_path / "box"
+    teach_standin(CameraSetup(standin.TABLE, FRAME_SIZE, catalogue=folder))
+    service = Service(load(box_config(tmp_path, folder)), SyntheticFrames(3), MockFactory())
+    service.table.start(GAME_ID, Start(("Ana", "Ben"), "standin", None))
+    board = service.table.match.hint().board
+    service.close()
+    for path in folder.iterdir():  # the box taught elsewhere, or its folder emptied
+        path.unlink()
+    service = Service(load(box_config(tmp_path, folder)), SyntheticFrames(3), MockFactory())
+    try:
+        table = service.table
+        assert table.match.hint().board == board  # resumed on the board its record keeps
+        for _ in range(3):
+            service.step(box_frame(board, ("cyan", 2, 5)))
+        assert table.match.hint().roll is None
+        for lang, words in (("en", "teach this board again"), ("es", "vuelve a enseñar")):
+            camera = table.view(lang)["session"]["camera"]
+            assert [said["key"] for said in camera] == ["box_untaught"]
+            assert words in camera[0]["said"]
+    finally:
+        service.close()

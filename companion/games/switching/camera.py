@@ -44,6 +44,9 @@ _IN_PLAY = {"spaces_unseen", "panels_unsure", "dice_unsure"}
 
 Dice = tuple[str | None, tuple[int, int]]
 
+_BOX_UNTAUGHT = ("the box taught at this table is not the one this game is played on: teach "
+                 "this board again in “Set up the table”, or start a new game")  # fmt: skip
+
 
 def board_seen(seen: SeenBoard) -> BoardSeen | None:
     """The board as the game compares it, when every panel and every space was read surely
@@ -100,7 +103,7 @@ class Camera:
         lie still and read, and whether they have been off the table (or unread) for as
         many frames."""
         played = getattr(hint, "board", None)  # the game's (a Snapshot's), once one is played
-        if isinstance(played, Board) and played.id != self.board.id:
+        if isinstance(played, Board) and played is not self.board and played != self.board:
             self._look_for(played)
         if frame is not None and (self.gate.changed(frame) or self.last is None):
             self.last = self._read(frame)  # a frame the gate finds unchanged: as None
@@ -120,13 +123,27 @@ class Camera:
         return [Seen(news, dice if steady_dice else None, steady_dice and dice is None, camera)]
 
     def _look_for(self, board: Board) -> None:
-        """Read `board` from now on, the game's: the taught box's when it is its board, else
-        ours printed (a game on our board at a table with a taught box), found again."""
+        """Read `board` from now on, the game's, found again: ours printed (a game on our
+        board at a table with a taught box), or a family's own through the box taught for
+        it. That box is read from the folder again when it is not the one held: the setup
+        page may have taught it (or taught it anew) since the service started, and the
+        start form offers it at once, so a game started on it is read on it."""
         self.board, self.calibration, self.found, self.last = board, None, None, None
         self.boards, self.dice, self.still = [], [], None
+        folder = self.setup.catalogue
+        if board.ours or (self.box is not None and self.box.board == board):
+            return
+        if folder is not None and is_box(folder):
+            try:
+                self.box = TaughtBox.load(Path(folder))
+            except ValueError:  # taught again badly since: said as a box not this game's
+                self.box = None
 
     def _read(self, frame: Any) -> tuple[BoardSeen | None, Dice | None, tuple[Said, ...]]:
-        box = self.box if self.box is not None and self.box.board.id == self.board.id else None
+        if not self.board.ours and (self.box is None or self.box.board != self.board):
+            self.reading = None
+            return None, None, (Said("box_untaught", _BOX_UNTAUGHT),)
+        box = None if self.board.ours else self.box
         if box is not None:
             seen, self.found = read_taught(frame, box, self.setup.layout, self.found)
         else:

@@ -193,6 +193,8 @@ TEXT: dict[str, dict[str, str]] = {
         "session_no_colour": "the picture has no colour, and the panels, trains and dice are "
         "told by their colour: switch the camera's colour on or use a colour camera",
         "session_glare": "a reflection hides part of the table: move the lamp or tilt the camera",
+        "session_box_untaught": "the box taught at this table is not the one this game is "
+        "played on: teach this board again in “Set up the table”, or start a new game",
     },
     "es": {
         "game_name": "Cambio de vías",
@@ -356,6 +358,9 @@ TEXT: dict[str, dict[str, str]] = {
         "session_no_colour": "la imagen no tiene color, y los paneles, los trenes y los dados "
         "se distinguen por su color: activa el color de la cámara o usa una cámara en color",
         "session_glare": "un reflejo tapa parte de la mesa: mueve la lámpara o inclina la cámara",
+        "session_box_untaught": "la caja enseñada en esta mesa no es aquella con la que se "
+        "juega esta partida: vuelve a enseñar este tablero en «Preparar la mesa», o empieza "
+        "una partida nueva",
     },
 }
 
