@@ -31,7 +31,7 @@ from companion.app.cli import (
     writable_folder,
 )
 from companion.arguments import CommandLine
-from companion.games.protocol import Enrolment
+from companion.games.protocol import Enrolment, preview_path
 from hw.frames import FrameSource, FrameSourceError, open_source
 
 _TRIES = 10  # frames read for one face before asking again
@@ -106,7 +106,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--preview",
         type=_preview_file,
-        help="preview image, .png or .jpg (default FOLDER/preview.png)",
+        help="preview image, .png or .jpg (default FOLDER/preview-GAME.png, GAME the game's id)",
     )
     parser.add_argument(
         "--no-wait", action="store_true", help="do not wait for Enter: frames come in code order"
@@ -120,11 +120,11 @@ def main(argv: list[str] | None = None) -> int:
     if problem is not None:  # said before the first card, not after the last
         print(f"companion enroll: {problem}", file=sys.stderr)
         return 2
-    preview_path = args.preview or args.folder / "preview.png"
+    preview = args.preview or preview_path(args.folder, game.id)
     try:
         with open_source(args.source, _scene(game)) as source:
             pictures = enroll(
-                source, deck, wait=None if args.no_wait else input, preview_path=preview_path
+                source, deck, wait=None if args.no_wait else input, preview_path=preview
             )
     except (FrameSourceError, EnrollError) as error:
         print(f"enroll stopped: {error}", file=sys.stderr)
@@ -134,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     deck.save(pictures, args.folder)
     faces = "1 face" if len(pictures) == 1 else f"{len(pictures)} faces"
-    print(f"wrote {faces} to {args.folder}; preview in {preview_path}")
+    print(f"wrote {faces} to {args.folder}; preview in {preview}")
     return 0
 
 

@@ -290,6 +290,12 @@ def teaches_others(folder: Path, formats: Collection[str]) -> bool:
     return bool(found) and not found & set(formats)
 
 
+def preview_path(folder: Path, game_id: str) -> Path:
+    """Where what a game's box was taught is drawn for the family to look at (`companion
+    enroll`, the setup page): a file a game, since one folder holds every game's box."""
+    return Path(folder) / f"preview-{game_id}.png"
+
+
 class DemoError(RuntimeError):
     """`companion demo` could not go on: the companion stopped following the table, or
     the demo's options deal no game; the message says which."""

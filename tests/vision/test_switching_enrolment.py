@@ -51,7 +51,7 @@ def test_enroll_proposes_the_board_file_checks_it_draws_it_and_the_camera_reads_
     for space in truth.spaces:
         assert np.hypot(*np.subtract(proposal.centre(space, proposal.home),
                                      truth.centre(space, truth.home))) < 1.5  # fmt: skip
-    assert cv2.imread(str(out / "preview.png")) is not None  # the file over the picture
+    assert cv2.imread(str(out / "preview-switching.png")) is not None  # the file over the picture
     box = taught.TaughtBox.load(out)
     shown = standin.random_table(7004, hand_chance=0.0)
     seen, _ = taught.read_taught(

@@ -134,7 +134,7 @@ def test_the_corrected_board_is_taught_and_written_where_the_configuration_says(
     assert answer.json["said"] == TEACH_BOARD["en"]["board_saved"].format(folder=folder)
     box = TaughtBox.load(folder)
     assert box.board.document() == doc
-    assert (folder / "preview.png").is_file()
+    assert (folder / "preview-switching.png").is_file()
     assert (catalogue / "catalogue.json").read_text() == "{}"  # the deck left as it was
 
 

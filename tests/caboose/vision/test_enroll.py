@@ -119,7 +119,7 @@ def test_enroll_command_writes_catalogue_and_preview(tmp_path: Path, capsys) -> 
                         "--codes", ",".join(CODES), "--no-wait"])  # fmt: skip
     assert code == 0
     assert (tmp_path / "deck" / "catalogue.json").is_file()
-    assert (tmp_path / "deck" / "preview.png").is_file()
+    assert (tmp_path / "deck" / "preview-caboose.png").is_file()
     out = capsys.readouterr().out
     assert "learnt 3/c" in out
     assert f"wrote {len(CODES)} faces to" in out

@@ -136,7 +136,7 @@ def test_enroll_command_teaches_the_dice_and_token(tmp_path: Path, capsys) -> No
     assert code == 0
     out = capsys.readouterr().out
     assert "learnt die-2" in out and "learnt caboose" in out
-    for name in ("dice.json", "token.json", "die-0.png", "token.png", "preview.png"):
+    for name in ("dice.json", "token.json", "die-0.png", "token.png", "preview-caboose.png"):
         assert (tmp_path / "box" / name).is_file()
     assert not (tmp_path / "box" / "catalogue.json").exists()
     wrong = pytest.raises(enroll.EnrollError, match="1/s: no card found")

@@ -25,10 +25,11 @@ from typing import Any
 import cv2
 import numpy as np
 
-from companion.games.protocol import BoardProblem
+from companion.games.protocol import BoardProblem, preview_path
 from companion.games.switching import art
 from companion.games.switching.board import FINISH, START, Board, BoardError, parse, read
 from companion.games.switching.board import load as load_board
+from companion.games.switching.record import GAME_ID
 from companion.games.switching.scenes import TABLE
 from companion.games.switching.vision.taught import (
     PICTURE_PX_PER_MM,
@@ -231,7 +232,7 @@ class PageLesson:
     """The setup page's "teach your board" step (`BoardLesson`): the board cut out and
     proposed as `companion enroll` proposes it (fitted, or our layout scaled to its size
     where the panels are not where ours puts them), and the family's corrected file taught
-    and written as `companion enroll` writes it (the box's folder and preview.png)."""
+    and written as `companion enroll` writes it (the box's folder and its preview)."""
 
     def look(
         self, frame: Any, size: tuple[float, float], layout: TableLayout
@@ -249,7 +250,7 @@ class PageLesson:
         except TeachError as error:
             raise BoardProblem(str(error), "board_not_taught") from None
         box.save(folder)
-        cv2.imwrite(str(folder / "preview.png"), overlay(box))
+        cv2.imwrite(str(preview_path(folder, GAME_ID)), overlay(box))
 
 
 def _millimetres(text: str) -> tuple[float, float]:
