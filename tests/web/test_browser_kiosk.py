@@ -25,6 +25,7 @@ from companion.games.caboose.follow import ASKING, CONFIRM
 from companion.games.caboose.tracker import CABOOSE_MOVED
 from companion.games.caboose.words import session_words
 from companion.games.protocol import Setting
+from companion.games.said import Said
 from companion.games.switching.board import load as load_board
 from companion.games.switching.commands import Seen
 from companion.games.switching.follow import BoardSeen
@@ -450,6 +451,46 @@ def test_a_cameras_problem_is_said_big_in_spanish(browser, tmp_path):
             server.table.handle(Seen(board=BoardSeen(board.home, frozenset())))
             for page in pages:
                 page.wait_for_selector("#session-message:not(.problem)")
+    finally:
+        server.close()
+
+
+# Each move shown lies whole inside its section: a section squeezed to less than its first
+# move would be an empty frame that says nothing.
+MOVES_SHOWN = """() => {
+  const section = document.getElementById("sw-moves-section");
+  if (section.hidden) return null;
+  const box = section.getBoundingClientRect();
+  return [...section.querySelectorAll("#sw-move-list li")].map((li) => {
+    const r = li.getBoundingClientRect();
+    return r.top >= box.top - 1 && r.bottom <= box.bottom + 1 && r.height > 0;
+  });
+}"""
+
+
+def test_a_problem_to_fix_beside_a_roll_leaves_whole_moves_or_none(browser, tmp_path):
+    """What the table waits for, what the camera cannot see and a roll, all at once: the screen
+    keeps whose turn and the roll, and shows the moves that fit whole, or no moves section
+    at all, never an empty frame."""
+    server = shared.Server(Table(Store(tmp_path / "table.sqlite3"), Setting(camera=object())))
+    try:
+        body = {"game": "switching", "edition": "ours", "names": ["Ana", "Ben"], "seed": 1}
+        server.post("/api/game", body)
+        board = load_board()
+        server.table.handle(Seen(board=BoardSeen(board.home, frozenset())))
+        server.table.handle(Seen(dice=("orange", (4, 4))))
+        hidden = Said("table_markers_hidden_one", "table marker 0 not seen",
+                      (("markers", "0"), ("n", 1)))  # fmt: skip
+        wrong = BoardSeen(board.home, frozenset({("A3", "red", 1)}))
+        server.table.handle(Seen(board=wrong, camera=(hidden,)))
+        with screens(browser, server.url) as pages:
+            for page in pages:
+                page.wait_for_selector("#session:not([hidden]) #session-message")
+                page.wait_for_selector("#sw-roll [data-pips]")
+                shown = page.evaluate(MOVES_SHOWN)
+                assert shown is None or (shown and all(shown)), shown
+                fits(page)
+            shared.shot(pages[0], "kiosk-sw-4-problem-and-roll-1080p")
     finally:
         server.close()
 

@@ -478,7 +478,8 @@ function drawKiosk(v, playing) {
 // at least the smallest size the screen allows, in the drawing's own units. Then, while
 // anything overflows the screen, the lists that may be cut lose their last (oldest) item,
 // the lowest rank first, down to one item each; then, if still needed, the last item of a
-// list of rank 1 (the log) too, and its section is hidden.
+// list of rank 1 (the log), or of a list its section has no room left for, too, and its
+// section is hidden.
 function fitKiosk() {
   const least = KIOSK_MIN_TEXT * window.innerHeight;
   for (const svg of document.querySelectorAll("main svg")) {
@@ -496,10 +497,12 @@ function fitKiosk() {
     || box.scrollWidth > box.clientWidth + 1);
   const lists = [...document.querySelectorAll("[data-kiosk-cut]")]
     .sort((a, b) => Number(a.dataset.kioskCut) - Number(b.dataset.kioskCut));
+  // A list whose section is squeezed below its one item left would be an empty frame.
+  const squeezed = (l) => l.closest("section").scrollHeight > l.closest("section").clientHeight + 1;
   for (const keep of [1, 0]) {
     while (overflows()) {
       const list = lists.find((l) => l.children.length > keep && !l.closest("[hidden]")
-        && (keep || l.dataset.kioskCut === "1"));
+        && (keep || l.dataset.kioskCut === "1" || squeezed(l)));
       if (!list) break;
       list.lastElementChild.remove();
       if (!list.children.length) list.closest("section").hidden = true;
