@@ -49,6 +49,7 @@ from web.board_teach import BoardLessons, teach_board
 from web.camera import Pictures, Sights, camera
 from web.history import history
 from web.join import join
+from web.pips_teach import PipLessons, teach_pips
 from web.seats import Seats, seats
 from web.setup import Checks, SetupTools, setup
 from web.words import SHELL, advisor_says, advisor_words, page_words
@@ -61,7 +62,13 @@ PIN_HEADER = "X-Table-Pin"
 OPEN_POSTS = {"api.replay", "api.advise", "seats.join_seat"}
 # Reads that need the PIN: a hidden hand, and the camera's picture of a home (and what the
 # setup check finds in it), go only to a phone that holds it.
-PIN_READS = {"api.hand", "camera.picture", "setup.findings", "teach_board.picture"}
+PIN_READS = {
+    "api.hand",
+    "camera.picture",
+    "setup.findings",
+    "teach_board.picture",
+    "teach_pips.picture",
+}
 # Answers that name cards of a hidden hand or carry a seat's secret (their refusals too),
 # and the camera's picture: kept by no cache.
 PRIVATE = {
@@ -73,6 +80,7 @@ PRIVATE = {
     "camera.picture",
     "setup.findings",
     "teach_board.picture",
+    "teach_pips.picture",
 }
 # A game's drawing of its advice on the advisor's page, in its page folder (a game with no
 # hidden hand has none): its style and its script (web/static/advisor.js says the contract).
@@ -205,6 +213,8 @@ def create_app(
     app.register_blueprint(setup)
     app.register_blueprint(teach_board)
     app.extensions["caboose.board_lessons"] = BoardLessons()
+    app.register_blueprint(teach_pips)
+    app.extensions["caboose.pip_lessons"] = PipLessons()
     app.register_blueprint(history)
     own = {rule.rule for rule in app.url_map.iter_rules()}
     app.wsgi_app = _OldCommandPaths(app.wsgi_app, own)  # type: ignore[method-assign]
@@ -284,6 +294,7 @@ def create_app(
                 settable=sights is not None and setup_tools is not None,
                 # the games whose own board is taught on the setup page (static/teach.js)
                 board_games=" ".join(g.id for g in games.games().values() if g.teach_board),
+                pip_games=" ".join(g.id for g in games.games().values() if g.teach_pips),
             )
         )
         if request.args.get("lang") == lang:  # a language the page speaks, asked for

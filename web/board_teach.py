@@ -76,24 +76,46 @@ class BoardLessons:
         return looked
 
 
-def _lesson() -> tuple[str, BoardLesson]:
-    """The game chosen (`?game=`, else the table's) and its board lesson."""
+def chosen_game() -> games.Game:
+    """The game the table is set up for: `?game=` (the start form's choice between games),
+    else the table's."""
     wanted = request.args.get("game") or table().game.id
     try:
-        game = games.game(wanted)
+        return games.game(wanted)
     except KeyError as error:
         raise ApiError(400, "request", error.args[0], fields=["game"]) from None
+
+
+def box_folder(no_camera: str) -> BoxFolder:
+    """Where a taught box goes at this table; refused with the key `no_camera` (the
+    step's own words) where no camera watches it."""
+    tools = current_app.extensions["caboose.setup"].tools
+    box: BoxFolder | None = None if tools is None else tools.box
+    if box is None:
+        raise ApiError(404, "setup", "no camera watches this table", key=no_camera)
+    return box
+
+
+def latest_frame(waiting: str) -> np.ndarray:
+    """A copy of the camera's latest frame (the frame loop's is never written to); refused
+    with the key `waiting` (the step's own words) before the camera has given one."""
+    sights = current_app.extensions["caboose.pictures"].sights
+    sight = None if sights is None else sights()
+    if sight is None:
+        raise ApiError(503, "camera", "the camera has given no picture yet", key=waiting)
+    return np.array(sight.frame)
+
+
+def _lesson() -> tuple[str, BoardLesson]:
+    """The game chosen and its board lesson."""
+    game = chosen_game()
     if game.teach_board is None:
         raise ApiError(404, "setup", f"{game.name} has no board to teach", key="board_no_game")
     return game.id, game.teach_board
 
 
 def _box() -> BoxFolder:
-    tools = current_app.extensions["caboose.setup"].tools
-    box: BoxFolder | None = None if tools is None else tools.box
-    if box is None:
-        raise ApiError(404, "setup", "no camera watches this table", key="board_no_camera")
-    return box
+    return box_folder("board_no_camera")
 
 
 def _size(raw: Any) -> tuple[float, float]:
@@ -117,11 +139,7 @@ def look() -> ResponseReturnValue:
     size = _size(doc["size"])
     game, lesson = _lesson()
     box = _box()
-    sights = current_app.extensions["caboose.pictures"].sights
-    sight = None if sights is None else sights()
-    if sight is None:
-        raise ApiError(503, "camera", "the camera has given no picture yet", key="board_waiting")
-    frame = np.array(sight.frame)  # a copy: the frame loop's frame is never written to
+    frame = latest_frame("board_waiting")
     seen = lesson.look(frame, size, box.layout)
     if seen is None:
         raise ApiError(409, "setup", "the board's outline is not seen", key="board_unseen")

@@ -244,7 +244,8 @@ def pick(requested: str | None, accept: str | None) -> str:
 def page_words(game: Game, lang: str) -> dict[str, str]:
     """Every word the page says in `lang` with `game` at the table: the shell's, then the
     game's (a test keeps the two apart, so neither hides a word of the other)."""
-    return SHELL[lang] | JOIN[lang] | SETUP[lang] | TEACH_BOARD[lang] | dict(game.words(lang))
+    return (SHELL[lang] | JOIN[lang] | SETUP[lang] | TEACH_BOARD[lang] | TEACH_PIPS[lang]
+            | dict(game.words(lang)))  # fmt: skip
 
 
 def named_game(game: Game, lang: str, setting: Setting | None = None) -> dict[str, Any]:
@@ -670,6 +671,83 @@ TEACH_BOARD: dict[str, dict[str, str]] = {
 def setup_said(lang: str, key: str, **params: object) -> str:
     """A word of setting up the table in `lang`, its parameters filled in."""
     return SETUP[pick(lang, None)][key].format(**params)
+
+
+# The setup page's "teach your own dice" step (static/teach_pips.js, web/pips_teach.py),
+# for a game whose camera reads the family's own pip dice; in both languages, the same keys.
+TEACH_PIPS: dict[str, dict[str, str]] = {
+    "en": {
+        "pips_title": "Teach your own dice to the camera",
+        "pips_help": "Playing with dice of your own, with pips? Lay one of them alone on the "
+        "table, inside the four markers, showing each number in turn, and look each time, so "
+        "that the camera learns what your dice look like.",
+        "pips_face_one": "Showing 1 pip",
+        "pips_face": "Showing {n} pips",
+        "pips_look": "Look",
+        "pips_looking": "Looking at the die…",
+        "pips_learnt": "Learnt: the die showing {n} pips.",
+        "pips_learnt_one": "Learnt: the die showing 1 pip.",
+        "pips_progress": "{done} of 6 faces learnt.",
+        "pips_save": "Save these dice",
+        "pips_saved": "Your dice are taught and saved in {folder}, the configured catalogue "
+        "folder: the camera reads them from the companion's next start.",
+        "pips_not_written": "Nothing was saved: the folder could not be written ({problem}).",
+        "refusal_pips_markers": "The table's four markers are not all seen: uncover them and "
+        "look again.",
+        "refusal_pips_many": "{n} dice are seen: lay only one die on the table, alone, and "
+        "look again.",
+        "refusal_pips_none": "No die is seen: lay one of your dice alone on the table, inside "
+        "the markers, and look again.",
+        "refusal_pips_face": "Choose a face from 1 to 6 pips.",
+        "refusal_pips_unfinished": "Show every face from 1 to 6 first (still to show: {missing}).",
+        "refusal_pips_no_game": "This game does not read dice with pips.",
+        "refusal_pips_no_camera": "No camera watches this table, so there is no die to look at.",
+        "refusal_pips_no_folder": "The configuration names no catalogue folder to save the "
+        "dice in: set table.catalogue in it, then start the companion again.",
+        "refusal_pips_waiting": "The camera has not given a picture yet: look again in a moment.",
+    },
+    "es": {
+        "pips_title": "Enseña tus propios dados a la cámara",
+        "pips_help": "¿Jugáis con dados vuestros, de puntos? Pon uno solo en la mesa, dentro "
+        "de los cuatro marcadores, mostrando cada número por turno, y míralo cada vez, para "
+        "que la cámara aprenda cómo son tus dados.",
+        "pips_face_one": "Mostrando 1 punto",
+        "pips_face": "Mostrando {n} puntos",
+        "pips_look": "Mirar",
+        "pips_looking": "Mirando el dado…",
+        "pips_learnt": "Aprendido: el dado mostrando {n} puntos.",
+        "pips_learnt_one": "Aprendido: el dado mostrando 1 punto.",
+        "pips_progress": "{done} de 6 caras aprendidas.",
+        "pips_save": "Guardar estos dados",
+        "pips_saved": "Tus dados están enseñados y guardados en {folder}, la carpeta del "
+        "catálogo de la configuración: la cámara los lee desde el próximo arranque del "
+        "acompañante.",
+        "pips_not_written": "No se guardó nada: no se pudo escribir la carpeta ({problem}).",
+        "refusal_pips_markers": "No se ven los cuatro marcadores de la mesa: destápalos y "
+        "vuelve a mirar.",
+        "refusal_pips_many": "Se ven {n} dados: deja en la mesa un solo dado, aparte, y vuelve "
+        "a mirar.",
+        "refusal_pips_none": "No se ve ningún dado: pon uno de tus dados solo en la mesa, "
+        "dentro de los marcadores, y vuelve a mirar.",
+        "refusal_pips_face": "Elige una cara de 1 a 6 puntos.",
+        "refusal_pips_unfinished": "Muestra primero cada cara de 1 a 6 (falta mostrar: {missing}).",
+        "refusal_pips_no_game": "Este juego no lee dados de puntos.",
+        "refusal_pips_no_camera": "Ninguna cámara vigila esta mesa, así que no hay dado que mirar.",
+        "refusal_pips_no_folder": "La configuración no indica ninguna carpeta de catálogo "
+        "donde guardar los dados: pon table.catalogue en ella y vuelve a arrancar el "
+        "acompañante.",
+        "refusal_pips_waiting": "La cámara aún no ha dado ninguna imagen: vuelve a mirar en "
+        "un momento.",
+    },
+}
+
+
+def pips_said(lang: str, key: str, **params: object) -> str:
+    """A word of teaching pip dice in `lang`, its parameters filled in (`_one` for one)."""
+    words = TEACH_PIPS[pick(lang, None)]
+    if params.get("n") == 1 and f"{key}_one" in words:
+        key = f"{key}_one"
+    return words[key].format(**params)
 
 
 def teach_said(lang: str, key: str, **params: object) -> str:

@@ -413,6 +413,18 @@ class BoardLesson(Protocol):
     def save(self, frame: Any, doc: Any, layout: Any, folder: Path) -> None: ...
 
 
+class PipLesson(Protocol):
+    """A game whose camera reads the family's own pip dice, taught from the setup page
+    (web/pips_teach.py) as `companion enroll --codes pips` teaches them: `learn` cuts the
+    one die lying alone among the table's `layout` markers out of a frame (its picture, or
+    a `Said` saying why not: no die, more than one, the markers unseen); `save` writes the
+    faces learnt (pips -> picture) into the folder (OSError when it cannot)."""
+
+    def learn(self, frame: Any, layout: Any) -> tuple[Any, Any]: ...
+
+    def save(self, learnt: Mapping[int, Any], folder: Path) -> None: ...
+
+
 @dataclass(frozen=True)
 class Sight:
     """The latest camera frame as the frame loop keeps it for the page to look at: the frame
@@ -485,6 +497,7 @@ class Game:
     # ValueError says why a face asked for is none of the game's
     enroll: Callable[[argparse.Namespace], Enrolment] | None = None
     teach_board: BoardLesson | None = None  # its own board taught on the setup page
+    teach_pips: PipLesson | None = None  # the family's own pip dice taught on the setup page
     eval_vision: Callable[[list[str]], int] | None = None  # `companion eval-vision ARGS`
     printables: Printables | None = None  # `companion print GAME`: its pieces at true size
     # --- the private advisor (`POST /api/advise`): (match, seat, hand, lang) -> what each

@@ -159,6 +159,8 @@ SHELL_POSTS = {
     "setup/save",
     "setup/board",
     "setup/board/save",
+    "setup/pips",
+    "setup/pips/save",
     "players/<number>/rename",
     "players/<number>/merge",
 }
@@ -199,6 +201,8 @@ ROUTES = [
         {"size": takes("list", wrong=([], [560], [99, 560], [560, 3001], [560, "x"], [True, 560]))},
     ),
     Route(None, "setup/board/save", {"board": {}}, {"board": takes("object")}),
+    Route(None, "setup/pips", {"pips": 1}, {"pips": takes("int", wrong=(0, 7, -1))}),
+    Route(None, "setup/pips/save", {}, {}),
     Route("caboose", "pass", {"seat": 0, "order": ["1"]}, {"seat": SEAT, "order": ORDER}),
     Route(
         "caboose",

@@ -17,13 +17,15 @@ from companion.games import default
 from companion.games.caboose.follow_messages import MESSAGES
 from companion.games.caboose.words import SESSION, TEXT
 from companion.games.protocol import LANGUAGES
-from web.words import JOIN, SETUP, SHELL, TEACH_BOARD, pick
+from web.words import JOIN, SETUP, SHELL, TEACH_BOARD, TEACH_PIPS, pick
 
 ROOT = Path(__file__).resolve().parents[2]
 SHELL_PAGE = (
     ROOT / "web/templates/index.html",
     ROOT / "web/static/shell.js",
     ROOT / "web/static/history.js",
+    ROOT / "web/static/teach.js",
+    ROOT / "web/static/teach_pips.js",
 )
 CABOOSE_PAGE = (
     ROOT / "companion/games/caboose/page/table.html",
@@ -60,7 +62,7 @@ def test_the_shell_and_the_game_keep_their_words_apart():
 def test_every_word_the_shell_uses_is_the_shells(lang):
     used = words_used(SHELL_PAGE)
     assert {"pin", "pin_ok", "pin_wait", "no_answer", "watch_turn", "start_button"} <= used
-    shells = set(SHELL[lang]) | set(SETUP[lang]) | set(TEACH_BOARD[lang])  # the setup view
+    shells = set(SHELL[lang]) | set(SETUP[lang]) | set(TEACH_BOARD[lang]) | set(TEACH_PIPS[lang])
     assert used <= shells, used - shells
 
 
@@ -88,9 +90,8 @@ def test_the_api_and_the_page_give_the_shells_and_the_games_words(client, lang):
     the game being played's (before any game: the default game's)."""
     answer = client.get(f"/api/text?lang={lang}").json
     assert answer["lang"] == lang
-    assert answer["text"] == SHELL[lang] | JOIN[lang] | SETUP[lang] | TEACH_BOARD[lang] | dict(
-        default().words(lang)
-    )
+    shell = SHELL[lang] | JOIN[lang] | SETUP[lang] | TEACH_BOARD[lang] | TEACH_PIPS[lang]
+    assert answer["text"] == shell | dict(default().words(lang))
     assert words_used(SHELL_PAGE) | words_used(CABOOSE_PAGE) <= set(answer["text"])
     page = client.get(f"/?lang={lang}").get_data(as_text=True)
     (embedded,) = re.findall(r'data-text="([^"]*)"', page)

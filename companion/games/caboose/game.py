@@ -91,6 +91,7 @@ GAME = Game(
     add_arguments=commandline.add_arguments,
     demo=demo.from_args,
     enroll=enrolment.enrolment,
+    teach_pips=enrolment.PipLesson(),
     eval_vision=eval_vision.main,
     advise=advise.advise,
     refusal_words=refusal_words,

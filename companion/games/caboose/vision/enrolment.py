@@ -18,7 +18,7 @@ companion/app/enroll.py.
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import cv2
@@ -32,8 +32,10 @@ from companion.games.caboose.vision.card_outlines import card_poses
 from companion.games.caboose.vision.catalogue import TEMPLATE_PX, Catalogue, normalise
 from companion.games.caboose.vision.observation import VisionConfig
 from companion.games.caboose.vision.off_the_cards import off_the_known
+from companion.games.said import Said
 from companion.vision.calibrate import calibrate, top_down
 from companion.vision.dice import find_dice, look_at, read_dice
+from companion.vision.table import TableLayout
 from companion.vision.taught_dice import PX_PER_MM, TaughtDice, upright
 from companion.vision.taught_pips import TaughtDie, TaughtPips
 from companion.vision.unlike_table import unlike_table
@@ -119,26 +121,26 @@ def learn_piece(
     return picture, None
 
 
-def learn_pip_die(frame: np.ndarray, config: VisionConfig) -> tuple[np.ndarray, str | None]:
+def learn_pip_die(frame: np.ndarray, config: VisionConfig) -> tuple[np.ndarray, Said | None]:
     """The one pip die lying alone on the table in `frame` as the table's dice reader finds
     and sees it (dice.find_dice, read_dice, look_at: a dark die on dark wood is no piece
     unlike the table, yet the reader finds it): its crop of the original frame (BGRA,
     CROP_SIDE square at CROP_PX_PER_MM) with the rectangle it found the die in filled in
-    alpha, or why not."""
+    alpha, or why not (a `Said`: the setup page says it in its words)."""
     calibration = calibrate(frame, config.layout)
     if calibration is None or len(calibration.markers) < 4:
-        return np.empty(0), "the four table markers are not all in view"
+        return np.empty(0), Said("pips_markers", "the four table markers are not all in view")
     k = config.px_per_mm
     top = top_down(frame, calibration, config.layout, k)
     half = cv2.resize(top, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
     spots, faint = find_dice(half, off_the_known(top.shape[:2], config, [], None), k / 2)
     found = read_dice(frame, calibration, spots, faint)
-    if len(found) != 1:
-        many = f"{len(found)} dice found: lay only one" if found else "no die found: lay one"
-        return np.empty(0), f"{many} pip die alone on the table"
-    look = look_at(frame, calibration, found[0].x, found[0].y)
+    look = look_at(frame, calibration, found[0].x, found[0].y) if len(found) == 1 else None
+    if len(found) > 1:
+        return np.empty(0), Said("pips_many", f"{len(found)} dice found: lay only one pip die "
+                                 "alone on the table", (("n", len(found)),))  # fmt: skip
     if look is None:
-        return np.empty(0), "no die found: lay one pip die alone on the table"
+        return np.empty(0), Said("pips_none", "no die found: lay one pip die alone on the table")
     outline = np.zeros(look.crop.shape[:2], np.uint8)
     cv2.fillConvexPoly(outline, cv2.boxPoints(look.rect).round().astype(np.int32), 255)
     return np.dstack([look.crop, outline]), None
@@ -208,7 +210,8 @@ class Deck:
         if die_wheels(face) is not None:
             return learn_piece(frame, self.config, "one die", (8.0, 30.0))
         if pip_count(face) is not None:
-            return learn_pip_die(frame, self.config)
+            picture, said = learn_pip_die(frame, self.config)
+            return picture, None if said is None else said.text
         return learn_card(frame, self.config)
 
     def preview(self, faces: Sequence[str], pictures: Sequence[np.ndarray]) -> np.ndarray:
@@ -235,6 +238,18 @@ class Deck:
         ]
         if pips:
             TaughtPips(pips).save(folder)
+
+
+class PipLesson:
+    """The family's own pip dice taught from the setup page (`companion.games.protocol.
+    PipLesson`), as `companion enroll --codes pips` teaches them: each face of one die laid
+    alone in turn, then written into the table's folder as `pips.json`."""
+
+    def learn(self, frame: np.ndarray, layout: TableLayout) -> tuple[np.ndarray, Said | None]:
+        return learn_pip_die(frame, VisionConfig(layout))
+
+    def save(self, learnt: Mapping[int, np.ndarray], folder: Path) -> None:
+        TaughtPips([_taught_die(pips, learnt[pips]) for pips in sorted(learnt)]).save(folder)
 
 
 def _taught_die(pips: int, picture: np.ndarray) -> TaughtDie:

@@ -1,0 +1,80 @@
+// The family's own pip dice taught from the PIN holder's phone (web/pips_teach.py): while
+// the table is set up for a game whose camera reads them (index.html's #pips-teach names
+// them), one die is laid alone on the table showing each face in turn and looked at; the
+// die as the camera cut it out shows beside its face, and Save writes the six into the
+// table's folder. Never on the screen beside the table (the page does not load this script
+// there). Uses the shell's `t`, `h`, `pin`, `refusal`, and teach.js's `boardGame` (the game
+// the table is set up for) and `boardPost` (a POST with the PIN, for that game).
+"use strict";
+
+const pipUrls = {};  // face -> the object URL of its picture, once learnt
+
+function faceName(n) {
+  return n === 1 ? t("pips_face_one") : t("pips_face", { n });
+}
+
+function drawPipFaces(learnt) {
+  const list = document.getElementById("pips-faces");
+  list.replaceChildren(...[1, 2, 3, 4, 5, 6].map((n) => h("li", { "data-pips": n },
+    pipUrls[n] ? h("img", { src: pipUrls[n], alt: faceName(n), class: "pips-die" })
+      : h("span", { class: "pips-die empty" }, String(n)),
+    h("span", { class: "pips-name" }, faceName(n)),
+    h("button", { type: "button", onclick: () => lookAtDie(n) }, t("pips_look")))));
+  document.getElementById("pips-progress").textContent = t("pips_progress", { done: learnt.length });
+}
+
+async function lookAtDie(n) {
+  const said = document.getElementById("pips-said");
+  said.textContent = t("pips_looking");
+  said.className = "";
+  try {
+    const [response, answer] = await boardPost("/api/setup/pips", { pips: n });
+    if (!response.ok) {
+      said.textContent = refusal(answer.error || {});
+      said.className = "bad";
+      return;
+    }
+    const game = encodeURIComponent(boardGame());
+    const picture = await fetch(`/api/setup/pips/${n}.jpg?game=${game}`,
+      { headers: { "X-Table-Pin": pin }, cache: "no-store" });
+    if (picture.ok) {
+      if (pipUrls[n]) URL.revokeObjectURL(pipUrls[n]);
+      pipUrls[n] = URL.createObjectURL(await picture.blob());
+    }
+    said.textContent = answer.said;
+    drawPipFaces(answer.learnt);
+  } catch {
+    said.textContent = t("no_answer");
+  }
+}
+
+async function savePips() {
+  const line = document.getElementById("pips-saved");
+  line.textContent = "…";
+  try {
+    const [response, answer] = await boardPost("/api/setup/pips/save", {});
+    line.textContent = response.ok ? answer.said : refusal(answer.error || {});
+    line.className = response.ok ? "ok" : "bad";
+  } catch {
+    line.textContent = t("no_answer");
+  }
+}
+
+// The step is shown while the table is set up for a game whose camera reads pip dice.
+function showPipStep() {
+  const step = document.getElementById("pips-teach");
+  step.hidden = !pin || !step.dataset.games.split(" ").includes(boardGame());
+}
+
+function setupPipStep() {
+  document.getElementById("pips-save").addEventListener("click", savePips);
+  const choice = document.getElementById("game");
+  if (choice) choice.addEventListener("change", showPipStep);
+  document.addEventListener("pin-state", showPipStep);
+  document.addEventListener("table-drawn", showPipStep);
+  document.getElementById("setup-open").addEventListener("click", showPipStep);
+  drawPipFaces([]);
+  showPipStep();
+}
+
+document.addEventListener("DOMContentLoaded", setupPipStep);
