@@ -611,7 +611,7 @@ TEACH_BOARD: dict[str, dict[str, str]] = {
         "board_finish_last": "A Finish is a track's last space: choose the last space of a track.",
         "board_panel_end": "A panel's piece ends at its slot's edge or a dead end: it has no "
         "Start or Finish.",
-        "board_last_space": "A track or piece keeps at least one space.",
+        "board_last_space": "A track keeps at least two spaces, a panel's piece one.",
         "board_save": "Check and save the board",
         "board_key": "Green: Start. Red: Finish. Black bar: dead end. Dashed line: joins a "
         "slot's edge. Yellow: chosen.",
@@ -726,7 +726,7 @@ TEACH_BOARD: dict[str, dict[str, str]] = {
         "casilla de una vía.",
         "board_panel_end": "La pieza de un panel acaba en el borde de su hueco o en una vía "
         "muerta: no tiene Salida ni Meta.",
-        "board_last_space": "Una vía o una pieza conserva al menos una casilla.",
+        "board_last_space": "Una vía conserva al menos dos casillas, y la pieza de un panel una.",
         "board_save": "Comprobar y guardar el tablero",
         "board_key": "Verde: Salida. Rojo: Meta. Barra negra: vía muerta. Línea discontinua: "
         "se une al borde de un hueco. Amarillo: elegida.",

@@ -173,6 +173,23 @@ def test_spanish_phone_and_the_kiosk_never_shows_the_board(browser, tmp_path):  
         _look(page, "es")
         assert page.locator("#board-look").inner_text() == TEACH_BOARD["es"]["board_look"]
         _shot(page, "board-teach-phone-es")
+        # the slots, and a new track being tapped, in Spanish words
+        words = TEACH_BOARD["es"]
+        page.click("#board-modes [data-mode=slots]")
+        nw = _board(page)["slots"]["at"]["NW"]
+        _tap(page, (nw[0] + 20, nw[1] + 20))  # the top left slot
+        assert page.locator("#board-chosen").inner_text() == words["board_slot_chosen"].format(
+            slot=words["board_slot"].format(number=1), holds=words["board_panel_purple"]
+        )
+        assert page.locator(".board-slot-name").all_text_contents() == ["1", "2", "3", "4"]
+        _shot(page, "board-teach-phone-es-slots")
+        page.click("#board-new-track")
+        for x in (40, 80):
+            _tap(page, (x, 100))
+        assert page.locator("#board-chosen").inner_text() == words["board_building_track"].format(
+            number=9, count=2
+        )
+        _shot(page, "board-teach-phone-es-track")
         assert not errors
         asked: list[str] = []
         for lang in ("en", "es"):
@@ -244,6 +261,16 @@ def test_the_family_adds_a_track_edits_a_slot_and_a_panel_and_saves_them(browser
             "id": "I", "from": "start", "to": "finish", "spaces": []
         }  # fmt: skip
         assert page.locator(".board-space.start").count() == 5
+        # its middle space removed; then its first refused (a track keeps two), the removal undone
+        _tap(page, (80, 100))
+        page.click("#board-remove")
+        _tap(page, (40, 100))
+        two = _board(page)
+        page.click("#board-remove")
+        assert said.inner_text() == words["board_last_space"]
+        assert _board(page) == two
+        page.click("#board-undo")
+        assert [s[0] for s in _board(page)["tracks"][-1]["spaces"]] == ["I1", "I2", "I3"]
         _shot(page, "board-teach-phone-en-track")
         # the empty slot chosen: moved off the board (refused), then nudged onto the board's
         page.click("#board-modes [data-mode=slots]")

@@ -146,7 +146,7 @@ function drawBoard() {
       const classes = ["board-space", spaceKind(chain, index), isChosen(chain, index) ? "chosen" : ""];
       if (marked.includes(space[0])) parts.push(s("circle", { cx: x, cy: y, r: r * 1.7, class: "board-marked" }));
       parts.push(s("circle", { cx: x, cy: y, r, class: classes.join(" ") }));
-      if (numbered) parts.push(s("text", { x: x + r * 1.1, y: y - r * 0.6, "font-size": r * 1.8, class: "board-name" }, String(index + 1)));
+      if (numbered) parts.push(s("text", { x: x + r * 1.1, y: y - r * 0.6, "font-size": r * 2.4, class: "board-name" }, String(index + 1)));
     });
     for (const [end, index] of [["from", 0], ["to", chain.spaces.length - 1]]) {
       const [x, y] = where(chain, chain.spaces[index]);
@@ -162,7 +162,7 @@ function drawBoard() {
     parts.push(s("polyline", { points: points.map((p) => p.join(",")).join(" "), class: "board-line building" }));
     points.forEach(([x, y], index) => {
       parts.push(s("circle", { cx: x, cy: y, r, class: "board-space building" }));
-      parts.push(s("text", { x: x + r * 1.1, y: y - r * 0.6, "font-size": r * 1.8, class: "board-name" }, String(index + 1)));
+      parts.push(s("text", { x: x + r * 1.1, y: y - r * 0.6, "font-size": r * 2.4, class: "board-name" }, String(index + 1)));
     });
   }
   svg.replaceChildren(...parts, ...labels);
@@ -356,9 +356,11 @@ function joinAt(here, fingerMm) {
   drawBoard();
 }
 
+// The chosen space removed: a track keeps two spaces, as a new one has (its order shows),
+// a piece one.
 function removeSpace() {
   const chain = chosenChain();
-  if (chain.spaces.length === 1) return boardSay("board_last_space");
+  if (chain.spaces.length <= (chain.key.track === undefined ? 1 : 2)) return boardSay("board_last_space");
   remember();
   chain.spaces.splice(chosen.index, 1);
   chosen = null;
