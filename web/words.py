@@ -593,6 +593,13 @@ TEACH_BOARD: dict[str, dict[str, str]] = {
         "board_here_orange": "Orange panel here",
         "board_here_empty": "Empty here",
         "board_add_piece": "Add a piece to its panel",
+        "board_slot_width": "Slots' width, mm",
+        "board_slot_height": "Slots' height, mm",
+        "board_slot_resize": "Set every slot's size",
+        "board_slot_no_size": "Give the slots' width and height in mm: nothing changed.",
+        "board_reverse": "Turn its order round",
+        "board_reverse_marked": "A Start stays a track's first space and a Finish its last: "
+        "mark that end a dead end first, then turn the track round.",
         "board_slot_outside": "The slot would lie off the board there: nothing moved. Tap "
         "nearer the board's middle.",
         "board_slot_overlap": "The slot would cover another slot there: nothing moved. Tap "
@@ -706,6 +713,13 @@ TEACH_BOARD: dict[str, dict[str, str]] = {
         "board_here_orange": "Panel naranja aquí",
         "board_here_empty": "Vacío aquí",
         "board_add_piece": "Añadir una pieza a su panel",
+        "board_slot_width": "Ancho de los huecos, mm",
+        "board_slot_height": "Alto de los huecos, mm",
+        "board_slot_resize": "Poner ese tamaño a cada hueco",
+        "board_slot_no_size": "Indica el ancho y el alto de los huecos en mm: no cambió nada.",
+        "board_reverse": "Dar la vuelta a su orden",
+        "board_reverse_marked": "Una Salida sigue siendo la primera casilla de una vía y una "
+        "Meta la última: marca antes ese extremo como vía muerta y luego da la vuelta a la vía.",
         "board_slot_outside": "Ahí el hueco quedaría fuera del tablero: no se movió nada. Toca "
         "más cerca del centro del tablero.",
         "board_slot_overlap": "Ahí el hueco taparía otro hueco: no se movió nada. Toca donde "

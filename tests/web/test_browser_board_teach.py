@@ -243,7 +243,14 @@ def test_the_family_adds_a_track_edits_a_slot_and_a_panel_and_saves_them(browser
             )  # a pixel: 1.8 mm
         # its first space is chosen: marked Start; its last joined to an edge another track
         # joins already (refused), then marked Finish
+        page.click("#board-reverse")  # turned round, then back with Undo
+        assert [s[0] for s in _board(page)["tracks"][-1]["spaces"]] == ["I3", "I2", "I1"]
+        page.click("#board-undo")
         page.click("#board-marks [data-mark=start]")
+        marked_start = _board(page)
+        page.click("#board-reverse")  # a Start stays first: refused
+        assert said.inner_text() == words["board_reverse_marked"]
+        assert _board(page) == marked_start
         _tap(page, (120, 100))
         assert said.inner_text() == words["board_chosen"].format(
             number=3, chain=words["board_track"].format(number=tracks + 1)
@@ -254,6 +261,11 @@ def test_the_family_adds_a_track_edits_a_slot_and_a_panel_and_saves_them(browser
         north = before["ports"]["n"]
         _tap(page, (nw[0] + north[0], nw[1] + north[1]))  # track E's edge
         assert said.inner_text() == words["board_port_used"]
+        joins = page.locator(".board-join").count()
+        south = before["ports"]["s"]
+        _tap(page, (nw[0] + south[0] + 3, nw[1] + south[1] - 2))  # near a free edge: joined
+        assert _board(page)["tracks"][-1]["to"] in ("NW.s", "SW.n")
+        assert page.locator(".board-join").count() == joins + 1  # drawn, dashed
         page.click("#board-done")
         _tap(page, (120, 100))
         page.click("#board-marks [data-mark=finish]")
@@ -290,6 +302,23 @@ def test_the_family_adds_a_track_edits_a_slot_and_a_panel_and_saves_them(browser
         moved = _board(page)["slots"]["at"]["SE"]
         assert abs(moved[0] - se[0] - 3) < 2 and abs(moved[1] - se[1] - 2) < 2
         _shot(page, "board-teach-phone-en-slots")
+        # every slot made larger: they would overlap (refused); smaller, then undone
+        slots = _board(page)["slots"]
+        page.fill("#board-slot-width", str(size[0] + 10))
+        page.click("#board-slot-resize")
+        assert said.inner_text() == words["board_slot_overlap"]
+        assert _board(page)["slots"] == slots
+        page.fill("#board-slot-width", str(size[0] - 20))
+        page.click("#board-slot-resize")
+        smaller = _board(page)
+        assert smaller["slots"]["size"] == [size[0] - 20, size[1]]
+        assert smaller["slots"]["at"]["NW"][0] == round(nw[0] + 10, 1)  # about its middle
+        assert smaller["ports"]["e"][0] == round(
+            before["ports"]["e"][0] * (size[0] - 20) / size[0], 1
+        )
+        page.click("#board-undo")
+        assert _board(page)["slots"] == slots and _board(page)["ports"] == before["ports"]
+        assert page.locator("#board-slot-width").input_value() == str(size[0])
         # the orange panel said to lie there at home, and undone: it lies where it did
         page.click("#board-slot-tools [data-home=orange]")
         assert _board(page)["panels"]["orange"]["home"] == "SE"

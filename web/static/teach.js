@@ -174,6 +174,7 @@ function drawBoard() {
   document.getElementById("board-undo").disabled = undos.length === 0;
   document.getElementById("board-marks").hidden = mode !== "spaces";
   document.getElementById("board-slot-tools").hidden = mode !== "slots";
+  document.getElementById("board-slot-size").hidden = mode !== "slots";
   document.getElementById("board-build").hidden = mode !== "build";
   for (const button of document.querySelectorAll("#board-marks button")) {
     button.disabled = chosen === null && button.id !== "board-done";
@@ -218,6 +219,7 @@ function undo() {
   ({ board, mode, chosen, slot, building } = JSON.parse(last));
   adding = false;
   joining = false;
+  showSlotSize();
   drawBoard();
 }
 
@@ -227,7 +229,14 @@ function setMode(wanted) {
   building = null;
   adding = false;
   joining = false;
+  showSlotSize();
   drawBoard();
+}
+
+// The slots' size as the file has it, in the fields that change it.
+function showSlotSize() {
+  document.getElementById("board-slot-width").value = board.slots.size[0];
+  document.getElementById("board-slot-height").value = board.slots.size[1];
 }
 
 // A tap on the drawing: what it does depends on the mode and what is chosen.
@@ -367,6 +376,19 @@ function removeSpace() {
   drawBoard();
 }
 
+// The chosen space's track or piece listed the other way round (a track tapped from its
+// Finish end): its spaces and its ends swapped. A Start stays a track's first space and a
+// Finish its last, so a track with either is refused, nothing changed.
+function reverseChain() {
+  const { key, entry } = chosenChain();
+  if ([entry.from, entry.to].some((end) => end === "start" || end === "finish")) return boardSay("board_reverse_marked");
+  remember();
+  entry.spaces.reverse();
+  [entry.from, entry.to] = [entry.to, entry.from];
+  chosen = { ...key, index: entry.spaces.length - 1 - chosen.index };
+  drawBoard();
+}
+
 // The chosen space's whole track or piece removed: a board keeps a track, a panel a piece.
 function removeChain() {
   const chain = chosenChain();
@@ -414,6 +436,32 @@ function tapSlot(here) {
   if (covers) return boardSay("board_slot_overlap");
   remember();
   board.slots.at[slot] = at;
+  drawBoard();
+}
+
+// Every slot made the size given (mm), each about its middle; the slots' edges (ports) and
+// the panels' pieces, drawn in a slot's own frame, stretched with them. Refused, nothing
+// changed, for a size that is none or puts a slot off the board or over another.
+function resizeSlots() {
+  const size = ["board-slot-width", "board-slot-height"].map((id) => Number(document.getElementById(id).value));
+  if (!size.every((v) => Number.isFinite(v) && v > 0)) return boardSay("board_slot_no_size");
+  const [w, h] = board.slots.size;
+  const [sx, sy] = [size[0] / w, size[1] / h];
+  const at = Object.fromEntries(Object.entries(board.slots.at).map(([id, [x, y]]) =>
+    [id, [round1(x + (w - size[0]) / 2), round1(y + (h - size[1]) / 2)]]));
+  const boxes = Object.values(at);
+  if (boxes.some(([x, y]) => x < 0 || y < 0 || x + size[0] > board.size[0] || y + size[1] > board.size[1])) {
+    return boardSay("board_slot_outside");
+  }
+  const overlap = (a, b) => Math.min(a[0], b[0]) + size[0] - Math.max(a[0], b[0]) > 1
+    && Math.min(a[1], b[1]) + size[1] - Math.max(a[1], b[1]) > 1;
+  if (boxes.some((a, i) => boxes.some((b, j) => i < j && overlap(a, b)))) return boardSay("board_slot_overlap");
+  remember();
+  board.slots = { size, at };
+  for (const [name, [x, y]] of Object.entries(board.ports)) board.ports[name] = [round1(x * sx), round1(y * sy)];
+  for (const panel of Object.values(board.panels)) {
+    for (const piece of panel.pieces) for (const space of piece.spaces) [space[1], space[2]] = [round1(space[1] * sx), round1(space[2] * sy)];
+  }
   drawBoard();
 }
 
@@ -530,6 +578,7 @@ async function lookAtBoard() {
     said.textContent = answer.said;
     document.getElementById("board-saved").textContent = "";
     document.getElementById("board-marking").hidden = false;
+    showSlotSize();
     drawBoard();
   } catch {
     said.textContent = t("no_answer");
@@ -587,6 +636,8 @@ function setupBoardStep() {
     button.addEventListener("click", () => setHome(button.dataset.home || null));
   }
   on("board-add-piece", () => startBuilding(homeOf(slot)));
+  on("board-slot-resize", resizeSlots);
+  on("board-reverse", reverseChain);
   on("board-build-done", finishBuilding);
   on("board-build-cancel", () => setMode("spaces"));
   const choice = document.getElementById("game");
