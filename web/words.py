@@ -625,7 +625,8 @@ TEACH_BOARD: dict[str, dict[str, str]] = {
         "board_fitted": "Your board's panels were found: our layout is fitted to them. Check "
         "every space and correct what differs, then save.",
         "board_unfitted": "Your board's panels are not where our layout puts them: move the "
-        "spaces onto your board's, mark its Starts and Finishes, then save.",
+        "slots and spaces onto your board's, add the tracks it has and ours has not, mark its "
+        "Starts and Finishes, then save.",
         "board_off": "A highlighted space lies off the board (or off its panel): move it onto it.",
         "board_no_start": "No track begins at a Start: choose a track's first space and mark it "
         "Start.",
@@ -747,7 +748,8 @@ TEACH_BOARD: dict[str, dict[str, str]] = {
         "board_fitted": "Se encontraron los paneles de tu tablero y nuestro diseño se ajustó a "
         "ellos. Revisa cada casilla y corrige lo que difiera; luego guarda.",
         "board_unfitted": "Los paneles de tu tablero no están donde los pone nuestro diseño: "
-        "mueve las casillas sobre las de tu tablero, marca sus Salidas y Metas y guarda.",
+        "mueve los huecos y las casillas sobre los de tu tablero, añade las vías que tiene y el "
+        "nuestro no, marca sus Salidas y Metas y guarda.",
         "board_off": "Una casilla resaltada queda fuera del tablero (o de su panel): muévela "
         "dentro.",
         "board_no_start": "Ninguna vía empieza en una Salida: elige la primera casilla de una "

@@ -340,6 +340,13 @@ def test_the_family_adds_a_track_edits_a_slot_and_a_panel_and_saves_them(browser
                 number=len(before["panels"]["purple"]["pieces"]) + 1,
             )
         )
+        # a whole track removed (the first: its Start with it), and put back with Undo
+        edited = _board(page)
+        _tap(page, _space(page, "A3"))
+        page.click("#board-remove-chain")
+        assert [t["id"] for t in _board(page)["tracks"]] == [t["id"] for t in edited["tracks"][1:]]
+        page.click("#board-undo")
+        assert _board(page) == edited
         # saved: the file written has the new track, the slot and the piece, and is checked
         page.click("#board-save")
         page.wait_for_selector("#board-saved.ok", timeout=30000)
