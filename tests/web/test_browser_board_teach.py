@@ -302,6 +302,7 @@ def test_the_family_adds_a_track_edits_a_slot_and_a_panel_and_saves_them(browser
         moved = _board(page)["slots"]["at"]["SE"]
         assert abs(moved[0] - se[0] - 3) < 2 and abs(moved[1] - se[1] - 2) < 2
         _shot(page, "board-teach-phone-en-slots")
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= 390  # nothing cut
         # every slot made larger: they would overlap (refused); smaller, then undone
         slots = _board(page)["slots"]
         page.fill("#board-slot-width", str(size[0] + 10))
