@@ -547,10 +547,64 @@ TEACH_BOARD: dict[str, dict[str, str]] = {
         "board_look": "Look at the board",
         "board_looking": "Looking at the board…",
         "board_pick": "Tap a space to choose it.",
-        "board_chosen": "Space {number} of {chain}: tap where it is on your board to move it "
+        "board_chosen": "{chain}, space {number}: tap where it is on your board to move it "
         "there, or mark it below.",
-        "board_track": "track {name}",
-        "board_piece": "a panel's piece",
+        "board_track": "Track {number}",
+        "board_piece": "{panel}, piece {number}",
+        "board_panel_purple": "Purple panel",
+        "board_panel_cyan": "Cyan panel",
+        "board_panel_orange": "Orange panel",
+        "board_mode_spaces": "Spaces",
+        "board_mode_slots": "Slots and panels",
+        "board_new_track": "Add a track",
+        "board_undo": "Undo",
+        "board_building_track": "New track {number}: tap its spaces in order, from its Start "
+        "end (so far {count}), then tap “That is all its spaces”.",
+        "board_building_piece": "{panel}, new piece: tap its spaces in order, from the slot's "
+        "edge (so far {count}), then tap “That is all its spaces”.",
+        "board_build_done": "That is all its spaces",
+        "board_build_cancel": "Cancel",
+        "board_track_short": "A track has at least two spaces, so its order shows: tap where "
+        "its next space is.",
+        "board_piece_short": "Tap where the piece's first space is on the panel.",
+        "board_no_free_port": "Every edge of this panel is used by a piece already: remove a "
+        "piece first.",
+        "board_track_added": "Track {number} added. Mark its ends: its first space is chosen "
+        "(Start, dead end or joins a slot's edge); then choose its last.",
+        "board_piece_added": "{piece} added, joined to the slot's edge nearest its first "
+        "space. Check its ends.",
+        "board_join": "Joins a slot's edge",
+        "board_joining": "Tap the edge of the slot this end runs into, where the track crosses it.",
+        "board_no_port": "No slot's edge is there: tap on a slot's edge, where the track "
+        "crosses it (the small circles).",
+        "board_port_used": "Another track or piece already joins that edge: choose another "
+        "edge, or change that one's end first.",
+        "board_piece_one_edge": "A panel's piece joins its slot's edge at one end at least: "
+        "join its other end to the edge first.",
+        "board_remove_chain": "Remove its whole track or piece",
+        "board_only_track": "The board keeps at least one track.",
+        "board_only_piece": "A panel keeps at least one piece.",
+        "board_slot": "Slot {number}",
+        "board_slot_pick": "Tap a slot to choose it.",
+        "board_slot_chosen": "{slot}, at home: {holds}. Tap where its middle is on your board "
+        "to move it there, or choose below what lies in it at home.",
+        "board_slot_empty": "empty",
+        "board_here_purple": "Purple panel here",
+        "board_here_cyan": "Cyan panel here",
+        "board_here_orange": "Orange panel here",
+        "board_here_empty": "Empty here",
+        "board_add_piece": "Add a piece to its panel",
+        "board_slot_width": "Slots' width, mm",
+        "board_slot_height": "Slots' height, mm",
+        "board_slot_resize": "Set every slot's size",
+        "board_slot_no_size": "Give the slots' width and height in mm: nothing changed.",
+        "board_reverse": "Turn its order round",
+        "board_reverse_marked": "A Start stays a track's first space and a Finish its last: "
+        "mark that end a dead end first, then turn the track round.",
+        "board_slot_outside": "The slot would lie off the board there: nothing moved. Tap "
+        "nearer the board's middle.",
+        "board_slot_overlap": "The slot would cover another slot there: nothing moved. Tap "
+        "where it lies on your board.",
         "board_adding": "Tap where the new space goes, after the chosen one.",
         "board_start": "Start",
         "board_finish": "Finish",
@@ -563,15 +617,17 @@ TEACH_BOARD: dict[str, dict[str, str]] = {
         "or last space.",
         "board_start_first": "A Start is a track's first space: choose the first space of a track.",
         "board_finish_last": "A Finish is a track's last space: choose the last space of a track.",
-        "board_panel_end": "A panel's piece ends at the slot's edge: only a track's end can be "
-        "marked.",
-        "board_last_space": "A track keeps at least one space.",
+        "board_panel_end": "A panel's piece ends at its slot's edge or a dead end: it has no "
+        "Start or Finish.",
+        "board_last_space": "A track keeps at least two spaces, a panel's piece one.",
         "board_save": "Check and save the board",
-        "board_key": "Green: Start. Red: Finish. Black bar: dead end. Yellow: chosen.",
+        "board_key": "Green: Start. Red: Finish. Black bar: dead end. Dashed line: joins a "
+        "slot's edge. Yellow: chosen.",
         "board_fitted": "Your board's panels were found: our layout is fitted to them. Check "
         "every space and correct what differs, then save.",
         "board_unfitted": "Your board's panels are not where our layout puts them: move the "
-        "spaces onto your board's, mark its Starts and Finishes, then save.",
+        "slots and spaces onto your board's, add the tracks it has and ours has not, mark its "
+        "Starts and Finishes, then save.",
         "board_off": "A highlighted space lies off the board (or off its panel): move it onto it.",
         "board_no_start": "No track begins at a Start: choose a track's first space and mark it "
         "Start.",
@@ -580,6 +636,9 @@ TEACH_BOARD: dict[str, dict[str, str]] = {
         "board_start_finish": "The highlighted track has one space, so it cannot be both Start "
         "and Finish: add a space to it.",
         "board_twice": "The highlighted space is named twice: remove one of them.",
+        "board_slot_off": "A highlighted slot lies off the board: move it onto it.",
+        "board_slots_overlap": "The highlighted slots overlap: move one of them onto its place "
+        "on your board.",
         "board_wrong": "The board does not pass the check where it is highlighted: correct it "
         "there.",
         "board_not_taught": "The board passed the check, but the camera could not learn your "
@@ -608,10 +667,65 @@ TEACH_BOARD: dict[str, dict[str, str]] = {
         "board_look": "Mirar el tablero",
         "board_looking": "Mirando el tablero…",
         "board_pick": "Toca una casilla para elegirla.",
-        "board_chosen": "Casilla {number} de {chain}: toca dónde está en tu tablero para "
+        "board_chosen": "{chain}, casilla {number}: toca dónde está en tu tablero para "
         "moverla allí, o márcala abajo.",
-        "board_track": "la vía {name}",
-        "board_piece": "una pieza de un panel",
+        "board_track": "Vía {number}",
+        "board_piece": "{panel}, pieza {number}",
+        "board_panel_purple": "Panel morado",
+        "board_panel_cyan": "Panel cian",
+        "board_panel_orange": "Panel naranja",
+        "board_mode_spaces": "Casillas",
+        "board_mode_slots": "Huecos y paneles",
+        "board_new_track": "Añadir una vía",
+        "board_undo": "Deshacer",
+        "board_building_track": "Vía nueva {number}: toca sus casillas en orden, desde su "
+        "extremo de Salida (van {count}), y luego toca «Ya están todas sus casillas».",
+        "board_building_piece": "{panel}, pieza nueva: toca sus casillas en orden, desde el "
+        "borde del hueco (van {count}), y luego toca «Ya están todas sus casillas».",
+        "board_build_done": "Ya están todas sus casillas",
+        "board_build_cancel": "Cancelar",
+        "board_track_short": "Una vía tiene al menos dos casillas, para que se vea su orden: "
+        "toca dónde va la siguiente.",
+        "board_piece_short": "Toca dónde está la primera casilla de la pieza en el panel.",
+        "board_no_free_port": "Cada borde de este panel ya lo usa una pieza: quita antes una "
+        "pieza.",
+        "board_track_added": "Vía {number} añadida. Marca sus extremos: su primera casilla "
+        "está elegida (Salida, vía muerta o se une al borde de un hueco); luego elige la última.",
+        "board_piece_added": "{piece} añadida, unida al borde del hueco más cercano a su "
+        "primera casilla. Revisa sus extremos.",
+        "board_join": "Se une al borde de un hueco",
+        "board_joining": "Toca el borde del hueco al que llega este extremo, donde la vía lo "
+        "cruza.",
+        "board_no_port": "Ahí no hay borde de ningún hueco: toca el borde de un hueco, donde "
+        "la vía lo cruza (los circulitos).",
+        "board_port_used": "Otra vía o pieza ya se une a ese borde: elige otro borde, o cambia "
+        "antes el extremo de la otra.",
+        "board_piece_one_edge": "La pieza de un panel se une al borde de su hueco al menos por "
+        "un extremo: une antes su otro extremo al borde.",
+        "board_remove_chain": "Quitar toda su vía o pieza",
+        "board_only_track": "El tablero conserva al menos una vía.",
+        "board_only_piece": "Un panel conserva al menos una pieza.",
+        "board_slot": "Hueco {number}",
+        "board_slot_pick": "Toca un hueco para elegirlo.",
+        "board_slot_chosen": "{slot}, en su sitio: {holds}. Toca dónde está su centro en tu "
+        "tablero para moverlo allí, o elige abajo qué hay en él.",
+        "board_slot_empty": "vacío",
+        "board_here_purple": "Panel morado aquí",
+        "board_here_cyan": "Panel cian aquí",
+        "board_here_orange": "Panel naranja aquí",
+        "board_here_empty": "Vacío aquí",
+        "board_add_piece": "Añadir una pieza a su panel",
+        "board_slot_width": "Ancho de los huecos, mm",
+        "board_slot_height": "Alto de los huecos, mm",
+        "board_slot_resize": "Poner ese tamaño a cada hueco",
+        "board_slot_no_size": "Indica el ancho y el alto de los huecos en mm: no cambió nada.",
+        "board_reverse": "Dar la vuelta a su orden",
+        "board_reverse_marked": "Una Salida sigue siendo la primera casilla de una vía y una "
+        "Meta la última: marca antes ese extremo como vía muerta y luego da la vuelta a la vía.",
+        "board_slot_outside": "Ahí el hueco quedaría fuera del tablero: no se movió nada. Toca "
+        "más cerca del centro del tablero.",
+        "board_slot_overlap": "Ahí el hueco taparía otro hueco: no se movió nada. Toca donde "
+        "está en tu tablero.",
         "board_adding": "Toca dónde va la casilla nueva, después de la elegida.",
         "board_start": "Salida",
         "board_finish": "Meta",
@@ -626,15 +740,17 @@ TEACH_BOARD: dict[str, dict[str, str]] = {
         "casilla de una vía.",
         "board_finish_last": "Una Meta es la última casilla de una vía: elige la última "
         "casilla de una vía.",
-        "board_panel_end": "La pieza de un panel acaba en el borde de su hueco: solo se marca "
-        "el extremo de una vía.",
-        "board_last_space": "Una vía conserva al menos una casilla.",
+        "board_panel_end": "La pieza de un panel acaba en el borde de su hueco o en una vía "
+        "muerta: no tiene Salida ni Meta.",
+        "board_last_space": "Una vía conserva al menos dos casillas, y la pieza de un panel una.",
         "board_save": "Comprobar y guardar el tablero",
-        "board_key": "Verde: Salida. Rojo: Meta. Barra negra: vía muerta. Amarillo: elegida.",
+        "board_key": "Verde: Salida. Rojo: Meta. Barra negra: vía muerta. Línea discontinua: "
+        "se une al borde de un hueco. Amarillo: elegida.",
         "board_fitted": "Se encontraron los paneles de tu tablero y nuestro diseño se ajustó a "
         "ellos. Revisa cada casilla y corrige lo que difiera; luego guarda.",
         "board_unfitted": "Los paneles de tu tablero no están donde los pone nuestro diseño: "
-        "mueve las casillas sobre las de tu tablero, marca sus Salidas y Metas y guarda.",
+        "mueve los huecos y las casillas sobre los de tu tablero, añade las vías que tiene y el "
+        "nuestro no, marca sus Salidas y Metas y guarda.",
         "board_off": "Una casilla resaltada queda fuera del tablero (o de su panel): muévela "
         "dentro.",
         "board_no_start": "Ninguna vía empieza en una Salida: elige la primera casilla de una "
@@ -644,6 +760,9 @@ TEACH_BOARD: dict[str, dict[str, str]] = {
         "board_start_finish": "La vía resaltada tiene una sola casilla y no puede ser Salida y "
         "Meta a la vez: añádele una casilla.",
         "board_twice": "La casilla resaltada tiene un nombre repetido: quita una de las dos.",
+        "board_slot_off": "Un hueco resaltado queda fuera del tablero: muévelo dentro.",
+        "board_slots_overlap": "Los huecos resaltados se solapan: mueve uno a su sitio en tu "
+        "tablero.",
         "board_wrong": "El tablero no pasa la comprobación donde está resaltado: corrígelo allí.",
         "board_not_taught": "El tablero pasa la comprobación, pero la cámara no pudo aprender "
         "tu caja con él ({problem}). Colócalo como dice la ayuda y vuelve a mirarlo.",

@@ -106,6 +106,32 @@ def test_a_space_moved_off_the_board_is_refused_in_words_and_highlighted(tmp_pat
     assert not folder.exists()  # nothing written
 
 
+@pytest.mark.parametrize("lang", ["en", "es"])
+@pytest.mark.parametrize(
+    ("move", "key", "marks"),
+    [
+        ({"SE": [500.0, 500.0]}, "board_slot_off", ["SE"]),  # past the board's corner
+        ({"SE": None}, "board_slots_overlap", ["NW", "SE"]),  # onto the top left slot
+    ],
+)
+def test_a_slot_off_the_board_or_over_another_is_refused_in_words(
+    tmp_path, lang, move, key, marks
+) -> None:
+    folder = tmp_path / "box"
+    web = client(tmp_path, folder)
+    doc = copy.deepcopy(looked(web)["board"])
+    at = doc["slots"]["at"]
+    at["SE"] = move["SE"] or [v - 10.0 for v in at["NW"]]
+    answer = web.post(
+        f"/api/setup/board/save?lang={lang}&game=switching", json={"board": doc}, headers=HEADERS
+    )
+    assert answer.status_code == 409
+    error = answer.json["error"]
+    assert error["key"] == key and error["said"] == TEACH_BOARD[lang][key]
+    assert sorted(error["marks"]) == marks
+    assert not folder.exists()  # nothing written
+
+
 def test_a_board_without_a_start_says_what_to_mark(tmp_path) -> None:
     web = client(tmp_path, tmp_path / "box")
     doc = copy.deepcopy(looked(web)["board"])

@@ -7,6 +7,7 @@ board's picture. Screenshots at phone and kiosk size, English and Spanish."""
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -18,6 +19,7 @@ from werkzeug.serving import make_server
 from companion.app.config import load
 from companion.app.run import Configured
 from companion.games.protocol import Sight
+from companion.games.switching.board import read
 from companion.games.switching.standin import TABLE
 from companion.store import Store
 from companion.table import Table
@@ -115,7 +117,7 @@ def test_the_pin_holder_marks_the_board_on_a_phone_and_saves_it(browser, tmp_pat
         a1 = _space(page, "A1")
         _tap(page, a1)
         assert page.locator("#board-chosen").inner_text() == words["board_chosen"].format(
-            number=1, chain=words["board_track"].format(name="A")
+            number=1, chain=words["board_track"].format(number=1)
         )
         _tap(page, (a1[0] + 4, a1[1] - 2))  # a nudge onto the board's own
         moved = _space(page, "A1")
@@ -126,10 +128,11 @@ def test_the_pin_holder_marks_the_board_on_a_phone_and_saves_it(browser, tmp_pat
         page.click("#board-done")
         # the last space of a track marked a dead end, then its end put back as proposed
         _tap(page, _space(page, "B5"))
+        dead_ends = page.locator(".board-dead-end").count()  # the panels' sidings'
         page.click("#board-marks [data-mark='dead end']")
-        assert page.locator(".board-dead-end").count() == 1
+        assert page.locator(".board-dead-end").count() == dead_ends + 1
         page.click("#board-marks [data-mark=proposed]")
-        assert page.locator(".board-dead-end").count() == 0
+        assert page.locator(".board-dead-end").count() == dead_ends
         # a space added after it, where tapped, then removed
         spaces = page.locator(".board-space").count()
         page.click("#board-add")
@@ -170,6 +173,23 @@ def test_spanish_phone_and_the_kiosk_never_shows_the_board(browser, tmp_path):  
         _look(page, "es")
         assert page.locator("#board-look").inner_text() == TEACH_BOARD["es"]["board_look"]
         _shot(page, "board-teach-phone-es")
+        # the slots, and a new track being tapped, in Spanish words
+        words = TEACH_BOARD["es"]
+        page.click("#board-modes [data-mode=slots]")
+        nw = _board(page)["slots"]["at"]["NW"]
+        _tap(page, (nw[0] + 20, nw[1] + 20))  # the top left slot
+        assert page.locator("#board-chosen").inner_text() == words["board_slot_chosen"].format(
+            slot=words["board_slot"].format(number=1), holds=words["board_panel_purple"]
+        )
+        assert page.locator(".board-slot-name").all_text_contents() == ["1", "2", "3", "4"]
+        _shot(page, "board-teach-phone-es-slots")
+        page.click("#board-new-track")
+        for x in (40, 80):
+            _tap(page, (x, 100))
+        assert page.locator("#board-chosen").inner_text() == words["board_building_track"].format(
+            number=9, count=2
+        )
+        _shot(page, "board-teach-phone-es-track")
         assert not errors
         asked: list[str] = []
         for lang in ("en", "es"):
@@ -181,3 +201,160 @@ def test_spanish_phone_and_the_kiosk_never_shows_the_board(browser, tmp_path):  
             assert not any("board" in u or "camera" in u for u in asked)
             shared.shot(kiosk, f"board-teach-kiosk-{lang}")
             assert not errors
+
+
+def _board(page) -> dict:
+    """The board file as the page holds it now."""
+    return page.evaluate("() => JSON.parse(JSON.stringify(board))")
+
+
+def test_the_family_adds_a_track_edits_a_slot_and_a_panel_and_saves_them(browser, tmp_path):  # noqa: F811
+    """A whole new track tapped in order (one space is refused, a tap undone), its ends
+    marked; a slot moved (off the board refused) and a panel's home changed then undone;
+    a piece added to a panel: the saved board.json has them all and passes the check."""
+    words = TEACH_BOARD["en"]
+    with serving(tmp_path) as url:
+        page, errors = shared.open_page(browser, f"{url}/?lang=en", 390, 844)
+        _look(page, "en")
+        before = _board(page)
+        tracks = len(before["tracks"])
+        said = page.locator("#board-chosen")
+        # a new track: one space is no track (refused, the board unchanged)
+        page.click("#board-new-track")
+        assert said.inner_text() == words["board_building_track"].format(number=tracks + 1, count=0)
+        _tap(page, (40, 100))
+        page.click("#board-build-done")
+        assert said.inner_text() == words["board_track_short"]
+        assert _board(page) == before
+        # two more spaces, one tapped by mistake and undone, then the track made
+        _tap(page, (80, 100))
+        _tap(page, (300, 20))  # a slip of the finger
+        assert page.locator(".board-space.building").count() == 3
+        page.click("#board-undo")
+        assert page.locator(".board-space.building").count() == 2
+        _tap(page, (120, 100))
+        page.click("#board-build-done")
+        assert said.inner_text() == words["board_track_added"].format(number=tracks + 1)
+        added = _board(page)["tracks"][-1]
+        assert [s[0] for s in added["spaces"]] == ["I1", "I2", "I3"]
+        for space, tapped in zip(added["spaces"], [(40, 100), (80, 100), (120, 100)], strict=True):
+            assert (
+                abs(space[1] - tapped[0]) < 2 and abs(space[2] - tapped[1]) < 2
+            )  # a pixel: 1.8 mm
+        # its first space is chosen: marked Start; its last joined to an edge another track
+        # joins already (refused), then marked Finish
+        page.click("#board-reverse")  # turned round, then back with Undo
+        assert [s[0] for s in _board(page)["tracks"][-1]["spaces"]] == ["I3", "I2", "I1"]
+        page.click("#board-undo")
+        page.click("#board-marks [data-mark=start]")
+        marked_start = _board(page)
+        page.click("#board-reverse")  # a Start stays first: refused
+        assert said.inner_text() == words["board_reverse_marked"]
+        assert _board(page) == marked_start
+        _tap(page, (120, 100))
+        assert said.inner_text() == words["board_chosen"].format(
+            number=3, chain=words["board_track"].format(number=tracks + 1)
+        )
+        page.click("#board-join")
+        assert said.inner_text() == words["board_joining"]
+        nw = before["slots"]["at"]["NW"]
+        north = before["ports"]["n"]
+        _tap(page, (nw[0] + north[0], nw[1] + north[1]))  # track E's edge
+        assert said.inner_text() == words["board_port_used"]
+        joins = page.locator(".board-join").count()
+        south = before["ports"]["s"]
+        _tap(page, (nw[0] + south[0] + 3, nw[1] + south[1] - 2))  # near a free edge: joined
+        assert _board(page)["tracks"][-1]["to"] in ("NW.s", "SW.n")
+        assert page.locator(".board-join").count() == joins + 1  # drawn, dashed
+        page.click("#board-done")
+        _tap(page, (120, 100))
+        page.click("#board-marks [data-mark=finish]")
+        assert _board(page)["tracks"][-1] | {"spaces": []} == {
+            "id": "I", "from": "start", "to": "finish", "spaces": []
+        }  # fmt: skip
+        assert page.locator(".board-space.start").count() == 5
+        # its middle space removed; then its first refused (a track keeps two), the removal undone
+        _tap(page, (80, 100))
+        page.click("#board-remove")
+        _tap(page, (40, 100))
+        two = _board(page)
+        page.click("#board-remove")
+        assert said.inner_text() == words["board_last_space"]
+        assert _board(page) == two
+        page.click("#board-undo")
+        assert [s[0] for s in _board(page)["tracks"][-1]["spaces"]] == ["I1", "I2", "I3"]
+        _shot(page, "board-teach-phone-en-track")
+        # the empty slot chosen: moved off the board (refused), then nudged onto the board's
+        page.click("#board-modes [data-mode=slots]")
+        assert said.inner_text() == words["board_slot_pick"]
+        se = before["slots"]["at"]["SE"]
+        size = before["slots"]["size"]
+        middle = (se[0] + size[0] / 2, se[1] + size[1] / 2)
+        _tap(page, middle)  # the bottom right slot: the 4th in reading order
+        assert said.inner_text() == words["board_slot_chosen"].format(
+            slot=words["board_slot"].format(number=4),
+            holds=words["board_slot_empty"],
+        )
+        _tap(page, (550, 550))
+        assert said.inner_text() == words["board_slot_outside"]
+        assert _board(page)["slots"] == before["slots"]
+        _tap(page, (middle[0] + 3, middle[1] + 2))
+        moved = _board(page)["slots"]["at"]["SE"]
+        assert abs(moved[0] - se[0] - 3) < 2 and abs(moved[1] - se[1] - 2) < 2
+        _shot(page, "board-teach-phone-en-slots")
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= 390  # nothing cut
+        # every slot made larger: they would overlap (refused); smaller, then undone
+        slots = _board(page)["slots"]
+        page.fill("#board-slot-width", str(size[0] + 10))
+        page.click("#board-slot-resize")
+        assert said.inner_text() == words["board_slot_overlap"]
+        assert _board(page)["slots"] == slots
+        page.fill("#board-slot-width", str(size[0] - 20))
+        page.click("#board-slot-resize")
+        smaller = _board(page)
+        assert smaller["slots"]["size"] == [size[0] - 20, size[1]]
+        assert smaller["slots"]["at"]["NW"][0] == round(nw[0] + 10, 1)  # about its middle
+        assert smaller["ports"]["e"][0] == round(
+            before["ports"]["e"][0] * (size[0] - 20) / size[0], 1
+        )
+        page.click("#board-undo")
+        assert _board(page)["slots"] == slots and _board(page)["ports"] == before["ports"]
+        assert page.locator("#board-slot-width").input_value() == str(size[0])
+        # the orange panel said to lie there at home, and undone: it lies where it did
+        page.click("#board-slot-tools [data-home=orange]")
+        assert _board(page)["panels"]["orange"]["home"] == "SE"
+        page.click("#board-undo")
+        assert _board(page)["panels"]["orange"]["home"] == before["panels"]["orange"]["home"]
+        assert _board(page)["slots"]["at"]["SE"] == moved  # one tap undone, not two
+        # a piece added to the purple panel, from its free edge to a dead end
+        nw_middle = (nw[0] + size[0] / 2, nw[1] + size[1] / 2)
+        _tap(page, nw_middle)
+        page.click("#board-add-piece")
+        _tap(page, (nw[0] + size[0] - 12, nw_middle[1] + 30))
+        _tap(page, (nw[0] + size[0] - 30, nw_middle[1] + 30))
+        page.click("#board-build-done")
+        piece = _board(page)["panels"]["purple"]["pieces"][-1]
+        assert (piece["from"], piece["to"]) == ("e", "dead end")
+        assert said.inner_text() == words["board_piece_added"].format(
+            piece=words["board_piece"].format(
+                panel=words["board_panel_purple"],
+                number=len(before["panels"]["purple"]["pieces"]) + 1,
+            )
+        )
+        # a whole track removed (the first: its Start with it), and put back with Undo
+        edited = _board(page)
+        _tap(page, _space(page, "A3"))
+        page.click("#board-remove-chain")
+        assert [t["id"] for t in _board(page)["tracks"]] == [t["id"] for t in edited["tracks"][1:]]
+        page.click("#board-undo")
+        assert _board(page) == edited
+        # saved: the file written has the new track, the slot and the piece, and is checked
+        page.click("#board-save")
+        page.wait_for_selector("#board-saved.ok", timeout=30000)
+        saved = (tmp_path / "box" / "board.json").read_text()
+        board = read(saved, "board.json")
+        assert board.chains["I"].spaces == ("I1", "I2", "I3")
+        assert "I1" in board.starts and "I3" in board.finishes
+        assert board.slots["SE"].x == moved[0] and board.slots["SE"].y == moved[1]
+        assert json.loads(saved) == _board(page)
+        assert not errors

@@ -207,6 +207,8 @@ class BoxLesson:
 # What the board check's message says, and the page's words for it (the first that
 # matches; anything else is "board_wrong"): web/words.py's TEACH_BOARD.
 _PROBLEMS = (
+    ("the slot lies outside the board", "board_slot_off"),
+    ("overlap", "board_slots_overlap"),
     ("lies outside", "board_off"),
     ("no track begins at a Start", "board_no_start"),
     ("no track ends at a Finish", "board_no_finish"),
@@ -217,14 +219,17 @@ _PROBLEMS = (
 
 def checked(doc: Any) -> Board:
     """A board file marked on the setup page, checked as the board tool checks one;
-    BoardProblem naming the page's words for what is wrong and the spaces and tracks
-    where (from the check's own "where": "track B, space B2")."""
+    BoardProblem naming the page's words for what is wrong and the spaces, tracks and
+    slots where (from the check's own "where": "track B, space B2", "slots, NE"; two
+    slots that overlap from what it says of them)."""
     try:
         return parse(doc, "your board")
     except BoardError as error:
         message = str(error)
         key = next((k for text, k in _PROBLEMS if text in message), "board_wrong")
-        marks = re.findall(r"(?:track|space) ([^\s,:()]+)", message.split(": ", 1)[0])
+        where, _, said = message.partition(": ")
+        marks = re.findall(r"(?:track|space|slots,) ([^\s,:()]+)", where)
+        marks += [m for pair in re.findall(r"^slots (\S+) and (\S+) overlap", said) for m in pair]
         raise BoardProblem(message, key, marks) from None
 
 
