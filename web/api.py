@@ -132,7 +132,8 @@ def _document(value: Any, name: str) -> dict[str, Any]:
     page sent it (the record's own format then says which game reads it)."""
     if not isinstance(value, dict):
         wanted = table().game.record_format
-        raise ApiError(400, "record", f"{name} must be a {wanted} object", fields=[name])
+        raise ApiError(400, "record", f"{name} must be a {wanted} object", fields=[name],
+                       key="not_a_record")  # fmt: skip
     return value
 
 

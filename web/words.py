@@ -56,6 +56,13 @@ SHELL: dict[str, dict[str, str]] = {
         "watch_other_game": "This record is of another game than this page's: start a game of "
         "it on the table first, then watch the record",
         "watch_play": "Play ▶▶ / pause",
+        # a file chosen to import or watch that is no record: not JSON, no object, no format
+        "record_not_json": "This file is not a game record: choose a record the companion "
+        "saved (a .json file from Export the game or the history).",
+        "refusal_not_a_record": "This file is not a game record: choose a record the "
+        "companion saved (a .json file from Export the game or the history).",
+        "refusal_record_of_no_game": "This record is of no game the companion plays (its format "
+        "is {given}): choose a record the companion saved.",
         "new_game_confirm": "A game is being played: start a new one and end it?",
         "live": "live",
         "offline": "reconnecting…",
@@ -162,6 +169,13 @@ SHELL: dict[str, dict[str, str]] = {
         "watch_other_game": "Este registro es de otro juego que el de esta página: empieza "
         "antes una partida de ese juego en la mesa y luego mira el registro",
         "watch_play": "Reproducir ▶▶ / pausa",
+        "record_not_json": "Este archivo no es el registro de una partida: elige un registro "
+        "que guardó el acompañante (un archivo .json de Exportar la partida o del historial).",
+        "refusal_not_a_record": "Este archivo no es el registro de una partida: elige un "
+        "registro que guardó el acompañante (un archivo .json de Exportar la partida o del "
+        "historial).",
+        "refusal_record_of_no_game": "Este registro no es de ningún juego del acompañante (su "
+        "formato es {given}): elige un registro que guardó el acompañante.",
         "new_game_confirm": "Hay una partida en juego: ¿empezar otra y terminarla?",
         "live": "en directo",
         "offline": "reconectando…",

@@ -92,14 +92,15 @@ def for_record(doc: Any) -> Game:
     """The game whose records have this document's `format`, or `RecordProblem` saying
     which formats the companion reads."""
     if not isinstance(doc, Mapping):
-        raise RecordProblem(0, "record", "a record is a JSON object")
+        raise RecordProblem(0, "record", "a record is a JSON object", key="not_a_record")
     formats = {g.record_format: g for g in games().values()}
     found = formats.get(doc.get("format"))
     if found is None:
         *others, last = (repr(f) for f in formats)
         known = f"{', '.join(others)} or {last}" if others else last
         given = reprlib.repr(doc.get("format"))  # cut short: one readable line
-        raise RecordProblem(0, "record", f"the format must be {known}, not {given}")
+        raise RecordProblem(0, "record", f"the format must be {known}, not {given}",
+                            key="record_of_no_game", params={"given": given})  # fmt: skip
     return found
 
 

@@ -75,3 +75,39 @@ def test_a_full_disk_is_said_on_the_page_in_its_language(browser, server):
         page.context.close()
     assert toasts["es-ES"].startswith("El almacenamiento de la mesa está lleno: no se cambió")
     assert toasts["en-GB"].startswith("The table's storage is full: nothing was changed.")
+
+
+def test_a_file_that_is_no_record_is_said_in_the_pages_language(browser, server, tmp_path):
+    """A family choosing the wrong file to import or watch (a photograph, a JSON file of
+    something else) is told in words what to choose, never the parser's message."""
+    server.post("/api/import", {"record": ROLLECATE_TWO})
+    picture = tmp_path / "table.jpg"
+    picture.write_bytes(b"\xff\xd8\xff\xe0 not text at all")
+    other = tmp_path / "other.json"
+    other.write_text('{"format": "chess-pgn/1"}')
+    listed = tmp_path / "list.json"
+    listed.write_text("[1, 2, 3]")
+    told = {}
+    for lang in LANGUAGES:
+        page, errors = phone(browser, server, lang)
+        page.on("dialog", lambda dialog: dialog.accept())  # yes, replace the game being played
+        page.click("#setup details:nth-of-type(2) summary")
+        for path, button in ((picture, "#import-watch"), (other, "#import-continue"),
+                             (listed, "#import-watch")):  # fmt: skip
+            page.set_input_files("#record-file", str(path))
+            page.click(button)
+            page.wait_for_selector("#error:not([hidden])")
+            told[lang, path.name] = page.locator("#error").inner_text()
+            page.evaluate("() => { document.getElementById('error').hidden = true; }")
+        assert errors == []
+        page.context.close()
+    assert told[("en-GB", "table.jpg")] == (
+        "This file is not a game record: choose a record the companion saved (a .json file "
+        "from Export the game or the history)."
+    )
+    assert told[("es-ES", "other.json")] == (
+        "Este registro no es de ningún juego del acompañante (su formato es 'chess-pgn/1'): "
+        "elige un registro que guardó el acompañante."
+    )
+    assert told[("es-ES", "list.json")] == told[("es-ES", "table.jpg")]
+    assert told[("es-ES", "table.jpg")].startswith("Este archivo no es el registro")

@@ -564,8 +564,8 @@ async function readRecord() {
   if (!file) return null;
   try {
     return JSON.parse(await file.text());
-  } catch (error) {
-    showError(String(error));
+  } catch {
+    showError(t("record_not_json"));  // a picture, a text file: said in words, not the parser's
     return null;
   }
 }
