@@ -15,10 +15,12 @@ from companion import synthetic
 from companion.app.run import main
 from companion.games import default, game, games
 from companion.games.caboose.tracker import CameraHint
+from companion.games.caboose.vision.enrolment import PipLesson
 from companion.games.protocol import CameraSetup
 from companion.games.yardmaster.vision.eval_printed import teach_stand_in
 from companion.hardware import FRAME_SIZE
 from companion.vision.table import TableLayout
+from tests.web.test_pips_teach import die_showing
 
 SETUP = CameraSetup(TableLayout(), FRAME_SIZE, still_frames=1)
 
@@ -102,3 +104,27 @@ def test_every_game_s_watcher_reads_a_frame_in_which_nothing_moved_as_the_same_p
     assert watcher.last is read
     watcher.see(synthetic.render(played.camera.scene(5), 4, synthetic.Camera.hard()), None)
     assert watcher.last is not read
+
+
+def test_pip_dice_taught_while_the_companion_runs_are_read_from_the_next_frame(
+    tmp_path: Path,
+) -> None:
+    """The setup page teaches the family's own pip dice into the table's folder while the
+    service runs: the Caboose camera reads them from the next frame on, with no restart;
+    a damaged file then leaves them read as they were."""
+    folder = tmp_path / "box"
+    folder.mkdir()
+    setup = CameraSetup(TableLayout(), FRAME_SIZE, catalogue=folder)
+    camera = default().camera.watcher(setup, "rollecate")
+    frame = die_showing(1)
+    camera.see(frame, None)
+    assert camera.reader.vision.pips is None
+    lesson = PipLesson()
+    learnt = {pips: lesson.learn(die_showing(pips), TableLayout())[0] for pips in range(1, 7)}
+    lesson.save(learnt, folder)
+    camera.see(frame, None)
+    taught = camera.reader.vision.pips
+    assert taught is not None and sorted(d.pips for d in taught.dice) == [1, 2, 3, 4, 5, 6]
+    (folder / "pips.json").write_text("{ damaged")
+    camera.see(frame, None)
+    assert camera.reader.vision.pips is taught

@@ -823,7 +823,7 @@ TEACH_PIPS: dict[str, dict[str, str]] = {
         "pips_progress": "{done} of 6 faces learnt.",
         "pips_save": "Save these dice",
         "pips_saved": "Your dice are taught and saved in {folder}, the configured catalogue "
-        "folder: the camera reads them from the companion's next start.",
+        "folder: the camera reads them from now on.",
         "pips_not_written": "Nothing was saved: the folder could not be written ({problem}).",
         "refusal_pips_markers": "The table's four markers are not all seen: uncover them and "
         "look again.",
@@ -853,8 +853,7 @@ TEACH_PIPS: dict[str, dict[str, str]] = {
         "pips_progress": "{done} de 6 caras aprendidas.",
         "pips_save": "Guardar estos dados",
         "pips_saved": "Tus dados están enseñados y guardados en {folder}, la carpeta del "
-        "catálogo de la configuración: la cámara los lee desde el próximo arranque del "
-        "acompañante.",
+        "catálogo de la configuración: la cámara los lee desde ahora.",
         "pips_not_written": "No se guardó nada: no se pudo escribir la carpeta ({problem}).",
         "refusal_pips_markers": "No se ven los cuatro marcadores de la mesa: destápalos y "
         "vuelve a mirar.",

@@ -14,6 +14,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 from companion.games.caboose.commands import Seen
@@ -41,6 +42,7 @@ class Camera:
     def __init__(self, vision: VisionConfig, tracker: Tracker | None = None) -> None:
         self.reader = FrameReader(vision, tracker)
         self.setup: CameraSetup | None = None  # the table's camera, to look for other cards
+        self.pips_stamp: int | None = None  # the taught pip dice's file as last read
 
     @classmethod
     def over(cls, setup: CameraSetup, edition: str) -> Camera:
@@ -56,6 +58,7 @@ class Camera:
         )
         camera = cls(vision, _tracker(setup))
         camera.setup = setup
+        camera.pips_stamp = _stamp(setup.catalogue)
         return camera
 
     @property
@@ -76,6 +79,7 @@ class Camera:
         """One frame (None: the same picture as before): its table events, and what the
         camera could not see in it (told on every frame: the page shows it until fixed)."""
         self._look_for(hint)
+        self._pips_taught()
         events = self.reader.see(frame, hint)
         if events:
             log.info("table: %s", ", ".join(event.what for event in events))
@@ -88,6 +92,31 @@ class Camera:
         if self.setup is None or hint is None or hint.card_mm in (None, vision.card_mm):
             return
         self.reader = FrameReader(replace(vision, card_mm=hint.card_mm), _tracker(self.setup))
+
+    def _pips_taught(self) -> None:
+        """The family's own pip dice as the table's folder holds them now: the setup page
+        teaches them while the companion runs, and the next throw is read by them (one
+        `stat` a frame; a file that cannot be read leaves the dice read as before, logged)."""
+        folder = self.setup.catalogue if self.setup is not None else None
+        stamp = _stamp(folder)
+        if folder is None or stamp == self.pips_stamp:
+            return
+        self.pips_stamp = stamp
+        try:
+            pips = taught_pips.TaughtPips.load(folder)
+        except ValueError as error:
+            log.warning("camera: the taught pip dice cannot be read: %s", error)
+            return
+        self.reader.vision = replace(self.reader.vision, pips=pips)
+        log.info("camera: pip dice taught in %s read from now on", folder)
+
+
+def _stamp(folder: Path | None) -> int | None:
+    """When the taught pip dice's file in `folder` last changed; None when there is none."""
+    try:
+        return None if folder is None else (folder / taught_pips.PIPS_INDEX).stat().st_mtime_ns
+    except OSError:
+        return None
 
 
 def _tracker(setup: CameraSetup) -> Tracker:
