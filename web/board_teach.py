@@ -177,7 +177,13 @@ def save() -> ResponseReturnValue:
     try:
         lesson.save(looked.frame, doc["board"], box.layout, folder)
     except BoardProblem as problem:
-        said = teach_said(lang, problem.key, problem=str(problem))
+        detail = str(problem)
+        if problem.why is not None:  # said in the page's words, each colour by its name
+            key, params = problem.why
+            words = games.game(game).words(lang)
+            named = {name: words.get(f"colour_{value}", value) for name, value in params.items()}
+            detail = teach_said(lang, key, **named)
+        said = teach_said(lang, problem.key, problem=detail)
         raise ApiError(409, "board", str(problem), key=problem.key, said=said,
                        marks=list(problem.marks)) from None  # fmt: skip
     except OSError as error:

@@ -658,6 +658,18 @@ TEACH_BOARD: dict[str, dict[str, str]] = {
         "board_not_taught": "The board passed the check, but the camera could not learn your "
         "box with it ({problem}). Lay it as the help says and look again.",
         "board_not_written": "Nothing was saved: the folder could not be written ({problem}).",
+        # why the camera could not learn the box (taught.py's TeachError), said in
+        # board_not_taught: the colours by their names in the game's words
+        "board_teach_markers": "the table's four markers are not all seen: uncover them",
+        "board_teach_outline": "the board's outline is not seen: lay it square to the table, "
+        "inside the markers, nothing over its edges",
+        "board_teach_picture": "the camera gave no usable picture",
+        "board_teach_starts": "a train of each colour needs a Start of its own to stand on",
+        "board_teach_panel": "the {colour} panel is not seen in its ringed home slot: lay it "
+        "there, the right way up",
+        "board_teach_train": "the {colour} train is not seen on the ringed Start: put it there",
+        "board_teach_alike": "the {a} and the {b} pieces look alike to the camera: their "
+        "colours cannot be told apart under this light",
         "board_saved": "Your board is taught and saved in {folder}, the configured "
         "catalogue folder: start a new game and choose it.",
         "refusal_board_size": "Give the board's width and height in mm, from 100 to 3000.",
@@ -781,6 +793,17 @@ TEACH_BOARD: dict[str, dict[str, str]] = {
         "board_not_taught": "El tablero pasa la comprobación, pero la cámara no pudo aprender "
         "tu caja con él ({problem}). Colócalo como dice la ayuda y vuelve a mirarlo.",
         "board_not_written": "No se guardó nada: no se pudo escribir la carpeta ({problem}).",
+        "board_teach_markers": "no se ven los cuatro marcadores de la mesa: destápalos",
+        "board_teach_outline": "no se ve el contorno del tablero: ponlo recto en la mesa, "
+        "dentro de los marcadores, sin nada sobre sus bordes",
+        "board_teach_picture": "la cámara no dio ninguna imagen útil",
+        "board_teach_starts": "cada color de tren necesita una Salida propia donde estar",
+        "board_teach_panel": "no se ve el panel {colour} en su hueco, el marcado con un "
+        "círculo: ponlo allí, derecho",
+        "board_teach_train": "no se ve el tren {colour} en la Salida marcada con un círculo: "
+        "ponlo allí",
+        "board_teach_alike": "las piezas de color {a} y las de color {b} se parecen demasiado "
+        "para la cámara: con esta luz no distingue sus colores",
         "board_saved": "Tu tablero está enseñado y guardado en {folder}, la carpeta del "
         "catálogo de la configuración: empieza una partida nueva y elígelo.",
         "refusal_board_size": "Indica el ancho y el alto del tablero en mm, de 100 a 3000.",

@@ -389,12 +389,21 @@ class Camera:
 class BoardProblem(ValueError):
     """A board the family marked on the setup page that cannot be played or taught: `key`
     names the page's words for it (web/words.py's TEACH_BOARD), `marks` the spaces and
-    tracks where it is, for the page to highlight; the message is the detail, in English."""
+    tracks where it is, for the page to highlight; the message is the detail, in English,
+    and `why` that detail as the page says it (its words' key and their parameters, a colour
+    by its name in the game's words), None when the key says it all."""
 
-    def __init__(self, message: str, key: str, marks: Sequence[str] = ()) -> None:
+    def __init__(
+        self,
+        message: str,
+        key: str,
+        marks: Sequence[str] = (),
+        why: tuple[str, Mapping[str, str]] | None = None,
+    ) -> None:
         super().__init__(message)
         self.key = key
         self.marks = tuple(marks)
+        self.why = why
 
 
 class BoardLesson(Protocol):

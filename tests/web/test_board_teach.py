@@ -200,8 +200,11 @@ def test_every_word_of_teaching_a_board_is_said_and_every_word_said_is_there() -
         # the game's BoardProblem keys, and the check's problems it names
         "companion/games/switching/vision/enrolment.py": (
             r'"(board_[a-z_]+)"\)',
+            r'BoardProblem\([^"]*"(board_[a-z_]+)"',
             r'^    \("[^"]+", "(board_[a-z_]+)"\)',
         ),
+        # why the camera could not learn the box, said inside board_not_taught
+        "companion/games/switching/vision/taught.py": (r'TeachError\(\s*"(board_[a-z_]+)"',),
     }
     asked = {"board_wrong"}  # what the check says of a problem the game does not name
     for path, patterns in named.items():
@@ -232,4 +235,25 @@ def test_panels_not_where_our_layout_puts_them_still_show_the_board_to_mark(tmp_
     )
     assert saved.status_code == 409 and saved.json["error"]["key"] == "board_not_taught"
     assert saved.json["error"]["said"].startswith("El tablero pasa la comprobación")
+    assert not (tmp_path / "box").exists()
+
+
+def test_a_box_the_camera_cannot_learn_says_why_in_the_page_s_words(tmp_path) -> None:
+    """The red train is not on its Start: the page says so in Spanish, the train's colour by
+    its Spanish name, and rings that Start; nothing is written."""
+    box = standin.board()
+    shown = standin.teaching_table(0)
+    trains = tuple(t for t in shown.trains if t.colour != "red")
+    rng = np.random.default_rng(0)
+    scene = standin.table_scene(box, shown.pose, box.home, trains, None, rng)
+    web = client(tmp_path, tmp_path / "box", render(scene, 900, Camera.easy()))
+    doc = looked(web)["board"]
+    answer = web.post(
+        "/api/setup/board/save?lang=es&game=switching", json={"board": doc}, headers=HEADERS
+    )
+    assert answer.status_code == 409, answer.json
+    error = answer.json["error"]
+    why = TEACH_BOARD["es"]["board_teach_train"].format(colour="rojo")
+    assert error["said"] == TEACH_BOARD["es"]["board_not_taught"].format(problem=why)
+    assert error["marks"] == [box.starts[0]]
     assert not (tmp_path / "box").exists()

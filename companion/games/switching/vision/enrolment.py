@@ -253,7 +253,8 @@ class PageLesson:
         try:
             box = teach(frame, board, layout)
         except TeachError as error:
-            raise BoardProblem(str(error), "board_not_taught") from None
+            why = (error.key, error.params)
+            raise BoardProblem(str(error), "board_not_taught", error.marks, why) from None
         box.save(folder)
         cv2.imwrite(str(preview_path(folder, GAME_ID)), overlay(box))
 

@@ -100,7 +100,16 @@ _COLOURFUL = 0.45 * 255  # a pixel of a piece's colour: saturation at least (the
 
 
 class TeachError(ValueError):
-    """The box could not be taught from this frame: the message says what to change."""
+    """The box could not be taught from this frame: the message says what to change, in
+    English; `key` (the setup page's words, web/words.py's TEACH_BOARD) and `params` (a
+    colour by its name in the game's words) say it in the page's language, and `marks` the
+    board's spaces or slots it is about, for the page to ring."""
+
+    def __init__(self, key: str, message: str, marks: tuple[str, ...] = (), **params: str) -> None:
+        super().__init__(message)
+        self.key = key
+        self.marks = marks
+        self.params = params
 
 
 @dataclass(frozen=True, eq=False)
@@ -491,11 +500,15 @@ def lying_square(
     says what is not seen."""
     table = calibrate(frame, layout)
     if table is None or len(table.markers) < 4:
-        raise TeachError("the table's four markers are not all seen: uncover them")
+        raise TeachError("board_teach_markers",
+                         "the table's four markers are not all seen: uncover them")  # fmt: skip
     pose = _outline(top_down(frame, table, layout, PICTURE_PX_PER_MM), board.size, layout)
     if pose is None:
-        raise TeachError("the board's outline is not seen: lay it square to the table, "
-                         "inside the markers, nothing over its edges")  # fmt: skip
+        raise TeachError(
+            "board_teach_outline",
+            "the board's outline is not seen: lay it square to the table, inside the markers, "
+            "nothing over its edges",
+        )
     flat = board_calibration(table, board, pose, 0.0)
     whole = TableLayout(width=board.size[0], height=board.size[1])
     return table, pose, top_down(frame, flat, whole, PICTURE_PX_PER_MM)
@@ -513,7 +526,8 @@ def teach(
     what could not be seen or told apart."""
     frame, bad = as_bgr(frame_bgr)
     if frame is None:
-        raise TeachError(f"no usable picture from the camera ({bad[0] if bad else 'none'})")
+        seen = bad[0] if bad else "none"
+        raise TeachError("board_teach_picture", f"no usable picture from the camera ({seen})")
     table, pose, picture = lying_square(frame, board, layout)
     reading = board_calibration(table, board, pose)
     half = top_down(frame, reading, reader.reading_layout(board), reader._HALF_PX_PER_MM)
@@ -531,12 +545,18 @@ def teach(
         panels[panel.colour] = light.look_up(cut, centre)
         hues[panel.colour] = _colour(
             panels[panel.colour] * light.at(*centre),
-            f"the {panel.colour} panel is not seen in its home slot, {panel.home}: lay it "
-            "there, the right way up",
+            TeachError(
+                "board_teach_panel",
+                f"the {panel.colour} panel is not seen in its "
+                f"home slot, {panel.home}: lay it there, the right way up",
+                (panel.home,),
+                colour=panel.colour,
+            ),
         )
     spaces = list(starts or board.starts)[: len(art.TRAIN_COLOURS)]
     if len(spaces) < len(art.TRAIN_COLOURS):
-        raise TeachError("a train of each colour needs a Start of its own to stand on")
+        raise TeachError("board_teach_starts",
+                         "a train of each colour needs a Start of its own to stand on")  # fmt: skip
     for colour, space in zip(art.TRAIN_COLOURS, spaces, strict=False):
         centre = board.centre(space, board.home)
         corners = reader._corners(centre, board.heading(space, board.home), (20.0, 10.0))
@@ -544,18 +564,22 @@ def teach(
                                reader._SPACE_PX_PER_MM)  # fmt: skip
         hues[colour] = _colour(
             cv2.LUT(cut, light.balance).astype(np.float32),
-            f"the {colour} train is not seen on {space}: put it there",
+            TeachError(
+                "board_teach_train",
+                f"the {colour} train is not seen on {space}: put it there",
+                (space,),
+                colour=colour,
+            ),
         )
     _apart(hues)
     return TaughtBox(board, picture, hues, panels)
 
 
-def _colour(look: np.ndarray, unseen: str) -> int:
-    """The hue of a piece's cut-out (`_hue`); TeachError saying `unseen` when it shows
-    none."""
+def _colour(look: np.ndarray, unseen: TeachError) -> int:
+    """The hue of a piece's cut-out (`_hue`); `unseen` raised when it shows none."""
     hue = _hue(look)
     if hue is None:
-        raise TeachError(unseen)
+        raise unseen
     return hue
 
 
@@ -566,5 +590,6 @@ def _apart(hues: Mapping[str, int]) -> None:
         for b in names[i + 1 :]:
             gap = abs(hues[a] - hues[b])
             if min(gap, 180 - gap) < _HUE_APART:
-                raise TeachError(f"the {a} and the {b} pieces look alike to the camera: "
-                                 "their colours cannot be told apart under this light")  # fmt: skip
+                raise TeachError("board_teach_alike", f"the {a} and the {b} pieces look "
+                                 "alike to the camera: their colours cannot be told apart "
+                                 "under this light", a=a, b=b)  # fmt: skip
