@@ -163,6 +163,22 @@ def test_the_print_a_little_off_its_face_is_no_place_for_a_die() -> None:
     assert places <= 30
 
 
+@pytest.mark.parametrize("seed", [7006, 7024])
+def test_a_card_unlike_its_face_with_no_die_colour_on_it_is_not_laid_flat_for_dice(
+    seed: int,
+) -> None:
+    """A curled card's shaded end differs from its face over more than a die's size, but
+    nowhere by a die's colour: with no die on any card (hard tables 7006 and 7024, whose
+    cards curl), no card is laid flat to look for a die on it (1 and 2 were before)."""
+    config = VisionConfig.for_edition("rollecate")
+    scene = scenes.random_scene(seed, "rollecate", loose_cards=1)
+    assert all(scenes.card_under(scene, d.x, d.y) is None for d in scene.dice)
+    frame = scenes.render(scene, seed, scenes.Camera.preset("hard"))
+    seen = observe(frame, config)
+    top = top_down(frame, seen.calibration, config.layout, config.px_per_mm)
+    assert dice_on_the_cards(top, config, list(seen.cards), None)[1] == []
+
+
 def test_a_card_off_the_railway_is_no_card_unread() -> None:
     # a card-sized thing beside the table's cards but not by the railway (a face-down draw
     # pile, a box lid; here a loose card under a die across its frame) holds nothing up

@@ -203,7 +203,10 @@ def dice_on_the_cards(
     and cast), blurred a little, and thin differences (print a pixel off, the frame's edge)
     are opened away. The reader then keeps only what is a die (dice.read_dice). And the
     cards (indices) unlike their face in a place larger than a die: a card that does not lie
-    flat is off its face's grid and darker at one end, which hides a die on it."""
+    flat is off its face's grid and darker at one end, which hides a die on it. Either only
+    where the picture lies `_DIE_PEAK` off its face somewhere: a die's colour, not the
+    print a little off its grid or a shaded end alone (each place costs the reader a crop,
+    a layout fit and a count, each such card a laying flat and a second look)."""
     if not seen:
         return [], []
     catalogue = config.faces()
@@ -231,7 +234,11 @@ def dice_on_the_cards(
                 x, y = _on_table(card.pose, config.card_mm, centroids[i])
                 under = partial(_under, card.pose, config.card_mm, expected[index])
                 found.append((x, y, under, index))
-            elif area > _DIE_MM2[1] and index not in unlike:
+            elif (
+                area > _DIE_MM2[1]
+                and index not in unlike
+                and _peak(residual, labels, stats[i], i) >= _DIE_PEAK
+            ):
                 unlike.append(index)
     return found, unlike
 
