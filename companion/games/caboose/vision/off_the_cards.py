@@ -40,8 +40,9 @@ _DIE_ON_FACE, _DIE_MM2 = 40.0, (100.0, 450.0)
 # and somewhere in such a blob this many levels off: a die's own colour lies far from the
 # print under it, the print a little off its face's grid (a bent card, the hard camera's
 # lens and blur) only just past _DIE_ON_FACE. On tuning seeds 7200, 7300 and 8000 (669
-# places, 73 of them read as dice) every die read on a card peaked at 60 or more, and 62 %
-# of the places the reader turned down (a crop, a layout fit and a count each) below this
+# places, each read alone: 73 read as dice) every real die read on a card peaked at 60 or
+# more (one place read as a die where none lay, at 48), and 62 % of the places the reader
+# turned down (a crop, a layout fit and a count each) below this
 _DIE_PEAK = 55.0
 
 
