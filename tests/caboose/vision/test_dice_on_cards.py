@@ -167,9 +167,10 @@ def test_the_print_a_little_off_its_face_is_no_place_for_a_die() -> None:
 def test_a_card_unlike_its_face_with_no_die_colour_on_it_is_not_laid_flat_for_dice(
     seed: int,
 ) -> None:
-    """A curled card's shaded end differs from its face over more than a die's size, but
-    nowhere by a die's colour: with no die on any card (hard tables 7006 and 7024, whose
-    cards curl), no card is laid flat to look for a die on it (1 and 2 were before)."""
+    """A card seen off its face's grid (the hard camera's lens and blur; on table 7024 its
+    cards curl, a shaded end) differs from its face over more than a die's size, but
+    nowhere by a die's colour: with no die on any card (hard tables 7006 and 7024), no card
+    is laid flat to look for a die on it (1 and 2 were before)."""
     config = VisionConfig.for_edition("rollecate")
     scene = scenes.random_scene(seed, "rollecate", loose_cards=1)
     assert all(scenes.card_under(scene, d.x, d.y) is None for d in scene.dice)
