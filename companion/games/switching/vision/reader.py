@@ -803,9 +803,9 @@ def _roof_facing(roof_px: int, roof_mm: float) -> int | None:
 
 def _train_in(space: str, shares: np.ndarray, facing: Callable[[], int | None]) -> SeenTrain | None:
     """The train on `space` from its cut-out's share in each train colour and which way
-    it faces (`facing`, asked only of a train: by its roof, `_roof_facing`, or its taught
-    shape, `_facing_by_shape`), or None: most of it in one train colour and its facing
-    read. A train whose colour or facing is hidden is unsure."""
+    it faces (`facing`, asked only of a train: by its roof, `_roof_facing`, and a taught
+    box's also by its shape, `_facing_by_shape`), or None: most of it in one train colour
+    and its facing read. A train whose colour or facing is hidden is unsure."""
     best = int(np.argmax(shares))
     if shares[best] < 0.5 * _TRAIN_SHARE:
         return None
