@@ -16,6 +16,7 @@ from companion.app import enroll
 from companion.games.switching import board as boards
 from companion.games.switching import scenes, standin
 from companion.games.switching.vision import taught
+from companion.games.switching.vision.enrolment import FACE, BoxLesson
 from companion.games.switching.vision.eval_vision import score
 from companion.synthetic import Camera, render
 
@@ -87,3 +88,10 @@ def test_panels_away_from_home_are_said_and_nothing_is_written(tmp_path, capsys)
     said = capsys.readouterr().err
     assert "panel is not seen in its home slot" in said and "lay it there" in said
     assert not (out / "board.json").exists()
+
+
+def test_the_prompt_says_which_way_the_trains_face_when_taught():
+    # a train's shape is learnt facing along its Start: one laid the other way round
+    # would teach its shape backwards
+    lesson = BoxLesson(standin.TABLE, None, standin.board())
+    assert "A1, B1, C1, D1, each facing along its track" in lesson.prompt(FACE)

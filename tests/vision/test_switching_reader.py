@@ -13,8 +13,10 @@ import pytest
 from companion.games.switching import board as boards
 from companion.games.switching import rules, scenes
 from companion.games.switching.board import Lie
+from companion.games.switching.vision import reader
 from companion.games.switching.vision.reader import read_board
 from companion.synthetic import Camera, Hand, render
+from companion.vision.frame_checks import glare_mask, glared
 
 
 @cache
@@ -197,6 +199,29 @@ def test_under_a_lamp_s_glare_nothing_is_read_wrong_yet_sure_and_the_glare_is_sa
     for panel, lie in zip(truth.board.panels, truth.layout, strict=True):
         read = seen.panels[panel.colour]
         assert not read.sure or (read.slot, read.turned) == tuple(lie)
+
+
+def test_a_train_in_a_lamp_s_halo_clear_of_its_clipped_white_is_still_read() -> None:
+    """The halo round a reflection only pales what lies in it: a train there is read when
+    its colour and facing are read surely (before, every train the halo touched was
+    asked: table 5014's A3 and A4)."""
+    truth = scenes.random_table(5014)
+    frame = render(truth.scene, 5014, Camera.preset("hard", glare=0.03))
+    seen = read_board(frame, _board())
+    glare = glare_mask(frame)
+    assert glare is not None and "glare" in [p.key for p in seen.problems]
+    assert _seen_trains(seen) == {t.space: (t.colour, t.facing) for t in truth.trains}
+    halo = [t.space for t in truth.trains
+            if glared(glare, _space_pixels(seen, t.space, truth.layout))]  # fmt: skip
+    assert sorted(halo) == ["A3", "A4"]
+
+
+def _space_pixels(seen, space: str, layout) -> np.ndarray:
+    """The frame pixels of a space's cut-out, as the reader cuts it."""
+    board = _board()
+    corners = reader._corners(board.centre(space, layout), board.heading(space, layout),
+                              reader._PATCH_MM)  # fmt: skip
+    return seen.calibration.to_pixels(corners)
 
 
 def test_without_glare_no_glare_is_said() -> None:

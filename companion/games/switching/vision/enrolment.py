@@ -182,7 +182,8 @@ class BoxLesson:
         trains = ", ".join(art.TRAIN_COLOURS)
         return (
             "lay the board square to the table among its markers, its top towards markers 0 "
-            f"and 1, the panels at home the right way up, and a {trains} train on {starts}"
+            f"and 1, the panels at home the right way up, and a {trains} train on {starts}, "
+            "each facing along its track (its shape is learnt that way round)"
         )
 
     def _board(self) -> Board:

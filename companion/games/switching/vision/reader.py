@@ -26,9 +26,9 @@ How (our board and pieces, art.py, are made for each step):
 4. the trains: every space's box (30 x 14 mm) is cut out of the frame along its track,
    all in one remap; a train is a fifth of the box or more in one train colour (and no
    second one), its facing where its black roof lies: clearly behind its own colour's
-   middle or clearly ahead of it. A box showing the space's white is empty; anything
-   else (a hand, a half hidden train) is unseen. A panel's spaces are placed where that
-   panel was read;
+   middle or clearly ahead of it (a taught box's train also by its taught shape,
+   `Pieces.trains`). A box showing the space's white is empty; anything else (a hand, a
+   half hidden train) is unseen. A panel's spaces are placed where that panel was read;
 5. the dice: beside the board, in bands of the apron clear of its corners, die-sized
    blobs that are white (the number dice, read by the shared pip reader, the Caboose
    table's: companion/vision/dice.py) or of a panel's colour (the colour die). A train's
@@ -37,7 +37,9 @@ How (our board and pieces, art.py, are made for each step):
 6. the glare: where a lamp's reflection clips the frame white (and washes out round it,
    companion/vision/frame_checks.py `glare_mask`) nothing is read: a slot, a space or a
    die it touches is unsure or unseen, never read (a glared space looks white: empty),
-   and the frame says so (`glare`).
+   and the frame says so (`glare`). A train in the washed-out halo but clear of the
+   clipped white (and `_WASHED_MM` round it) is read when it is read surely; a space
+   there that looks empty is still unseen.
 
 `read_board` never raises on a bad frame: what it could not see is in `SeenBoard.problems`.
 A frame without colour (a mono camera) is not read past the board's place: every piece is
@@ -61,7 +63,14 @@ from companion.games.switching.board import Board, Layout, Lie
 from companion.vision.calibrate import Calibration, calibrate, top_down
 from companion.vision.dice import PIPS, read_dice
 from companion.vision.dice_art import DIE_MM
-from companion.vision.frame_checks import GLARE_KEY, as_bgr, colourless, glare_mask, glared
+from companion.vision.frame_checks import (
+    GLARE_KEY,
+    as_bgr,
+    clipped_white,
+    colourless,
+    glare_mask,
+    glared,
+)
 
 APRON_MM = 110.0  # read round the board: where the dice are thrown, beside it
 _DICE_BAND_MM = (4.0, 105.0)  # from the board's edge, where a die is looked for
@@ -317,11 +326,14 @@ class Pieces:
     `_SLOT_PX_PER_MM`, white-balanced BGR in shares of the paper's brightness: `look_up`),
     which says which way round a panel lies; None: our panels' two black squares do.
     `printed_dark`: for each space, where the board's own print is dark round it
-    (`printed_dark`): no train's roof is looked for there; None: nothing is (ours)."""
+    (`printed_dark`): no train's roof is looked for there; None: nothing is (ours).
+    `trains`: each train colour's shape as taught (`train_shape`), which says which way
+    a train faces beside its dark cab or roof; None: our trains' black roofs alone do."""
 
     classes: np.ndarray
     panels: Mapping[str, np.ndarray] | None = None
     printed_dark: Mapping[str, np.ndarray] | None = None
+    trains: Mapping[str, np.ndarray] | None = None
 
 
 OURS = Pieces(hue_classes(_printed_hues()))  # our printed pieces, art.py
@@ -596,25 +608,60 @@ def _trains(
     level = np.array(levels, np.float32)[:, None, None]
     area = _ROWS * _COLUMNS
     counts = np.stack([(classes == c).sum(axis=(1, 2)) for c in range(len(_TRAIN_NAMES))], 1)
+    colour = counts.argmax(axis=1)
     dark = value < _DARK * level
     printed = light.pieces.printed_dark
     if printed is not None:  # a sleeper printed dark beside a space is no train's roof
         dark &= ~np.stack([printed[space] for space in placed])
-    roof_px, roof_mm = _roofs(classes, dark, counts.argmax(axis=1))
+    roof_px, roof_mm = _roofs(classes, dark, colour)
+    shapes = light.pieces.trains
+
+    def facing(i: int) -> int | None:
+        roof = _roof_facing(int(roof_px[i]), float(roof_mm[i]))
+        if shapes is None:  # ours: the black roof at a train's back
+            return roof
+        body = train_body(classes[i], value[i], levels[i], int(colour[i]))
+        shape = _facing_by_shape(body, shapes[_TRAIN_NAMES[colour[i]]])
+        # either tells it when the other cannot (a cab beside the board's dark print, a
+        # body paled at one end); told apart, neither is trusted
+        return shape if roof is None else roof if shape in (None, roof) else None
+
     middle = (slice(None), *_MIDDLE)
     white = (value[middle] >= _WHITE[0] * level) & (saturation[middle] < _WHITE[1] * 255)
     empty = white.mean(axis=(1, 2)) >= _EMPTY_SHARE
+    washed = _washed_out(frame, glare, calibration, board)
     trains: list[SeenTrain] = []
     for i, space in enumerate(placed):
-        if glared(glare, pixels[i]):
+        if glared(washed, pixels[i]):
             unseen.append(space)
             continue
-        train = _train_in(space, counts[i] / area, int(roof_px[i]), float(roof_mm[i]))
-        if train is not None:
+        train = _train_in(space, counts[i] / area, lambda i=i: facing(i))
+        in_halo = glared(glare, pixels[i])
+        if train is not None and (train.sure or not in_halo):
             trains.append(train)
-        if (train is None and not empty[i]) or (train is not None and not train.sure):
+        # the halo pales a train towards the space's white: there only a train read surely
+        # is read, and a space that looks empty may hold one
+        if (train is None and (in_halo or not empty[i])) or (train is not None and not train.sure):
             unseen.append(space)
     return tuple(trains), tuple(unseen)
+
+
+_WASHED_MM = 2.0  # round what a lamp's reflection clipped white, this much more hides a train
+
+
+def _washed_out(
+    frame: np.ndarray, glare: np.ndarray | None, calibration: Calibration, board: Board
+) -> np.ndarray | None:
+    """Where a lamp's reflection (`glare`, frame_checks.glare_mask) left a train nothing to
+    read: what it clipped white and `_WASHED_MM` round it (frame pixels, 255), as the
+    Caboose reader leaves a card's. The rest of its halo only pales a train's colour and
+    cab, so a train there is still read when it is read surely (`_trains`)."""
+    if glare is None:
+        return None
+    centre = (board.size[0] / 2 + APRON_MM, board.size[1] / 2 + APRON_MM)
+    reach = 2 * round(_WASHED_MM * calibration.px_per_mm(centre)) + 1
+    clipped = cv2.bitwise_and(clipped_white(frame), glare)
+    return cv2.dilate(clipped, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach)))
 
 
 _PRINT_REACH_PX = 5  # a dark print's mask widened this much (2.5 mm): the pose's error
@@ -649,6 +696,78 @@ def printed_dark(board: Board, picture: np.ndarray, px_per_mm: float) -> dict[st
     return found
 
 
+_SHAPE_BLUR_PX = 2.0  # a train's shape is compared blurred this much (1 mm): the camera's
+# blur and the few degrees it is put down askew
+_SHAPE_SHIFT_PX = (7, 4)  # along the track, across it: the most a train stands off its
+# space's middle (the hand's 2 mm and the board's pose's 1-2 mm)
+_SHAPE_DIFFERENT = 0.3  # a taught shape's pixel unlike its turned self by this, at least:
+# where it says which way the train faces (its nose, its cab)
+_SHAPE_PIXELS = 40  # such pixels, at least, for the shape to say it
+_SHAPE_MARGIN = 0.5  # the better way's mismatch under this share of the other's
+
+
+def _facing_by_shape(body: np.ndarray, shape: np.ndarray) -> int | None:
+    """Which way a taught train faces from its shape: `body` is where a space's cut-out
+    shows the train's body (`train_body`), `shape` its taught body (`train_shape`, facing
+    the heading). Whichever of the taught shape and the shape turned round matches better
+    (`_shape_mismatches`): +1 or -1, None when neither matches clearly better (a hand, a
+    glare, another train against it)."""
+    mismatches = _shape_mismatches(body, shape)
+    if mismatches is None:
+        return None
+    forwards, backwards = mismatches
+    if forwards < _SHAPE_MARGIN * backwards:
+        return 1
+    if backwards < _SHAPE_MARGIN * forwards:
+        return -1
+    return None
+
+
+def _shape_mismatches(body: np.ndarray, shape: np.ndarray) -> tuple[float, float] | None:
+    """How unlike a train's `body` its taught `shape` is, facing the heading and turned
+    round (summed squared differences, both blurred by `_SHAPE_BLUR_PX`), each at its best
+    place within `_SHAPE_SHIFT_PX`, on the pixels where the two ways differ (its nose, its
+    cab, whatever its makers gave it); None when too few do."""
+    ahead = cv2.GaussianBlur(shape.astype(np.float32), (0, 0), _SHAPE_BLUR_PX)
+    behind = ahead[::-1, ::-1].copy()
+    use = (np.abs(ahead - behind) >= _SHAPE_DIFFERENT).astype(np.float32)
+    if float(use.sum()) < _SHAPE_PIXELS:
+        return None
+    along, across = _SHAPE_SHIFT_PX
+    blurred = cv2.GaussianBlur(body.astype(np.float32), (0, 0), _SHAPE_BLUR_PX)
+    seen = cv2.copyMakeBorder(blurred, along, along, across, across, cv2.BORDER_CONSTANT, 0.0)
+    forwards, backwards = (
+        float(cv2.matchTemplate(seen, t, cv2.TM_SQDIFF, mask=use).min()) for t in (ahead, behind)
+    )
+    return forwards, backwards
+
+
+_SHAPE_LIGHT = 0.5  # a train's body: its colour at least this share of the paper's
+# brightness (a dark cab blurred into a train's colour keeps its hue, not its light)
+
+
+def train_body(classes: np.ndarray, value: np.ndarray, level: float, colour: int) -> np.ndarray:
+    """Where a space's cut-out (`_Light.look`'s `classes` and `value`, the paper's
+    brightness there `level`) shows a train's body in train colour `colour` (its index):
+    that colour, and not dark. What its shape is told by (`_facing_by_shape`)."""
+    return (classes == colour) & (value >= _SHAPE_LIGHT * level)
+
+
+def train_shape(body: np.ndarray, outline: np.ndarray) -> np.ndarray:
+    """A taught train's shape from its cut-out (as `_trains` cuts a space, the train
+    facing the heading): its `body` (`train_body`) moved so that the train's middle, the
+    middle of its `outline` (every pixel of its colour, its dark cab's too), is the
+    cut-out's: a train put down off its space's middle is compared with its shape turned
+    round that middle."""
+    rows, columns = np.nonzero(outline)
+    if not len(rows):
+        return body.astype(bool)
+    dy = (_ROWS - 1) / 2 - (rows.min() + rows.max()) / 2
+    dx = (_COLUMNS - 1) / 2 - (columns.min() + columns.max()) / 2
+    move = np.float32([[1, 0, round(dx)], [0, 1, round(dy)]])
+    return cv2.warpAffine(body.astype(np.uint8), move, (_COLUMNS, _ROWS)) > 0
+
+
 def _roofs(
     classes: np.ndarray, dark: np.ndarray, colour: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -674,19 +793,26 @@ def _roofs(
     return count, (roof_row - body_row) / _S
 
 
-def _train_in(space: str, shares: np.ndarray, roof_px: int, roof_mm: float) -> SeenTrain | None:
-    """The train on `space` from its cut-out's share in each train colour and its roof
-    (`_roofs`), or None: most of it in one train colour, its roof clearly behind or
-    clearly ahead of its middle. A train whose colour or roof is hidden is unsure."""
+def _roof_facing(roof_px: int, roof_mm: float) -> int | None:
+    """Which way one of our trains faces from its roof (`_roofs`): clearly behind its
+    middle (+1) or clearly ahead of it (-1); None when hidden or unclear."""
+    if roof_px >= _ROOF_PX and abs(roof_mm) >= _ROOF_OFF_MM:
+        return 1 if roof_mm > 0 else -1
+    return None
+
+
+def _train_in(space: str, shares: np.ndarray, facing: Callable[[], int | None]) -> SeenTrain | None:
+    """The train on `space` from its cut-out's share in each train colour and which way
+    it faces (`facing`, asked only of a train: by its roof, `_roof_facing`, and a taught
+    box's also by its shape, `_facing_by_shape`), or None: most of it in one train colour
+    and its facing read. A train whose colour or facing is hidden is unsure."""
     best = int(np.argmax(shares))
     if shares[best] < 0.5 * _TRAIN_SHARE:
         return None
-    facing = None
-    if roof_px >= _ROOF_PX and abs(roof_mm) >= _ROOF_OFF_MM:
-        facing = 1 if roof_mm > 0 else -1
+    way = facing()
     if shares[best] < _TRAIN_SHARE or np.delete(shares, best).max() >= _OTHER_TRAIN_SHARE:
-        return SeenTrain(space, None, facing, False)
-    return SeenTrain(space, _TRAIN_NAMES[best], facing, facing is not None)
+        return SeenTrain(space, None, way, False)
+    return SeenTrain(space, _TRAIN_NAMES[best], way, way is not None)
 
 
 # --- dice -------------------------------------------------------------------------------

@@ -28,12 +28,16 @@ The design (issue 33):
   and panel's colour as taught (its hue under the table's light, white-balanced against
   the board's own paper) instead of our printed ones, and which way round a panel lies by
   its taught picture (which of it and it turned round matches the slot where the two
-  differ: the box's print, whatever it is) instead of our two black squares. A train's
-  facing is still its dark cab or roof at its back, as on ours.
+  differ: the box's print, whatever it is) instead of our two black squares, and which
+  way a train faces by its taught shape as well as by its dark cab (`reader.train_shape`:
+  which of its shape and its shape turned round its body matches; either cue tells it
+  when the other cannot, and where they disagree it is asked).
 - **A taught box is a folder** (`TaughtBox.save`, `load`): `board.json` (its
   `switching-board/1` file, checked as the board tool checks one), `board.png` (the
   board's top-down picture, panels at home), `panel-<colour>.png` (each panel's picture,
-  upright, white-balanced in shares of the paper's brightness) and `box.json` (format
+  upright, white-balanced in shares of the paper's brightness), `train-<colour>.png`
+  (each train's shape: white where its cut-out showed its body, facing up, the way it
+  runs) and `box.json` (format
   `switching-box/1`: each train and panel colour's hue, OpenCV's 0-179).
 - **Teaching** (`teach`): one frame under the family's camera with the board lying
   square to the table (its top towards the table's top markers, as the prompt says), its
@@ -41,16 +45,16 @@ The design (issue 33):
   file's order of Starts and the players' order of colours (red, blue, yellow, green).
   The board's outline is found in the top-down image (the region unlike the table, of
   the board file's size, moved onto its edges), the picture cut along it, and the
-  colours and panels measured where the board file puts them. The board file is the
+  colours, panels and trains' shapes measured where the board file puts them (each train
+  facing along its Start, towards its track's Finish). The board file is the
   family's or proposed from our layout (vision/enrolment.py, `companion enroll --game
   switching`).
 
 `companion run` reads a box taught into the table's catalogue folder (switching/camera.py),
 and the setup page corrects the proposed board file's spaces and track ends on the
 camera's picture (web/board_teach.py). Not done yet (issue 33): marking a board's slots
-and its panels' pieces on the page; a train's facing from its taught shape (it is still a
-dark cab at its back, and print darker than that beside a space hides it); the colour die
-is read by the panels' taught colours, the number dice as every game's.
+and its panels' pieces on the page; the colour die is read by the panels' taught colours,
+the number dice as every game's.
 """
 
 from __future__ import annotations
@@ -116,19 +120,20 @@ class TeachError(ValueError):
 class TaughtBox:
     """A box the camera was taught: its board file, its board's top-down picture (BGR,
     `PICTURE_PX_PER_MM`, panels at home) and how its pieces look (`reader.Pieces`), with
-    the hues they were made from (trains then panels, as `reader.hue_classes` takes them)."""
+    the hues they were made from (trains then panels, as `reader.hue_classes` takes them),
+    and each train's shape (`reader.train_shape`: where its cut-out showed its colour,
+    facing along its Start)."""
 
     board: Board
     picture: np.ndarray
     hues: Mapping[str, int]
     panels: Mapping[str, np.ndarray]
+    trains: Mapping[str, np.ndarray]
 
     @cached_property
     def pieces(self) -> reader.Pieces:
-        names = [*art.TRAIN_COLOURS, *art.PANEL_COLOURS]
-        classes = reader.hue_classes(np.array([self.hues[n] for n in names]))
         dark = reader.printed_dark(self.board, self.picture, PICTURE_PX_PER_MM)
-        return reader.Pieces(classes, self.panels, dark)
+        return reader.Pieces(_classes(self.hues), self.panels, dark, self.trains)
 
     @cached_property
     def features(self) -> tuple[np.ndarray, np.ndarray]:
@@ -171,6 +176,8 @@ class TaughtBox:
         cv2.imwrite(str(folder / "board.png"), self.picture)
         for colour, picture in self.panels.items():
             cv2.imwrite(str(folder / f"panel-{colour}.png"), _to_png(picture))
+        for colour, shape in self.trains.items():
+            cv2.imwrite(str(folder / f"train-{colour}.png"), shape.astype(np.uint8) * 255)
         box = {"format": FORMAT, "hues": dict(self.hues)}
         (folder / "box.json").write_text(json.dumps(box, indent=2) + "\n", encoding="utf-8")
 
@@ -188,10 +195,20 @@ class TaughtBox:
         picture = cv2.imread(str(folder / "board.png"), cv2.IMREAD_COLOR)
         panels = {c: cv2.imread(str(folder / f"panel-{c}.png"), cv2.IMREAD_COLOR)
                   for c in art.PANEL_COLOURS}  # fmt: skip
-        if picture is None or any(p is None for p in panels.values()):
-            raise ValueError(f"{folder} lacks board.png or a panel's picture: teach it again")
+        trains = {c: cv2.imread(str(folder / f"train-{c}.png"), cv2.IMREAD_GRAYSCALE)
+                  for c in art.TRAIN_COLOURS}  # fmt: skip
+        if picture is None or any(p is None for p in [*panels.values(), *trains.values()]):
+            raise ValueError(f"{folder} lacks board.png, a panel's picture or a train's shape: "
+                             "teach it again")  # fmt: skip
         hues = {name: int(box["hues"][name]) for name in names}
-        return cls(board, picture, hues, {c: _from_png(p) for c, p in panels.items()})
+        return cls(board, picture, hues, {c: _from_png(p) for c, p in panels.items()},
+                   {c: shape > 127 for c, shape in trains.items()})  # fmt: skip
+
+
+def _classes(hues: Mapping[str, int]) -> np.ndarray:
+    """The reader's colour classes (`reader.hue_classes`) of the taught hues."""
+    names = [*art.TRAIN_COLOURS, *art.PANEL_COLOURS]
+    return reader.hue_classes(np.array([hues[n] for n in names]))
 
 
 def _to_png(shares: np.ndarray) -> np.ndarray:
@@ -572,7 +589,37 @@ def teach(
             ),
         )
     _apart(hues)
-    return TaughtBox(board, picture, hues, panels)
+    trains = _shapes(frame, board, reading, half, hues, dict(zip(art.TRAIN_COLOURS, spaces,
+                                                                  strict=False)))  # fmt: skip
+    return TaughtBox(board, picture, hues, panels, trains)
+
+
+def _shapes(
+    frame: np.ndarray,
+    board: Board,
+    reading: Calibration,
+    half: np.ndarray,
+    hues: Mapping[str, int],
+    on: Mapping[str, str],
+) -> dict[str, np.ndarray]:
+    """Each train's shape (`reader.train_shape`), cut out of `frame` on its Start (`on`:
+    colour to space) as the reader cuts a space and told by the taught colours; the train
+    faces along the Start, towards its track's Finish. TeachError when one is too small
+    for its two ends to be told apart."""
+    light = reader._Light(half, board, reader.Pieces(_classes(hues)))
+    shapes = {}
+    for index, (colour, space) in enumerate(on.items()):
+        centre = board.centre(space, board.home)
+        corners = reader._corners(centre, board.heading(space, board.home), reader._PATCH_MM)
+        cut = reader._cut_many(frame, reading.to_pixels(corners).reshape(1, 4, 2),
+                               reader._PATCH_MM, reader._SPACE_PX_PER_MM)  # fmt: skip
+        classes, value, _ = light.look(cut)
+        body = reader.train_body(classes, value, light.at(*centre), index)
+        shapes[colour] = reader.train_shape(body, classes == index)
+        if shapes[colour].mean() < reader._TRAIN_SHARE:
+            raise TeachError(f"the {colour} train is not seen whole on {space}: put it there, "
+                             "facing along the track")  # fmt: skip
+    return shapes
 
 
 def _colour(look: np.ndarray, unseen: TeachError) -> int:
