@@ -555,7 +555,7 @@ TEACH_BOARD: dict[str, dict[str, str]] = {
         "board_title": "Teach your board to the camera",
         "board_help": "Lay your board square among the table's four markers, its top towards "
         "markers 0 and 1, the panels at home the right way up and a red, blue, yellow and green "
-        "train on its first Starts. Give its size and look.",
+        "train on its first Starts, each facing along its track. Give its size and look.",
         "board_width": "Board's width, mm",
         "board_height": "Board's height, mm",
         "board_look": "Look at the board",
@@ -668,6 +668,8 @@ TEACH_BOARD: dict[str, dict[str, str]] = {
         "board_teach_panel": "the {colour} panel is not seen in its ringed home slot: lay it "
         "there, the right way up",
         "board_teach_train": "the {colour} train is not seen on the ringed Start: put it there",
+        "board_teach_whole": "the {colour} train is not seen whole on the ringed Start: put it "
+        "there, facing along its track",
         "board_teach_alike": "the {a} and the {b} pieces look alike to the camera: their "
         "colours cannot be told apart under this light",
         "board_saved": "Your board is taught and saved in {folder}, the configured "
@@ -687,7 +689,8 @@ TEACH_BOARD: dict[str, dict[str, str]] = {
         "board_title": "Enseña tu tablero a la cámara",
         "board_help": "Pon tu tablero recto entre los cuatro marcadores de la mesa, su parte "
         "de arriba hacia los marcadores 0 y 1, los paneles en su sitio y derechos, y un tren "
-        "rojo, azul, amarillo y verde en sus primeras Salidas. Indica su tamaño y míralo.",
+        "rojo, azul, amarillo y verde en sus primeras Salidas, cada uno mirando a lo largo de su "
+        "vía. Indica su tamaño y míralo.",
         "board_width": "Ancho del tablero, mm",
         "board_height": "Alto del tablero, mm",
         "board_look": "Mirar el tablero",
@@ -802,6 +805,8 @@ TEACH_BOARD: dict[str, dict[str, str]] = {
         "círculo: ponlo allí, derecho",
         "board_teach_train": "no se ve el tren {colour} en la Salida marcada con un círculo: "
         "ponlo allí",
+        "board_teach_whole": "no se ve entero el tren {colour} en la Salida marcada con un "
+        "círculo: ponlo allí, mirando a lo largo de su vía",
         "board_teach_alike": "las piezas de color {a} y las de color {b} se parecen demasiado "
         "para la cámara: con esta luz no distingue sus colores",
         "board_saved": "Tu tablero está enseñado y guardado en {folder}, la carpeta del "

@@ -617,8 +617,9 @@ def _shapes(
         body = reader.train_body(classes, value, light.at(*centre), index)
         shapes[colour] = reader.train_shape(body, classes == index)
         if shapes[colour].mean() < reader._TRAIN_SHARE:
-            raise TeachError(f"the {colour} train is not seen whole on {space}: put it there, "
-                             "facing along the track")  # fmt: skip
+            raise TeachError("board_teach_whole", f"the {colour} train is not seen whole on "
+                             f"{space}: put it there, facing along the track", (space,),
+                             colour=colour)  # fmt: skip
     return shapes
 
 
