@@ -625,8 +625,11 @@ def printed_dark(board: Board, picture: np.ndarray, px_per_mm: float) -> dict[st
     board's own print dark in `picture` (the board taught, seen from above at
     `px_per_mm`, its panels at home upright: a panel space is cut there, along its piece,
     which is where it lies on its panel however the panel lies), widened by
-    `_PRINT_REACH_PX`. A space that showed a piece's colour when taught (a train stood
-    there) has none: its dark was the train's."""
+    `_PRINT_REACH_PX`. Where a space showed a piece's colour when taught (a train stood
+    there), the dark within that colour's outline (its cab) was the train's, but beyond
+    its ends the sleepers and the board's border are still print: taken as no train's
+    roof, they pulled the roof of a train standing there towards its middle, and its
+    facing was unsure (the 4-player demo's seed 1 waited for a Start's train for ever)."""
     value = picture.max(axis=2)
     paper = float(np.percentile(value, 90))
     saturation = cv2.cvtColor(picture, cv2.COLOR_BGR2HSV)[..., 1]
@@ -642,11 +645,24 @@ def printed_dark(board: Board, picture: np.ndarray, px_per_mm: float) -> dict[st
     found = {}
     for i, space in enumerate(spaces):
         rows = slice(i * _ROWS, (i + 1) * _ROWS)
+        print_dark = dark[rows]
         if colourful[rows].mean() >= _TRAIN_SHARE / 2:
-            found[space] = np.zeros((_ROWS, _COLUMNS), bool)
-        else:
-            found[space] = cv2.dilate(dark[rows].astype(np.uint8), widen) > 0
+            print_dark = print_dark & ~_outline_of(colourful[rows])
+        found[space] = cv2.dilate(print_dark.astype(np.uint8), widen) > 0
     return found
+
+
+def _outline_of(colour: np.ndarray) -> np.ndarray:
+    """The smallest upright rectangle round a cut-out's `colour` pixels, widened by
+    `_PRINT_REACH_PX`: a taught train's body with the cab it holds (its colour's
+    outline round it)."""
+    rows, columns = np.nonzero(colour)
+    h, w = colour.shape
+    reach = _PRINT_REACH_PX
+    outline = np.zeros(colour.shape, bool)
+    outline[max(rows.min() - reach, 0) : min(rows.max() + reach + 1, h),
+            max(columns.min() - reach, 0) : min(columns.max() + reach + 1, w)] = True  # fmt: skip
+    return outline
 
 
 def _roofs(
