@@ -83,7 +83,9 @@ _WHITE = (0.72, 0.18)  # a space's white: this share of the paper's brightness, 
 _DARK = 0.4  # a roof or a mark: under this share of the paper's brightness
 _PANEL_SHARE = 0.35  # of a slot in its panel's colour, at least
 _MARK_SHARE = 0.5  # of a way-round mark's square dark, at least
-_SHOWN_SLOT = 0.3  # of a slot not under glare, at least, for its panel to be read
+_SHOWN_SLOT = 0.1  # of a slot not under glare, at least, for its panel to be read (0.3
+# left panels a fifth or a quarter in view unread: seeds 1004, 1084; what shows of them
+# tells their colour, and their way round when enough of the print shows, `_TAUGHT_PIXELS`)
 
 PROBLEMS: dict[str, str] = {
     "no_image": "no usable image came from the camera",
@@ -457,7 +459,10 @@ def _panels(
                 way = _way_round(dark, classes == trains + best)
             else:
                 seen = light.look_up(cuts[cut], centre)
-                way = _way_round_taught(seen, taught[_PANEL_NAMES[best]], shown)
+                # a train standing on the panel (its colour and the cab it holds) is no
+                # print of the panel's: it told the two ways round apart less clearly
+                on = cv2.dilate((classes < trains).astype(np.uint8), _ON_PANEL) > 0
+                way = _way_round_taught(seen, taught[_PANEL_NAMES[best]], shown & ~on)
             found[_PANEL_NAMES[best]].append((slot.id, way))
     seen = {}
     for colour, where in found.items():
@@ -499,8 +504,10 @@ def _way_round(dark: np.ndarray, plain: np.ndarray) -> bool | None:
 
 _TAUGHT_DIFFERENT = 0.6  # a taught panel's pixel unlike its turned self by this, at least
 # (summed over B, G, R in shares of the paper): it says which way round the panel lies
-_TAUGHT_PIXELS = 60  # such pixels in view, at least, for the way round to be read
+_TAUGHT_PIXELS = 300  # such pixels in view, at least, for the way round to be read (a
+# cyan panel with 105 beside a lamp's glare was read the wrong way round: seed 1047)
 _TAUGHT_MARGIN = 0.7  # the better way round's mismatch under this share of the other's
+_ON_PANEL = np.ones((11, 11), np.uint8)  # round a train's colour on a panel, its cab too
 _TAUGHT_SHIFT_PX = 3  # the panel seen this far off its taught place in the cut-out, at most
 # (a panel loose in its slot, the board's pose found to a few mm): each way round is
 # compared where it matches best
