@@ -328,19 +328,29 @@ def _aligned(top: np.ndarray, box: TaughtBox, matrix: np.ndarray) -> np.ndarray 
     seen = _even(seen)
     if cv2.computeECC(template, seen, mask) < _PRINT_ALIKE:
         return None
+    step = _align_step(template, seen, mask)
+    return matrix if step is None else matrix @ step
+
+
+def _align_step(template: np.ndarray, seen: np.ndarray, mask: np.ndarray) -> np.ndarray | None:
+    """The rotation and shift (3 x 3, board mm) that aligns `seen`, the board's print at
+    `_ALIGN_PX_PER_MM` where a pose puts it, with its taught picture `template` (OpenCV's
+    ECC); None when the alignment does not converge or moves it further than a feature's
+    pose can be off (`_ALIGN_REACH`)."""
+    to_px = np.diag([_ALIGN_PX_PER_MM, _ALIGN_PX_PER_MM, 1.0])
     # stops when a step changes the warp by under a thousandth (of a 2 mm pixel): finer
     # moved no board by over 0.12 mm (seeds 200-239) and took a third of a frame's time
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_COUNT, 60, 1e-3)
     try:
         _, warp = cv2.findTransformECC(template, seen, np.eye(2, 3, dtype=np.float32),
                                        cv2.MOTION_EUCLIDEAN, criteria, mask, 3)  # fmt: skip
-    except cv2.error:  # no convergence: the features' pose
-        return matrix
+    except cv2.error:
+        return None
     step = np.linalg.inv(to_px) @ np.vstack([warp, [0.0, 0.0, 1.0]]) @ to_px
     turn = math.degrees(math.atan2(step[1, 0], step[0, 0]))
     if np.hypot(*step[:2, 2]) > _ALIGN_REACH[0] or abs(turn) > _ALIGN_REACH[1]:
-        return matrix
-    return matrix @ step
+        return None
+    return step
 
 
 def _even(image: np.ndarray) -> np.ndarray:
@@ -380,12 +390,31 @@ def _alike(frame: np.ndarray, box: TaughtBox, table: Calibration, pose: Pose) ->
     picture (ECC's correlation, -1 to 1, `TaughtBox.alignment`): a few milliseconds, where
     finding the board again takes tens."""
     template, mask = box.alignment
+    return float(cv2.computeECC(template, _seen_at(frame, box, table, pose), mask))
+
+
+def _seen_at(frame: np.ndarray, box: TaughtBox, table: Calibration, pose: Pose) -> np.ndarray:
+    """The board's print in `frame`, were the board at `pose`, as its taught picture's
+    `alignment` is kept (seen from above at `_ALIGN_PX_PER_MM`, its light evened)."""
+    template, _ = box.alignment
     flat = board_calibration(table, box.board, pose, 0.0)
     whole = TableLayout(width=box.board.size[0], height=box.board.size[1])
-    seen = _even(top_down(frame, flat, whole, _ALIGN_PX_PER_MM))[
-        : template.shape[0], : template.shape[1]
-    ]
-    return float(cv2.computeECC(template, seen, mask))
+    seen = _even(top_down(frame, flat, whole, _ALIGN_PX_PER_MM))
+    return seen[: template.shape[0], : template.shape[1]]
+
+
+def _near(frame: np.ndarray, box: TaughtBox, table: Calibration, pose: Pose) -> Pose | None:
+    """The board found again near `pose`, where it last lay (a nudge, a hand over it): its
+    whole print aligned with the picture from there, as `find_board`'s last step aligns
+    it from the features' pose, and refused as that is (`_PRINT_ALIKE`); None when it
+    lies further than the alignment reaches (`find_board` then seeks it): a few
+    milliseconds, where the features take tens."""
+    template, mask = box.alignment
+    seen = _seen_at(frame, box, table, pose)
+    if cv2.computeECC(template, seen, mask) < _PRINT_ALIKE:
+        return None
+    step = _align_step(template, seen, mask)
+    return None if step is None else _pose(box.board, to_table(box.board, pose) @ step)
 
 
 def read_taught(
@@ -414,7 +443,9 @@ def read_taught(
         ):
             where.append(found)  # the board has not moved either
             return found.calibration
-        pose = find_board(frame, box, table, layout)
+        pose = None if found is None else _near(frame, box, table, found.pose)
+        if pose is None:
+            pose = find_board(frame, box, table, layout)
         if pose is None:
             problems.append(reader.problem("board_unfound"))
             return None
