@@ -12,14 +12,17 @@ The design (issue 33):
   (`PICTURE_PX_PER_MM`, in the board file's millimetres), taught once. Each frame, the
   table seen from above at the same scale is matched against that picture: ORB features
   of the board's own print (its border, title, art, track ends; never its slots, whose
-  panels move, nor its spaces, where trains stand), matched, and a rotation and shift
+  panels move, nor its spaces, where trains stand), at that one scale (over ORB's
+  pyramid of scales only when that finds none), matched, and a rotation and shift
   (no scale: both are millimetres) fitted by RANSAC, refitted on every match that lands
   where it puts it, then made finer by aligning the whole print with the picture (ECC).
   That is the board's pose on the table (`find_board`): wherever it lies, however
   turned. A pose whose print does not look like the picture is refused: never a board
   placed wrongly, only one not found (`board_unfound`). Under a still camera the last
   pose is kept while the print there is as alike as when it was found (a few
-  milliseconds); an elbow's nudge makes it less so, and the board is found again.
+  milliseconds); an elbow's nudge or a hand over it makes it less so, and the board is
+  found again, first near where it lay (its print aligned from there, as the features'
+  pose is: a few milliseconds), by its features when it lies further.
 - **The existing reader reads it.** The pose and the table's calibration compose into the
   calibration the reader would have had from our board's corner markers (pixels to the
   board's millimetres with the reader's apron round it: `board_calibration`), so the
