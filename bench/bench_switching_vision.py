@@ -2,13 +2,15 @@
 right on synthetic tables, how fast, and where the time goes.
 
 Run: OPENBLAS_NUM_THREADS=1 .venv/bin/python bench/bench_switching_vision.py [--scenes N]
-     [--seed S] [--easy] [--profile N] [--profile-only]
+     [--seed S] [--easy] [--profile N] [--profile-only] [--pieces ours|printed]
 Prints markdown for bench/RESULTS.md: `companion eval-vision --game switching` on hard (and
 easy) scenes (1456x1088, our 700 mm board on a 900 x 800 mm table, random_table's trains,
 panels and dice; a frame's time also as a ratio to a plain OpenCV pass over the same frame
 timed in the same run, companion/vision/plain_pass.py, the figure that travels between
 machines), then the CPU time of each step of `read_board` on hard scenes (`--profile` of
 them; `--profile-only`: only that), timed on read_board's own path (stage_profile.py).
+`--pieces printed`: the stand-in box taught to the camera (eval-vision's `--pieces`), its
+board found by its picture (vision/taught.py's steps profiled too).
 OpenCV runs on one thread (and numpy's BLAS should, hence the variable): one Pi core's
 budget.
 """
@@ -23,9 +25,8 @@ from functools import partial
 import cv2
 from stage_profile import Stages, machine
 
-from companion.games.switching import scenes
-from companion.games.switching.vision import reader
-from companion.games.switching.vision.eval_vision import evaluate
+from companion.games.switching.vision import reader, taught
+from companion.games.switching.vision.eval_vision import PIECES, evaluate, reader_of
 from companion.synthetic import Camera, render
 from companion.vision.plain_pass import plain_pass
 
@@ -45,24 +46,40 @@ _STEPS = (
 )
 
 
-def steps(scenes_n: int, seed: int) -> tuple[dict[str, float], float]:
-    """Median CPU ms of each step of `read_board` on hard scenes (each frame a new camera,
-    as eval-vision times it), and the median CPU ms of the plain pass over the same
-    frames."""
+# a taught box's own steps (vision/taught.py), by the names read_taught calls
+_TAUGHT_STEPS = (
+    ("calibrate", "calibrate on the table's markers"),
+    ("top_down", "taught board found: the table from above"),
+    ("_orb", "taught board found: ORB features"),
+    ("_matched", "taught board found: matched, RANSAC"),
+    ("_aligned", "taught board found: its print aligned"),
+    ("_near", "taught board found again near where it lay"),
+    ("_alike", "taught board kept: its print compared"),
+)
+
+
+def steps(scenes_n: int, seed: int, pieces: str = "ours") -> tuple[dict[str, float], float]:
+    """Median CPU ms of each step of `read_board` (or, `pieces` "printed", of a taught
+    stand-in box's `read_taught`) on hard scenes (each frame a new camera, as eval-vision
+    times it), and the median CPU ms of the plain pass over the same frames."""
     profile = Stages()
     for name, label in _STEPS:
         profile.watch(reader, name, label)
-    warm = scenes.random_table(seed + scenes_n)
-    reader.read_board(render(warm.scene, seed + scenes_n, Camera.hard()), warm.board)
+    if pieces == "printed":
+        for name, label in _TAUGHT_STEPS:
+            profile.watch(taught, name, label)
+    table, read = reader_of(pieces)
+    warm = table(seed + scenes_n)
+    read(render(warm.scene, seed + scenes_n, Camera.hard()), None)
     plain = []
     with profile.timing():
         for i in range(scenes_n):
-            truth = scenes.random_table(seed + i)
+            truth = table(seed + i)
             frame = render(truth.scene, seed + i, Camera.hard())
             start = time.process_time()
             plain_pass(frame)
             plain.append((time.process_time() - start) * 1000)
-            profile.frame(partial(reader.read_board, frame, truth.board))
+            profile.frame(partial(read, frame, None))
     return profile.medians(), statistics.median(plain)
 
 
@@ -73,22 +90,25 @@ def main() -> None:
     parser.add_argument("--easy", action="store_true", help="also easy scenes")
     parser.add_argument("--profile", type=int, default=50, help="scenes profiled per step")
     parser.add_argument("--profile-only", action="store_true", help="only the profile")
+    parser.add_argument(
+        "--pieces", choices=PIECES, default="ours", help="ours, or printed: a taught stand-in box"
+    )
     args = parser.parse_args()
     cv2.setNumThreads(1)
     print(machine())
     if not args.profile_only:
-        _print_eval(args.scenes, args.seed, args.easy)
-    _print_steps(args.profile, args.seed)
+        _print_eval(args.scenes, args.seed, args.easy, args.pieces)
+    _print_steps(args.profile, args.seed, args.pieces)
 
 
-def _print_eval(scenes_n: int, seed: int, easy: bool) -> None:
+def _print_eval(scenes_n: int, seed: int, easy: bool, pieces: str) -> None:
     """eval-vision's figures on hard (and easy) scenes, as a markdown table."""
     print("| difficulty | scenes | trains right | unsure / wrong and sure / extra | panels "
           "right | unsure / wrong | colour die right / unsure / wrong | number dice right / "
           "unsure / wrong | frame p50 / p95 | plain pass p50 | ratio p50 / p95 |")  # fmt: skip
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     for difficulty in ("hard", "easy") if easy else ("hard",):
-        r = evaluate(scenes_n, seed, difficulty)
+        r = evaluate(scenes_n, seed, difficulty, pieces=pieces)
         print(
             f"| {difficulty} | {r['scenes']} ({r['hands']} with a hand) | "
             f"{r['trains_accuracy']:.2%} of {r['trains']} | {r['trains_unsure']} / "
@@ -101,10 +121,11 @@ def _print_eval(scenes_n: int, seed: int, easy: bool) -> None:
         )
 
 
-def _print_steps(scenes_n: int, seed: int) -> None:
+def _print_steps(scenes_n: int, seed: int, pieces: str) -> None:
     """`steps` as a markdown table, each step also as a ratio to the plain pass."""
-    results, plain = steps(scenes_n, seed)
-    print(f"\nCPU ms per step of `read_board`, median over {scenes_n} hard scenes (seed "
+    results, plain = steps(scenes_n, seed, pieces)
+    reading = "read_taught" if pieces == "printed" else "read_board"
+    print(f"\nCPU ms per step of `{reading}`, median over {scenes_n} hard scenes (seed "
           f"{seed}), and as a ratio to the plain pass over the same frames "
           f"({plain:.2f} ms):\n")  # fmt: skip
     print("| step | CPU ms | x plain pass |\n|---|---|---|")

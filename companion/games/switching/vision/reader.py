@@ -92,7 +92,9 @@ _WHITE = (0.72, 0.18)  # a space's white: this share of the paper's brightness, 
 _DARK = 0.4  # a roof or a mark: under this share of the paper's brightness
 _PANEL_SHARE = 0.35  # of a slot in its panel's colour, at least
 _MARK_SHARE = 0.5  # of a way-round mark's square dark, at least
-_SHOWN_SLOT = 0.3  # of a slot not under glare, at least, for its panel to be read
+_SHOWN_SLOT = 0.1  # of a slot not under glare, at least, for its panel to be read (0.3
+# left panels a fifth or a quarter in view unread: seeds 1004, 1084; what shows of them
+# tells their colour, and their way round when enough of the print shows, `_TAUGHT_PIXELS`)
 
 PROBLEMS: dict[str, str] = {
     "no_image": "no usable image came from the camera",
@@ -469,7 +471,10 @@ def _panels(
                 way = _way_round(dark, classes == trains + best)
             else:
                 seen = light.look_up(cuts[cut], centre)
-                way = _way_round_taught(seen, taught[_PANEL_NAMES[best]], shown)
+                # a train standing on the panel (its colour and the cab it holds) is no
+                # print of the panel's: it told the two ways round apart less clearly
+                on = cv2.dilate((classes < trains).astype(np.uint8), _ON_PANEL) > 0
+                way = _way_round_taught(seen, taught[_PANEL_NAMES[best]], shown & ~on)
             found[_PANEL_NAMES[best]].append((slot.id, way))
     seen = {}
     for colour, where in found.items():
@@ -511,8 +516,10 @@ def _way_round(dark: np.ndarray, plain: np.ndarray) -> bool | None:
 
 _TAUGHT_DIFFERENT = 0.6  # a taught panel's pixel unlike its turned self by this, at least
 # (summed over B, G, R in shares of the paper): it says which way round the panel lies
-_TAUGHT_PIXELS = 60  # such pixels in view, at least, for the way round to be read
+_TAUGHT_PIXELS = 300  # such pixels in view, at least, for the way round to be read (a
+# cyan panel with 105 beside a lamp's glare was read the wrong way round: seed 1047)
 _TAUGHT_MARGIN = 0.7  # the better way round's mismatch under this share of the other's
+_ON_PANEL = np.ones((11, 11), np.uint8)  # round a train's colour on a panel, its cab too
 _TAUGHT_SHIFT_PX = 3  # the panel seen this far off its taught place in the cut-out, at most
 # (a panel loose in its slot, the board's pose found to a few mm): each way round is
 # compared where it matches best
@@ -672,8 +679,11 @@ def printed_dark(board: Board, picture: np.ndarray, px_per_mm: float) -> dict[st
     board's own print dark in `picture` (the board taught, seen from above at
     `px_per_mm`, its panels at home upright: a panel space is cut there, along its piece,
     which is where it lies on its panel however the panel lies), widened by
-    `_PRINT_REACH_PX`. A space that showed a piece's colour when taught (a train stood
-    there) has none: its dark was the train's."""
+    `_PRINT_REACH_PX`. Where a space showed a piece's colour when taught (a train stood
+    there), the dark within that colour's outline (its cab) was the train's, but beyond
+    its ends the sleepers and the board's border are still print: taken as no train's
+    roof, they pulled the roof of a train standing there towards its middle, and its
+    facing was unsure (the 4-player demo's seed 1 waited for a Start's train for ever)."""
     value = picture.max(axis=2)
     paper = float(np.percentile(value, 90))
     saturation = cv2.cvtColor(picture, cv2.COLOR_BGR2HSV)[..., 1]
@@ -689,10 +699,10 @@ def printed_dark(board: Board, picture: np.ndarray, px_per_mm: float) -> dict[st
     found = {}
     for i, space in enumerate(spaces):
         rows = slice(i * _ROWS, (i + 1) * _ROWS)
+        print_dark = dark[rows]
         if colourful[rows].mean() >= _TRAIN_SHARE / 2:
-            found[space] = np.zeros((_ROWS, _COLUMNS), bool)
-        else:
-            found[space] = cv2.dilate(dark[rows].astype(np.uint8), widen) > 0
+            print_dark = print_dark & ~_outline_of(colourful[rows])
+        found[space] = cv2.dilate(print_dark.astype(np.uint8), widen) > 0
     return found
 
 
@@ -766,6 +776,19 @@ def train_shape(body: np.ndarray, outline: np.ndarray) -> np.ndarray:
     dx = (_COLUMNS - 1) / 2 - (columns.min() + columns.max()) / 2
     move = np.float32([[1, 0, round(dx)], [0, 1, round(dy)]])
     return cv2.warpAffine(body.astype(np.uint8), move, (_COLUMNS, _ROWS)) > 0
+
+
+def _outline_of(colour: np.ndarray) -> np.ndarray:
+    """The smallest upright rectangle round a cut-out's `colour` pixels, widened by
+    `_PRINT_REACH_PX`: a taught train's body with the cab it holds (its colour's
+    outline round it)."""
+    rows, columns = np.nonzero(colour)
+    h, w = colour.shape
+    reach = _PRINT_REACH_PX
+    outline = np.zeros(colour.shape, bool)
+    outline[max(rows.min() - reach, 0) : min(rows.max() + reach + 1, h),
+            max(columns.min() - reach, 0) : min(columns.max() + reach + 1, w)] = True  # fmt: skip
+    return outline
 
 
 def _roofs(
