@@ -11,7 +11,7 @@ form's choice between games), else the game at the table.
   never cached: a camera's picture of a home).
 - `POST /api/setup/pips/save` `{}`: once every face from 1 to 6 is learnt, written as
   `companion enroll --codes pips FOLDER` writes them (`pips.json`) into the configured
-  catalogue folder (`table.catalogue`), beside whatever else is taught there: the Caboose
+  catalogue folder (`table.catalogue`), beside whatever else is taught there: the game's
   camera reads them from its next frame.
 """
 
