@@ -27,12 +27,13 @@ import numpy as np
 from companion.vision.frame_checks import colourless
 
 SHIPPED = Path(__file__).with_name("assets") / "pip_counter.onnx"  # a photograph's dice
-# a photograph without colour: the counter fine-tuned on cut-outs turned grey
-# (`train_dice_net --start SHIPPED --grey-share 1`), so red pips on a black die, faint in
-# grey, are counted (held-out tray turned grey: 644 -> 659 dice of 728); colour frames keep
-# the shipped net and its figures. Not at the table (`count_many`'s `grey_counter`): there
-# it took twice as many faint blobs of a grey frame for dice (seed 7000, 100 hard tables of
-# drawn dice: 6 -> 12 seen where none lie)
+# a photograph without colour: the counter fine-tuned on cut-outs turned grey near a grey
+# camera's own mix (`train_dice_net --start SHIPPED --grey-share 1 --grey-luma 1`), so red
+# pips on a black die, faint in grey, are counted (held-out tray turned grey: 644 dice of
+# 728 with the colour net, 659 fine-tuned on grey of random channel weights, 661 near the
+# camera's mix); colour frames keep the shipped net and its figures. Not at the table
+# (`count_many`'s `grey_counter`): there it took twice as many faint blobs of a grey frame
+# for dice (seed 7000, 100 hard tables of drawn dice: 6 -> 12 seen where none lie)
 SHIPPED_GREY = SHIPPED.with_name("pip_counter_grey.onnx")
 # the table's colour frames (`dice.read_dice`'s counts): small, blurred, noisy cut-outs of a
 # tilted camera's frame, unlike a photograph's: the counter fine-tuned on more of them

@@ -73,6 +73,15 @@ RATE = 2e-3
 # a colourless frame's are (dice_net.GREY_GAIN), since a camera without colour sees red pips
 # on a black die as faint grey ones (without it, none: the shipped counter's recipe)
 GREY_SHARE = 0.25
+# A camera giving grey frames (a webcam's grey mode, OpenCV's BGR2GRAY, `eval-dice --grey`)
+# weighs blue, green and red as BT.601's luma does; `--grey-luma SHARE` greys that share of
+# the grey cut-outs near it (Dirichlet weights of mean LUMA, LUMA_SPREAD its concentration:
+# each weight within about 0.06) rather than at any random weights, most of which hide a
+# red pip on a black die that luma shows. Set by `main` only (default 0: every recipe before
+# it draws the same random numbers).
+LUMA = np.array([0.114, 0.587, 0.299])  # B, G, R
+LUMA_SPREAD = 60.0
+grey_luma = 0.0
 
 
 @dataclass
@@ -195,8 +204,12 @@ def odd_paths(folder: Path) -> list[Path]:
 def greyed(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """`image` as a camera without colour might see it: one weighted sum of its channels in
     all three, the weights random (a sensor's, or a dim room's, response to each colour
-    differs), so the counter learns the pips that differ from their die in hue only."""
-    weights = rng.dirichlet((2.0, 2.0, 2.0)).astype(np.float32)
+    differs), so the counter learns the pips that differ from their die in hue only; in
+    `grey_luma` of them the weights lie near LUMA, a grey camera's own mix."""
+    if grey_luma > 0 and rng.random() < grey_luma:  # no draw without it: old recipes stay
+        weights = rng.dirichlet(LUMA * LUMA_SPREAD).astype(np.float32)
+    else:
+        weights = rng.dirichlet((2.0, 2.0, 2.0)).astype(np.float32)
     return np.repeat((image.astype(np.float32) @ weights)[..., None], 3, axis=2)
 
 
@@ -618,6 +631,13 @@ def main(argv: list[str] | None = None) -> None:
         help=f"turn this share of the cut-outs grey (alone: {GREY_SHARE}; default none)",
     )
     parser.add_argument(
+        "--grey-luma",
+        type=float,
+        default=0.0,
+        metavar="SHARE",
+        help="grey this share of the grey cut-outs near a grey camera's own mix (default none)",
+    )
+    parser.add_argument(
         "--start",
         type=Path,
         default=None,
@@ -642,6 +662,10 @@ def main(argv: list[str] | None = None) -> None:
         parser.error("--epochs and --bank must be at least 1")
     if not 0.0 <= args.grey_share <= 1.0:
         parser.error("--grey-share must be a share from 0 to 1")
+    if not 0.0 <= args.grey_luma <= 1.0:
+        parser.error("--grey-luma must be a share from 0 to 1")
+    global grey_luma
+    grey_luma = args.grey_luma
     table = None
     if args.table is not None:
         try:

@@ -13,7 +13,8 @@ import numpy as np
 import pytest
 
 from companion.vision import dice_net
-from companion.vision.eval_dice import PHOTOS, as_grey, evaluate, main
+from companion.vision.eval_dice import PHOTOS, as_grey, evaluate, load_labels, main, match
+from companion.vision.pips import read_pips
 from tests.vision.test_pips import turned_die
 
 
@@ -287,6 +288,35 @@ def test_the_trainer_shows_a_share_of_cut_outs_grey_as_a_colourless_frame_gives_
     assert not any(np.allclose(p[0], p[1]) and np.allclose(p[1], p[2]) for p in patches)
 
 
+def test_the_trainer_can_grey_cut_outs_as_a_grey_camera_mixes_its_colours(
+    tmp_path: Path, capsys, monkeypatch
+) -> None:
+    """`--grey-luma` (the grey counter's recipe): grey cut-outs weighed near a grey camera's
+    own mix (BT.601 luma, what OpenCV and a webcam's grey mode give), where a red pip on a
+    black die shows, rather than at any random weights, most of which hide it. Without it the
+    trainer draws the very same random numbers as before, so older recipes stay as they were."""
+    pytest.importorskip("torch")
+    from companion.vision import train_dice_net
+
+    red_on_black, _ = photo_of_a_die(5, 10.0, body=(30, 30, 30), ink=(40, 40, 210))
+    camera = cv2.cvtColor(red_on_black, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    monkeypatch.setattr(train_dice_net, "grey_luma", 1.0)
+    for seed in range(20):
+        grey = train_dice_net.greyed(red_on_black, np.random.default_rng(seed))
+        assert np.abs(grey[..., 0] - camera).max() < 40  # the pips as the camera shows them
+    monkeypatch.setattr(train_dice_net, "grey_luma", 0.0)
+    rng = np.random.default_rng(3)
+    grey = train_dice_net.greyed(red_on_black, rng)
+    before = np.random.default_rng(3)  # the recipe before --grey-luma: one draw, the weights
+    weights = before.dirichlet((2.0, 2.0, 2.0)).astype(np.float32)
+    assert np.allclose(grey[..., 0], red_on_black.astype(np.float32) @ weights)
+    assert rng.random() == before.random()  # and nothing else drawn
+    with pytest.raises(SystemExit):
+        train_dice_net.main(["--grey-luma", "1.5", "--out", str(tmp_path)])
+    assert "--grey-luma must be a share from 0 to 1" in capsys.readouterr().err
+    assert not any(tmp_path.iterdir())  # no net written
+
+
 def test_fine_tuning_starts_from_the_counter_given(tmp_path: Path) -> None:
     """`train_dice_net --start ONNX` fine-tunes a trained counter (the shipped one) at a
     tenth of the rate rather than training anew: one short epoch leaves it close to where it
@@ -333,6 +363,23 @@ def test_a_camera_without_colour_reads_the_trays_dice_nearly_as_in_colour() -> N
     grey = evaluate(folder, every=8, offset=4, grey=True)
     assert colour["dice"] == grey["dice"] == 174
     assert grey["read"] >= 161 and colour["read"] - grey["read"] <= 5
+
+
+@pytest.mark.skipif(
+    not (PHOTOS / "overhead-tray").is_dir(), reason=f"no labelled photographs at {PHOTOS}"
+)
+def test_a_grey_held_out_photograph_is_read_as_its_colour_version_is() -> None:
+    """Issue 30, point 3: a held-out tray photograph (never trained on) of a white 4 and a
+    6, read right in colour, is read the same turned grey. The grey counter before (trained
+    on grey cut-outs of random channel weights) took the 4 for a 1; the one trained near a
+    grey camera's own mix (`train_dice_net --grey-luma 1`) reads it."""
+    path = PHOTOS / "overhead-tray" / "IMG_20191208_112648.jpg"
+    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    labels = load_labels(path.with_suffix(".txt"), image.shape[1], image.shape[0])
+    colour, grey = read_pips(image), read_pips(as_grey(image))
+    assert match(colour, labels, "die") == len(colour) == len(labels) == 2
+    assert match(grey, labels, "die") == len(grey) == 2
+    assert sorted(d.pips for d in grey) == sorted(d.pips for d in colour) == [4, 6]
 
 
 def test_the_table_counts_a_grey_frame_with_the_colour_counter() -> None:
