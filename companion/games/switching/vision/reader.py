@@ -778,11 +778,18 @@ def train_shape(body: np.ndarray, outline: np.ndarray) -> np.ndarray:
     return cv2.warpAffine(body.astype(np.uint8), move, (_COLUMNS, _ROWS)) > 0
 
 
+_SPECK_SHARE = 0.2  # a patch of colour under this share of the largest is a speck
+
+
 def _outline_of(colour: np.ndarray) -> np.ndarray:
     """The smallest upright rectangle round a cut-out's `colour` pixels, widened by
     `_PRINT_REACH_PX`: a taught train's body with the cab it holds (its colour's
-    outline round it)."""
-    rows, columns = np.nonzero(colour)
+    outline round it). Specks of colour apart from it (a panel's edge, the warp's fringe:
+    OpenCV 5 left one at the far end of a Start) do not stretch it over the print."""
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(colour.astype(np.uint8))
+    areas = stats[1:, cv2.CC_STAT_AREA]
+    kept = 1 + np.flatnonzero(areas >= _SPECK_SHARE * areas.max())
+    rows, columns = np.nonzero(np.isin(labels, kept))
     h, w = colour.shape
     reach = _PRINT_REACH_PX
     outline = np.zeros(colour.shape, bool)
