@@ -498,7 +498,10 @@ function fitKiosk() {
   const lists = [...document.querySelectorAll("[data-kiosk-cut]")]
     .sort((a, b) => Number(a.dataset.kioskCut) - Number(b.dataset.kioskCut));
   // A list whose section is squeezed below its one item left would be an empty frame.
-  const squeezed = (l) => l.closest("section").scrollHeight > l.closest("section").clientHeight + 1;
+  const squeezed = (l) => {
+    const section = l.closest("section");
+    return section.scrollHeight > section.clientHeight + 1;
+  };
   for (const keep of [1, 0]) {
     while (overflows()) {
       const list = lists.find((l) => l.children.length > keep && !l.closest("[hidden]")

@@ -9,16 +9,12 @@
 
 const pipUrls = {};  // face -> the object URL of its picture, once learnt
 
-function faceName(n) {
-  return n === 1 ? t("pips_face_one") : t("pips_face", { n });
-}
-
 function drawPipFaces(learnt) {
   const list = document.getElementById("pips-faces");
   list.replaceChildren(...[1, 2, 3, 4, 5, 6].map((n) => h("li", { "data-pips": n },
-    pipUrls[n] ? h("img", { src: pipUrls[n], alt: faceName(n), class: "pips-die" })
+    pipUrls[n] ? h("img", { src: pipUrls[n], alt: t("pips_face", { n }), class: "pips-die" })
       : h("span", { class: "pips-die empty" }, String(n)),
-    h("span", { class: "pips-name" }, faceName(n)),
+    h("span", { class: "pips-name" }, t("pips_face", { n })),  // t: pips_face_one for 1
     h("button", { type: "button", onclick: () => lookAtDie(n) }, t("pips_look")))));
   document.getElementById("pips-progress").textContent = t("pips_progress", { done: learnt.length });
 }
