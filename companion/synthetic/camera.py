@@ -398,6 +398,38 @@ def has_glare(seed: int, camera: Camera) -> bool:
     return _drawn(seed, camera.glare, camera.glare_odds, _GLARE_ODDS_STREAM)
 
 
+LAMP_LIT = 12  # grey levels the lamp adds, at least, where it touches the table
+
+
+def lamp_footprint(scene: Scene, seed: int, camera: Camera, frame: np.ndarray) -> np.ndarray | None:
+    """Where the lamp's reflection touches `frame` (rendered from `scene` with `seed` through
+    `camera`): a frame-size mask, True where the frame differs from the same frame without
+    the lamp by `LAMP_LIT` grey levels or more; None when the frame has no lamp. Evaluation
+    uses it to count apart the pieces a reflection lies on, which a reader must not read
+    surely and cannot always read (the glare's own random numbers draw nothing else, so the
+    lamp-free frame is the same frame otherwise)."""
+    if not has_glare(seed, camera):
+        return None
+    lamp_free = render(scene, seed, replace(camera, glare=0.0))
+    return cv2.absdiff(frame, lamp_free).max(axis=2) >= LAMP_LIT
+
+
+def touched(footprint: np.ndarray | None, view: View, corners_mm: np.ndarray) -> bool:
+    """Whether the lamp's `footprint` (`lamp_footprint`) lies on any pixel of the table
+    polygon `corners_mm` (N, 2 mm: a piece's outline) as `view` sees it."""
+    if footprint is None:
+        return False
+    polygon = np.round(view.to_pixels(corners_mm)).astype(np.int32)
+    x, y, w, h = cv2.boundingRect(polygon)
+    x0, y0 = max(x, 0), max(y, 0)
+    lit = footprint[y0 : y + h, x0 : x + w]  # the piece's box, clipped to the frame
+    if lit.size == 0:
+        return False
+    piece = np.zeros(lit.shape, np.uint8)
+    cv2.fillPoly(piece, [polygon - (x0, y0)], 1)  # what falls outside the box is clipped
+    return bool(lit[piece > 0].any())
+
+
 def has_curl(seed: int, camera: Camera) -> bool:
     """Whether the cards of the frame rendered with `seed` through `camera` are curled, as
     `has_glare` says of the lamp (from a stream of its own)."""

@@ -3,10 +3,14 @@ where the synthetic camera draws one, and nowhere else."""
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 from companion.games.caboose.scenes import random_scene, render
+from companion.games.switching.scenes import random_table as switching_table
 from companion.synthetic import Camera, camera_view
+from companion.synthetic import render as synthetic_render
+from companion.synthetic.camera import lamp_footprint, touched
 from companion.vision.frame_checks import glare_mask, glared
 
 
@@ -35,3 +39,31 @@ def test_a_piece_touching_the_glare_is_glared_one_far_from_it_is_not() -> None:
     square = far + np.array([[0, 0], [10, 0], [10, 10], [0, 10]])
     assert not glared(mask, square)
     assert not glared(None, square)
+
+
+def test_the_lamps_footprint_is_where_it_lit_the_table_and_none_without_a_lamp() -> None:
+    """Evaluation counts apart the pieces the lamp touches: its footprint is where the frame
+    differs from the same frame without the lamp, and a frame without one has none."""
+    scene = switching_table(7).scene
+    plain = Camera.preset("hard", glare=0.0)
+    assert lamp_footprint(scene, 7, plain, synthetic_render(scene, 7, plain)) is None
+    camera = Camera.preset("hard", glare=0.03)
+    frame = synthetic_render(scene, 7, camera)
+    footprint = lamp_footprint(scene, 7, camera, frame)
+    assert footprint is not None and 0.01 < footprint.mean() < 0.1  # a few percent
+    clipped = frame.min(axis=2) >= 250
+    assert footprint[clipped].mean() > 0.99  # the clipped white is lit, and more round it
+    assert footprint.sum() > 2 * clipped.sum()
+    view = camera_view(7, camera, scene.layout)
+    ys, xs = np.nonzero(clipped)
+    middle = np.array([[[xs.mean(), ys.mean()]]])
+    inverse = np.linalg.inv(view.homography)
+    lit_mm = cv2.perspectiveTransform(middle, inverse).reshape(2)  # the lens bends a little
+    square = np.array([[-5.0, -5.0], [5.0, -5.0], [5.0, 5.0], [-5.0, 5.0]])
+    assert touched(footprint, view, lit_mm + square)
+    width, height = scene.layout.width - 40, scene.layout.height - 40
+    corners = np.array([[40.0, 40.0], [width, height], [40.0, height], [width, 40.0]])
+    far = max(corners, key=lambda corner: np.hypot(*(corner - lit_mm)))
+    assert not touched(footprint, view, far + square)
+    assert not touched(footprint, view, square - 900.0)  # a piece the camera does not see
+    assert not touched(None, view, lit_mm + square)

@@ -91,3 +91,28 @@ def test_eval_vision_measures_a_taught_stand_in_box_and_reads_none_wrong(capsys)
     wrong = ("trains_wrong", "trains_extra", "panels_wrong", "colour_wrong", "numbers_wrong")
     assert {key: doc[key] for key in wrong} == dict.fromkeys(wrong, 0)
     assert doc["trains_right"] >= doc["trains"] - 1 and doc["panels_right"] >= 5
+
+
+@pytest.fixture(scope="module")
+def lamp_run() -> dict:
+    return eval_vision.evaluate(1, 1303, "hard", glare=0.03, pieces="printed")
+
+
+def test_pieces_under_a_lamps_reflection_are_counted_apart_and_are_the_ones_asked(lamp_run):
+    """Seed 1303 of the stand-in box with a lamp: the two trains the reader asks lie under
+    the reflection, so every train clear of it is read right; seed 1302's lamp lies off
+    every piece, and nothing is counted under it."""
+    lit = lamp_run
+    assert lit["trains_unsure"] == lit["trains_lamp_unsure"] == 2
+    assert lit["trains_lamp"] >= 2 and lit["trains_accuracy"] < 1.0
+    assert lit["trains_clear_accuracy"] == 1.0
+    assert lit["trains"] - lit["trains_lamp"] == lit["trains_right"] - lit["trains_lamp_right"]
+    dark = eval_vision.evaluate(1, 1302, "hard", glare=0.03, pieces="printed")
+    lamp = [key for key in eval_vision.LAMP_COUNTS if dark[key]]
+    assert lamp == [] and dark["trains_clear_accuracy"] == dark["trains_accuracy"] == 1.0
+
+
+def test_a_report_says_what_was_read_clear_of_the_lamp_and_under_it(lamp_run):
+    text = eval_vision.report(lamp_run)
+    assert "where its reflection touches none of the piece, read right: trains 100.00%" in text
+    assert "under it: trains " in text and "2 asked" in text

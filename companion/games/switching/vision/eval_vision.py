@@ -18,6 +18,13 @@ real dice cut from the labelled photographs as the two number dice (the held-out
 unless `--dice-half odd`, as the Caboose game's `--dice real`), so the pair is measured on
 dice the pip reader has never seen: the dice a family throws.
 
+Where the hard camera draws a lamp's reflection, every piece it touches (by 12 grey levels
+or more: synthetic.camera `lamp_footprint`) is counted again apart (`trains_lamp`,
+`trains_lamp_right`, ...), and each kind's `_clear_accuracy` is its share read right where
+the reflection touches none of the piece. Under it a reader asks what the white hides
+(the family is told to move the lamp), so the accuracy a reader is held to is the clear
+one; nothing may be read wrong yet surely anywhere.
+
 `--pieces printed` draws a family's own box instead of ours (switching/standin.py: a board
 of another design without our corner markers, anywhere among the table's markers any way
 round, panels and trains of another look), taught to the camera once from one frame under
@@ -41,6 +48,7 @@ from pathlib import Path
 from typing import Any
 
 import cv2
+import numpy as np
 
 from companion.arguments import CommandLine
 from companion.games.switching import scenes, standin
@@ -48,7 +56,9 @@ from companion.games.switching.board import load as load_board
 from companion.games.switching.vision import taught
 from companion.games.switching.vision.reader import SeenBoard, read_board
 from companion.hardware import FRAME_SIZE
-from companion.synthetic import Camera, add_camera_options, render
+from companion.pose import Pose
+from companion.synthetic import Camera, View, add_camera_options, camera_view, render
+from companion.synthetic.camera import lamp_footprint, touched
 from companion.synthetic.photo_dice import (
     PhotoDice,
     PhotoDiceMissing,
@@ -56,51 +66,88 @@ from companion.synthetic.photo_dice import (
     add_photo_dice_options,
     photo_dice_stream,
 )
+from companion.vision.dice_art import DIE_MM
 from companion.vision.plain_pass import plain_pass_ms, times
+from companion.vision.table import card_corners
 
 COUNTS = (
     "trains", "trains_right", "trains_unsure", "trains_wrong", "trains_extra",
     "panels", "panels_right", "panels_unsure", "panels_wrong",
-    "colour_right", "colour_unsure", "colour_wrong",
-    "numbers_right", "numbers_unsure", "numbers_wrong", "empty_unseen", "hands",
+    "colour", "colour_right", "colour_unsure", "colour_wrong",
+    "numbers", "numbers_right", "numbers_unsure", "numbers_wrong", "empty_unseen", "hands",
 )  # fmt: skip
+PIECE_KINDS = ("trains", "panels", "colour", "numbers")
+# each kind's pieces the lamp's reflection touches (`lamp_footprint`), counted again apart:
+# "trains_lamp" of them, "trains_lamp_right", "trains_lamp_unsure", "trains_lamp_wrong", ...
+LAMP_COUNTS = tuple(
+    f"{kind}_lamp{outcome}"
+    for kind in PIECE_KINDS
+    for outcome in ("", "_right", "_unsure", "_wrong")
+)
 
 
-def score(truth: scenes.Shown, seen: SeenBoard) -> dict[str, int]:
-    """One scene's counts (`COUNTS`) of its reading against its truth."""
-    counts = dict.fromkeys(COUNTS, 0)
+def score(
+    truth: scenes.Shown, seen: SeenBoard, lit: frozenset[str] = frozenset()
+) -> dict[str, int]:
+    """One scene's counts (`COUNTS`) of its reading against its truth, and (`LAMP_COUNTS`)
+    those of the pieces `lit` names (`under_lamp`) again apart."""
+    counts = dict.fromkeys(COUNTS + LAMP_COUNTS, 0)
+
+    def tally(kind: str, outcome: str, piece: str) -> None:
+        counts[kind] += 1
+        counts[f"{kind}_{outcome}"] += 1
+        if piece in lit:
+            counts[f"{kind}_lamp"] += 1
+            counts[f"{kind}_lamp_{outcome}"] += 1
+
     on = {train.space: train for train in truth.trains}
     for space, train in on.items():
         read = seen.train_at(space)
-        counts["trains"] += 1
         if read is None or not read.sure:
-            counts[
-                "trains_unsure" if read is not None or space in seen.unseen else "trains_wrong"
-            ] += 1
+            outcome = "unsure" if read is not None or space in seen.unseen else "wrong"
         elif (read.colour, read.facing) == (train.colour, train.facing):
-            counts["trains_right"] += 1
+            outcome = "right"
         else:
-            counts["trains_wrong"] += 1
+            outcome = "wrong"
+        tally("trains", outcome, f"train:{space}")
     counts["trains_extra"] = sum(t.sure and t.space not in on for t in seen.trains)
     counts["empty_unseen"] = sum(space not in on for space in seen.unseen)
     for panel, lie in zip(truth.board.panels, truth.layout, strict=True):
         read = seen.panels[panel.colour]
-        counts["panels"] += 1
         if not read.sure:
-            counts["panels_unsure"] += 1
+            outcome = "unsure"
         else:
-            counts[
-                "panels_right" if (read.slot, read.turned) == tuple(lie) else "panels_wrong"
-            ] += 1
+            outcome = "right" if (read.slot, read.turned) == tuple(lie) else "wrong"
+        tally("panels", outcome, f"panel:{panel.colour}")
     colour, white, black = truth.roll
     for name, got, want in (
         ("colour", seen.dice.colour, colour),
         ("numbers", seen.dice.numbers, (min(white, black), max(white, black))),
     ):
-        outcome = "unsure" if got is None else "right" if got == want else "wrong"
-        counts[f"{name}_{outcome}"] += 1
+        tally(name, "unsure" if got is None else "right" if got == want else "wrong", name)
     counts["hands"] = len(truth.scene.hands)
     return counts
+
+
+def under_lamp(truth: scenes.Shown, footprint: np.ndarray | None, view: View) -> frozenset[str]:
+    """The pieces of `truth` the lamp's reflection touches (`footprint`, as
+    synthetic.lamp_footprint gives it; `view` where the camera stood), named as `score`
+    tallies them: "train:SPACE", "panel:COLOUR", "colour" (the colour die) and "numbers"
+    (either number die). The scene lays the board, then its panels, then its trains."""
+    if footprint is None:
+        return frozenset()
+    cards = truth.scene.cards
+    panels = cards[1 : 1 + len(truth.board.panels)]
+    trains = cards[1 + len(panels) : 1 + len(panels) + len(truth.trains)]
+    lit = {f"panel:{panel.colour}" for panel, card in zip(truth.board.panels, panels, strict=True)
+           if touched(footprint, view, card_corners(card.pose, card.size))}  # fmt: skip
+    lit |= {f"train:{train.space}" for train, card in zip(truth.trains, trains, strict=True)
+            if touched(footprint, view, card_corners(card.pose, card.size))}  # fmt: skip
+    for die in truth.scene.dice:
+        outline = card_corners(Pose(die.x, die.y, die.rotation), (DIE_MM, DIE_MM))
+        if touched(footprint, view, outline):
+            lit.add("colour" if die.kind == scenes.COLOUR_DIE else "numbers")
+    return frozenset(lit)
 
 
 def with_real_numbers(truth: scenes.Shown, photos: Iterator[PhotoDie]) -> scenes.Shown:
@@ -180,7 +227,7 @@ def evaluate(
     table, read = reader_of(pieces)
     warm = table(seed + scenes_n)  # the first frame pays for imports and caches
     read(render(warm.scene, seed + scenes_n, camera), None)
-    totals = dict.fromkeys(COUNTS, 0)
+    totals = dict.fromkeys(COUNTS + LAMP_COUNTS, 0)
     wall, cpu, still, plain, render_ms = [], [], [], [], []
     failures = []
     for i in range(scenes_n):
@@ -199,7 +246,9 @@ def evaluate(
         start = time.perf_counter()
         read(frame, left)  # a still camera's next
         still.append((time.perf_counter() - start) * 1000)
-        counts = score(truth, seen)
+        view = camera_view(scene_seed, camera, truth.scene.layout)
+        lit = under_lamp(truth, lamp_footprint(truth.scene, scene_seed, camera, frame), view)
+        counts = score(truth, seen, lit)
         for key, value in counts.items():
             totals[key] += value
         wrong = [k for k in COUNTS if k.endswith(("_wrong", "_extra")) and counts[k]]
@@ -227,6 +276,7 @@ def evaluate(
         "dice_accuracy": round(
             min(totals["colour_right"], totals["numbers_right"]) / max(scenes_n, 1), 4
         ),
+        **{f"{kind}_clear_accuracy": clear_accuracy(totals, kind) for kind in PIECE_KINDS},
         **times(
             latency_ms=wall,
             cpu_ms=cpu,
@@ -236,6 +286,17 @@ def evaluate(
         ),
         "failures": failures[:20],
     }
+
+
+def clear_accuracy(totals: dict[str, int], kind: str) -> float:
+    """The share of `kind`'s pieces read right where the lamp's reflection touches none of
+    the piece: what a reader can be asked to read (under the reflection it asks)."""
+    clear = totals[kind] - totals[f"{kind}_lamp"]
+    return round((totals[f"{kind}_right"] - totals[f"{kind}_lamp_right"]) / max(clear, 1), 4)
+
+
+_KIND_NAMES = {"trains": "trains", "panels": "panels", "colour": "colour die",
+               "numbers": "number dice"}  # fmt: skip
 
 
 def report(result: dict[str, Any]) -> str:
@@ -253,6 +314,17 @@ def report(result: dict[str, Any]) -> str:
         f"dice     colour die {r['colour_right']} right, {r['colour_unsure']} unsure, "
         f"{r['colour_wrong']} wrong; number dice {r['numbers_right']} right, "
         f"{r['numbers_unsure']} unsure, {r['numbers_wrong']} wrong",
+        "lamp     where its reflection touches none of the piece, read right: "
+        + ", ".join(
+            f"{name} {r[f'{kind}_clear_accuracy']:.2%} of {r[kind] - r[f'{kind}_lamp']}"
+            for kind, name in _KIND_NAMES.items()
+        ),
+        "         under it: "
+        + "; ".join(
+            f"{name} {r[f'{kind}_lamp_right']} right, {r[f'{kind}_lamp_unsure']} asked, "
+            f"{r[f'{kind}_lamp_wrong']} wrong"
+            for kind, name in _KIND_NAMES.items()
+        ),
         f"spaces   {r['empty_unseen']} empty spaces said unseen (under a hand, or a panel unread)",
         f"time     {r['latency_ms_p50']} ms a frame, {r['latency_ratio_p50']}x a plain OpenCV "
         f"pass over it ({r['plain_pass_ms_p50']} ms); p95 {r['latency_ms_p95']} ms, "
