@@ -322,3 +322,14 @@ def test_cards_that_do_not_lie_flat_are_read_through_their_bend_and_shade(seed: 
     yard = read_yard(render(truth.scene, seed, camera))
     assert sorted(t.codes for t in yard.trains) == sorted(t.codes for t in truth.trains)
     assert all(t.sure for t in yard.trains) and not yard.loose
+
+
+def test_eval_counts_apart_the_cards_a_lamps_reflection_touches() -> None:
+    """Seed 5004 under a lamp: the train whose engine the reflection hides is missing (the
+    reflection is said), and the lamp touches it; the train clear of the lamp is exact. The
+    clear trains' share is what a reader is held to; every card is counted either way."""
+    r = eval_vision.evaluate(1, 5004, "hard", glare=0.03)
+    assert (r["trains"], r["lamp_trains"], r["trains_exact"]) == (2, 1, 0.5)
+    assert r["trains_clear_exact"] == 1.0
+    assert r["cards_lamp"] == r["cards_lamp_missing"] >= 1 and r["cards_lamp_right"] == 0
+    assert r["cards_lamp"] < r["cards"] and r["cards_wrong_sure"] == 0

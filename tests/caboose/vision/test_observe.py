@@ -403,3 +403,16 @@ def test_a_card_read_only_once_laid_flat_is_read_so_on_the_next_frame_too() -> N
     fresh = observe(frame, calibration=before.calibration, back=back)
     assert [p.key for p in lent.problems] == [p.key for p in fresh.problems] == ["glare"]
     assert [c.code for c in lent.cards] == [c.code for c in fresh.cards]
+
+
+def test_eval_counts_apart_the_cards_a_lamps_reflection_touches() -> None:
+    """Table 5003 under a lamp: the one card not read lies under the reflection, which
+    touches six of its eight cards; every card clear of it is read right. The clear share
+    is what a reader is held to; every card is counted either way."""
+    from companion.games.caboose.vision.eval_vision import evaluate
+
+    r = evaluate(1, 5003, "hard", "rollecate", glare=0.03)
+    assert (r["cards"], r["cards_lamp"], r["cards_lamp_right"]) == (8, 6, 5)
+    assert r["cards_accuracy"] == 0.875 and r["cards_clear_accuracy"] == 1.0
+    assert r["dice_lamp"] == 0 and r["dice_clear_accuracy"] == r["dice_accuracy"]
+    assert r["dice_wrong_sure"] == r["dice_lamp_wrong_sure"] == 0

@@ -48,7 +48,9 @@ from companion.games.caboose.rules.dice import face_map_for
 from companion.games.caboose.rules.edition import EDITIONS
 from companion.games.caboose.vision.observation import Observation, VisionConfig
 from companion.games.caboose.vision.observe import observe
-from companion.synthetic import add_camera_options
+from companion.pose import Pose
+from companion.synthetic import View, add_camera_options, camera_view
+from companion.synthetic.camera import lamp_footprint, touched
 from companion.synthetic.photo_dice import (
     TAUGHT,
     PhotoDice,
@@ -59,7 +61,9 @@ from companion.synthetic.photo_dice import (
     set_sources,
     taught_first,
 )
+from companion.vision.dice_art import DIE_MM
 from companion.vision.plain_pass import plain_pass_ms
+from companion.vision.table import card_corners
 
 # dice_art's dice, real dice cut from photographs, or a box's own wheel dice and token that
 # are not ours (scenes.with_printed_box), taught first as `companion enroll` does
@@ -73,6 +77,25 @@ _CARD_UNSURE_BELOW = FollowConfig().unsure_below  # a card read less surely is a
 ON_CARDS = ("dice_on_cards", "on_cards_found", "on_cards_right", "on_cards_asked",
             "on_cards_wrong_sure", "cards_under", "cards_under_right", "cards_under_asked",
             "cards_under_unseen", "cards_under_unseen_told", "cards_under_wrong_sure")  # fmt: skip
+
+
+LAMP = ("cards_lamp", "cards_lamp_right", "dice_lamp", "dice_lamp_right", "dice_lamp_unseen",
+        "dice_lamp_asked", "dice_lamp_wrong_sure")  # fmt: skip
+
+
+def under_lamp(
+    scene: synthetic.Scene, footprint: np.ndarray | None, view: View
+) -> tuple[frozenset[int], frozenset[int]]:
+    """The indices of the cards and of the dice of `scene` that a lamp's reflection touches
+    (`footprint`, synthetic.camera.lamp_footprint; `view` where the camera stood)."""
+    if footprint is None:
+        return frozenset(), frozenset()
+    cards = (card_corners(card.pose, scene.card_mm) for card in scene.cards)
+    dice = (card_corners(Pose(d.x, d.y, d.rotation), (DIE_MM, DIE_MM)) for d in scene.dice)
+    return (
+        frozenset(i for i, outline in enumerate(cards) if touched(footprint, view, outline)),
+        frozenset(i for i, outline in enumerate(dice) if touched(footprint, view, outline)),
+    )
 
 
 def _nearest(point: tuple[float, float], options: Sequence[tuple[float, float]], limit: float):
@@ -89,6 +112,7 @@ def score_scene(
     seen: Observation,
     face_map: dict[int, int] | None = None,
     unsure_below: float = _UNSURE_BELOW,
+    lit: tuple[frozenset[int], frozenset[int]] = (frozenset(), frozenset()),
 ) -> dict:
     """Per-scene counts: cards right, railway exact, caboose right, dice right, pose errors;
     with a pip-to-wheels `face_map` (R-6), also the pip dice whose wheels are right: a pip
@@ -98,18 +122,23 @@ def score_scene(
     and read wrong yet surely (the misreads that reach the game). The same of the dice lying
     on a card (`ON_CARDS`), and of the cards under them: read right and sure, asked (read
     less surely than the session takes unasked), not seen at all (and of those, the ones in a
-    frame that says a card could not be read, so the game waits), or read wrong yet surely."""
+    frame that says a card could not be read, so the game waits), or read wrong yet surely.
+    The cards and dice `lit` names (indices, `under_lamp`) are counted again apart (`LAMP`)."""
+    lit_cards, lit_dice = lit
+    lamp = dict.fromkeys(LAMP, 0)
     centres = [(c.pose.x, c.pose.y) for c in seen.cards]
     truth_of_seen: dict[int, int] = {}
     cards_right, position_err, rotation_err = 0, [], []
     for index, card in enumerate(scene.cards):
         match = _nearest((card.pose.x, card.pose.y), centres, _SAME_CARD_MM)
+        lamp["cards_lamp"] += index in lit_cards
         if match is None:
             continue
         truth_of_seen[match] = index
         got = seen.cards[match]
         if got.code == card.code:
             cards_right += 1
+            lamp["cards_lamp_right"] += index in lit_cards
             position_err.append(math.dist(centres[match], (card.pose.x, card.pose.y)))
             turn = (got.pose.rotation - card.pose.rotation + 180.0) % 360.0 - 180.0
             rotation_err.append(abs(turn))
@@ -124,14 +153,16 @@ def score_scene(
     on_cards = dict.fromkeys(ON_CARDS, 0)
     under: set[int] = set()
     found: set[int] = set()  # the seen dice that lie where a die does
-    for die in scene.dice:
+    for index, die in enumerate(scene.dice):
         match = _nearest((die.x, die.y), die_centres, SAME_DIE_MM)
         card = synthetic.card_under(scene, die.x, die.y)
         if card is not None:
             under.add(card)
             on_cards["dice_on_cards"] += 1
+        lamp["dice_lamp"] += index in lit_dice
         if match is None:
             unseen += 1
+            lamp["dice_lamp_unseen"] += index in lit_dice
             continue
         found.add(match)
         got = seen.dice[match]
@@ -140,6 +171,10 @@ def score_scene(
         as_wheels += die.kind == "pips" and got.kind == "wheels"
         asked += got.confidence < unsure_below
         wrong_sure += not right and got.confidence >= unsure_below
+        if index in lit_dice:
+            lamp["dice_lamp_right"] += right
+            lamp["dice_lamp_asked"] += got.confidence < unsure_below
+            lamp["dice_lamp_wrong_sure"] += not right and got.confidence >= unsure_below
         if card is not None:
             on_cards["on_cards_found"] += 1
             on_cards["on_cards_right"] += right
@@ -161,23 +196,27 @@ def score_scene(
         on_cards["cards_under_asked"] += not sure
         on_cards["cards_under_right"] += sure and got_card.code == scene.cards[card].code
         on_cards["cards_under_wrong_sure"] += sure and got_card.code != scene.cards[card].code
-    return on_cards | {
-        "cards": len(scene.cards),
-        "cards_right": cards_right,
-        "cards_extra": len(seen.cards) - len(truth_of_seen),
-        "railway_exact": railway == scene.railway,
-        "caboose_right": caboose_right,
-        "dice": len(scene.dice),
-        "dice_right": dice_right,
-        "dice_wheels_right": wheels_right,
-        "dice_unseen": unseen,
-        "dice_as_wheels": as_wheels,
-        "dice_asked": asked,
-        "dice_wrong_sure": wrong_sure,
-        "dice_extra": len(seen.dice) - len(found),  # seen where no die lies (not misread)
-        "position_err_mm": position_err,
-        "rotation_err_deg": rotation_err,
-    }
+    return (
+        on_cards
+        | lamp
+        | {
+            "cards": len(scene.cards),
+            "cards_right": cards_right,
+            "cards_extra": len(seen.cards) - len(truth_of_seen),
+            "railway_exact": railway == scene.railway,
+            "caboose_right": caboose_right,
+            "dice": len(scene.dice),
+            "dice_right": dice_right,
+            "dice_wheels_right": wheels_right,
+            "dice_unseen": unseen,
+            "dice_as_wheels": as_wheels,
+            "dice_asked": asked,
+            "dice_wrong_sure": wrong_sure,
+            "dice_extra": len(seen.dice) - len(found),  # seen where no die lies (not misread)
+            "position_err_mm": position_err,
+            "rotation_err_deg": rotation_err,
+        }
+    )
 
 
 def evaluate(
@@ -250,7 +289,7 @@ def evaluate(
     totals = {"cards": 0, "cards_right": 0, "cards_extra": 0, "dice": 0, "dice_right": 0,
               "dice_wheels_right": 0, "dice_extra": 0, "railway_exact": 0, "dice_unseen": 0,
               "dice_as_wheels": 0, "dice_asked": 0, "dice_wrong_sure": 0,
-              "caboose_right": 0, "too_coarse": 0} | dict.fromkeys(ON_CARDS, 0)  # fmt: skip
+              "caboose_right": 0, "too_coarse": 0} | dict.fromkeys(ON_CARDS + LAMP, 0)  # fmt: skip
     wall, cpu, still, render_ms, plain, pos, rot = [], [], [], [], [], [], []
     failures: list[dict] = []
     for i in range(scenes):
@@ -275,7 +314,9 @@ def evaluate(
         start = time.perf_counter()
         observe(frame, config, calibration=seen.calibration, back=(back.x, back.y))
         still.append((time.perf_counter() - start) * 1000)
-        result = score_scene(scene, seen, face_map)
+        view = camera_view(scene_seed, camera, scene.layout)
+        footprint = lamp_footprint(scene.drawn(), scene_seed, camera, frame)
+        result = score_scene(scene, seen, face_map, lit=under_lamp(scene, footprint, view))
         result["too_coarse"] = any(p.key == "too_coarse" for p in seen.problems)
         for key in totals:
             totals[key] += int(result[key])
@@ -323,6 +364,16 @@ def evaluate(
         "dice_unseen": totals["dice_unseen"],
         "dice_asked": totals["dice_asked"],
         "dice_wrong_sure": totals["dice_wrong_sure"],
+        # what the reflection of a lamp touches, counted again apart; the share read right
+        # of what it touches none of (under it a reader asks, or says the lamp and waits)
+        **{key: totals[key] for key in LAMP},
+        "cards_clear_accuracy": ratio(
+            totals["cards_right"] - totals["cards_lamp_right"],
+            totals["cards"] - totals["cards_lamp"],
+        ),
+        "dice_clear_accuracy": ratio(
+            totals["dice_right"] - totals["dice_lamp_right"], totals["dice"] - totals["dice_lamp"]
+        ),
         **(
             {
                 "dice_right": totals["dice_right"],
@@ -466,6 +517,18 @@ def main(argv: list[str] | None = None) -> int:
               f"right, {result['cards_under_asked']} asked, {result['cards_under_unseen']} not "
               f"seen ({result['cards_under_unseen_told']} of them said to be unreadable), "
               f"{result['cards_under_wrong_sure']} read wrong and sure")  # fmt: skip
+    if result["glare_odds"] and result["glare"]:
+        print(
+            f"lamp     where its reflection touches none of the piece: cards "
+            f"{result['cards_clear_accuracy']:.2%} of "
+            f"{result['cards'] - result['cards_lamp']} read right, dice "
+            f"{result['dice_clear_accuracy']:.2%} of {result['dice'] - result['dice_lamp']}"
+        )
+        print(f"         under it: cards {result['cards_lamp_right']} of "
+              f"{result['cards_lamp']} right, "
+              f"dice {result['dice_lamp_right']} of {result['dice_lamp']} right, "
+              f"{result['dice_lamp_asked']} asked, {result['dice_lamp_unseen']} not found, "
+              f"{result['dice_lamp_wrong_sure']} wrong and sure")  # fmt: skip
     print(f"pose     p95 {result['position_err_mm_p95']} mm, "
           f"{result['rotation_err_deg_p95']} degrees")  # fmt: skip
     print(f"latency  p50 {result['latency_ms_p50']} ms, p95 {result['latency_ms_p95']} ms "

@@ -26,7 +26,7 @@ from companion import synthetic
 from companion.games.yardmaster import printed_art, scenes
 from companion.games.yardmaster.vision.enrolment import Deck, faces_of
 from companion.games.yardmaster.vision.reader import ReaderConfig
-from companion.games.yardmaster.vision.scoring import summary, tally
+from companion.games.yardmaster.vision.scoring import summary, tally, under_lamp
 from companion.games.yardmaster.vision.taught import Catalogue, read_taught
 from companion.pose import Pose
 from companion.synthetic import Camera, render
@@ -107,7 +107,9 @@ def evaluate_printed(
         start = time.perf_counter()
         seen = read_taught(frame, catalogue, config)
         wall.append((time.perf_counter() - start) * 1000)
-        tally(totals, failures, scene_seed, truth, seen)
+        tally(
+            totals, failures, scene_seed, truth, seen, under_lamp(truth, scene_seed, camera, frame)
+        )
     return {
         "game": "yardmaster-express",
         "design": "printed",

@@ -30,7 +30,7 @@ from companion.arguments import CommandLine
 from companion.games.yardmaster import scenes
 from companion.games.yardmaster.vision.eval_printed import evaluate_printed
 from companion.games.yardmaster.vision.reader import ReaderConfig, read_yard
-from companion.games.yardmaster.vision.scoring import summary, tally
+from companion.games.yardmaster.vision.scoring import summary, tally, under_lamp
 from companion.hardware import FRAME_SIZE
 from companion.synthetic import Camera, add_camera_options, render
 from companion.vision.plain_pass import plain_pass_ms, times
@@ -75,7 +75,9 @@ def evaluate(
         start = time.perf_counter()
         read_yard(frame, config, calibration=seen.calibration)  # a still camera's next frame
         still.append((time.perf_counter() - start) * 1000)
-        tally(totals, failures, scene_seed, truth, seen)
+        tally(
+            totals, failures, scene_seed, truth, seen, under_lamp(truth, scene_seed, camera, frame)
+        )
         coarse += any(p.key == "too_coarse" for p in seen.problems)
     return {
         "game": "yardmaster-express",
@@ -157,6 +159,14 @@ def main(argv: list[str] | None = None) -> int:
         print(f"         {result['frames_too_coarse']} frames said the camera sees the table "
               "too coarsely (their cards count as missing)")  # fmt: skip
     r = result
+    if r["glare"] and r["glare_odds"]:
+        print(f"lamp     where its reflection touches none of the card: "
+              f"{r['cards_clear_accuracy']:.2%} of {r['cards'] - r['cards_lamp']} read right; "
+              f"under it {r['cards_lamp_right']} of {r['cards_lamp']} right, "
+              f"{r['cards_lamp_unsure']} asked, {r['cards_lamp_missing']} missing, "
+              f"{r['cards_lamp_wrong']} wrong and sure")  # fmt: skip
+        print(f"         trains it touches none of: {r['trains_clear_exact']:.2%} of "
+              f"{r['trains'] - r['lamp_trains']} exact")  # fmt: skip
     print(f"time     {r['latency_ms_p50']} ms a frame, {r['latency_ratio_p50']}x a plain OpenCV "
           f"pass over it ({r['plain_pass_ms_p50']} ms); p95 {r['latency_ms_p95']} ms, "
           f"{r['latency_ratio_p95']}x; one thread")  # fmt: skip
