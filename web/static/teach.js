@@ -233,10 +233,11 @@ function setMode(wanted) {
   drawBoard();
 }
 
-// The slots' size as the file has it, in the fields that change it.
+// The slots' size as the file has it, to the millimetre a ruler reads, in the fields that
+// change it (a proposed board's slots are fitted to hundredths no one measures).
 function showSlotSize() {
-  document.getElementById("board-slot-width").value = board.slots.size[0];
-  document.getElementById("board-slot-height").value = board.slots.size[1];
+  document.getElementById("board-slot-width").value = Math.round(board.slots.size[0]);
+  document.getElementById("board-slot-height").value = Math.round(board.slots.size[1]);
 }
 
 // A tap on the drawing: what it does depends on the mode and what is chosen.
@@ -443,7 +444,10 @@ function tapSlot(here) {
 // the panels' pieces, drawn in a slot's own frame, stretched with them. Refused, nothing
 // changed, for a size that is none or puts a slot off the board or over another.
 function resizeSlots() {
-  const size = ["board-slot-width", "board-slot-height"].map((id) => Number(document.getElementById(id).value));
+  const size = ["board-slot-width", "board-slot-height"].map((id, i) => {
+    const value = Number(document.getElementById(id).value);
+    return value === Math.round(board.slots.size[i]) ? board.slots.size[i] : value;  // left as shown
+  });
   if (!size.every((v) => Number.isFinite(v) && v > 0)) return boardSay("board_slot_no_size");
   const [w, h] = board.slots.size;
   const [sx, sy] = [size[0] / w, size[1] / h];
