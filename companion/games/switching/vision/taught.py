@@ -93,12 +93,13 @@ _LEVELS = (1, 8)  # ORB's pyramid levels, tried in turn: the taught picture and 
 # some the pyramid did not (seeds 1014 and 1049 at Lowe's 0.8); the pyramid finds a far
 # board under a lamp's glare that one scale does not (seed 1228 with --glare)
 _TAUGHT_FEATURES = 3000  # and of the taught picture: its strongest
-_COARSE = (0.5, 1000)  # px/mm and features of the table's the board is sought by first: a
-# quarter of the pixels, a third of the features (1000 of the strongest at 3000 were most
-# on the table's wood grain) and of the picture's (325), a fifth of the matching; its pose
-# is within 2 mm and 0.2 degrees, which the print's alignment takes as the finer search's
-# (seeds 1200-1229, 2000-2029, 3000-3039: the boards placed alike within 0.6 mm, but one
-# where the coarse pose came out nearer the truth); the finer search when it finds none
+_COARSE = (0.5, 1000)  # the first search: the table seen from above at this many px/mm,
+# its strongest features this many (at 1 px/mm most of the 3000 lay on the table's wood
+# grain), the picture's at that scale (325 of them): a quarter of the pixels and a fifth
+# of the matching's time. Its pose is within 2 mm and 0.2 degrees, which the print's
+# alignment takes as it takes the finer search's: on seeds 1200-1229, 2000-2029 and
+# 3000-3039 the boards came out within 0.6 mm of where the finer search put them, but
+# one of 3000-3039 at 3.7 mm, nearer the truth; the finer search when this finds none
 _RATIO = 0.85  # a match's distance under this share of the next best's (Lowe's test):
 # 0.8 left seed 2018's far board, half under a lamp's glare, 8 agreeing matches of 10
 _RANSAC_PX = 3.0  # a match agreeing with the fitted pose within this (mm at 1 px/mm)
