@@ -2,7 +2,7 @@
 right on synthetic tables, how fast, and where the time goes.
 
 Run: OPENBLAS_NUM_THREADS=1 .venv/bin/python bench/bench_switching_vision.py [--scenes N]
-     [--seed S] [--easy] [--profile N] [--profile-only] [--pieces ours|printed]
+     [--seed S] [--easy] [--profile N] [--profile-only] [--pieces ours|printed] [--still]
 Prints markdown for bench/RESULTS.md: `companion eval-vision --game switching` on hard (and
 easy) scenes (1456x1088, our 700 mm board on a 900 x 800 mm table, random_table's trains,
 panels and dice; a frame's time also as a ratio to a plain OpenCV pass over the same frame
@@ -10,7 +10,10 @@ timed in the same run, companion/vision/plain_pass.py, the figure that travels b
 machines), then the CPU time of each step of `read_board` on hard scenes (`--profile` of
 them; `--profile-only`: only that), timed on read_board's own path (stage_profile.py).
 `--pieces printed`: the stand-in box taught to the camera (eval-vision's `--pieces`), its
-board found by its picture (vision/taught.py's steps profiled too).
+board found by its picture (vision/taught.py's steps profiled too). `--still`: the profile
+of a still camera's next frame instead (each frame read once, untimed, then read again with
+what that reading left: the calibration kept, a taught board's pose kept, as eval-vision's
+`still_camera_ms` times it).
 OpenCV runs on one thread (and numpy's BLAS should, hence the variable): one Pi core's
 budget.
 """
@@ -58,10 +61,13 @@ _TAUGHT_STEPS = (
 )
 
 
-def steps(scenes_n: int, seed: int, pieces: str = "ours") -> tuple[dict[str, float], float]:
+def steps(
+    scenes_n: int, seed: int, pieces: str = "ours", still: bool = False
+) -> tuple[dict[str, float], float]:
     """Median CPU ms of each step of `read_board` (or, `pieces` "printed", of a taught
     stand-in box's `read_taught`) on hard scenes (each frame a new camera, as eval-vision
-    times it), and the median CPU ms of the plain pass over the same frames."""
+    times it; `still`: each frame read again as a still camera's next, with what its first
+    reading left), and the median CPU ms of the plain pass over the same frames."""
     profile = Stages()
     for name, label in _STEPS:
         profile.watch(reader, name, label)
@@ -79,7 +85,8 @@ def steps(scenes_n: int, seed: int, pieces: str = "ours") -> tuple[dict[str, flo
             start = time.process_time()
             plain_pass(frame)
             plain.append((time.process_time() - start) * 1000)
-            profile.frame(partial(read, frame, None))
+            left = read(frame, None)[1] if still else None
+            profile.frame(partial(read, frame, left))
     return profile.medians(), statistics.median(plain)
 
 
@@ -91,6 +98,9 @@ def main() -> None:
     parser.add_argument("--profile", type=int, default=50, help="scenes profiled per step")
     parser.add_argument("--profile-only", action="store_true", help="only the profile")
     parser.add_argument(
+        "--still", action="store_true", help="profile a still camera's next frame instead"
+    )
+    parser.add_argument(
         "--pieces", choices=PIECES, default="ours", help="ours, or printed: a taught stand-in box"
     )
     args = parser.parse_args()
@@ -98,7 +108,7 @@ def main() -> None:
     print(machine())
     if not args.profile_only:
         _print_eval(args.scenes, args.seed, args.easy, args.pieces)
-    _print_steps(args.profile, args.seed, args.pieces)
+    _print_steps(args.profile, args.seed, args.pieces, args.still)
 
 
 def _print_eval(scenes_n: int, seed: int, easy: bool, pieces: str) -> None:
@@ -121,11 +131,12 @@ def _print_eval(scenes_n: int, seed: int, easy: bool, pieces: str) -> None:
         )
 
 
-def _print_steps(scenes_n: int, seed: int, pieces: str) -> None:
+def _print_steps(scenes_n: int, seed: int, pieces: str, still: bool) -> None:
     """`steps` as a markdown table, each step also as a ratio to the plain pass."""
-    results, plain = steps(scenes_n, seed, pieces)
+    results, plain = steps(scenes_n, seed, pieces, still)
     reading = "read_taught" if pieces == "printed" else "read_board"
-    print(f"\nCPU ms per step of `{reading}`, median over {scenes_n} hard scenes (seed "
+    frames = "a still camera's next frame" if still else "a new camera's frame"
+    print(f"\nCPU ms per step of `{reading}` ({frames}), median over {scenes_n} hard scenes (seed "
           f"{seed}), and as a ratio to the plain pass over the same frames "
           f"({plain:.2f} ms):\n")  # fmt: skip
     print("| step | CPU ms | x plain pass |\n|---|---|---|")

@@ -52,6 +52,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import cv2
@@ -337,6 +338,31 @@ class Pieces:
     printed_dark: Mapping[str, np.ndarray] | None = None
     trains: Mapping[str, np.ndarray] | None = None
 
+    @cached_property
+    def panel_ways(self) -> Mapping[str, PanelWays]:
+        """Each taught panel's two ways round as a slot is compared with them
+        (`_way_round_taught`), made once for every frame (a third of that comparison's
+        time was making them again)."""
+        return {colour: PanelWays.of(picture) for colour, picture in (self.panels or {}).items()}
+
+
+@dataclass(frozen=True, eq=False)
+class PanelWays:
+    """A taught panel's picture (`Pieces.panels`) upright and turned round, both blurred
+    as a slot's cut-out is before they are compared, and where the two differ enough to
+    tell which way round the panel lies (`_TAUGHT_DIFFERENT`)."""
+
+    upright: np.ndarray
+    turned: np.ndarray
+    differ: np.ndarray
+
+    @classmethod
+    def of(cls, taught: np.ndarray) -> PanelWays:
+        turned = taught[::-1, ::-1]
+        differ = np.abs(taught - turned).sum(axis=2) >= _TAUGHT_DIFFERENT
+        upright, round_ = (cv2.GaussianBlur(p, (5, 5), 0) for p in (taught, turned))
+        return cls(upright, round_, differ)
+
 
 OURS = Pieces(hue_classes(_printed_hues()))  # our printed pieces, art.py
 
@@ -420,10 +446,12 @@ def _cut_many(
     w, h = round(width * scale), round(length * scale)
     out = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
     warps = np.stack([cv2.getPerspectiveTransform(out, p.astype(np.float32)) for p in pixels])
-    u, v = np.meshgrid(np.arange(w, dtype=np.float32), np.arange(h, dtype=np.float32))
-    grid = np.stack([u.ravel(), v.ravel(), np.ones(w * h, np.float32)], axis=1)
-    points = grid @ warps.astype(np.float32).transpose(0, 2, 1)
-    xy = (points[..., :2] / points[..., 2:]).reshape(len(pixels) * h, w, 2)
+    warps = warps.astype(np.float32)[:, :, :, None, None]  # each row's three, over (v, u)
+    u, v = np.arange(w, dtype=np.float32), np.arange(h, dtype=np.float32)[:, None]
+    # each perspective's rows over the cut-out's pixels, term by term: half the time of
+    # one matrix product of every pixel with its 3 x 3 (a batch of tiny products)
+    x, y, z = (warps[:, r, 0] * u + warps[:, r, 1] * v + warps[:, r, 2] for r in range(3))
+    xy = np.stack([x / z, y / z], axis=-1).reshape(len(pixels) * h, w, 2)
     return cv2.remap(frame, xy, None, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
@@ -465,8 +493,7 @@ def _panels(
         if counts[best] >= _PANEL_SHARE * max(int(shown.sum()), 1) and (
             np.delete(counts, best).max() < 0.1 * counts[best]
         ):
-            taught = light.pieces.panels
-            if taught is None:
+            if light.pieces.panels is None:
                 dark = (value < _DARK * light.at(*centre)) & shown
                 way = _way_round(dark, classes == trains + best)
             else:
@@ -474,7 +501,8 @@ def _panels(
                 # a train standing on the panel (its colour and the cab it holds) is no
                 # print of the panel's: it told the two ways round apart less clearly
                 on = cv2.dilate((classes < trains).astype(np.uint8), _ON_PANEL) > 0
-                way = _way_round_taught(seen, taught[_PANEL_NAMES[best]], shown & ~on)
+                taught = light.pieces.panel_ways[_PANEL_NAMES[best]]
+                way = _way_round_taught(seen, taught, shown & ~on)
             found[_PANEL_NAMES[best]].append((slot.id, way))
     seen = {}
     for colour, where in found.items():
@@ -525,20 +553,17 @@ _TAUGHT_SHIFT_PX = 3  # the panel seen this far off its taught place in the cut-
 # compared where it matches best
 
 
-def _way_round_taught(seen: np.ndarray, taught: np.ndarray, shown: np.ndarray) -> bool | None:
+def _way_round_taught(seen: np.ndarray, taught: PanelWays, shown: np.ndarray) -> bool | None:
     """Whether the panel in a slot's cut-out (`seen`, as `_Light.look_up` gives it) lies
-    turned, by which of its taught picture (`taught`) and that picture turned round it
+    turned, by which of its taught picture and that picture turned round (`taught`) it
     matches better where the two differ (the only pixels that can tell: the box's emblem,
     a piece that is not its own turn), among the `shown` pixels; None when too few are
     shown or neither matches clearly better (a hand, a train over the emblem)."""
-    turned = taught[::-1, ::-1]
-    use = (np.abs(taught - turned).sum(axis=2) >= _TAUGHT_DIFFERENT) & shown
+    use = taught.differ & shown
     if int(use.sum()) < _TAUGHT_PIXELS:
         return None
     seen = cv2.GaussianBlur(seen, (5, 5), 0).astype(np.float32)
-    upright, round_ = (
-        _mismatch(seen, cv2.GaussianBlur(p, (5, 5), 0), use) for p in (taught, turned)
-    )
+    upright, round_ = (_mismatch(seen, p, use) for p in (taught.upright, taught.turned))
     margin = _TAUGHT_MARGIN**2  # the mismatches are squared
     if upright < margin * round_:
         return False

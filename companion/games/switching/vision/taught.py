@@ -10,12 +10,14 @@ The design (issue 33):
   any way round.
 - **The board is found by its picture.** A taught board is a top-down picture of it
   (`PICTURE_PX_PER_MM`, in the board file's millimetres), taught once. Each frame, the
-  table seen from above at the same scale is matched against that picture: ORB features
-  of the board's own print (its border, title, art, track ends; never its slots, whose
-  panels move, nor its spaces, where trains stand), at that one scale (over ORB's
-  pyramid of scales only when that finds none), matched, and a rotation and shift
-  (no scale: both are millimetres) fitted by RANSAC, refitted on every match that lands
-  where it puts it, then made finer by aligning the whole print with the picture (ECC).
+  table seen from above is matched against that picture: ORB features of the board's
+  own print (its border, title, art, track ends; never its slots, whose panels move, nor
+  its spaces, where trains stand), both seen at half that scale first (`_COARSE`: a
+  quarter of the pixels, a fifth of the matching), at that one scale when that finds
+  none (over ORB's pyramid of scales only when that finds none), matched, and a
+  rotation and shift (no scale: both are millimetres) fitted by RANSAC, refitted on
+  every match that lands where it puts it, then made finer by aligning the whole print
+  with the picture (ECC; the coarse pose only when that alignment converges).
   That is the board's pose on the table (`find_board`): wherever it lies, however
   turned. A pose whose print does not look like the picture is refused: never a board
   placed wrongly, only one not found (`board_unfound`). Under a still camera the last
@@ -91,6 +93,13 @@ _LEVELS = (1, 8)  # ORB's pyramid levels, tried in turn: the taught picture and 
 # some the pyramid did not (seeds 1014 and 1049 at Lowe's 0.8); the pyramid finds a far
 # board under a lamp's glare that one scale does not (seed 1228 with --glare)
 _TAUGHT_FEATURES = 3000  # and of the taught picture: its strongest
+_COARSE = (0.5, 1000)  # the first search: the table seen from above at this many px/mm,
+# its strongest features this many (at 1 px/mm most of the 3000 lay on the table's wood
+# grain), the picture's at that scale (325 of them): a quarter of the pixels and a fifth
+# of the matching's time. Its pose is within 2 mm and 0.2 degrees, which the print's
+# alignment takes as it takes the finer search's: on seeds 1200-1229, 2000-2029 and
+# 3000-3039 the boards came out within 0.6 mm of where the finer search put them, but
+# one of 3000-3039 at 3.7 mm, nearer the truth; the finer search when this finds none
 _RATIO = 0.85  # a match's distance under this share of the next best's (Lowe's test):
 # 0.8 left seed 2018's far board, half under a lamp's glare, 8 agreeing matches of 10
 _RANSAC_PX = 3.0  # a match agreeing with the fitted pose within this (mm at 1 px/mm)
@@ -138,7 +147,7 @@ class TaughtBox:
     hues: Mapping[str, int]
     panels: Mapping[str, np.ndarray]
     trains: Mapping[str, np.ndarray]
-    _features: dict[int, tuple[np.ndarray, np.ndarray]] = field(
+    _features: dict[tuple[int, float], tuple[np.ndarray, np.ndarray]] = field(
         default_factory=dict, init=False, repr=False
     )
 
@@ -147,13 +156,23 @@ class TaughtBox:
         dark = reader.printed_dark(self.board, self.picture, PICTURE_PX_PER_MM)
         return reader.Pieces(_classes(self.hues), self.panels, dark, self.trains)
 
-    def features(self, levels: int) -> tuple[np.ndarray, np.ndarray]:
+    def features(
+        self, levels: int, px_per_mm: float = PICTURE_PX_PER_MM
+    ) -> tuple[np.ndarray, np.ndarray]:
         """The picture's ORB features away from slots and spaces, over `levels` of ORB's
-        pyramid (`_LEVELS`): their points (board mm) and descriptors; each computed once."""
-        if levels not in self._features:
-            points, descriptors = _orb(self.picture, self._print_mask, _TAUGHT_FEATURES, levels)
-            self._features[levels] = (points / PICTURE_PX_PER_MM, descriptors)
-        return self._features[levels]
+        pyramid (`_LEVELS`), the picture seen at `px_per_mm` (its own scale, or the
+        coarse search's: `_COARSE`): their points (board mm) and descriptors; each
+        computed once."""
+        key = (levels, px_per_mm)
+        if key not in self._features:
+            picture, mask = self.picture, self._print_mask
+            if px_per_mm != PICTURE_PX_PER_MM:
+                k = px_per_mm / PICTURE_PX_PER_MM
+                picture = cv2.resize(picture, None, fx=k, fy=k, interpolation=cv2.INTER_AREA)
+                mask = cv2.resize(mask, picture.shape[1::-1], interpolation=cv2.INTER_NEAREST)
+            points, descriptors = _orb(picture, mask, _TAUGHT_FEATURES, levels)
+            self._features[key] = (points / px_per_mm, descriptors)
+        return self._features[key]
 
     @cached_property
     def alignment(self) -> tuple[np.ndarray, np.ndarray]:
@@ -281,23 +300,32 @@ def find_board(
     frame: np.ndarray, box: TaughtBox, table: Calibration, layout: TableLayout
 ) -> Pose | None:
     """Where the taught board lies on the table in `frame` (its pose), found by matching
-    its picture's features with the table's seen from above, at one scale first, over
-    ORB's pyramid only when that finds none (`_LEVELS`); None when too few agree."""
+    its picture's features with the table's seen from above: coarsely first (`_COARSE`),
+    then at the picture's own scale over one level of ORB's pyramid and over the whole
+    pyramid only when those find none (`_LEVELS`); None when too few agree."""
+    scale, most = _COARSE
+    small = top_down(frame, table, layout, scale)
+    matrix = _matched(small, box, 1, scale, most)
+    aligned = None if matrix is None else _aligned(small, box, matrix, scale, coarse=True)
+    if aligned is not None:
+        return _pose(box.board, aligned)
     top = top_down(frame, table, layout, PICTURE_PX_PER_MM)
     for levels in _LEVELS:
-        matrix = _matched(top, box, levels)
-        aligned = None if matrix is None else _aligned(top, box, matrix)
+        matrix = _matched(top, box, levels, PICTURE_PX_PER_MM, _FEATURES)
+        aligned = None if matrix is None else _aligned(top, box, matrix, PICTURE_PX_PER_MM)
         if aligned is not None:
             return _pose(box.board, aligned)
     return None
 
 
-def _matched(top: np.ndarray, box: TaughtBox, levels: int) -> np.ndarray | None:
+def _matched(
+    top: np.ndarray, box: TaughtBox, levels: int, px_per_mm: float, most: int
+) -> np.ndarray | None:
     """The pose (board mm to table mm) that the taught picture's features and those of
-    `top` (the table from above), over `levels` of ORB's pyramid, agree on; None when
-    too few agree."""
-    found, descriptors = _orb(top, None, _FEATURES, levels)
-    taught, taught_descriptors = box.features(levels)
+    `top` (the table from above at `px_per_mm`, its strongest `most`), over `levels` of
+    ORB's pyramid, agree on; None when too few agree."""
+    found, descriptors = _orb(top, None, most, levels)
+    taught, taught_descriptors = box.features(levels, px_per_mm)
     if len(found) < _AGREE or len(taught) < _AGREE:
         return None
     matcher = cv2.BFMatcher(cv2.NORM_HAMMING)
@@ -313,7 +341,7 @@ def _matched(top: np.ndarray, box: TaughtBox, levels: int) -> np.ndarray | None:
     if len(good) < _AGREE:
         return None
     source = np.float32([taught[m.queryIdx] for m in good])
-    target = np.float32([found[m.trainIdx] for m in good]) / PICTURE_PX_PER_MM
+    target = np.float32([found[m.trainIdx] for m in good]) / px_per_mm
     matrix, inliers = cv2.estimateAffinePartial2D(
         source, target, method=cv2.RANSAC, ransacReprojThreshold=_RANSAC_PX, maxIters=4000,
         confidence=0.999,
@@ -330,7 +358,7 @@ def _matched(top: np.ndarray, box: TaughtBox, levels: int) -> np.ndarray | None:
     # clear matches RANSAC started from)
     candidates = [(m.queryIdx, m.trainIdx) for p in pairs for m in p[:2]]
     source = np.float32([taught[q] for q, _ in candidates])
-    target = np.float32([found[t] for _, t in candidates]) / PICTURE_PX_PER_MM
+    target = np.float32([found[t] for _, t in candidates]) / px_per_mm
     for reach in _GUIDED_MM:
         placed = source @ matrix[:2, :2].T + matrix[:2, 2]
         near = np.hypot(*(placed - target).T) <= reach
@@ -340,25 +368,31 @@ def _matched(top: np.ndarray, box: TaughtBox, levels: int) -> np.ndarray | None:
     return matrix
 
 
-def _aligned(top: np.ndarray, box: TaughtBox, matrix: np.ndarray) -> np.ndarray | None:
+def _aligned(
+    top: np.ndarray, box: TaughtBox, matrix: np.ndarray, px_per_mm: float, coarse: bool = False
+) -> np.ndarray | None:
     """The pose `matrix` (board mm to table mm) made finer by aligning the whole of the
     board's print with its taught picture (OpenCV's ECC, a rotation and a shift, on both
-    seen from above at `_ALIGN_PX_PER_MM` with their light evened): every pixel of the
+    seen from above at `_ALIGN_PX_PER_MM` with their light evened, the table's from
+    `top`, seen from above at `px_per_mm`): every pixel of the
     print pins it, not a few hundred corners. The features' pose when the alignment does
     not converge or moves it further than a feature's pose can be off; None when the
     print does not look like the picture there at all (`_PRINT_ALIKE`): features that
-    agreed by chance, on something else, and never a board placed wrongly."""
-    k, picture_k = _ALIGN_PX_PER_MM, PICTURE_PX_PER_MM
+    agreed by chance, on something else, and never a board placed wrongly. A `coarse`
+    search's pose is never kept as it is: None when the alignment does not converge."""
+    k = _ALIGN_PX_PER_MM
     to_px = np.diag([k, k, 1.0])
     template, mask = box.alignment
     h, w = template.shape
-    into = np.diag([picture_k, picture_k, 1.0]) @ matrix @ np.linalg.inv(to_px)
+    into = np.diag([px_per_mm, px_per_mm, 1.0]) @ matrix @ np.linalg.inv(to_px)
     seen = cv2.warpAffine(top, into[:2], (w, h), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)
     seen = _even(seen)
     if cv2.computeECC(template, seen, mask) < _PRINT_ALIKE:
         return None
     step = _align_step(template, seen, mask)
-    return matrix if step is None else matrix @ step
+    if step is None:
+        return None if coarse else matrix
+    return matrix @ step
 
 
 def _align_step(template: np.ndarray, seen: np.ndarray, mask: np.ndarray) -> np.ndarray | None:
