@@ -15,6 +15,7 @@ from companion.games.caboose.follow import FollowConfig
 from companion.games.caboose.vision.observation import VisionConfig
 from companion.games.caboose.vision.observe import observe
 from companion.synthetic import PlacedDie
+from companion.vision import dice as dice_reader
 from companion.vision import dice_art
 from companion.vision.dice import _agreed
 
@@ -166,3 +167,30 @@ def test_a_die_darker_than_the_wood_is_found() -> None:
     }
     assert len(found) >= 3 and len(seen) == len(found)  # nothing where no die lies
     assert all(die.face == face or die.confidence < UNSURE for face, die in found.items())
+
+
+def test_the_table_counter_is_asked_only_about_the_dice_it_reads(monkeypatch) -> None:
+    # each die asked about costs the net as much again (a Caboose frame's budget): our wheel
+    # dice off the cards are read by their layout, and the table's count of them went unused
+    scene = synthetic.random_scene(40, n_cards=3, n_dice=0)
+    wheels = [PlacedDie("wheels", face, x, 120.0, 20.0 * face) for face, x in ((0, 300), (2, 480))]
+    pips = [PlacedDie("pips", 5, 390.0, 480.0, 10.0)]
+    asked: list[int] = []
+    real = dice_reader.count_many
+
+    def counting(bgr, rects, grey_counter=True, table=False):
+        if table:
+            asked.append(len(rects))
+        return real(bgr, rects, grey_counter, table)
+
+    monkeypatch.setattr(dice_reader, "count_many", counting)
+    config = VisionConfig.for_edition("rollecate")
+    for dice, counted in ((wheels, 0), (wheels + pips, 1)):
+        asked.clear()
+        frame = synthetic.render(
+            replace(scene, dice=tuple(dice)), 40, synthetic.Camera.preset("easy")
+        )
+        seen = observe(frame, config).dice
+        read = sorted((d.kind, d.face, round(d.position[0])) for d in seen)
+        assert read == sorted((d.kind, d.face, round(d.x)) for d in dice)
+        assert sum(asked) == counted
