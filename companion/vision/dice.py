@@ -321,10 +321,18 @@ def read_dice(
         for look in group
         if look is not None
     ]
+    # our wheel die on a card stays one, whatever the count says (it takes ours there for
+    # pip dice), so neither counter is asked whether it is a pip die
+    ours = [
+        on_a_card and look.reading.kind == WHEELS and not look.other_yellow
+        for look, _, on_a_card in tagged
+    ]
     # whether a doubted blob or a yellow die is a pip die: the photographs' counter, which
     # takes fewer faint blobs for dice than the table's (dice_net.SHIPPED_TABLE)
     asked = [
-        i for i, (look, doubted, _) in enumerate(tagged) if doubted or look.reading.kind != PIPS
+        i
+        for i, (look, doubted, _) in enumerate(tagged)
+        if (doubted or look.reading.kind != PIPS) and not ours[i]
     ]
     dice_odds = dict(zip(asked, count_looks([tagged[i][0] for i in asked], taught), strict=True))
     # the looks kept, each with whether it is read as a pip die and whether it is our wheel
@@ -333,8 +341,8 @@ def read_dice(
     kept: list[tuple[DieLook, bool, bool, bool, bool]] = []
     for i, (look, doubted, on_a_card) in enumerate(tagged):
         reading = look.reading
-        pip_die = 1.0 - float(dice_odds[i][0]) if i in dice_odds else 1.0  # else: PIPS
-        ours_on_a_card = on_a_card and reading.kind == WHEELS and not look.other_yellow
+        pip_die = 1.0 - float(dice_odds[i][0]) if i in dice_odds else 1.0  # unasked: unused
+        ours_on_a_card = ours[i]
         least = _ON_CARD_DIE if on_a_card else _FAINT_DIE
         if doubted and (
             (pip_die < least and not ours_on_a_card)
