@@ -403,3 +403,25 @@ def test_a_card_read_only_once_laid_flat_is_read_so_on_the_next_frame_too() -> N
     fresh = observe(frame, calibration=before.calibration, back=back)
     assert [p.key for p in lent.problems] == [p.key for p in fresh.problems] == ["glare"]
     assert [c.code for c in lent.cards] == [c.code for c in fresh.cards]
+
+
+def test_a_card_hidden_in_part_is_scored_on_what_shows_of_it() -> None:
+    # a card under the caboose, a die or a lamp's glare is matched on its seen pixels alone
+    # (each colour channel's mean and spread there taken out): the faces' scores come from
+    # their sums over those pixels, which must give that correlation
+    catalogue = VisionConfig.for_edition("rollecate").faces()
+    face = catalogue.images[catalogue.codes.index("3/c")]
+    card = np.clip(face * 0.7 + (40, 20, 0), 0, 255).astype(np.uint8)  # a warm lamp
+    hidden = np.zeros(face.shape[:2], np.uint8)
+    cv2.circle(hidden, (20, 30), 9, 1, -1)
+    card[hidden > 0] = (0, 200, 255)  # our yellow die on it
+
+    def unit(image: np.ndarray) -> np.ndarray:
+        seen = image.astype(np.float64)[hidden == 0]  # (pixels, 3)
+        vector = ((seen - seen.mean(axis=0)) / (seen.std(axis=0) + 1e-3)).T.reshape(-1)
+        return vector / np.linalg.norm(vector)
+
+    match = catalogue.match(card, hidden)
+    assert (match.code, match.turned) == ("3/c", False)
+    blurred = cv2.GaussianBlur(card, (3, 3), 0)  # as the catalogue's own faces are
+    assert match.score == pytest.approx(float(unit(blurred) @ unit(face)), abs=1e-5)

@@ -98,6 +98,9 @@ class Catalogue:
         # every face as it looks upright and turned half round
         self._both = np.concatenate([self.images, self.images[:, ::-1, ::-1]])
         self._both_features = _features(self._both)
+        # each face's pixels and their squares (float64): its sums over any part of it
+        both = _channels(self._both).astype(np.float64)
+        self._both_sums = (both, both * both)
         self._pair_cache: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
 
     def __len__(self) -> int:
@@ -131,11 +134,30 @@ class Catalogue:
             all_scores[plain] = _features(images[plain]) @ self._both_features.T
         for i, h in enumerate(hidden):
             if h is not None:
-                keep = 1.0 - h.astype(np.float32)
-                all_scores[i] = _features(self._both, keep) @ _features(images[i : i + 1], keep)[0]
+                all_scores[i] = self._scores_seen(images[i], h == 0)
         return [
             self._decide(images[i], all_scores[i], hidden[i], closely) for i in range(len(crops))
         ]
+
+    def _scores_seen(self, image: np.ndarray, seen: np.ndarray) -> np.ndarray:
+        """The correlation of a card's `image` with every face (both turns) over the pixels
+        `seen` (TEMPLATE_PX, True where nothing hides the card): the faces' `_features` there
+        dotted with the card's, each face's means, spreads and dot product taken from its
+        sums over those pixels (a few matrix products) rather than its pixels there made unit
+        vectors anew, which cost a card the caboose, a die or a lamp's glare hides in part
+        five times as long."""
+        kept = seen.reshape(-1)
+        card = np.zeros((3, kept.size))
+        card[:, kept] = _features(image[None], seen)[0].reshape(3, -1)  # zero-mean channels
+        pixels, squares = self._both_sums
+        weight = kept.astype(np.float64)
+        count = max(float(weight.sum()), 1.0)
+        mean = pixels @ weight / count  # (faces, 3)
+        spread = np.maximum(squares @ weight / count - mean * mean, 0.0)
+        scale = np.sqrt(spread) + 1e-3
+        dots = np.einsum("fcp,cp->fc", pixels, card) - mean * card.sum(axis=1)
+        norms = np.sqrt((count * spread / (scale * scale)).sum(axis=1)) + 1e-6
+        return ((dots / scale).sum(axis=1) / norms).astype(np.float32)
 
     def _decide(
         self, image: np.ndarray, scores: np.ndarray, hidden: np.ndarray | None, closely: bool
