@@ -295,13 +295,15 @@ def read_dice(
 ) -> list[DieReading]:
     """The dice near the table points (mm) in `spots`, and those near the points in `faint`
     (`find_dice`'s faint blobs) that the learned count takes for dice: the layout fit of
-    each (`look_at`), then one learned count for all of them (one net call a frame, not one
-    a die): a pip die's count is the two weighed (`_agreed`), a yellow die the count takes
-    for a pip die is read as one (`_PIP_DIE`, `_OUR_PIP_DIE`), and a faint blob is kept only
-    where the count sees a die. `on_cards` are spots on a card with what the card would show
-    there (`Under`): kept where the die is our yellow wheel die or the count sees a die, read
-    as a faint one (a die of our yellow there stays a wheel die: the count, never taught on a
-    card's print, takes ours for pip dice there). A spot where no die body is gives none.
+    each (`look_at`), then the learned counts, each for all the dice it is asked about at
+    once (one net call a frame, not one a die; the table's only about the dice it reads,
+    the net's time growing with their number): a pip die's count is the two weighed
+    (`_agreed`), a yellow die the count takes for a pip die is read as one (`_PIP_DIE`,
+    `_OUR_PIP_DIE`), and a faint blob is kept only where the count sees a die. `on_cards`
+    are spots on a card with what the card would show there (`Under`): kept where the die is
+    our yellow wheel die or the count sees a die, read as a faint one (a die of our yellow
+    there stays a wheel die: the count, never taught on a card's print, takes ours for pip
+    dice there). A spot where no die body is gives none.
     The learned count is adapted to the family's own pip dice when they were `taught`
     (`companion enroll --codes pips`: taught_pips.py)."""
     looks = [look_at(frame, calibration, x, y) for x, y in spots]
@@ -319,29 +321,52 @@ def read_dice(
         for look in group
         if look is not None
     ]
-    odds_of = count_looks([look for look, _, _ in tagged], taught, counts=True)
+    # our wheel die on a card stays one, whatever the count says (it takes ours there for
+    # pip dice), so neither counter is asked whether it is a pip die
+    ours = [
+        on_a_card and look.reading.kind == WHEELS and not look.other_yellow
+        for look, _, on_a_card in tagged
+    ]
     # whether a doubted blob or a yellow die is a pip die: the photographs' counter, which
     # takes fewer faint blobs for dice than the table's (dice_net.SHIPPED_TABLE)
     asked = [
-        i for i, (look, doubted, _) in enumerate(tagged) if doubted or look.reading.kind != PIPS
+        i
+        for i, (look, doubted, _) in enumerate(tagged)
+        if (doubted or look.reading.kind != PIPS) and not ours[i]
     ]
     dice_odds = dict(zip(asked, count_looks([tagged[i][0] for i in asked], taught), strict=True))
-    readings: list[DieReading] = []
-    for i, ((look, doubted, on_a_card), odds) in enumerate(zip(tagged, odds_of, strict=True)):
-        reading, pip_die = look.reading, 1.0 - float(dice_odds.get(i, odds)[0])
-        ours_on_a_card = on_a_card and reading.kind == WHEELS and not look.other_yellow
+    # the looks kept, each with whether it is read as a pip die and whether it is our wheel
+    # die on a card: the table's count is asked only about those (each die costs the net
+    # as much again; a wheel die off the cards or a blob turned down has no use for it)
+    kept: list[tuple[DieLook, bool, bool, bool, bool]] = []
+    for i, (look, doubted, on_a_card) in enumerate(tagged):
+        reading = look.reading
+        pip_die = 1.0 - float(dice_odds[i][0]) if i in dice_odds else 1.0  # unasked: unused
+        ours_on_a_card = ours[i]
         least = _ON_CARD_DIE if on_a_card else _FAINT_DIE
         if doubted and (
             (pip_die < least and not ours_on_a_card)
-            or any(math.dist((reading.x, reading.y), (r.x, r.y)) < 10.0 for r in readings)
+            or any(
+                math.dist((reading.x, reading.y), (other.reading.x, other.reading.y)) < 10.0
+                for other, *_ in kept
+            )
         ):
             continue  # a faint blob the learned count does not take for a die, or one read
-        if reading.kind == PIPS or pip_die >= (
+        pips = reading.kind == PIPS or pip_die >= (
             _PIP_DIE if look.other_yellow else math.inf if ours_on_a_card else _OUR_PIP_DIE
-        ):
-            face, confidence = _agreed(look.pip_errors, odds, doubted, on_a_card)
+        )
+        kept.append((look, doubted, on_a_card, pips, ours_on_a_card))
+    counted = [j for j, (*_, pips, ours_on_a_card) in enumerate(kept) if pips or ours_on_a_card]
+    odds_of = dict(
+        zip(counted, count_looks([kept[j][0] for j in counted], taught, counts=True), strict=True)
+    )
+    readings: list[DieReading] = []
+    for j, (look, doubted, on_a_card, pips, ours_on_a_card) in enumerate(kept):
+        reading = look.reading
+        if pips:
+            face, confidence = _agreed(look.pip_errors, odds_of[j], doubted, on_a_card)
             reading = DieReading(PIPS, face, reading.x, reading.y, confidence)
-        elif ours_on_a_card and _counted_otherwise(reading.face, odds):
+        elif ours_on_a_card and _counted_otherwise(reading.face, odds_of[j]):
             reading = replace(reading, confidence=min(reading.confidence, 0.45))
         readings.append(reading)
     return readings

@@ -15,6 +15,7 @@ from companion.games.caboose.follow import FollowConfig
 from companion.games.caboose.vision.observation import VisionConfig
 from companion.games.caboose.vision.observe import observe
 from companion.synthetic import PlacedDie
+from companion.vision import dice as dice_reader
 from companion.vision import dice_art
 from companion.vision.dice import _agreed
 
@@ -166,3 +167,34 @@ def test_a_die_darker_than_the_wood_is_found() -> None:
     }
     assert len(found) >= 3 and len(seen) == len(found)  # nothing where no die lies
     assert all(die.face == face or die.confidence < UNSURE for face, die in found.items())
+
+
+def test_the_counters_are_asked_only_about_the_dice_whose_count_is_used(monkeypatch) -> None:
+    # each die asked about costs a counter as much again (a Caboose frame's budget): the
+    # table's count of our wheel dice off the cards went unused, and so did the photographs'
+    # say of whether our wheel die lying on a card is a pip die (it stays a wheel die)
+    scene = synthetic.random_scene(40, n_cards=3, n_dice=0)
+    card = scene.cards[1].pose  # lies about (527, 440)
+    wheels = [PlacedDie("wheels", face, x, 120.0, 20.0 * face) for face, x in ((0, 300), (2, 480))]
+    pips = [PlacedDie("pips", 5, 390.0, 480.0, 10.0)]
+    on_a_card = [PlacedDie("wheels", 1, card.x + 5.0, card.y + 10.0, 30.0)]
+    asked = {True: 0, False: 0}  # dice asked about, by the table's counter and the other
+    real = dice_reader.count_many
+
+    def counting(bgr, rects, grey_counter=True, table=False):
+        asked[table] += len(rects)
+        return real(bgr, rects, grey_counter, table)
+
+    monkeypatch.setattr(dice_reader, "count_many", counting)
+    config = VisionConfig.for_edition("rollecate")
+    easy = synthetic.Camera.preset("easy")
+    # (table's, photographs'): our wheel dice are asked whether they are pip dice, a white
+    # pip die is counted; our wheel die on a card only asked whether it shows other pips
+    for dice, counted in ((wheels, (0, 2)), (wheels + pips, (1, 2)), (on_a_card, (1, 0))):
+        asked.update({True: 0, False: 0})
+        seen = observe(synthetic.render(replace(scene, dice=tuple(dice)), 40, easy), config).dice
+        read = [
+            [(s.kind, s.face) for s in seen if math.dist(s.position, (d.x, d.y)) < 6] for d in dice
+        ]
+        assert read == [[(d.kind, d.face)] for d in dice] and len(seen) == len(dice)
+        assert (asked[True], asked[False]) == counted

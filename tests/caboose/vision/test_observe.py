@@ -416,3 +416,25 @@ def test_eval_counts_apart_the_cards_a_lamps_reflection_touches() -> None:
     assert r["cards_accuracy"] == 0.875 and r["cards_clear_accuracy"] == 1.0
     assert r["dice_lamp"] == 0 and r["dice_clear_accuracy"] == r["dice_accuracy"]
     assert r["dice_wrong_sure"] == r["dice_lamp_wrong_sure"] == 0
+
+
+def test_a_card_hidden_in_part_is_scored_on_what_shows_of_it() -> None:
+    # a card under the caboose, a die or a lamp's glare is matched on its seen pixels alone
+    # (each colour channel's mean and spread there taken out): the faces' scores come from
+    # their sums over those pixels, which must give that correlation
+    catalogue = VisionConfig.for_edition("rollecate").faces()
+    face = catalogue.images[catalogue.codes.index("3/c")]
+    card = np.clip(face * 0.7 + (40, 20, 0), 0, 255).astype(np.uint8)  # a warm lamp
+    hidden = np.zeros(face.shape[:2], np.uint8)
+    cv2.circle(hidden, (20, 30), 9, 1, -1)
+    card[hidden > 0] = (0, 200, 255)  # our yellow die on it
+
+    def unit(image: np.ndarray) -> np.ndarray:
+        seen = image.astype(np.float64)[hidden == 0]  # (pixels, 3)
+        vector = ((seen - seen.mean(axis=0)) / (seen.std(axis=0) + 1e-3)).T.reshape(-1)
+        return vector / np.linalg.norm(vector)
+
+    match = catalogue.match(card, hidden)
+    assert (match.code, match.turned) == ("3/c", False)
+    blurred = cv2.GaussianBlur(card, (3, 3), 0)  # as the catalogue's own faces are
+    assert match.score == pytest.approx(float(unit(blurred) @ unit(face)), abs=1e-5)
