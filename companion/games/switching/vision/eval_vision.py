@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import Any
 
 import cv2
+import numpy as np
 
 from companion.arguments import CommandLine
 from companion.games.switching import scenes, standin
@@ -56,6 +57,8 @@ from companion.synthetic.photo_dice import (
     add_photo_dice_options,
     photo_dice_stream,
 )
+from companion.vision.dice import PIPS
+from companion.vision.dice_art import DIE_MM
 from companion.vision.plain_pass import plain_pass_ms, times
 
 COUNTS = (
@@ -63,7 +66,10 @@ COUNTS = (
     "panels", "panels_right", "panels_unsure", "panels_wrong",
     "colour_right", "colour_unsure", "colour_wrong",
     "numbers_right", "numbers_unsure", "numbers_wrong", "empty_unseen", "hands",
+    "number_dice", "number_dice_right", "number_dice_unsure", "number_dice_wrong",
+    "number_dice_extra",
 )  # fmt: skip
+_SAME_DIE_MM = DIE_MM  # a number die read this near a die thrown (centres): that die
 
 
 def score(truth: scenes.Shown, seen: SeenBoard) -> dict[str, int]:
@@ -99,7 +105,38 @@ def score(truth: scenes.Shown, seen: SeenBoard) -> dict[str, int]:
     ):
         outcome = "unsure" if got is None else "right" if got == want else "wrong"
         counts[f"{name}_{outcome}"] += 1
+    counts.update(_number_dice(truth, seen))
     counts["hands"] = len(truth.scene.hands)
+    return counts
+
+
+def _number_dice(truth: scenes.Shown, seen: SeenBoard) -> dict[str, int]:
+    """The number dice counted die by die: each die thrown is right when a die read within
+    `_SAME_DIE_MM` of it (the nearest first, each read die once) shows its face surely,
+    wrong when it shows another surely, unsure otherwise (unread, hidden, asked); a die read
+    surely where none was thrown is extra (seen where nothing lies)."""
+    thrown = [die for die in truth.scene.dice if die.kind == PIPS]
+    read = list(seen.dice.pips)
+    where = (scenes.to_table(truth.board, truth.pose, [(d.x, d.y) for d in read])
+             if read else np.empty((0, 2)))  # fmt: skip
+    pairs = sorted(
+        (float(np.hypot(*(where[j] - (die.x, die.y)))), i, j)
+        for i, die in enumerate(thrown)
+        for j in range(len(read))
+    )
+    matched: dict[int, int] = {}
+    for distance, i, j in pairs:
+        if distance <= _SAME_DIE_MM and i not in matched and j not in matched.values():
+            matched[i] = j
+    counts = {"number_dice": len(thrown), "number_dice_right": 0, "number_dice_unsure": 0,
+              "number_dice_wrong": 0}  # fmt: skip
+    for i, die in enumerate(thrown):
+        face = read[matched[i]].face if i in matched else None
+        outcome = "unsure" if face is None else "right" if face == die.face else "wrong"
+        counts[f"number_dice_{outcome}"] += 1
+    counts["number_dice_extra"] = sum(
+        die.face is not None and j not in matched.values() for j, die in enumerate(read)
+    )
     return counts
 
 
@@ -253,6 +290,9 @@ def report(result: dict[str, Any]) -> str:
         f"dice     colour die {r['colour_right']} right, {r['colour_unsure']} unsure, "
         f"{r['colour_wrong']} wrong; number dice {r['numbers_right']} right, "
         f"{r['numbers_unsure']} unsure, {r['numbers_wrong']} wrong",
+        f"         die by die: number dice {r['number_dice_right']} of {r['number_dice']} "
+        f"right, {r['number_dice_unsure']} unsure, {r['number_dice_wrong']} wrong and sure, "
+        f"{r['number_dice_extra']} seen where none lies",
         f"spaces   {r['empty_unseen']} empty spaces said unseen (under a hand, or a panel unread)",
         f"time     {r['latency_ms_p50']} ms a frame, {r['latency_ratio_p50']}x a plain OpenCV "
         f"pass over it ({r['plain_pass_ms_p50']} ms); p95 {r['latency_ms_p95']} ms, "

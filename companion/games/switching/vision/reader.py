@@ -31,7 +31,9 @@ How (our board and pieces, art.py, are made for each step):
    half hidden train) is unseen. A panel's spaces are placed where that panel was read;
 5. the dice: beside the board, in bands of the apron clear of its corners, die-sized
    blobs that are white (the number dice, read by the shared pip reader, the Caboose
-   table's: companion/vision/dice.py) or of a panel's colour (the colour die). A train's
+   table's: companion/vision/dice.py; white under the light itself, a taught board's
+   buff paper's tint kept, `Pieces.paper`: balanced as if the buff were white, a white
+   die turned bluish and pale skin white) or of a panel's colour (the colour die). A train's
    colour there is a depot's train, not a die; wood, skin and the table's edge are
    neither white nor that colourful;
 6. the glare: where a lamp's reflection clips the frame white (and washes out round it,
@@ -147,15 +149,29 @@ class SeenTrain:
 
 
 @dataclass(frozen=True)
+class SeenDie:
+    """One white die-sized blob beside the board read as a number die: its centre (`x`,
+    `y`, board mm: beside the board, so outside its size) and its `face`, None when not
+    read surely (a hand, a glare, a blob that is no die at all)."""
+
+    x: float
+    y: float
+    face: int | None
+
+
+@dataclass(frozen=True)
 class SeenDice:
     """The dice beside the board: the colour die's panel colour (None unless exactly one
     colour die was seen, read surely) and the two number dice's faces, low first (both
     are white dice: which is which does not matter, their sum and whether they match
     do; None unless exactly two were read surely). `sure`: both read. A turn where a
-    repair tile replaced the colour die takes `numbers` alone."""
+    repair tile replaced the colour die takes `numbers` alone. `pips`: each number die
+    read on its own, where it lies (what `numbers` is made of, and what eval-vision counts
+    die by die: one die read while the other is hidden is still one die read)."""
 
     colour: str | None
     numbers: tuple[int, int] | None
+    pips: tuple[SeenDie, ...] = ()
 
     @property
     def sure(self) -> bool:
@@ -330,12 +346,18 @@ class Pieces:
     `printed_dark`: for each space, where the board's own print is dark round it
     (`printed_dark`): no train's roof is looked for there; None: nothing is (ours).
     `trains`: each train colour's shape as taught (`train_shape`), which says which way
-    a train faces beside its dark cab or roof; None: our trains' black roofs alone do."""
+    a train faces beside its dark cab or roof; None: our trains' black roofs alone do.
+    `paper`: the board's paper as a share of white paper's light in each channel (BGR, the
+    brightest 1), measured against the table markers' paper when taught: a family's
+    cardboard is often buff, and a white die balanced against buff as if it were white turns
+    bluish (and pale skin white), so the number dice are told under the light this undoes;
+    None: the paper is white (ours)."""
 
     classes: np.ndarray
     panels: Mapping[str, np.ndarray] | None = None
     printed_dark: Mapping[str, np.ndarray] | None = None
     trains: Mapping[str, np.ndarray] | None = None
+    paper: tuple[float, float, float] | None = None
 
 
 OURS = Pieces(hue_classes(_printed_hues()))  # our printed pieces, art.py
@@ -359,6 +381,14 @@ class _Light:
         gains = paper.max() / paper
         self.balance = np.clip(np.arange(256)[:, None] * gains, 0, 255).astype(np.uint8)[:, None]
         self.half = self.look(half)  # the whole image's colours, for the dice
+        self.paper = paper  # the paper's colour in the frame (BGR), for teaching its tint
+        # how colourful each pixel is under the light itself (the paper's own tint kept):
+        # what tells a white die from wood, skin and a buff board's print
+        self.white_saturation = self.half[2]
+        if pieces.paper is not None:
+            tinted = np.clip(np.arange(256)[:, None] * gains * np.array(pieces.paper), 0, 255)
+            white = cv2.LUT(half, tinted.astype(np.uint8)[:, None])
+            self.white_saturation = cv2.cvtColor(white, cv2.COLOR_BGR2HSV)[..., 1]
         near = cv2.dilate(self.half[1], np.ones((25, 25), np.uint8))  # 50 mm
         # no darker than the darkest shadow on paper: off the table, nothing is white
         floor = _DARKEST_PAPER * float(paper.max())
@@ -879,7 +909,7 @@ def _dice(
     ):
         cv2.rectangle(band, (round(x0 * k), round(y0 * k)), (round(x1 * k), round(y1 * k)), 1, -1)
     classes, value, saturation = light.half
-    white = (saturation < _DIE_WHITE[1] * 255) & (value >= _DIE_WHITE[0] * light.level)
+    white = (light.white_saturation < _DIE_WHITE[1] * 255) & (value >= _DIE_WHITE[0] * light.level)
     colourful = (saturation >= _DIE_COLOURFUL * 255) & (classes >= len(_TRAIN_NAMES))
     colourful &= classes != _NONE  # a train's colour there is a depot's train: no die
     # wood is a dull orange: an orange die is told from it by being far more colourful
@@ -896,10 +926,12 @@ def _dice(
         elif kinds[0] <= 0.2 * kinds.sum() and kinds[1:].max() >= 0.8 * kinds.sum():
             colours.append(_PANEL_NAMES[int(np.argmax(kinds[1:]))])
     readings = [r for r in read_dice(frame, calibration, white_spots) if r.kind == PIPS]
-    numbers = None
-    if len(readings) == 2 and all(r.confidence >= _DIE_SURE for r in readings):
-        numbers = (min(r.face for r in readings), max(r.face for r in readings))
-    return SeenDice(colours[0] if len(colours) == 1 else None, numbers)
+    pips = tuple(SeenDie(r.x - APRON_MM, r.y - APRON_MM,
+                         r.face if r.confidence >= _DIE_SURE else None)
+                 for r in readings)  # fmt: skip
+    faces = [die.face for die in pips if die.face is not None]
+    numbers = (min(faces), max(faces)) if len(pips) == len(faces) == 2 else None
+    return SeenDice(colours[0] if len(colours) == 1 else None, numbers, pips)
 
 
 def _die_outline(calibration: Calibration, x: float, y: float) -> np.ndarray:

@@ -41,7 +41,10 @@ The design (issue 33):
   upright, white-balanced in shares of the paper's brightness), `train-<colour>.png`
   (each train's shape: white where its cut-out showed its body, facing up, the way it
   runs) and `box.json` (format
-  `switching-box/1`: each train and panel colour's hue, OpenCV's 0-179).
+  `switching-box/1`: each train and panel colour's hue, OpenCV's 0-179, and its board's
+  paper as a share of white in each channel, BGR: `reader.Pieces.paper`, measured
+  against the table markers' white paper; a box taught before it has none, and its paper
+  is taken as white).
 - **Teaching** (`teach`): one frame under the family's camera with the board lying
   square to the table (its top towards the table's top markers, as the prompt says), its
   panels at home upright and one train of each colour on the Start spaces, in the board
@@ -138,6 +141,7 @@ class TaughtBox:
     hues: Mapping[str, int]
     panels: Mapping[str, np.ndarray]
     trains: Mapping[str, np.ndarray]
+    paper: tuple[float, float, float] | None = None
     _features: dict[int, tuple[np.ndarray, np.ndarray]] = field(
         default_factory=dict, init=False, repr=False
     )
@@ -145,7 +149,7 @@ class TaughtBox:
     @cached_property
     def pieces(self) -> reader.Pieces:
         dark = reader.printed_dark(self.board, self.picture, PICTURE_PX_PER_MM)
-        return reader.Pieces(_classes(self.hues), self.panels, dark, self.trains)
+        return reader.Pieces(_classes(self.hues), self.panels, dark, self.trains, self.paper)
 
     def features(self, levels: int) -> tuple[np.ndarray, np.ndarray]:
         """The picture's ORB features away from slots and spaces, over `levels` of ORB's
@@ -192,6 +196,8 @@ class TaughtBox:
         for colour, shape in self.trains.items():
             cv2.imwrite(str(folder / f"train-{colour}.png"), shape.astype(np.uint8) * 255)
         box = {"format": FORMAT, "hues": dict(self.hues)}
+        if self.paper is not None:
+            box["paper"] = [round(share, 4) for share in self.paper]
         (folder / "box.json").write_text(json.dumps(box, indent=2) + "\n", encoding="utf-8")
 
     @classmethod
@@ -214,8 +220,14 @@ class TaughtBox:
             raise ValueError(f"{folder} lacks board.png, a panel's picture or a train's shape: "
                              "teach it again")  # fmt: skip
         hues = {name: int(box["hues"][name]) for name in names}
+        paper = box.get("paper")  # a box taught before its paper's tint was: white
+        if paper is not None and (
+            len(paper) != 3 or not all(isinstance(v, (int, float)) and 0 < v <= 1 for v in paper)
+        ):
+            raise ValueError(f"{folder / 'box.json'}: its paper is three shares of white, 0-1")
         return cls(board, picture, hues, {c: _from_png(p) for c, p in panels.items()},
-                   {c: shape > 127 for c, shape in trains.items()})  # fmt: skip
+                   {c: shape > 127 for c, shape in trains.items()},
+                   None if paper is None else tuple(map(float, paper)))  # fmt: skip
 
 
 def _classes(hues: Mapping[str, int]) -> np.ndarray:
@@ -648,7 +660,27 @@ def teach(
     _apart(hues)
     trains = _shapes(frame, board, reading, half, hues, dict(zip(art.TRAIN_COLOURS, spaces,
                                                                   strict=False)))  # fmt: skip
-    return TaughtBox(board, picture, hues, panels, trains)
+    return TaughtBox(board, picture, hues, panels, trains, _paper(frame, table, layout, light))
+
+
+_MARKER_WHITE = 0.8  # a marker's pixel this share of its brightest (95th percentile), at
+# least: its paper, the white cells and the margin round them
+
+
+def _paper(
+    frame: np.ndarray, table: Calibration, layout: TableLayout, light: reader._Light
+) -> tuple[float, float, float]:
+    """The board's paper as a share of white paper's light in each channel (BGR, the
+    brightest 1: `reader.Pieces.paper`): its colour in the frame against the table
+    markers' white paper's (the same lamp falls on both, so its cast cancels out)."""
+    value = frame.max(axis=2)
+    inside = np.zeros(value.shape, np.uint8)
+    for corners in layout.marker_corners().values():
+        cv2.fillConvexPoly(inside, np.round(table.to_pixels(corners)).astype(np.int32), 1)
+    bright = float(np.percentile(value[inside > 0], 95))
+    white = np.array(cv2.mean(frame, mask=inside & (value >= _MARKER_WHITE * bright))[:3])
+    tint = light.paper / np.maximum(white, 1.0)
+    return tuple(round(float(share), 4) for share in tint / tint.max())
 
 
 def _shapes(
