@@ -289,8 +289,12 @@ def _read(
     pieces: Pieces,
 ) -> SeenBoard:
     half = top_down(frame, calibration, reading_layout(board), _HALF_PX_PER_MM)
-    light = _Light(half, board, pieces)
     glare = glare_mask(frame)
+    glare_half = None  # the reflection in the small image: a taught paper's tint needs it
+    if glare is not None and pieces.paper is not None:
+        glare_half = top_down(glare, calibration, reading_layout(board), _HALF_PX_PER_MM,
+                              cv2.INTER_NEAREST)  # fmt: skip
+    light = _Light(half, board, pieces, glare_half)
     if glare is not None:
         problems.append(problem(GLARE_KEY))
     panels = _panels(frame, board, calibration, light, glare)
@@ -363,30 +367,49 @@ class Pieces:
 OURS = Pieces(hue_classes(_printed_hues()))  # our printed pieces, art.py
 
 
+def _brightest(image: np.ndarray, among: np.ndarray | None = None) -> np.ndarray:
+    """The mean colour (BGR, each + 1) of the brightest tenth of `image`'s pixels (of those
+    `among` says, when given): a board's paper."""
+    value = cv2.max(cv2.max(image[..., 0], image[..., 1]), image[..., 2])
+    mask = None if among is None else among.astype(np.uint8)
+    histogram = np.cumsum(cv2.calcHist([value], [0], mask, [256], [0, 256]).ravel())
+    tenth = int(np.searchsorted(histogram, 0.9 * histogram[-1]))
+    bright = value >= tenth
+    if among is not None:
+        bright &= among
+    return np.array(cv2.mean(image, mask=bright.astype(np.uint8))[:3]) + 1.0
+
+
 class _Light:
     """The paper's colour over the whole board (the lamp's cast, undone by `balance`) and
     its brightness round each place (the light's fall-off and shadows, `at`), from the
     small top-down image: the board's brightest tenth, and a map of the brightest within
     a few centimetres."""
 
-    def __init__(self, half: np.ndarray, board: Board, pieces: Pieces = OURS) -> None:
+    def __init__(
+        self, half: np.ndarray, board: Board, pieces: Pieces = OURS, glare: np.ndarray | None = None
+    ) -> None:
         self.pieces = pieces
         k = _HALF_PX_PER_MM
         a = round(APRON_MM * k)
-        inner = half[a : a + round(board.size[1] * k), a : a + round(board.size[0] * k)]
-        value = cv2.max(cv2.max(inner[..., 0], inner[..., 1]), inner[..., 2])
-        histogram = np.cumsum(cv2.calcHist([value], [0], None, [256], [0, 256]).ravel())
-        tenth = int(np.searchsorted(histogram, 0.9 * histogram[-1]))
-        paper = np.array(cv2.mean(inner, mask=(value >= tenth).astype(np.uint8))[:3]) + 1.0
+        width, height = (round(side * k) for side in board.size)
+        board_area = (slice(a, a + height), slice(a, a + width))
+        paper = _brightest(half[board_area])
         gains = paper.max() / paper
         self.balance = np.clip(np.arange(256)[:, None] * gains, 0, 255).astype(np.uint8)[:, None]
         self.half = self.look(half)  # the whole image's colours, for the dice
         self.paper = paper  # the paper's colour in the frame (BGR), for teaching its tint
         # how colourful each pixel is under the light itself (the paper's own tint kept):
-        # what tells a white die from wood, skin and a buff board's print
+        # what tells a white die from wood, skin and a buff board's print; the paper
+        # measured clear of a lamp's reflection (`glare`, of the small image), which
+        # washes it white: a buff board taken as white there tinted white dice buff
         self.white_saturation = self.half[2]
         if pieces.paper is not None:
-            tinted = np.clip(np.arange(256)[:, None] * gains * np.array(pieces.paper), 0, 255)
+            clear = None if glare is None else glare[board_area] == 0
+            light = paper if clear is None or clear.mean() < 0.5 else _brightest(
+                half[board_area], clear)  # fmt: skip
+            tint = light.max() / light * np.array(pieces.paper)
+            tinted = np.clip(np.arange(256)[:, None] * tint, 0, 255)
             white = cv2.LUT(half, tinted.astype(np.uint8)[:, None])
             self.white_saturation = cv2.cvtColor(white, cv2.COLOR_BGR2HSV)[..., 1]
         near = cv2.dilate(self.half[1], np.ones((25, 25), np.uint8))  # 50 mm
