@@ -33,7 +33,8 @@ How (our board and pieces, art.py, are made for each step):
    blobs that are white (the number dice, read by the shared pip reader, the Caboose
    table's: companion/vision/dice.py; white under the light itself, a taught board's
    buff paper's tint kept, `Pieces.paper`: balanced as if the buff were white, a white
-   die turned bluish and pale skin white) or of a panel's colour (the colour die). A train's
+   die turned bluish and pale skin white) or of a colour die face's colour (the colour
+   die: as taught with a family's box, `Pieces.dice`, else a panel's colour). A train's
    colour there is a depot's train, not a die; wood, skin and the table's edge are
    neither white nor that colourful;
 6. the glare: where a lamp's reflection clips the frame white (and washes out round it,
@@ -355,13 +356,16 @@ class Pieces:
     brightest 1), measured against the table markers' paper when taught: a family's
     cardboard is often buff, and a white die balanced against buff as if it were white turns
     bluish (and pale skin white), so the number dice are told under the light this undoes;
-    None: the paper is white (ours)."""
+    None: the paper is white (ours). `dice`: the colour die's faces' colours as taught
+    (`hue_classes` of their hues, in the colour die's order), which a family's die need not
+    share with its panels; None: the die is told by the panels' colours (`classes`)."""
 
     classes: np.ndarray
     panels: Mapping[str, np.ndarray] | None = None
     printed_dark: Mapping[str, np.ndarray] | None = None
     trains: Mapping[str, np.ndarray] | None = None
     paper: tuple[float, float, float] | None = None
+    dice: np.ndarray | None = None
 
 
 OURS = Pieces(hue_classes(_printed_hues()))  # our printed pieces, art.py
@@ -412,10 +416,24 @@ class _Light:
             tinted = np.clip(np.arange(256)[:, None] * tint, 0, 255)
             white = cv2.LUT(half, tinted.astype(np.uint8)[:, None])
             self.white_saturation = cv2.cvtColor(white, cv2.COLOR_BGR2HSV)[..., 1]
+        self.die = self._die_colours(half)
         near = cv2.dilate(self.half[1], np.ones((25, 25), np.uint8))  # 50 mm
         # no darker than the darkest shadow on paper: off the table, nothing is white
         floor = _DARKEST_PAPER * float(paper.max())
         self.level = np.maximum(cv2.blur(near, (25, 25)).astype(np.float32), floor) + 1.0
+
+    def _die_colours(self, half: np.ndarray) -> np.ndarray:
+        """Each pixel of the small image's colour die colour (index in the colour die's
+        order, or _NONE): by the die's taught colours (`Pieces.dice`), else by the panels'
+        (a train's colour is no die's either way: a depot's train)."""
+        classes, _, saturation = self.half
+        if self.pieces.dice is None:
+            panel = (classes >= len(_TRAIN_NAMES)) & (classes != _NONE)
+            return np.where(panel, classes - len(_TRAIN_NAMES), _NONE).astype(np.uint8)
+        hue = cv2.cvtColor(cv2.LUT(half, self.balance), cv2.COLOR_BGR2HSV)[..., 0]
+        die = cv2.LUT(hue, self.pieces.dice)
+        die[(saturation < round(_COLOURFUL * 255)) | (classes < len(_TRAIN_NAMES))] = _NONE
+        return die
 
     def at(self, x: float, y: float) -> float:
         """The paper's brightness at board point (x, y) mm, white-balanced."""
@@ -920,29 +938,18 @@ def _dice(
 ) -> SeenDice:
     """The three dice beside the board (step 5); a blob under `glare` is no die read (a
     die there is missed, so the dice are unsure: step 6)."""
-    k = _HALF_PX_PER_MM
-    width, height = board.size
-    a, (near, far), c = APRON_MM, _DICE_BAND_MM, _DICE_CORNER_MM
-    band = np.zeros(light.level.shape, np.uint8)
-    for x0, y0, x1, y1 in (
-        (a - far, a + c, a - near, a + height - c),
-        (a + width + near, a + c, a + width + far, a + height - c),
-        (a + c, a - far, a + width - c, a - near),
-        (a + c, a + height + near, a + width - c, a + height + far),
-    ):
-        cv2.rectangle(band, (round(x0 * k), round(y0 * k)), (round(x1 * k), round(y1 * k)), 1, -1)
-    classes, value, saturation = light.half
+    band = dice_band(board, light.level.shape)
+    _, value, saturation = light.half
     white = (light.white_saturation < _DIE_WHITE[1] * 255) & (value >= _DIE_WHITE[0] * light.level)
-    colourful = (saturation >= _DIE_COLOURFUL * 255) & (classes >= len(_TRAIN_NAMES))
-    colourful &= classes != _NONE  # a train's colour there is a depot's train: no die
+    die = light.die  # a train's colour there is a depot's train: no die
+    colourful = (saturation >= _DIE_COLOURFUL * 255) & (die != _NONE)
     # wood is a dull orange: an orange die is told from it by being far more colourful
-    orange = len(_TRAIN_NAMES) + _PANEL_NAMES.index("orange")
-    colourful &= (classes != orange) | (saturation >= _ORANGE_DIE * 255)
+    colourful &= (die != _PANEL_NAMES.index("orange")) | (saturation >= _ORANGE_DIE * 255)
     white_spots, colours = [], []
     for x, y, blob in _die_spots((white | colourful) & (band > 0)):
         if glared(glare, _die_outline(calibration, x, y)):
             continue
-        kinds = np.bincount(np.where(white[blob], 0, classes[blob] - len(_TRAIN_NAMES) + 1),
+        kinds = np.bincount(np.where(white[blob], 0, die[blob].astype(int) + 1),
                             minlength=len(_PANEL_NAMES) + 1)  # fmt: skip
         if kinds[0] >= 0.8 * kinds.sum():
             white_spots.append((x, y))
@@ -955,6 +962,24 @@ def _dice(
     faces = [die.face for die in pips if die.face is not None]
     numbers = (min(faces), max(faces)) if len(pips) == len(faces) == 2 else None
     return SeenDice(colours[0] if len(colours) == 1 else None, numbers, pips)
+
+
+def dice_band(board: Board, shape: tuple[int, ...]) -> np.ndarray:
+    """Where a die is looked for in the small image (of `shape`): the bands of the apron
+    beside the board's sides (`_DICE_BAND_MM` from its edge), clear of its corners
+    (`_DICE_CORNER_MM`), 1 there."""
+    k = _HALF_PX_PER_MM
+    width, height = board.size
+    a, (near, far), c = APRON_MM, _DICE_BAND_MM, _DICE_CORNER_MM
+    band = np.zeros(shape[:2], np.uint8)
+    for x0, y0, x1, y1 in (
+        (a - far, a + c, a - near, a + height - c),
+        (a + width + near, a + c, a + width + far, a + height - c),
+        (a + c, a - far, a + width - c, a - near),
+        (a + c, a + height + near, a + width - c, a + height + far),
+    ):
+        cv2.rectangle(band, (round(x0 * k), round(y0 * k)), (round(x1 * k), round(y1 * k)), 1, -1)
+    return band
 
 
 def _die_outline(calibration: Calibration, x: float, y: float) -> np.ndarray:
