@@ -959,7 +959,7 @@ def _dice(
     pips = tuple(SeenDie(r.x - APRON_MM, r.y - APRON_MM,
                          r.face if r.confidence >= _DIE_SURE else None)
                  for r in readings)  # fmt: skip
-    faces = [die.face for die in pips if die.face is not None]
+    faces = [one.face for one in pips if one.face is not None]
     numbers = (min(faces), max(faces)) if len(pips) == len(faces) == 2 else None
     return SeenDice(colours[0] if len(colours) == 1 else None, numbers, pips)
 
