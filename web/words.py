@@ -672,6 +672,10 @@ TEACH_BOARD: dict[str, dict[str, str]] = {
         "there, facing along its track",
         "board_teach_alike": "the {a} and the {b} pieces look alike to the camera: their "
         "colours cannot be told apart under this light",
+        "board_teach_unfound": "the board is not found among the table's markers: lay it "
+        "there, uncovered",
+        "board_teach_die": "the colour die is not seen alone beside the board showing {colour}: "
+        "lay it there, that face up, nothing else beside the board",
         "board_saved": "Your board is taught and saved in {folder}, the configured "
         "catalogue folder: start a new game and choose it.",
         "refusal_board_size": "Give the board's width and height in mm, from 100 to 3000.",
@@ -809,6 +813,10 @@ TEACH_BOARD: dict[str, dict[str, str]] = {
         "círculo: ponlo allí, mirando a lo largo de su vía",
         "board_teach_alike": "las piezas de color {a} y las de color {b} se parecen demasiado "
         "para la cámara: con esta luz no distingue sus colores",
+        "board_teach_unfound": "no se encuentra el tablero entre los marcadores de la mesa: "
+        "ponlo allí, destapado",
+        "board_teach_die": "no se ve el dado de colores solo junto al tablero mostrando "
+        "{colour}: ponlo allí, con esa cara arriba, sin nada más junto al tablero",
         "board_saved": "Tu tablero está enseñado y guardado en {folder}, la carpeta del "
         "catálogo de la configuración: empieza una partida nueva y elígelo.",
         "refusal_board_size": "Indica el ancho y el alto del tablero en mm, de 100 a 3000.",

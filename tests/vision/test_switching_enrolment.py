@@ -95,3 +95,35 @@ def test_the_prompt_says_which_way_the_trains_face_when_taught():
     # would teach its shape backwards
     lesson = BoxLesson(standin.TABLE, None, standin.board())
     assert "A1, B1, C1, D1, each facing along its track" in lesson.prompt(FACE)
+
+
+def test_enroll_teaches_the_colour_die_s_faces_one_by_one_beside_the_board(tmp_path, capsys):
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    cv2.imwrite(str(frames / "0.png"), render(standin.teaching_table(3).scene, 77, Camera.easy()))
+    for i, colour in enumerate(standin.PANEL_COLOURS, start=1):  # the die's order
+        lesson = standin.die_lesson(colour, rng_seed=3)  # the board as it was taught
+        cv2.imwrite(str(frames / f"{i}.png"), render(lesson.scene, 77 + i, Camera.easy()))
+    out = tmp_path / "box"
+    argv = [str(out), "--game", "switching", "--source", f"folder:{frames}", "--no-wait",
+            "--size", "560x560", "--colour-die", *TABLE]  # fmt: skip
+    assert enroll.main(argv) == 0
+    said = capsys.readouterr().out
+    assert "learnt die-purple" in said and "learnt die-orange" in said
+    box = taught.TaughtBox.load(out)
+    assert box.dice is not None and set(box.dice) == set(standin.PANEL_COLOURS)
+    shown = standin.random_table(3001, own_die=True)  # a cyan roll, its own shade
+    seen, _ = taught.read_taught(
+        render(shown.scene, 3001, Camera.preset("hard", glare=0.0)), box, standin.TABLE
+    )
+    assert shown.roll[0] == "cyan" and seen.dice.colour == "cyan"
+
+
+def test_a_colour_die_face_is_asked_for_alone_beside_the_board():
+    lesson = BoxLesson(standin.TABLE, None, standin.board(), colour_die=True)
+    assert lesson.faces == (FACE, "die-purple", "die-cyan", "die-orange")
+    assert "lay the colour die alone beside it" in lesson.prompt("die-cyan")
+    assert "cyan face up" in lesson.prompt("die-cyan")
+    frame = render(standin.die_lesson("cyan").scene, 78, Camera.easy())
+    picture, why = lesson.learn("die-cyan", frame)  # before the box: refused in words
+    assert picture is None and why == "teach the box before its colour die"

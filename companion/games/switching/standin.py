@@ -19,14 +19,17 @@ What makes it another box:
   pieces look the same either way round): no black squares of ours;
 - its trains are plastic locomotives of other shades of the players' four colours,
   smaller than ours (`TRAIN_MM`), with a round nose and a dark cab at the back;
-- its colour die shows the panels' shades; the number dice are the white pip dice every
-  game throws.
+- its colour die shows the panels' shades, or (`own_die`) shades of its own
+  (`DIE_COLOURS`: a family's die need not be printed in its panels' exact shade, so its
+  faces are taught, vision/taught.py `teach_die`); the number dice are the white pip dice
+  every game throws.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import replace
 from functools import cache, partial
 from itertools import pairwise
 
@@ -55,6 +58,11 @@ PANEL_COLOURS: dict[str, tuple[int, int, int]] = {
     "purple": (175, 55, 125),
     "cyan": (175, 160, 30),
     "orange": (25, 105, 230),
+}
+DIE_COLOURS: dict[str, tuple[int, int, int]] = {  # BGR: the colour die's own shades (`own_die`)
+    "purple": (170, 30, 190),  # redder than the purple panel: outside its hue's reach
+    "cyan": (130, 170, 20),  # greener than the cyan panel: outside its hue's reach
+    "orange": (30, 125, 230),  # a little yellower than the orange panel
 }
 TRAIN_MM = (12.0, 23.0)  # width, length: a little smaller than ours
 CAB_MM = (2.5, 10.0)  # the dark cab, from the train's centre towards its back
@@ -250,11 +258,12 @@ def train(colour: str, px_per_mm: float) -> np.ndarray:
 
 
 @cache
-def colour_die(colour: str, px_per_mm: float) -> np.ndarray:
-    """The box's colour die showing `colour` in its panels' shade, as one BGRA image."""
+def colour_die(colour: str, px_per_mm: float, own: bool = False) -> np.ndarray:
+    """The box's colour die showing `colour` in its panels' shade (or, `own`, in its own:
+    `DIE_COLOURS`), as one BGRA image."""
     size = round(DIE_MM * px_per_mm)
     image = np.empty((size, size, 3), np.uint8)
-    image[:] = PANEL_COLOURS[colour]
+    image[:] = (DIE_COLOURS if own else PANEL_COLOURS)[colour]
     return np.dstack([image, rounded_rect((size, size), round(2.0 * px_per_mm))])
 
 
@@ -302,10 +311,11 @@ def _on_table(point: np.ndarray, layout: TableLayout, margin: float) -> bool:
 
 def _thrown(
     box: Board, pose: Pose, roll: tuple[str | None, int, int], rng: np.random.Generator,
-    layout: TableLayout,
+    layout: TableLayout, own_die: bool = False,
 ) -> tuple[PlacedDie, ...]:  # fmt: skip
     """The three dice beside one edge of the board that has room for them on the table,
-    apart from each other and clear of the board's corners."""
+    apart from each other and clear of the board's corners (the colour die in its own
+    shades when `own_die`)."""
     edges = [e for e in range(4) if _on_table(_beside(box, pose, e, box.size[0] / 2, 50.0),
                                               layout, DIE_MM)]  # fmt: skip
     spots: list[np.ndarray] = []
@@ -325,32 +335,34 @@ def _thrown(
     if colour is not None:
         dice.append(PlacedDie(scenes.COLOUR_DIE, scenes.PANEL_ORDER.index(colour),
                               *map(float, spots[2]), float(turn[2]),
-                              picture=partial(colour_die, colour)))  # fmt: skip
+                              picture=partial(colour_die, colour, own=own_die)))  # fmt: skip
     return tuple(dice)
 
 
 def table_scene(
     box: Board, pose: Pose, lie: Layout, trains: Sequence[scenes.OnBoard],
     roll: tuple[str | None, int, int] | None, rng: np.random.Generator,
-    hands: Sequence[synthetic.Hand] = (), layout: TableLayout = TABLE,
+    hands: Sequence[synthetic.Hand] = (), layout: TableLayout = TABLE, own_die: bool = False,
 ) -> synthetic.Scene:  # fmt: skip
     """The stand-in box on the table: its board at `pose`, its panels as `lie` says, its
-    trains, and the dice of `roll` (None: none thrown) beside the board."""
+    trains, and the dice of `roll` (None: none thrown) beside the board, the colour die in
+    its own shades when `own_die`."""
     cards = [synthetic.Card(board_picture, pose, box.size, rigid=True)]
     cards += scenes.panel_cards(box, pose, lie, rng, lambda colour: partial(panel_picture, colour))
     cards += [scenes.train_card(box, pose, lie, t, rng, partial(train, t.colour), TRAIN_MM)
               for t in trains]  # fmt: skip
-    dice = () if roll is None else _thrown(box, pose, roll, rng, layout)
+    dice = () if roll is None else _thrown(box, pose, roll, rng, layout, own_die)
     return synthetic.Scene(cards=tuple(cards), dice=dice, hands=tuple(hands), layout=layout)
 
 
 def random_table(
-    seed: int, *, hand_chance: float = 0.3, layout: TableLayout = TABLE
+    seed: int, *, hand_chance: float = 0.3, layout: TableLayout = TABLE, own_die: bool = False
 ) -> scenes.Shown:
     """The stand-in box in the middle of a game from a seed, as `scenes.random_table` lays
     ours: the board anywhere among the markers any way round, the panels in any lie,
-    trains on any spaces, the three dice thrown beside it, now and then a hand over it
-    (the depots' trains stand off the table the camera reads: none here)."""
+    trains on any spaces, the three dice thrown beside it (the colour die in its own
+    shades when `own_die`: the same table otherwise), now and then a hand over it (the
+    depots' trains stand off the table the camera reads: none here)."""
     rng = np.random.default_rng(seed)
     box = board()
     pose = random_pose(box, rng, layout)
@@ -361,7 +373,7 @@ def random_table(
     if rng.random() < hand_chance:
         hand = scenes.hand_clear_of(box, pose, lie, trains, rng, layout)
         hands = () if hand is None else (hand,)
-    scene = table_scene(box, pose, lie, trains, roll, rng, hands, layout)
+    scene = table_scene(box, pose, lie, trains, roll, rng, hands, layout, own_die)
     return scenes.Shown(box, pose, lie, trains, roll, {}, scene)
 
 
@@ -377,3 +389,17 @@ def teaching_table(rng_seed: int = 0, layout: TableLayout = TABLE) -> scenes.Sho
     trains = tuple(scenes.OnBoard(colour, space, 1) for colour, space in starts)
     scene = table_scene(box, pose, box.home, trains, None, rng, (), layout)
     return scenes.Shown(box, pose, box.home, trains, ("purple", 1, 1), {}, scene)
+
+
+def die_lesson(colour: str, rng_seed: int = 0, layout: TableLayout = TABLE) -> scenes.Shown:
+    """The stand-in box as a family lays it to teach one face of its colour die (vision/
+    taught.py `teach_die`): the board as `teaching_table` lays it and the colour die alone
+    beside it, in its own shade (`DIE_COLOURS`), showing `colour`."""
+    shown = teaching_table(rng_seed, layout)
+    rng = np.random.default_rng(rng_seed + 1)
+    point = _beside(shown.board, shown.pose, 1, shown.board.size[1] / 2, 40.0)
+    face = partial(colour_die, colour, own=True)
+    die = PlacedDie(scenes.COLOUR_DIE, scenes.PANEL_ORDER.index(colour), *map(float, point),
+                    float(rng.uniform(0, 360)), picture=face)  # fmt: skip
+    scene = replace(shown.scene, dice=(die,))
+    return replace(shown, roll=(colour, 1, 1), scene=scene)

@@ -12,6 +12,9 @@ tool checks one (board.parse), and the preview draws it over the camera's pictur
 slots, every space with its name, Starts green and Finishes red, for the family to check
 before they play. A proposal that does not match their board is corrected by writing the
 file and teaching again with `--board`, or marked on the setup page (web/board_teach.py).
+With `--colour-die` the colour die's faces are taught next, one at a time, the die lying
+alone beside the board (taught.py `teach_die`): for a die not printed in its panels'
+exact shades.
 """
 
 from __future__ import annotations
@@ -37,11 +40,14 @@ from companion.games.switching.vision.taught import (
     TeachError,
     lying_square,
     teach,
+    teach_die,
+    with_dice,
 )
 from companion.vision.frame_checks import as_bgr
 from companion.vision.table import TableLayout
 
-FACE = "box"  # the one thing shown: the whole box, laid out to be taught
+FACE = "box"  # the first thing shown: the whole box, laid out to be taught
+DIE_FACE = "die-"  # then, with --colour-die, each face of the colour die: die-purple, ...
 _FIT_OFF = (0.1, 25.0)  # the panels seen this far from the proposal at most: scale, mm
 
 
@@ -167,17 +173,32 @@ def overlay(box: TaughtBox) -> np.ndarray:
 
 
 class BoxLesson:
-    """`companion enroll --game switching`'s one face (`Enrolment`): the box laid out to be
-    taught, learnt as a `TaughtBox` from the board file given or the proposal fitted."""
-
-    faces = (FACE,)
+    """`companion enroll --game switching`'s faces (`Enrolment`): the box laid out to be
+    taught, learnt as a `TaughtBox` from the board file given or the proposal fitted, then
+    (`colour_die`) each face of the colour die lying alone beside the board, learnt as its
+    colour (taught.py `teach_die`): a family's die need not be printed in its panels'
+    exact shades. A box taught without them reads its colour die by its panels' colours."""
 
     def __init__(
-        self, layout: TableLayout, size: tuple[float, float] | None, board: Board | None
+        self,
+        layout: TableLayout,
+        size: tuple[float, float] | None,
+        board: Board | None,
+        colour_die: bool = False,
     ) -> None:
         self.layout, self.size, self.board = layout, size, board
+        dice = [DIE_FACE + colour for colour in art.PANEL_COLOURS] if colour_die else []
+        self.faces = (FACE, *dice)
+        self._box: TaughtBox | None = None  # the box learnt, which the die's faces lie by
+        self._dice: dict[str, int] = {}  # the die's faces learnt so far: their hues
 
     def prompt(self, face: str) -> str:
+        if face.startswith(DIE_FACE):
+            return (
+                f"leave the board as it lies and lay the colour die alone beside it, a hand's "
+                f"breadth from its edge and away from its corners, {face[len(DIE_FACE) :]} "
+                "face up"
+            )
         starts = ", ".join(self._board().starts[: len(art.TRAIN_COLOURS)])
         trains = ", ".join(art.TRAIN_COLOURS)
         return (
@@ -189,20 +210,38 @@ class BoxLesson:
     def _board(self) -> Board:
         return self.board or proposed(self.size or (0.0, 0.0))
 
-    def learn(self, face: str, frame: Any) -> tuple[TaughtBox | None, str | None]:
+    def learn(self, face: str, frame: Any) -> tuple[TaughtBox | int | None, str | None]:
+        """The box (`FACE`) or a colour die face's hue, or why not."""
         try:
+            if face.startswith(DIE_FACE):
+                return self._die_face(face[len(DIE_FACE) :], frame), None
             box = teach(frame, self._board(), self.layout)
             if self.board is None:
                 box = teach(frame, fitted(box), self.layout)
         except (TeachError, BoardError) as error:
             return None, str(error)
+        self._box = box
         return box, None
 
-    def preview(self, faces: Sequence[str], pictures: Sequence[TaughtBox]) -> np.ndarray:
-        return overlay(pictures[-1])
+    def _die_face(self, colour: str, frame: Any) -> int:
+        """The hue of the colour die's `colour` face, told apart from its faces learnt
+        before and the trains' colours; TeachError when not."""
+        if self._box is None:
+            raise TeachError("board_teach_first", "teach the box before its colour die")
+        hue = teach_die(frame, self._box, self.layout, colour)
+        with_dice(self._box, {**self._dice, colour: hue})  # refused when too alike
+        self._dice[colour] = hue
+        return hue
 
-    def save(self, pictures: Sequence[TaughtBox], folder: Path) -> None:
-        pictures[-1].save(folder)
+    def preview(self, faces: Sequence[str], pictures: Sequence[Any]) -> np.ndarray:
+        return overlay(pictures[0])  # the box: the first face learnt
+
+    def save(self, pictures: Sequence[Any], folder: Path) -> None:
+        box, *hues = pictures  # the box, then its colour die's faces' hues
+        if hues:
+            colours = [face[len(DIE_FACE) :] for face in self.faces[1:]]
+            box = with_dice(box, {c: int(h) for c, h in zip(colours, hues, strict=True)})
+        box.save(folder)
 
 
 # What the board check's message says, and the page's words for it (the first that
@@ -281,6 +320,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--board", type=Path, help="your board's file (docs/board.md), instead of the proposal"
     )
     parser.add_argument(
+        "--colour-die",
+        action="store_true",
+        help="also teach the colour die's faces, one at a time beside the board (when its "
+        "colours are not its panels' exact shades)",
+    )
+    parser.add_argument(
         "--table",
         type=_millimetres,
         default=(TABLE.width, TABLE.height),
@@ -297,11 +342,11 @@ def enrolment(args: argparse.Namespace) -> BoxLesson:
         if args.size is None:
             raise ValueError("give the board's size (--size WIDTHxHEIGHT in mm) or its file "
                              "(--board FILE)")  # fmt: skip
-        return BoxLesson(layout, args.size, None)
+        return BoxLesson(layout, args.size, None, args.colour_die)
     try:
         board = read(args.board.read_bytes(), str(args.board))
     except OSError as error:
         raise ValueError(f"cannot read {args.board}: {error.strerror or error}") from None
     except BoardError as error:
         raise ValueError(str(error)) from None
-    return BoxLesson(layout, None, board)
+    return BoxLesson(layout, None, board, args.colour_die)

@@ -66,6 +66,7 @@ from companion.synthetic.photo_dice import (
     add_photo_dice_options,
     photo_dice_stream,
 )
+from companion.vision.dice import PIPS
 from companion.vision.dice_art import DIE_MM
 from companion.vision.plain_pass import plain_pass_ms, times
 from companion.vision.table import card_corners
@@ -75,8 +76,11 @@ COUNTS = (
     "panels", "panels_right", "panels_unsure", "panels_wrong",
     "colour", "colour_right", "colour_unsure", "colour_wrong",
     "numbers", "numbers_right", "numbers_unsure", "numbers_wrong", "empty_unseen", "hands",
+    "number_dice", "number_dice_right", "number_dice_unsure", "number_dice_wrong",
+    "number_dice_extra",
 )  # fmt: skip
-PIECE_KINDS = ("trains", "panels", "colour", "numbers")
+_SAME_DIE_MM = DIE_MM  # a number die read this near a die thrown (centres): that die
+PIECE_KINDS = ("trains", "panels", "colour", "numbers", "number_dice")
 # each kind's pieces the lamp's reflection touches (`lamp_footprint`), counted again apart:
 # "trains_lamp" of them, "trains_lamp_right", "trains_lamp_unsure", "trains_lamp_wrong", ...
 LAMP_COUNTS = tuple(
@@ -125,6 +129,9 @@ def score(
         ("numbers", seen.dice.numbers, (min(white, black), max(white, black))),
     ):
         tally(name, "unsure" if got is None else "right" if got == want else "wrong", name)
+    outcomes, counts["number_dice_extra"] = _number_dice(truth, seen)
+    for i, outcome in enumerate(outcomes):
+        tally("number_dice", outcome, f"number:{i}")
     counts["hands"] = len(truth.scene.hands)
     return counts
 
@@ -132,8 +139,9 @@ def score(
 def under_lamp(truth: scenes.Shown, footprint: np.ndarray | None, view: View) -> frozenset[str]:
     """The pieces of `truth` the lamp's reflection touches (`footprint`, as
     synthetic.lamp_footprint gives it; `view` where the camera stood), named as `score`
-    tallies them: "train:SPACE", "panel:COLOUR", "colour" (the colour die) and "numbers"
-    (either number die). The scene lays the board, then its panels, then its trains."""
+    tallies them: "train:SPACE", "panel:COLOUR", "colour" (the colour die), "numbers"
+    (either number die) and "number:I" (the I-th number die thrown). The scene lays the
+    board, then its panels, then its trains."""
     if footprint is None:
         return frozenset()
     cards = truth.scene.cards
@@ -143,11 +151,38 @@ def under_lamp(truth: scenes.Shown, footprint: np.ndarray | None, view: View) ->
            if touched(footprint, view, card_corners(card.pose, card.size))}  # fmt: skip
     lit |= {f"train:{train.space}" for train, card in zip(truth.trains, trains, strict=True)
             if touched(footprint, view, card_corners(card.pose, card.size))}  # fmt: skip
+    numbers = [die for die in truth.scene.dice if die.kind == PIPS]
     for die in truth.scene.dice:
         outline = card_corners(Pose(die.x, die.y, die.rotation), (DIE_MM, DIE_MM))
         if touched(footprint, view, outline):
-            lit.add("colour" if die.kind == scenes.COLOUR_DIE else "numbers")
+            lit |= {"colour"} if die.kind != PIPS else {"numbers", f"number:{numbers.index(die)}"}
     return frozenset(lit)
+
+
+def _number_dice(truth: scenes.Shown, seen: SeenBoard) -> tuple[list[str], int]:
+    """The number dice one by one: each die thrown is right when a die read within
+    `_SAME_DIE_MM` of it (the nearest first, each read die once) shows its face surely,
+    wrong when it shows another surely, unsure otherwise (unread, hidden, asked); and how
+    many dice were read surely where none was thrown (seen where nothing lies)."""
+    thrown = [die for die in truth.scene.dice if die.kind == PIPS]
+    read = list(seen.dice.pips)
+    where = (scenes.to_table(truth.board, truth.pose, [(d.x, d.y) for d in read])
+             if read else np.empty((0, 2)))  # fmt: skip
+    pairs = sorted(
+        (float(np.hypot(*(where[j] - (die.x, die.y)))), i, j)
+        for i, die in enumerate(thrown)
+        for j in range(len(read))
+    )
+    matched: dict[int, int] = {}
+    for distance, i, j in pairs:
+        if distance <= _SAME_DIE_MM and i not in matched and j not in matched.values():
+            matched[i] = j
+    outcomes = []
+    for i, die in enumerate(thrown):
+        face = read[matched[i]].face if i in matched else None
+        outcomes.append("unsure" if face is None else "right" if face == die.face else "wrong")
+    extra = sum(die.face is not None and j not in matched.values() for j, die in enumerate(read))
+    return outcomes, extra
 
 
 def with_real_numbers(truth: scenes.Shown, photos: Iterator[PhotoDie]) -> scenes.Shown:
@@ -296,7 +331,7 @@ def clear_accuracy(totals: dict[str, int], kind: str) -> float:
 
 
 _KIND_NAMES = {"trains": "trains", "panels": "panels", "colour": "colour die",
-               "numbers": "number dice"}  # fmt: skip
+               "numbers": "number pairs", "number_dice": "number dice"}  # fmt: skip
 
 
 def report(result: dict[str, Any]) -> str:
@@ -314,6 +349,9 @@ def report(result: dict[str, Any]) -> str:
         f"dice     colour die {r['colour_right']} right, {r['colour_unsure']} unsure, "
         f"{r['colour_wrong']} wrong; number dice {r['numbers_right']} right, "
         f"{r['numbers_unsure']} unsure, {r['numbers_wrong']} wrong",
+        f"         die by die: number dice {r['number_dice_right']} of {r['number_dice']} "
+        f"right, {r['number_dice_unsure']} unsure, {r['number_dice_wrong']} wrong and sure, "
+        f"{r['number_dice_extra']} seen where none lies",
         "lamp     where its reflection touches none of the piece, read right: "
         + ", ".join(
             f"{name} {r[f'{kind}_clear_accuracy']:.2%} of {r[kind] - r[f'{kind}_lamp']}"

@@ -31,7 +31,10 @@ How (our board and pieces, art.py, are made for each step):
    half hidden train) is unseen. A panel's spaces are placed where that panel was read;
 5. the dice: beside the board, in bands of the apron clear of its corners, die-sized
    blobs that are white (the number dice, read by the shared pip reader, the Caboose
-   table's: companion/vision/dice.py) or of a panel's colour (the colour die). A train's
+   table's: companion/vision/dice.py; white under the light itself, a taught board's
+   buff paper's tint kept, `Pieces.paper`: balanced as if the buff were white, a white
+   die turned bluish and pale skin white) or of a colour die face's colour (the colour
+   die: as taught with a family's box, `Pieces.dice`, else a panel's colour). A train's
    colour there is a depot's train, not a die; wood, skin and the table's edge are
    neither white nor that colourful;
 6. the glare: where a lamp's reflection clips the frame white (and washes out round it,
@@ -148,15 +151,29 @@ class SeenTrain:
 
 
 @dataclass(frozen=True)
+class SeenDie:
+    """One white die-sized blob beside the board read as a number die: its centre (`x`,
+    `y`, board mm: beside the board, so outside its size) and its `face`, None when not
+    read surely (a hand, a glare, a blob that is no die at all)."""
+
+    x: float
+    y: float
+    face: int | None
+
+
+@dataclass(frozen=True)
 class SeenDice:
     """The dice beside the board: the colour die's panel colour (None unless exactly one
     colour die was seen, read surely) and the two number dice's faces, low first (both
     are white dice: which is which does not matter, their sum and whether they match
     do; None unless exactly two were read surely). `sure`: both read. A turn where a
-    repair tile replaced the colour die takes `numbers` alone."""
+    repair tile replaced the colour die takes `numbers` alone. `pips`: each number die
+    read on its own, where it lies (what `numbers` is made of, and what eval-vision counts
+    die by die: one die read while the other is hidden is still one die read)."""
 
     colour: str | None
     numbers: tuple[int, int] | None
+    pips: tuple[SeenDie, ...] = ()
 
     @property
     def sure(self) -> bool:
@@ -274,8 +291,12 @@ def _read(
     pieces: Pieces,
 ) -> SeenBoard:
     half = top_down(frame, calibration, reading_layout(board), _HALF_PX_PER_MM)
-    light = _Light(half, board, pieces)
     glare = glare_mask(frame)
+    glare_half = None  # the reflection in the small image: a taught paper's tint needs it
+    if glare is not None and pieces.paper is not None:
+        glare_half = top_down(glare, calibration, reading_layout(board), _HALF_PX_PER_MM,
+                              cv2.INTER_NEAREST)  # fmt: skip
+    light = _Light(half, board, pieces, glare_half)
     if glare is not None:
         problems.append(problem(GLARE_KEY))
     panels = _panels(frame, board, calibration, light, glare)
@@ -331,12 +352,21 @@ class Pieces:
     `printed_dark`: for each space, where the board's own print is dark round it
     (`printed_dark`): no train's roof is looked for there; None: nothing is (ours).
     `trains`: each train colour's shape as taught (`train_shape`), which says which way
-    a train faces beside its dark cab or roof; None: our trains' black roofs alone do."""
+    a train faces beside its dark cab or roof; None: our trains' black roofs alone do.
+    `paper`: the board's paper as a share of white paper's light in each channel (BGR, the
+    brightest 1), measured against the table markers' paper when taught: a family's
+    cardboard is often buff, and a white die balanced against buff as if it were white turns
+    bluish (and pale skin white), so the number dice are told under the light this undoes;
+    None: the paper is white (ours). `dice`: the colour die's faces' colours as taught
+    (`hue_classes` of their hues, in the colour die's order), which a family's die need not
+    share with its panels; None: the die is told by the panels' colours (`classes`)."""
 
     classes: np.ndarray
     panels: Mapping[str, np.ndarray] | None = None
     printed_dark: Mapping[str, np.ndarray] | None = None
     trains: Mapping[str, np.ndarray] | None = None
+    paper: tuple[float, float, float] | None = None
+    dice: np.ndarray | None = None
 
     @cached_property
     def panel_ways(self) -> Mapping[str, PanelWays]:
@@ -367,28 +397,69 @@ class PanelWays:
 OURS = Pieces(hue_classes(_printed_hues()))  # our printed pieces, art.py
 
 
+def _brightest(image: np.ndarray, among: np.ndarray | None = None) -> np.ndarray:
+    """The mean colour (BGR, each + 1) of the brightest tenth of `image`'s pixels (of those
+    `among` says, when given): a board's paper."""
+    value = cv2.max(cv2.max(image[..., 0], image[..., 1]), image[..., 2])
+    mask = None if among is None else among.astype(np.uint8)
+    histogram = np.cumsum(cv2.calcHist([value], [0], mask, [256], [0, 256]).ravel())
+    tenth = int(np.searchsorted(histogram, 0.9 * histogram[-1]))
+    bright = value >= tenth
+    if among is not None:
+        bright &= among
+    return np.array(cv2.mean(image, mask=bright.astype(np.uint8))[:3]) + 1.0
+
+
 class _Light:
     """The paper's colour over the whole board (the lamp's cast, undone by `balance`) and
     its brightness round each place (the light's fall-off and shadows, `at`), from the
     small top-down image: the board's brightest tenth, and a map of the brightest within
     a few centimetres."""
 
-    def __init__(self, half: np.ndarray, board: Board, pieces: Pieces = OURS) -> None:
+    def __init__(
+        self, half: np.ndarray, board: Board, pieces: Pieces = OURS, glare: np.ndarray | None = None
+    ) -> None:
         self.pieces = pieces
         k = _HALF_PX_PER_MM
         a = round(APRON_MM * k)
-        inner = half[a : a + round(board.size[1] * k), a : a + round(board.size[0] * k)]
-        value = cv2.max(cv2.max(inner[..., 0], inner[..., 1]), inner[..., 2])
-        histogram = np.cumsum(cv2.calcHist([value], [0], None, [256], [0, 256]).ravel())
-        tenth = int(np.searchsorted(histogram, 0.9 * histogram[-1]))
-        paper = np.array(cv2.mean(inner, mask=(value >= tenth).astype(np.uint8))[:3]) + 1.0
+        width, height = (round(side * k) for side in board.size)
+        board_area = (slice(a, a + height), slice(a, a + width))
+        paper = _brightest(half[board_area])
         gains = paper.max() / paper
         self.balance = np.clip(np.arange(256)[:, None] * gains, 0, 255).astype(np.uint8)[:, None]
         self.half = self.look(half)  # the whole image's colours, for the dice
+        self.paper = paper  # the paper's colour in the frame (BGR), for teaching its tint
+        # how colourful each pixel is under the light itself (the paper's own tint kept):
+        # what tells a white die from wood, skin and a buff board's print; the paper
+        # measured clear of a lamp's reflection (`glare`, of the small image), which
+        # washes it white: a buff board taken as white there tinted white dice buff
+        self.white_saturation = self.half[2]
+        if pieces.paper is not None:
+            clear = None if glare is None else glare[board_area] == 0
+            light = paper if clear is None or clear.mean() < 0.5 else _brightest(
+                half[board_area], clear)  # fmt: skip
+            tint = light.max() / light * np.array(pieces.paper)
+            tinted = np.clip(np.arange(256)[:, None] * tint, 0, 255)
+            white = cv2.LUT(half, tinted.astype(np.uint8)[:, None])
+            self.white_saturation = cv2.cvtColor(white, cv2.COLOR_BGR2HSV)[..., 1]
+        self.die = self._die_colours(half)
         near = cv2.dilate(self.half[1], np.ones((25, 25), np.uint8))  # 50 mm
         # no darker than the darkest shadow on paper: off the table, nothing is white
         floor = _DARKEST_PAPER * float(paper.max())
         self.level = np.maximum(cv2.blur(near, (25, 25)).astype(np.float32), floor) + 1.0
+
+    def _die_colours(self, half: np.ndarray) -> np.ndarray:
+        """Each pixel of the small image's colour die colour (index in the colour die's
+        order, or _NONE): by the die's taught colours (`Pieces.dice`), else by the panels'
+        (a train's colour is no die's either way: a depot's train)."""
+        classes, _, saturation = self.half
+        if self.pieces.dice is None:
+            panel = (classes >= len(_TRAIN_NAMES)) & (classes != _NONE)
+            return np.where(panel, classes - len(_TRAIN_NAMES), _NONE).astype(np.uint8)
+        hue = cv2.cvtColor(cv2.LUT(half, self.balance), cv2.COLOR_BGR2HSV)[..., 0]
+        die = cv2.LUT(hue, self.pieces.dice)
+        die[(saturation < round(_COLOURFUL * 255)) | (classes < len(_TRAIN_NAMES))] = _NONE
+        return die
 
     def at(self, x: float, y: float) -> float:
         """The paper's brightness at board point (x, y) mm, white-balanced."""
@@ -892,10 +963,40 @@ def _dice(
 ) -> SeenDice:
     """The three dice beside the board (step 5); a blob under `glare` is no die read (a
     die there is missed, so the dice are unsure: step 6)."""
+    band = dice_band(board, light.level.shape)
+    _, value, saturation = light.half
+    white = (light.white_saturation < _DIE_WHITE[1] * 255) & (value >= _DIE_WHITE[0] * light.level)
+    die = light.die  # a train's colour there is a depot's train: no die
+    colourful = (saturation >= _DIE_COLOURFUL * 255) & (die != _NONE)
+    # wood is a dull orange: an orange die is told from it by being far more colourful
+    colourful &= (die != _PANEL_NAMES.index("orange")) | (saturation >= _ORANGE_DIE * 255)
+    white_spots, colours = [], []
+    for x, y, blob in _die_spots((white | colourful) & (band > 0)):
+        if glared(glare, _die_outline(calibration, x, y)):
+            continue
+        kinds = np.bincount(np.where(white[blob], 0, die[blob].astype(int) + 1),
+                            minlength=len(_PANEL_NAMES) + 1)  # fmt: skip
+        if kinds[0] >= 0.8 * kinds.sum():
+            white_spots.append((x, y))
+        elif kinds[0] <= 0.2 * kinds.sum() and kinds[1:].max() >= 0.8 * kinds.sum():
+            colours.append(_PANEL_NAMES[int(np.argmax(kinds[1:]))])
+    readings = [r for r in read_dice(frame, calibration, white_spots) if r.kind == PIPS]
+    pips = tuple(SeenDie(r.x - APRON_MM, r.y - APRON_MM,
+                         r.face if r.confidence >= _DIE_SURE else None)
+                 for r in readings)  # fmt: skip
+    faces = [one.face for one in pips if one.face is not None]
+    numbers = (min(faces), max(faces)) if len(pips) == len(faces) == 2 else None
+    return SeenDice(colours[0] if len(colours) == 1 else None, numbers, pips)
+
+
+def dice_band(board: Board, shape: tuple[int, ...]) -> np.ndarray:
+    """Where a die is looked for in the small image (of `shape`): the bands of the apron
+    beside the board's sides (`_DICE_BAND_MM` from its edge), clear of its corners
+    (`_DICE_CORNER_MM`), 1 there."""
     k = _HALF_PX_PER_MM
     width, height = board.size
     a, (near, far), c = APRON_MM, _DICE_BAND_MM, _DICE_CORNER_MM
-    band = np.zeros(light.level.shape, np.uint8)
+    band = np.zeros(shape[:2], np.uint8)
     for x0, y0, x1, y1 in (
         (a - far, a + c, a - near, a + height - c),
         (a + width + near, a + c, a + width + far, a + height - c),
@@ -903,28 +1004,7 @@ def _dice(
         (a + c, a + height + near, a + width - c, a + height + far),
     ):
         cv2.rectangle(band, (round(x0 * k), round(y0 * k)), (round(x1 * k), round(y1 * k)), 1, -1)
-    classes, value, saturation = light.half
-    white = (saturation < _DIE_WHITE[1] * 255) & (value >= _DIE_WHITE[0] * light.level)
-    colourful = (saturation >= _DIE_COLOURFUL * 255) & (classes >= len(_TRAIN_NAMES))
-    colourful &= classes != _NONE  # a train's colour there is a depot's train: no die
-    # wood is a dull orange: an orange die is told from it by being far more colourful
-    orange = len(_TRAIN_NAMES) + _PANEL_NAMES.index("orange")
-    colourful &= (classes != orange) | (saturation >= _ORANGE_DIE * 255)
-    white_spots, colours = [], []
-    for x, y, blob in _die_spots((white | colourful) & (band > 0)):
-        if glared(glare, _die_outline(calibration, x, y)):
-            continue
-        kinds = np.bincount(np.where(white[blob], 0, classes[blob] - len(_TRAIN_NAMES) + 1),
-                            minlength=len(_PANEL_NAMES) + 1)  # fmt: skip
-        if kinds[0] >= 0.8 * kinds.sum():
-            white_spots.append((x, y))
-        elif kinds[0] <= 0.2 * kinds.sum() and kinds[1:].max() >= 0.8 * kinds.sum():
-            colours.append(_PANEL_NAMES[int(np.argmax(kinds[1:]))])
-    readings = [r for r in read_dice(frame, calibration, white_spots) if r.kind == PIPS]
-    numbers = None
-    if len(readings) == 2 and all(r.confidence >= _DIE_SURE for r in readings):
-        numbers = (min(r.face for r in readings), max(r.face for r in readings))
-    return SeenDice(colours[0] if len(colours) == 1 else None, numbers)
+    return band
 
 
 def _die_outline(calibration: Calibration, x: float, y: float) -> np.ndarray:

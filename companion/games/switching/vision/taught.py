@@ -43,7 +43,15 @@ The design (issue 33):
   upright, white-balanced in shares of the paper's brightness), `train-<colour>.png`
   (each train's shape: white where its cut-out showed its body, facing up, the way it
   runs) and `box.json` (format
-  `switching-box/1`: each train and panel colour's hue, OpenCV's 0-179).
+  `switching-box/1`: each train and panel colour's hue, OpenCV's 0-179, and its board's
+  paper as a share of white in each channel, BGR: `reader.Pieces.paper`, measured
+  against the table markers' white paper; a box taught before it has none, and its paper
+  is taken as white; and, when they were taught, its colour die's faces' hues: `dice`).
+- **The colour die's faces** (`teach_die`, `with_dice`): a family's colour die need not be
+  printed in its panels' exact shades, so each face may be taught too, the die lying alone
+  beside the taught board, that face up; its hue is kept apart from the trains' (a train
+  beside the board is no die) and from the die's other faces. A box taught without them
+  reads its colour die by its panels' colours.
 - **Teaching** (`teach`): one frame under the family's camera with the board lying
   square to the table (its top towards the table's top markers, as the prompt says), its
   panels at home upright and one train of each colour on the Start spaces, in the board
@@ -58,8 +66,8 @@ The design (issue 33):
 `companion run` reads a box taught into the table's catalogue folder (switching/camera.py),
 and the setup page corrects the proposed board file's spaces and track ends on the
 camera's picture (web/board_teach.py). Not done yet (issue 33): marking a board's slots
-and its panels' pieces on the page; the colour die is read by the panels' taught colours,
-the number dice as every game's.
+and its panels' pieces on the page; the colour die's faces are taught by `companion enroll
+--colour-die` only, not on the page; the number dice are read as every game's.
 """
 
 from __future__ import annotations
@@ -67,7 +75,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 
@@ -147,6 +155,8 @@ class TaughtBox:
     hues: Mapping[str, int]
     panels: Mapping[str, np.ndarray]
     trains: Mapping[str, np.ndarray]
+    paper: tuple[float, float, float] | None = None
+    dice: Mapping[str, int] | None = None
     _features: dict[tuple[int, float], tuple[np.ndarray, np.ndarray]] = field(
         default_factory=dict, init=False, repr=False
     )
@@ -154,7 +164,11 @@ class TaughtBox:
     @cached_property
     def pieces(self) -> reader.Pieces:
         dark = reader.printed_dark(self.board, self.picture, PICTURE_PX_PER_MM)
-        return reader.Pieces(_classes(self.hues), self.panels, dark, self.trains)
+        dice = None
+        if self.dice is not None:
+            dice = reader.hue_classes(np.array([self.dice[c] for c in art.PANEL_COLOURS]))
+        return reader.Pieces(_classes(self.hues), self.panels, dark, self.trains, self.paper,
+                             dice)  # fmt: skip
 
     def features(
         self, levels: int, px_per_mm: float = PICTURE_PX_PER_MM
@@ -211,6 +225,10 @@ class TaughtBox:
         for colour, shape in self.trains.items():
             cv2.imwrite(str(folder / f"train-{colour}.png"), shape.astype(np.uint8) * 255)
         box = {"format": FORMAT, "hues": dict(self.hues)}
+        if self.paper is not None:
+            box["paper"] = [round(share, 4) for share in self.paper]
+        if self.dice is not None:
+            box["dice"] = dict(self.dice)
         (folder / "box.json").write_text(json.dumps(box, indent=2) + "\n", encoding="utf-8")
 
     @classmethod
@@ -233,8 +251,20 @@ class TaughtBox:
             raise ValueError(f"{folder} lacks board.png, a panel's picture or a train's shape: "
                              "teach it again")  # fmt: skip
         hues = {name: int(box["hues"][name]) for name in names}
+        paper = box.get("paper")  # a box taught before its paper's tint was: white
+        if paper is not None and (
+            len(paper) != 3 or not all(isinstance(v, (int, float)) and 0 < v <= 1 for v in paper)
+        ):
+            raise ValueError(f"{folder / 'box.json'}: its paper is three shares of white, 0-1")
+        dice = box.get("dice")  # the colour die's faces, when they were taught
+        if dice is not None and (
+            not isinstance(dice, dict) or set(dice) != set(art.PANEL_COLOURS)
+            or not all(isinstance(h, int) and 0 <= h < 180 for h in dice.values())
+        ):  # fmt: skip
+            raise ValueError(f"{folder / 'box.json'}: its dice are a hue for each colour die face")
         return cls(board, picture, hues, {c: _from_png(p) for c, p in panels.items()},
-                   {c: shape > 127 for c, shape in trains.items()})  # fmt: skip
+                   {c: shape > 127 for c, shape in trains.items()},
+                   None if paper is None else tuple(map(float, paper)), dice)  # fmt: skip
 
 
 def _classes(hues: Mapping[str, int]) -> np.ndarray:
@@ -682,7 +712,27 @@ def teach(
     _apart(hues)
     trains = _shapes(frame, board, reading, half, hues, dict(zip(art.TRAIN_COLOURS, spaces,
                                                                   strict=False)))  # fmt: skip
-    return TaughtBox(board, picture, hues, panels, trains)
+    return TaughtBox(board, picture, hues, panels, trains, _paper(frame, table, layout, light))
+
+
+_MARKER_WHITE = 0.8  # a marker's pixel this share of its brightest (95th percentile), at
+# least: its paper, the white cells and the margin round them
+
+
+def _paper(
+    frame: np.ndarray, table: Calibration, layout: TableLayout, light: reader._Light
+) -> tuple[float, float, float]:
+    """The board's paper as a share of white paper's light in each channel (BGR, the
+    brightest 1: `reader.Pieces.paper`): its colour in the frame against the table
+    markers' white paper's (the same lamp falls on both, so its cast cancels out)."""
+    value = frame.max(axis=2)
+    inside = np.zeros(value.shape, np.uint8)
+    for corners in layout.marker_corners().values():
+        cv2.fillConvexPoly(inside, np.round(table.to_pixels(corners)).astype(np.int32), 1)
+    bright = float(np.percentile(value[inside > 0], 95))
+    white = np.array(cv2.mean(frame, mask=inside & (value >= _MARKER_WHITE * bright))[:3])
+    tint = light.paper / np.maximum(white, 1.0)
+    return tuple(round(float(share), 4) for share in tint / tint.max())
 
 
 def _shapes(
@@ -732,3 +782,45 @@ def _apart(hues: Mapping[str, int]) -> None:
                 raise TeachError("board_teach_alike", f"the {a} and the {b} pieces look "
                                  "alike to the camera: their colours cannot be told apart "
                                  "under this light", a=a, b=b)  # fmt: skip
+
+
+def teach_die(frame_bgr: object, box: TaughtBox, layout: TableLayout, colour: str) -> int:
+    """The colour die's `colour` face's hue (OpenCV's 0-179, white-balanced as the box's
+    pieces are), from a frame of the taught box's board with the die alone beside it,
+    that face up, where dice are thrown (`reader.dice_band`). TeachError says what is not
+    seen: the board, or not exactly one die-sized colourful blob beside it."""
+    frame, bad = as_bgr(frame_bgr)
+    if frame is None:
+        seen = bad[0] if bad else "none"
+        raise TeachError("board_teach_picture", f"no usable picture from the camera ({seen})")
+    table = calibrate(frame, layout)
+    pose = None if table is None else find_board(frame, box, table, layout)
+    if table is None or pose is None:
+        raise TeachError("board_teach_unfound", "the board is not found among the table's "
+                         "markers: lay it there, uncovered")  # fmt: skip
+    reading = board_calibration(table, box.board, pose)
+    half = top_down(frame, reading, reader.reading_layout(box.board), reader._HALF_PX_PER_MM)
+    light = reader._Light(half, box.board, box.pieces)
+    classes, _, saturation = light.half
+    # as colourful as an orange die, at least (wood is not), and no train's colour
+    colourful = (saturation >= reader._ORANGE_DIE * 255) & (classes >= len(art.TRAIN_COLOURS))
+    spots = reader._die_spots(colourful & (reader.dice_band(box.board, half.shape) > 0))
+    hue = None
+    if len(spots) == 1:
+        ys, xs = spots[0][2]
+        hue = _hue(cv2.LUT(half[ys, xs][:, None], light.balance).astype(np.float32))
+    if hue is None:
+        raise TeachError("board_teach_die", f"the colour die is not seen alone beside the "
+                         f"board showing {colour}: lay it there, that face up, nothing else "
+                         "beside the board", colour=colour)  # fmt: skip
+    return hue
+
+
+def with_dice(box: TaughtBox, dice: Mapping[str, int]) -> TaughtBox:
+    """`box` with its colour die's faces taught (`teach_die`, one hue a face); TeachError
+    when two faces, or a face and a train, are too alike to tell apart (a train beside the
+    board would be taken for the die)."""
+    for colour, hue in dice.items():
+        _apart({**{t: box.hues[t] for t in art.TRAIN_COLOURS}, f"{colour} die": hue})
+    _apart({f"{c} die": h for c, h in dice.items()})
+    return replace(box, dice=dict(dice))
