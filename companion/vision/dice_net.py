@@ -33,11 +33,12 @@ SHIPPED = Path(__file__).with_name("assets") / "pip_counter.onnx"  # a photograp
 # 728 with the colour net, 659 fine-tuned on grey of random channel weights, 661 near the
 # camera's mix); colour frames keep the shipped net and its figures. At the table it
 # gives a grey frame's dice their counts (`count_many`'s `table`), but whether a faint blob
-# is a die at all stays the colour net's (`grey_counter`): the grey one took twice as many
-# faint blobs of a grey frame for dice (seed 7000, 100 hard tables: 6 -> 15 seen where none
-# lie), and so split, none more are seen (hidden seed 93500, 300 hard grey tables of
-# held-out real dice: right 396 -> 414 of 796, asked 272 -> 226, wrong yet surely 5 and
-# seen where none lie 17 either way)
+# is a die at all stays the colour net's (`grey_counter`): asked both, the grey one took
+# more than twice as many faint blobs of a grey frame for dice (tuning seed 7000, 100 hard
+# grey tables of real dice: 6 -> 15 seen where none lie), and so split, none more are seen
+# (seed 7000: 4 either way; hidden seed 93500, 300 hard grey tables of held-out real dice:
+# right 396 -> 414 of 796, asked 272 -> 226, wrong yet surely 5 and seen where none lie 17
+# either way)
 SHIPPED_GREY = SHIPPED.with_name("pip_counter_grey.onnx")
 # the table's colour frames (`dice.read_dice`'s counts): small, blurred, noisy cut-outs of a
 # tilted camera's frame, unlike a photograph's: the counter fine-tuned on more of them
