@@ -388,9 +388,9 @@ def count_looks(
     """The learned count's chances (n, 7) for each look's die, in one net call: the crops
     side by side, each with `_PAD` pixels of its own edge around it (so a cut reaching past
     its crop sees what a lone crop's border would give, not the next die); adapted to the
-    family's own dice when they were `taught`. A grey frame's too are counted by the colour
-    counter (dice_net.SHIPPED_GREY says why); a colour frame's `counts` by the table's
-    (dice_net.SHIPPED_TABLE)."""
+    family's own dice when they were `taught`. A grey frame's `counts` are the grey
+    counter's, whether its blob is a die the colour counter's (dice_net.SHIPPED_GREY says
+    why); a colour frame's `counts` the table's (dice_net.SHIPPED_TABLE)."""
     if not looks:
         return np.zeros((0, 7), np.float32)
     step = CROP_SIDE + 2 * _PAD

@@ -31,9 +31,14 @@ SHIPPED = Path(__file__).with_name("assets") / "pip_counter.onnx"  # a photograp
 # camera's own mix (`train_dice_net --start SHIPPED --grey-share 1 --grey-luma 1`), so red
 # pips on a black die, faint in grey, are counted (held-out tray turned grey: 644 dice of
 # 728 with the colour net, 659 fine-tuned on grey of random channel weights, 661 near the
-# camera's mix); colour frames keep the shipped net and its figures. Not at the table
-# (`count_many`'s `grey_counter`): there it took twice as many faint blobs of a grey frame
-# for dice (seed 7000, 100 hard tables of drawn dice: 6 -> 12 seen where none lie)
+# camera's mix); colour frames keep the shipped net and its figures. At the table it
+# gives a grey frame's dice their counts (`count_many`'s `table`), but whether a faint blob
+# is a die at all stays the colour net's (`grey_counter`): asked both, the grey one took
+# more than twice as many faint blobs of a grey frame for dice (tuning seed 7000, 100 hard
+# grey tables of real dice: 6 -> 15 seen where none lie), and so split, none more are seen
+# (seed 7000: 4 either way; hidden seed 93500, 300 hard grey tables of held-out real dice:
+# right 396 -> 414 of 796, asked 272 -> 226, wrong yet surely 5 and seen where none lie 17
+# either way)
 SHIPPED_GREY = SHIPPED.with_name("pip_counter_grey.onnx")
 # the table's colour frames (`dice.read_dice`'s counts): small, blurred, noisy cut-outs of a
 # tilted camera's frame, unlike a photograph's: the counter fine-tuned on more of them
@@ -104,8 +109,9 @@ def count_many(
     """Chances (n, 7) of 0 (no die) to 6 pips for the die under each rectangle, averaged
     over VIEWS quarter turns of its cut-out, all in one run of the net (one run per frame
     costs less than one per die): COUNTER's, or GREY_COUNTER's in a frame without colour
-    unless not `grey_counter` (the table's dice: see SHIPPED_GREY), or TABLE_COUNTER's in a
-    colour frame for the `table`'s counts (see SHIPPED_TABLE). A
+    unless neither `grey_counter` nor `table` (whether a blob at the table is a die: see
+    SHIPPED_GREY), or TABLE_COUNTER's in a colour frame for the `table`'s counts (see
+    SHIPPED_TABLE). A
     net giving 7 x k outputs is k nets side by side (`train_dice_net --join`): their chances
     are averaged too, as an ensemble's."""
     if not rects:
@@ -117,7 +123,7 @@ def count_many(
         for k in range(VIEWS)
     ]
     if grey:
-        net = _net(GREY_COUNTER if grey_counter else COUNTER)
+        net = _net(GREY_COUNTER if grey_counter or table else COUNTER)
     else:
         net = _net(TABLE_COUNTER if table else COUNTER)
     with _LOCK:
