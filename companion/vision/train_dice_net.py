@@ -638,6 +638,15 @@ def main(argv: list[str] | None = None) -> None:
         help="grey this share of the grey cut-outs near a grey camera's own mix (default none)",
     )
     parser.add_argument(
+        "--extra",
+        type=Path,
+        nargs="+",
+        default=[],
+        metavar="DIR",
+        help="also train on the odd half of these labelled folders (whole-die YOLO boxes, e.g. "
+        "data/dice-extra/tray-colour), in every fold",
+    )
+    parser.add_argument(
         "--start",
         type=Path,
         default=None,
@@ -682,8 +691,14 @@ def main(argv: list[str] | None = None) -> None:
     torch.set_num_threads(1)  # two threads ran slower here: they wait on each other
     cv2.setNumThreads(1)
     folders = [args.data / name for name in FOLDERS]
+    for folder in args.extra:
+        if not folder.is_dir() or not odd_paths(folder):
+            parser.error(f"--extra: no labelled photographs in {folder}")
+    extra = [p for f in args.extra for p in load_photos(f, odd_paths(f))]
+    if extra:
+        print(f"{len(extra)} extra photos, {sum(len(p.dice) for p in extra)} dice", flush=True)
     if not args.folds:
-        photos = [p for f in folders for p in load_photos(f, odd_paths(f))]
+        photos = [p for f in folders for p in load_photos(f, odd_paths(f))] + extra
         print(f"{len(photos)} photos, {sum(len(p.dice) for p in photos)} dice", flush=True)
         train_and_write(
             photos, args.out, args.epochs, SEED, table, args.bank, start, args.grey_share
@@ -696,7 +711,7 @@ def main(argv: list[str] | None = None) -> None:
             for p in load_photos(
                 f, [q for i, q in enumerate(odd_paths(f)) if i % args.folds != fold]
             )
-        ]
+        ] + extra
         print(f"fold {fold}: {len(photos)} photos", flush=True)
         out = args.out / f"fold{fold}"
         train_and_write(photos, out, args.epochs, SEED, table, args.bank, start, args.grey_share)

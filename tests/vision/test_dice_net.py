@@ -400,3 +400,38 @@ def test_the_table_counts_a_grey_frames_dice_with_the_grey_counter_but_not_its_b
     assert np.allclose(counts, dice_net.count_many(grey, [rect]))  # the grey counter's
     assert np.allclose(a_die_at_all, by_the_colour_counter)
     assert not np.allclose(counts, a_die_at_all)
+
+
+def test_the_trainer_refuses_an_extra_folder_without_labelled_photographs(
+    tmp_path: Path, capsys
+) -> None:
+    """`--extra DIR` (more public dice photographs, issue 30): a folder with no photographs
+    is named in a clear message before anything is trained or written."""
+    pytest.importorskip("torch")
+    from companion.vision.train_dice_net import main
+
+    empty = tmp_path / "none"
+    empty.mkdir()
+    out = tmp_path / "out"
+    for folder in (empty, tmp_path / "missing"):
+        with pytest.raises(SystemExit):
+            main(["--extra", str(folder), "--out", str(out)])
+        assert f"--extra: no labelled photographs in {folder}" in capsys.readouterr().err
+    assert not out.exists()  # no net written
+
+
+def test_the_extra_dice_photographs_are_labelled_whole_dice_seen_square() -> None:
+    """data/dice-extra/tray-colour (CC BY 4.0, scripts/dice_extra_tray_colour.py): every
+    photograph has its labels, each a pip count 1-6 and a box about as wide as tall (the
+    export had squeezed the photographs to squares; stretched back, a die is square again),
+    so the trainer cuts its dice as it cuts the shared tray's."""
+    folder = Path(__file__).resolve().parents[2] / "data" / "dice-extra" / "tray-colour"
+    images = sorted(folder.glob("*.jpg"))
+    assert len(images) == 99
+    ratios = []
+    for image in images:
+        height, width = cv2.imread(str(image)).shape[:2]
+        dice = load_labels(image.with_suffix(".txt"), width, height)
+        assert dice and all(1 <= d.pips <= 6 for d in dice)
+        ratios += [d.w / d.h for d in dice]
+    assert 0.9 < float(np.median(ratios)) < 1.1
