@@ -68,6 +68,13 @@ _ALIKE = (15.0, 25.0)
 # _ALIKE: a marbled set's dice vary in colour, and a redrawn read never makes a die surer,
 # `_joined`); on the odd half (20, 35) read as many right as (15, 25), (25, 40) one fewer.
 _FAINT = 35.0
+# ... and only when the pips differ from the body in hue at least half as much as in
+# lightness and are this far from it in colour (CIE Lab) at all: at the table
+# (bench_taught_pips.py --table) a die's cut-out is so small and soft that the taught dice's
+# pips and body come out 1-25 apart, nearly grey, and redrawn so (the lightness rule alone)
+# they read worse there (red pips on black 56.8 -> 38.6 % of 44, white on blue 18 more
+# asked); on the photographs the faint sets' are 17 or more apart, in hue as much
+_APART = 15.0
 _ALIKE_REDRAWN = (20.0, 35.0)
 _NEAR = (0.85, 0.95)
 _LAB_WEIGHTS = np.array([0.5, 1.0, 1.0, 0.5, 1.0, 1.0])
@@ -253,9 +260,14 @@ class TaughtPips:
         self._redraw = self._redrawn_helps()
 
     def _redrawn_helps(self) -> bool:
-        """Whether the taught pips differ from the body by less than _FAINT in lightness:
-        the set is then read both ways (`adapt`). Decided from the taught dice alone."""
-        return bool(abs(self._body[0] - self._pips[0]) < _FAINT)
+        """Whether the set is read both ways (`adapt`), decided from the taught dice alone:
+        when their pips are faint in lightness (`_FAINT`) and differ from the body in hue at
+        least half as much, and the two are told apart by colour at all (`_APART`)."""
+        lightness = abs(self._body[0] - self._pips[0])
+        hue = float(np.linalg.norm(self._body[1:] - self._pips[1:]))
+        return bool(
+            lightness < _FAINT and hue >= lightness / 2 and np.hypot(lightness, hue) >= _APART
+        )
 
     def adapt(self, bgr: np.ndarray, rects: list[tuple], chances: np.ndarray) -> np.ndarray:
         """The learned count's `chances` (n, 7) for the dice under `rects` in `bgr`, as the
