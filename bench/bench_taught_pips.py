@@ -17,6 +17,11 @@ least 0.8 (what the table takes unasked from the learned count), asked otherwise
 teaching does to dice it was not taught: every die of the other sets read with this set taught,
 against the count alone. Tune on `--half odd`; the even half is held out.
 
+`--thrown`: the six taught as `companion enroll --codes pips --thrown` takes them: the set's
+dice in the draw's order thrown THROW at a time, the family asked the pips of each die the
+count alone is unsure of (below SURE) and each face read surely taught unasked
+(enrolment.PipThrows.take), until every face the set shows is taught.
+
 `--table`: the same at the table. For each set, `companion eval-vision --dice real --dice-set
 SET` (its dice on hard synthetic tables, the six taught dice left out) without and with
 `--teach-pips` (the six taught first, as `companion enroll --codes pips` does, under the
@@ -29,12 +34,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 from collections import defaultdict
 from pathlib import Path
 
 import cv2
 import numpy as np
 
+from companion.games.caboose.vision.enrolment import PipThrows
+from companion.games.caboose.vision.observation import VisionConfig
 from companion.synthetic.photo_dice import TAUGHT, PhotoDice, taught_first
 from companion.vision.dice_net import count_many
 from companion.vision.eval_dice import PHOTOS
@@ -42,6 +50,7 @@ from companion.vision.taught_pips import TaughtDie, TaughtPips
 
 SETS = Path(__file__).with_name("pip_dice_sets.json")
 SURE = 0.8  # the learned count's chance the table takes a die unasked at (dice._LOOSE_SURE)
+THROW = 6  # `--thrown`: dice a throw
 
 
 def set_dice(half: str, photos: Path) -> dict[str, list[tuple[np.ndarray, tuple, int]]]:
@@ -63,10 +72,32 @@ def set_dice(half: str, photos: Path) -> dict[str, list[tuple[np.ndarray, tuple,
 
 
 def pick(dice: list, seed: int) -> tuple[list, list]:
-    """The dice to teach (photo_dice.taught_first: one of each face the set has) and the
-    rest, to read."""
+    """The dice to teach (photo_dice.taught_first: one of each face the set has), each with
+    the pips it is taught as, and the rest, to read."""
     taught = taught_first(dice, lambda die: die[2], seed)
-    return taught, [die for die in dice if not any(die is t for t in taught)]
+    return [(die[2], die) for die in taught], [d for d in dice if not any(d is t for t in taught)]
+
+
+def pick_thrown(dice: list, alone: np.ndarray, seed: int) -> tuple[list, list]:
+    """The dice taught from throws (`--thrown`), each with the pips it is taught as, and the
+    rest: `alone` the count's chances of each die say which the family is asked about."""
+    order = list(range(len(dice)))
+    random.Random(seed).shuffle(order)
+    lesson = PipThrows(VisionConfig())
+    shown = {die[2] for die in dice}
+    for start in range(0, len(order), THROW):
+        if not shown - set(lesson.learnt):
+            break
+        throw = order[start : start + THROW]
+        read_as = {i: int(alone[i, 1:].argmax()) + 1 for i in throw}
+        for i in throw:
+            if alone[i, read_as[i]] < SURE:
+                lesson.take(dice[i][2], dice[i], answered=True)
+        for i in throw:
+            if alone[i, read_as[i]] >= SURE:
+                lesson.take(read_as[i], dice[i], answered=False)
+    taught = list(lesson.learnt.items())  # a die read surely but wrong: taught as read
+    return taught, [d for d in dice if not any(d is t for _, t in taught)]
 
 
 def read(dice: list, taught: TaughtPips | None) -> np.ndarray:
@@ -116,6 +147,7 @@ def main() -> None:
     parser.add_argument("--draws", type=int, default=3)
     parser.add_argument("--dice-photos", type=Path, default=PHOTOS)
     parser.add_argument("--table", action="store_true", help="measure at the table")
+    parser.add_argument("--thrown", action="store_true", help="teach as thrown freely")
     parser.add_argument("--scenes", type=int, default=20, help="--table: scenes a set")
     parser.add_argument("--seed", type=int, default=1000, help="--table: the first scene")
     args = parser.parse_args()
@@ -125,8 +157,9 @@ def main() -> None:
         return
     sets = set_dice(args.half, args.dice_photos)
     alone = {name: read(dice, None) for name, dice in sets.items()}
+    taught_how = "dice taught from throws" if args.thrown else f"{TAUGHT} taught dice"
     print(f"{args.half} half, {sum(map(len, sets.values()))} dice in {len(sets)} sets, "
-          f"{args.draws} draws of {TAUGHT} taught dice a set\n")  # fmt: skip
+          f"{args.draws} draws of {taught_how} a set\n")  # fmt: skip
     print(
         "| set | dice read | count alone: right / sure wrong / asked | taught: right / "
         "sure wrong / asked | other sets' dice: sure wrong alone -> taught, right -> wrong |"
@@ -140,8 +173,8 @@ def main() -> None:
         others = np.zeros(3, int)
         count = 0
         for draw in range(args.draws):
-            teach, rest = pick(dice, draw)
-            taught = TaughtPips([TaughtDie(p, image, rect) for image, rect, p in teach])
+            teach, rest = pick_thrown(dice, alone[name], draw) if args.thrown else pick(dice, draw)
+            taught = TaughtPips([TaughtDie(p, image, rect) for p, (image, rect, _) in teach])
             rest_alone = alone[name][[i for i, d in enumerate(dice) if any(d is r for r in rest)]]
             mine += np.stack([tally(rest_alone, rest), tally(read(rest, taught), rest)])
             count += len(rest)

@@ -31,7 +31,7 @@ from companion.app.cli import (
     writable_folder,
 )
 from companion.arguments import CommandLine
-from companion.games.protocol import Enrolment, preview_path
+from companion.games.protocol import Enrolment, PipThrows, preview_path
 from hw.frames import FrameSource, FrameSourceError, open_source
 
 _TRIES = 10  # frames read for one face before asking again
@@ -73,6 +73,66 @@ def enroll(
         if preview_path is not None:
             cv2.imwrite(str(preview_path), deck.preview(codes[:number], learnt))
     return learnt
+
+
+def _faces(pips: list[int]) -> str:
+    """Pip faces in words: "1, 4 and 6"."""
+    numbers = [str(n) for n in pips]
+    return numbers[0] if len(numbers) == 1 else ", ".join(numbers[:-1]) + " and " + numbers[-1]
+
+
+def _answer(question: str, ask: Callable[[str], str], say: Callable[[str], object]) -> int | None:
+    """The pips the family says a die shows (1-6), None when they skip it (Enter): asked
+    again until the answer is one or the other."""
+    while True:
+        text = ask(question).strip()
+        if not text:
+            return None
+        if text in ("1", "2", "3", "4", "5", "6"):
+            return int(text)
+        say(f"{text!r} is not a face of a die: type a number from 1 to 6, or press Enter to skip")
+
+
+def enroll_thrown(
+    source: FrameSource,
+    lesson: PipThrows,
+    *,
+    wait: Callable[[str], object] | None = None,
+    ask: Callable[[str], str] | None = None,
+    say: Callable[[str], object] = print,
+    preview_path: Path | None = None,
+) -> None:
+    """Teach the family's own pip dice from throws until every face 1-6 is taught: before
+    each throw `wait(prompt)` (None: read on at once, e.g. from recorded frames); of each
+    throw the family is asked (`ask`, None: not asked) the pips of every die the reader is
+    unsure of, then the dice it is sure of teach the faces still missing. EnrollError when
+    the frames end first."""
+    throw = 0
+    while missing := lesson.missing():
+        throw += 1
+        if wait is not None:
+            wait(f"[throw {throw}] throw some of your pip dice onto the table (still to learn: "
+                 f"{_faces(missing)} pips), then press Enter ")  # fmt: skip
+        frame = source.read()
+        if frame is None:
+            raise EnrollError(f"the frames ended with faces {_faces(missing)} still to learn")
+        dice, why = lesson.look(frame)
+        if why is not None:
+            say(why)
+            continue
+        for die in [die for die in dice if die.pips is None and ask is not None]:
+            pips = _answer(f"how many pips does the die {die.where} show? (1-6, Enter to "
+                           "skip) ", ask, say)  # fmt: skip
+            if pips is not None:
+                taught = lesson.take(pips, die.picture, answered=True)
+                say(f"learnt {pips} from the die {die.where}" if taught
+                    else f"{pips} is learnt already")  # fmt: skip
+        for die in dice:
+            if die.pips is not None and lesson.take(die.pips, die.picture, answered=False):
+                say(f"read {die.pips} on the die {die.where}: learnt")
+        if preview_path is not None:
+            cv2.imwrite(str(preview_path), lesson.preview())
+    say("all six faces learnt")
 
 
 def _preview_file(text: str) -> Path:
@@ -123,6 +183,12 @@ def main(argv: list[str] | None = None) -> int:
     preview = args.preview or preview_path(args.folder, game.id)
     try:
         with open_source(args.source, _scene(game)) as source:
+            if isinstance(deck, PipThrows):
+                wait, ask = (None, None) if args.no_wait else (input, input)
+                enroll_thrown(source, deck, wait=wait, ask=ask, preview_path=preview)
+                deck.save(args.folder)
+                print(f"wrote your pip dice's six faces to {args.folder}; preview in {preview}")
+                return 0
             pictures = enroll(
                 source, deck, wait=None if args.no_wait else input, preview_path=preview
             )

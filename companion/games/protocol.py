@@ -28,7 +28,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from importlib.resources.abc import Traversable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
     from companion.games.printables import Printables
@@ -432,6 +432,27 @@ class PipLesson(Protocol):
     def learn(self, frame: Any, layout: Any) -> tuple[Any, Any]: ...
 
     def save(self, learnt: Mapping[int, Any], folder: Path) -> None: ...
+
+
+@runtime_checkable
+class PipThrows(Protocol):
+    """The family's own pip dice taught from throws (`companion enroll --codes pips
+    --thrown`), what a game's `enroll` gives instead of an `Enrolment`: `look` finds the
+    pip dice thrown anywhere in a frame (each with its `picture`, `where` it lies in words
+    and the `pips` the reader is sure of, None when it must ask), or says why none; `take`
+    teaches a die's picture as a face (`answered`: the family said it), whether it did;
+    `missing` the faces 1-6 not taught yet; `preview` an image of those taught; `save`
+    writes them into the folder."""
+
+    def look(self, frame: Any) -> tuple[list[Any], str | None]: ...
+
+    def take(self, pips: int, picture: Any, answered: bool) -> bool: ...
+
+    def missing(self) -> list[int]: ...
+
+    def preview(self) -> Any: ...
+
+    def save(self, folder: Path) -> None: ...
 
 
 @dataclass(frozen=True)

@@ -6,18 +6,22 @@ import math
 from pathlib import Path
 
 import cv2
+import numpy as np
 import pytest
 
 from companion.app import enroll
 from companion.games.caboose.follow import FollowConfig
 from companion.games.caboose.scenes import PlacedCard, Scene, render
 from companion.games.caboose.vision.catalogue import Catalogue, CatalogueError
-from companion.games.caboose.vision.enrolment import Deck
+from companion.games.caboose.vision.enrolment import Deck, PipThrows
 from companion.games.caboose.vision.observation import VisionConfig
 from companion.games.caboose.vision.observe import observe
 from companion.pose import Pose
-from companion.synthetic import Camera
-from hw.frames import FolderFrames
+from companion.synthetic import Camera, PlacedDie
+from companion.synthetic.scene import Picture
+from companion.vision.dice_art import PIP_COLOURS, draw_pip_die
+from companion.vision.taught_pips import TaughtPips
+from hw.frames import FolderFrames, SyntheticFrames
 from tests.vision.scenes import printed_deck, printed_frame
 
 CODES = ["1/s", "3/c", "4x/s", "C2"]
@@ -146,3 +150,81 @@ def test_enroll_stops_with_a_clear_message_when_no_card_is_shown(tmp_path: Path,
 def test_a_broken_catalogue_folder_is_named(tmp_path: Path) -> None:
     with pytest.raises(CatalogueError, match="cannot read"):
         Catalogue.load(tmp_path)
+
+
+def _faint(face: int) -> Picture:
+    """A red pip die whose pips are all but the body's colour: found, not read surely."""
+
+    def picture(px_per_mm: float) -> np.ndarray:
+        bgr, outline = draw_pip_die(face, px_per_mm, "red")
+        body = np.array(PIP_COLOURS["red"][0], np.float32)
+        faded = body + (bgr.astype(np.float32) - body) * 0.1
+        return np.dstack([faded.astype(np.uint8), outline])
+
+    return picture
+
+
+def _throw(*dice: tuple[int, bool]) -> Scene:
+    """Red pip dice thrown in a row across the table: (pips, faint) each."""
+    return Scene(cards=(), railway=(), dice=tuple(
+        PlacedDie("pips", pips, 120.0 + 200 * i, 250.0 + 80 * (i % 2), 23.0 * i + 5,
+                  colour="red", picture=_faint(pips) if faint else None)
+        for i, (pips, faint) in enumerate(dice)
+    ))  # fmt: skip
+
+
+def test_pip_dice_thrown_freely_are_taught_asking_only_the_faces_it_cannot_read(
+    tmp_path: Path,
+) -> None:
+    camera = SyntheticFrames(40, "easy")
+    throws = iter([_throw((1, False), (3, False), (3, False), (5, True)),
+                   _throw((2, False), (6, True), (4, False), (1, False))])  # fmt: skip
+    prompts: list[str] = []
+
+    def throw_next(prompt: str) -> None:
+        prompts.append(prompt)
+        camera.show(next(throws).drawn())
+
+    questions: list[str] = []
+    answers = iter(["5", "six", "6"])  # a word is no answer: asked again
+
+    def answer(question: str) -> str:
+        questions.append(question)
+        return next(answers)
+
+    said: list[str] = []
+    lesson = PipThrows(VisionConfig())
+    enroll.enroll_thrown(camera, lesson, wait=throw_next, ask=answer, say=said.append,
+                         preview_path=tmp_path / "seen.png")  # fmt: skip
+    assert len(prompts) == 2 and "still to learn: 2, 4 and 6 pips" in prompts[1]
+    # only the faint dice are asked about, each by where it lies (the faint 5 is the last
+    # of the row, at the right; the faint 6 the first of two in the middle)
+    assert questions[0] == "how many pips does the die at the right show? (1-6, Enter to skip) "
+    assert questions[1:] == ["how many pips does the die the first from the left in the "
+                             "middle show? (1-6, Enter to skip) "] * 2  # fmt: skip
+    assert "'six' is not a face of a die: type a number from 1 to 6, or press Enter to skip" in said
+    # the first three read teaches it, the second is not taken again
+    assert [line for line in said if line.startswith("read 3")] == [
+        "read 3 on the die the first from the left in the middle: learnt"
+    ]
+    assert said[-1] == "all six faces learnt"
+    lesson.save(tmp_path / "box")
+    taught = TaughtPips.load(tmp_path / "box")
+    assert taught is not None and sorted(die.pips for die in taught.dice) == [1, 2, 3, 4, 5, 6]
+    assert cv2.imread(str(tmp_path / "seen.png")) is not None
+
+
+def test_thrown_frames_that_end_before_every_face_is_taught_say_which_are_left(
+    tmp_path: Path, capsys
+) -> None:
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    cv2.imwrite(str(folder / "00.png"), render(_throw((2, False), (4, False)), 3, Camera.easy()))
+    code = enroll.main([str(tmp_path / "box"), "--source", f"folder:{folder}", "--codes", "pips",
+                        "--thrown", "--no-wait"])  # fmt: skip
+    assert code == 2
+    assert "faces 1, 3, 5 and 6 still to learn" in capsys.readouterr().err
+    assert not (tmp_path / "box" / "pips.json").exists()
+    with pytest.raises(SystemExit) as stop:  # thrown teaches pip dice only
+        enroll.main([str(tmp_path / "box"), "--codes", "1/s", "--thrown"])
+    assert stop.value.code == 2

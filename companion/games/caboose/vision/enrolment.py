@@ -19,12 +19,14 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
 import numpy as np
 
 from companion.games.caboose import cards
+from companion.games.caboose.follow import FollowConfig
 from companion.games.caboose.rules import edition as editions
 from companion.games.caboose.vision.caboose_token import TaughtToken
 from companion.games.caboose.vision.card_identity import card_image
@@ -33,8 +35,9 @@ from companion.games.caboose.vision.catalogue import TEMPLATE_PX, Catalogue, nor
 from companion.games.caboose.vision.observation import VisionConfig
 from companion.games.caboose.vision.off_the_cards import off_the_known
 from companion.games.said import Said
-from companion.vision.calibrate import calibrate, top_down
-from companion.vision.dice import find_dice, look_at, read_dice
+from companion.vision.calibrate import Calibration, calibrate, top_down
+from companion.vision.dice import PIPS as PIP_DIE
+from companion.vision.dice import DieLook, DieReading, find_dice, look_at, read_dice
 from companion.vision.table import TableLayout
 from companion.vision.taught_dice import PX_PER_MM, TaughtDice, upright
 from companion.vision.taught_pips import TaughtDie, TaughtPips
@@ -45,6 +48,10 @@ _DIE = "die-"  # a die's face, by the wheels it shows: die-0, die-1, die-2
 PIPS = "pips"  # in --codes: each face of one of the family's own pip dice, pips-1 to pips-6
 _PIPS = "pips-"  # a pip die's face, by the pips it shows
 _PIECE_MM2 = 40.0  # less than this unlike the table is a speck, not a piece
+# a thrown die read at least this surely is taught unasked: as surely as the table takes a
+# die's count unasked during a game
+_SURE = FollowConfig().die_unsure_below
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth")
 
 
 def faces_of(edition_id: str) -> list[str]:
@@ -121,29 +128,94 @@ def learn_piece(
     return picture, None
 
 
-def learn_pip_die(frame: np.ndarray, config: VisionConfig) -> tuple[np.ndarray, Said | None]:
-    """The one pip die lying alone on the table in `frame` as the table's dice reader finds
-    and sees it (dice.find_dice, read_dice, look_at: a dark die on dark wood is no piece
-    unlike the table, yet the reader finds it): its crop of the original frame (BGRA,
-    CROP_SIDE square at CROP_PX_PER_MM) with the rectangle it found the die in filled in
-    alpha, or why not (a `Said`: the setup page says it in its words)."""
+def _dice_on_table(
+    frame: np.ndarray, config: VisionConfig
+) -> tuple[Calibration | None, list[DieReading]]:
+    """The table's calibration in `frame` (None when its four markers are not all in view)
+    and the dice on it as the table's dice reader finds and reads them (dice.find_dice,
+    read_dice: a dark die on dark wood is no piece unlike the table, yet the reader finds
+    it)."""
     calibration = calibrate(frame, config.layout)
     if calibration is None or len(calibration.markers) < 4:
-        return np.empty(0), Said("pips_markers", "the four table markers are not all in view")
+        return None, []
     k = config.px_per_mm
     top = top_down(frame, calibration, config.layout, k)
     half = cv2.resize(top, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
     spots, faint = find_dice(half, off_the_known(top.shape[:2], config, [], None), k / 2)
-    found = read_dice(frame, calibration, spots, faint)
+    return calibration, read_dice(frame, calibration, spots, faint)
+
+
+def _pictured(look: DieLook) -> np.ndarray:
+    """A die as the reader sees it: its crop of the original frame (BGRA, CROP_SIDE square
+    at CROP_PX_PER_MM) with the rectangle it found the die in filled in alpha."""
+    outline = np.zeros(look.crop.shape[:2], np.uint8)
+    cv2.fillConvexPoly(outline, cv2.boxPoints(look.rect).round().astype(np.int32), 255)
+    return np.dstack([look.crop, outline])
+
+
+def learn_pip_die(frame: np.ndarray, config: VisionConfig) -> tuple[np.ndarray, Said | None]:
+    """The one pip die lying alone on the table in `frame` as the table's dice reader finds
+    and sees it (`_dice_on_table`, `_pictured`), or why not (a `Said`: the setup page says
+    it in its words)."""
+    calibration, found = _dice_on_table(frame, config)
+    if calibration is None:
+        return np.empty(0), Said("pips_markers", "the four table markers are not all in view")
     look = look_at(frame, calibration, found[0].x, found[0].y) if len(found) == 1 else None
     if len(found) > 1:
         return np.empty(0), Said("pips_many", f"{len(found)} dice found: lay only one pip die "
                                  "alone on the table", (("n", len(found)),))  # fmt: skip
     if look is None:
         return np.empty(0), Said("pips_none", "no die found: lay one pip die alone on the table")
-    outline = np.zeros(look.crop.shape[:2], np.uint8)
-    cv2.fillConvexPoly(outline, cv2.boxPoints(look.rect).round().astype(np.int32), 255)
-    return np.dstack([look.crop, outline]), None
+    return _pictured(look), None
+
+
+@dataclass(frozen=True, eq=False)
+class ThrownDie:
+    """One pip die of a throw: its picture as the reader sees it (`_pictured`), where it
+    lies in words a player finds it by ("at the top left", "the second from the left at
+    the top left"), and the pips it shows when the reader is sure of them (None: the
+    companion asks)."""
+
+    picture: np.ndarray
+    where: str
+    pips: int | None
+
+
+def _region(x: float, y: float, layout: TableLayout) -> str:
+    """Where table point (x, y) mm lies, in words: the table in thirds each way, its top
+    the side of the markers 0 and 1."""
+    across = ("left", "", "right")[min(max(int(3 * x / layout.width), 0), 2)]
+    down = ("top", "", "bottom")[min(max(int(3 * y / layout.height), 0), 2)]
+    words = " ".join(word for word in (down, across) if word)
+    return f"at the {words}" if words else "in the middle"
+
+
+def thrown_dice(frame: np.ndarray, config: VisionConfig) -> tuple[list[ThrownDie], str | None]:
+    """The pip dice thrown anywhere on the table in `frame`, each with where it lies and
+    the pips it shows when the reader is sure of them (`_SURE`), left to right; or why
+    none (the markers unseen, no die)."""
+    calibration, found = _dice_on_table(frame, config)
+    if calibration is None:
+        return [], "the four table markers are not all in view"
+    seen = []
+    for reading in sorted((r for r in found if r.kind == PIP_DIE), key=lambda r: r.x):
+        look = look_at(frame, calibration, reading.x, reading.y)
+        if look is not None:
+            sure = reading.confidence >= _SURE
+            seen.append((reading, _pictured(look), reading.face if sure else None))
+    if not seen:
+        return [], "no pip die found: throw your pip dice onto the table, inside the markers"
+    regions = [_region(r.x, r.y, config.layout) for r, _, _ in seen]
+    dice = []
+    for i, ((_, picture, pips), region) in enumerate(zip(seen, regions, strict=True)):
+        alike = [j for j, other in enumerate(regions) if other == region]
+        where = region
+        if len(alike) > 1:
+            nth = alike.index(i)
+            ordinal = _ORDINALS[nth] if nth < len(_ORDINALS) else f"number {nth + 1}"
+            where = f"the {ordinal} from the left {region}"
+        dice.append(ThrownDie(picture, where, pips))
+    return dice, None
 
 
 def learn_card(frame: np.ndarray, config: VisionConfig) -> tuple[np.ndarray, str | None]:
@@ -252,6 +324,47 @@ class PipLesson:
         TaughtPips([_taught_die(pips, learnt[pips]) for pips in sorted(learnt)]).save(folder)
 
 
+class PipThrows:
+    """The family's own pip dice taught from throws (`companion enroll --codes pips
+    --thrown`): any number of them thrown anywhere on the table, each face the reader is
+    sure of taught unasked, the family asked the pips of each die it is unsure of, until
+    every face 1-6 is taught. A face the family answered is kept over one read unasked: the
+    dice the reader is unsure of are what teaching it is for."""
+
+    def __init__(self, config: VisionConfig) -> None:
+        self.config = config
+        self.learnt: dict[int, np.ndarray] = {}
+        self._answered: set[int] = set()
+
+    def look(self, frame: np.ndarray) -> tuple[list[ThrownDie], str | None]:
+        """The dice of one throw (`thrown_dice`), or why none."""
+        return thrown_dice(frame, self.config)
+
+    def missing(self) -> list[int]:
+        """The faces 1-6 not taught yet."""
+        return [pips for pips in range(1, 7) if pips not in self.learnt]
+
+    def take(self, pips: int, picture: np.ndarray, answered: bool) -> bool:
+        """Teach `picture` as the face `pips` (`answered`: the family said it), unless that
+        face is taught already (by an answer, or unasked and this is not one); whether it
+        was."""
+        if pips in self._answered or (pips in self.learnt and not answered):
+            return False
+        self.learnt[pips] = picture
+        if answered:
+            self._answered.add(pips)
+        return True
+
+    def preview(self) -> np.ndarray:
+        """The faces taught so far (`preview`)."""
+        faces = sorted(self.learnt)
+        return preview([f"{_PIPS}{pips}" for pips in faces], [self.learnt[p] for p in faces])
+
+    def save(self, folder: Path) -> None:
+        """Write the faces taught as `pips.json` (`PipLesson.save`)."""
+        PipLesson().save(self.learnt, folder)
+
+
 def _taught_die(pips: int, picture: np.ndarray) -> TaughtDie:
     """A pip die as `learn_pip_die` learnt it: its crop, and its rectangle from the alpha."""
     contours, _ = cv2.findContours(picture[..., 3], cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
@@ -268,12 +381,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "card codes (1/s,C2), a die's face by its wheels (die-0,die-1,die-2), caboose, "
         "your own pip dice (pips: each face of one, or pips-1 to pips-6)",
     )
+    parser.add_argument(
+        "--thrown",
+        action="store_true",
+        help="with --codes pips: throw your pip dice freely instead of laying each face; the "
+        "companion reads the faces it can and asks you the pips of the dice it cannot",
+    )
 
 
-def enrolment(args: argparse.Namespace) -> Deck:
+def enrolment(args: argparse.Namespace) -> Deck | PipThrows:
     """What `companion enroll`'s options ask to teach: the edition's every card face, die
-    face and token, or the faces given; ValueError names a code that is none of them, or
-    codes that name none."""
+    face and token, or the faces given, or the family's pip dice thrown freely (`--thrown`
+    with `--codes pips`); ValueError names a code that is none of them, codes that name
+    none, or `--thrown` with other codes."""
+    if getattr(args, "thrown", False):
+        if (args.codes or "").replace(" ", "") != PIPS:
+            raise ValueError("--thrown teaches only your pip dice: give it with --codes pips")
+        return PipThrows(VisionConfig.for_edition(args.edition))
     codes = box_of(args.edition)
     if args.codes:
         given = [c.strip() for c in args.codes.split(",") if c.strip()]
