@@ -414,6 +414,14 @@ def lamp_footprint(scene: Scene, seed: int, camera: Camera, frame: np.ndarray) -
     return cv2.absdiff(frame, lamp_free).max(axis=2) >= LAMP_LIT
 
 
+def clear_share(right: int, total: int, right_lit: int, lit: int) -> float:
+    """The share read right of the pieces a lamp's reflection touches none of: `right` of
+    `total` read right in all, `right_lit` of the `lit` ones it touches (1.0 when it touches
+    every one). The accuracy a reader is held to, since under the reflection it asks."""
+    clear = total - lit
+    return round((right - right_lit) / clear, 4) if clear else 1.0
+
+
 def touched(footprint: np.ndarray | None, view: View, corners_mm: np.ndarray) -> bool:
     """Whether the lamp's `footprint` (`lamp_footprint`) lies on any pixel of the table
     polygon `corners_mm` (N, 2 mm: a piece's outline) as `view` sees it."""

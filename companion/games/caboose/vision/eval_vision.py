@@ -49,8 +49,8 @@ from companion.games.caboose.rules.edition import EDITIONS
 from companion.games.caboose.vision.observation import Observation, VisionConfig
 from companion.games.caboose.vision.observe import observe
 from companion.pose import Pose
-from companion.synthetic import View, add_camera_options, camera_view
-from companion.synthetic.camera import lamp_footprint, touched
+from companion.synthetic import Camera, add_camera_options, camera_view
+from companion.synthetic.camera import clear_share, lamp_footprint, touched
 from companion.synthetic.photo_dice import (
     TAUGHT,
     PhotoDice,
@@ -84,12 +84,15 @@ LAMP = ("cards_lamp", "cards_lamp_right", "dice_lamp", "dice_lamp_right", "dice_
 
 
 def under_lamp(
-    scene: synthetic.Scene, footprint: np.ndarray | None, view: View
+    scene: synthetic.Scene, scene_seed: int, camera: Camera, frame: np.ndarray
 ) -> tuple[frozenset[int], frozenset[int]]:
     """The indices of the cards and of the dice of `scene` that a lamp's reflection touches
-    (`footprint`, synthetic.camera.lamp_footprint; `view` where the camera stood)."""
+    in `frame`, rendered from `scene_seed` through `camera` (synthetic.camera
+    .lamp_footprint)."""
+    footprint = lamp_footprint(scene.drawn(), scene_seed, camera, frame)
     if footprint is None:
         return frozenset(), frozenset()
+    view = camera_view(scene_seed, camera, scene.layout)
     cards = (card_corners(card.pose, scene.card_mm) for card in scene.cards)
     dice = (card_corners(Pose(d.x, d.y, d.rotation), (DIE_MM, DIE_MM)) for d in scene.dice)
     return (
@@ -314,9 +317,8 @@ def evaluate(
         start = time.perf_counter()
         observe(frame, config, calibration=seen.calibration, back=(back.x, back.y))
         still.append((time.perf_counter() - start) * 1000)
-        view = camera_view(scene_seed, camera, scene.layout)
-        footprint = lamp_footprint(scene.drawn(), scene_seed, camera, frame)
-        result = score_scene(scene, seen, face_map, lit=under_lamp(scene, footprint, view))
+        lit = under_lamp(scene, scene_seed, camera, frame)
+        result = score_scene(scene, seen, face_map, lit=lit)
         result["too_coarse"] = any(p.key == "too_coarse" for p in seen.problems)
         for key in totals:
             totals[key] += int(result[key])
@@ -367,12 +369,11 @@ def evaluate(
         # what the reflection of a lamp touches, counted again apart; the share read right
         # of what it touches none of (under it a reader asks, or says the lamp and waits)
         **{key: totals[key] for key in LAMP},
-        "cards_clear_accuracy": ratio(
-            totals["cards_right"] - totals["cards_lamp_right"],
-            totals["cards"] - totals["cards_lamp"],
+        "cards_clear_accuracy": clear_share(
+            totals["cards_right"], totals["cards"], totals["cards_lamp_right"], totals["cards_lamp"]
         ),
-        "dice_clear_accuracy": ratio(
-            totals["dice_right"] - totals["dice_lamp_right"], totals["dice"] - totals["dice_lamp"]
+        "dice_clear_accuracy": clear_share(
+            totals["dice_right"], totals["dice"], totals["dice_lamp_right"], totals["dice_lamp"]
         ),
         **(
             {

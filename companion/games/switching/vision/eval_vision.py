@@ -57,8 +57,8 @@ from companion.games.switching.vision import taught
 from companion.games.switching.vision.reader import SeenBoard, read_board
 from companion.hardware import FRAME_SIZE
 from companion.pose import Pose
-from companion.synthetic import Camera, View, add_camera_options, camera_view, render
-from companion.synthetic.camera import lamp_footprint, touched
+from companion.synthetic import Camera, add_camera_options, camera_view, render
+from companion.synthetic.camera import clear_share, lamp_footprint, touched
 from companion.synthetic.photo_dice import (
     PhotoDice,
     PhotoDiceMissing,
@@ -136,14 +136,18 @@ def score(
     return counts
 
 
-def under_lamp(truth: scenes.Shown, footprint: np.ndarray | None, view: View) -> frozenset[str]:
-    """The pieces of `truth` the lamp's reflection touches (`footprint`, as
-    synthetic.lamp_footprint gives it; `view` where the camera stood), named as `score`
+def under_lamp(
+    truth: scenes.Shown, scene_seed: int, camera: Camera, frame: np.ndarray
+) -> frozenset[str]:
+    """The pieces of `truth` the lamp's reflection touches in `frame`, rendered from
+    `scene_seed` through `camera` (synthetic.camera.lamp_footprint), named as `score`
     tallies them: "train:SPACE", "panel:COLOUR", "colour" (the colour die), "numbers"
     (either number die) and "number:I" (the I-th number die thrown). The scene lays the
     board, then its panels, then its trains."""
+    footprint = lamp_footprint(truth.scene, scene_seed, camera, frame)
     if footprint is None:
         return frozenset()
+    view = camera_view(scene_seed, camera, truth.scene.layout)
     cards = truth.scene.cards
     panels = cards[1 : 1 + len(truth.board.panels)]
     trains = cards[1 + len(panels) : 1 + len(panels) + len(truth.trains)]
@@ -281,9 +285,7 @@ def evaluate(
         start = time.perf_counter()
         read(frame, left)  # a still camera's next
         still.append((time.perf_counter() - start) * 1000)
-        view = camera_view(scene_seed, camera, truth.scene.layout)
-        lit = under_lamp(truth, lamp_footprint(truth.scene, scene_seed, camera, frame), view)
-        counts = score(truth, seen, lit)
+        counts = score(truth, seen, under_lamp(truth, scene_seed, camera, frame))
         for key, value in counts.items():
             totals[key] += value
         wrong = [k for k in COUNTS if k.endswith(("_wrong", "_extra")) and counts[k]]
@@ -311,7 +313,15 @@ def evaluate(
         "dice_accuracy": round(
             min(totals["colour_right"], totals["numbers_right"]) / max(scenes_n, 1), 4
         ),
-        **{f"{kind}_clear_accuracy": clear_accuracy(totals, kind) for kind in PIECE_KINDS},
+        **{
+            f"{kind}_clear_accuracy": clear_share(
+                totals[f"{kind}_right"],
+                totals[kind],
+                totals[f"{kind}_lamp_right"],
+                totals[f"{kind}_lamp"],
+            )
+            for kind in PIECE_KINDS
+        },
         **times(
             latency_ms=wall,
             cpu_ms=cpu,
@@ -321,13 +331,6 @@ def evaluate(
         ),
         "failures": failures[:20],
     }
-
-
-def clear_accuracy(totals: dict[str, int], kind: str) -> float:
-    """The share of `kind`'s pieces read right where the lamp's reflection touches none of
-    the piece: what a reader can be asked to read (under the reflection it asks)."""
-    clear = totals[kind] - totals[f"{kind}_lamp"]
-    return round((totals[f"{kind}_right"] - totals[f"{kind}_lamp_right"]) / max(clear, 1), 4)
 
 
 _KIND_NAMES = {"trains": "trains", "panels": "panels", "colour": "colour die",

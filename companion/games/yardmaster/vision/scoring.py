@@ -21,7 +21,7 @@ import numpy as np
 from companion.games.yardmaster import cards, scenes
 from companion.games.yardmaster.vision.reader import UNSURE, Yard
 from companion.synthetic import Camera, camera_view
-from companion.synthetic.camera import lamp_footprint, touched
+from companion.synthetic.camera import clear_share, lamp_footprint, touched
 from companion.vision.table import card_corners
 
 SAME_CARD_MM = 15.0  # a seen engine this close to a true engine's centre is that engine
@@ -149,18 +149,13 @@ def summary(totals: dict[str, int]) -> dict[str, Any]:
         "trains": totals["trains"],
         "trains_exact": round(totals["trains_exact"] / totals["trains"], 4),
         "trains_extra": totals["trains_extra"],
-        **{f"cards_{key}": totals.get(key, 0) for key in LAMP},  # cards_lamp, cards_lamp_right, ...
-        "cards_clear_accuracy": clear_accuracy(right, n_cards, totals),
-        **{key: totals.get(key, 0) for key in LAMP_TRAINS},
-        "trains_clear_exact": clear_accuracy(
-            totals["trains_exact"], totals["trains"], totals, "lamp_trains"
+        **{f"cards_{key}": totals[key] for key in LAMP},  # cards_lamp, cards_lamp_right, ...
+        "cards_clear_accuracy": clear_share(right, n_cards, totals["lamp_right"], totals["lamp"]),
+        **{key: totals[key] for key in LAMP_TRAINS},
+        "trains_clear_exact": clear_share(
+            totals["trains_exact"],
+            totals["trains"],
+            totals["lamp_trains_exact"],
+            totals["lamp_trains"],
         ),
     }
-
-
-def clear_accuracy(right: int, total: int, totals: dict[str, int], lit: str = "lamp") -> float:
-    """The share read right (or exact) of the cards (or, `lit` "lamp_trains", the trains)
-    the lamp's reflection touches none of, of `right` of `total` in all."""
-    clear = total - totals.get(lit, 0)
-    right_lit = totals.get("lamp_right" if lit == "lamp" else "lamp_trains_exact", 0)
-    return round((right - right_lit) / clear, 4) if clear else 1.0
