@@ -980,7 +980,10 @@ def _dice(
             white_spots.append((x, y))
         elif kinds[0] <= 0.2 * kinds.sum() and kinds[1:].max() >= 0.8 * kinds.sum():
             colours.append(_PANEL_NAMES[int(np.argmax(kinds[1:]))])
-    readings = [r for r in read_dice(frame, calibration, white_spots) if r.kind == PIPS]
+    # white dice on the board's own table: a clean layout fit is believed where the learned
+    # count only spreads its answer (dice.py `_CLEAN_MARGIN`)
+    readings = read_dice(frame, calibration, white_spots, clean_fits=True)
+    readings = [r for r in readings if r.kind == PIPS]
     pips = tuple(SeenDie(r.x - APRON_MM, r.y - APRON_MM,
                          r.face if r.confidence >= _DIE_SURE else None)
                  for r in readings)  # fmt: skip
