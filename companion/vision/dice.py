@@ -102,13 +102,13 @@ _ON_CARD_SURE = 0.9
 # _CLEAN_OTHER likely, the die itself at least _CLEAN_DIE likely): on the switching board's
 # drawn dice the count spreads a clean 4 over 3-6 (its top chance 3, at 0.3-0.57), and the
 # layout was the true face on every die that fits so. Never a 1: a real die's glare fits a 1
-# exactly where the count spreads its answer too. Blur and a lamp lose pips, they do not add
-# them, and a 5 or a 6 is no other face with a pip lost: their layouts are believed fitting
-# up to _WHOLE_FIT (a far, blurred 5 whose middle pip was lost fit a 4 at 0.111, ours, seed
-# 300). Tuned on the switching board's tuning seeds (ours and the stand-in box: 3000-3199,
-# and 7000-7119 at 1280x720) and the Caboose table's real dice, seed 5000 (a margin of 0.3
-# took a real die's loose 6, margin 0.42, wrong yet surely; 0.5 none of either half's 148).
-_CLEAN_MARGIN, _CLEAN_OTHER, _CLEAN_DIE, _CLEAN_SURE, _WHOLE_FIT = 0.5, 0.6, 0.5, 0.95, 0.2
+# exactly where the count spreads its answer too. Clean for every face alike: blur smears
+# pips as well as losing them (a far 5 whose middle pip was lost fit a 4 at 0.111, a
+# smeared 2 a 6 at 0.185, at 1280x720). Tuned on the switching board's tuning
+# seeds (ours and the stand-in box: 3000-3199, and 7000-7119 at 1280x720) and the Caboose
+# table's real dice, seed 5000: a loose fit taken so was wrong (a far, blurred 5 whose
+# middle pip the fit missed, error 0.111: ours, seed 300; a real die's 6, margin 0.42).
+_CLEAN_MARGIN, _CLEAN_OTHER, _CLEAN_DIE, _CLEAN_SURE = 0.5, 0.6, 0.5, 0.95
 # a die on a card: its body is where the crop, blurred as the expected look is, lies this far
 # (Lab, 8 bit) from what the card's face would show there (a white die on our light blue is
 # about 30 off, the print's own edges under 15 once blurred)
@@ -634,9 +634,9 @@ def _clean_fit(
     errors: np.ndarray, chances: np.ndarray, face: int, confidence: float
 ) -> tuple[int, float]:
     """The face `_agreed` gave (`face`, `confidence`), or the layout fit's own face,
-    `_CLEAN_SURE`, where that layout (not a 1's) fits cleanly (a 5's or 6's less cleanly:
-    `_WHOLE_FIT`) and far better than any other count's, and the learned count's
-    `chances` name no other face, nor no die, likely enough to doubt it (`_CLEAN_MARGIN`)."""
+    `_CLEAN_SURE`, where that layout (not a 1's) fits cleanly and far better than any
+    other count's and the learned count's `chances` name no other face, nor no die, likely
+    enough to doubt it (`_CLEAN_MARGIN`)."""
     if not np.isfinite(errors).any():
         return face, confidence
     fitted = int(np.argmin(errors)) + 1
@@ -644,7 +644,7 @@ def _clean_fit(
     others = np.delete(chances[1:], fitted - 1)
     if (
         fitted != 1
-        and best < (_WHOLE_FIT if fitted >= 5 else _LOOSE_FIT)
+        and best < _LOOSE_FIT
         and runner_up - best >= _CLEAN_MARGIN
         and float(others.max()) < _CLEAN_OTHER
         and float(chances[0]) < 1.0 - _CLEAN_DIE
