@@ -129,6 +129,7 @@ def test_a_report_says_what_was_read_clear_of_the_lamp_and_under_it(lamp_run):
     text = eval_vision.report(lamp_run)
     assert "where its reflection touches none of the piece, read right: trains 100.00%" in text
     assert "under it: trains " in text and "2 asked" in text
+    assert "where neither the lamp nor a hand touches the piece, read right: trains" in text
 
 
 def test_a_number_die_under_a_hand_is_counted_unsure_and_the_other_right_die_by_die():

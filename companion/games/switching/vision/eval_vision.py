@@ -406,6 +406,16 @@ def report(result: dict[str, Any]) -> str:
             f"{r[f'{kind}_lamp_wrong']} wrong"
             for kind, name in _KIND_NAMES.items()
         ),
+        "hands    where neither the lamp nor a hand touches the piece, read right: "
+        + ", ".join(
+            f"{name} {r[f'{kind}_open_accuracy']:.2%} of {r[f'{kind}_open']}"
+            for kind, name in _KIND_NAMES.items()
+        )
+        + "; under a hand: "
+        + ", ".join(
+            f"{name} {r[f'{kind}_hand_right']} right of {r[f'{kind}_hand']}"
+            for kind, name in _KIND_NAMES.items()
+        ),
         f"spaces   {r['empty_unseen']} empty spaces said unseen (under a hand, or a panel unread)",
         f"time     {r['latency_ms_p50']} ms a frame, {r['latency_ratio_p50']}x a plain OpenCV "
         f"pass over it ({r['plain_pass_ms_p50']} ms); p95 {r['latency_ms_p95']} ms, "
