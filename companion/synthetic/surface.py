@@ -210,6 +210,23 @@ def _hand_polygons(hand: Hand) -> list[np.ndarray]:
     return [rotate(p.astype(np.float64), hand.rotation) + (hand.x, hand.y) for p in parts]
 
 
+def under_a_hand(scene: Scene, corners_mm: np.ndarray) -> bool:
+    """Whether any of `scene`'s hands lies over part of the table polygon `corners_mm`
+    (N, 2 mm: a piece's outline), as `draw_table` draws them (flat on the table, so the
+    camera sees the same): evaluation counts such pieces apart, as it does those a lamp's
+    reflection touches, since what a hand covers no reader can see."""
+    if not scene.hands:
+        return False
+    polygons = [p for hand in scene.hands for p in _hand_polygons(hand)]
+    origin = np.vstack([corners_mm, *polygons]).min(axis=0) - 1.0
+    far = np.vstack([corners_mm, *polygons]).max(axis=0) - origin + 2.0
+    piece, hands = (np.zeros((math.ceil(far[1]), math.ceil(far[0])), np.uint8) for _ in range(2))
+    cv2.fillPoly(piece, [np.round(corners_mm - origin).astype(np.int32)], 1)
+    for polygon in polygons:  # a millimetre's raster: a hand's edge is blurred wider than that
+        cv2.fillPoly(hands, [np.round(polygon - origin).astype(np.int32)], 1)
+    return bool((piece & hands).any())
+
+
 def draw_table(scene: Scene, rng: np.random.Generator, lifts: Lifts | None = None) -> np.ndarray:
     """The table top under `scene` at canvas scale (BGR); the wood's colour and the hands'
     skin are drawn from `rng`; the cards lie flat unless `lifts` says how each is curled."""

@@ -95,6 +95,20 @@ _PIP_DIE, _OUR_PIP_DIE = 0.5, 0.6
 # surely, not 8), and the switching board's tuning seeds (0-119).
 _LOOSE_FIT, _LOOSE_SURE, _FAINT_SURE, _RULED_OUT = 0.1, 0.8, 0.87, 0.2
 _ON_CARD_SURE = 0.9
+# A reader that asks for it (`read_dice(..., clean_fits=True)`: the switching game's white
+# number dice, drawn beside the board) takes a layout that fits cleanly (under _LOOSE_FIT)
+# and far better than any other count's (the next at least _CLEAN_MARGIN worse) as the
+# face, _CLEAN_SURE, where the learned count merely spreads its answer (no other face
+# _CLEAN_OTHER likely, the die itself at least _CLEAN_DIE likely): on the switching board's
+# drawn dice the count spreads a clean 4 over 3-6 (its top chance 3, at 0.3-0.57), and the
+# layout was the true face on every die that fits so. Never a 1: a real die's glare fits a 1
+# exactly where the count spreads its answer too. Clean for every face alike: blur smears
+# pips as well as losing them (a far 5 whose middle pip was lost fit a 4 at 0.111, a
+# smeared 2 a 6 at 0.185, at 1280x720). Tuned on the switching board's tuning
+# seeds (ours and the stand-in box: 3000-3199, and 7000-7119 at 1280x720) and the Caboose
+# table's real dice, seed 5000: a loose fit taken so was wrong (a far, blurred 5 whose
+# middle pip the fit missed, error 0.111: ours, seed 300; a real die's 6, margin 0.42).
+_CLEAN_MARGIN, _CLEAN_OTHER, _CLEAN_DIE, _CLEAN_SURE = 0.5, 0.6, 0.5, 0.95
 # a die on a card: its body is where the crop, blurred as the expected look is, lies this far
 # (Lab, 8 bit) from what the card's face would show there (a white die on our light blue is
 # about 30 off, the print's own edges under 15 once blurred)
@@ -292,6 +306,7 @@ def read_dice(
     faint: list[tuple[float, float]] | None = None,
     on_cards: Sequence[tuple[float, float, Under]] = (),
     taught: TaughtCount | None = None,
+    clean_fits: bool = False,
 ) -> list[DieReading]:
     """The dice near the table points (mm) in `spots`, and those near the points in `faint`
     (`find_dice`'s faint blobs) that the learned count takes for dice: the layout fit of
@@ -305,7 +320,9 @@ def read_dice(
     there stays a wheel die: the count, never taught on a card's print, takes ours for pip
     dice there). A spot where no die body is gives none.
     The learned count is adapted to the family's own pip dice when they were `taught`
-    (`companion enroll --codes pips`: taught_pips.py)."""
+    (`companion enroll --codes pips`: taught_pips.py). With `clean_fits` a clean layout fit
+    of a die found on full evidence is believed where the count only spreads its answer
+    (`_CLEAN_MARGIN`: the switching game's white dice)."""
     looks = [look_at(frame, calibration, x, y) for x, y in spots]
     faint_looks = [look_at(frame, calibration, x, y, faint=True) for x, y in faint or ()]
     card_looks = [look_at(frame, calibration, x, y, under=under) for x, y, under in on_cards]
@@ -365,6 +382,8 @@ def read_dice(
         reading = look.reading
         if pips:
             face, confidence = _agreed(look.pip_errors, odds_of[j], doubted, on_a_card)
+            if clean_fits and not doubted:
+                face, confidence = _clean_fit(look.pip_errors, odds_of[j], face, confidence)
             reading = DieReading(PIPS, face, reading.x, reading.y, confidence)
         elif ours_on_a_card and _counted_otherwise(reading.face, odds_of[j]):
             reading = replace(reading, confidence=min(reading.confidence, 0.45))
@@ -608,6 +627,29 @@ def _agreed(
         confidence = min(confidence, max(1.0 - 0.5 * (1.0 - counted) / doubt, 0.0))
     elif counted < _RULED_OUT:
         confidence = min(confidence, counted)
+    return face, confidence
+
+
+def _clean_fit(
+    errors: np.ndarray, chances: np.ndarray, face: int, confidence: float
+) -> tuple[int, float]:
+    """The face `_agreed` gave (`face`, `confidence`), or the layout fit's own face,
+    `_CLEAN_SURE`, where that layout (not a 1's) fits cleanly and far better than any
+    other count's and the learned count's `chances` name no other face, nor no die, likely
+    enough to doubt it (`_CLEAN_MARGIN`)."""
+    if not np.isfinite(errors).any():
+        return face, confidence
+    fitted = int(np.argmin(errors)) + 1
+    best, runner_up = np.sort(errors)[:2]
+    others = np.delete(chances[1:], fitted - 1)
+    if (
+        fitted != 1
+        and best < _LOOSE_FIT
+        and runner_up - best >= _CLEAN_MARGIN
+        and float(others.max()) < _CLEAN_OTHER
+        and float(chances[0]) < 1.0 - _CLEAN_DIE
+    ):
+        return fitted, max(confidence if face == fitted else 0.0, _CLEAN_SURE)
     return face, confidence
 
 

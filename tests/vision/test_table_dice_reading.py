@@ -198,3 +198,41 @@ def test_the_counters_are_asked_only_about_the_dice_whose_count_is_used(monkeypa
         ]
         assert read == [[(d.kind, d.face)] for d in dice] and len(seen) == len(dice)
         assert (asked[True], asked[False]) == counted
+
+
+def test_a_clean_fit_is_believed_where_the_count_only_spreads_its_answer_when_asked_for() -> None:
+    # the switching board's drawn 4 (tuning seed 3048): the layout fits cleanly, far better
+    # than any other count's, the learned count spreads its answer over 2-6
+    errors = np.array([2.074, 1.414, 2.414, 0.057, 1.057, 1.031])
+    chances = np.array([0.03, 0.005, 0.257, 0.356, 0.078, 0.15, 0.124])
+    face, confidence = _agreed(errors, chances)
+    assert confidence < UNSURE  # the Caboose table's reading: asked
+    assert dice_reader._clean_fit(errors, chances, face, confidence) == (4, 0.95)
+
+
+def test_a_clean_fit_is_not_believed_over_a_count_sure_of_another_face_nor_as_a_1() -> None:
+    errors = np.array([2.074, 1.414, 2.414, 0.057, 1.057, 1.031])
+    sure_of_3 = _chances(3, 0.7)
+    assert dice_reader._clean_fit(errors, sure_of_3, 3, 0.3) == (3, 0.3)
+    no_die = _chances(4, 0.3)
+    no_die[0] = 0.6  # the count takes it for no die at all
+    assert dice_reader._clean_fit(errors, no_die, 4, 0.3) == (4, 0.3)
+    # a real die's glare fitting a 1 exactly, the count spread (the Caboose table's real
+    # dice, seed 5000): never taken on the fit alone
+    glare = np.array([0.0, 1.993, 1.134, 1.424, 1.979, 0.95])
+    spread = np.array([0.004, 0.118, 0.336, 0.183, 0.063, 0.264, 0.031])
+    assert dice_reader._clean_fit(glare, spread, 1, 0.118) == (1, 0.118)
+    loose = _errors(4, 0.3, 1.2)  # a loose fit: the count decides, as before
+    assert dice_reader._clean_fit(loose, _chances(4, 0.3), 4, 0.2) == (4, 0.2)
+
+
+def test_a_loose_fit_of_a_blurred_die_is_not_believed_whatever_its_face() -> None:
+    # blur smears pips as well as losing them: at 1280x720 a 2 smeared along the 6's
+    # columns fit a 6 at 0.185, far better than any other count, the count spread
+    smeared_2 = np.array([1.586, 1.386, 2.27, 1.385, 2.228, 0.185])
+    spread = np.array([0.36, 0.177, 0.147, 0.114, 0.02, 0.076, 0.107])
+    assert dice_reader._clean_fit(smeared_2, spread, 6, 0.0) == (6, 0.0)
+    # and a far 5 whose middle pip was lost fit a 4 at 0.111 (ours, seed 300)
+    lost_pip = np.array([1.574, 1.05, 1.681, 0.111, 1.111, 1.008])
+    counted = np.array([0.012, 0.009, 0.014, 0.028, 0.462, 0.064, 0.411])
+    assert dice_reader._clean_fit(lost_pip, counted, 4, 0.0) == (4, 0.0)

@@ -66,6 +66,7 @@ from companion.synthetic.photo_dice import (
     add_photo_dice_options,
     photo_dice_stream,
 )
+from companion.synthetic.surface import under_a_hand
 from companion.vision.dice import PIPS
 from companion.vision.dice_art import DIE_MM
 from companion.vision.plain_pass import plain_pass_ms, times
@@ -88,21 +89,37 @@ LAMP_COUNTS = tuple(
     for kind in PIECE_KINDS
     for outcome in ("", "_right", "_unsure", "_wrong")
 )
+# each kind's pieces a hand lies over (`under_hand`: what no reader can see, the stand-in's
+# hands reaching over the dice now and then), counted apart the same way, and those neither
+# the lamp nor a hand touches ("trains_open", "trains_open_right"): `_open_accuracy`
+HAND_COUNTS = tuple(
+    f"{kind}_hand{outcome}"
+    for kind in PIECE_KINDS
+    for outcome in ("", "_right", "_unsure", "_wrong")
+) + tuple(f"{kind}_open{outcome}" for kind in PIECE_KINDS for outcome in ("", "_right"))
 
 
 def score(
-    truth: scenes.Shown, seen: SeenBoard, lit: frozenset[str] = frozenset()
+    truth: scenes.Shown,
+    seen: SeenBoard,
+    lit: frozenset[str] = frozenset(),
+    covered: frozenset[str] = frozenset(),
 ) -> dict[str, int]:
-    """One scene's counts (`COUNTS`) of its reading against its truth, and (`LAMP_COUNTS`)
-    those of the pieces `lit` names (`under_lamp`) again apart."""
-    counts = dict.fromkeys(COUNTS + LAMP_COUNTS, 0)
+    """One scene's counts (`COUNTS`) of its reading against its truth, (`LAMP_COUNTS`)
+    those of the pieces `lit` names (`under_lamp`) again apart, and (`HAND_COUNTS`) those
+    `covered` names (`under_hand`) and those neither names."""
+    counts = dict.fromkeys(COUNTS + LAMP_COUNTS + HAND_COUNTS, 0)
 
     def tally(kind: str, outcome: str, piece: str) -> None:
         counts[kind] += 1
         counts[f"{kind}_{outcome}"] += 1
-        if piece in lit:
-            counts[f"{kind}_lamp"] += 1
-            counts[f"{kind}_lamp_{outcome}"] += 1
+        for apart, named in (("lamp", lit), ("hand", covered)):
+            if piece in named:
+                counts[f"{kind}_{apart}"] += 1
+                counts[f"{kind}_{apart}_{outcome}"] += 1
+        if piece not in lit | covered:
+            counts[f"{kind}_open"] += 1
+            counts[f"{kind}_open_right"] += outcome == "right"
 
     on = {train.space: train for train in truth.trains}
     for space, train in on.items():
@@ -136,31 +153,46 @@ def score(
     return counts
 
 
+def _outlines(truth: scenes.Shown) -> list[tuple[tuple[str, ...], np.ndarray]]:
+    """Each piece of `truth` with its names as `score` tallies it ("train:SPACE",
+    "panel:COLOUR", "colour" for the colour die, "numbers" and "number:I" for the I-th
+    number die thrown) and its outline on the table (N, 2 mm). The scene lays the board,
+    then its panels, then its trains."""
+    cards = truth.scene.cards
+    panels = cards[1 : 1 + len(truth.board.panels)]
+    trains = cards[1 + len(panels) : 1 + len(panels) + len(truth.trains)]
+    pieces = [((f"panel:{panel.colour}",), card_corners(card.pose, card.size))
+              for panel, card in zip(truth.board.panels, panels, strict=True)]  # fmt: skip
+    pieces += [((f"train:{train.space}",), card_corners(card.pose, card.size))
+               for train, card in zip(truth.trains, trains, strict=True)]  # fmt: skip
+    numbers = [die for die in truth.scene.dice if die.kind == PIPS]
+    for die in truth.scene.dice:
+        names = ("colour",) if die.kind != PIPS else ("numbers", f"number:{numbers.index(die)}")
+        pieces.append((names, card_corners(Pose(die.x, die.y, die.rotation), (DIE_MM, DIE_MM))))
+    return pieces
+
+
 def under_lamp(
     truth: scenes.Shown, scene_seed: int, camera: Camera, frame: np.ndarray
 ) -> frozenset[str]:
     """The pieces of `truth` the lamp's reflection touches in `frame`, rendered from
     `scene_seed` through `camera` (synthetic.camera.lamp_footprint), named as `score`
-    tallies them: "train:SPACE", "panel:COLOUR", "colour" (the colour die), "numbers"
-    (either number die) and "number:I" (the I-th number die thrown). The scene lays the
-    board, then its panels, then its trains."""
+    tallies them (`_outlines`)."""
     footprint = lamp_footprint(truth.scene, scene_seed, camera, frame)
     if footprint is None:
         return frozenset()
     view = camera_view(scene_seed, camera, truth.scene.layout)
-    cards = truth.scene.cards
-    panels = cards[1 : 1 + len(truth.board.panels)]
-    trains = cards[1 + len(panels) : 1 + len(panels) + len(truth.trains)]
-    lit = {f"panel:{panel.colour}" for panel, card in zip(truth.board.panels, panels, strict=True)
-           if touched(footprint, view, card_corners(card.pose, card.size))}  # fmt: skip
-    lit |= {f"train:{train.space}" for train, card in zip(truth.trains, trains, strict=True)
-            if touched(footprint, view, card_corners(card.pose, card.size))}  # fmt: skip
-    numbers = [die for die in truth.scene.dice if die.kind == PIPS]
-    for die in truth.scene.dice:
-        outline = card_corners(Pose(die.x, die.y, die.rotation), (DIE_MM, DIE_MM))
-        if touched(footprint, view, outline):
-            lit |= {"colour"} if die.kind != PIPS else {"numbers", f"number:{numbers.index(die)}"}
-    return frozenset(lit)
+    return frozenset(name for names, outline in _outlines(truth)
+                     if touched(footprint, view, outline) for name in names)  # fmt: skip
+
+
+def under_hand(truth: scenes.Shown) -> frozenset[str]:
+    """The pieces of `truth` a hand lies over (synthetic.surface `under_a_hand`), named as
+    `score` tallies them (`_outlines`)."""
+    if not truth.scene.hands:
+        return frozenset()
+    return frozenset(name for names, outline in _outlines(truth)
+                     if under_a_hand(truth.scene, outline) for name in names)  # fmt: skip
 
 
 def _number_dice(truth: scenes.Shown, seen: SeenBoard) -> tuple[list[str], int]:
@@ -266,7 +298,7 @@ def evaluate(
     table, read = reader_of(pieces)
     warm = table(seed + scenes_n)  # the first frame pays for imports and caches
     read(render(warm.scene, seed + scenes_n, camera), None)
-    totals = dict.fromkeys(COUNTS + LAMP_COUNTS, 0)
+    totals = dict.fromkeys(COUNTS + LAMP_COUNTS + HAND_COUNTS, 0)
     wall, cpu, still, plain, render_ms = [], [], [], [], []
     failures = []
     for i in range(scenes_n):
@@ -285,7 +317,8 @@ def evaluate(
         start = time.perf_counter()
         read(frame, left)  # a still camera's next
         still.append((time.perf_counter() - start) * 1000)
-        counts = score(truth, seen, under_lamp(truth, scene_seed, camera, frame))
+        lit = under_lamp(truth, scene_seed, camera, frame)
+        counts = score(truth, seen, lit, under_hand(truth))
         for key, value in counts.items():
             totals[key] += value
         wrong = [k for k in COUNTS if k.endswith(("_wrong", "_extra")) and counts[k]]
@@ -320,6 +353,13 @@ def evaluate(
                 totals[f"{kind}_lamp_right"],
                 totals[f"{kind}_lamp"],
             )
+            for kind in PIECE_KINDS
+        },
+        # clear of the lamp and of every hand: what the camera could see of each kind
+        **{
+            f"{kind}_open_accuracy": round(totals[f"{kind}_open_right"] / totals[f"{kind}_open"], 4)
+            if totals[f"{kind}_open"]
+            else 1.0
             for kind in PIECE_KINDS
         },
         **times(
@@ -364,6 +404,16 @@ def report(result: dict[str, Any]) -> str:
         + "; ".join(
             f"{name} {r[f'{kind}_lamp_right']} right, {r[f'{kind}_lamp_unsure']} asked, "
             f"{r[f'{kind}_lamp_wrong']} wrong"
+            for kind, name in _KIND_NAMES.items()
+        ),
+        "hands    where neither the lamp nor a hand touches the piece, read right: "
+        + ", ".join(
+            f"{name} {r[f'{kind}_open_accuracy']:.2%} of {r[f'{kind}_open']}"
+            for kind, name in _KIND_NAMES.items()
+        )
+        + "; under a hand: "
+        + ", ".join(
+            f"{name} {r[f'{kind}_hand_right']} right of {r[f'{kind}_hand']}"
             for kind, name in _KIND_NAMES.items()
         ),
         f"spaces   {r['empty_unseen']} empty spaces said unseen (under a hand, or a panel unread)",

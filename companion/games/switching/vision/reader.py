@@ -951,6 +951,9 @@ _ORANGE_DIE = 0.7  # an orange die's saturation, at least: wood's is 0.5-0.65 (t
 # colour wood's hue is near)
 _DIE_SURE = 0.9  # the shared pip reader's confidence in a face, at least (a drawn die it
 # reads at 1.0; a far one it misread in the hard camera at 0.52)
+# a colour die's white pips, at most this share of its blob: a far or coarse one's (about a
+# pixel a millimetre: 1280x720) bleed into a third of it, where a white die is 0.8 white
+_PIPS_SHARE = 0.4
 _DIE_AREA = (0.45, 1.6)  # a die's blob, in shares of its face's area: at least, at most
 
 
@@ -978,9 +981,12 @@ def _dice(
                             minlength=len(_PANEL_NAMES) + 1)  # fmt: skip
         if kinds[0] >= 0.8 * kinds.sum():
             white_spots.append((x, y))
-        elif kinds[0] <= 0.2 * kinds.sum() and kinds[1:].max() >= 0.8 * kinds.sum():
+        elif kinds[0] <= _PIPS_SHARE * kinds.sum() and kinds[1:].max() >= 0.8 * kinds[1:].sum():
             colours.append(_PANEL_NAMES[int(np.argmax(kinds[1:]))])
-    readings = [r for r in read_dice(frame, calibration, white_spots) if r.kind == PIPS]
+    # white dice on the board's own table: a clean layout fit is believed where the learned
+    # count only spreads its answer (dice.py `_CLEAN_MARGIN`)
+    readings = read_dice(frame, calibration, white_spots, clean_fits=True)
+    readings = [r for r in readings if r.kind == PIPS]
     pips = tuple(SeenDie(r.x - APRON_MM, r.y - APRON_MM,
                          r.face if r.confidence >= _DIE_SURE else None)
                  for r in readings)  # fmt: skip
