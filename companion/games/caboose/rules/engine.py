@@ -343,23 +343,48 @@ def laura_action(state: GameState) -> Action:
 
 
 class _Turn:
-    """The mutable scratch of one turn; `apply` turns it back into a frozen state."""
+    """The mutable scratch of one turn; `apply` turns it back into a frozen state. Slots:
+    a simulated turn reads and writes these a few dozen times."""
+
+    __slots__ = (
+        "banked",
+        "caboose",
+        "derailments",
+        "discard",
+        "draw",
+        "drawn_from_reshuffle",
+        "edition",
+        "emptied_draw",
+        "events",
+        "hand",
+        "layout",
+        "out",
+        "pile",
+        "railway",
+        "requested_drawn",
+        "reshuffled",
+        "seat",
+        "seat_index",
+        "state",
+        "taken",
+    )
 
     def __init__(self, state: GameState) -> None:
         self.state = state
         self.edition = state.edition
         self.seat_index = state.to_move
-        self.seat = seat = state.player
+        self.seat = seat = state.seats[state.to_move]
         self.hand = list(seat.hand)
-        # The hand and the draw pile change every turn and are lists; the rest are the
-        # state's own tuples, replaced when they change (most turns leave most alone).
+        # The hand changes every turn and is a list; the rest are the state's own tuples,
+        # replaced when they change (most turns leave most alone; the draw pile loses its
+        # top card, one slice, rather than being copied to a list and back).
         self.pile = seat.pile
         self.banked = seat.banked
         self.derailments = seat.derailments
         self.railway = state.railway
         self.layout = state.layout or (None,) * len(state.railway)
         self.caboose = state.caboose
-        self.draw = list(state.draw)
+        self.draw = state.draw
         self.discard = state.discard
         self.out = state.out
         self.taken: list[str] = []  # Rollecate/LOK'n'ROLL: onto the pile at the end of the turn
@@ -373,7 +398,8 @@ class _Turn:
         self.events.append(Event(what, self.seat_index, cards_, number, detail))
 
     def draw_top(self) -> str:
-        code = self.draw.pop(0)
+        code = self.draw[0]
+        self.draw = self.draw[1:]
         if not self.draw:
             self.emptied_draw = True
         return code
@@ -427,7 +453,7 @@ class _Turn:
         """R-3: the discard pile becomes the draw pile. The players shuffle it at the table;
         the record's `drawn` says which cards came, else they come oldest first."""
         if not self.draw:
-            self.draw, self.discard = list(self.discard), ()
+            self.draw, self.discard = self.discard, ()
             self.reshuffled = True
             self.event(RESHUFFLED, number=len(self.draw))
         wanted = self.requested_drawn[len(self.drawn_from_reshuffle) :]
@@ -436,7 +462,8 @@ class _Turn:
             index = next((i for i, c in enumerate(self.draw) if cards.matches(wanted[0], c)), -1)
             if index < 0:
                 raise RuleError("R-3", f"{wanted[0]} was drawn but is not in the discard pile")
-        code = self.draw.pop(index)
+        code = self.draw[index]
+        self.draw = self.draw[:index] + self.draw[index + 1 :]
         self.drawn_from_reshuffle.append(code)
         return code
 
@@ -604,18 +631,20 @@ def _play(turn: _Turn, action: Play, laid_by_rules: bool = False) -> None:
     if not action.cards:
         raise RuleError("hand", "a play needs at least one card", key="play_empty")
     played, turn.hand = _take_from_hand(tuple(turn.hand), action.cards)
-    if any(cards.is_chaos(code) for code in played):
-        raise RuleError(
-            "hand",
-            "chaos cards are discarded onto the pile, never played as track",
-            key="chaos_as_track",
-        )
-    if len({cards.value(code) for code in played}) > 1:
+    for code in played:
+        if cards.is_chaos(code):
+            raise RuleError(
+                "hand",
+                "chaos cards are discarded onto the pile, never played as track",
+                key="chaos_as_track",
+            )
+    new = cards.value(played[0])
+    if len(played) > 1 and any(cards.value(code) != new for code in played):
         raise RuleError(
             "hand", "the cards played together must all have the same value", key="mixed_values"
         )
-    if _differ_forbidden(edition, turn.railway[-1], played[0]):
-        new, front = cards.value(played[0]), cards.value(turn.railway[-1])
+    front = cards.value(turn.railway[-1])
+    if gap_forbids(edition.forbidden_difference, new, front):
         raise RuleError(
             "R-11",
             f"a {new} cannot join a {front}: "
@@ -625,13 +654,13 @@ def _play(turn: _Turn, action: Play, laid_by_rules: bool = False) -> None:
         )
     poses = _placement(turn, played, action.place, laid_by_rules)
     laura = turn.seat.laura
-    dice = dice_to_roll(turn.state, played)
-    _check_roll(edition, dice, action.roll)
+    _check_roll(edition, 0 if laura else edition.dice_for(played), action.roll)  # dice_to_roll
     turn.requested_drawn = tuple(action.drawn)
-    turn.railway += tuple(played)
+    laid = tuple(played)
+    turn.railway += laid
     turn.layout += tuple(poses)
-    turn.event(PLAYED, tuple(played))
-    steps = cards.value(played[0]) if laura else sum(action.roll)
+    turn.event(PLAYED, laid)
+    steps = new if laura else sum(action.roll)
     if not laura:
         turn.event(ROLLED, tuple(map(str, action.roll)), steps)
     missing = turn.move(steps, may_derail=True)
@@ -639,9 +668,9 @@ def _play(turn: _Turn, action: Play, laid_by_rules: bool = False) -> None:
         turn.take_penalties(1 if laura else missing, "derail")
 
 
-def _placement(turn: _Turn, played: list[str], place, laid_by_rules: bool) -> list:
+def _placement(turn: _Turn, played: list[str], place, laid_by_rules: bool) -> Sequence:
     if place is None:
-        return [None] * len(played)
+        return (None,) * len(played)
     if len(place) != len(played):
         raise RuleError(
             "placement",
@@ -650,7 +679,7 @@ def _placement(turn: _Turn, played: list[str], place, laid_by_rules: bool) -> li
             params={"positions": len(place), "cards": len(played)},
         )
     if laid_by_rules:
-        return list(place)
+        return place
     try:
         geometry.check_play(turn.edition, turn.railway, turn.layout, played, place)
     except geometry.PlacementError as error:
@@ -727,15 +756,17 @@ def _discard_taken(turn: _Turn, order: Sequence[str] | None) -> None:
 def _finish(state: GameState, turn: _Turn) -> tuple[GameState, tuple[Event, ...]]:
     # Constructors, not dataclasses.replace: this runs every turn of every simulated game,
     # and replace() costs several times more.
+    # The turn's railway, layout, piles and draw pile are tuples already.
     seat = Seat(
         turn.seat.name,
         tuple(turn.hand),
-        tuple(turn.pile),
-        tuple(turn.banked),
+        turn.pile,
+        turn.banked,
         turn.derailments,
         turn.seat.laura,
     )
-    seats = (*state.seats[: turn.seat_index], seat, *state.seats[turn.seat_index + 1 :])
+    index = turn.seat_index
+    seats = (*state.seats[:index], seat, *state.seats[index + 1 :])
     variant = state.edition.variants.get(state.variant) if state.variant else None
     lost = (
         variant is not None
@@ -745,20 +776,20 @@ def _finish(state: GameState, turn: _Turn) -> tuple[GameState, tuple[Event, ...]
     if lost:
         turn.event(LOST, number=turn.derailments)
     over = lost or turn.emptied_draw  # R-14, even when R-3 refilled the draw pile
-    new = GameState(
-        edition=state.edition,
-        variant=state.variant,
-        railway=tuple(turn.railway),
-        caboose=turn.caboose,
-        seats=seats,
-        draw=tuple(turn.draw),
-        discard=tuple(turn.discard),
-        out=tuple(turn.out),
-        layout=tuple(turn.layout),
-        to_move=(state.to_move + 1) % len(seats),
-        turn=state.turn + 1,
-        over=over,
-        lost=lost,
+    new = GameState(  # by position, the order of GameState's fields: cheaper than by name
+        state.edition,
+        state.variant,
+        turn.railway,
+        turn.caboose,
+        seats,
+        turn.draw,
+        turn.discard,
+        turn.out,
+        turn.layout,
+        (state.to_move + 1) % len(seats),
+        state.turn + 1,
+        over,
+        lost,
     )
     if over:
         ranking = final_ranking(new)
