@@ -6,11 +6,12 @@ They decide what a player would do after drawing; the table (the simulator) roll
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 
 from companion.games.caboose import cards
 from companion.games.caboose.rules import geometry
 from companion.games.caboose.rules.engine import laura_action
-from companion.games.caboose.rules.odds import expected_penalties, legal_plays
+from companion.games.caboose.rules.odds import expected_penalties, plays_of_held
 from companion.games.caboose.rules.penalties import beyond_the_railway
 from companion.games.caboose.rules.state import Action, Chaos, GameState, Pass, Play
 from companion.pose import Pose
@@ -60,7 +61,27 @@ def _fits(state: GameState, played: Sequence[str], known: dict[str, list[Pose]])
 
 
 def _hand(state: GameState) -> tuple[str, ...]:
-    return state.player.hand + state.draw[:1]
+    return state.seats[state.to_move].hand + state.draw[:1]
+
+
+Weighed = tuple[tuple[tuple[str, ...], int], ...]  # (play, the points it sheds) each
+
+
+def _options(state: GameState, hand: Sequence[str]) -> tuple[Weighed, Weighed]:
+    """The legal plays of `hand` onto the state's front with the points each sheds: in
+    `legal_plays`' order, and most points first (then by cards) as greedy tries them. They
+    depend on the cards held alone, so they are worked out once per hand."""
+    gap = state.edition.forbidden_difference
+    return _weighed(gap, cards.value(state.railway[-1]), tuple(sorted(hand)))
+
+
+@lru_cache(maxsize=1 << 14)
+def _weighed(gap: int | None, front: int, held: tuple[str, ...]) -> tuple[Weighed, Weighed]:
+    """`_options` by what it depends on."""
+    weighed = tuple(
+        (played, sum(map(cards.value, played))) for played in plays_of_held(gap, front, held)
+    )
+    return weighed, tuple(sorted(weighed, key=lambda option: (-option[1], option[0])))
 
 
 def _play(
@@ -79,7 +100,7 @@ def cautious(state: GameState) -> Action:
     Every legal play is weighed by its odds alone; the table is asked where a card would
     lie only for the best plays, from the best down, until one fits (a play fits when its
     first card does), so a turn costs one or two placement questions, not one per play."""
-    if state.player.laura:
+    if state.seats[state.to_move].laura:
         return laura_action(state)
     hand = _hand(state)
     edition = state.edition
@@ -88,11 +109,12 @@ def cautious(state: GameState) -> Action:
     chaos = tuple(code for code in hand if cards.is_chaos(code))
     if chaos:
         threshold, fallback = -0.1, Chaos(chaos)
-    plays = legal_plays(edition, state.front, hand)
+    options = _options(state, hand)[0]
+    plays = [played for played, _ in options]
     penalties = expected_penalties(edition, state.railway, state.caboose, plays, extra)
     ranked = []
-    for index, (played, penalty) in enumerate(zip(plays, penalties, strict=True)):
-        cost = penalty - SHED_WEIGHT * sum(map(cards.value, played))
+    for index, ((played, points), penalty) in enumerate(zip(options, penalties, strict=True)):
+        cost = penalty - SHED_WEIGHT * points
         if cost < threshold:
             ranked.append((cost, index, played))
     # The cheapest play that fits; among equal costs the first, as a scan keeping only
@@ -109,12 +131,11 @@ def cautious(state: GameState) -> Action:
 
 def greedy(state: GameState) -> Action:
     """Sheds as many points as it can at once, whatever the dice may do."""
-    if state.player.laura:
+    if state.seats[state.to_move].laura:
         return laura_action(state)
     hand = _hand(state)
-    options = legal_plays(state.edition, state.front, hand)
     known: dict[str, list[Pose]] = {}
-    for played in sorted(options, key=lambda p: (-sum(map(cards.value, p)), p)):
+    for played, _ in _options(state, hand)[1]:
         if _fits(state, played, known):
             action = _play(state, played, known)
             if action is not None:

@@ -50,6 +50,8 @@ from companion.games.caboose.rules.state import (
     Play,
     RuleError,
     Seat,
+    make_event,
+    make_state,
 )
 
 
@@ -395,7 +397,7 @@ class _Turn:
         self.events: list[Event] = []
 
     def event(self, what: str, cards_: tuple[str, ...] = (), number: int = 0, **detail) -> None:
-        self.events.append(Event(what, self.seat_index, cards_, number, detail))
+        self.events.append(make_event(what, self.seat_index, cards_, number, detail))
 
     def draw_top(self) -> str:
         code = self.draw[0]
@@ -776,7 +778,7 @@ def _finish(state: GameState, turn: _Turn) -> tuple[GameState, tuple[Event, ...]
     if lost:
         turn.event(LOST, number=turn.derailments)
     over = lost or turn.emptied_draw  # R-14, even when R-3 refilled the draw pile
-    new = GameState(  # by position, the order of GameState's fields: cheaper than by name
+    new = make_state(
         state.edition,
         state.variant,
         turn.railway,
