@@ -13,7 +13,7 @@ from companion.games.caboose.rules import geometry
 from companion.games.caboose.rules.engine import laura_action
 from companion.games.caboose.rules.odds import expected_penalties, plays_of_held
 from companion.games.caboose.rules.penalties import beyond_the_railway
-from companion.games.caboose.rules.state import Action, Chaos, GameState, Pass, Play
+from companion.games.caboose.rules.state import Action, Chaos, GameState, Pass, Play, make_play
 from companion.pose import Pose
 
 # How much a cautious player values shedding one point of hand: hand cards count at the end.
@@ -90,7 +90,7 @@ def _play(
     fitted, poses = _lay(state, played, {} if known is None else known)
     if not fitted:
         return None
-    return Play(fitted, (), place=poses or None)
+    return make_play(fitted, (), None, poses or None, ())
 
 
 def cautious(state: GameState) -> Action:

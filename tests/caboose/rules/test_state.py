@@ -9,20 +9,43 @@ import pytest
 from companion.games.caboose.rules.edition import load
 from companion.games.caboose.rules.state import (
     _EVENT_FIELDS,
+    _PLAY_FIELDS,
+    _SEAT_FIELDS,
     _STATE_FIELDS,
     Event,
     GameState,
+    Play,
     Seat,
     make_event,
+    make_play,
+    make_seat,
     make_state,
 )
 from companion.pose import Pose
 
 
 def test_the_makers_set_every_field_of_their_class_in_order():
-    # A field added to Event or GameState must be added to its maker too.
+    # A field added to one of these classes must be added to its maker too.
     assert tuple(f.name for f in dataclasses.fields(Event)) == _EVENT_FIELDS
     assert tuple(f.name for f in dataclasses.fields(GameState)) == _STATE_FIELDS
+    assert tuple(f.name for f in dataclasses.fields(Seat)) == _SEAT_FIELDS
+    assert tuple(f.name for f in dataclasses.fields(Play)) == _PLAY_FIELDS
+
+
+@pytest.mark.parametrize(
+    ("cls", "maker", "names", "values"),
+    [
+        (Seat, make_seat, _SEAT_FIELDS, ("Laura", (), ("3/s", "1/c"), ("2x/s",), 3, True)),
+        (Play, make_play, _PLAY_FIELDS, (("2/s", "2/c"), (1, 0, 1, 1), None, None, ())),
+        (Play, make_play, _PLAY_FIELDS, (("1/s",), (1,), ("3/s!",), (Pose(1.0, 2.0, 90.0),), ())),
+    ],
+)
+def test_a_made_seat_or_play_is_what_the_class_makes_and_stays_frozen(cls, maker, names, values):
+    made = maker(*values)
+    assert made == cls(*values) and hash(made) == hash(cls(*values))
+    assert [getattr(made, name) for name in names] == list(values)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        setattr(made, names[0], values[0])
 
 
 def test_a_made_event_is_the_event_the_class_makes_and_stays_frozen():

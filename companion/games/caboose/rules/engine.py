@@ -51,6 +51,7 @@ from companion.games.caboose.rules.state import (
     RuleError,
     Seat,
     make_event,
+    make_seat,
     make_state,
 )
 
@@ -759,7 +760,7 @@ def _finish(state: GameState, turn: _Turn) -> tuple[GameState, tuple[Event, ...]
     # Constructors, not dataclasses.replace: this runs every turn of every simulated game,
     # and replace() costs several times more.
     # The turn's railway, layout, piles and draw pile are tuples already.
-    seat = Seat(
+    seat = make_seat(
         turn.seat.name,
         tuple(turn.hand),
         turn.pile,
