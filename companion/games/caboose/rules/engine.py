@@ -12,6 +12,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
 from functools import lru_cache
+from typing import Any
 
 from companion.games.caboose import cards
 from companion.games.caboose.rules import discard, geometry
@@ -397,7 +398,16 @@ class _Turn:
         self.emptied_draw = False
         self.events: list[Event] = []
 
-    def event(self, what: str, cards_: tuple[str, ...] = (), number: int = 0, **detail) -> None:
+    def event(
+        self,
+        what: str,
+        cards_: tuple[str, ...] = (),
+        number: int = 0,
+        detail: dict[str, Any] | None = None,
+    ) -> None:
+        """One event of this turn; `detail` a dict of its own (no ** to pack: a turn makes
+        about six)."""
+        detail = {} if detail is None else detail
         self.events.append(make_event(what, self.seat_index, cards_, number, detail))
 
     def draw_top(self) -> str:
@@ -414,14 +424,15 @@ class _Turn:
         room = len(self.railway) - 1 - start
         moved, broken, short = caboose_run(room, broken_offsets(self.railway, start), steps)
         self.caboose = start + moved
-        self.event(MOVED, number=self.caboose, **{"from": start, "to": self.caboose})
+        self.event(MOVED, (), self.caboose, {"from": start, "to": self.caboose})
         for step in broken:
             self.event(BROKEN_TRACK, (self.railway[start + step],), start + step)
         missing = short if may_derail else 0
         if missing:
             self.derailments += 1
             self.event(DERAILED, number=missing)
-        self.take_penalties(len(broken), "broken")
+        if broken:
+            self.take_penalties(len(broken), "broken")
         return missing
 
     def take_penalties(self, count: int, cause: str) -> None:
@@ -449,7 +460,7 @@ class _Turn:
 
     def took(self, code: str, source: str, cause: str) -> None:
         """A penalty card taken from `source` ("railway", "draw", "reshuffled")."""
-        self.event(TOOK, (code,), source=source, cause=cause)
+        self.event(TOOK, (code,), 0, {"source": source, "cause": cause})
         self.receive(code, cause)
 
     def from_reshuffle(self) -> str:
@@ -533,7 +544,8 @@ def apply(
         raise RuleError(
             "R-7", "an order was given but no penalty cards were taken", key="order_unneeded"
         )
-    _check_drawn_used(turn)
+    if turn.requested_drawn:
+        _check_drawn_used(turn)
     return _finish(state, turn)
 
 
@@ -796,5 +808,5 @@ def _finish(state: GameState, turn: _Turn) -> tuple[GameState, tuple[Event, ...]
     )
     if over:
         ranking = final_ranking(new)
-        turn.event(GAME_OVER, winners=ranking.winners, decided_by=ranking.decided_by)
+        turn.event(GAME_OVER, (), 0, {"winners": ranking.winners, "decided_by": ranking.decided_by})
     return new, tuple(turn.events)
