@@ -106,7 +106,7 @@ def cautious(state: GameState) -> Action:
     edition = state.edition
     extra = beyond_the_railway(edition, len(state.draw), len(state.discard))
     threshold, fallback = 1.0, Pass()
-    chaos = tuple(code for code in hand if cards.is_chaos(code))
+    chaos = tuple([code for code in hand if cards.is_chaos(code)])  # a list: no generator
     if chaos:
         threshold, fallback = -0.1, Chaos(chaos)
     options = _options(state, hand)[0]

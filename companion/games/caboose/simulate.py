@@ -14,6 +14,7 @@ from pathlib import Path
 
 from companion.games.caboose.bots import POLICIES
 from companion.games.caboose.record import Record, record_of, save, to_turn
+from companion.games.caboose.rules import chance
 from companion.games.caboose.rules.edition import load
 from companion.games.caboose.rules.engine import apply, deal, dice_to_roll
 from companion.games.caboose.rules.scoring import final_ranking, score
@@ -38,28 +39,11 @@ def turns(
     while not state.over:
         action = policies[state.to_move % len(policies)](state)
         if isinstance(action, Play):
-            roll = roll_dice(dice, faces, dice_to_roll(state, action.cards))
+            roll = chance.roll(dice, faces, dice_to_roll(state, action.cards))
             # Not dataclasses.replace: several times cheaper, every turn.
             action = make_play(action.cards, roll, action.order, action.place, action.drawn)
         state, events = apply(state, action, laid_by_rules=True)
         yield state, action, events
-
-
-def roll_dice(rng: random.Random, faces: Sequence[int], count: int) -> tuple[int, ...]:
-    """`count` dice, each the face `rng.choice(faces)` would give, from the same random
-    numbers drawn the same way (`getrandbits` of the count's bit length until one is in
-    range, as `Random.choice` does), so the dice of a seed never change; without choice's
-    two Python calls per die, for a simulated turn rolls about five."""
-    n = len(faces)
-    bits = n.bit_length()
-    getrandbits = rng.getrandbits
-    roll = []
-    for _ in range(count):
-        r = getrandbits(bits)
-        while r >= n:
-            r = getrandbits(bits)
-        roll.append(faces[r])
-    return tuple(roll)
 
 
 def play_game(

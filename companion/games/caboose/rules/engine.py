@@ -15,7 +15,7 @@ from functools import lru_cache
 from typing import Any
 
 from companion.games.caboose import cards
-from companion.games.caboose.rules import discard, geometry
+from companion.games.caboose.rules import chance, discard, geometry
 from companion.games.caboose.rules.edition import Edition, load
 from companion.games.caboose.rules.penalties import (
     beyond_the_railway,
@@ -65,7 +65,7 @@ def deal(
     seats = _seats_for(edition, names, variant)
     rng = random.Random(seed)
     deck = list(edition.deck)
-    rng.shuffle(deck)
+    chance.shuffle(rng, deck)
     railway: list[str] = []
     set_aside: list[str] = []
     while len(railway) < edition.first_railway:
@@ -78,7 +78,7 @@ def deal(
         railway.append(code)
     if set_aside:
         deck += set_aside
-        rng.shuffle(deck)
+        chance.shuffle(rng, deck)
     removed = edition.removed_at_setup[len(seats)]
     out, deck = deck[:removed], deck[removed:]
     hands: list[list[str]] = [[] for _ in seats]
