@@ -298,7 +298,8 @@ def _take_from_hand(hand: tuple[str, ...], wanted: Sequence[str]) -> tuple[list[
     taken = []
     for code in wanted:
         try:
-            cards.parse(code)
+            if code not in left:  # a held card's code is a good one: only others are parsed
+                cards.parse(code)
         except cards.CardCodeError as error:
             raise RuleError("hand", str(error)) from None
         if "/" in code and code in left:  # a code naming its shape matches only itself
@@ -712,6 +713,8 @@ def _check_roll(edition: Edition, dice: int, roll: Sequence[int]) -> None:
             params={"dice": dice, "given": len(roll)},
         )
     for wheels in roll:
+        if type(wheels) is int and wheels in faces:
+            continue  # every die of every simulated turn: the fuller test below is for the rest
         if isinstance(wheels, bool) or not isinstance(wheels, int) or wheels not in faces:
             shown = list(faces)
             raise RuleError(
