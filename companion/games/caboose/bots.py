@@ -53,13 +53,6 @@ def _first_placements(state: GameState, code: str, known: dict[str, list[Pose]])
     return options
 
 
-def _fits(state: GameState, played: Sequence[str], known: dict[str, list[Pose]]) -> bool:
-    """Whether `lay` would lay at least one card of `played`: its first card has a place."""
-    if not state.layout or state.layout[-1] is None:
-        return bool(played)
-    return bool(played) and bool(_first_placements(state, played[0], known))
-
-
 def _hand(state: GameState) -> tuple[str, ...]:
     return state.seats[state.to_move].hand + state.draw[:1]
 
@@ -84,10 +77,10 @@ def _weighed(gap: int | None, front: int, held: tuple[str, ...]) -> tuple[Weighe
     return weighed, tuple(sorted(weighed, key=lambda option: (-option[1], option[0])))
 
 
-def _play(
-    state: GameState, played: Sequence[str], known: dict[str, list[Pose]] | None = None
-) -> Play | None:
-    fitted, poses = _lay(state, played, {} if known is None else known)
+def _play(state: GameState, played: Sequence[str], known: dict[str, list[Pose]]) -> Play | None:
+    """`played` as the table takes it (`lay`), or None when its first card fits nowhere:
+    a play fits when its first card does."""
+    fitted, poses = _lay(state, played, known)
     if not fitted:
         return None
     return make_play(fitted, (), None, poses or None, ())
@@ -122,10 +115,9 @@ def cautious(state: GameState) -> Action:
     ranked.sort(key=lambda item: item[:2])
     known: dict[str, list[Pose]] = {}
     for _, _, played in ranked:
-        if _fits(state, played, known):
-            action = _play(state, played, known)
-            if action is not None:
-                return action
+        action = _play(state, played, known)
+        if action is not None:
+            return action
     return fallback
 
 
@@ -136,10 +128,9 @@ def greedy(state: GameState) -> Action:
     hand = _hand(state)
     known: dict[str, list[Pose]] = {}
     for played, _ in _options(state, hand)[1]:
-        if _fits(state, played, known):
-            action = _play(state, played, known)
-            if action is not None:
-                return action
+        action = _play(state, played, known)
+        if action is not None:
+            return action
     chaos = tuple(code for code in hand if cards.is_chaos(code))
     return Chaos(chaos) if chaos else Pass()
 
