@@ -57,24 +57,29 @@ def _hand(state: GameState) -> tuple[str, ...]:
     return state.seats[state.to_move].hand + state.draw[:1]
 
 
-Weighed = tuple[tuple[tuple[str, ...], int], ...]  # (play, the points it sheds) each
+Plays = tuple[tuple[str, ...], ...]
 
 
-def _options(state: GameState, hand: Sequence[str]) -> tuple[Weighed, Weighed]:
-    """The legal plays of `hand` onto the state's front with the points each sheds: in
-    `legal_plays`' order, and most points first (then by cards) as greedy tries them. They
+def _options(state: GameState, hand: Sequence[str]) -> tuple[Plays, tuple[int, ...], Plays]:
+    """The legal plays of `hand` onto the state's front in `legal_plays`' order, the points
+    each sheds, and the plays most points first (then by cards) as greedy tries them. They
     depend on the cards held alone, so they are worked out once per hand."""
     gap = state.edition.forbidden_difference
     return _weighed(gap, cards.value(state.railway[-1]), tuple(sorted(hand)))
 
 
 @lru_cache(maxsize=1 << 14)
-def _weighed(gap: int | None, front: int, held: tuple[str, ...]) -> tuple[Weighed, Weighed]:
+def _weighed(
+    gap: int | None, front: int, held: tuple[str, ...]
+) -> tuple[Plays, tuple[int, ...], Plays]:
     """`_options` by what it depends on."""
-    weighed = tuple(
-        (played, sum(map(cards.value, played))) for played in plays_of_held(gap, front, held)
-    )
-    return weighed, tuple(sorted(weighed, key=lambda option: (-option[1], option[0])))
+    plays = plays_of_held(gap, front, held)
+    points = tuple(sum(map(cards.value, played)) for played in plays)
+    by_points = sorted(zip(points, plays, strict=True), key=lambda option: (-option[0], option[1]))
+    return plays, points, tuple(played for _, played in by_points)
+
+
+_PASS = Pass()  # frozen: one serves every turn that passes
 
 
 def _play(state: GameState, played: Sequence[str], known: dict[str, list[Pose]]) -> Play | None:
@@ -98,16 +103,15 @@ def cautious(state: GameState) -> Action:
     hand = _hand(state)
     edition = state.edition
     extra = beyond_the_railway(edition, len(state.draw), len(state.discard))
-    threshold, fallback = 1.0, Pass()
+    threshold, fallback = 1.0, _PASS
     chaos = tuple([code for code in hand if cards.is_chaos(code)])  # a list: no generator
     if chaos:
         threshold, fallback = -0.1, Chaos(chaos)
-    options = _options(state, hand)[0]
-    plays = [played for played, _ in options]
+    plays, points, _ = _options(state, hand)
     penalties = expected_penalties(edition, state.railway, state.caboose, plays, extra)
     ranked = []
-    for index, ((played, points), penalty) in enumerate(zip(options, penalties, strict=True)):
-        cost = penalty - SHED_WEIGHT * points
+    for index, (played, shed, penalty) in enumerate(zip(plays, points, penalties, strict=True)):
+        cost = penalty - SHED_WEIGHT * shed
         if cost < threshold:
             ranked.append((cost, index, played))
     # The cheapest play that fits; among equal costs the first, as a scan keeping only
@@ -127,12 +131,12 @@ def greedy(state: GameState) -> Action:
         return laura_action(state)
     hand = _hand(state)
     known: dict[str, list[Pose]] = {}
-    for played, _ in _options(state, hand)[1]:
+    for played in _options(state, hand)[2]:
         action = _play(state, played, known)
         if action is not None:
             return action
     chaos = tuple(code for code in hand if cards.is_chaos(code))
-    return Chaos(chaos) if chaos else Pass()
+    return Chaos(chaos) if chaos else _PASS
 
 
 POLICIES: dict[str, Callable[[GameState], Action]] = {"cautious": cautious, "greedy": greedy}
