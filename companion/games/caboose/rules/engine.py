@@ -10,7 +10,6 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
@@ -92,7 +91,7 @@ def deal(
         variant=variant,
         railway=tuple(railway),
         caboose=edition.first_caboose,
-        seats=tuple(replace(s, hand=tuple(h)) for s, h in zip(seats, hands, strict=True)),
+        seats=_with_hands(seats, hands),
         draw=tuple(deck),
         out=tuple(out),
         layout=tuple(layout),
@@ -146,10 +145,18 @@ def start(
         variant=variant,
         railway=tuple(railway),
         caboose=caboose,
-        seats=tuple(replace(s, hand=tuple(h)) for s, h in zip(seats, hands, strict=True)),
+        seats=_with_hands(seats, hands),
         draw=tuple(draw),
         discard=tuple(discard_pile),
         layout=(None,) * len(railway),
+    )
+
+
+def _with_hands(seats: Sequence[Seat], hands: Sequence[Sequence[str]]) -> tuple[Seat, ...]:
+    """The seats holding these hands (not dataclasses.replace: every simulated game deals)."""
+    return tuple(
+        make_seat(s.name, tuple(h), s.pile, s.banked, s.derailments, s.laura)
+        for s, h in zip(seats, hands, strict=True)
     )
 
 
@@ -772,9 +779,9 @@ def _discard_taken(turn: _Turn, order: Sequence[str] | None) -> None:
 
 
 def _finish(state: GameState, turn: _Turn) -> tuple[GameState, tuple[Event, ...]]:
-    # Constructors, not dataclasses.replace: this runs every turn of every simulated game,
-    # and replace() costs several times more.
-    # The turn's railway, layout, piles and draw pile are tuples already.
+    # The makers of state.py, not dataclasses.replace nor the classes themselves: this runs
+    # every turn of every simulated game. The turn's railway, layout, piles and draw pile
+    # are tuples already.
     seat = make_seat(
         turn.seat.name,
         tuple(turn.hand),
