@@ -70,7 +70,7 @@ def final_state(
     variant: str | None = None,
 ) -> GameState:
     """The end of `play_game`'s game without its record: a run that keeps no records
-    spends nothing on writing turns down (a tenth of a simulated turn)."""
+    spends nothing on writing turns down (about a twentieth of a simulated game)."""
     state = deal(edition, names, seed, variant)
     for after, _, _ in turns(state, policies, seed):
         state = after
