@@ -50,15 +50,24 @@ def best_order(pile: Sequence[str], taken: Sequence[str]) -> tuple[str, ...]:
     card is deliberately not combined with)."""
     if not taken:
         return ()
-    counts = [0, 0, 0, 0]
-    for code in taken:
-        counts[cards.value(code) - 1] += 1
     # Each card taken cancels at most one card of the pile, so only its top len(taken)
     # cards can change. The cards below add the same sum and count to every outcome and
     # end every top-first value tuple alike; outcomes of equal sum and count have equally
     # long tops, so they compare as their tops do: searching the top alone chooses the
-    # same steps, and the search's cache then serves every pile with that top.
+    # same steps, and marking the order looks at no card below it either (each step takes
+    # at most one card off). So the order depends on the top and the cards taken alone,
+    # and is worked out once for each.
     reachable = pile[-len(taken) :] if len(pile) > len(taken) else pile
+    return _best_order_onto(tuple(reachable), tuple(taken))
+
+
+@lru_cache(maxsize=1 << 14)
+def _best_order_onto(reachable: tuple[str, ...], taken: tuple[str, ...]) -> tuple[str, ...]:
+    """`best_order` onto a pile whose top, all that the cards taken can reach, is
+    `reachable`."""
+    counts = [0, 0, 0, 0]
+    for code in taken:
+        counts[cards.value(code) - 1] += 1
     top_values = tuple(cards.value(code) for code in reachable)
     steps = _search(tuple(counts), top_values)[1]
     by_value: dict[int, list[str]] = {}
@@ -69,7 +78,7 @@ def best_order(pile: Sequence[str], taken: Sequence[str]) -> tuple[str, ...]:
         code = by_value[v].pop(0)
         # Only mark `!` where the top card really is equal: `place` reads the marks.
         order.append(code if combine else code + NO_COMBINE)
-    return _strip_needless_marks(pile, tuple(order))
+    return _strip_needless_marks(reachable, tuple(order))
 
 
 def _strip_needless_marks(pile: Sequence[str], order: tuple[str, ...]) -> tuple[str, ...]:

@@ -10,11 +10,11 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import replace
 from functools import lru_cache
+from typing import Any
 
 from companion.games.caboose import cards
-from companion.games.caboose.rules import discard, geometry
+from companion.games.caboose.rules import chance, discard, geometry
 from companion.games.caboose.rules.edition import Edition, load
 from companion.games.caboose.rules.penalties import (
     beyond_the_railway,
@@ -50,6 +50,9 @@ from companion.games.caboose.rules.state import (
     Play,
     RuleError,
     Seat,
+    make_event,
+    make_seat,
+    make_state,
 )
 
 
@@ -61,7 +64,7 @@ def deal(
     seats = _seats_for(edition, names, variant)
     rng = random.Random(seed)
     deck = list(edition.deck)
-    rng.shuffle(deck)
+    chance.shuffle(rng, deck)
     railway: list[str] = []
     set_aside: list[str] = []
     while len(railway) < edition.first_railway:
@@ -74,7 +77,7 @@ def deal(
         railway.append(code)
     if set_aside:
         deck += set_aside
-        rng.shuffle(deck)
+        chance.shuffle(rng, deck)
     removed = edition.removed_at_setup[len(seats)]
     out, deck = deck[:removed], deck[removed:]
     hands: list[list[str]] = [[] for _ in seats]
@@ -88,7 +91,7 @@ def deal(
         variant=variant,
         railway=tuple(railway),
         caboose=edition.first_caboose,
-        seats=tuple(replace(s, hand=tuple(h)) for s, h in zip(seats, hands, strict=True)),
+        seats=_with_hands(seats, hands),
         draw=tuple(deck),
         out=tuple(out),
         layout=tuple(layout),
@@ -142,10 +145,18 @@ def start(
         variant=variant,
         railway=tuple(railway),
         caboose=caboose,
-        seats=tuple(replace(s, hand=tuple(h)) for s, h in zip(seats, hands, strict=True)),
+        seats=_with_hands(seats, hands),
         draw=tuple(draw),
         discard=tuple(discard_pile),
         layout=(None,) * len(railway),
+    )
+
+
+def _with_hands(seats: Sequence[Seat], hands: Sequence[Sequence[str]]) -> tuple[Seat, ...]:
+    """The seats holding these hands (not dataclasses.replace: every simulated game deals)."""
+    return tuple(
+        make_seat(s.name, tuple(h), s.pile, s.banked, s.derailments, s.laura)
+        for s, h in zip(seats, hands, strict=True)
     )
 
 
@@ -294,7 +305,8 @@ def _take_from_hand(hand: tuple[str, ...], wanted: Sequence[str]) -> tuple[list[
     taken = []
     for code in wanted:
         try:
-            cards.parse(code)
+            if code not in left:  # a held card's code is a good one: only others are parsed
+                cards.parse(code)
         except cards.CardCodeError as error:
             raise RuleError("hand", str(error)) from None
         if "/" in code and code in left:  # a code naming its shape matches only itself
@@ -343,23 +355,48 @@ def laura_action(state: GameState) -> Action:
 
 
 class _Turn:
-    """The mutable scratch of one turn; `apply` turns it back into a frozen state."""
+    """The mutable scratch of one turn; `apply` turns it back into a frozen state. Slots:
+    a simulated turn reads and writes these a few dozen times."""
+
+    __slots__ = (
+        "banked",
+        "caboose",
+        "derailments",
+        "discard",
+        "draw",
+        "drawn_from_reshuffle",
+        "edition",
+        "emptied_draw",
+        "events",
+        "hand",
+        "layout",
+        "out",
+        "pile",
+        "railway",
+        "requested_drawn",
+        "reshuffled",
+        "seat",
+        "seat_index",
+        "state",
+        "taken",
+    )
 
     def __init__(self, state: GameState) -> None:
         self.state = state
         self.edition = state.edition
         self.seat_index = state.to_move
-        self.seat = seat = state.player
+        self.seat = seat = state.seats[state.to_move]
         self.hand = list(seat.hand)
-        # The hand and the draw pile change every turn and are lists; the rest are the
-        # state's own tuples, replaced when they change (most turns leave most alone).
+        # The hand changes every turn and is a list; the rest are the state's own tuples,
+        # replaced when they change (most turns leave most alone; the draw pile loses its
+        # top card, one slice, rather than being copied to a list and back).
         self.pile = seat.pile
         self.banked = seat.banked
         self.derailments = seat.derailments
         self.railway = state.railway
         self.layout = state.layout or (None,) * len(state.railway)
         self.caboose = state.caboose
-        self.draw = list(state.draw)
+        self.draw = state.draw
         self.discard = state.discard
         self.out = state.out
         self.taken: list[str] = []  # Rollecate/LOK'n'ROLL: onto the pile at the end of the turn
@@ -369,11 +406,21 @@ class _Turn:
         self.emptied_draw = False
         self.events: list[Event] = []
 
-    def event(self, what: str, cards_: tuple[str, ...] = (), number: int = 0, **detail) -> None:
-        self.events.append(Event(what, self.seat_index, cards_, number, detail))
+    def event(
+        self,
+        what: str,
+        cards_: tuple[str, ...] = (),
+        number: int = 0,
+        detail: dict[str, Any] | None = None,
+    ) -> None:
+        """One event of this turn; `detail` a dict of its own (no ** to pack: a turn makes
+        about six)."""
+        detail = {} if detail is None else detail
+        self.events.append(make_event(what, self.seat_index, cards_, number, detail))
 
     def draw_top(self) -> str:
-        code = self.draw.pop(0)
+        code = self.draw[0]
+        self.draw = self.draw[1:]
         if not self.draw:
             self.emptied_draw = True
         return code
@@ -385,14 +432,15 @@ class _Turn:
         room = len(self.railway) - 1 - start
         moved, broken, short = caboose_run(room, broken_offsets(self.railway, start), steps)
         self.caboose = start + moved
-        self.event(MOVED, number=self.caboose, **{"from": start, "to": self.caboose})
+        self.event(MOVED, (), self.caboose, {"from": start, "to": self.caboose})
         for step in broken:
             self.event(BROKEN_TRACK, (self.railway[start + step],), start + step)
         missing = short if may_derail else 0
         if missing:
             self.derailments += 1
             self.event(DERAILED, number=missing)
-        self.take_penalties(len(broken), "broken")
+        if broken:
+            self.take_penalties(len(broken), "broken")
         return missing
 
     def take_penalties(self, count: int, cause: str) -> None:
@@ -420,14 +468,14 @@ class _Turn:
 
     def took(self, code: str, source: str, cause: str) -> None:
         """A penalty card taken from `source` ("railway", "draw", "reshuffled")."""
-        self.event(TOOK, (code,), source=source, cause=cause)
+        self.event(TOOK, (code,), 0, {"source": source, "cause": cause})
         self.receive(code, cause)
 
     def from_reshuffle(self) -> str:
         """R-3: the discard pile becomes the draw pile. The players shuffle it at the table;
         the record's `drawn` says which cards came, else they come oldest first."""
         if not self.draw:
-            self.draw, self.discard = list(self.discard), ()
+            self.draw, self.discard = self.discard, ()
             self.reshuffled = True
             self.event(RESHUFFLED, number=len(self.draw))
         wanted = self.requested_drawn[len(self.drawn_from_reshuffle) :]
@@ -436,7 +484,8 @@ class _Turn:
             index = next((i for i, c in enumerate(self.draw) if cards.matches(wanted[0], c)), -1)
             if index < 0:
                 raise RuleError("R-3", f"{wanted[0]} was drawn but is not in the discard pile")
-        code = self.draw.pop(index)
+        code = self.draw[index]
+        self.draw = self.draw[:index] + self.draw[index + 1 :]
         self.drawn_from_reshuffle.append(code)
         return code
 
@@ -503,7 +552,8 @@ def apply(
         raise RuleError(
             "R-7", "an order was given but no penalty cards were taken", key="order_unneeded"
         )
-    _check_drawn_used(turn)
+    if turn.requested_drawn:
+        _check_drawn_used(turn)
     return _finish(state, turn)
 
 
@@ -604,18 +654,20 @@ def _play(turn: _Turn, action: Play, laid_by_rules: bool = False) -> None:
     if not action.cards:
         raise RuleError("hand", "a play needs at least one card", key="play_empty")
     played, turn.hand = _take_from_hand(tuple(turn.hand), action.cards)
-    if any(cards.is_chaos(code) for code in played):
-        raise RuleError(
-            "hand",
-            "chaos cards are discarded onto the pile, never played as track",
-            key="chaos_as_track",
-        )
-    if len({cards.value(code) for code in played}) > 1:
+    for code in played:
+        if cards.is_chaos(code):
+            raise RuleError(
+                "hand",
+                "chaos cards are discarded onto the pile, never played as track",
+                key="chaos_as_track",
+            )
+    new = cards.value(played[0])
+    if len(played) > 1 and any(cards.value(code) != new for code in played):
         raise RuleError(
             "hand", "the cards played together must all have the same value", key="mixed_values"
         )
-    if _differ_forbidden(edition, turn.railway[-1], played[0]):
-        new, front = cards.value(played[0]), cards.value(turn.railway[-1])
+    front = cards.value(turn.railway[-1])
+    if gap_forbids(edition.forbidden_difference, new, front):
         raise RuleError(
             "R-11",
             f"a {new} cannot join a {front}: "
@@ -625,13 +677,13 @@ def _play(turn: _Turn, action: Play, laid_by_rules: bool = False) -> None:
         )
     poses = _placement(turn, played, action.place, laid_by_rules)
     laura = turn.seat.laura
-    dice = dice_to_roll(turn.state, played)
-    _check_roll(edition, dice, action.roll)
+    _check_roll(edition, 0 if laura else edition.dice_for(played), action.roll)  # dice_to_roll
     turn.requested_drawn = tuple(action.drawn)
-    turn.railway += tuple(played)
+    laid = tuple(played)
+    turn.railway += laid
     turn.layout += tuple(poses)
-    turn.event(PLAYED, tuple(played))
-    steps = cards.value(played[0]) if laura else sum(action.roll)
+    turn.event(PLAYED, laid)
+    steps = new if laura else sum(action.roll)
     if not laura:
         turn.event(ROLLED, tuple(map(str, action.roll)), steps)
     missing = turn.move(steps, may_derail=True)
@@ -639,9 +691,9 @@ def _play(turn: _Turn, action: Play, laid_by_rules: bool = False) -> None:
         turn.take_penalties(1 if laura else missing, "derail")
 
 
-def _placement(turn: _Turn, played: list[str], place, laid_by_rules: bool) -> list:
+def _placement(turn: _Turn, played: list[str], place, laid_by_rules: bool) -> Sequence:
     if place is None:
-        return [None] * len(played)
+        return (None,) * len(played)
     if len(place) != len(played):
         raise RuleError(
             "placement",
@@ -650,7 +702,7 @@ def _placement(turn: _Turn, played: list[str], place, laid_by_rules: bool) -> li
             params={"positions": len(place), "cards": len(played)},
         )
     if laid_by_rules:
-        return list(place)
+        return place
     try:
         geometry.check_play(turn.edition, turn.railway, turn.layout, played, place)
     except geometry.PlacementError as error:
@@ -668,6 +720,8 @@ def _check_roll(edition: Edition, dice: int, roll: Sequence[int]) -> None:
             params={"dice": dice, "given": len(roll)},
         )
     for wheels in roll:
+        if type(wheels) is int and wheels in faces:
+            continue  # every die of every simulated turn: the fuller test below is for the rest
         if isinstance(wheels, bool) or not isinstance(wheels, int) or wheels not in faces:
             shown = list(faces)
             raise RuleError(
@@ -725,17 +779,19 @@ def _discard_taken(turn: _Turn, order: Sequence[str] | None) -> None:
 
 
 def _finish(state: GameState, turn: _Turn) -> tuple[GameState, tuple[Event, ...]]:
-    # Constructors, not dataclasses.replace: this runs every turn of every simulated game,
-    # and replace() costs several times more.
-    seat = Seat(
+    # The makers of state.py, not dataclasses.replace nor the classes themselves: this runs
+    # every turn of every simulated game. The turn's railway, layout, piles and draw pile
+    # are tuples already.
+    seat = make_seat(
         turn.seat.name,
         tuple(turn.hand),
-        tuple(turn.pile),
-        tuple(turn.banked),
+        turn.pile,
+        turn.banked,
         turn.derailments,
         turn.seat.laura,
     )
-    seats = (*state.seats[: turn.seat_index], seat, *state.seats[turn.seat_index + 1 :])
+    index = turn.seat_index
+    seats = (*state.seats[:index], seat, *state.seats[index + 1 :])
     variant = state.edition.variants.get(state.variant) if state.variant else None
     lost = (
         variant is not None
@@ -745,22 +801,22 @@ def _finish(state: GameState, turn: _Turn) -> tuple[GameState, tuple[Event, ...]
     if lost:
         turn.event(LOST, number=turn.derailments)
     over = lost or turn.emptied_draw  # R-14, even when R-3 refilled the draw pile
-    new = GameState(
-        edition=state.edition,
-        variant=state.variant,
-        railway=tuple(turn.railway),
-        caboose=turn.caboose,
-        seats=seats,
-        draw=tuple(turn.draw),
-        discard=tuple(turn.discard),
-        out=tuple(turn.out),
-        layout=tuple(turn.layout),
-        to_move=(state.to_move + 1) % len(seats),
-        turn=state.turn + 1,
-        over=over,
-        lost=lost,
+    new = make_state(
+        state.edition,
+        state.variant,
+        turn.railway,
+        turn.caboose,
+        seats,
+        turn.draw,
+        turn.discard,
+        turn.out,
+        turn.layout,
+        (state.to_move + 1) % len(seats),
+        state.turn + 1,
+        over,
+        lost,
     )
     if over:
         ranking = final_ranking(new)
-        turn.event(GAME_OVER, winners=ranking.winners, decided_by=ranking.decided_by)
+        turn.event(GAME_OVER, (), 0, {"winners": ranking.winners, "decided_by": ranking.decided_by})
     return new, tuple(turn.events)

@@ -106,9 +106,21 @@ def open_ends(
     return (f1,) if first_joined else (f0,)
 
 
-@lru_cache(maxsize=256)
 def _half(rotation: float, size: tuple[float, float]) -> Point:
-    """Half the width and height of the axis-aligned box around a card so turned."""
+    """Half the width and height of the axis-aligned box around a card so turned. Asked
+    for every card near every placement: a quarter turn, as every pose the engine makes
+    is, by arithmetic alone, without hashing floats for a cache."""
+    quarter = rotation % 180.0
+    if quarter == 0.0:
+        return size[0] / 2, size[1] / 2
+    if quarter == 90.0:
+        return size[1] / 2, size[0] / 2
+    return _turned_half(rotation, size)
+
+
+@lru_cache(maxsize=256)
+def _turned_half(rotation: float, size: tuple[float, float]) -> Point:
+    """`_half` of a card turned by other than a quarter turn (the camera's poses)."""
     w, h = size
     c, s = _turn(rotation)
     return abs(c) * w / 2 + abs(s) * h / 2, abs(s) * w / 2 + abs(c) * h / 2
@@ -142,21 +154,13 @@ def _overlap(a: Pose, b: Pose, size: tuple[float, float], margin: float) -> bool
     return True
 
 
-def _candidates(shape: str | None, end: Point, outward: Point, size: tuple[float, float]):
-    """Every pose (with its new open end) of a card of `shape` joining `end` from outside."""
-    found = []
-    for dx, dy, rotation, ox, oy in _relative_candidates(shape, outward, size):
-        pose = Pose(end[0] + dx, end[1] + dy, rotation)
-        found.append((pose, (end[0] + ox, end[1] + oy)))
-    return found
-
-
 @lru_cache(maxsize=64)
 def _relative_candidates(
     shape: str | None, outward: Point, size: tuple[float, float]
 ) -> tuple[tuple[float, float, float, float, float], ...]:
-    """The placements of `_candidates` relative to the open end: (centre dx, dy, rotation,
-    new end dx, dy). There are only a few dozen distinct inputs, so they are worked out once."""
+    """Every placement of a card of `shape` joining an open end facing `outward` from
+    outside, relative to that end: (centre dx, dy, rotation, its new open end dx, dy).
+    There are only a few dozen distinct inputs, so they are worked out once."""
     shapes = (cards.STRAIGHT, cards.CURVE) if shape is None else (shape,)
     found: list[tuple[float, float, float, float, float]] = []
     for kind in shapes:
@@ -221,11 +225,11 @@ def _nearby(
     if len(railway) != len(layout):
         raise ValueError(f"{len(railway)} railway cards but {len(layout)} poses")
     x, y = point
-    return [
-        (index, railway[index], pose, *_half(pose.rotation, size))
-        for index, pose in enumerate(layout)
-        if pose is not None and abs(pose.x - x) < reach and abs(pose.y - y) < reach
-    ]
+    near = []
+    for index, pose in enumerate(layout):  # a loop, and no abs(): once per card every turn
+        if pose is not None and -reach < pose.x - x < reach and -reach < pose.y - y < reach:
+            near.append((index, railway[index], pose, *_half(pose.rotation, size)))
+    return near
 
 
 @lru_cache(maxsize=64)
@@ -274,16 +278,24 @@ def legal_placements(
     if cards.is_chaos(code):
         return []
     size = edition.card_mm
-    # A new card's centre lies at most H/2 from the open end it joins.
-    reach = _reach(size, _EXACT_MM) + max(size) / 2
     shape = cards.shape(code)
     found: list[Pose] = []
     for end in open_ends(railway, layout, size):
-        near = _nearby(railway, layout, end, reach, size)
-        for pose, new_end in _candidates(shape, end, _outward(end, layout[-1]), size):
-            if _conflict(edition, near, pose, new_end, end, _EXACT_MM) is None:
+        near = _nearby(railway, layout, end, _placement_reach(size), size)
+        ex, ey = end
+        outward = _outward(end, layout[-1])
+        for dx, dy, rotation, ox, oy in _relative_candidates(shape, outward, size):
+            pose = Pose(ex + dx, ey + dy, rotation)
+            if _conflict(edition, near, pose, (ex + ox, ey + oy), end, _EXACT_MM) is None:
                 found.append(pose)
     return found
+
+
+@lru_cache(maxsize=16)
+def _placement_reach(size: tuple[float, float]) -> float:
+    """How far from an open end a card laid there could touch another: a new card's centre
+    lies at most H/2 from the end it joins."""
+    return _reach(size, _EXACT_MM) + max(size) / 2
 
 
 def extend(

@@ -76,12 +76,15 @@ def legal_plays(edition: Edition, front: str, hand: Sequence[str]) -> list[tuple
     them. The plays depend only on the cards held, not on their order in the hand, so
     they are worked out once per hand (bots ask on every turn)."""
     held = tuple(sorted(hand))
-    return list(_legal_plays(edition.forbidden_difference, cards.value(front), held))
+    return list(plays_of_held(edition.forbidden_difference, cards.value(front), held))
 
 
 @lru_cache(maxsize=1 << 14)
-def _legal_plays(gap: int | None, front: int, hand: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
-    """`legal_plays` onto a front of value `front`, with the edition's forbidden gap."""
+def plays_of_held(
+    gap: int | None, front: int, hand: tuple[str, ...]
+) -> tuple[tuple[str, ...], ...]:
+    """`legal_plays` onto a front of value `front`, with the edition's forbidden gap, from
+    a sorted `hand`: by what the plays depend on alone, so that callers can cache by it."""
     groups: dict[int, list[str]] = {}
     for code in hand:
         if not cards.is_chaos(code):

@@ -25,7 +25,8 @@ def caboose_run(room: int, broken: Sequence[int], steps: int) -> tuple[int, tupl
     each costing a card (R-4), and the steps it could not take, the cards a derailment
     costs (R-5); none when the move may not derail, as a pass)."""
     moved = min(steps, room)
-    return moved, tuple(step for step in broken if step <= moved), steps - moved
+    reached = tuple(step for step in broken if step <= moved) if broken else ()
+    return moved, reached, steps - moved
 
 
 def penalties_paid(owed: int, behind: int, beyond: int = 0) -> tuple[int, int]:

@@ -39,7 +39,8 @@ def _key(state: GameState, seat: Seat) -> tuple:
     held = counted(seat, True)
     key: tuple = (score(seat, True), len(held))
     if state.edition.tie_break_by_value:
-        key += tuple(sum(1 for c in held if cards.value(c) == v) for v in (4, 3, 2, 1))
+        values = [cards.value(code) for code in held]
+        key += (values.count(4), values.count(3), values.count(2), values.count(1))
     return key
 
 

@@ -112,6 +112,136 @@ class Event:
     detail: dict = field(default_factory=dict, compare=False)
 
 
+# The engine makes a next state, a seat and about six events on every turn of every
+# simulated game, and the simulator a play or two. A frozen dataclass's own __init__ sets
+# each field through object.__setattr__, which looks the field up by name every time; these
+# set each slot through its descriptor, about twice as fast. They take every field, in the
+# order of the class's fields.
+_new = object.__new__
+_SEAT_FIELDS = ("name", "hand", "pile", "banked", "derailments", "laura")
+_set_name, _set_hand, _set_pile, _set_banked, _set_derailments, _set_laura = (
+    Seat.__dict__[name].__set__ for name in _SEAT_FIELDS
+)
+_PLAY_FIELDS = ("cards", "roll", "order", "place", "drawn")
+_set_play_cards, _set_roll, _set_order, _set_place, _set_drawn = (
+    Play.__dict__[name].__set__ for name in _PLAY_FIELDS
+)
+_EVENT_FIELDS = ("what", "seat", "cards", "number", "detail")
+_set_what, _set_seat, _set_cards, _set_number, _set_detail = (
+    Event.__dict__[name].__set__ for name in _EVENT_FIELDS
+)
+_STATE_FIELDS = (
+    "edition",
+    "variant",
+    "railway",
+    "caboose",
+    "seats",
+    "draw",
+    "discard",
+    "out",
+    "layout",
+    "to_move",
+    "turn",
+    "over",
+    "lost",
+)
+(
+    _set_edition,
+    _set_variant,
+    _set_railway,
+    _set_caboose,
+    _set_seats,
+    _set_draw,
+    _set_discard,
+    _set_out,
+    _set_layout,
+    _set_to_move,
+    _set_turn,
+    _set_over,
+    _set_lost,
+) = (GameState.__dict__[name].__set__ for name in _STATE_FIELDS)
+
+
+def make_event(what: str, seat: int, cards: tuple[str, ...], number: int, detail: dict) -> Event:
+    """`Event(what, seat, cards, number, detail)`, made faster (see above)."""
+    made = _new(Event)
+    _set_what(made, what)
+    _set_seat(made, seat)
+    _set_cards(made, cards)
+    _set_number(made, number)
+    _set_detail(made, detail)
+    return made
+
+
+def make_seat(
+    name: str,
+    hand: tuple[str, ...],
+    pile: tuple[str, ...],
+    banked: tuple[str, ...],
+    derailments: int,
+    laura: bool,
+) -> Seat:
+    """`Seat(...)` with every field given by position, made faster (see above)."""
+    made = _new(Seat)
+    _set_name(made, name)
+    _set_hand(made, hand)
+    _set_pile(made, pile)
+    _set_banked(made, banked)
+    _set_derailments(made, derailments)
+    _set_laura(made, laura)
+    return made
+
+
+def make_play(
+    cards: tuple[str, ...],
+    roll: tuple[int, ...],
+    order: tuple[str, ...] | None,
+    place: tuple[Pose, ...] | None,
+    drawn: tuple[str, ...],
+) -> Play:
+    """`Play(...)` with every field given by position, made faster (see above)."""
+    made = _new(Play)
+    _set_play_cards(made, cards)
+    _set_roll(made, roll)
+    _set_order(made, order)
+    _set_place(made, place)
+    _set_drawn(made, drawn)
+    return made
+
+
+def make_state(
+    edition: Edition,
+    variant: str | None,
+    railway: tuple[str, ...],
+    caboose: int,
+    seats: tuple[Seat, ...],
+    draw: tuple[str, ...],
+    discard: tuple[str, ...],
+    out: tuple[str, ...],
+    layout: tuple[Pose | None, ...],
+    to_move: int,
+    turn: int,
+    over: bool,
+    lost: bool,
+) -> GameState:
+    """`GameState(...)` with every field given by position, made faster (see above)."""
+    made = _new(GameState)
+    _set_edition(made, edition)
+    _set_variant(made, variant)
+    _set_railway(made, railway)
+    _set_caboose(made, caboose)
+    _set_seats(made, seats)
+    _set_draw(made, draw)
+    _set_discard(made, discard)
+    _set_out(made, out)
+    _set_layout(made, layout)
+    _set_to_move(made, to_move)
+    _set_turn(made, turn)
+    _set_over(made, over)
+    _set_lost(made, lost)
+    return made
+
+
 # Event names, one concept one name: the log, the web page and the tests use these.
 DREW = "drew"
 PASSED = "passed"
