@@ -33,7 +33,7 @@ import cv2
 import numpy as np
 
 from companion.vision import dice_art
-from companion.vision.calibrate import Calibration
+from companion.vision.calibrate import FINE_PX_PER_MM, Calibration
 from companion.vision.dice_net import count_many
 
 WHEELS, PIPS = "wheels", "pips"
@@ -77,6 +77,14 @@ _FIT_SPREAD = (0.05, 4.0)
 # die to the learned count, the 37 real pip dice of our yellow at least 0.72)
 _OUR_YELLOW = ((22, 28), 170)
 _PIP_DIE, _OUR_PIP_DIE = 0.5, 0.6
+# Below FINE_PX_PER_MM (a 1280x720 webcam's 0.5-0.85 px/mm) our wheel die is 8-13 px wide:
+# its yellow blurs into the wood and its wheels look like pips to the learned count, which
+# then takes some of ours for pip dice (up to 0.73, at 1280x720 on the tuning seeds
+# 7000-7119, where at the default size none is over 0.14) and some real yellow pip dice for
+# wheel dice (down to 0.25). A yellow die that coarse whose chance of being a pip die lies
+# between these (_KIND_DOUBT) is read as whichever it is likelier to be but asked, not
+# taken (a wheel die showing two wheels had been read as a 2, surely: table 7069)
+_KIND_DOUBT = (0.25, 0.8)
 # A die whose pip layout fits loosely (best error _LOOSE_FIT or more: a real die; a drawn
 # one's is under 0.05 on the Caboose table, under 0.09 far off on the switching board) is read
 # by the learned count, whose chance of the face is what tells its misreads apart (the joint
@@ -94,6 +102,11 @@ _PIP_DIE, _OUR_PIP_DIE = 0.5, 0.6
 # the odd half's on 800 of seeds 8000 and 8400: under 0.2 rather than 0.1 read 5 wrong yet
 # surely, not 8), and the switching board's tuning seeds (0-119).
 _LOOSE_FIT, _LOOSE_SURE, _FAINT_SURE, _RULED_OUT = 0.1, 0.8, 0.87, 0.2
+# Below FINE_PX_PER_MM a pip die is 8-13 px wide and its pips a pixel or two: the learned
+# count spreads its answer over faces whose layouts share pips (a 4 counted 3 at 0.35, 6 at
+# 0.32) and the joint with a clean fit of the right face could come out sure of a face that
+# neither reader puts first (a white 4 read as a 6 at 0.68, at 1280x720, 0.64 px/mm). There
+# such a face is only as sure as the count's own chance of it (`_agreed`'s `coarse`).
 _ON_CARD_SURE = 0.9
 # A reader that asks for it (`read_dice(..., clean_fits=True)`: the switching game's white
 # number dice, drawn beside the board) takes a layout that fits cleanly (under _LOOSE_FIT)
@@ -352,10 +365,11 @@ def read_dice(
         if (doubted or look.reading.kind != PIPS) and not ours[i]
     ]
     dice_odds = dict(zip(asked, count_looks([tagged[i][0] for i in asked], taught), strict=True))
-    # the looks kept, each with whether it is read as a pip die and whether it is our wheel
-    # die on a card: the table's count is asked only about those (each die costs the net
-    # as much again; a wheel die off the cards or a blob turned down has no use for it)
-    kept: list[tuple[DieLook, bool, bool, bool, bool]] = []
+    # the looks kept, each with whether it is read as a pip die, whether it is our wheel
+    # die on a card and whether its kind is in doubt (`_KIND_DOUBT`): the table's count is
+    # asked only about the first two (each die costs the net as much again; a wheel die off
+    # the cards or a blob turned down has no use for it)
+    kept: list[tuple[DieLook, bool, bool, bool, bool, bool]] = []
     for i, (look, doubted, on_a_card) in enumerate(tagged):
         reading = look.reading
         pip_die = 1.0 - float(dice_odds[i][0]) if i in dice_odds else 1.0  # unasked: unused
@@ -372,20 +386,29 @@ def read_dice(
         pips = reading.kind == PIPS or pip_die >= (
             _PIP_DIE if look.other_yellow else math.inf if ours_on_a_card else _OUR_PIP_DIE
         )
-        kept.append((look, doubted, on_a_card, pips, ours_on_a_card))
-    counted = [j for j, (*_, pips, ours_on_a_card) in enumerate(kept) if pips or ours_on_a_card]
+        kind_doubted = (
+            reading.kind == WHEELS
+            and not ours_on_a_card
+            and _KIND_DOUBT[0] <= pip_die < _KIND_DOUBT[1]
+            and calibration.px_per_mm((reading.x, reading.y)) < FINE_PX_PER_MM
+        )
+        kept.append((look, doubted, on_a_card, pips, ours_on_a_card, kind_doubted))
+    counted = [j for j, (*_, pips, ours_on_a_card, _) in enumerate(kept) if pips or ours_on_a_card]
     odds_of = dict(
         zip(counted, count_looks([kept[j][0] for j in counted], taught, counts=True), strict=True)
     )
     readings: list[DieReading] = []
-    for j, (look, doubted, on_a_card, pips, ours_on_a_card) in enumerate(kept):
+    for j, (look, doubted, on_a_card, pips, ours_on_a_card, kind_doubted) in enumerate(kept):
         reading = look.reading
         if pips:
-            face, confidence = _agreed(look.pip_errors, odds_of[j], doubted, on_a_card)
+            coarse = calibration.px_per_mm((reading.x, reading.y)) < FINE_PX_PER_MM
+            face, confidence = _agreed(look.pip_errors, odds_of[j], doubted, on_a_card, coarse)
             if clean_fits and not doubted:
                 face, confidence = _clean_fit(look.pip_errors, odds_of[j], face, confidence)
             reading = DieReading(PIPS, face, reading.x, reading.y, confidence)
         elif ours_on_a_card and _counted_otherwise(reading.face, odds_of[j]):
+            reading = replace(reading, confidence=min(reading.confidence, 0.45))
+        if kind_doubted:
             reading = replace(reading, confidence=min(reading.confidence, 0.45))
         readings.append(reading)
     return readings
@@ -595,7 +618,11 @@ def _turn(degrees: float) -> np.ndarray:
 
 
 def _agreed(
-    errors: np.ndarray, chances: np.ndarray, faint: bool = False, on_a_card: bool = False
+    errors: np.ndarray,
+    chances: np.ndarray,
+    faint: bool = False,
+    on_a_card: bool = False,
+    coarse: bool = False,
 ) -> tuple[int, float]:
     """One pip count and its confidence from the pip fit's `errors` (1-6) and the learned
     count's `chances` (0-6, dice_net.count_many) on the die's rectangle in its crop: each
@@ -608,7 +635,8 @@ def _agreed(
     misread into the game. Where the layout fits loosely or the count would rather have
     another face, the count's own chance of the face bounds the confidence (`_LOOSE_SURE`):
     the joint is often sure of a real die's misread. A `faint` die's the more so, and a die
-    lying `on_a_card` (read as a faint one) the most."""
+    lying `on_a_card` (read as a faint one) the most. Below FINE_PX_PER_MM (`coarse`)
+    a face neither reader puts first is bounded by the count's chance of it."""
     finite = np.isfinite(errors)
     fit = np.zeros(6)
     if finite.any():
@@ -626,6 +654,8 @@ def _agreed(
         doubt = 1.0 - sure  # the count's doubt at 0.5
         confidence = min(confidence, max(1.0 - 0.5 * (1.0 - counted) / doubt, 0.0))
     elif counted < _RULED_OUT:
+        confidence = min(confidence, counted)
+    if coarse and face != int(np.argmin(errors)) + 1 and face != int(np.argmax(chances[1:])) + 1:
         confidence = min(confidence, counted)
     return face, confidence
 

@@ -74,6 +74,7 @@ def card_poses(
     found = _rectangles(dark, frame_mm, k)
     if density is not None and density < FINE_PX_PER_MM:
         found += _broken_frames(dark, frame_mm, k, found)
+        found += _frames_by_inside(dark, frame_mm, k, found)
     if washed is not None:
         found += _glared_frames(dark, washed, frame_mm, k, found)
     if outlines is not None:
@@ -216,10 +217,30 @@ def _explained(
     return added.sum() == 0 or (added & covered).sum() >= _GONE_HIDDEN * added.sum()
 
 
-def _rectangles(mask: np.ndarray, size_mm: tuple[float, float], k: float) -> list[Pose]:
+def _frames_by_inside(
+    dark: np.ndarray, size_mm: tuple[float, float], k: float, found: list[Pose]
+) -> list[Pose]:
+    """Frames of `size_mm` in the `dark` mask (at `k` px/mm) found by their inside, none of
+    them `found` already: a hole of the frame's inner size (less the frame line on each
+    side). A coarse camera (under FINE_PX_PER_MM) blurs a frame into the shadow along the
+    card's edge and the wood's grain beside it, so the frame's outer boundary runs round
+    them too and is no rectangle, while its inside stays one: on a 720p webcam's hard
+    tables (seeds 7000-7119, flat), 4 of 120 railways lost a card so (table 7000)."""
+    inside = (size_mm[0] - 2 * card_art.FRAME_MM, size_mm[1] - 2 * card_art.FRAME_MM)
+    return [
+        pose
+        for pose in _rectangles(dark, inside, k, holes=True)
+        if all(math.dist((pose.x, pose.y), (p.x, p.y)) > 20.0 for p in found)
+    ]
+
+
+def _rectangles(
+    mask: np.ndarray, size_mm: tuple[float, float], k: float, holes: bool = False
+) -> list[Pose]:
     """Outer boundaries in `mask` that are filled rectangles of `size_mm` (12 % leeway),
     also those lying in a hole of another component (the table's grain, darker than the
-    bright cards around it, can enclose a whole railway)."""
+    bright cards around it, can enclose a whole railway); with `holes`, the holes of that
+    shape instead."""
     contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     if hierarchy is None:
         return []
@@ -227,7 +248,7 @@ def _rectangles(mask: np.ndarray, size_mm: tuple[float, float], k: float) -> lis
     smallest = 0.8 * want_w * want_h * k * k
     poses: list[Pose] = []
     for contour, (_, _, _, parent) in zip(contours, hierarchy[0], strict=True):
-        if parent >= 0 or len(contour) < 4 or cv2.contourArea(contour) < smallest:
+        if (parent >= 0) != holes or len(contour) < 4 or cv2.contourArea(contour) < smallest:
             continue
         (cx, cy), (w, h), angle = cv2.minAreaRect(contour)
         w, h = w / k, h / k

@@ -239,13 +239,14 @@ def _our_cards(top: np.ndarray, config: ReaderConfig, eye: np.ndarray | None) ->
     found = [_read_card(top, pose, config, eye) for pose in closed]
     opened = [_read_card(top, pose, config, eye) for pose in open_]
     found += [r for r in opened if r.printed != UNSURE]
-    found += _along_rows(top, grey, found, config, eye)
-    # an open frame read unsure where no card was found after all: a card, asked
-    return found + [
-        r
-        for r in opened
-        if r.printed == UNSURE and all(math.dist(r.pose[:2], o.pose[:2]) >= 20.0 for o in found)
-    ]
+    more, ends = _along_rows(top, grey, found, config, eye)
+    found += more
+    # an open frame, or a frame at a row's end, read unsure where no card was found after
+    # all: a card, asked
+    for r in opened + ends:
+        if r.printed == UNSURE and all(math.dist(r.pose[:2], o.pose[:2]) >= 20.0 for o in found):
+            found.append(r)
+    return found
 
 
 def _as_frame(frame: object, problems: list[Problem]) -> np.ndarray | None:
@@ -336,16 +337,20 @@ def _along_rows(
     found: list[_Read],
     config: ReaderConfig,
     eye: np.ndarray | None,
-) -> list[_Read]:
+) -> tuple[list[_Read], list[_Read]]:
     """Cards the outlines missed, looked for where a row of cards puts them: a card's
     length on from each card read, either way along it, where no card was found. A dark
     table seen through the hair's gaps between cards can join a whole row's frames into
     one blob, but each frame's outer edges are still there for `_true_up` to find. Only
-    a card read surely counts: a row's end is never lengthened by a guess."""
+    a card read surely counts: a row's end is never lengthened by a guess. The frames
+    found at a row's end that show an engine's strip but read unsure come second, for
+    `_our_cards` to ask about: a 720p webcam's blurred engine there had been left out, and
+    its train taken for loose cards, unsaid (hard table 7041)."""
     pitch = art.CARD_MM[0] + sum(_GAP_MM) / 2
     left, top_edge, right, bottom = config.layout.play_area()
     seen = [r for r in found if r.printed != UNSURE]
     added: list[_Read] = []
+    unsure: list[_Read] = []
     while seen:
         read = seen.pop()
         for direction in (1.0, -1.0):
@@ -360,7 +365,9 @@ def _along_rows(
             if more is not None and more.printed != UNSURE:
                 added.append(more)
                 seen.append(more)
-    return added
+            elif more is not None and _engine_strip(_card_grid(top, pose)):
+                unsure.append(more)
+    return added, unsure
 
 
 _FRAME_OUTER = (art.CARD_MM[0] - 2 * art.MARGIN_MM, art.CARD_MM[1] - 2 * art.MARGIN_MM)
@@ -508,11 +515,28 @@ def _even_light(cells: np.ndarray) -> np.ndarray | None:
     return (cells / scale).astype(np.float32)
 
 
-def _read_cells(cells: np.ndarray, pose: Pose, config: ReaderConfig) -> _Read:
-    """Which card its measured grid (`_card_grid`) shows and which way round, or UNSURE."""
+def _black_white(cells: np.ndarray) -> tuple[np.ndarray, float, float]:
+    """A measured grid's cells in grey, and its black and white (its three darkest and
+    three brightest cells)."""
     grey = cells @ _GREY
     flat = np.sort(grey.ravel())
-    black, white = float(flat[:3].mean()), float(flat[-3:].mean())
+    return grey, float(flat[:3].mean()), float(flat[-3:].mean())
+
+
+def _engine_strip(cells: np.ndarray) -> bool:
+    """Whether a measured grid (`_card_grid`) shows an engine's strip either way round,
+    however unsure its cells: a card's black and white apart by `_LEAST_SPREAD`, which
+    bare wood and a gap between cards are not."""
+    grey, black, white = _black_white(cells)
+    if white - black < _LEAST_SPREAD:
+        return False
+    bits = (grey < (black + white) / 2).astype(int)
+    return bool((bits[:2] == _ENGINE).all() or (bits[::-1, ::-1][:2] == _ENGINE).all())
+
+
+def _read_cells(cells: np.ndarray, pose: Pose, config: ReaderConfig) -> _Read:
+    """Which card its measured grid (`_card_grid`) shows and which way round, or UNSURE."""
+    grey, black, white = _black_white(cells)
     spread = white - black
     unsure = _Read(UNSURE, pose)
     if spread < _LEAST_SPREAD:
