@@ -40,7 +40,7 @@ _STEPS = (
     ("colourless", "frame checks"),
     ("calibrate", "calibrate on the board's markers"),
     ("top_down", "small top-down image, the paper's light"),
-    ("_Light", "small top-down image, the paper's light"),
+    ("Light", "small top-down image, the paper's light"),
     ("glare_mask", "a lamp's reflection"),
     ("_panels", "panels: slots, colours, way round"),
     ("_lie", "panels: slots, colours, way round"),

@@ -47,6 +47,7 @@ from companion.table import Table
 from web.api import ApiError, Limiter, Streams, Views, api, declared, language
 from web.board_teach import BoardLessons, teach_board
 from web.camera import Pictures, Sights, camera
+from web.die_teach import DieLessons, teach_die
 from web.history import history
 from web.join import join
 from web.pips_teach import PipLessons, teach_pips
@@ -68,6 +69,7 @@ PIN_READS = {
     "setup.findings",
     "teach_board.picture",
     "teach_pips.picture",
+    "teach_die.picture",
 }
 # Answers that name cards of a hidden hand or carry a seat's secret (their refusals too),
 # and the camera's picture: kept by no cache.
@@ -81,6 +83,7 @@ PRIVATE = {
     "setup.findings",
     "teach_board.picture",
     "teach_pips.picture",
+    "teach_die.picture",
 }
 # A game's drawing of its advice on the advisor's page, in its page folder (a game with no
 # hidden hand has none): its style and its script (web/static/advisor.js says the contract).
@@ -215,6 +218,8 @@ def create_app(
     app.extensions["caboose.board_lessons"] = BoardLessons()
     app.register_blueprint(teach_pips)
     app.extensions["caboose.pip_lessons"] = PipLessons()
+    app.register_blueprint(teach_die)
+    app.extensions["caboose.die_lessons"] = DieLessons()
     app.register_blueprint(history)
     own = {rule.rule for rule in app.url_map.iter_rules()}
     app.wsgi_app = _OldCommandPaths(app.wsgi_app, own)  # type: ignore[method-assign]
@@ -295,6 +300,8 @@ def create_app(
                 # the games whose own board is taught on the setup page (static/teach.js)
                 board_games=" ".join(g.id for g in games.games().values() if g.teach_board),
                 pip_games=" ".join(g.id for g in games.games().values() if g.teach_pips),
+                # each game's colour die's faces, by their names (static/teach_die.js)
+                die_faces=json.dumps(_die_faces(lang)),
             )
         )
         if request.args.get("lang") == lang:  # a language the page speaks, asked for
@@ -350,6 +357,19 @@ def create_app(
         return _error_answer(exc)
 
     return app
+
+
+def _die_faces(lang: str) -> dict[str, list[list[str]]]:
+    """Each game whose box's colour die is taught on the setup page: its faces, each with
+    its name in the game's words in `lang`."""
+    faces: dict[str, list[list[str]]] = {}
+    for game in games.games().values():
+        if game.teach_board is not None and game.teach_board.die_faces:
+            words = game.words(lang)
+            faces[game.id] = [
+                [face, words.get(f"colour_{face}", face)] for face in game.teach_board.die_faces
+            ]
+    return faces
 
 
 def _refusal_said(key: str, params: Mapping[str, Any], message: str) -> str | None:

@@ -688,6 +688,33 @@ TEACH_BOARD: dict[str, dict[str, str]] = {
         "refusal_board_waiting": "The camera has not given a picture yet: look again in a moment.",
         "refusal_board_no_camera": "No camera watches this table, so there is no board to look at.",
         "refusal_board_no_game": "This game has no board of its own to teach.",
+        # the colour die's step (static/teach_die.js, web/die_teach.py), once the board is
+        # taught: the colours by their names in the game's words
+        "die_title": "Teach your colour die to the camera",
+        "die_help": "Once your board is saved, leave it where it lies and lay your colour "
+        "die alone beside it, a hand's breadth from its edge and away from its corners, with "
+        "each colour up in turn: look at each.",
+        "die_face": "With the {colour} up",
+        "die_look": "Look",
+        "die_looking": "Looking at the die…",
+        "die_learnt": "Learnt: the die with the {colour} up.",
+        "die_progress": "{done} of {total} colours learnt.",
+        "die_save": "Save the colour die",
+        "die_saved": "Your colour die is taught and saved with your board in {folder}: the "
+        "camera reads it by these colours from the companion's next start.",
+        "die_no_box": "Teach and save your board first: the die is looked at beside it.",
+        "die_not_taught": "The camera could not learn this colour ({problem}).",
+        "die_like_train": "the die with the {colour} up looks too like the {other} train to "
+        "the camera under this light",
+        "die_like_face": "the die with the {colour} up looks too like it with the {other} up "
+        "to the camera under this light",
+        "refusal_die_unfinished": "Show every colour first (still to show: {missing}).",
+        "refusal_die_face": "Choose one of the die's colours.",
+        "refusal_die_no_game": "This game has no colour die to teach.",
+        "refusal_die_no_folder": "The configuration names no catalogue folder to save the "
+        "die in: set table.catalogue in it, then start the companion again.",
+        "refusal_die_waiting": "The camera has not given a picture yet: look again in a moment.",
+        "refusal_die_no_camera": "No camera watches this table, so there is no die to look at.",
     },
     "es": {
         "board_title": "Enseña tu tablero a la cámara",
@@ -833,6 +860,33 @@ TEACH_BOARD: dict[str, dict[str, str]] = {
         "refusal_board_no_camera": "Ninguna cámara vigila esta mesa, así que no hay tablero que "
         "mirar.",
         "refusal_board_no_game": "Este juego no tiene un tablero propio que enseñar.",
+        "die_title": "Enseña tu dado de colores a la cámara",
+        "die_help": "Cuando hayas guardado tu tablero, déjalo donde está y pon tu dado de "
+        "colores solo a su lado, a un palmo del borde y lejos de las esquinas, con cada color "
+        "arriba por turno: míralo en cada uno.",
+        "die_face": "Con el {colour} arriba",
+        "die_look": "Mirar",
+        "die_looking": "Mirando el dado…",
+        "die_learnt": "Aprendido: el dado con el {colour} arriba.",
+        "die_progress": "{done} de {total} colores aprendidos.",
+        "die_save": "Guardar el dado de colores",
+        "die_saved": "Tu dado de colores está enseñado y guardado con tu tablero en {folder}: "
+        "la cámara lo lee por estos colores desde el próximo arranque del acompañante.",
+        "die_no_box": "Enseña y guarda primero tu tablero: el dado se mira a su lado.",
+        "die_not_taught": "La cámara no pudo aprender este color ({problem}).",
+        "die_like_train": "con esta luz, el dado con el {colour} arriba se parece demasiado "
+        "al tren {other} para la cámara",
+        "die_like_face": "con esta luz, el dado con el {colour} arriba se parece demasiado a "
+        "como se ve con el {other} arriba para la cámara",
+        "refusal_die_unfinished": "Muestra primero cada color (falta mostrar: {missing}).",
+        "refusal_die_face": "Elige uno de los colores del dado.",
+        "refusal_die_no_game": "Este juego no tiene dado de colores que enseñar.",
+        "refusal_die_no_folder": "La configuración no indica ninguna carpeta de catálogo "
+        "donde guardar el dado: pon table.catalogue en ella y vuelve a arrancar el "
+        "acompañante.",
+        "refusal_die_waiting": "La cámara aún no ha dado ninguna imagen: vuelve a mirar en "
+        "un momento.",
+        "refusal_die_no_camera": "Ninguna cámara vigila esta mesa, así que no hay dado que mirar.",
     },
 }
 

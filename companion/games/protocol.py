@@ -413,13 +413,25 @@ class BoardLesson(Protocol):
     whether the proposal was fitted to what is seen), None when the board is not seen;
     `save` checks the board file as the family corrected it, teaches the box with it from
     the same frame and writes the box's folder (BoardProblem says what is wrong; OSError
-    when the folder cannot be written)."""
+    when the folder cannot be written). A box with a die of its own to teach (web/
+    die_teach.py) names its faces in `die_faces` (the game's colours; () when none):
+    `learn_die` reads one face, lying alone beside the board taught into `folder`, told
+    apart from the faces `learnt` before (what it learnt, and the die's picture, BGR);
+    `save_dice` adds the faces learnt to the box in `folder` (BoardProblem; OSError)."""
+
+    die_faces: tuple[str, ...]
 
     def look(
         self, frame: Any, size: tuple[float, float], layout: Any
     ) -> tuple[Any, dict[str, Any], bool] | None: ...
 
     def save(self, frame: Any, doc: Any, layout: Any, folder: Path) -> None: ...
+
+    def learn_die(
+        self, frame: Any, face: str, learnt: Mapping[str, Any], layout: Any, folder: Path
+    ) -> tuple[Any, Any]: ...
+
+    def save_dice(self, learnt: Mapping[str, Any], folder: Path) -> None: ...
 
 
 class PipLesson(Protocol):

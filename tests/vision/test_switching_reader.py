@@ -219,8 +219,8 @@ def test_a_train_in_a_lamp_s_halo_clear_of_its_clipped_white_is_still_read() -> 
 def _space_pixels(seen, space: str, layout) -> np.ndarray:
     """The frame pixels of a space's cut-out, as the reader cuts it."""
     board = _board()
-    corners = reader._corners(board.centre(space, layout), board.heading(space, layout),
-                              reader._PATCH_MM)  # fmt: skip
+    corners = reader.rectangle_corners(board.centre(space, layout), board.heading(space, layout),
+                              reader.PATCH_MM)  # fmt: skip
     return seen.calibration.to_pixels(corners)
 
 

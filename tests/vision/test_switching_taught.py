@@ -312,7 +312,7 @@ def test_a_buff_board_s_tint_is_measured_clear_of_a_lamp_s_reflection(seed, numb
 def _die_hues() -> dict[str, int]:
     """The stand-in's colour die's own shades taught face by face (`standin.die_lesson`)."""
     return {colour: taught.teach_die(render(standin.die_lesson(colour).scene, 901,
-                                            Camera.easy()), _box(), TABLE, colour)
+                                            Camera.easy()), _box(), TABLE, colour)[0]
             for colour in standin.PANEL_COLOURS}  # fmt: skip
 
 
@@ -358,3 +358,14 @@ def test_a_colour_die_not_beside_the_board_is_not_taught():
     lesson = standin.teaching_table(0)  # the board alone: no die
     with pytest.raises(taught.TeachError, match="colour die is not seen alone"):
         taught.teach_die(render(lesson.scene, 901, Camera.easy()), _box(), TABLE, "purple")
+
+
+def test_a_colour_die_face_taught_comes_with_the_die_as_the_camera_saw_it():
+    # for the family to check on the setup page: the die in the middle of its picture
+    frame = render(standin.die_lesson("cyan").scene, 901, Camera.easy())
+    hue, picture = taught.teach_die(frame, _box(), TABLE, "cyan")
+    hsv = cv2.cvtColor(picture, cv2.COLOR_BGR2HSV)
+    rows, columns = picture.shape[:2]
+    middle = hsv[rows * 2 // 5 : rows * 3 // 5, columns * 2 // 5 : columns * 3 // 5]
+    assert middle[..., 1].mean() > 100  # colourful, not the wood round it
+    assert abs(int(np.median(middle[..., 0])) - hue) < 12

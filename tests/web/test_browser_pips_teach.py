@@ -7,7 +7,7 @@ step. Screenshots at phone size in English and Spanish."""
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -15,8 +15,10 @@ import pytest
 from werkzeug.serving import make_server
 
 from companion.games.caboose.vision.observation import VisionConfig
+from companion.games.protocol import Sight
 from companion.store import Store
 from companion.table import Table
+from companion.vision.table import TableLayout
 from tests.web import test_browser as shared
 from tests.web.test_browser import browser  # noqa: F401 - the module's Chromium
 from tests.web.test_pips_teach import Lens, die_showing
@@ -29,10 +31,12 @@ pytestmark = pytest.mark.browser
 
 
 @contextmanager
-def serving(tmp_path: Path, lens: Lens) -> Iterator[str]:
-    """The page of a table whose camera shows what `lens` holds."""
-    tools = SetupTools(check=lambda frame, game: None, presses=Presses(()),
-                       box=BoxFolder(tmp_path / "box", VisionConfig().layout))  # fmt: skip
+def serving(tmp_path: Path, lens: Callable[[], Sight], layout: TableLayout | None = None
+            ) -> Iterator[str]:  # fmt: skip
+    """The page of a table whose camera shows what `lens` holds, its markers laid out as
+    `layout` says (the Caboose table's by default)."""
+    box = BoxFolder(tmp_path / "box", layout or VisionConfig().layout)
+    tools = SetupTools(check=lambda frame, game: None, presses=Presses(()), box=box)
     table = Table(Store(tmp_path / "table.sqlite3"))
     app = create_app(table, shared.PIN, Settings(heartbeat=1.0), lens, tools)
     server = make_server("127.0.0.1", 0, app, threaded=True)

@@ -161,6 +161,8 @@ SHELL_POSTS = {
     "setup/board/save",
     "setup/pips",
     "setup/pips/save",
+    "setup/die",
+    "setup/die/save",
     "players/<number>/rename",
     "players/<number>/merge",
 }
@@ -203,6 +205,8 @@ ROUTES = [
     Route(None, "setup/board/save", {"board": {}}, {"board": takes("object")}),
     Route(None, "setup/pips", {"pips": 1}, {"pips": takes("int", wrong=(0, 7, -1))}),
     Route(None, "setup/pips/save", {}, {}),
+    Route(None, "setup/die", {"face": "purple"}, {"face": takes("text")}),
+    Route(None, "setup/die/save", {}, {}),
     Route("caboose", "pass", {"seat": 0, "order": ["1"]}, {"seat": SEAT, "order": ORDER}),
     Route(
         "caboose",

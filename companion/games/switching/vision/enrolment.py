@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import argparse
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -228,7 +228,7 @@ class BoxLesson:
         before and the trains' colours; TeachError when not."""
         if self._box is None:
             raise TeachError("board_teach_first", "teach the box before its colour die")
-        hue = teach_die(frame, self._box, self.layout, colour)
+        hue, _ = teach_die(frame, self._box, self.layout, colour)
         with_dice(self._box, {**self._dice, colour: hue})  # refused when too alike
         self._dice[colour] = hue
         return hue
@@ -288,6 +288,33 @@ class PageLesson:
         picture = cut_out(frame, size, layout)
         return None if picture is None else (picture, proposed(size).document(), False)
 
+    die_faces = tuple(art.PANEL_COLOURS)
+
+    def learn_die(
+        self, frame: Any, face: str, learnt: Mapping[str, Any], layout: TableLayout, folder: Path
+    ) -> tuple[int, np.ndarray]:
+        """The colour die's `face` read beside the box taught into `folder` (as `enroll
+        --colour-die` reads it): its hue, told apart from the trains' and the faces
+        `learnt` before, and its picture."""
+        box = _taught(folder)
+        try:
+            hue, picture = teach_die(frame, box, layout, face)
+            with_dice(box, {**learnt, face: hue})  # refused when too alike
+        except TeachError as error:
+            raise BoardProblem(str(error), "die_not_taught", error.marks,
+                               _die_why(error, face)) from None  # fmt: skip
+        return hue, picture
+
+    def save_dice(self, learnt: Mapping[str, Any], folder: Path) -> None:
+        """The faces `learnt` (colour: hue) added to the box taught into `folder`."""
+        box = _taught(folder)
+        try:
+            box = with_dice(box, {colour: int(hue) for colour, hue in learnt.items()})
+        except TeachError as error:
+            raise BoardProblem(str(error), "die_not_taught", error.marks,
+                               _die_why(error, "")) from None  # fmt: skip
+        box.save(folder)
+
     def save(self, frame: Any, doc: Any, layout: TableLayout, folder: Path) -> None:
         board = checked(doc)
         try:
@@ -297,6 +324,29 @@ class PageLesson:
             raise BoardProblem(str(error), "board_not_taught", error.marks, why) from None
         box.save(folder)
         cv2.imwrite(str(preview_path(folder, GAME_ID)), overlay(box))
+
+
+def _taught(folder: Path) -> TaughtBox:
+    """The box taught into `folder`; BoardProblem ("die_no_box") when none is: the die is
+    read beside the board, as the box taught it."""
+    try:
+        return TaughtBox.load(folder)
+    except ValueError as error:
+        raise BoardProblem(str(error), "die_no_box") from None
+
+
+def _die_why(error: TeachError, face: str) -> tuple[str, dict[str, str]]:
+    """What a TeachError of the colour die says, as the page's words: a face too like a
+    train or another face (`with_dice` names the die's faces "<colour> die") by the
+    colours alone, the rest as the error's own key."""
+    if error.key != "board_teach_alike":
+        return error.key, dict(error.params)
+    a, b = error.params["a"], error.params["b"]
+    faces = [name.removesuffix(" die") for name in (a, b) if name.endswith(" die")]
+    if len(faces) == 2:
+        return "die_like_face", {"colour": faces[1], "other": faces[0]}
+    train = a if b.endswith(" die") else b
+    return "die_like_train", {"colour": faces[0] if faces else face, "other": train}
 
 
 def _millimetres(text: str) -> tuple[float, float]:

@@ -79,15 +79,15 @@ from companion.vision.frame_checks import (
 APRON_MM = 110.0  # read round the board: where the dice are thrown, beside it
 _DICE_BAND_MM = (4.0, 105.0)  # from the board's edge, where a die is looked for
 _DICE_CORNER_MM = 60.0  # and not nearer a board corner along its edge (the table markers)
-_HALF_PX_PER_MM = 0.5  # the small top-down image: light, and the dice finder's scale
-_SLOT_PX_PER_MM = 1.0  # a slot's cut-out
-_SPACE_PX_PER_MM = 2.0  # a space's cut-out, finer than the camera sees a train
-_PATCH_MM = (30.0, 14.0)  # a space's cut-out along its track and across it
-_TRAIN_SHARE = 0.2  # of the cut-out in one train colour, at least: a train (a whole one
+HALF_PX_PER_MM = 0.5  # the small top-down image: light, and the dice finder's scale
+SLOT_PX_PER_MM = 1.0  # a slot's cut-out
+SPACE_PX_PER_MM = 2.0  # a space's cut-out, finer than the camera sees a train
+PATCH_MM = (30.0, 14.0)  # a space's cut-out along its track and across it
+TRAIN_SHARE = 0.2  # of the cut-out in one train colour, at least: a train (a whole one
 # shows 0.39-0.6 through the hard camera, an empty space under 0.01)
 _OTHER_TRAIN_SHARE = 0.1  # another train colour over this share: two trains? unsure
 _EMPTY_SHARE = 0.8  # of the space's middle white, at least: an empty space
-_ROOF_PX = round(0.3 * 85.0 * _SPACE_PX_PER_MM**2)  # a roof's dark pixels, at least: a
+_ROOF_PX = round(0.3 * 85.0 * SPACE_PX_PER_MM**2)  # a roof's dark pixels, at least: a
 # third of its 85 mm2
 _ROOF_OFF_MM = 4.0  # a roof's middle this far behind or ahead of the body's, at least
 _ROOF_HALF_WIDTH_MM = 5.0  # across the train, where its roof is looked for
@@ -290,13 +290,13 @@ def _read(
     problems: list[Said],
     pieces: Pieces,
 ) -> SeenBoard:
-    half = top_down(frame, calibration, reading_layout(board), _HALF_PX_PER_MM)
+    half = top_down(frame, calibration, reading_layout(board), HALF_PX_PER_MM)
     glare = glare_mask(frame)
     glare_half = None  # the reflection in the small image: a taught paper's tint needs it
     if glare is not None and pieces.paper is not None:
-        glare_half = top_down(glare, calibration, reading_layout(board), _HALF_PX_PER_MM,
+        glare_half = top_down(glare, calibration, reading_layout(board), HALF_PX_PER_MM,
                               cv2.INTER_NEAREST)  # fmt: skip
-    light = _Light(half, board, pieces, glare_half)
+    light = Light(half, board, pieces, glare_half)
     if glare is not None:
         problems.append(problem(GLARE_KEY))
     panels = _panels(frame, board, calibration, light, glare)
@@ -347,7 +347,7 @@ class Pieces:
     """How a box's pieces look to the camera. `classes`: a pixel's hue (0-179) to its
     piece colour (`hue_classes`: trains in `art.TRAIN_COLOURS`' order, then panels in the
     colour die's); `panels`: each panel's picture as taught (upright, its slot cut out at
-    `_SLOT_PX_PER_MM`, white-balanced BGR in shares of the paper's brightness: `look_up`),
+    `SLOT_PX_PER_MM`, white-balanced BGR in shares of the paper's brightness: `look_up`),
     which says which way round a panel lies; None: our panels' two black squares do.
     `printed_dark`: for each space, where the board's own print is dark round it
     (`printed_dark`): no train's roof is looked for there; None: nothing is (ours).
@@ -410,7 +410,7 @@ def _brightest(image: np.ndarray, among: np.ndarray | None = None) -> np.ndarray
     return np.array(cv2.mean(image, mask=bright.astype(np.uint8))[:3]) + 1.0
 
 
-class _Light:
+class Light:
     """The paper's colour over the whole board (the lamp's cast, undone by `balance`) and
     its brightness round each place (the light's fall-off and shadows, `at`), from the
     small top-down image: the board's brightest tenth, and a map of the brightest within
@@ -420,7 +420,7 @@ class _Light:
         self, half: np.ndarray, board: Board, pieces: Pieces = OURS, glare: np.ndarray | None = None
     ) -> None:
         self.pieces = pieces
-        k = _HALF_PX_PER_MM
+        k = HALF_PX_PER_MM
         a = round(APRON_MM * k)
         width, height = (round(side * k) for side in board.size)
         board_area = (slice(a, a + height), slice(a, a + width))
@@ -463,7 +463,7 @@ class _Light:
 
     def at(self, x: float, y: float) -> float:
         """The paper's brightness at board point (x, y) mm, white-balanced."""
-        k = _HALF_PX_PER_MM
+        k = HALF_PX_PER_MM
         h, w = self.level.shape
         i = min(max(round((y + APRON_MM) * k), 0), h - 1)
         j = min(max(round((x + APRON_MM) * k), 0), w - 1)
@@ -488,7 +488,7 @@ class _Light:
 # --- cutting out ------------------------------------------------------------------------
 
 
-def _corners(
+def rectangle_corners(
     centre: tuple[float, float], heading: tuple[float, float], size_mm: tuple[float, float]
 ) -> np.ndarray:
     """The four corners (reading frame mm) of the board rectangle `size_mm` (along
@@ -505,12 +505,12 @@ def _corners(
     ]) + APRON_MM  # fmt: skip
 
 
-def _cut_many(
+def cut_many(
     frame: np.ndarray, pixels: np.ndarray, size_mm: tuple[float, float], scale: float
 ) -> np.ndarray:
     """Rectangles of one size cut straight from the frame at `scale` px/mm (row 0 each
     one's front, column 0 its left), given their four corners' frame `pixels` (N, 4, 2;
-    `_corners`), stacked top to bottom: one remap for all of them, each through its own
+    `rectangle_corners`), stacked top to bottom: one remap for all of them, each through its own
     perspective (over a slot's 160 mm a tilted camera's view is no affine one: its
     fourth corner would be millimetres off)."""
     length, width = size_mm
@@ -533,7 +533,7 @@ def _panels(
     frame: np.ndarray,
     board: Board,
     calibration: Calibration,
-    light: _Light,
+    light: Light,
     glare: np.ndarray | None,
 ) -> dict[str, SeenPanel]:
     """Each panel's slot and way round (step 3 of the module's docstring), from what
@@ -544,14 +544,14 @@ def _panels(
     slots = list(board.slots.values())
     size = (slots[0].height, slots[0].width)  # every slot is one size
     centres = [(slot.x + slot.width / 2, slot.y + slot.height / 2) for slot in slots]
-    corners = np.concatenate([_corners(c, (0.0, -1.0), size) for c in centres])
+    corners = np.concatenate([rectangle_corners(c, (0.0, -1.0), size) for c in centres])
     pixels = calibration.to_pixels(corners).reshape(-1, 4, 2)
-    cuts = _cut_many(frame, pixels, size, _SLOT_PX_PER_MM)
+    cuts = cut_many(frame, pixels, size, SLOT_PX_PER_MM)
     looks = light.look(cuts)
-    rows = round(size[0] * _SLOT_PX_PER_MM)
+    rows = round(size[0] * SLOT_PX_PER_MM)
     hidden = None
     if glare is not None and any(glared(glare, p) for p in pixels):
-        hidden = _cut_many(glare, pixels, size, _SLOT_PX_PER_MM) > 0
+        hidden = cut_many(glare, pixels, size, SLOT_PX_PER_MM) > 0
     for index, (slot, centre) in enumerate(zip(slots, centres, strict=True)):
         cut = slice(index * rows, (index + 1) * rows)
         classes, value, _ = (a[cut] for a in looks)
@@ -589,7 +589,7 @@ def _way_round(dark: np.ndarray, plain: np.ndarray) -> bool | None:
     pixel) lies turned: its two black squares at the top (upright) or at the bottom
     (turned). A square hidden (neither black nor the panel's colour) may be either, but
     the others must agree; None when unsure."""
-    k = _SLOT_PX_PER_MM
+    k = SLOT_PX_PER_MM
     inset, side = art.MARK_MM
     h, w = dark.shape
     near, size = round((inset + art.PANEL_INSET_MM + 2.0) * k), round((side - 4.0) * k)
@@ -625,7 +625,7 @@ _TAUGHT_SHIFT_PX = 3  # the panel seen this far off its taught place in the cut-
 
 
 def _way_round_taught(seen: np.ndarray, taught: PanelWays, shown: np.ndarray) -> bool | None:
-    """Whether the panel in a slot's cut-out (`seen`, as `_Light.look_up` gives it) lies
+    """Whether the panel in a slot's cut-out (`seen`, as `Light.look_up` gives it) lies
     turned, by which of its taught picture and that picture turned round (`taught`) it
     matches better where the two differ (the only pixels that can tell: the box's emblem,
     a piece that is not its own turn), among the `shown` pixels; None when too few are
@@ -666,8 +666,8 @@ def _lie(board: Board, panels: Mapping[str, SeenPanel]) -> Layout | None:
 
 # --- trains -----------------------------------------------------------------------------
 
-_S = _SPACE_PX_PER_MM
-_ROWS, _COLUMNS = round(_PATCH_MM[0] * _S), round(_PATCH_MM[1] * _S)
+_S = SPACE_PX_PER_MM
+_ROWS, _COLUMNS = round(PATCH_MM[0] * _S), round(PATCH_MM[1] * _S)
 
 
 def _rows(front_mm: float, back_mm: float) -> slice:
@@ -688,7 +688,7 @@ def _trains(
     frame: np.ndarray,
     board: Board,
     calibration: Calibration,
-    light: _Light,
+    light: Light,
     panels: Mapping[str, SeenPanel],
     glare: np.ndarray | None,
 ) -> tuple[tuple[SeenTrain, ...], tuple[str, ...]]:
@@ -702,11 +702,11 @@ def _trains(
     placed = [s.id for s in board.spaces.values() if s.panel is None or panels[s.panel].sure]
     unseen = [s for s in board.spaces if s not in placed]
     centres = [board.centre(space, lie) for space in placed]
-    corners = [_corners(c, board.heading(s, lie), _PATCH_MM)
+    corners = [rectangle_corners(c, board.heading(s, lie), PATCH_MM)
                for s, c in zip(placed, centres, strict=True)]  # fmt: skip
     pixels = calibration.to_pixels(np.concatenate(corners)).reshape(-1, 4, 2)
     levels = [light.at(*c) for c in centres]
-    cuts = _cut_many(frame, pixels, _PATCH_MM, _SPACE_PX_PER_MM)
+    cuts = cut_many(frame, pixels, PATCH_MM, SPACE_PX_PER_MM)
     classes, value, saturation = (a.reshape(len(placed), _ROWS, _COLUMNS) for a in light.look(cuts))
     level = np.array(levels, np.float32)[:, None, None]
     area = _ROWS * _COLUMNS
@@ -785,18 +785,18 @@ def printed_dark(board: Board, picture: np.ndarray, px_per_mm: float) -> dict[st
     saturation = cv2.cvtColor(picture, cv2.COLOR_BGR2HSV)[..., 1]
     spaces = list(board.spaces)
     corners = np.concatenate([
-        _corners(board.centre(s, board.home), board.heading(s, board.home), _PATCH_MM)
+        rectangle_corners(board.centre(s, board.home), board.heading(s, board.home), PATCH_MM)
         for s in spaces
     ]) - APRON_MM  # fmt: skip
     pixels = (corners * px_per_mm).reshape(-1, 4, 2)
-    dark = _cut_many(value, pixels, _PATCH_MM, _SPACE_PX_PER_MM) < _DARK * paper
-    colourful = _cut_many(saturation, pixels, _PATCH_MM, _SPACE_PX_PER_MM) >= _COLOURFUL * 255
+    dark = cut_many(value, pixels, PATCH_MM, SPACE_PX_PER_MM) < _DARK * paper
+    colourful = cut_many(saturation, pixels, PATCH_MM, SPACE_PX_PER_MM) >= _COLOURFUL * 255
     widen = np.ones((2 * _PRINT_REACH_PX + 1,) * 2, np.uint8)
     found = {}
     for i, space in enumerate(spaces):
         rows = slice(i * _ROWS, (i + 1) * _ROWS)
         print_dark = dark[rows]
-        if colourful[rows].mean() >= _TRAIN_SHARE / 2:
+        if colourful[rows].mean() >= TRAIN_SHARE / 2:
             print_dark = print_dark & ~_outline_of(colourful[rows])
         found[space] = cv2.dilate(print_dark.astype(np.uint8), widen) > 0
     return found
@@ -853,7 +853,7 @@ _SHAPE_LIGHT = 0.5  # a train's body: its colour at least this share of the pape
 
 
 def train_body(classes: np.ndarray, value: np.ndarray, level: float, colour: int) -> np.ndarray:
-    """Where a space's cut-out (`_Light.look`'s `classes` and `value`, the paper's
+    """Where a space's cut-out (`Light.look`'s `classes` and `value`, the paper's
     brightness there `level`) shows a train's body in train colour `colour` (its index):
     that colour, and not dark. What its shape is told by (`_facing_by_shape`)."""
     return (classes == colour) & (value >= _SHAPE_LIGHT * level)
@@ -933,21 +933,21 @@ def _train_in(space: str, shares: np.ndarray, facing: Callable[[], int | None]) 
     box's also by its shape, `_facing_by_shape`), or None: most of it in one train colour
     and its facing read. A train whose colour or facing is hidden is unsure."""
     best = int(np.argmax(shares))
-    if shares[best] < 0.5 * _TRAIN_SHARE:
+    if shares[best] < 0.5 * TRAIN_SHARE:
         return None
     way = facing()
-    if shares[best] < _TRAIN_SHARE or np.delete(shares, best).max() >= _OTHER_TRAIN_SHARE:
+    if shares[best] < TRAIN_SHARE or np.delete(shares, best).max() >= _OTHER_TRAIN_SHARE:
         return SeenTrain(space, None, way, False)
     return SeenTrain(space, _TRAIN_NAMES[best], way, way is not None)
 
 
 # --- dice -------------------------------------------------------------------------------
 
-_DIE_COLOURFUL = 0.5  # a colour die's saturation, at least (an orange one: `_ORANGE_DIE`)
+_DIE_COLOURFUL = 0.5  # a colour die's saturation, at least (an orange one: `ORANGE_DIE`)
 _DIE_WHITE = (0.6, 0.25)  # a number die's middle: this share of the paper's brightness, and
 # saturation under this (wood, skin and shadow fail one or the other)
 _DARKEST_PAPER = 0.4  # the paper in the deepest shadow, in shares of the board's brightest
-_ORANGE_DIE = 0.7  # an orange die's saturation, at least: wood's is 0.5-0.65 (the one piece
+ORANGE_DIE = 0.7  # an orange die's saturation, at least: wood's is 0.5-0.65 (the one piece
 # colour wood's hue is near)
 _DIE_SURE = 0.9  # the shared pip reader's confidence in a face, at least (a drawn die it
 # reads at 1.0; a far one it misread in the hard camera at 0.52)
@@ -961,7 +961,7 @@ def _dice(
     frame: np.ndarray,
     board: Board,
     calibration: Calibration,
-    light: _Light,
+    light: Light,
     glare: np.ndarray | None,
 ) -> SeenDice:
     """The three dice beside the board (step 5); a blob under `glare` is no die read (a
@@ -972,9 +972,9 @@ def _dice(
     die = light.die  # a train's colour there is a depot's train: no die
     colourful = (saturation >= _DIE_COLOURFUL * 255) & (die != _NONE)
     # wood is a dull orange: an orange die is told from it by being far more colourful
-    colourful &= (die != _PANEL_NAMES.index("orange")) | (saturation >= _ORANGE_DIE * 255)
+    colourful &= (die != _PANEL_NAMES.index("orange")) | (saturation >= ORANGE_DIE * 255)
     white_spots, colours = [], []
-    for x, y, blob in _die_spots((white | colourful) & (band > 0)):
+    for x, y, blob in die_spots((white | colourful) & (band > 0)):
         if glared(glare, _die_outline(calibration, x, y)):
             continue
         kinds = np.bincount(np.where(white[blob], 0, die[blob].astype(int) + 1),
@@ -999,7 +999,7 @@ def dice_band(board: Board, shape: tuple[int, ...]) -> np.ndarray:
     """Where a die is looked for in the small image (of `shape`): the bands of the apron
     beside the board's sides (`_DICE_BAND_MM` from its edge), clear of its corners
     (`_DICE_CORNER_MM`), 1 there."""
-    k = _HALF_PX_PER_MM
+    k = HALF_PX_PER_MM
     width, height = board.size
     a, (near, far), c = APRON_MM, _DICE_BAND_MM, _DICE_CORNER_MM
     band = np.zeros(shape[:2], np.uint8)
@@ -1019,11 +1019,11 @@ def _die_outline(calibration: Calibration, x: float, y: float) -> np.ndarray:
     return calibration.to_pixels(corners + (x, y))
 
 
-def _die_spots(mask: np.ndarray) -> list[tuple[float, float, tuple[np.ndarray, np.ndarray]]]:
+def die_spots(mask: np.ndarray) -> list[tuple[float, float, tuple[np.ndarray, np.ndarray]]]:
     """The die-sized blobs of a mask of the small top-down image: each one's centre
     (reading frame mm) and its pixels (an index); two dice lying against each other make
     a blob twice as long as wide, split in its halves."""
-    k = _HALF_PX_PER_MM
+    k = HALF_PX_PER_MM
     count, labels, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8))
     die = DIE_MM * DIE_MM
     spots = []

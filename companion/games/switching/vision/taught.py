@@ -652,6 +652,31 @@ def lying_square(
     return table, pose, top_down(frame, flat, whole, PICTURE_PX_PER_MM)
 
 
+def _usable(frame_bgr: object) -> np.ndarray:
+    """The camera's frame as BGR; TeachError saying what is wrong with it when it is none."""
+    frame, bad = as_bgr(frame_bgr)
+    if frame is None:
+        seen = bad[0] if bad else "none"
+        raise TeachError("board_teach_picture", f"no usable picture from the camera ({seen})")
+    return frame
+
+
+def _board_seen(
+    frame: np.ndarray,
+    table: Calibration,
+    board: Board,
+    pose: Pose,
+    pieces: reader.Pieces = reader.OURS,
+) -> tuple[Calibration, np.ndarray, reader.Light]:
+    """The board found lying at `pose` in `frame` as the reader sees it: its calibration
+    (`board_calibration`: frame pixels to the board's reading mm), its small top-down
+    image and the paper's light over it, with the colours of `pieces`: what teaching the
+    box and teaching its colour die both start from."""
+    reading = board_calibration(table, board, pose)
+    half = top_down(frame, reading, reader.reading_layout(board), reader.HALF_PX_PER_MM)
+    return reading, half, reader.Light(half, board, pieces)
+
+
 def teach(
     frame_bgr: object,
     board: Board,
@@ -662,14 +687,9 @@ def teach(
     square to the table, panels at home upright, a train of each colour on `starts` (by
     default the board's first Starts, in the players' order of colours). TeachError says
     what could not be seen or told apart."""
-    frame, bad = as_bgr(frame_bgr)
-    if frame is None:
-        seen = bad[0] if bad else "none"
-        raise TeachError("board_teach_picture", f"no usable picture from the camera ({seen})")
+    frame = _usable(frame_bgr)
     table, pose, picture = lying_square(frame, board, layout)
-    reading = board_calibration(table, board, pose)
-    half = top_down(frame, reading, reader.reading_layout(board), reader._HALF_PX_PER_MM)
-    light = reader._Light(half, board)
+    reading, half, light = _board_seen(frame, table, board, pose)
     hues: dict[str, int] = {}
     panels: dict[str, np.ndarray] = {}
     slot = next(iter(board.slots.values()))
@@ -677,9 +697,9 @@ def teach(
     for panel in board.panels:
         s = board.slots[panel.home]
         centre = (s.x + s.width / 2, s.y + s.height / 2)
-        corners = reader._corners(centre, (0.0, -1.0), size)
-        cut = reader._cut_many(frame, reading.to_pixels(corners).reshape(1, 4, 2), size,
-                               reader._SLOT_PX_PER_MM)  # fmt: skip
+        corners = reader.rectangle_corners(centre, (0.0, -1.0), size)
+        cut = reader.cut_many(frame, reading.to_pixels(corners).reshape(1, 4, 2), size,
+                              reader.SLOT_PX_PER_MM)  # fmt: skip
         panels[panel.colour] = light.look_up(cut, centre)
         hues[panel.colour] = _colour(
             panels[panel.colour] * light.at(*centre),
@@ -697,9 +717,9 @@ def teach(
                          "a train of each colour needs a Start of its own to stand on")  # fmt: skip
     for colour, space in zip(art.TRAIN_COLOURS, spaces, strict=False):
         centre = board.centre(space, board.home)
-        corners = reader._corners(centre, board.heading(space, board.home), (20.0, 10.0))
-        cut = reader._cut_many(frame, reading.to_pixels(corners).reshape(1, 4, 2), (20.0, 10.0),
-                               reader._SPACE_PX_PER_MM)  # fmt: skip
+        corners = reader.rectangle_corners(centre, board.heading(space, board.home), (20.0, 10.0))
+        cut = reader.cut_many(frame, reading.to_pixels(corners).reshape(1, 4, 2), (20.0, 10.0),
+                              reader.SPACE_PX_PER_MM)  # fmt: skip
         hues[colour] = _colour(
             cv2.LUT(cut, light.balance).astype(np.float32),
             TeachError(
@@ -720,7 +740,7 @@ _MARKER_WHITE = 0.8  # a marker's pixel this share of its brightest (95th percen
 
 
 def _paper(
-    frame: np.ndarray, table: Calibration, layout: TableLayout, light: reader._Light
+    frame: np.ndarray, table: Calibration, layout: TableLayout, light: reader.Light
 ) -> tuple[float, float, float]:
     """The board's paper as a share of white paper's light in each channel (BGR, the
     brightest 1: `reader.Pieces.paper`): its colour in the frame against the table
@@ -747,17 +767,18 @@ def _shapes(
     colour to space) as the reader cuts a space and told by the taught colours; the train
     faces along the Start, towards its track's Finish. TeachError when one is too small
     for its two ends to be told apart."""
-    light = reader._Light(half, board, reader.Pieces(_classes(hues)))
+    light = reader.Light(half, board, reader.Pieces(_classes(hues)))
     shapes = {}
     for index, (colour, space) in enumerate(on.items()):
         centre = board.centre(space, board.home)
-        corners = reader._corners(centre, board.heading(space, board.home), reader._PATCH_MM)
-        cut = reader._cut_many(frame, reading.to_pixels(corners).reshape(1, 4, 2),
-                               reader._PATCH_MM, reader._SPACE_PX_PER_MM)  # fmt: skip
+        heading = board.heading(space, board.home)
+        corners = reader.rectangle_corners(centre, heading, reader.PATCH_MM)
+        cut = reader.cut_many(frame, reading.to_pixels(corners).reshape(1, 4, 2),
+                              reader.PATCH_MM, reader.SPACE_PX_PER_MM)  # fmt: skip
         classes, value, _ = light.look(cut)
         body = reader.train_body(classes, value, light.at(*centre), index)
         shapes[colour] = reader.train_shape(body, classes == index)
-        if shapes[colour].mean() < reader._TRAIN_SHARE:
+        if shapes[colour].mean() < reader.TRAIN_SHARE:
             raise TeachError("board_teach_whole", f"the {colour} train is not seen whole on "
                              f"{space}: put it there, facing along the track", (space,),
                              colour=colour)  # fmt: skip
@@ -784,36 +805,41 @@ def _apart(hues: Mapping[str, int]) -> None:
                                  "under this light", a=a, b=b)  # fmt: skip
 
 
-def teach_die(frame_bgr: object, box: TaughtBox, layout: TableLayout, colour: str) -> int:
+def teach_die(
+    frame_bgr: object, box: TaughtBox, layout: TableLayout, colour: str
+) -> tuple[int, np.ndarray]:
     """The colour die's `colour` face's hue (OpenCV's 0-179, white-balanced as the box's
-    pieces are), from a frame of the taught box's board with the die alone beside it,
-    that face up, where dice are thrown (`reader.dice_band`). TeachError says what is not
-    seen: the board, or not exactly one die-sized colourful blob beside it."""
-    frame, bad = as_bgr(frame_bgr)
-    if frame is None:
-        seen = bad[0] if bad else "none"
-        raise TeachError("board_teach_picture", f"no usable picture from the camera ({seen})")
+    pieces are) and the die as the camera saw it (BGR, `_DIE_PICTURE_MM` square: for the
+    family to check), from a frame of the taught box's board with the die alone beside
+    it, that face up, where dice are thrown (`reader.dice_band`). TeachError says what is
+    not seen: the board, or not exactly one die-sized colourful blob beside it."""
+    frame = _usable(frame_bgr)
     table = calibrate(frame, layout)
     pose = None if table is None else find_board(frame, box, table, layout)
     if table is None or pose is None:
         raise TeachError("board_teach_unfound", "the board is not found among the table's "
                          "markers: lay it there, uncovered")  # fmt: skip
-    reading = board_calibration(table, box.board, pose)
-    half = top_down(frame, reading, reader.reading_layout(box.board), reader._HALF_PX_PER_MM)
-    light = reader._Light(half, box.board, box.pieces)
+    reading, half, light = _board_seen(frame, table, box.board, pose, box.pieces)
     classes, _, saturation = light.half
     # as colourful as an orange die, at least (wood is not), and no train's colour
-    colourful = (saturation >= reader._ORANGE_DIE * 255) & (classes >= len(art.TRAIN_COLOURS))
-    spots = reader._die_spots(colourful & (reader.dice_band(box.board, half.shape) > 0))
+    colourful = (saturation >= reader.ORANGE_DIE * 255) & (classes >= len(art.TRAIN_COLOURS))
+    spots = reader.die_spots(colourful & (reader.dice_band(box.board, half.shape) > 0))
     hue = None
     if len(spots) == 1:
-        ys, xs = spots[0][2]
+        x, y, (ys, xs) = spots[0]
         hue = _hue(cv2.LUT(half[ys, xs][:, None], light.balance).astype(np.float32))
     if hue is None:
         raise TeachError("board_teach_die", f"the colour die is not seen alone beside the "
                          f"board showing {colour}: lay it there, that face up, nothing else "
                          "beside the board", colour=colour)  # fmt: skip
-    return hue
+    centre = (x - reader.APRON_MM, y - reader.APRON_MM)  # the spot's reading mm, on the board's
+    corners = reader.rectangle_corners(centre, (0.0, -1.0), _DIE_PICTURE_MM)
+    picture = reader.cut_many(frame, reading.to_pixels(corners).reshape(1, 4, 2),
+                              _DIE_PICTURE_MM, reader.SPACE_PX_PER_MM)  # fmt: skip
+    return hue, picture
+
+
+_DIE_PICTURE_MM = (40.0, 40.0)  # the die's picture for the family: it and the table round it
 
 
 def with_dice(box: TaughtBox, dice: Mapping[str, int]) -> TaughtBox:
