@@ -24,7 +24,7 @@ import time
 from functools import partial
 
 import cv2
-from stage_profile import Stages, machine
+from stage_profile import Stages, machine, print_steps
 
 from companion.games.yardmaster import scenes
 from companion.games.yardmaster.vision import reader
@@ -116,13 +116,7 @@ def _print_steps(scenes_n: int, seed: int, still: bool) -> None:
     """`steps` as a markdown table, each step also as a ratio to the plain pass."""
     results, plain = steps(scenes_n, seed, still)
     frames = "a still camera's next frame" if still else "a new camera's frame"
-    print(f"\nCPU ms per step of `read_yard` ({frames}), median over {scenes_n} hard scenes (seed "
-          f"{seed}), and as a ratio to the plain pass over the same frames "
-          f"({plain:.2f} ms):\n")  # fmt: skip
-    print("| step | CPU ms | x plain pass |\n|---|---|---|")
-    for name, ms in results.items():
-        print(f"| {name} | {ms:.2f} | {ms / plain:.2f} |")
-    print(f"| plain pass | {plain:.2f} | 1.00 |")
+    print_steps("read_yard", frames, scenes_n, seed, results, plain)
 
 
 if __name__ == "__main__":
