@@ -26,7 +26,7 @@ import time
 from functools import partial
 
 import cv2
-from stage_profile import Stages, machine
+from stage_profile import Stages, machine, print_steps
 
 from companion.games.switching.vision import reader, taught
 from companion.games.switching.vision.eval_vision import PIECES, evaluate, reader_of
@@ -136,13 +136,7 @@ def _print_steps(scenes_n: int, seed: int, pieces: str, still: bool) -> None:
     results, plain = steps(scenes_n, seed, pieces, still)
     reading = "read_taught" if pieces == "printed" else "read_board"
     frames = "a still camera's next frame" if still else "a new camera's frame"
-    print(f"\nCPU ms per step of `{reading}` ({frames}), median over {scenes_n} hard scenes (seed "
-          f"{seed}), and as a ratio to the plain pass over the same frames "
-          f"({plain:.2f} ms):\n")  # fmt: skip
-    print("| step | CPU ms | x plain pass |\n|---|---|---|")
-    for name, ms in results.items():
-        print(f"| {name} | {ms:.2f} | {ms / plain:.2f} |")
-    print(f"| plain pass | {plain:.2f} | 1.00 |")
+    print_steps(reading, frames, scenes_n, seed, results, plain)
 
 
 if __name__ == "__main__":

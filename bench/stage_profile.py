@@ -104,3 +104,16 @@ class Stages:
             label: statistics.median(frame.get(label, 0.0) for frame in self.frames)
             for label in labels
         }
+
+
+def print_steps(reading: str, frames: str, scenes_n: int, seed: int,
+                results: dict[str, float], plain: float) -> None:  # fmt: skip
+    """A reader's steps (`Stages.medians`) as a markdown table for bench/RESULTS.md, each
+    also as a ratio to the plain pass over the same frames (`plain` CPU ms)."""
+    print(f"\nCPU ms per step of `{reading}` ({frames}), median over {scenes_n} hard scenes (seed "
+          f"{seed}), and as a ratio to the plain pass over the same frames "
+          f"({plain:.2f} ms):\n")  # fmt: skip
+    print("| step | CPU ms | x plain pass |\n|---|---|---|")
+    for name, ms in results.items():
+        print(f"| {name} | {ms:.2f} | {ms / plain:.2f} |")
+    print(f"| plain pass | {plain:.2f} | 1.00 |")

@@ -13,6 +13,7 @@ for the reader to cut the card out along it.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 
@@ -170,14 +171,29 @@ def bent_crop(
     """The card at `pose` cut out of the top-down `image` (`k` px/mm) along its `bend`, as
     `size` (width, height) pixels spanning its `card_mm`, upright: pixel (i, j) shows the
     flat card's point ((i + 0.5) / width - 0.5, (j + 0.5) / height - 0.5) times its size."""
-    w, h = size
-    x, y = np.meshgrid((np.arange(w) + 0.5) / w - 0.5, (np.arange(h) + 0.5) / h - 0.5)
-    x, y = bend(x * card_mm[0], y * card_mm[1])
+    x, y = _bent_points(bend, card_mm, size)
     a = math.radians(pose.rotation)
     c, sn = math.cos(a), math.sin(a)
     map_x = ((pose.x + c * x - sn * y) * k).astype(np.float32)
     map_y = ((pose.y + sn * x + c * y) * k).astype(np.float32)
     return cv2.remap(image, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+@functools.lru_cache(maxsize=8)
+def _bent_points(
+    bend: Bend, card_mm: tuple[float, float], size: tuple[int, int]
+) -> tuple[np.ndarray, np.ndarray]:
+    """Where `bent_crop`'s pixels show the card (mm from its centre, in its own axes):
+    the same wherever the card lies, and most of a crop's cost, so a reader that cuts one
+    bent card out a little moved and turned many times over (yardmaster's reader, 74
+    times) works it out once. Kept by the `bend` itself (held, so no other card's bend can
+    take its place)."""
+    w, h = size
+    x, y = np.meshgrid((np.arange(w) + 0.5) / w - 0.5, (np.arange(h) + 0.5) / h - 0.5)
+    points = bend(x * card_mm[0], y * card_mm[1])
+    for kept in points:
+        kept.flags.writeable = False  # shared by every crop along this bend
+    return points
 
 
 def bend_size(bend: Bend, frame_mm: tuple[float, float]) -> float:

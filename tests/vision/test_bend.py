@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 
 from companion.pose import Pose
-from companion.vision.bend import bend_size, flatten, frame_bend, frame_edges
+from companion.vision.bend import bend_size, bent_crop, flatten, frame_bend, frame_edges
 
 CARD_MM, FRAME_MM = (63.0, 88.0), (55.0, 80.0)  # a frame inset 4 mm, 3 mm wide
 
@@ -42,6 +42,31 @@ def test_a_bowed_frame_is_measured_and_laid_flat_again() -> None:
     flatten(laid, pose, CARD_MM, bend)
     again = frame_bend(laid, pose, FRAME_MM, None)
     assert again is not None and bend_size(again, FRAME_MM) < bend_size(bend, FRAME_MM) / 2
+
+
+def test_a_bent_card_cut_out_again_a_little_moved_works_its_bend_out_once() -> None:
+    """Yardmaster's reader cuts an unsure bent card out 74 times a little moved and turned
+    (a hard table's frame spent most of its time so): where the bend shows each pixel is
+    the same wherever the card lies, so it is worked out once, and each crop is what it
+    was when it was worked out every time."""
+    image = cv2.cvtColor(_bowed_card(2.0), cv2.COLOR_GRAY2BGR)
+    bend = frame_bend(image, Pose(100.0, 100.0, 0.0), FRAME_MM, None)
+    assert bend is not None
+    calls = []
+
+    def counted(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        calls.append(x.shape)
+        return bend(x, y)
+
+    poses = [
+        Pose(100.0 + dx, 100.0 - dx, turn) for dx in (-1.5, 0.0, 1.5) for turn in (-1.5, 0, 1.5)
+    ]
+    crops = [bent_crop(image, pose, CARD_MM, counted, (60, 80)) for pose in poses]
+    assert len(calls) == 1
+    for pose, crop in zip(poses, crops, strict=True):  # as a crop of its own
+        assert np.array_equal(
+            crop, bent_crop(image, pose, CARD_MM, lambda x, y: bend(x, y), (60, 80))
+        )
 
 
 def test_a_frame_edge_is_found_by_its_ink_not_by_the_shadow_beside_a_shaded_margin() -> None:

@@ -493,6 +493,12 @@ def _read_bent(top: np.ndarray, pose: Pose, bend: Bend | None, config: ReaderCon
 
 
 _GREY = np.array([0.114, 0.587, 0.299], np.float32)  # BGR to grey, as OpenCV weighs them
+# the terms of `_even_light`'s plane over the card's cells, one row a cell: 1, row, column
+_LIGHT_TERMS = (
+    np.stack([np.ones((art.ROWS, art.COLUMNS)), *np.mgrid[0 : art.ROWS, 0 : art.COLUMNS]], -1)
+    .reshape(-1, 3)
+    .astype(np.float32)
+)
 
 
 def _even_light(cells: np.ndarray) -> np.ndarray | None:
@@ -500,17 +506,19 @@ def _even_light(cells: np.ndarray) -> np.ndarray | None:
     the card is fitted to its white cells as a plane (one card's face bends gently) and
     divided out, the white cells chosen anew under the fitted light, twice over; None
     when too few cells are white to fit it."""
-    rows, columns = np.mgrid[0 : art.ROWS, 0 : art.COLUMNS].astype(np.float32)
-    terms = np.stack([np.ones_like(rows), rows, columns], -1).reshape(-1, 3)
     grey = (cells @ _GREY).ravel()
-    light = np.full_like(grey, float(np.median(grey)))
+    order = np.sort(grey)
+    middle = len(order) // 2  # the median of an even number of cells, as np.median takes it
+    light = np.full_like(grey, float((order[middle - 1] + order[middle]) / 2))
     for _ in range(3):
         flat = grey / light
-        white = flat >= (np.sort(flat)[:3].mean() + np.sort(flat)[-3:].mean()) / 2
-        if white.sum() < 6 or len(np.unique(terms[white, 2])) < 2:
+        order = np.sort(flat)
+        white = flat >= (order[:3].mean() + order[-3:].mean()) / 2
+        columns = _LIGHT_TERMS[white, 2]
+        if len(columns) < 6 or columns.min() == columns.max():
             return None
-        fit, *_ = np.linalg.lstsq(terms[white], grey[white], rcond=None)
-        light = np.maximum(terms @ fit, 1.0)
+        fit, *_ = np.linalg.lstsq(_LIGHT_TERMS[white], grey[white], rcond=None)
+        light = np.maximum(_LIGHT_TERMS @ fit, 1.0)
     scale = light.reshape(art.ROWS, art.COLUMNS, 1) / float(light.mean())
     return (cells / scale).astype(np.float32)
 
