@@ -189,4 +189,5 @@ def save() -> ResponseReturnValue:
     except OSError as error:
         said = teach_said(lang, "board_not_written", problem=error.strerror or str(error))
         raise ApiError(409, "setup", str(error), key="board_not_written", said=said) from None
+    current_app.extensions["caboose.die_lessons"].forget()  # learnt beside the board before
     return jsonify({"said": teach_said(lang, "board_saved", folder=str(folder))})

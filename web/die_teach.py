@@ -56,6 +56,12 @@ class DieLessons:
         with self._lock:
             return dict(self._learnt) if game == self._game else {}
 
+    def forget(self) -> None:
+        """Every face learnt: a board taught anew lights the die anew (its faces' colours
+        are white-balanced as the box's pieces are)."""
+        with self._lock:
+            self._game, self._learnt = None, {}
+
 
 def _lesson() -> tuple[games.Game, BoardLesson]:
     """The game chosen and its board lesson, which names the die's faces."""

@@ -20,6 +20,7 @@ from companion.games.switching.vision import taught
 from companion.store import Store
 from companion.synthetic import Camera, render
 from companion.table import Table
+from tests.web.test_board_teach import _frame, looked
 from web.app import Settings, create_app
 from web.board_teach import BoxFolder
 from web.setup import Presses, SetupTools
@@ -153,3 +154,18 @@ def test_every_word_of_teaching_the_die_is_said_and_every_word_said_is_there() -
     die = ("die_", "refusal_die_")
     assert asked == {k for k in TEACH_BOARD["en"] if k.startswith(die)}
     assert asked == {k for k in TEACH_BOARD["es"] if k.startswith(die)}
+
+
+def test_a_board_taught_anew_forgets_the_faces_learnt_beside_the_old_one(tmp_path) -> None:
+    # the faces' colours are balanced by the board's light: learnt again beside the new one
+    folder = _taught_folder(tmp_path)
+    lens = Lens(_die_frame("purple"))
+    web = client(tmp_path, folder, lens)
+    assert _look(web, "purple").json["learnt"] == ["purple"]
+    lens.frame = _frame()  # the box laid out to be taught again
+    board = looked(web)["board"]
+    saved = web.post("/api/setup/board/save?lang=en&game=switching", json={"board": board},
+                     headers=HEADERS)  # fmt: skip
+    assert saved.status_code == 200, saved.json
+    lens.frame = _die_frame("cyan")
+    assert _look(web, "cyan").json["learnt"] == ["cyan"]
