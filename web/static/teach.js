@@ -604,6 +604,59 @@ async function saveBoard() {
   }
 }
 
+// A face of a die looked at (teach_pips.js's pip dice, teach_die.js's colour die): the
+// camera's answer said on the line `saidId`, a refusal in words; once learnt its picture (the
+// PIN's) fetched into `urls[face]`. The faces learnt so far, or null.
+async function lookAtFace(path, body, pictureUrl, urls, face, saidId, looking) {
+  const said = document.getElementById(saidId);
+  said.textContent = looking;
+  said.className = "";
+  try {
+    const [response, answer] = await boardPost(path, body);
+    if (!response.ok) {
+      said.textContent = refusal(answer.error || {});
+      said.className = "bad";
+      return null;
+    }
+    const game = encodeURIComponent(boardGame());
+    const picture = await fetch(`${pictureUrl}?game=${game}`,
+      { headers: { "X-Table-Pin": pin }, cache: "no-store" });
+    if (picture.ok) {
+      if (urls[face]) URL.revokeObjectURL(urls[face]);
+      urls[face] = URL.createObjectURL(await picture.blob());
+    }
+    said.textContent = answer.said;
+    return answer.learnt;
+  } catch {
+    said.textContent = t("no_answer");
+    return null;
+  }
+}
+
+// The faces learnt saved (`path`), what came of it said on the line `lineId`.
+async function saveFaces(path, lineId) {
+  const line = document.getElementById(lineId);
+  line.textContent = "…";
+  try {
+    const [response, answer] = await boardPost(path, {});
+    line.textContent = response.ok ? answer.said : refusal(answer.error || {});
+    line.className = response.ok ? "ok" : "bad";
+  } catch {
+    line.textContent = t("no_answer");
+  }
+}
+
+// `show` run now and whenever the game the table is set up for may have changed (the start
+// form's choice, the PIN given, a table drawn anew, the setup opened): each step's showing.
+function whenTheGameMayChange(show) {
+  const choice = document.getElementById("game");
+  if (choice) choice.addEventListener("change", show);
+  document.addEventListener("pin-state", show);
+  document.addEventListener("table-drawn", show);
+  document.getElementById("setup-open").addEventListener("click", show);
+  show();
+}
+
 // The game the table is set up for: between games the one chosen on the start form, else
 // the game being played.
 function boardGame() {
@@ -644,12 +697,7 @@ function setupBoardStep() {
   on("board-reverse", reverseChain);
   on("board-build-done", finishBuilding);
   on("board-build-cancel", () => setMode("spaces"));
-  const choice = document.getElementById("game");
-  if (choice) choice.addEventListener("change", showBoardStep);
-  document.addEventListener("pin-state", showBoardStep);
-  document.addEventListener("table-drawn", showBoardStep);
-  document.getElementById("setup-open").addEventListener("click", showBoardStep);
-  showBoardStep();
+  whenTheGameMayChange(showBoardStep);
 }
 
 document.addEventListener("DOMContentLoaded", setupBoardStep);

@@ -3,8 +3,8 @@
 // #die-teach lists each such game's faces by name), the die is laid alone beside the board
 // with each colour up in turn and looked at; the die as the camera saw it shows beside its
 // colour, and Save adds the faces to the box in the table's folder. Never on the screen
-// beside the table (the page does not load this script there). Uses the shell's `t`, `h`,
-// `pin`, `refusal`, and teach.js's `boardGame` and `boardPost`.
+// beside the table (the page does not load this script there). Uses the shell's `t`, `h` and
+// `pin`, and teach.js's `boardGame`, `lookAtFace`, `saveFaces` and `whenTheGameMayChange`.
 "use strict";
 
 const dieUrls = {};  // face -> the object URL of its picture, once learnt
@@ -27,40 +27,9 @@ function drawDieFaces(learnt) {
 }
 
 async function lookAtColourDie(face) {
-  const said = document.getElementById("die-said");
-  said.textContent = t("die_looking");
-  said.className = "";
-  try {
-    const [response, answer] = await boardPost("/api/setup/die", { face });
-    if (!response.ok) {
-      said.textContent = refusal(answer.error || {});
-      said.className = "bad";
-      return;
-    }
-    const game = encodeURIComponent(boardGame());
-    const picture = await fetch(`/api/setup/die/${encodeURIComponent(face)}.jpg?game=${game}`,
-      { headers: { "X-Table-Pin": pin }, cache: "no-store" });
-    if (picture.ok) {
-      if (dieUrls[face]) URL.revokeObjectURL(dieUrls[face]);
-      dieUrls[face] = URL.createObjectURL(await picture.blob());
-    }
-    said.textContent = answer.said;
-    drawDieFaces(answer.learnt);
-  } catch {
-    said.textContent = t("no_answer");
-  }
-}
-
-async function saveColourDie() {
-  const line = document.getElementById("die-saved");
-  line.textContent = "…";
-  try {
-    const [response, answer] = await boardPost("/api/setup/die/save", {});
-    line.textContent = response.ok ? answer.said : refusal(answer.error || {});
-    line.className = response.ok ? "ok" : "bad";
-  } catch {
-    line.textContent = t("no_answer");
-  }
+  const learnt = await lookAtFace("/api/setup/die", { face },
+    `/api/setup/die/${encodeURIComponent(face)}.jpg`, dieUrls, face, "die-said", t("die_looking"));
+  if (learnt) drawDieFaces(learnt);
 }
 
 // The step is shown while the table is set up for a game whose box has a colour die.
@@ -72,13 +41,9 @@ function showDieStep() {
 }
 
 function setupDieStep() {
-  document.getElementById("die-save").addEventListener("click", saveColourDie);
-  const choice = document.getElementById("game");
-  if (choice) choice.addEventListener("change", showDieStep);
-  document.addEventListener("pin-state", showDieStep);
-  document.addEventListener("table-drawn", showDieStep);
-  document.getElementById("setup-open").addEventListener("click", showDieStep);
-  showDieStep();
+  document.getElementById("die-save").addEventListener("click",
+    () => saveFaces("/api/setup/die/save", "die-saved"));
+  whenTheGameMayChange(showDieStep);
 }
 
 document.addEventListener("DOMContentLoaded", setupDieStep);

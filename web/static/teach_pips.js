@@ -3,8 +3,8 @@
 // them), one die is laid alone on the table showing each face in turn and looked at; the
 // die as the camera cut it out shows beside its face, and Save writes the six into the
 // table's folder. Never on the screen beside the table (the page does not load this script
-// there). Uses the shell's `t`, `h`, `pin`, `refusal`, and teach.js's `boardGame` (the game
-// the table is set up for) and `boardPost` (a POST with the PIN, for that game).
+// there). Uses the shell's `t`, `h` and `pin`, and teach.js's `boardGame` (the game the
+// table is set up for), `lookAtFace`, `saveFaces` and `whenTheGameMayChange`.
 "use strict";
 
 const pipUrls = {};  // face -> the object URL of its picture, once learnt
@@ -20,40 +20,9 @@ function drawPipFaces(learnt) {
 }
 
 async function lookAtDie(n) {
-  const said = document.getElementById("pips-said");
-  said.textContent = t("pips_looking");
-  said.className = "";
-  try {
-    const [response, answer] = await boardPost("/api/setup/pips", { pips: n });
-    if (!response.ok) {
-      said.textContent = refusal(answer.error || {});
-      said.className = "bad";
-      return;
-    }
-    const game = encodeURIComponent(boardGame());
-    const picture = await fetch(`/api/setup/pips/${n}.jpg?game=${game}`,
-      { headers: { "X-Table-Pin": pin }, cache: "no-store" });
-    if (picture.ok) {
-      if (pipUrls[n]) URL.revokeObjectURL(pipUrls[n]);
-      pipUrls[n] = URL.createObjectURL(await picture.blob());
-    }
-    said.textContent = answer.said;
-    drawPipFaces(answer.learnt);
-  } catch {
-    said.textContent = t("no_answer");
-  }
-}
-
-async function savePips() {
-  const line = document.getElementById("pips-saved");
-  line.textContent = "…";
-  try {
-    const [response, answer] = await boardPost("/api/setup/pips/save", {});
-    line.textContent = response.ok ? answer.said : refusal(answer.error || {});
-    line.className = response.ok ? "ok" : "bad";
-  } catch {
-    line.textContent = t("no_answer");
-  }
+  const learnt = await lookAtFace("/api/setup/pips", { pips: n }, `/api/setup/pips/${n}.jpg`,
+    pipUrls, n, "pips-said", t("pips_looking"));
+  if (learnt) drawPipFaces(learnt);
 }
 
 // The step is shown while the table is set up for a game whose camera reads pip dice.
@@ -63,14 +32,10 @@ function showPipStep() {
 }
 
 function setupPipStep() {
-  document.getElementById("pips-save").addEventListener("click", savePips);
-  const choice = document.getElementById("game");
-  if (choice) choice.addEventListener("change", showPipStep);
-  document.addEventListener("pin-state", showPipStep);
-  document.addEventListener("table-drawn", showPipStep);
-  document.getElementById("setup-open").addEventListener("click", showPipStep);
+  document.getElementById("pips-save").addEventListener("click",
+    () => saveFaces("/api/setup/pips/save", "pips-saved"));
   drawPipFaces([]);
-  showPipStep();
+  whenTheGameMayChange(showPipStep);
 }
 
 document.addEventListener("DOMContentLoaded", setupPipStep);
