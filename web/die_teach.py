@@ -1,8 +1,7 @@
 """Teaching a board game's own colour die from the PIN holder's phone: the setup page's
-"teach your colour die" step, the page form of `companion enroll --game switching
---colour-die`, once the board is taught (web/board_teach.py: its `BoardLesson` names the
-die's faces, `die_faces`). The game is `?game=` (the start form's choice), else the game
-at the table.
+"teach your colour die" step, the page form of `companion enroll --colour-die`, once the
+board is taught (web/board_teach.py: its `BoardLesson` names the die's faces,
+`die_faces`). The game is `?game=` (the start form's choice), else the game at the table.
 
 - `POST /api/setup/die` `{"face": COLOUR}`: the die lying alone beside the taught board in
   the camera's latest frame, showing that colour, learnt (told apart from the trains and
