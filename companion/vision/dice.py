@@ -102,11 +102,6 @@ _KIND_DOUBT = (0.25, 0.8)
 # the odd half's on 800 of seeds 8000 and 8400: under 0.2 rather than 0.1 read 5 wrong yet
 # surely, not 8), and the switching board's tuning seeds (0-119).
 _LOOSE_FIT, _LOOSE_SURE, _FAINT_SURE, _RULED_OUT = 0.1, 0.8, 0.87, 0.2
-# Below FINE_PX_PER_MM a pip die is 8-13 px wide and its pips a pixel or two: the learned
-# count spreads its answer over faces whose layouts share pips (a 4 counted 3 at 0.35, 6 at
-# 0.32) and the joint with a clean fit of the right face could come out sure of a face that
-# neither reader puts first (a white 4 read as a 6 at 0.68, at 1280x720, 0.64 px/mm). There
-# such a face is only as sure as the count's own chance of it (`_agreed`'s `coarse`).
 _ON_CARD_SURE = 0.9
 # A reader that asks for it (`read_dice(..., clean_fits=True)`: the switching game's white
 # number dice, drawn beside the board) takes a layout that fits cleanly (under _LOOSE_FIT)
@@ -655,6 +650,10 @@ def _agreed(
         confidence = min(confidence, max(1.0 - 0.5 * (1.0 - counted) / doubt, 0.0))
     elif counted < _RULED_OUT:
         confidence = min(confidence, counted)
+    # Below FINE_PX_PER_MM a pip die is 8-13 px wide and its pips a pixel or two: the
+    # count spreads its answer over faces whose layouts share pips (a 4 counted 3 at 0.35, 6
+    # at 0.32) and the joint with a clean fit of the right face could come out sure of a face
+    # neither reader puts first (a white 4 read as a 6 at 0.68, at 1280x720, 0.64 px/mm)
     if coarse and face != int(np.argmin(errors)) + 1 and face != int(np.argmax(chances[1:])) + 1:
         confidence = min(confidence, counted)
     return face, confidence
