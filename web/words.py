@@ -701,7 +701,7 @@ TEACH_BOARD: dict[str, dict[str, str]] = {
         "die_progress": "{done} of {total} colours learnt.",
         "die_save": "Save the colour die",
         "die_saved": "Your colour die is taught and saved with your board in {folder}: the "
-        "camera reads it by these colours from the companion's next start.",
+        "camera reads it by these colours from now on.",
         "die_no_box": "Teach and save your board first: the die is looked at beside it.",
         "die_not_taught": "The camera could not learn this colour ({problem}).",
         "die_like_train": "the die with the {colour} up looks too like the {other} train to "
@@ -871,7 +871,7 @@ TEACH_BOARD: dict[str, dict[str, str]] = {
         "die_progress": "{done} de {total} colores aprendidos.",
         "die_save": "Guardar el dado de colores",
         "die_saved": "Tu dado de colores está enseñado y guardado con tu tablero en {folder}: "
-        "la cámara lo lee por estos colores desde el próximo arranque del acompañante.",
+        "desde ahora la cámara lo lee por estos colores.",
         "die_no_box": "Enseña y guarda primero tu tablero: el dado se mira a su lado.",
         "die_not_taught": "La cámara no pudo aprender este color ({problem}).",
         "die_like_train": "con esta luz, el dado con el {colour} arriba se parece demasiado "

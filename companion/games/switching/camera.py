@@ -81,6 +81,9 @@ class Camera:
         self.last: tuple[BoardSeen | None, Dice | None, tuple[Said, ...]] | None = None
         self.reading: Reading | None = None  # all the reader read of it: the camera's picture
         self.gate = ChangeGate()  # a frame in which nothing moved is not read again
+        # when the box held was taught (`TaughtBox.stamp`): taught anew since, it is read again
+        folder = setup.catalogue
+        self.stamp = None if box is None or folder is None else TaughtBox.stamp(Path(folder))
 
     @classmethod
     def over(cls, setup: CameraSetup, option: str) -> Camera:
@@ -105,6 +108,8 @@ class Camera:
         played = getattr(hint, "board", None)  # the game's (a Snapshot's), once one is played
         if isinstance(played, Board) and played is not self.board and played != self.board:
             self._look_for(played)
+        elif self.box is not None and self._taught_anew():
+            self.last = None  # the picture read again with the box as it is taught now
         if frame is not None and (self.gate.changed(frame) or self.last is None):
             self.last = self._read(frame)  # a frame the gate finds unchanged: as None
         elif self.last is None:
@@ -138,6 +143,27 @@ class Camera:
                 self.box = TaughtBox.load(Path(folder))
             except ValueError:  # taught again badly since: said as a box not this game's
                 self.box = None
+            self.stamp = TaughtBox.stamp(Path(folder))
+
+    def _taught_anew(self) -> bool:
+        """Whether the box held was taught anew since it was read (the setup page adds the
+        colour die's faces to it while the service runs), and if so it is held as taught
+        now: the same board's (another board's is read once a game is played on it)."""
+        folder = self.setup.catalogue
+        if folder is None:
+            return False
+        stamp = TaughtBox.stamp(Path(folder))
+        if stamp is None or stamp == self.stamp:
+            return False
+        try:
+            box = TaughtBox.load(Path(folder))
+        except ValueError:  # half written: read at a later frame
+            return False
+        self.stamp = stamp
+        if self.box is None or box.board != self.box.board:
+            return False
+        self.box = box
+        return True
 
     def _read(self, frame: Any) -> tuple[BoardSeen | None, Dice | None, tuple[Said, ...]]:
         if not self.board.ours and (self.box is None or self.box.board != self.board):

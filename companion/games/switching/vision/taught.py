@@ -231,6 +231,16 @@ class TaughtBox:
             box["dice"] = dict(self.dice)
         (folder / "box.json").write_text(json.dumps(box, indent=2) + "\n", encoding="utf-8")
 
+    @staticmethod
+    def stamp(folder: Path) -> int | None:
+        """When the box in `folder` was last taught (its box.json, written last, changed:
+        ns), None when none is there: a camera holding the box reads it again once this
+        moves (the setup page adds the colour die's faces while the service runs)."""
+        try:
+            return (folder / "box.json").stat().st_mtime_ns
+        except OSError:
+            return None
+
     @classmethod
     def load(cls, folder: Path) -> TaughtBox:
         """A taught box's folder read back; ValueError saying what is missing or wrong."""
