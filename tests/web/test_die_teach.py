@@ -145,6 +145,7 @@ def test_every_word_of_teaching_the_die_is_said_and_every_word_said_is_there() -
         "web/templates/index.html": r"\btext\.(die_[a-z_]+)",
         "web/die_teach.py": r'teach_said\(\s*lang, "((?:refusal_)?die_[a-z_]+)"',
         "companion/games/switching/vision/enrolment.py": r'"(die_[a-z_]+)"',  # BoardProblem's
+        "companion/games/switching/vision/taught.py": r'TeachError\(\s*"(die_[a-z_]+)"',
     }
     asked = {key for path, pattern in named.items()
              for key in re.findall(pattern, (root / path).read_text())}  # fmt: skip

@@ -301,8 +301,8 @@ class PageLesson:
             hue, picture = teach_die(frame, box, layout, face)
             with_dice(box, {**learnt, face: hue})  # refused when too alike
         except TeachError as error:
-            raise BoardProblem(str(error), "die_not_taught", error.marks,
-                               _die_why(error, face)) from None  # fmt: skip
+            why = (error.key, dict(error.params))
+            raise BoardProblem(str(error), "die_not_taught", error.marks, why) from None
         return hue, picture
 
     def save_dice(self, learnt: Mapping[str, Any], folder: Path) -> None:
@@ -311,8 +311,8 @@ class PageLesson:
         try:
             box = with_dice(box, {colour: int(hue) for colour, hue in learnt.items()})
         except TeachError as error:
-            raise BoardProblem(str(error), "die_not_taught", error.marks,
-                               _die_why(error, "")) from None  # fmt: skip
+            why = (error.key, dict(error.params))
+            raise BoardProblem(str(error), "die_not_taught", error.marks, why) from None
         box.save(folder)
 
     def save(self, frame: Any, doc: Any, layout: TableLayout, folder: Path) -> None:
@@ -333,20 +333,6 @@ def _taught(folder: Path) -> TaughtBox:
         return TaughtBox.load(folder)
     except ValueError as error:
         raise BoardProblem(str(error), "die_no_box") from None
-
-
-def _die_why(error: TeachError, face: str) -> tuple[str, dict[str, str]]:
-    """What a TeachError of the colour die says, as the page's words: a face too like a
-    train or another face (`with_dice` names the die's faces "<colour> die") by the
-    colours alone, the rest as the error's own key."""
-    if error.key != "board_teach_alike":
-        return error.key, dict(error.params)
-    a, b = error.params["a"], error.params["b"]
-    faces = [name.removesuffix(" die") for name in (a, b) if name.endswith(" die")]
-    if len(faces) == 2:
-        return "die_like_face", {"colour": faces[1], "other": faces[0]}
-    train = a if b.endswith(" die") else b
-    return "die_like_train", {"colour": faces[0] if faces else face, "other": train}
 
 
 def _millimetres(text: str) -> tuple[float, float]:

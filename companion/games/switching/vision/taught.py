@@ -805,14 +805,23 @@ def _colour(look: np.ndarray, unseen: TeachError) -> int:
 
 def _apart(hues: Mapping[str, int]) -> None:
     """TeachError when two of the taught colours are too alike for the camera to tell."""
+    alike = _too_alike(hues)
+    if alike is not None:
+        a, b = alike
+        raise TeachError("board_teach_alike", f"the {a} and the {b} pieces look alike to the "
+                         "camera: their colours cannot be told apart under this light",
+                         a=a, b=b)  # fmt: skip
+
+
+def _too_alike(hues: Mapping[str, int]) -> tuple[str, str] | None:
+    """The first two of `hues` (in their order) too alike for the camera to tell, or None."""
     names = list(hues)
     for i, a in enumerate(names):
         for b in names[i + 1 :]:
             gap = abs(hues[a] - hues[b])
             if min(gap, 180 - gap) < _HUE_APART:
-                raise TeachError("board_teach_alike", f"the {a} and the {b} pieces look "
-                                 "alike to the camera: their colours cannot be told apart "
-                                 "under this light", a=a, b=b)  # fmt: skip
+                return a, b
+    return None
 
 
 def teach_die(
@@ -857,6 +866,16 @@ def with_dice(box: TaughtBox, dice: Mapping[str, int]) -> TaughtBox:
     when two faces, or a face and a train, are too alike to tell apart (a train beside the
     board would be taken for the die)."""
     for colour, hue in dice.items():
-        _apart({**{t: box.hues[t] for t in art.TRAIN_COLOURS}, f"{colour} die": hue})
-    _apart({f"{c} die": h for c, h in dice.items()})
+        like = (t for t in art.TRAIN_COLOURS if _too_alike({t: box.hues[t], "die": hue}))
+        train = next(like, None)
+        if train is not None:
+            raise TeachError("die_like_train", f"the die with the {colour} up and the {train} "
+                             "train look alike to the camera: their colours cannot be told "
+                             "apart under this light", colour=colour, other=train)  # fmt: skip
+    alike = _too_alike(dice)
+    if alike is not None:
+        other, colour = alike
+        raise TeachError("die_like_face", f"the die with the {colour} up and with the {other} "
+                         "up look alike to the camera: their colours cannot be told apart "
+                         "under this light", colour=colour, other=other)  # fmt: skip
     return replace(box, dice=dict(dice))
