@@ -45,12 +45,12 @@ from companion.games.requests import UnknownCommand
 from companion.store import StorageFull
 from companion.table import Table
 from web.api import ApiError, Limiter, Streams, Views, api, declared, language
-from web.board_teach import BoardLessons, teach_board
+from web.board_teach import BoardLessons, FacesLearnt, colours_named, teach_board
 from web.camera import Pictures, Sights, camera
-from web.die_teach import DieLessons, teach_die
+from web.die_teach import teach_die
 from web.history import history
 from web.join import join
-from web.pips_teach import PipLessons, teach_pips
+from web.pips_teach import teach_pips
 from web.seats import Seats, seats
 from web.setup import Checks, SetupTools, setup
 from web.words import SHELL, advisor_says, advisor_words, page_words
@@ -217,9 +217,9 @@ def create_app(
     app.register_blueprint(teach_board)
     app.extensions["caboose.board_lessons"] = BoardLessons()
     app.register_blueprint(teach_pips)
-    app.extensions["caboose.pip_lessons"] = PipLessons()
+    app.extensions["caboose.pip_lessons"] = FacesLearnt()
     app.register_blueprint(teach_die)
-    app.extensions["caboose.die_lessons"] = DieLessons()
+    app.extensions["caboose.die_lessons"] = FacesLearnt()
     app.register_blueprint(history)
     own = {rule.rule for rule in app.url_map.iter_rules()}
     app.wsgi_app = _OldCommandPaths(app.wsgi_app, own)  # type: ignore[method-assign]
@@ -365,10 +365,8 @@ def _die_faces(lang: str) -> dict[str, list[list[str]]]:
     faces: dict[str, list[list[str]]] = {}
     for game in games.games().values():
         if game.teach_board is not None and game.teach_board.die_faces:
-            words = game.words(lang)
-            faces[game.id] = [
-                [face, words.get(f"colour_{face}", face)] for face in game.teach_board.die_faces
-            ]
+            names = colours_named(game, lang, {face: face for face in game.teach_board.die_faces})
+            faces[game.id] = [[face, names[face]] for face in game.teach_board.die_faces]
     return faces
 
 

@@ -19,6 +19,7 @@ choice between games), else the game at the table.
 from __future__ import annotations
 
 import threading
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -76,6 +77,37 @@ class BoardLessons:
         return looked
 
 
+class FacesLearnt:
+    """A die's faces learnt so far on the setup page (web/pips_teach.py's pip dice,
+    web/die_teach.py's colour die), for the game they were learnt for, shared by the PIN
+    holder's phones: each face's lesson as the game keeps it, and its picture as the page
+    shows it (JPEG)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._game: str | None = None
+        self._learnt: dict[Any, tuple[Any, bytes]] = {}
+
+    def keep(self, game: str, face: Any, lesson: Any, jpeg: bytes) -> list[Any]:
+        """Face `face` learnt for `game` (another game's faces are forgotten); every face
+        learnt now."""
+        with self._lock:
+            if game != self._game:
+                self._game, self._learnt = game, {}
+            self._learnt[face] = (lesson, jpeg)
+            return sorted(self._learnt)
+
+    def learnt(self, game: str) -> dict[Any, tuple[Any, bytes]]:
+        with self._lock:
+            return dict(self._learnt) if game == self._game else {}
+
+    def forget(self) -> None:
+        """Every face learnt (a board taught anew lights the colour die anew: its faces'
+        colours are white-balanced as the box's pieces are)."""
+        with self._lock:
+            self._game, self._learnt = None, {}
+
+
 def chosen_game() -> games.Game:
     """The game the table is set up for: `?game=` (the start form's choice between games),
     else the table's."""
@@ -104,6 +136,22 @@ def latest_frame(waiting: str) -> np.ndarray:
     if sight is None:
         raise ApiError(503, "camera", "the camera has given no picture yet", key=waiting)
     return np.array(sight.frame)
+
+
+def colours_named(game: games.Game, lang: str, params: Mapping[str, str]) -> dict[str, str]:
+    """Each colour among `params` by its name in `game`'s words in `lang`."""
+    words = game.words(lang)
+    return {name: words.get(f"colour_{value}", value) for name, value in params.items()}
+
+
+def problem_said(game: games.Game, lang: str, problem: BoardProblem) -> str:
+    """What is wrong with a board or its pieces in the page's words: its key's sentence,
+    with the detail (`why`) said in the page's words too, each colour by its name."""
+    detail = str(problem)
+    if problem.why is not None:
+        key, params = problem.why
+        detail = teach_said(lang, key, **colours_named(game, lang, params))
+    return teach_said(lang, problem.key, problem=detail)
 
 
 def _lesson() -> tuple[str, BoardLesson]:
@@ -177,13 +225,7 @@ def save() -> ResponseReturnValue:
     try:
         lesson.save(looked.frame, doc["board"], box.layout, folder)
     except BoardProblem as problem:
-        detail = str(problem)
-        if problem.why is not None:  # said in the page's words, each colour by its name
-            key, params = problem.why
-            words = games.game(game).words(lang)
-            named = {name: words.get(f"colour_{value}", value) for name, value in params.items()}
-            detail = teach_said(lang, key, **named)
-        said = teach_said(lang, problem.key, problem=detail)
+        said = problem_said(games.game(game), lang, problem)
         raise ApiError(409, "board", str(problem), key=problem.key, said=said,
                        marks=list(problem.marks)) from None  # fmt: skip
     except OSError as error:

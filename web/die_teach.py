@@ -12,13 +12,10 @@ board is taught (web/board_teach.py: its `BoardLesson` names the die's faces,
   needed, never cached: a camera's picture of a home).
 - `POST /api/setup/die/save` `{}`: once every face is learnt, added to the box in the
   configured catalogue folder (`table.catalogue`): the game's camera reads the die by them
-  from its next start.
+  from its next frame.
 """
 
 from __future__ import annotations
-
-import threading
-from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify
 from flask.typing import ResponseReturnValue
@@ -27,39 +24,10 @@ from companion import games
 from companion.games.protocol import BoardLesson, BoardProblem
 from companion.vision.annotate import encode_jpeg
 from web.api import ApiError, _fields, data, language
-from web.board_teach import box_folder, chosen_game, latest_frame
+from web.board_teach import box_folder, chosen_game, colours_named, latest_frame, problem_said
 from web.words import teach_said
 
 teach_die = Blueprint("teach_die", __name__, url_prefix="/api")
-
-
-class DieLessons:
-    """The colour die's faces learnt so far, for the game they were learnt for, shared by
-    the PIN holder's phones: each face's hue as the game keeps it, and its picture."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._game: str | None = None
-        self._learnt: dict[str, tuple[Any, bytes]] = {}
-
-    def keep(self, game: str, face: str, hue: Any, jpeg: bytes) -> list[str]:
-        """Face `face` learnt for `game` (another game's faces are forgotten); every face
-        learnt now."""
-        with self._lock:
-            if game != self._game:
-                self._game, self._learnt = game, {}
-            self._learnt[face] = (hue, jpeg)
-            return sorted(self._learnt)
-
-    def learnt(self, game: str) -> dict[str, tuple[Any, bytes]]:
-        with self._lock:
-            return dict(self._learnt) if game == self._game else {}
-
-    def forget(self) -> None:
-        """Every face learnt: a board taught anew lights the die anew (its faces' colours
-        are white-balanced as the box's pieces are)."""
-        with self._lock:
-            self._game, self._learnt = None, {}
 
 
 def _lesson() -> tuple[games.Game, BoardLesson]:
@@ -71,22 +39,12 @@ def _lesson() -> tuple[games.Game, BoardLesson]:
     return game, lesson
 
 
-def _named(game: games.Game, lang: str, params: dict[str, str]) -> dict[str, str]:
-    """Each colour among `params` by its name in the game's words."""
-    words = game.words(lang)
-    return {name: words.get(f"colour_{value}", value) for name, value in params.items()}
-
-
 def _refused(game: games.Game, lang: str, problem: BoardProblem) -> ApiError:
     """The die's problem said in the page's words, a colour by its name."""
     if problem.key == "die_no_box":
         said = teach_said(lang, "die_no_box")
     else:
-        detail = str(problem)
-        if problem.why is not None:
-            key, params = problem.why
-            detail = teach_said(lang, key, **_named(game, lang, dict(params)))
-        said = teach_said(lang, problem.key, problem=detail)
+        said = problem_said(game, lang, problem)
     return ApiError(409, "setup", str(problem), key=problem.key, said=said)
 
 
@@ -116,7 +74,7 @@ def look() -> ResponseReturnValue:
     except BoardProblem as problem:
         raise _refused(game, lang, problem) from None
     faces = lessons.keep(game.id, face, hue, encode_jpeg(picture))
-    colour = _named(game, lang, {"colour": face})
+    colour = colours_named(game, lang, {"colour": face})
     return jsonify({"learnt": faces, "said": teach_said(lang, "die_learnt", **colour)})
 
 
@@ -141,7 +99,7 @@ def save() -> ResponseReturnValue:
     learnt = current_app.extensions["caboose.die_lessons"].learnt(game.id)
     missing = [face for face in lesson.die_faces if face not in learnt]
     if missing:
-        names = _named(game, lang, {face: face for face in missing})
+        names = colours_named(game, lang, {face: face for face in missing})
         listed = ", ".join(names[face] for face in missing)
         raise ApiError(409, "setup", f"faces not learnt yet: {', '.join(missing)}",
                        key="die_unfinished", params={"missing": listed},

@@ -17,7 +17,6 @@ form's choice between games), else the game at the table.
 
 from __future__ import annotations
 
-import threading
 from typing import Any
 
 import numpy as np
@@ -33,29 +32,6 @@ from web.words import pips_said
 teach_pips = Blueprint("teach_pips", __name__, url_prefix="/api")
 
 FACES = range(1, 7)
-
-
-class PipLessons:
-    """The faces learnt so far, for the game they were learnt for, shared by the PIN
-    holder's phones: each face's picture as the game keeps it, and as the page shows it."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._game: str | None = None
-        self._learnt: dict[int, tuple[Any, bytes]] = {}
-
-    def keep(self, game: str, pips: int, picture: Any, jpeg: bytes) -> list[int]:
-        """Face `pips` learnt for `game` (another game's faces are forgotten); every face
-        learnt now."""
-        with self._lock:
-            if game != self._game:
-                self._game, self._learnt = game, {}
-            self._learnt[pips] = (picture, jpeg)
-            return sorted(self._learnt)
-
-    def learnt(self, game: str) -> dict[int, tuple[Any, bytes]]:
-        with self._lock:
-            return dict(self._learnt) if game == self._game else {}
 
 
 def _lesson() -> tuple[str, PipLesson]:
