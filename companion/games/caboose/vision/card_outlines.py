@@ -9,6 +9,7 @@ apart. Poses only: `card_identity.py` says which card lies there and which end i
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import cv2
 import numpy as np
@@ -29,6 +30,7 @@ _LEAST_SHOWN = 0.4  # of a frame's outline that a lamp's reflection leaves showi
 _GONE_HIDDEN = 0.6  # of what completing a frame adds, at least this much under the reflection
 _LEAST_SIDE = 0.25  # of a frame's side the reflection cuts short, at least this much shows
 Rect = tuple[tuple[float, float], tuple[float, float], float]  # minAreaRect's: centre, sides, angle
+Contours = tuple[Sequence[np.ndarray], np.ndarray | None]  # findContours': the contours, hierarchy
 
 
 def frame_contrast(density: float | None) -> float:
@@ -71,10 +73,11 @@ def card_poses(
     dark = cv2.morphologyEx(dark, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
     inset = 2 * card_art.MARGIN_MM
     frame_mm = (config.card_mm[0] - inset, config.card_mm[1] - inset)
-    found = _rectangles(dark, frame_mm, k)
+    contours = _contours(dark)
+    found = _shaped(contours, frame_mm, k)
     if density is not None and density < FINE_PX_PER_MM:
         found += _broken_frames(dark, frame_mm, k, found)
-        found += _frames_by_inside(dark, frame_mm, k, found)
+        found += _frames_by_inside(contours, frame_mm, k, found)
     if washed is not None:
         found += _glared_frames(dark, washed, frame_mm, k, found)
     if outlines is not None:
@@ -218,30 +221,41 @@ def _explained(
 
 
 def _frames_by_inside(
-    dark: np.ndarray, size_mm: tuple[float, float], k: float, found: list[Pose]
+    contours: Contours, size_mm: tuple[float, float], k: float, found: list[Pose]
 ) -> list[Pose]:
-    """Frames of `size_mm` in the `dark` mask (at `k` px/mm) found by their inside, none of
-    them `found` already: a hole of the frame's inner size (less the frame line on each
-    side). A coarse camera (under FINE_PX_PER_MM) blurs a frame into the shadow along the
-    card's edge and the wood's grain beside it, so the frame's outer boundary runs round
-    them too and is no rectangle, while its inside stays one: on a 720p webcam's hard
-    tables (seeds 7000-7119, flat), 4 of 120 railways lost a card so (table 7000)."""
+    """Frames of `size_mm` among the dark mask's `contours` (at `k` px/mm) found by their
+    inside, none of them `found` already: a hole of the frame's inner size (less the frame
+    line on each side). A coarse camera (under FINE_PX_PER_MM) blurs a frame into the
+    shadow along the card's edge and the wood's grain beside it, so the frame's outer
+    boundary runs round them too and is no rectangle, while its inside stays one: on a 720p
+    webcam's hard tables (seeds 7000-7119, flat), 4 of 120 railways lost a card so (table
+    7000)."""
     inside = (size_mm[0] - 2 * card_art.FRAME_MM, size_mm[1] - 2 * card_art.FRAME_MM)
     return [
         pose
-        for pose in _rectangles(dark, inside, k, holes=True)
+        for pose in _shaped(contours, inside, k, holes=True)
         if all(math.dist((pose.x, pose.y), (p.x, p.y)) > 20.0 for p in found)
     ]
 
 
-def _rectangles(
-    mask: np.ndarray, size_mm: tuple[float, float], k: float, holes: bool = False
-) -> list[Pose]:
+def _rectangles(mask: np.ndarray, size_mm: tuple[float, float], k: float) -> list[Pose]:
     """Outer boundaries in `mask` that are filled rectangles of `size_mm` (12 % leeway),
     also those lying in a hole of another component (the table's grain, darker than the
-    bright cards around it, can enclose a whole railway); with `holes`, the holes of that
-    shape instead."""
-    contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    bright cards around it, can enclose a whole railway)."""
+    return _shaped(_contours(mask), size_mm, k)
+
+
+def _contours(mask: np.ndarray) -> Contours:
+    """`mask`'s outer boundaries and holes, two levels (what `_shaped` looks through)."""
+    return cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+
+
+def _shaped(
+    contours: Contours, size_mm: tuple[float, float], k: float, holes: bool = False
+) -> list[Pose]:
+    """`_rectangles` among `contours` found once (`_contours`); with `holes`, the holes of
+    that shape instead of the outer boundaries."""
+    contours, hierarchy = contours
     if hierarchy is None:
         return []
     want_w, want_h = size_mm
