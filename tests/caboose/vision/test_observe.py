@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import replace
 
 import cv2
@@ -451,3 +452,15 @@ def test_a_card_hidden_in_part_is_scored_on_what_shows_of_it() -> None:
     assert (match.code, match.turned) == ("3/c", False)
     blurred = cv2.GaussianBlur(card, (3, 3), 0)  # as the catalogue's own faces are
     assert match.score == pytest.approx(float(unit(blurred) @ unit(face)), abs=1e-5)
+
+
+def test_a_card_wholly_hidden_matches_no_face_surely_and_quietly() -> None:
+    # a card the lamp's clipped white covers entirely has no pixel to compare: it is like no
+    # face (confidence 0, so it is asked), with no mean taken over no pixels (which warned)
+    catalogue = VisionConfig.for_edition("rollecate").faces()
+    card = np.full_like(catalogue.images[0], 255)
+    hidden = np.ones(card.shape[:2], np.uint8)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        match = catalogue.match(card, hidden)
+    assert match.confidence == 0.0

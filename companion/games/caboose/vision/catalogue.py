@@ -162,6 +162,8 @@ class Catalogue:
         vectors anew, which cost a card the caboose, a die or a lamp's glare hides in part
         five times as long."""
         kept = seen.reshape(-1)
+        if not kept.any():  # wholly hidden: like no face, and no mean of no pixels taken
+            return np.zeros(len(self._both), np.float32)
         card = np.zeros((3, kept.size))
         card[:, kept] = _features(image[None], seen)[0].reshape(3, -1)  # zero-mean channels
         pixels, squares = self._both_sums
@@ -235,11 +237,11 @@ class Catalogue:
             differ = (spread > _CONTRAST * max(float(spread.max()), 1.0)).astype(np.uint8)
             grown = cv2.dilate(differ, np.ones((_CONTEXT, _CONTEXT), np.uint8)) > 0
             region = np.flatnonzero(grown if seen is None else grown & seen)
+            if len(region) < 20:
+                return 0.0
             faces = _unit(_channels(self._both[[a, b]])[:, :, region])
             if keep is None:
                 self._pair_cache[(a, b)] = (region, faces)
-        if len(region) < 20:
-            return 0.0
         # `_unit` of the card's pixels there, dotted with the faces' (which are zero-mean in
         # each channel, so the card's means drop out): a quarter less time, in the hot loop
         x = pixels.take(region, axis=1)
