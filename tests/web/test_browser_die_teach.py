@@ -3,7 +3,8 @@ whose camera shows the synthetic table's stand-in switching box, its board alrea
 the PIN holder chooses the switching game, lays the colour die beside the board with each
 colour up in turn and looks, sees the die as the camera saw it beside its colour (named in
 the page's words), is told in words when the die is not seen, and saves the three into the
-box; the screen beside the table never shows the step. Screenshots at phone and kiosk
+box; a board taught anew forgets them on the page as on the server; the screen beside
+the table never shows the step. Screenshots at phone and kiosk
 size, English and Spanish."""
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from companion.games.switching import standin
 from companion.games.switching.vision.taught import TaughtBox
 from companion.synthetic import Camera, render
 from tests.web import test_browser as shared
+from tests.web.test_board_teach import _frame as _board_frame
 from tests.web.test_browser import browser  # noqa: F401 - the module's Chromium
 from tests.web.test_browser_pips_teach import serving
 from tests.web.test_die_teach import FACES, Lens, _box, _die_frame
@@ -76,6 +78,19 @@ def test_the_pin_holder_teaches_the_colour_die_on_a_phone(browser, tmp_path, lan
             path=str(shared.ARTIFACTS / f"die-teach-phone-{lang}-saved.png")
         )
         assert set(TaughtBox.load(tmp_path / "box").dice) == set(FACES)
+        if lang == "en":  # the board taught anew: the faces learnt beside the old are gone
+            lens.frame = _board_frame()
+            page.fill("#board-width", "560")
+            page.fill("#board-height", "560")
+            page.click("#board-look")
+            page.wait_for_selector("#board-marking:not([hidden])", timeout=30000)
+            page.click("#board-save")
+            page.wait_for_selector("#board-saved.ok", timeout=30000)
+            assert page.locator("#die-faces img").count() == 0
+            assert page.locator("#die-progress").inner_text() == words["die_progress"].format(
+                done=0, total=3
+            )
+            assert page.locator("#die-saved").inner_text() == ""
         assert not errors
         kiosk, errors = shared.open_page(browser, f"{url}/?view=table&lang={lang}")
         kiosk.wait_for_timeout(300)

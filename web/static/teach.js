@@ -599,6 +599,8 @@ async function saveBoard() {
     line.textContent = response.ok ? answer.said : refusal(error);
     line.className = response.ok ? "ok" : "bad";
     drawBoard();
+    // the server forgets what was learnt beside the board before: so do the other steps
+    if (response.ok) document.dispatchEvent(new CustomEvent("board-saved"));
   } catch {
     line.textContent = t("no_answer");
   }

@@ -4,7 +4,8 @@
 // with each colour up in turn and looked at; the die as the camera saw it shows beside its
 // colour, and Save adds the faces to the box in the table's folder. Never on the screen
 // beside the table (the page does not load this script there). Uses the shell's `t`, `h` and
-// `pin`, and teach.js's `boardGame`, `lookAtFace`, `saveFaces` and `whenTheGameMayChange`.
+// `pin`, and teach.js's `boardGame`, `lookAtFace`, `saveFaces` and `whenTheGameMayChange`
+// (and its "board-saved" event).
 "use strict";
 
 const dieUrls = {};  // face -> the object URL of its picture, once learnt
@@ -40,7 +41,22 @@ function showDieStep() {
   step.hidden = !shown;
 }
 
+// A board taught anew forgets the die's faces learnt beside the old one, as the server does.
+function forgetDieFaces() {
+  for (const face of Object.keys(dieUrls)) {
+    URL.revokeObjectURL(dieUrls[face]);
+    delete dieUrls[face];
+  }
+  for (const id of ["die-said", "die-saved"]) {
+    const line = document.getElementById(id);
+    line.textContent = "";
+    line.className = "";
+  }
+  drawDieFaces([]);
+}
+
 function setupDieStep() {
+  document.addEventListener("board-saved", forgetDieFaces);
   document.getElementById("die-save").addEventListener("click",
     () => saveFaces("/api/setup/die/save", "die-saved"));
   whenTheGameMayChange(showDieStep);
