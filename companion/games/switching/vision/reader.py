@@ -690,7 +690,7 @@ def _way_round_taught(seen: np.ndarray, taught: PanelWays, shown: np.ndarray) ->
     if int(use.sum()) < _TAUGHT_PIXELS:
         return None
     seen = cv2.GaussianBlur(seen, (5, 5), 0).astype(np.float32)
-    upright, round_ = (_mismatch(seen, p, use) for p in (taught.upright, taught.turned))
+    upright, round_ = _mismatches(seen, (taught.upright, taught.turned), use)
     margin = _TAUGHT_MARGIN**2  # the mismatches are squared
     if upright < margin * round_:
         return False
@@ -699,15 +699,36 @@ def _way_round_taught(seen: np.ndarray, taught: PanelWays, shown: np.ndarray) ->
     return None
 
 
-def _mismatch(seen: np.ndarray, picture: np.ndarray, use: np.ndarray) -> float:
-    """How unlike `picture` the cut-out `seen` is on the pixels `use` (their mean squared
-    difference, summed over B, G, R), at the best of the shifts up to `_TAUGHT_SHIFT_PX`
-    (one OpenCV template match: the shifts cost little more than one comparison)."""
+def _mismatches(
+    seen: np.ndarray, pictures: tuple[np.ndarray, np.ndarray], use: np.ndarray
+) -> tuple[float, float]:
+    """How unlike each of `pictures` the cut-out `seen` is on the pixels `use` (their mean
+    squared difference, summed over B, G, R), at the best of the shifts up to
+    `_TAUGHT_SHIFT_PX` (`least_squared_differences`)."""
     k = _TAUGHT_SHIFT_PX
     inner = (slice(k, -k), slice(k, -k))
     weight = np.repeat(use[inner].astype(np.float32)[:, :, None], 3, axis=2)
-    found = cv2.matchTemplate(seen, picture[inner].astype(np.float32), cv2.TM_SQDIFF, mask=weight)
-    return float(found.min()) / max(float(use[inner].sum()), 1.0)
+    templates = [p[inner].astype(np.float32) for p in pictures]
+    pixels = max(float(use[inner].sum()), 1.0)
+    upright, turned = least_squared_differences(seen, templates, weight)
+    return upright / pixels, turned / pixels
+
+
+def least_squared_differences(
+    image: np.ndarray, templates: list[np.ndarray], mask: np.ndarray
+) -> list[float]:
+    """For each of `templates` (float32, each of `mask`'s shape), its least sum of squared
+    differences from `image` (float32, as many channels) on the pixels `mask` (1, else 0)
+    over every place it fits in `image` (each shift): what OpenCV's masked TM_SQDIFF gives,
+    its one term that is the same for every template (the image's own squares under the
+    mask) computed once for all of them (a template's is a third of its time)."""
+    own = cv2.matchTemplate(image * image, mask, cv2.TM_CCORR)
+    found = []
+    for template in templates:
+        masked = template * mask
+        across = cv2.matchTemplate(image, masked, cv2.TM_CCORR)
+        found.append(float((own - 2.0 * across).min()) + float((masked * masked).sum()))
+    return found
 
 
 def _lie(board: Board, panels: Mapping[str, SeenPanel]) -> Layout | None:
@@ -936,9 +957,7 @@ def _shape_mismatches(body: np.ndarray, shape: np.ndarray) -> tuple[float, float
     along, across = _SHAPE_SHIFT_PX
     blurred = cv2.GaussianBlur(body.astype(np.float32), (0, 0), _SHAPE_BLUR_PX)
     seen = cv2.copyMakeBorder(blurred, along, along, across, across, cv2.BORDER_CONSTANT, 0.0)
-    forwards, backwards = (
-        float(cv2.matchTemplate(seen, t, cv2.TM_SQDIFF, mask=use).min()) for t in (ahead, behind)
-    )
+    forwards, backwards = least_squared_differences(seen, [ahead, behind], use)
     return forwards, backwards
 
 
