@@ -523,15 +523,26 @@ def rectangle_corners(
     """The four corners (reading frame mm) of the board rectangle `size_mm` (along
     `heading`, across it) round `centre` (board mm), clockwise from its front left as the
     heading points up."""
-    (x, y), (dx, dy) = centre, heading
+    return rectangles_corners(np.array([centre]), np.array([heading]), size_mm)[0]
+
+
+def rectangles_corners(
+    centres: np.ndarray, headings: np.ndarray, size_mm: tuple[float, float]
+) -> np.ndarray:
+    """`rectangle_corners` of many rectangles of one size at once (N, 4, 2), given their
+    `centres` and `headings` (N, 2 each): a Python loop over a board's spaces cost half a
+    millisecond a frame."""
+    (x, y), (dx, dy) = centres.T, headings.T
     length, width = size_mm
     ax, ay = -dy, dx  # across, to the right of the heading as it points up
-    return np.array([
-        (x + (dx * length + sign_a * ax * width) / 2, y + (dy * length + sign_a * ay * width) / 2)
+    return np.stack([
+        np.stack([x + (dx * length + sign_a * ax * width) / 2,
+                  y + (dy * length + sign_a * ay * width) / 2], axis=-1)
         if front else
-        (x + (-dx * length + sign_a * ax * width) / 2, y + (-dy * length + sign_a * ay * width) / 2)
+        np.stack([x + (-dx * length + sign_a * ax * width) / 2,
+                  y + (-dy * length + sign_a * ay * width) / 2], axis=-1)
         for front, sign_a in ((True, -1), (True, 1), (False, 1), (False, -1))
-    ]) + APRON_MM  # fmt: skip
+    ], axis=1) + APRON_MM  # fmt: skip
 
 
 def cut_many(
@@ -783,8 +794,8 @@ def _trains(
     placed = [s.id for s in board.spaces.values() if s.panel is None or panels[s.panel].sure]
     unseen = [s for s in board.spaces if s not in placed]
     centres = [board.centre(space, lie) for space in placed]
-    corners = [rectangle_corners(c, board.heading(s, lie), PATCH_MM)
-               for s, c in zip(placed, centres, strict=True)]  # fmt: skip
+    headings = np.array([board.heading(s, lie) for s in placed]).reshape(-1, 2)
+    corners = list(rectangles_corners(np.array(centres).reshape(-1, 2), headings, PATCH_MM))
     levels = [light.at(*c) for c in centres]
     kept = [None] * len(placed) if change is None else change.kept(change.memo.spaces, placed,
                                                                     corners, levels)  # fmt: skip
