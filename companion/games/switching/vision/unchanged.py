@@ -26,12 +26,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import cv2
 import numpy as np
 
+from companion.games.switching.board import Board
 from companion.vision.calibrate import Calibration
+
+if TYPE_CHECKING:  # the reader imports this module
+    from companion.games.switching.vision.reader import Pieces
 
 _CELL_PX = 2  # small top-down pixels a side of the squares compared (4 mm at 0.5 px/mm)
 _LEVELS = 12  # levels a square must change by, in any channel, to count as changed
@@ -105,8 +109,8 @@ class Memo:
     id)."""
 
     calibration: Calibration
-    board: object
-    pieces: object
+    board: Board
+    pieces: Pieces
     picture: Picture
     paper: np.ndarray
     slots: Mapping[str, Read]
@@ -159,8 +163,8 @@ class Changes:
 def changes(
     memo: Memo | None,
     calibration: Calibration,
-    board: object,
-    pieces: object,
+    board: Board,
+    pieces: Pieces,
     now: Picture,
     paper: np.ndarray,
     px_per_mm: float,
@@ -182,8 +186,8 @@ def changes(
 def remember(
     change: Changes | None,
     calibration: Calibration,
-    board: object,
-    pieces: object,
+    board: Board,
+    pieces: Pieces,
     now: Picture,
     paper: np.ndarray,
     slots: Mapping[str, Read],
