@@ -11,9 +11,12 @@ machines), then the CPU time of each step of `read_board` on hard scenes (`--pro
 them; `--profile-only`: only that), timed on read_board's own path (stage_profile.py).
 `--pieces printed`: the stand-in box taught to the camera (eval-vision's `--pieces`), its
 board found by its picture (vision/taught.py's steps profiled too). `--still`: the profile
-of a still camera's next frame instead (each frame read once, untimed, then read again with
-what that reading left: the calibration kept, a taught board's pose kept, as eval-vision's
-`still_camera_ms` times it).
+of a still camera's next frame after a train was put down instead: the same table without
+its first train, with fresh sensor noise and compressed again as a still camera gives it,
+read first, untimed; then the frame read again with what that reading left (the
+calibration, a taught board's pose, and what each slot and space read: vision/unchanged.py
+reads again only where the picture changed); and how many of those next frames were read
+as they are without that memo (the calibration and pose kept, everything read again).
 OpenCV runs on one thread (and numpy's BLAS should, hence the variable): one Pi core's
 budget.
 """
@@ -21,17 +24,23 @@ budget.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import statistics
 import time
 from functools import partial
 
 import cv2
+import numpy as np
 from stage_profile import Stages, machine, print_steps
 
+from companion.games.switching.scenes import Shown
 from companion.games.switching.vision import reader, taught
 from companion.games.switching.vision.eval_vision import PIECES, evaluate, reader_of
 from companion.synthetic import Camera, render
 from companion.vision.plain_pass import plain_pass
+
+_NOISE = 3.0  # grey levels of fresh sensor noise in a still camera's frame before (sigma)
+_JPEG_QUALITY = 70  # as the hard camera compresses
 
 # read_board's steps (what reader.py calls, by the names it calls them), timed on its own
 # path (stage_profile.py): a copy of its calls had drifted from it once
@@ -63,11 +72,12 @@ _TAUGHT_STEPS = (
 
 def steps(
     scenes_n: int, seed: int, pieces: str = "ours", still: bool = False
-) -> tuple[dict[str, float], float]:
+) -> tuple[dict[str, float], float, int | None]:
     """Median CPU ms of each step of `read_board` (or, `pieces` "printed", of a taught
     stand-in box's `read_taught`) on hard scenes (each frame a new camera, as eval-vision
-    times it; `still`: each frame read again as a still camera's next, with what its first
-    reading left), and the median CPU ms of the plain pass over the same frames."""
+    times it; `still`: each as a still camera's next frame after a train was put down,
+    `_before`), the median CPU ms of the plain pass over the same frames, and (`still`)
+    how many of those frames read as they read without the memo."""
     profile = Stages()
     for name, label in _STEPS:
         profile.watch(reader, name, label)
@@ -77,7 +87,9 @@ def steps(
     table, read = reader_of(pieces)
     warm = table(seed + scenes_n)
     read(render(warm.scene, seed + scenes_n, Camera.hard()), None)
-    plain = []
+    plain: list[float] = []
+    alike: list[bool] = []
+    rng = np.random.default_rng(seed)
     with profile.timing():
         for i in range(scenes_n):
             truth = table(seed + i)
@@ -85,9 +97,24 @@ def steps(
             start = time.process_time()
             plain_pass(frame)
             plain.append((time.process_time() - start) * 1000)
-            left = read(frame, None)[1] if still else None
-            profile.frame(partial(read, frame, left))
-    return profile.medians(), statistics.median(plain)
+            left = read(_before(truth, seed + i, rng), None)[1] if still else None
+            seen = profile.frame(partial(read, frame, left))
+            if getattr(left, "memo", None) is not None:
+                alike.append(seen[0] == read(frame, dataclasses.replace(left, memo=None))[0])
+    return profile.medians(), statistics.median(plain), sum(alike) if alike else None
+
+
+def _before(truth: Shown, seed: int, rng: np.random.Generator) -> np.ndarray:
+    """A still camera's frame of `truth`'s table before its first train was put down (the
+    same picture without it), with fresh sensor noise and compressed again."""
+    first = 1 + len(truth.board.panels)  # the scene's board, its panels, then its trains
+    cards = truth.scene.cards
+    if truth.trains:
+        cards = cards[:first] + cards[first + 1 :]
+    frame = render(dataclasses.replace(truth.scene, cards=cards), seed, Camera.hard())
+    noisy = cv2.add(frame, rng.normal(0, _NOISE, frame.shape), dtype=cv2.CV_8U)
+    _, jpeg = cv2.imencode(".jpg", noisy, [cv2.IMWRITE_JPEG_QUALITY, _JPEG_QUALITY])
+    return cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
 
 
 def main() -> None:
@@ -133,10 +160,12 @@ def _print_eval(scenes_n: int, seed: int, easy: bool, pieces: str) -> None:
 
 def _print_steps(scenes_n: int, seed: int, pieces: str, still: bool) -> None:
     """`steps` as a markdown table, each step also as a ratio to the plain pass."""
-    results, plain = steps(scenes_n, seed, pieces, still)
+    results, plain, alike = steps(scenes_n, seed, pieces, still)
     reading = "read_taught" if pieces == "printed" else "read_board"
     frames = "a still camera's next frame" if still else "a new camera's frame"
     print_steps(reading, frames, scenes_n, seed, results, plain)
+    if alike is not None:
+        print(f"\n{alike} of {scenes_n} next frames read as without the memo")
 
 
 if __name__ == "__main__":

@@ -228,3 +228,90 @@ def test_without_glare_no_glare_is_said() -> None:
     truth = scenes.random_table(5005)
     seen = read_board(render(truth.scene, 5005, Camera.preset("hard", glare=0.0)), _board())
     assert "glare" not in [p.key for p in seen.problems]
+
+
+def _frames_of_a_still_camera(positions, seed: int, camera: Camera, hands=()):
+    """Frames of one still camera (the same pose, light and noise) over the table showing
+    each of `positions` in turn: two differ only where a piece moved."""
+    return [
+        render(scenes.board_scene(_board(), p, None, np.random.default_rng(seed), hands), seed,
+               camera)
+        for p in positions
+    ]  # fmt: skip
+
+
+def _cut_spaces(monkeypatch) -> list[int]:
+    """How many spaces' cut-outs each reading makes from now on (one number a call)."""
+    counts: list[int] = []
+    cut = reader.cut_many
+
+    def counting(frame, pixels, size_mm, scale):
+        if size_mm == reader.PATCH_MM:
+            counts.append(len(pixels))
+        return cut(frame, pixels, size_mm, scale)
+
+    monkeypatch.setattr(reader, "cut_many", counting)
+    return counts
+
+
+def test_a_still_camera_s_next_frame_reads_again_where_a_train_moved_and_keeps_the_rest(
+    monkeypatch,
+):
+    purple = [p.colour for p in _board().panels].index(_board().spaces["p2"].panel)
+    home = _board().home
+    turned = tuple(Lie(lie.slot, not lie.turned) if k == purple else lie
+                   for k, lie in enumerate(home))  # fmt: skip
+    before = [rules.Train("A2", "red", 1), rules.Train("E5", "blue", 1),
+              rules.Train("G3", "red", -1), rules.Train("p2", "blue", -1)]  # fmt: skip
+    # A2's train moved on to A3, E5's turned round, the purple panel turned with p2's
+    # train on it; G3's stood still
+    after = [rules.Train("A3", "red", 1), rules.Train("E5", "blue", -1),
+             rules.Train("G3", "red", -1), rules.Train("p2", "blue", -1)]  # fmt: skip
+    frames = _frames_of_a_still_camera(
+        [_position(before), _position(after, turned)], 43, Camera.hard()
+    )
+    first = read_board(frames[0], _board())
+    assert _seen_trains(first) == {t.space: (t.owner, t.facing) for t in before}
+    cut = _cut_spaces(monkeypatch)
+    seen = read_board(frames[1], _board(), calibration=first.calibration, memo=first.memo)
+    assert _seen_trains(seen) == {t.space: (t.owner, t.facing) for t in after}
+    assert seen.layout == turned and seen.unseen == ()
+    assert seen == read_board(frames[1], _board())  # as a new camera reads it
+    # only the spaces where the picture changed were cut out again: A2, A3, E5, the
+    # turned panel's, and their neighbours
+    spaces = len(_board().spaces)
+    assert cut[0] < spaces / 2 and cut[1] == spaces
+
+
+def test_a_still_camera_s_frame_with_nothing_changed_keeps_every_reading(monkeypatch):
+    # under a lamp's reflection that leaves a track unseen
+    frames = _frames_of_a_still_camera([_position(EVERY_KIND)] * 2, 45, Camera.hard())
+    first = read_board(frames[0], _board())
+    cut = _cut_spaces(monkeypatch)
+    seen = read_board(frames[1], _board(), calibration=first.calibration, memo=first.memo)
+    # only the spaces not read surely were cut out again (fresh noise may tell them)
+    assert first.layout is not None and first.unseen
+    assert seen == first and cut == [len(first.unseen)]
+    # the memo of another camera's frame (moved: calibrated anew) is not taken
+    moved = render(scenes.board_scene(_board(), _position(EVERY_KIND), None,
+                                      np.random.default_rng(45)), 13, Camera.hard())  # fmt: skip
+    cut.clear()
+    seen = read_board(moved, _board(), calibration=first.calibration, memo=first.memo)
+    assert cut == [len(_board().spaces)]
+    assert _seen_trains(seen) == {t.space: (t.owner, t.facing) for t in EVERY_KIND}
+
+
+def test_a_hand_moved_over_a_train_under_a_still_camera_makes_it_unsure_and_uncovers_others():
+    trains = [rules.Train("E5", "red", 1), rules.Train("G3", "blue", -1)]
+    ((x, y),) = scenes.to_table(_board(), scenes.home_pose(), _board().centre("E5", _board().home))
+    lower, over = Hand(float(x), float(y) + 150.0, 0.0), Hand(float(x), float(y) + 40.0, 0.0)
+    frames = [_frames_of_a_still_camera([_position(trains)], 43, Camera.hard(), (hand,))[0]
+              for hand in (lower, over)]  # fmt: skip
+    first = read_board(frames[0], _board())
+    assert _seen_trains(first) == {"E5": ("red", 1), "G3": ("blue", -1)}
+    assert {"A1", "A2"} <= set(first.unseen)  # under the hand reaching lower
+    seen = read_board(frames[1], _board(), calibration=first.calibration, memo=first.memo)
+    assert seen.calibration is first.calibration  # the camera still: the memo taken
+    assert "E5" in seen.unseen and _seen_trains(seen) == {"G3": ("blue", -1)}
+    assert not {"A1", "A2"} & set(seen.unseen)  # uncovered, read again
+    assert seen == read_board(frames[1], _board())

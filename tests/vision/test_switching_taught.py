@@ -193,11 +193,31 @@ def test_under_a_still_camera_the_board_is_kept_and_a_nudge_of_it_seen():
                      60, Camera.hard()) for p in (pose, nudged)]  # fmt: skip
     _, found = taught.read_taught(frames[0], box, TABLE)
     seen, again = taught.read_taught(frames[0], box, TABLE, found)
-    assert again is found and seen.layout == lie  # nothing moved: kept, not sought again
+    # nothing moved: kept, not sought again
+    assert again.calibration is found.calibration and seen.layout == lie
     seen, moved = taught.read_taught(frames[1], box, TABLE, found)
     assert moved is not None and moved.table is found.table  # the camera still
     assert _close(moved.pose, nudged, mm=1.5) and not _close(moved.pose, pose, mm=1.5)
     assert seen.layout == lie
+
+
+def test_under_a_still_camera_a_train_moved_on_the_taught_board_is_read_again():
+    box, rng = _box(), np.random.default_rng(8)
+    lie = scenes.random_layout(box.board, rng)
+    pose = standin.random_pose(box.board, rng)
+    starts = sorted(box.board.starts)
+    before = (scenes.OnBoard("red", starts[0], 1), scenes.OnBoard("blue", starts[1], 1))
+    after = (scenes.OnBoard("red", starts[0], 1), scenes.OnBoard("blue", starts[2], 1))
+    frames = [render(standin.table_scene(box.board, pose, lie, trains, None,
+                                         np.random.default_rng(1)), 60, Camera.hard())
+              for trains in (before, after)]  # fmt: skip
+    first, found = taught.read_taught(frames[0], box, TABLE)
+    assert {t.space for t in first.trains if t.sure} == {starts[0], starts[1]}
+    seen, again = taught.read_taught(frames[1], box, TABLE, found)
+    assert again is not None and again.calibration is found.calibration  # the board kept
+    assert {(t.space, t.colour, t.facing) for t in seen.trains if t.sure} == {
+        (starts[0], "red", 1), (starts[2], "blue", 1)}  # fmt: skip
+    assert seen == taught.read_taught(frames[1], box, TABLE)[0]  # as a new camera reads it
 
 
 def test_another_board_on_the_table_is_never_taken_for_the_taught_one():

@@ -75,6 +75,7 @@ class Camera:
         # while the game's board is its board
         self.found: Found | None = None  # where the taught board was found last
         self.calibration: Any = None  # the board's markers found last: a still camera keeps them
+        self.memo: Any = None  # and what they read (only the picture changed is read again)
         self.boards: list[BoardSeen | None] = []  # the last readings, newest last
         self.dice: list[Dice | None] = []
         self.still: BoardSeen | None = None  # the last still board told
@@ -173,7 +174,8 @@ class Camera:
         if box is not None:
             seen, self.found = read_taught(frame, box, self.setup.layout, self.found)
         else:
-            seen = read_board(frame, self.board, calibration=self.calibration)
+            seen = read_board(frame, self.board, calibration=self.calibration, memo=self.memo)
+            self.memo = seen.memo
             if seen.calibration is not None:
                 self.calibration = seen.calibration
         self.reading = Reading(seen, self.board, box is not None)

@@ -32,7 +32,8 @@ a well lit camera (vision/taught.py `teach`, seed `_TEACHING_SEED`) and read thr
 
 Latency is one thread's, wall and CPU time; each scene is a new camera position, so every
 frame calibrates from scratch (`still_camera_ms` reads the same frame again as a fixed
-camera's next frame). Beside each frame's time a plain OpenCV pass over the same frame
+camera's next frame: with what the first reading left, vision/unchanged.py, only the dice
+are read again). Beside each frame's time a plain OpenCV pass over the same frame
 (companion/vision/plain_pass.py) is timed in the same run: their ratio travels between
 machines, absolute times do not.
 """
@@ -252,8 +253,10 @@ def reader_of(pieces: str) -> tuple[Callable[[int], scenes.Shown], Read]:
     if pieces == "ours":
 
         def read_ours(frame: Any, previous: Any) -> tuple[SeenBoard, Any]:
-            seen = read_board(frame, load_board(), calibration=previous)
-            return seen, seen.calibration
+            calibration, memo = (None, None) if previous is None else (previous.calibration,
+                                                                        previous.memo)  # fmt: skip
+            seen = read_board(frame, load_board(), calibration=calibration, memo=memo)
+            return seen, seen  # a still camera's next frame: its calibration and memo
 
         return scenes.random_table, read_ours
     lesson = standin.teaching_table(0)

@@ -64,6 +64,14 @@ import numpy as np
 from companion.games.said import Said
 from companion.games.switching import art
 from companion.games.switching.board import Board, Layout, Lie
+from companion.games.switching.vision.unchanged import (
+    Changes,
+    Memo,
+    Picture,
+    Read,
+    changes,
+    remember,
+)
 from companion.vision.calibrate import Calibration, calibrate, top_down
 from companion.vision.dice import PIPS, read_dice
 from companion.vision.dice_art import DIE_MM
@@ -185,7 +193,9 @@ class SeenBoard:
     """What one frame shows. `layout` is the panels' lie (one `Lie` a panel, in the
     board's panel order) when every panel was read surely; `trains` the trains on spaces
     (sure or not); `unseen` the spaces neither a sure train nor surely empty (a hand over
-    them); `calibration` goes to the next `read_board` (a still camera, a hidden marker)."""
+    them); `calibration` goes to the next `read_board` (a still camera, a hidden marker),
+    and `memo` too: a still camera's next frame reads again only the slots and spaces whose
+    picture changed (vision/unchanged.py)."""
 
     panels: Mapping[str, SeenPanel]
     layout: Layout | None
@@ -194,6 +204,7 @@ class SeenBoard:
     dice: SeenDice
     problems: tuple[Said, ...] = ()
     calibration: Calibration | None = field(default=None, compare=False, repr=False)
+    memo: Memo | None = field(default=None, compare=False, repr=False)
 
     @property
     def sure(self) -> bool:
@@ -220,13 +231,21 @@ def reading_layout(board: Board) -> art.BoardMarkers:
 
 
 def read_board(
-    frame_bgr: object, board: Board, *, calibration: Calibration | None = None
+    frame_bgr: object,
+    board: Board,
+    *,
+    calibration: Calibration | None = None,
+    memo: Memo | None = None,
 ) -> SeenBoard:
     """Everything the table shows in one frame. `calibration` (a previous SeenBoard's) is
     reused while the camera and board have not moved, and stands in when markers are
-    hidden. Never raises on a bad frame."""
+    hidden; while it is reused, what `memo` (that SeenBoard's) read where the picture did
+    not change stands. Never raises on a bad frame."""
     return read_placed(
-        frame_bgr, board, lambda frame, problems: _on_markers(frame, board, calibration, problems)
+        frame_bgr,
+        board,
+        lambda frame, problems: _on_markers(frame, board, calibration, problems),
+        memo=memo,
     )
 
 
@@ -236,10 +255,15 @@ Place = Callable[[np.ndarray, list[Said]], Calibration | None]
 
 
 def read_placed(
-    frame_bgr: object, board: Board, place: Place, pieces: Pieces | None = None
+    frame_bgr: object,
+    board: Board,
+    place: Place,
+    pieces: Pieces | None = None,
+    memo: Memo | None = None,
 ) -> SeenBoard:
     """Everything the table shows in one frame, the board placed by `place` and its pieces
-    looking as `pieces` says (None: ours, art.py). Never raises on a bad frame."""
+    looking as `pieces` says (None: ours, art.py), what `memo` read standing where the
+    picture did not change (vision/unchanged.py). Never raises on a bad frame."""
     panels_unread = {p.colour: SeenPanel(p.colour, None, None, False) for p in board.panels}
     frame, bad = as_bgr(frame_bgr)
     if frame is None:
@@ -257,7 +281,7 @@ def read_placed(
             panels_unread, None, (), tuple(board.spaces), _NO_DICE, tuple(problems), seen
         )
     try:
-        return _read(frame, board, seen, problems, pieces or OURS)
+        return _read(frame, board, seen, problems, pieces or OURS, memo)
     except cv2.error as error:  # OpenCV refusing an odd frame must not stop the referee
         problems.append(problem("frame_unread", error=str(error).strip()))
         return SeenBoard(panels_unread, None, (), tuple(board.spaces), _NO_DICE,
@@ -289,27 +313,32 @@ def _read(
     calibration: Calibration,
     problems: list[Said],
     pieces: Pieces,
+    memo: Memo | None,
 ) -> SeenBoard:
     half = top_down(frame, calibration, reading_layout(board), HALF_PX_PER_MM)
     glare = glare_mask(frame)
-    glare_half = None  # the reflection in the small image: a taught paper's tint needs it
-    if glare is not None and pieces.paper is not None:
+    glare_half = None  # the reflection in the small image: a taught paper's tint and the
+    # memo's picture need it
+    if glare is not None:
         glare_half = top_down(glare, calibration, reading_layout(board), HALF_PX_PER_MM,
                               cv2.INTER_NEAREST)  # fmt: skip
     light = Light(half, board, pieces, glare_half)
+    now = Picture.of(half, glare_half)
+    change = changes(memo, calibration, board, pieces, now, light.paper, HALF_PX_PER_MM)
     if glare is not None:
         problems.append(problem(GLARE_KEY))
-    panels = _panels(frame, board, calibration, light, glare)
+    panels, slots = _panels(frame, board, calibration, light, glare, change)
     lie = _lie(board, panels)
     if lie is None:
         problems.append(problem("panels_unsure"))
-    trains, unseen = _trains(frame, board, calibration, light, panels, glare)
+    trains, unseen, spaces = _trains(frame, board, calibration, light, panels, glare, change)
     if unseen:
         problems.append(problem("spaces_unseen", n=len(unseen)))
     dice = _dice(frame, board, calibration, light, glare)
     if not dice.sure:
         problems.append(problem("dice_unsure"))
-    return SeenBoard(panels, lie, trains, unseen, dice, tuple(problems), calibration)
+    left = remember(change, calibration, board, pieces, now, light.paper, slots, spaces)
+    return SeenBoard(panels, lie, trains, unseen, dice, tuple(problems), calibration, left)
 
 
 # --- colour and light -------------------------------------------------------------------
@@ -494,15 +523,26 @@ def rectangle_corners(
     """The four corners (reading frame mm) of the board rectangle `size_mm` (along
     `heading`, across it) round `centre` (board mm), clockwise from its front left as the
     heading points up."""
-    (x, y), (dx, dy) = centre, heading
+    return rectangles_corners(np.array([centre]), np.array([heading]), size_mm)[0]
+
+
+def rectangles_corners(
+    centres: np.ndarray, headings: np.ndarray, size_mm: tuple[float, float]
+) -> np.ndarray:
+    """`rectangle_corners` of many rectangles of one size at once (N, 4, 2), given their
+    `centres` and `headings` (N, 2 each): a Python loop over a board's spaces cost half a
+    millisecond a frame."""
+    (x, y), (dx, dy) = centres.T, headings.T
     length, width = size_mm
     ax, ay = -dy, dx  # across, to the right of the heading as it points up
-    return np.array([
-        (x + (dx * length + sign_a * ax * width) / 2, y + (dy * length + sign_a * ay * width) / 2)
+    return np.stack([
+        np.stack([x + (dx * length + sign_a * ax * width) / 2,
+                  y + (dy * length + sign_a * ay * width) / 2], axis=-1)
         if front else
-        (x + (-dx * length + sign_a * ax * width) / 2, y + (-dy * length + sign_a * ay * width) / 2)
+        np.stack([x + (-dx * length + sign_a * ax * width) / 2,
+                  y + (-dy * length + sign_a * ay * width) / 2], axis=-1)
         for front, sign_a in ((True, -1), (True, 1), (False, 1), (False, -1))
-    ]) + APRON_MM  # fmt: skip
+    ], axis=1) + APRON_MM  # fmt: skip
 
 
 def cut_many(
@@ -535,53 +575,80 @@ def _panels(
     calibration: Calibration,
     light: Light,
     glare: np.ndarray | None,
-) -> dict[str, SeenPanel]:
+    change: Changes | None = None,
+) -> tuple[dict[str, SeenPanel], dict[str, Read]]:
     """Each panel's slot and way round (step 3 of the module's docstring), from what
     `glare` leaves of each slot (step 6): a way-round mark under it is hidden, and a slot
-    it covers shows no panel, so the panel in it is seen in no slot: unsure."""
+    it covers shows no panel, so the panel in it is seen in no slot: unsure. A slot whose
+    picture did not change since the last frame (`change`) keeps what was read in it;
+    each slot's reading (its panel's colour and way round, or None) is returned for the
+    next frame."""
     found: dict[str, list[tuple[str, bool | None]]] = {c: [] for c in _PANEL_NAMES}
-    trains = len(_TRAIN_NAMES)
     slots = list(board.slots.values())
     size = (slots[0].height, slots[0].width)  # every slot is one size
     centres = [(slot.x + slot.width / 2, slot.y + slot.height / 2) for slot in slots]
-    corners = np.concatenate([rectangle_corners(c, (0.0, -1.0), size) for c in centres])
-    pixels = calibration.to_pixels(corners).reshape(-1, 4, 2)
-    cuts = cut_many(frame, pixels, size, SLOT_PX_PER_MM)
-    looks = light.look(cuts)
+    corners = [rectangle_corners(c, (0.0, -1.0), size) for c in centres]
+    levels = [light.at(*c) for c in centres]
+    ids = [slot.id for slot in slots]
+    kept = [None] * len(ids) if change is None else change.kept(change.memo.slots, ids,
+                                                                 corners, levels)  # fmt: skip
+    reads: dict[str, Read | None] = dict(zip(ids, kept, strict=True))
+    pixels = calibration.to_pixels(np.concatenate(corners)).reshape(-1, 4, 2)
+    fresh = [i for i, slot in enumerate(slots) if reads[slot.id] is None]
     rows = round(size[0] * SLOT_PX_PER_MM)
-    hidden = None
-    if glare is not None and any(glared(glare, p) for p in pixels):
-        hidden = cut_many(glare, pixels, size, SLOT_PX_PER_MM) > 0
-    for index, (slot, centre) in enumerate(zip(slots, centres, strict=True)):
-        cut = slice(index * rows, (index + 1) * rows)
-        classes, value, _ = (a[cut] for a in looks)
-        shown = np.ones(classes.shape, bool) if hidden is None else ~hidden[cut]
-        if shown.mean() < _SHOWN_SLOT:
-            continue
-        classes = np.where(shown, classes, _NONE)
-        counts = np.bincount(classes.ravel(), minlength=256)[trains : trains + len(_PANEL_NAMES)]
-        best = int(np.argmax(counts))
-        if counts[best] >= _PANEL_SHARE * max(int(shown.sum()), 1) and (
-            np.delete(counts, best).max() < 0.1 * counts[best]
-        ):
-            if light.pieces.panels is None:
-                dark = (value < _DARK * light.at(*centre)) & shown
-                way = _way_round(dark, classes == trains + best)
-            else:
-                seen = light.look_up(cuts[cut], centre)
-                # a train standing on the panel (its colour and the cab it holds) is no
-                # print of the panel's: it told the two ways round apart less clearly
-                on = cv2.dilate((classes < trains).astype(np.uint8), _ON_PANEL) > 0
-                taught = light.pieces.panel_ways[_PANEL_NAMES[best]]
-                way = _way_round_taught(seen, taught, shown & ~on)
-            found[_PANEL_NAMES[best]].append((slot.id, way))
+    if fresh:
+        cuts = cut_many(frame, pixels[fresh], size, SLOT_PX_PER_MM)
+        looks = light.look(cuts)
+        hidden = None
+        if any(glared_each(glare, pixels)):
+            hidden = cut_many(glare, pixels[fresh], size, SLOT_PX_PER_MM) > 0
+    for n, index in enumerate(fresh):
+        cut = slice(n * rows, (n + 1) * rows)
+        slot, centre = slots[index], centres[index]
+        shown = np.ones((rows, cuts.shape[1]), bool) if hidden is None else ~hidden[cut]
+        colour_way = None
+        if shown.mean() >= _SHOWN_SLOT:
+            colour_way = _slot_panel(cuts[cut], [a[cut] for a in looks], shown, centre, light)
+        sure = colour_way is None or colour_way[1] is not None  # no panel, or its way round
+        reads[slot.id] = Read(corners[index], levels[index], colour_way, sure)
+    for slot in slots:
+        colour_way = reads[slot.id].outcome
+        if colour_way is not None:
+            found[colour_way[0]].append((slot.id, colour_way[1]))
     seen = {}
     for colour, where in found.items():
         if len(where) == 1 and where[0][1] is not None:
             seen[colour] = SeenPanel(colour, where[0][0], where[0][1], True)
         else:
             seen[colour] = SeenPanel(colour, None, None, False)
-    return seen
+    return seen, reads
+
+
+def _slot_panel(
+    cut: np.ndarray, looks: list[np.ndarray], shown: np.ndarray, centre: tuple[float, float],
+    light: Light,
+) -> tuple[str, bool | None] | None:  # fmt: skip
+    """The panel in one slot's cut-out (`cut`, BGR; `looks`, its `Light.look`; `shown`
+    where no glare hides it; `centre` the slot's, board mm): its colour and whether it
+    lies turned (None when unsure), or None when no one panel colour covers it."""
+    trains = len(_TRAIN_NAMES)
+    classes, value, _ = looks
+    classes = np.where(shown, classes, _NONE)
+    counts = np.bincount(classes.ravel(), minlength=256)[trains : trains + len(_PANEL_NAMES)]
+    best = int(np.argmax(counts))
+    if counts[best] < _PANEL_SHARE * max(int(shown.sum()), 1) or (
+        np.delete(counts, best).max() >= 0.1 * counts[best]
+    ):
+        return None
+    if light.pieces.panels is None:
+        dark = (value < _DARK * light.at(*centre)) & shown
+        return _PANEL_NAMES[best], _way_round(dark, classes == trains + best)
+    seen = light.look_up(cut, centre)
+    # a train standing on the panel (its colour and the cab it holds) is no print of the
+    # panel's: it told the two ways round apart less clearly
+    on = cv2.dilate((classes < trains).astype(np.uint8), _ON_PANEL) > 0
+    taught = light.pieces.panel_ways[_PANEL_NAMES[best]]
+    return _PANEL_NAMES[best], _way_round_taught(seen, taught, shown & ~on)
 
 
 def _way_round(dark: np.ndarray, plain: np.ndarray) -> bool | None:
@@ -634,7 +701,7 @@ def _way_round_taught(seen: np.ndarray, taught: PanelWays, shown: np.ndarray) ->
     if int(use.sum()) < _TAUGHT_PIXELS:
         return None
     seen = cv2.GaussianBlur(seen, (5, 5), 0).astype(np.float32)
-    upright, round_ = (_mismatch(seen, p, use) for p in (taught.upright, taught.turned))
+    upright, round_ = _mismatches(seen, (taught.upright, taught.turned), use)
     margin = _TAUGHT_MARGIN**2  # the mismatches are squared
     if upright < margin * round_:
         return False
@@ -643,15 +710,36 @@ def _way_round_taught(seen: np.ndarray, taught: PanelWays, shown: np.ndarray) ->
     return None
 
 
-def _mismatch(seen: np.ndarray, picture: np.ndarray, use: np.ndarray) -> float:
-    """How unlike `picture` the cut-out `seen` is on the pixels `use` (their mean squared
-    difference, summed over B, G, R), at the best of the shifts up to `_TAUGHT_SHIFT_PX`
-    (one OpenCV template match: the shifts cost little more than one comparison)."""
+def _mismatches(
+    seen: np.ndarray, pictures: tuple[np.ndarray, np.ndarray], use: np.ndarray
+) -> tuple[float, float]:
+    """How unlike each of `pictures` the cut-out `seen` is on the pixels `use` (their mean
+    squared difference, summed over B, G, R), at the best of the shifts up to
+    `_TAUGHT_SHIFT_PX` (`least_squared_differences`)."""
     k = _TAUGHT_SHIFT_PX
     inner = (slice(k, -k), slice(k, -k))
     weight = np.repeat(use[inner].astype(np.float32)[:, :, None], 3, axis=2)
-    found = cv2.matchTemplate(seen, picture[inner].astype(np.float32), cv2.TM_SQDIFF, mask=weight)
-    return float(found.min()) / max(float(use[inner].sum()), 1.0)
+    templates = [p[inner].astype(np.float32) for p in pictures]
+    pixels = max(float(use[inner].sum()), 1.0)
+    upright, turned = least_squared_differences(seen, templates, weight)
+    return upright / pixels, turned / pixels
+
+
+def least_squared_differences(
+    image: np.ndarray, templates: list[np.ndarray], mask: np.ndarray
+) -> list[float]:
+    """For each of `templates` (float32, each of `mask`'s shape), its least sum of squared
+    differences from `image` (float32, as many channels) on the pixels `mask` (1, else 0)
+    over every place it fits in `image` (each shift): what OpenCV's masked TM_SQDIFF gives,
+    its one term that is the same for every template (the image's own squares under the
+    mask) computed once for all of them (a template's is a third of its time)."""
+    own = cv2.matchTemplate(image * image, mask, cv2.TM_CCORR)
+    found = []
+    for template in templates:
+        masked = template * mask
+        across = cv2.matchTemplate(image, masked, cv2.TM_CCORR)
+        found.append(float((own - 2.0 * across).min()) + float((masked * masked).sum()))
+    return found
 
 
 def _lie(board: Board, panels: Mapping[str, SeenPanel]) -> Layout | None:
@@ -691,10 +779,14 @@ def _trains(
     light: Light,
     panels: Mapping[str, SeenPanel],
     glare: np.ndarray | None,
-) -> tuple[tuple[SeenTrain, ...], tuple[str, ...]]:
+    change: Changes | None = None,
+) -> tuple[tuple[SeenTrain, ...], tuple[str, ...], dict[str, Read]]:
     """Every space's train or emptiness (step 4), all spaces' cut-outs looked at in one
     go. A panel's spaces lie where that panel lies: those of a panel not read surely
-    cannot be placed, so they are unseen; so are those under `glare` (step 6)."""
+    cannot be placed, so they are unseen; so are those under `glare` (step 6). A space
+    whose picture did not change since the last frame, where it lay then (`change`),
+    keeps what was read there; each placed space's reading (its train or None, and
+    whether it is unseen) is returned for the next frame."""
     lie = tuple(
         Lie(str(seen.slot), bool(seen.turned)) if seen.sure else home
         for seen, home in zip((panels[p.colour] for p in board.panels), board.home, strict=True)
@@ -702,10 +794,43 @@ def _trains(
     placed = [s.id for s in board.spaces.values() if s.panel is None or panels[s.panel].sure]
     unseen = [s for s in board.spaces if s not in placed]
     centres = [board.centre(space, lie) for space in placed]
-    corners = [rectangle_corners(c, board.heading(s, lie), PATCH_MM)
-               for s, c in zip(placed, centres, strict=True)]  # fmt: skip
-    pixels = calibration.to_pixels(np.concatenate(corners)).reshape(-1, 4, 2)
+    headings = np.array([board.heading(s, lie) for s in placed]).reshape(-1, 2)
+    corners = list(rectangles_corners(np.array(centres).reshape(-1, 2), headings, PATCH_MM))
     levels = [light.at(*c) for c in centres]
+    kept = [None] * len(placed) if change is None else change.kept(change.memo.spaces, placed,
+                                                                    corners, levels)  # fmt: skip
+    reads: dict[str, Read | None] = dict(zip(placed, kept, strict=True))
+    fresh = [i for i, space in enumerate(placed) if reads[space] is None]
+    if fresh:
+        pixels = calibration.to_pixels(np.concatenate([corners[i] for i in fresh]))
+        found = _spaces_read(frame, board, calibration, light, glare,
+                             [placed[i] for i in fresh], pixels.reshape(-1, 4, 2),
+                             [levels[i] for i in fresh])  # fmt: skip
+        for i, outcome in zip(fresh, found, strict=True):
+            reads[placed[i]] = Read(corners[i], levels[i], outcome, not outcome[1])
+    trains: list[SeenTrain] = []
+    for space in placed:
+        train, hidden = reads[space].outcome
+        if train is not None:
+            trains.append(train)
+        if hidden:
+            unseen.append(space)
+    return tuple(trains), tuple(unseen), reads
+
+
+def _spaces_read(
+    frame: np.ndarray,
+    board: Board,
+    calibration: Calibration,
+    light: Light,
+    glare: np.ndarray | None,
+    placed: list[str],
+    pixels: np.ndarray,
+    levels: list[float],
+) -> list[tuple[SeenTrain | None, bool]]:
+    """What each of the `placed` spaces shows (its cut-out's corners in the frame,
+    `pixels`; the paper's brightness at its centre, `levels`), all cut out in one go: its
+    train (None: none read) and whether it is unseen."""
     cuts = cut_many(frame, pixels, PATCH_MM, SPACE_PX_PER_MM)
     classes, value, saturation = (a.reshape(len(placed), _ROWS, _COLUMNS) for a in light.look(cuts))
     level = np.array(levels, np.float32)[:, None, None]
@@ -732,21 +857,38 @@ def _trains(
     middle = (slice(None), *_MIDDLE)
     white = (value[middle] >= _WHITE[0] * level) & (saturation[middle] < _WHITE[1] * 255)
     empty = white.mean(axis=(1, 2)) >= _EMPTY_SHARE
-    washed = _washed_out(frame, glare, calibration, board)
-    trains: list[SeenTrain] = []
+    washed = glared_each(_washed_out(frame, glare, calibration, board), pixels)
+    halo = glared_each(glare, pixels)
+    found: list[tuple[SeenTrain | None, bool]] = []
     for i, space in enumerate(placed):
-        if glared(washed, pixels[i]):
-            unseen.append(space)
+        if washed[i]:
+            found.append((None, True))
             continue
         train = _train_in(space, counts[i] / area, lambda i=i: facing(i))
-        in_halo = glared(glare, pixels[i])
-        if train is not None and (train.sure or not in_halo):
-            trains.append(train)
+        in_halo = halo[i]
+        read = train if train is not None and (train.sure or not in_halo) else None
         # the halo pales a train towards the space's white: there only a train read surely
         # is read, and a space that looks empty may hold one
-        if (train is None and (in_halo or not empty[i])) or (train is not None and not train.sure):
-            unseen.append(space)
-    return tuple(trains), tuple(unseen)
+        hidden = bool(train is None and (in_halo or not empty[i])) or (
+            train is not None and not train.sure
+        )
+        found.append((read, hidden))
+    return found
+
+
+def glared_each(mask: np.ndarray | None, polygons: np.ndarray) -> list[bool]:
+    """`glared` of each frame polygon (N, 4, 2), those whose bounding box lies clear of
+    the mask's own told at once (a lamp's reflection is one patch of the frame: most of a
+    board's spaces lie clear of it, and `glared` over each of them cost up to 2 ms)."""
+    if mask is None:
+        return [False] * len(polygons)
+    x, y, w, h = cv2.boundingRect(mask)
+    height, width = mask.shape
+    points = np.round(np.asarray(polygons, np.float64)).astype(np.int32)
+    x0, y0 = np.clip(points.min(axis=1), 0, (width, height)).T
+    x1, y1 = np.clip(points.max(axis=1) + 1, 0, (width, height)).T
+    near = (x0 < x + w) & (x1 > x) & (y0 < y + h) & (y1 > y)
+    return [bool(n) and glared(mask, p) for n, p in zip(near, polygons, strict=True)]
 
 
 _WASHED_MM = 2.0  # round what a lamp's reflection clipped white, this much more hides a train
@@ -842,9 +984,7 @@ def _shape_mismatches(body: np.ndarray, shape: np.ndarray) -> tuple[float, float
     along, across = _SHAPE_SHIFT_PX
     blurred = cv2.GaussianBlur(body.astype(np.float32), (0, 0), _SHAPE_BLUR_PX)
     seen = cv2.copyMakeBorder(blurred, along, along, across, across, cv2.BORDER_CONSTANT, 0.0)
-    forwards, backwards = (
-        float(cv2.matchTemplate(seen, t, cv2.TM_SQDIFF, mask=use).min()) for t in (ahead, behind)
-    )
+    forwards, backwards = least_squared_differences(seen, [ahead, behind], use)
     return forwards, backwards
 
 

@@ -480,12 +480,15 @@ def _rigid(source: np.ndarray, target: np.ndarray) -> np.ndarray:
 class Found:
     """Where a taught board was last seen: the table's calibration, the board's pose, the
     reader's calibration they make, and how alike its print was to its picture there
-    (`_alike`); the next frame starts from them (a still camera, a hidden marker)."""
+    (`_alike`); the next frame starts from them (a still camera, a hidden marker), and
+    under a still camera reads again only the slots and spaces whose picture changed since
+    the frame that left `memo` (vision/unchanged.py)."""
 
     table: Calibration
     pose: Pose
     calibration: Calibration = field(compare=False)
     alike: float = 0.0
+    memo: reader.Memo | None = field(default=None, compare=False)
 
 
 def _alike(frame: np.ndarray, box: TaughtBox, table: Calibration, pose: Pose) -> float:
@@ -556,8 +559,11 @@ def read_taught(
         where.append(Found(table, pose, calibration, _alike(frame, box, table, pose)))
         return calibration
 
-    seen = reader.read_placed(frame_bgr, box.board, locate, box.pieces)
-    return seen, (where[0] if where else found)
+    memo = None if found is None else found.memo
+    seen = reader.read_placed(frame_bgr, box.board, locate, box.pieces, memo)
+    if not where:
+        return seen, found
+    return seen, replace(where[0], memo=seen.memo)
 
 
 # --- teaching -------------------------------------------------------------------------
