@@ -32,10 +32,10 @@ a well lit camera (vision/taught.py `teach`, seed `_TEACHING_SEED`) and read thr
 
 Latency is one thread's, wall and CPU time; each scene is a new camera position, so every
 frame calibrates from scratch (`still_camera_ms` reads the same frame again as a fixed
-camera's next frame: with what the first reading left, vision/unchanged.py, only the dice
-are read again). Beside each frame's time a plain OpenCV pass over the same frame
-(companion/vision/plain_pass.py) is timed in the same run: their ratio travels between
-machines, absolute times do not.
+camera's next frame, everything read again: what a next frame after a move costs at most,
+where the reader's memo, vision/unchanged.py, reads again only what changed). Beside each
+frame's time a plain OpenCV pass over the same frame (companion/vision/plain_pass.py) is
+timed in the same run: their ratio travels between machines, absolute times do not.
 """
 
 from __future__ import annotations
@@ -242,8 +242,8 @@ PIECES = ("ours", "printed")  # our printed board and pieces, or the stand-in bo
 _TEACHING_SEED = 900  # the teaching frame's (a seed no measured scene is drawn from)
 
 # a reading of one frame: the frame and what the last frame's reading left for the next
-# (a still camera's calibration, where a taught board was found), to what it shows and
-# what this one leaves
+# (a still camera's calibration, where a taught board was found, never the memo of what it
+# read: the next frame is read in full), to what it shows and what this one leaves
 Read = Callable[[Any, Any], tuple[SeenBoard, Any]]
 
 
@@ -253,10 +253,8 @@ def reader_of(pieces: str) -> tuple[Callable[[int], scenes.Shown], Read]:
     if pieces == "ours":
 
         def read_ours(frame: Any, previous: Any) -> tuple[SeenBoard, Any]:
-            calibration, memo = (None, None) if previous is None else (previous.calibration,
-                                                                        previous.memo)  # fmt: skip
-            seen = read_board(frame, load_board(), calibration=calibration, memo=memo)
-            return seen, seen  # a still camera's next frame: its calibration and memo
+            seen = read_board(frame, load_board(), calibration=previous)
+            return seen, seen.calibration
 
         return scenes.random_table, read_ours
     lesson = standin.teaching_table(0)
@@ -264,7 +262,8 @@ def reader_of(pieces: str) -> tuple[Callable[[int], scenes.Shown], Read]:
                        standin.TABLE)  # fmt: skip
 
     def read_box(frame: Any, previous: Any) -> tuple[SeenBoard, Any]:
-        return taught.read_taught(frame, box, standin.TABLE, previous)
+        seen, found = taught.read_taught(frame, box, standin.TABLE, previous)
+        return seen, None if found is None else replace(found, memo=None)  # read again in full
 
     return standin.random_table, read_box
 
