@@ -339,6 +339,27 @@ def test_a_card_the_glare_washes_out_in_part_is_read_from_what_shows(
         assert seen.cards[j].code == scene.cards[i].code or seen.cards[j].confidence < 0.25
 
 
+def test_a_glare_cut_frame_is_weighed_near_its_outline_as_over_the_whole_image() -> None:
+    """A frame the glare cut is checked only within the box round its rectangles: where the
+    dark frame lies within a band of it must be what dilating it over the whole image says,
+    at the image's edges too (a component in a corner, windows running off the image)."""
+    from companion.games.caboose.vision.card_outlines import _near
+
+    rng = np.random.default_rng(3)
+    image = np.zeros((120, 160), np.uint8)
+    for x, y in ((0, 0), (70, 40), (130, 95)):  # a corner, the middle, off the bottom right
+        image[y : y + 25, x : x + 30] = rng.random((25, 30))[: 120 - y, : 160 - x] > 0.7
+    band = 3
+    for x, y in ((0, 0), (70, 40), (130, 95)):
+        piece = image[y : y + 25, x : x + 30].copy()
+        alone = np.zeros_like(image)
+        alone[y : y + 25, x : x + 30] = piece
+        own = cv2.dilate(alone, np.ones((2 * band + 1,) * 2, np.uint8)) > 0
+        for window in ((0, 0, 160, 120), (0, 0, 20, 15), (60, 30, 110, 80), (140, 100, 160, 120)):
+            x0, y0, x1, y1 = window
+            assert np.array_equal(_near((piece, x, y), window, band), own[y0:y1, x0:x1])
+
+
 @pytest.mark.parametrize("seed", [8011, 8023, 8024])
 def test_cards_that_do_not_lie_flat_are_read_laid_flat(seed: int) -> None:
     """Curled cards (each bent or a corner lifted, up to 5 mm) under a lens error of up to
