@@ -153,6 +153,28 @@ def test_black_overexposed_and_non_frames_give_problems_not_exceptions() -> None
     )
 
 
+def test_a_dim_frame_is_too_dark_exactly_when_its_brightest_hundredth_is_dim() -> None:
+    """Too dark is the thumbnail's 99th percentile under 40 levels (a few lit spots in the
+    dark): told by counting where that settles it, it must say what the percentile says,
+    with the lit share just either side of a hundredth and the lit spots just either side
+    of 40 levels."""
+    from companion.games.caboose.vision.frame_checks import exposure_problem
+
+    rng = np.random.default_rng(5)
+    said = set()
+    for share in np.linspace(0.005, 0.015, 41):
+        for lit in (38, 39, 40, 41, 90):
+            frame = np.full((1088, 1456, 3), 30, np.uint8)
+            thumb = frame[::8, ::8]
+            spots = rng.random(thumb.shape[:2]) < share
+            thumb[spots] = lit
+            small = cv2.cvtColor(np.ascontiguousarray(frame[::8, ::8]), cv2.COLOR_BGR2GRAY)
+            dark = float(np.percentile(small, 99)) < 40
+            assert (exposure_problem(frame) == Problem("too_dark")) == dark, (share, lit)
+            said.add(dark)
+    assert said == {True, False}
+
+
 def test_only_a_frame_without_any_colour_is_colourless() -> None:
     """One coloured pixel anywhere (here off the quick check's sample grid) makes a frame a
     colour frame: a dim room's washed-out colour is not said to be no colour."""
