@@ -382,6 +382,13 @@ def top_down(
     layout = layout or TableLayout()
     width, height = round(layout.width * px_per_mm), round(layout.height * px_per_mm)
     maps = _table_maps(calibration, (width, height), px_per_mm)
+    frame_px = frame_bgr.shape[0] * frame_bgr.shape[1]
+    if frame_bgr.ndim == 3 and frame_bgr.shape[2] == 3 and width * height >= frame_px / 4:
+        # OpenCV's remap interpolates four channels at once and three one by one: through
+        # a fourth channel it takes about two thirds of the time, the same pixels
+        four = cv2.cvtColor(frame_bgr, cv2.COLOR_BGR2BGRA)
+        top = cv2.remap(four, maps[0], maps[1], interpolation, borderValue=(0, 0, 0, 0))
+        return cv2.cvtColor(top, cv2.COLOR_BGRA2BGR)
     return cv2.remap(frame_bgr, maps[0], maps[1], interpolation, borderValue=(0, 0, 0))
 
 

@@ -67,3 +67,27 @@ def test_the_lamps_footprint_is_where_it_lit_the_table_and_none_without_a_lamp()
     assert not touched(footprint, view, far + square)
     assert not touched(footprint, view, square - 900.0)  # a piece the camera does not see
     assert not touched(None, view, lit_mm + square)
+
+
+def test_each_reflection_is_masked_with_its_whole_halo_wherever_it_lies() -> None:
+    """The clipped blobs are labelled only within the box round what clipped: a reflection
+    cut off by the frame's corner, one in the middle, and specks too small to count give
+    the halo each large blob's own distance gives over the whole frame."""
+    frame = np.full((480, 640, 3), 120, np.uint8)
+    frame[:40, :50] = 255  # a reflection in the corner
+    cv2.circle(frame, (400, 300), 18, (255, 255, 255), -1)  # one in the middle
+    frame[100, 200] = frame[450, 600] = 255  # specks: sensor noise, no reflection
+    mask = glare_mask(frame)
+    assert mask is not None
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(
+        cv2.inRange(frame, (250,) * 3, (255,) * 3)
+    )
+    want = np.zeros(frame.shape[:2], bool)
+    for i in range(1, count):
+        area = int(stats[i, cv2.CC_STAT_AREA])
+        if area >= 2e-4 * frame.shape[0] * frame.shape[1]:
+            reach = round(0.5 * np.sqrt(area / np.pi)) + 2
+            far = cv2.distanceTransform((labels != i).astype(np.uint8), cv2.DIST_L2, 3)
+            want |= far <= reach
+    assert np.array_equal(mask > 0, want)
+    assert mask[100, 200] == 0 and mask[450, 600] == 0

@@ -154,6 +154,28 @@ def test_black_overexposed_and_non_frames_give_problems_not_exceptions() -> None
     )
 
 
+def test_a_dim_frame_is_too_dark_exactly_when_its_brightest_hundredth_is_dim() -> None:
+    """Too dark is the thumbnail's 99th percentile under 40 levels (a few lit spots in the
+    dark): told by counting where that settles it, it must say what the percentile says,
+    with the lit share just either side of a hundredth and the lit spots just either side
+    of 40 levels."""
+    from companion.games.caboose.vision.frame_checks import exposure_problem
+
+    rng = np.random.default_rng(5)
+    said = set()
+    for share in np.linspace(0.005, 0.015, 41):
+        for lit in (38, 39, 40, 41, 90):
+            frame = np.full((1088, 1456, 3), 30, np.uint8)
+            thumb = frame[::8, ::8]
+            spots = rng.random(thumb.shape[:2]) < share
+            thumb[spots] = lit
+            small = cv2.cvtColor(np.ascontiguousarray(frame[::8, ::8]), cv2.COLOR_BGR2GRAY)
+            dark = float(np.percentile(small, 99)) < 40
+            assert (exposure_problem(frame) == Problem("too_dark")) == dark, (share, lit)
+            said.add(dark)
+    assert said == {True, False}
+
+
 def test_only_a_frame_without_any_colour_is_colourless() -> None:
     """One coloured pixel anywhere (here off the quick check's sample grid) makes a frame a
     colour frame: a dim room's washed-out colour is not said to be no colour."""
@@ -338,6 +360,27 @@ def test_a_card_the_glare_washes_out_in_part_is_read_from_what_shows(
         assert card.code == scene.cards[i].code and card.confidence >= 0.25
     for i, j in found.items():
         assert seen.cards[j].code == scene.cards[i].code or seen.cards[j].confidence < 0.25
+
+
+def test_a_glare_cut_frame_is_weighed_near_its_outline_as_over_the_whole_image() -> None:
+    """A frame the glare cut is checked only within the box round its rectangles: where the
+    dark frame lies within a band of it must be what dilating it over the whole image says,
+    at the image's edges too (a component in a corner, windows running off the image)."""
+    from companion.games.caboose.vision.card_outlines import _near
+
+    rng = np.random.default_rng(3)
+    image = np.zeros((120, 160), np.uint8)
+    for x, y in ((0, 0), (70, 40), (130, 95)):  # a corner, the middle, off the bottom right
+        image[y : y + 25, x : x + 30] = rng.random((25, 30))[: 120 - y, : 160 - x] > 0.7
+    band = 3
+    for x, y in ((0, 0), (70, 40), (130, 95)):
+        piece = image[y : y + 25, x : x + 30].copy()
+        alone = np.zeros_like(image)
+        alone[y : y + 25, x : x + 30] = piece
+        own = cv2.dilate(alone, np.ones((2 * band + 1,) * 2, np.uint8)) > 0
+        for window in ((0, 0, 160, 120), (0, 0, 20, 15), (60, 30, 110, 80), (140, 100, 160, 120)):
+            x0, y0, x1, y1 = window
+            assert np.array_equal(_near((piece, x, y), window, band), own[y0:y1, x0:x1])
 
 
 @pytest.mark.parametrize("seed", [8011, 8023, 8024])

@@ -79,13 +79,24 @@ def hidden(
     """Where the caboose covers the card's face and a lamp's reflection washed it out
     (`washed`, a mask of the top-down image), as a TEMPLATE_PX mask, or None."""
     mask = hidden_by_token(pose, token, config.card_mm)
-    if washed is None:
+    if washed is None or not _touches(washed, pose, config):
         return mask
     crop = card_image(washed, pose, config.card_mm, config.px_per_mm)
     if not crop.any():
         return mask
     glared = (cv2.resize(crop, TEMPLATE_PX, interpolation=cv2.INTER_AREA) > 0).astype(np.uint8)
     return glared if mask is None else glared | mask
+
+
+def _touches(washed: np.ndarray, pose: Pose, config: VisionConfig) -> bool:
+    """Whether anything of `washed` lies in the box round the card at `pose` (2 px more, for
+    `card_image`'s interpolation, cut to the image, whose edge it repeats): a card far from
+    the glare (most of a table's) is then not cut out of it only to find it empty."""
+    corners = card_corners(pose, config.card_mm) * config.px_per_mm
+    height, width = washed.shape
+    x0, y0 = np.clip(np.floor(corners.min(axis=0)).astype(int) - 2, 0, (width - 1, height - 1))
+    x1, y1 = np.clip(np.ceil(corners.max(axis=0)).astype(int) + 3, 1, (width, height))
+    return bool(washed[y0:y1, x0:x1].any())
 
 
 def hidden_by_token(
