@@ -385,7 +385,8 @@ def top_down(
     frame_px = frame_bgr.shape[0] * frame_bgr.shape[1]
     if frame_bgr.ndim == 3 and frame_bgr.shape[2] == 3 and width * height >= frame_px / 4:
         # OpenCV's remap interpolates four channels at once and three one by one: through
-        # a fourth channel it takes about two thirds of the time, the same pixels
+        # a fourth channel the same pixels come about a seventh sooner, the channel's two
+        # conversions included (240 remaps of hard tables: 3.00 -> 2.58 ms)
         four = cv2.cvtColor(frame_bgr, cv2.COLOR_BGR2BGRA)
         top = cv2.remap(four, maps[0], maps[1], interpolation, borderValue=(0, 0, 0, 0))
         return cv2.cvtColor(top, cv2.COLOR_BGRA2BGR)
