@@ -325,6 +325,19 @@ def test_under_a_lamp_s_glare_no_die_is_seen_where_none_lies_and_no_card_is_misr
     )
 
 
+@pytest.mark.parametrize("seed", [61020, 61026])
+def test_a_die_the_lamp_s_halo_only_nears_is_read(seed: int) -> None:
+    """A die beside a lamp's reflection but clear of its white shows plainly: it is read,
+    not left out with what the glare hides (these tables left one out 20-30 mm from it)."""
+    scene = random_scene(seed, loose_cards=1)
+    seen = observe(render(scene, seed, Camera.preset("hard", glare=0.03)))
+    assert "glare" in [p.key for p in seen.problems]
+    read = sorted((d.kind, d.face) for d in seen.dice)
+    assert read == sorted((d.kind, d.face) for d in scene.dice)
+    for die in seen.dice:
+        assert min(math.dist(die.position, (d.x, d.y)) for d in scene.dice) < 8
+
+
 @pytest.mark.parametrize(
     ("seed", "cards"),
     [

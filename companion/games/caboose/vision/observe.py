@@ -102,7 +102,12 @@ _DIE_RADIUS_MM = 12.0  # what a die hides of the card under it: its corners, and
 # a card read as another code once a die's place is left out: still seen, but under what the
 # session takes unasked (its unsure_below, 0.25)
 _DISAGREED = 0.2
-_GLARE_NEAR_MM = 30.0  # a die whose centre is this near the glare is not looked at
+# a die whose centre is this near the glare is not looked at: a halo's edge makes die-like
+# blobs. 30 mm left unseen most dice the lamp's halo touched yet showed plainly (tuning seeds
+# 61000 and 62000, every table lit: 23 -> 18 and 28 -> 24 real dice unseen at 20 mm, drawn
+# 27 -> 18 of 190); 320 lit tables without dice (seeds 61000, 63000) see none at 20 mm, one
+# (asked) at 15 mm and 10 mm (table 63007)
+_GLARE_NEAR_MM = 20.0
 _MOST_HIDDEN = 0.6  # of a card's face hidden (a die, the caboose, glare), at most, to read it
 _WASHED_MM = 4.0  # round what the glare clipped white, this much more of a card is washed out
 _FLATTEN_BELOW = 0.4  # a card matched more weakly than this is tried laid flat (_laid_flat)
