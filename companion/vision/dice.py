@@ -283,7 +283,8 @@ def _unlike(bgr: np.ndarray, allowed: np.ndarray, window: int) -> tuple[np.ndarr
     lightness = lab[..., 0] / np.maximum(local[..., 0], 1.0)
     unlike = (distance > _OTHER_COLOUR) | (lightness < 0.5)
     faint = (distance > _FAINT_COLOUR) | (lightness < _FAINT_DARKER)
-    return (unlike * 255).astype(np.uint8), (faint * 255).astype(np.uint8)
+    # the masks' bytes seen as uint8: the same masks, with no int64 array made on the way
+    return unlike.view(np.uint8) * np.uint8(255), faint.view(np.uint8) * np.uint8(255)
 
 
 def _pair(blob: np.ndarray, origin: tuple[int, int], k: float) -> list[tuple[float, float]]:
