@@ -31,7 +31,9 @@ How (our board and pieces, art.py, are made for each step):
    half hidden train) is unseen. A panel's spaces are placed where that panel was read;
 5. the dice: beside the board, in bands of the apron clear of its corners, die-sized
    blobs that are white (the number dice, read by the shared pip reader, the Caboose
-   table's: companion/vision/dice.py; white under the light itself, a taught board's
+   table's: companion/vision/dice.py, and where it was not certain looked at again by a
+   blurred template of each face fitted at the die's outline, number_dice.py: `_by_template`;
+   white under the light itself, a taught board's
    buff paper's tint kept, `Pieces.paper`: balanced as if the buff were white, a white
    die turned bluish and pale skin white) or of a colour die face's colour (the colour
    die: as taught with a family's box, `Pieces.dice`, else a panel's colour). A train's
