@@ -31,7 +31,9 @@ How (our board and pieces, art.py, are made for each step):
    half hidden train) is unseen. A panel's spaces are placed where that panel was read;
 5. the dice: beside the board, in bands of the apron clear of its corners, die-sized
    blobs that are white (the number dice, read by the shared pip reader, the Caboose
-   table's: companion/vision/dice.py; white under the light itself, a taught board's
+   table's: companion/vision/dice.py, and where it was not certain looked at again by a
+   blurred template of each face fitted at the die's outline, number_dice.py: `_by_template`;
+   white under the light itself, a taught board's
    buff paper's tint kept, `Pieces.paper`: balanced as if the buff were white, a white
    die turned bluish and pale skin white) or of a colour die face's colour (the colour
    die: as taught with a family's box, `Pieces.dice`, else a panel's colour). A train's
@@ -43,6 +45,10 @@ How (our board and pieces, art.py, are made for each step):
    and the frame says so (`glare`). A train in the washed-out halo but clear of the
    clipped white (and `_WASHED_MM` round it) is read when it is read surely; a space
    there that looks empty is still unseen.
+
+Under a still camera (the last frame's calibration reused), steps 3 and 4 keep each sure
+reading of a slot or space whose picture did not change in or round it since the last
+frame read (the memo, vision/unchanged.py); the rest of the steps run on every frame.
 
 `read_board` never raises on a bad frame: what it could not see is in `SeenBoard.problems`.
 A frame without colour (a mono camera) is not read past the board's place: every piece is
@@ -64,6 +70,7 @@ import numpy as np
 from companion.games.said import Said
 from companion.games.switching import art
 from companion.games.switching.board import Board, Layout, Lie
+from companion.games.switching.vision.number_dice import face_fits
 from companion.games.switching.vision.unchanged import (
     Changes,
     Memo,
@@ -73,7 +80,7 @@ from companion.games.switching.vision.unchanged import (
     remember,
 )
 from companion.vision.calibrate import Calibration, calibrate, top_down
-from companion.vision.dice import PIPS, read_dice
+from companion.vision.dice import PIPS, DieReading, count_looks, look_at, read_dice
 from companion.vision.dice_art import DIE_MM
 from companion.vision.frame_checks import (
     GLARE_KEY,
@@ -1095,6 +1102,16 @@ _DIE_SURE = 0.9  # the shared pip reader's confidence in a face, at least (a dra
 # pixel a millimetre: 1280x720) bleed into a third of it, where a white die is 0.8 white
 _PIPS_SHARE = 0.4
 _DIE_AREA = (0.45, 1.6)  # a die's blob, in shares of its face's area: at least, at most
+# a number die the shared reader asked about is read by its template (number_dice.py) where
+# the best face explains at least _TEMPLATE_FIT of the crop round the die and leaves at most
+# 1/_TEMPLATE_MARGIN of what the next face leaves unexplained, and the learned count names
+# no other face, nor no die, _TEMPLATE_OTHER likely
+_TEMPLATE_FIT, _TEMPLATE_MARGIN, _TEMPLATE_OTHER = 0.85, 1.6, 0.6
+# a die read surely under _CERTAIN is looked at by the template at its outline too, and
+# read again where another face explains it _TEMPLATE_DOUBT better than the face read
+# (tuning seed 3459: a far 5 read as a 4 at 0.995, its 5 0.03 better; the right ones of
+# tuning seeds 3000-3599 and 7000-7059 at 1280x720 the template's best, or within 0.02)
+_CERTAIN, _TEMPLATE_DOUBT = 0.999, 0.02
 
 
 def _dice(
@@ -1127,12 +1144,59 @@ def _dice(
     # count only spreads its answer (dice.py `_CLEAN_MARGIN`)
     readings = read_dice(frame, calibration, white_spots, clean_fits=True)
     readings = [r for r in readings if r.kind == PIPS]
-    pips = tuple(SeenDie(r.x - APRON_MM, r.y - APRON_MM,
-                         r.face if r.confidence >= _DIE_SURE else None)
-                 for r in readings)  # fmt: skip
+    faces = _by_template(frame, calibration, readings)
+    pips = tuple(SeenDie(r.x - APRON_MM, r.y - APRON_MM, face)
+                 for r, face in zip(readings, faces, strict=True))  # fmt: skip
     faces = [one.face for one in pips if one.face is not None]
     numbers = (min(faces), max(faces)) if len(pips) == len(faces) == 2 else None
     return SeenDice(colours[0] if len(colours) == 1 else None, numbers, pips)
+
+
+def _by_template(
+    frame: np.ndarray, calibration: Calibration, readings: list[DieReading]
+) -> list[int | None]:
+    """Each white die's face as the shared pip reader read it (None: asked), looked at
+    again by a template of a white die with black pips fitted at its measured outline
+    (number_dice.py) where that reader was not certain: a die it asked about is read by the
+    template, the best over turns of the outline too (a far, blurred die's layout fits too
+    loosely to be believed, while its whole picture still tells its face); a die it read
+    surely but not certainly (`_CERTAIN`) whose face the template at its outline explains
+    worse than another (`_TEMPLATE_DOUBT`: its outline was measured turned, and a
+    wrong layout fit it) is read so too. The template's face is taken only where it
+    explains the die well, far better than the next face, and the learned count names no
+    other face nor no die (`_TEMPLATE_FIT`, `_TEMPLATE_MARGIN`, `_TEMPLATE_OTHER`: a pale
+    fingertip's shadow is no die); else the die is asked."""
+    faces = [r.face if r.confidence >= _DIE_SURE else None for r in readings]
+    looked = [i for i, r in enumerate(readings) if r.confidence < _CERTAIN]
+    looks = {i: look_at(frame, calibration, readings[i].x, readings[i].y) for i in looked}
+    again = []
+    for i in looked:
+        look = looks[i]
+        if look is None or faces[i] is None:
+            again.append(i)
+            continue
+        fits = face_fits(cv2.cvtColor(look.crop, cv2.COLOR_BGR2GRAY), look.rect, turned=False)
+        if float(fits.max() - fits[faces[i] - 1]) > _TEMPLATE_DOUBT:
+            again.append(i)
+    found = [i for i in again if looks[i] is not None]
+    chances = dict(zip(found, count_looks([looks[i] for i in found], counts=True), strict=True))
+    for i in again:
+        faces[i] = None
+        if i not in chances:
+            continue
+        look = looks[i]
+        fits = face_fits(cv2.cvtColor(look.crop, cv2.COLOR_BGR2GRAY), look.rect)
+        face = int(np.argmax(fits)) + 1
+        best, runner_up = np.sort(fits)[::-1][:2]
+        others = np.delete(chances[i][1:], face - 1)
+        if (
+            best >= _TEMPLATE_FIT
+            and (1.0 - runner_up) >= _TEMPLATE_MARGIN * (1.0 - best)
+            and float(others.max()) < _TEMPLATE_OTHER
+            and float(chances[i][0]) < _TEMPLATE_OTHER
+        ):
+            faces[i] = face
+    return faces
 
 
 def dice_band(board: Board, shape: tuple[int, ...]) -> np.ndarray:
