@@ -76,6 +76,13 @@ _FRAME_CONTRAST = 16  # grey levels a frame is darker than what lies round it, a
 # railcar's third and fourth darkest code cells this far apart; or the card is unsure
 _SURE_GAP = 0.45
 _LEAST_SPREAD = 18.0  # grey levels between a card's black and white, at least
+# grey levels between the black and white of a card's grid cut out flat, however it lies,
+# at least: its code cells' ink on its paper. Bare wood past a row's end shows less, and
+# is not worth reading again bent and nudged. Every card read surely showed 83 or more
+# flat, each read surely only bent, evened or nudged 115 or more (hard tables 3000-3059,
+# glare 3100-3159, curl 3200-3239, 720p 7000-7039); 454 of 460 frames found on wood past
+# a row's end 34 or less, the rest 56-123 (those and 1000-1099, 3300-3339, 3700-3759)
+_CARD_INK = 60.0
 _COLOURFUL = 0.16  # chroma (share of the card's white) of a railcar's cargo, at least
 _GAP_MM = (0.0, 3.0)  # between two cards of a row as a hand lays them
 _HIDDEN_MOST = 2  # cards in a row that a hand may hide, the row going on beyond them
@@ -361,11 +368,18 @@ def _along_rows(
             ):
                 continue
             pose = _true_up(grey, Pose(float(x), float(y), read.pose.rotation))
-            more = None if pose is None else _read_card(top, pose, config, eye)
-            if more is not None and more.printed != UNSURE:
+            if pose is None:
+                continue
+            # past a row's end, the table's grain can pass for a frame's edges; its cells
+            # show no card's ink, so it is not read again bent, evened and nudged (74 more
+            # readings, most of a frame's time)
+            cells = _card_grid(top, pose)
+            inked = _spread(cells) >= _CARD_INK
+            more = _read_card(top, pose, config, eye, cells) if inked else _Read(UNSURE, pose)
+            if more.printed != UNSURE:
                 added.append(more)
                 seen.append(more)
-            elif more is not None and _engine_strip(_card_grid(top, pose)):
+            elif _engine_strip(cells):
                 unsure.append(more)
     return added, unsure
 
@@ -449,15 +463,19 @@ def _card_grid(top: np.ndarray, pose: Pose, bend: Bend | None = None) -> np.ndar
 
 
 def _read_card(
-    top: np.ndarray, pose: Pose, config: ReaderConfig, eye: np.ndarray | None = None
+    top: np.ndarray,
+    pose: Pose,
+    config: ReaderConfig,
+    eye: np.ndarray | None = None,
+    cells: np.ndarray | None = None,
 ) -> _Read:
     """Which card lies at `pose` and which way round (art.py's grid), or UNSURE. A card
     that does not lie flat turns part of its face from the lamp, which darkens one end by
     up to a third, and bent, off a flat card's grid: a card unsure as measured is read
     again cut out along its frame's edges (bend.frame_bend), with its light made even
     (`_even_light`), and a little moved and turned; every check still applies, so it is
-    read surely or not at all."""
-    cells = _card_grid(top, pose)
+    read surely or not at all. `cells`: its `_card_grid`, when already measured."""
+    cells = _card_grid(top, pose) if cells is None else cells
     read = _read_cells(cells, pose, config)
     if read.printed != UNSURE:
         return read
@@ -521,6 +539,12 @@ def _even_light(cells: np.ndarray) -> np.ndarray | None:
         light = np.maximum(_LIGHT_TERMS @ fit, 1.0)
     scale = light.reshape(art.ROWS, art.COLUMNS, 1) / float(light.mean())
     return (cells / scale).astype(np.float32)
+
+
+def _spread(cells: np.ndarray) -> float:
+    """Grey levels between a measured grid's black and white (`_black_white`)."""
+    _, black, white = _black_white(cells)
+    return white - black
 
 
 def _black_white(cells: np.ndarray) -> tuple[np.ndarray, float, float]:
