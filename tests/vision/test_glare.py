@@ -67,3 +67,23 @@ def test_the_lamps_footprint_is_where_it_lit_the_table_and_none_without_a_lamp()
     assert not touched(footprint, view, far + square)
     assert not touched(footprint, view, square - 900.0)  # a piece the camera does not see
     assert not touched(None, view, lit_mm + square)
+
+
+def test_the_halo_lies_round_each_reflection_wherever_the_clipped_white_lies() -> None:
+    """Two reflections far apart and a clipped speck too small to be one, on a grey frame:
+    each reflection is masked with its halo all round it (half its radius more), centred on
+    it, the speck not at all, and nothing else."""
+    frame = np.full((600, 800, 3), 120, np.uint8)
+    cv2.circle(frame, (650, 420), 20, (255, 255, 255), -1)
+    cv2.circle(frame, (150, 130), 14, (255, 255, 255), -1)
+    frame[560:562, 30:32] = 255  # 4 pixels: under a reflection's least size
+    mask = glare_mask(frame)
+    assert mask is not None
+    for (x, y), radius in (((650, 420), 20), ((150, 130), 14)):
+        reach = radius * 1.5
+        for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+            assert mask[y + round(dy * (reach - 2)), x + round(dx * (reach - 2))] == 255
+            assert mask[y + round(dy * (reach + 5)), x + round(dx * (reach + 5))] == 0
+    assert mask[555:567, 25:37].max() == 0
+    halos = np.pi * ((20 * 1.5 + 2) ** 2 + (14 * 1.5 + 2) ** 2)
+    assert 0.85 * halos < np.count_nonzero(mask) < 1.15 * halos
