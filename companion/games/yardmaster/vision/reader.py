@@ -296,7 +296,11 @@ def _card_poses(top: np.ndarray, grey: np.ndarray) -> tuple[list[Pose], list[Pos
     # cling to a frame's outline; eroded away, the frame (3 mm) still stands
     for mask, eroded in ((dark, 0), (cv2.erode(dark, np.ones((3, 3), np.uint8)), 1)):
         contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        least = _least_hull(eroded)
         for contour in contours:
+            _, _, box_w, box_h = cv2.boundingRect(contour)
+            if box_w * box_h < least:  # its hull is smaller still: most blobs end here
+                continue
             solid, roughs = _frame_outlines(contour, eroded)
             for rough in roughs:
                 if any(math.dist(rough[:2], p[:2]) < 20.0 for p in closed + open_):
@@ -316,12 +320,8 @@ def _frame_outlines(contour: np.ndarray, eroded: int = 0) -> tuple[bool, list[Po
     line, so only its hull does)."""
     k = _PX_PER_MM
     frame_w, frame_h = _FRAME_OUTER[0] - 2 * eroded / k, _FRAME_OUTER[1] - 2 * eroded / k
-    least = 0.8 * frame_w * frame_h * k * k
-    _, _, box_w, box_h = cv2.boundingRect(contour)  # holds its hull: most blobs end here
-    if box_w * box_h < least:
-        return False, []
     area, hull = cv2.contourArea(contour), cv2.contourArea(cv2.convexHull(contour))
-    if hull < least:
+    if hull < _least_hull(eroded):
         return False, []
     (cx, cy), (w, h), angle = cv2.minAreaRect(contour)
     if w < h:
@@ -340,6 +340,13 @@ def _frame_outlines(contour: np.ndarray, eroded: int = 0) -> tuple[bool, list[Po
     along = rotate(np.array([[pitch, 0.0]]), rotation)[0]
     centres = [np.array([cx / k, cy / k]) + (i - (n - 1) / 2) * along for i in range(n)]
     return area / k**2 / (w * h) >= 0.6, [Pose(float(x), float(y), rotation) for x, y in centres]
+
+
+def _least_hull(eroded: int) -> float:
+    """The least area (px) of a blob's hull that can be a card's frame, `eroded` pixels
+    taken off the blob's edge all round."""
+    k = _PX_PER_MM
+    return 0.8 * (_FRAME_OUTER[0] - 2 * eroded / k) * (_FRAME_OUTER[1] - 2 * eroded / k) * k * k
 
 
 def _along_rows(
