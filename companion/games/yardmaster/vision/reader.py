@@ -57,7 +57,7 @@ from companion.pose import Pose
 from companion.vision.bend import Bend, bent_crop, frame_bend, frame_edges
 from companion.vision.calibrate import LEAST_PX_PER_MM, Calibration, calibrate, top_down
 from companion.vision.frame_checks import as_bgr, colourless, glare_mask
-from companion.vision.table import TableLayout, rotate
+from companion.vision.table import TableLayout
 
 UNSURE = "?"  # the code of a card that was not read surely
 
@@ -292,6 +292,7 @@ def _card_poses(top: np.ndarray, grey: np.ndarray) -> tuple[list[Pose], list[Pos
     dark = cv2.morphologyEx(dark, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
     closed: list[Pose] = []
     open_: list[Pose] = []
+    centres: list[tuple[float, float]] = []  # of both
     # the table's grain and the cards' shadows leave streaks a pixel or two thick that can
     # cling to a frame's outline; eroded away, the frame (3 mm) still stands
     for mask, eroded in ((dark, 0), (cv2.erode(dark, np.ones((3, 3), np.uint8)), 1)):
@@ -303,11 +304,12 @@ def _card_poses(top: np.ndarray, grey: np.ndarray) -> tuple[list[Pose], list[Pos
                 continue
             solid, roughs = _frame_outlines(contour, eroded)
             for rough in roughs:
-                if any(math.dist(rough[:2], p[:2]) < 20.0 for p in closed + open_):
+                if any(math.dist((rough.x, rough.y), at) < 20.0 for at in centres):
                     continue
                 pose = _true_up(grey, rough)
                 if pose is not None:
                     (closed if solid else open_).append(pose)
+                    centres.append((pose.x, pose.y))
     return closed, open_
 
 
@@ -337,7 +339,7 @@ def _frame_outlines(contour: np.ndarray, eroded: int = 0) -> tuple[bool, list[Po
         return False, []
     rotation = angle % 180.0
     rotation = rotation if rotation <= 90.0 else rotation - 180.0
-    along = rotate(np.array([[pitch, 0.0]]), rotation)[0]
+    along = _lengthwise(pitch, rotation)
     centres = [np.array([cx / k, cy / k]) + (i - (n - 1) / 2) * along for i in range(n)]
     return area / k**2 / (w * h) >= 0.6, [Pose(float(x), float(y), rotation) for x, y in centres]
 
@@ -367,15 +369,16 @@ def _along_rows(
     pitch = art.CARD_MM[0] + sum(_GAP_MM) / 2
     left, top_edge, right, bottom = config.layout.play_area()
     seen = [r for r in found if r.printed != UNSURE]
+    centres = [(r.pose.x, r.pose.y) for r in found]  # and of those added
     added: list[_Read] = []
     unsure: list[_Read] = []
     while seen:
         read = seen.pop()
         for direction in (1.0, -1.0):
-            step = rotate(np.array([[direction * pitch, 0.0]]), read.pose.rotation)[0]
+            step = _lengthwise(direction * pitch, read.pose.rotation)
             x, y = np.array(read.pose[:2]) + step
             if not (left < x < right and top_edge < y < bottom) or any(
-                math.dist((x, y), other.pose[:2]) < 20.0 for other in found + added
+                math.dist((x, y), at) < 20.0 for at in centres
             ):
                 continue
             pose = _true_up(grey, Pose(float(x), float(y), read.pose.rotation))
@@ -389,6 +392,7 @@ def _along_rows(
             more = _read_card(top, pose, config, eye, cells) if inked else _Read(UNSURE, pose)
             if more.printed != UNSURE:
                 added.append(more)
+                centres.append((more.pose.x, more.pose.y))
                 seen.append(more)
             elif _engine_strip(cells):
                 unsure.append(more)
@@ -396,6 +400,15 @@ def _along_rows(
 
 
 _FRAME_OUTER = (art.CARD_MM[0] - 2 * art.MARGIN_MM, art.CARD_MM[1] - 2 * art.MARGIN_MM)
+
+
+def _lengthwise(length: float, rotation: float) -> np.ndarray:
+    """`length` mm along a card that lies at `rotation`, as table.rotate turns (length, 0):
+    the same two numbers without its matrix product (tens of calls a frame)."""
+    a = math.radians(rotation)
+    return np.array([length * math.cos(a), length * math.sin(a)])
+
+
 _TRUE_UP_MM = 3.5  # how far `_true_up` looks for a frame's edge round where it should be
 
 
@@ -711,7 +724,7 @@ def _chains(found: list[_Read]) -> tuple[list[SeenTrain], list[SeenCard]]:
         here = np.array(read.pose[:2])
         heading = None
         for direction in (1.0, -1.0):  # the engine's neighbour says which way the train runs
-            step = rotate(np.array([[direction * pitch, 0.0]]), read.pose.rotation)[0]
+            step = _lengthwise(direction * pitch, read.pose.rotation)
             if ahead(here, step, read.pose.rotation) is not None:
                 heading = step
                 break
