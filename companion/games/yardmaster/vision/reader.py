@@ -434,7 +434,7 @@ def _true_up(grey: np.ndarray, pose: Pose) -> Pose | None:
     when the edges found are not a frame's size apart: no card of ours."""
     s = _CROP_SCALE
     size = (_FRAME_OUTER[0] + 4 * _TRUE_UP_MM, _FRAME_OUTER[1] + 4 * _TRUE_UP_MM)
-    crop = _upright(grey, pose, size).astype(np.float32)
+    crop = _upright(grey, pose, size)
     found = []
     for axis, along in ((0, 10.0), (1, 20.0)):
         half = _FRAME_OUTER[axis] / 2
@@ -583,11 +583,12 @@ def _black_white(cells: np.ndarray) -> tuple[np.ndarray, float, float]:
 
 
 def _mean(values: np.ndarray, axis: int | None = None) -> np.ndarray:
-    """np.mean of float32 `values` (along `axis`) without its bookkeeping, a few
-    microseconds a call and tens of calls a card: the same sum divided in float32, which
-    rounds as np.mean's division does, so the very same number."""
+    """np.mean in float32 of `values` (float32, or whole grey levels, which float32 sums
+    exactly) along `axis`, without its bookkeeping, a few microseconds a call and tens of
+    calls a card: the same sum divided in float32, which rounds as np.mean's division
+    does, so the very same number."""
     count = values.size if axis is None else values.shape[axis]
-    return np.add.reduce(values, axis=axis) / np.float32(count)
+    return np.add.reduce(values, axis=axis, dtype=np.float32) / np.float32(count)
 
 
 def _engine_strip(cells: np.ndarray) -> bool:
