@@ -612,14 +612,13 @@ def _read_cells(cells: np.ndarray, pose: Pose, config: ReaderConfig) -> _Read:
     # the engine and the back: their strips, read against the card's black and white
     mid = (black + white) / 2
     bits = (grey < mid).astype(int)
-    sure_cells = np.abs(grey - mid) >= _SURE_GAP * spread / 2
-    turned_bits = bits[::-1, ::-1]
     if (bits == _BACK).all():
-        return _Read(cards.FACE_DOWN, pose) if sure_cells.all() else unsure
-    for strip, flip, cell_ok in ((bits[:2], 0.0, sure_cells[:2]),
-                                 (turned_bits[:2], 180.0, sure_cells[::-1, ::-1][:2])):  # fmt: skip
+        return _Read(cards.FACE_DOWN, pose) if _clear(grey, mid, spread).all() else unsure
+    for strip, flip in ((bits[:2], 0.0), (bits[::-1, ::-1][:2], 180.0)):
         if (strip == _ENGINE).all():
-            return _Read(cards.ENGINE, _turn(pose, flip)) if cell_ok.all() else unsure
+            clear = _clear(grey, mid, spread)
+            clear = clear[:2] if flip == 0.0 else clear[::-1, ::-1][:2]
+            return _Read(cards.ENGINE, _turn(pose, flip)) if clear.all() else unsure
     # a railcar card: its colour lies along its printed bottom (rows 2-3)
     # the card's white, channel by channel: a quarter of the cells are white code cells,
     # and a yellow wagon is as bright but in red and green only
@@ -638,7 +637,7 @@ def _read_cells(cells: np.ndarray, pose: Pose, config: ReaderConfig) -> _Read:
         order = np.sort(strip)
         if order[3] - order[2] < _SURE_GAP * (_mean(order[3:]) - _mean(order[:3])):
             return unsure
-        word = tuple(int(v <= order[2]) for v in strip)
+        word = tuple(map(int, (strip <= order[2]).tolist()))
         railcar = art.railcar_of_word(word)
         if railcar is None or _cargo(_mean(colours[2, [3 * half, 3 * half + 2]], 0)) != railcar[0]:
             return unsure
@@ -647,6 +646,12 @@ def _read_cells(cells: np.ndarray, pose: Pose, config: ReaderConfig) -> _Read:
     if printed not in config.deck:
         return unsure
     return _Read(printed, _turn(pose, flip))
+
+
+def _clear(grey: np.ndarray, mid: float, spread: float) -> np.ndarray:
+    """Which of a grid's cells (grey) lie clear of its middle grey `mid`, by `_SURE_GAP` of
+    half its black-to-white `spread`: an engine's or back's cells must, all of them."""
+    return np.abs(grey - mid) >= _SURE_GAP * spread / 2
 
 
 _BACK = np.array(art.BACK_ROWS + (art.BACK_ROWS[1][::-1], art.BACK_ROWS[0][::-1]))
@@ -664,7 +669,7 @@ def _hue(ratio: np.ndarray) -> np.ndarray:
     card's white, leaves grey: its hue. Blur, JPEG and a dim lamp wash a colour towards
     grey, which shortens this vector but hardly turns it."""
     share = ratio / (ratio.sum() + 1e-6) - 1.0 / 3.0
-    return share / (float(np.linalg.norm(share)) + 1e-6)
+    return share / (float(np.sqrt(share.dot(share))) + 1e-6)  # np.linalg.norm's own sum
 
 
 _CARGO_HUES = np.stack(
