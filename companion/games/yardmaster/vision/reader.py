@@ -57,7 +57,7 @@ from companion.pose import Pose
 from companion.vision.bend import Bend, bent_crop, frame_bend, frame_edges
 from companion.vision.calibrate import LEAST_PX_PER_MM, Calibration, calibrate, top_down
 from companion.vision.frame_checks import as_bgr, colourless, glare_mask
-from companion.vision.table import TableLayout, rotate
+from companion.vision.table import TableLayout
 
 UNSURE = "?"  # the code of a card that was not read surely
 
@@ -76,6 +76,13 @@ _FRAME_CONTRAST = 16  # grey levels a frame is darker than what lies round it, a
 # railcar's third and fourth darkest code cells this far apart; or the card is unsure
 _SURE_GAP = 0.45
 _LEAST_SPREAD = 18.0  # grey levels between a card's black and white, at least
+# grey levels between the black and white of a card's grid cut out flat, however it lies,
+# at least: its code cells' ink on its paper. Bare wood past a row's end shows less, and
+# is not worth reading again bent and nudged. Every card read surely showed 83 or more
+# flat, each read surely only bent, evened or nudged 115 or more (hard tables 3000-3059,
+# glare 3100-3159, curl 3200-3239, 720p 7000-7039); 454 of 460 frames found on wood past
+# a row's end 34 or less, the rest 56-123 (those and 1000-1099, 3300-3339, 3700-3759)
+_CARD_INK = 60.0
 _COLOURFUL = 0.16  # chroma (share of the card's white) of a railcar's cargo, at least
 _GAP_MM = (0.0, 3.0)  # between two cards of a row as a hand lays them
 _HIDDEN_MOST = 2  # cards in a row that a hand may hide, the row going on beyond them
@@ -285,18 +292,24 @@ def _card_poses(top: np.ndarray, grey: np.ndarray) -> tuple[list[Pose], list[Pos
     dark = cv2.morphologyEx(dark, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
     closed: list[Pose] = []
     open_: list[Pose] = []
+    centres: list[tuple[float, float]] = []  # of both
     # the table's grain and the cards' shadows leave streaks a pixel or two thick that can
     # cling to a frame's outline; eroded away, the frame (3 mm) still stands
     for mask, eroded in ((dark, 0), (cv2.erode(dark, np.ones((3, 3), np.uint8)), 1)):
         contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        least = _least_hull(eroded)
         for contour in contours:
+            _, _, box_w, box_h = cv2.boundingRect(contour)
+            if box_w * box_h < least:  # its hull is smaller still: most blobs end here
+                continue
             solid, roughs = _frame_outlines(contour, eroded)
             for rough in roughs:
-                if any(math.dist(rough[:2], p[:2]) < 20.0 for p in closed + open_):
+                if any(math.dist((rough.x, rough.y), at) < 20.0 for at in centres):
                     continue
                 pose = _true_up(grey, rough)
                 if pose is not None:
                     (closed if solid else open_).append(pose)
+                    centres.append((pose.x, pose.y))
     return closed, open_
 
 
@@ -310,7 +323,7 @@ def _frame_outlines(contour: np.ndarray, eroded: int = 0) -> tuple[bool, list[Po
     k = _PX_PER_MM
     frame_w, frame_h = _FRAME_OUTER[0] - 2 * eroded / k, _FRAME_OUTER[1] - 2 * eroded / k
     area, hull = cv2.contourArea(contour), cv2.contourArea(cv2.convexHull(contour))
-    if hull < 0.8 * frame_w * frame_h * k * k:
+    if hull < _least_hull(eroded):
         return False, []
     (cx, cy), (w, h), angle = cv2.minAreaRect(contour)
     if w < h:
@@ -326,9 +339,16 @@ def _frame_outlines(contour: np.ndarray, eroded: int = 0) -> tuple[bool, list[Po
         return False, []
     rotation = angle % 180.0
     rotation = rotation if rotation <= 90.0 else rotation - 180.0
-    along = rotate(np.array([[pitch, 0.0]]), rotation)[0]
+    along = _lengthwise(pitch, rotation)
     centres = [np.array([cx / k, cy / k]) + (i - (n - 1) / 2) * along for i in range(n)]
     return area / k**2 / (w * h) >= 0.6, [Pose(float(x), float(y), rotation) for x, y in centres]
+
+
+def _least_hull(eroded: int) -> float:
+    """The least area (px) of a blob's hull that can be a card's frame, `eroded` pixels
+    taken off the blob's edge all round."""
+    k = _PX_PER_MM
+    return 0.8 * (_FRAME_OUTER[0] - 2 * eroded / k) * (_FRAME_OUTER[1] - 2 * eroded / k) * k * k
 
 
 def _along_rows(
@@ -349,28 +369,46 @@ def _along_rows(
     pitch = art.CARD_MM[0] + sum(_GAP_MM) / 2
     left, top_edge, right, bottom = config.layout.play_area()
     seen = [r for r in found if r.printed != UNSURE]
+    centres = [(r.pose.x, r.pose.y) for r in found]  # and of those added
     added: list[_Read] = []
     unsure: list[_Read] = []
     while seen:
         read = seen.pop()
         for direction in (1.0, -1.0):
-            step = rotate(np.array([[direction * pitch, 0.0]]), read.pose.rotation)[0]
+            step = _lengthwise(direction * pitch, read.pose.rotation)
             x, y = np.array(read.pose[:2]) + step
             if not (left < x < right and top_edge < y < bottom) or any(
-                math.dist((x, y), other.pose[:2]) < 20.0 for other in found + added
+                math.dist((x, y), at) < 20.0 for at in centres
             ):
                 continue
             pose = _true_up(grey, Pose(float(x), float(y), read.pose.rotation))
-            more = None if pose is None else _read_card(top, pose, config, eye)
-            if more is not None and more.printed != UNSURE:
+            if pose is None:
+                continue
+            # past a row's end, the table's grain can pass for a frame's edges; its cells
+            # show no card's ink, so it is not read again bent, evened and nudged (74 more
+            # readings, most of a frame's time)
+            cells = _card_grid(top, pose)
+            inked = _spread(cells) >= _CARD_INK
+            more = _read_card(top, pose, config, eye, cells) if inked else _Read(UNSURE, pose)
+            if more.printed != UNSURE:
                 added.append(more)
+                centres.append((more.pose.x, more.pose.y))
                 seen.append(more)
-            elif more is not None and _engine_strip(_card_grid(top, pose)):
+            elif _engine_strip(cells):
                 unsure.append(more)
     return added, unsure
 
 
 _FRAME_OUTER = (art.CARD_MM[0] - 2 * art.MARGIN_MM, art.CARD_MM[1] - 2 * art.MARGIN_MM)
+
+
+def _lengthwise(length: float, rotation: float) -> np.ndarray:
+    """`length` mm along a card that lies at `rotation`, as table.rotate turns (length, 0):
+    the same two numbers without its matrix product (tens of calls a frame)."""
+    a = math.radians(rotation)
+    return np.array([length * math.cos(a), length * math.sin(a)])
+
+
 _TRUE_UP_MM = 3.5  # how far `_true_up` looks for a frame's edge round where it should be
 
 
@@ -396,13 +434,13 @@ def _true_up(grey: np.ndarray, pose: Pose) -> Pose | None:
     when the edges found are not a frame's size apart: no card of ours."""
     s = _CROP_SCALE
     size = (_FRAME_OUTER[0] + 4 * _TRUE_UP_MM, _FRAME_OUTER[1] + 4 * _TRUE_UP_MM)
-    crop = _upright(grey, pose, size).astype(np.float32)
+    crop = _upright(grey, pose, size)
     found = []
     for axis, along in ((0, 10.0), (1, 20.0)):
         half = _FRAME_OUTER[axis] / 2
         middle = size[1 - axis] * s / 2
         band = slice(round(middle - along * s), round(middle + along * s))
-        profile = crop[band, :].mean(axis=0) if axis == 0 else crop[:, band].mean(axis=1)
+        profile = _mean(crop[band, :], 0) if axis == 0 else _mean(crop[:, band], 1)
         ends = frame_edges(profile, half, s, _TRUE_UP_MM)
         if abs((ends[1] - ends[0]) - 2 * half) > 2.0:
             return None
@@ -443,21 +481,28 @@ def _card_grid(top: np.ndarray, pose: Pose, bend: Bend | None = None) -> np.ndar
         grid = cv2.warpAffine(top, m * _PX_PER_MM, size, flags=flags)
     else:
         grid = bent_crop(top, pose, (art.COLUMNS * cw, art.ROWS * ch), bend, size, _PX_PER_MM)
+    # each cell's middle summed (whole grey levels, so in any order exactly) down its rows,
+    # then across: the mean np.mean takes, at half its cost
     edge = (b - _CELL_MIDDLE) // 2
-    cells = grid.reshape(art.ROWS, b, art.COLUMNS, b, 3)[:, edge : b - edge, :, edge : b - edge]
-    return cells.mean(axis=(1, 3), dtype=np.float32)
+    rows = grid.reshape(art.ROWS, b, -1)[:, edge : b - edge].sum(axis=1, dtype=np.uint16)
+    sums = rows.reshape(art.ROWS, art.COLUMNS, b, 3)[:, :, edge : b - edge].sum(axis=2)
+    return sums.astype(np.float32) / np.float32(_CELL_MIDDLE**2)
 
 
 def _read_card(
-    top: np.ndarray, pose: Pose, config: ReaderConfig, eye: np.ndarray | None = None
+    top: np.ndarray,
+    pose: Pose,
+    config: ReaderConfig,
+    eye: np.ndarray | None = None,
+    cells: np.ndarray | None = None,
 ) -> _Read:
     """Which card lies at `pose` and which way round (art.py's grid), or UNSURE. A card
     that does not lie flat turns part of its face from the lamp, which darkens one end by
     up to a third, and bent, off a flat card's grid: a card unsure as measured is read
     again cut out along its frame's edges (bend.frame_bend), with its light made even
     (`_even_light`), and a little moved and turned; every check still applies, so it is
-    read surely or not at all."""
-    cells = _card_grid(top, pose)
+    read surely or not at all. `cells`: its `_card_grid`, when already measured."""
+    cells = _card_grid(top, pose) if cells is None else cells
     read = _read_cells(cells, pose, config)
     if read.printed != UNSURE:
         return read
@@ -513,14 +558,20 @@ def _even_light(cells: np.ndarray) -> np.ndarray | None:
     for _ in range(3):
         flat = grey / light
         order = np.sort(flat)
-        white = flat >= (order[:3].mean() + order[-3:].mean()) / 2
+        white = flat >= (_mean(order[:3]) + _mean(order[-3:])) / 2
         columns = _LIGHT_TERMS[white, 2]
         if len(columns) < 6 or columns.min() == columns.max():
             return None
         fit, *_ = np.linalg.lstsq(_LIGHT_TERMS[white], grey[white], rcond=None)
         light = np.maximum(_LIGHT_TERMS @ fit, 1.0)
-    scale = light.reshape(art.ROWS, art.COLUMNS, 1) / float(light.mean())
+    scale = light.reshape(art.ROWS, art.COLUMNS, 1) / float(_mean(light))
     return (cells / scale).astype(np.float32)
+
+
+def _spread(cells: np.ndarray) -> float:
+    """Grey levels between a measured grid's black and white (`_black_white`)."""
+    _, black, white = _black_white(cells)
+    return white - black
 
 
 def _black_white(cells: np.ndarray) -> tuple[np.ndarray, float, float]:
@@ -528,7 +579,16 @@ def _black_white(cells: np.ndarray) -> tuple[np.ndarray, float, float]:
     three brightest cells)."""
     grey = cells @ _GREY
     flat = np.sort(grey.ravel())
-    return grey, float(flat[:3].mean()), float(flat[-3:].mean())
+    return grey, float(_mean(flat[:3])), float(_mean(flat[-3:]))
+
+
+def _mean(values: np.ndarray, axis: int | None = None) -> np.ndarray:
+    """np.mean in float32 of `values` (float32, or whole grey levels, which float32 sums
+    exactly) along `axis`, without its bookkeeping, a few microseconds a call and tens of
+    calls a card: the same sum divided in float32, which rounds as np.mean's division
+    does, so the very same number."""
+    count = values.size if axis is None else values.shape[axis]
+    return np.add.reduce(values, axis=axis, dtype=np.float32) / np.float32(count)
 
 
 def _engine_strip(cells: np.ndarray) -> bool:
@@ -552,14 +612,13 @@ def _read_cells(cells: np.ndarray, pose: Pose, config: ReaderConfig) -> _Read:
     # the engine and the back: their strips, read against the card's black and white
     mid = (black + white) / 2
     bits = (grey < mid).astype(int)
-    sure_cells = np.abs(grey - mid) >= _SURE_GAP * spread / 2
-    turned_bits = bits[::-1, ::-1]
     if (bits == _BACK).all():
-        return _Read(cards.FACE_DOWN, pose) if sure_cells.all() else unsure
-    for strip, flip, cell_ok in ((bits[:2], 0.0, sure_cells[:2]),
-                                 (turned_bits[:2], 180.0, sure_cells[::-1, ::-1][:2])):  # fmt: skip
+        return _Read(cards.FACE_DOWN, pose) if _clear(grey, mid, spread).all() else unsure
+    for strip, flip in ((bits[:2], 0.0), (bits[::-1, ::-1][:2], 180.0)):
         if (strip == _ENGINE).all():
-            return _Read(cards.ENGINE, _turn(pose, flip)) if cell_ok.all() else unsure
+            clear = _clear(grey, mid, spread)
+            clear = clear[:2] if flip == 0.0 else clear[::-1, ::-1][:2]
+            return _Read(cards.ENGINE, _turn(pose, flip)) if clear.all() else unsure
     # a railcar card: its colour lies along its printed bottom (rows 2-3)
     # the card's white, channel by channel: a quarter of the cells are white code cells,
     # and a yellow wagon is as bright but in red and green only
@@ -567,7 +626,7 @@ def _read_cells(cells: np.ndarray, pose: Pose, config: ReaderConfig) -> _Read:
     ratio = cells / paper
     chroma = ratio.max(axis=2) - ratio.min(axis=2)
     wagons = [0, 2, 3, 5]  # the cells of a wagon clear of its value
-    up, down = float(chroma[2, wagons].mean()), float(chroma[1, wagons].mean())
+    up, down = float(_mean(chroma[2, wagons])), float(_mean(chroma[1, wagons]))
     if max(up, down) < _COLOURFUL or min(up, down) > 0.5 * max(up, down):
         return unsure
     flip = 0.0 if up > down else 180.0
@@ -576,20 +635,23 @@ def _read_cells(cells: np.ndarray, pose: Pose, config: ReaderConfig) -> _Read:
     for half in (0, 1):
         strip = oriented[:2, 3 * half : 3 * half + 3].ravel()
         order = np.sort(strip)
-        if order[3] - order[2] < _SURE_GAP * (order[3:].mean() - order[:3].mean()):
+        if order[3] - order[2] < _SURE_GAP * (_mean(order[3:]) - _mean(order[:3])):
             return unsure
-        word = tuple(int(v <= order[2]) for v in strip)
+        word = tuple(map(int, (strip <= order[2]).tolist()))
         railcar = art.railcar_of_word(word)
-        if (
-            railcar is None
-            or _cargo(colours[2, [3 * half, 3 * half + 2]].mean(axis=0)) != railcar[0]
-        ):
+        if railcar is None or _cargo(_mean(colours[2, [3 * half, 3 * half + 2]], 0)) != railcar[0]:
             return unsure
         halves.append(railcar)
     printed = cards.code(halves[0], halves[1])
     if printed not in config.deck:
         return unsure
     return _Read(printed, _turn(pose, flip))
+
+
+def _clear(grey: np.ndarray, mid: float, spread: float) -> np.ndarray:
+    """Which of a grid's cells (grey) lie clear of its middle grey `mid`, by `_SURE_GAP` of
+    half its black-to-white `spread`: an engine's or back's cells must, all of them."""
+    return np.abs(grey - mid) >= _SURE_GAP * spread / 2
 
 
 _BACK = np.array(art.BACK_ROWS + (art.BACK_ROWS[1][::-1], art.BACK_ROWS[0][::-1]))
@@ -607,7 +669,7 @@ def _hue(ratio: np.ndarray) -> np.ndarray:
     card's white, leaves grey: its hue. Blur, JPEG and a dim lamp wash a colour towards
     grey, which shortens this vector but hardly turns it."""
     share = ratio / (ratio.sum() + 1e-6) - 1.0 / 3.0
-    return share / (float(np.linalg.norm(share)) + 1e-6)
+    return share / (float(np.sqrt(share.dot(share))) + 1e-6)  # np.linalg.norm's own sum
 
 
 _CARGO_HUES = np.stack(
@@ -668,7 +730,7 @@ def _chains(found: list[_Read]) -> tuple[list[SeenTrain], list[SeenCard]]:
         here = np.array(read.pose[:2])
         heading = None
         for direction in (1.0, -1.0):  # the engine's neighbour says which way the train runs
-            step = rotate(np.array([[direction * pitch, 0.0]]), read.pose.rotation)[0]
+            step = _lengthwise(direction * pitch, read.pose.rotation)
             if ahead(here, step, read.pose.rotation) is not None:
                 heading = step
                 break
