@@ -413,7 +413,7 @@ def _table_maps(
     mm = np.stack([gx.ravel(), gy.ravel()], axis=1) / px_per_mm
     coarse = calibration.to_pixels(mm).reshape(gh, gw, 2).astype(np.float32)
     fine = cv2.resize(coarse, (gw * step, gh * step), interpolation=cv2.INTER_LINEAR)
-    maps = cv2.convertMaps(np.ascontiguousarray(fine[:height, :width]), None, cv2.CV_16SC2)
+    maps = cv2.convertMaps(fine[:height, :width], None, cv2.CV_16SC2)  # a view: no copy
     if len(_MAP_CACHE) > 8:
         _MAP_CACHE.clear()
     _MAP_CACHE[key] = maps
