@@ -26,16 +26,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import cv2
 import numpy as np
 
 from companion.games.switching.board import Board
 from companion.vision.calibrate import Calibration
-
-if TYPE_CHECKING:  # the reader imports this module
-    from companion.games.switching.vision.reader import Pieces
 
 _CELL_PX = 2  # small top-down pixels a side of the squares compared (4 mm at 0.5 px/mm)
 _LEVELS = 12  # levels a square must change by, in any channel, to count as changed
@@ -104,13 +101,14 @@ class Picture:
 @dataclass(frozen=True, eq=False)
 class Memo:
     """What a frame leaves for the next: the calibration it was read with, the board and
-    the pieces' looks (`reader.Pieces`), the picture its readings were made on, the
-    paper's colour then (`reader.Light.paper`), and each slot's and space's reading (by
-    id)."""
+    the pieces' looks (`reader.Pieces`: held and compared by identity only, so typed as
+    any object, and this module, which the reader imports, does not import it back), the
+    picture its readings were made on, the paper's colour then (`reader.Light.paper`), and
+    each slot's and space's reading (by id)."""
 
     calibration: Calibration
     board: Board
-    pieces: Pieces
+    pieces: object
     picture: Picture
     paper: np.ndarray
     slots: Mapping[str, Read]
@@ -164,7 +162,7 @@ def changes(
     memo: Memo | None,
     calibration: Calibration,
     board: Board,
-    pieces: Pieces,
+    pieces: object,
     now: Picture,
     paper: np.ndarray,
     px_per_mm: float,
@@ -187,7 +185,7 @@ def remember(
     change: Changes | None,
     calibration: Calibration,
     board: Board,
-    pieces: Pieces,
+    pieces: object,
     now: Picture,
     paper: np.ndarray,
     slots: Mapping[str, Read],
