@@ -79,6 +79,13 @@ def test_a_game_is_deleted_and_a_player_renamed_with_the_pin(browser, evenings):
     page.wait_for_function("() => document.querySelectorAll('#history > li').length === 3")
     page.click("#players-edit summary")
     page.select_option("#rename-player", label="Ben")
+    page.select_option("#merge-player", label="Ben")
+    # the history changes meanwhile (a game ends, another phone deletes one): the lists are
+    # drawn again, and the player chosen in each stays chosen
+    page.evaluate("() => loadPlayers()")
+    chosen = "list => list.options[list.selectedIndex].text"
+    assert page.eval_on_selector("#rename-player", chosen) == "Ben"
+    assert page.eval_on_selector("#merge-player", chosen) == "Ben"
     page.fill("#rename-name", "Benjamín")
     page.click("#rename-form button")
     page.wait_for_selector("#history li:has-text('Benjamín')")

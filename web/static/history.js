@@ -166,12 +166,15 @@ async function loadPlayers() {
   }
   drawStandings(answer.standings);
   const options = () => answer.players.map((p) => h("option", { value: p.id, dir: "auto" }, p.name));
-  const chosen = document.getElementById("chart-player").value;
+  // each list keeps the player chosen in it while that player is still known: the lists
+  // are drawn again whenever the history changes (on any phone), and a rename or a merge
+  // must not fall on another player than the one chosen
   for (const id of ["chart-player", "rename-player", "merge-player", "merge-into"]) {
-    document.getElementById(id).replaceChildren(...options());
+    const list = document.getElementById(id);
+    const chosen = list.value;
+    list.replaceChildren(...options());
+    if (answer.players.some((p) => String(p.id) === chosen)) list.value = chosen;
   }
-  const known = answer.players.some((p) => String(p.id) === chosen);
-  if (known) document.getElementById("chart-player").value = chosen;
   document.getElementById("chart-box").hidden = !answer.standings.length;
   document.getElementById("players-edit").hidden = !answer.players.length;
   if (answer.standings.length) drawChart();
