@@ -140,7 +140,7 @@ def _distort(pixels: np.ndarray, k1: float, frame_size: tuple[int, int]) -> np.n
     return u * factor[:, None] * scale + centre
 
 
-def _detector(window: int | None) -> cv2.aruco.ArucoDetector:
+def _detector(window: int | None, least_perimeter: float | None = None) -> cv2.aruco.ArucoDetector:
     params = cv2.aruco.DetectorParameters()
     # A printed marker's black square gives two outlines a few pixels apart (its outer and
     # inner edge). OpenCV 4.8 groups candidates that close and keeps one per group, often the
@@ -150,10 +150,31 @@ def _detector(window: int | None) -> cv2.aruco.ArucoDetector:
     if window is not None:  # one threshold window instead of three: three times faster
         params.adaptiveThreshWinSizeMin = window
         params.adaptiveThreshWinSizeMax = window
+    if least_perimeter is not None:
+        params.minMarkerPerimeterRate = least_perimeter
     return cv2.aruco.ArucoDetector(_DICTIONARY, params)
 
 
-_FAST = _detector(9)
+# The fast search leaves outlines shorter than this share of the searched image's longer
+# side before it fits a polygon to them: a wooden table's grain and the sensor's noise make
+# some 2000 short outlines in a half-size frame, and OpenCV's default (0.03) fitted most of
+# them (the search 6.9 -> 4.4 ms on hard tables). A table marker's outline is longer at any
+# camera the readers accept: at LEAST_PX_PER_MM a 50 mm marker is 25 frame px a side, 12 at
+# half size, a perimeter of 0.075 of a 1280x720 frame's half; smaller markers are found by
+# the thorough search, which keeps the default.
+_FAST_LEAST_PERIMETER = 0.05
+_FAST = _detector(9, _FAST_LEAST_PERIMETER)
+# a marker's window (`_placed`): this share of its side more on every side round where it
+# should be, this many pixels more when another marker's place put it there, and this
+# share of its distance from that one marker more when only one was found
+_WINDOW_PAD, _WINDOW_PX, _WINDOW_FAR = 0.6, 10.0, 0.25
+# The quarter-size search reads a marker 18 half-size pixels wide or wider (9 there, 1.5 a
+# bit; narrower ones were read in no frame of the 720p and switching tables, seeds 7000
+# and 2000), so it is tried first only while the last search from scratch at that size
+# found a marker this wide (the same camera, moved: its markers' sizes change little); a
+# switching board's markers are 13-26 px, a 720p webcam's 11-29, the hard camera's 17-45
+_QUARTER_LEAST_PX = 18.0
+_LARGEST: dict[tuple[tuple[int, ...], frozenset[int]], float] = {}
 _THOROUGH = _detector(None)
 
 
@@ -161,13 +182,17 @@ def find_markers(
     grey: np.ndarray,
     near: dict[int, np.ndarray] | None = None,
     ids: frozenset[int] = TABLE_IDS,
+    known: dict[int, np.ndarray] | None = None,
 ) -> dict[int, np.ndarray]:
     """The markers `ids` (the table's, 0-3, unless a layout prints others: a board's own
     corner markers) seen in a grey frame: id -> 4 corner pixels (4, 2) in ArUco's order.
     With `near` (where the markers were last seen) each is looked for only around its last
     place, which costs a fraction of a search of the whole frame; the whole frame is
     searched when that does not find all four. Fast search first; the thorough one
-    only when markers are missing."""
+    only when markers are missing. With `known` (each marker's corners on the table, mm:
+    `TableLayout.marker_corners`) a large frame's markers are first looked for by where the
+    ones a quarter-size search finds put the others (`_placed`), which finds the same
+    corners as a search of the whole half-size frame at about half its cost."""
     if near and len(near) == 4:
         found = {}
         for marker_id, quad in near.items():
@@ -184,14 +209,87 @@ def find_markers(
     half = grey.shape[1] > _DETECT_WIDTH
     small = cv2.resize(grey, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA) if half else grey
     scale = 2.0 if half else 1.0
+    seen_before = (small.shape, ids)
+    placed = {}
+    if half and known and _LARGEST.get(seen_before, math.inf) >= _QUARTER_LEAST_PX:
+        placed = _placed(small, ids, known)
+    fast = placed if len(placed) == 4 else _detect(_FAST, small, ids)
+    if half:
+        _LARGEST[seen_before] = max((_side(quad) for quad in fast.values()), default=0.0)
     # back to full-frame pixels: a half-size pixel's centre is at 2x + 0.5
-    found = {k: v * scale + (scale - 1) / 2 for k, v in _detect(_FAST, small, ids).items()}
+    found = {k: v * scale + (scale - 1) / 2 for k, v in fast.items()}
     if len(found) < 4:
         extra = _detect(_THOROUGH, small, ids).items()
         found.update({k: v * scale + (scale - 1) / 2 for k, v in extra if k not in found})
     if len(found) < 4 and half:
         found.update({k: v for k, v in _detect(_THOROUGH, grey, ids).items() if k not in found})
     return _refine(grey, found) if found else {}
+
+
+def _placed(
+    small: np.ndarray, ids: frozenset[int], known: dict[int, np.ndarray]
+) -> dict[int, np.ndarray]:
+    """The fast search's markers in the half-size frame `small`, each searched for only in
+    a window round where it should lie: the markers a quarter-size search reads (about half
+    of them; its bits are 2-5 pixels there) say where they are, and those found say where
+    the others are (a homography to their places on the table, `known`, fitted again after
+    each one found, the nearest looked for first). In its window a marker gives the very
+    corners a search of the whole image gives (the window reaches past its outline by over
+    the threshold's block, and the least outline is the same in pixels: `_window_search`),
+    so the calibration is the same; the caller searches the whole image when this finds
+    fewer than four. A wooden table's grain makes the whole image's search slow (some 2000
+    outlines); a quarter-size image and four windows are about half its time."""
+    quarter = cv2.resize(small, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+    least = _FAST_LEAST_PERIMETER * max(small.shape)
+    found: dict[int, np.ndarray] = {}
+    for k, quad in _detect(_FAST, quarter, ids).items():
+        quad = quad * 2.0 + 0.5  # a quarter-size pixel's centre in half-size pixels
+        found.update(_window_search(small, k, quad, _WINDOW_PAD * _side(quad), least))
+    tried: set[tuple[int, int]] = set()
+    while found and len(found) < 4:
+        table = np.concatenate([known[k] for k in sorted(found)]).astype(np.float64)
+        pixels = np.concatenate([found[k] for k in sorted(found)])
+        homography, _ = cv2.findHomography(table, pixels, 0)
+        centre = table.mean(axis=0)
+        missing = [k for k in ids if k in known and k not in found and (k, len(found)) not in tried]
+        if homography is None or not missing:
+            break
+        k = min(missing, key=lambda k: (float(np.linalg.norm(known[k].mean(axis=0) - centre)), k))
+        tried.add((k, len(found)))
+        quad = cv2.perspectiveTransform(
+            known[k].reshape(-1, 1, 2).astype(np.float64), homography
+        ).reshape(4, 2)
+        if not np.isfinite(quad).all():
+            continue
+        # one marker's homography puts a far one a few sides off (100 px at 700 mm, seed
+        # 3006); two or more within a few pixels
+        pad = _WINDOW_PAD * _side(quad) + _WINDOW_PX
+        if len(found) == 1:
+            pad += _WINDOW_FAR * float(np.linalg.norm(quad.mean(axis=0) - pixels.mean(axis=0)))
+        found.update(_window_search(small, k, quad, pad, least))
+    return found
+
+
+def _window_search(
+    small: np.ndarray, marker_id: int, quad: np.ndarray, pad: float, least: float
+) -> dict[int, np.ndarray]:
+    """Marker `marker_id` searched for by the fast search in the window of `small` round
+    `quad` (pixels) `pad` more on every side, its outlines at least `least` pixels long as
+    over the whole image (the search's least is a share of its image's longer side); {}
+    when it is not there."""
+    lo, hi = quad.min(axis=0), quad.max(axis=0)
+    x0, y0 = max(int(lo[0] - pad), 0), max(int(lo[1] - pad), 0)
+    x1, y1 = min(int(hi[0] + pad) + 1, small.shape[1]), min(int(hi[1] + pad) + 1, small.shape[0])
+    if x1 - x0 < 8 or y1 - y0 < 8:
+        return {}
+    window = small[y0:y1, x0:x1]
+    params = _FAST.getDetectorParameters()
+    params.minMarkerPerimeterRate = least / max(window.shape)
+    # a detector of its own (a few microseconds): a shared one's parameters set here would
+    # race with another thread's search
+    window_search = cv2.aruco.ArucoDetector(_DICTIONARY, params)
+    seen = _detect(window_search, window, frozenset((marker_id,)))
+    return {marker_id: seen[marker_id] + (x0, y0)} if seen else {}
 
 
 def _refine(grey: np.ndarray, found: dict[int, np.ndarray]) -> dict[int, np.ndarray]:
@@ -288,10 +386,10 @@ def calibrate(
     near = None
     if previous is not None and previous.frame_size == size and len(previous.markers) == 4:
         near = {k: previous.corners[4 * i : 4 * i + 4] for i, k in enumerate(previous.markers)}
-    markers = find_markers(grey, near, frozenset(layout.marker_corners()))
+    known = layout.marker_corners()
+    markers = find_markers(grey, near, frozenset(known), known)
     if len(markers) < 2:
         return None
-    known = layout.marker_corners()
     ids = sorted(markers)
     pixels = np.concatenate([markers[k] for k in ids])
     table = np.concatenate([known[k] for k in ids])
@@ -306,6 +404,8 @@ def calibrate(
     if len(ids) == 4:  # fewer markers cannot tell a bent lens from perspective
         step = float(_K1_GRID[1] - _K1_GRID[0])
         for k1 in _K1_GRID:
+            if abs(k1) < 1e-12:  # the grid's zero (-7e-18): the fit without a lens, made above
+                continue
             homography, err = _fit(pixels, table, float(k1), size)
             if err < best_err:
                 best_k1, best_h, best_err = float(k1), homography, err

@@ -8,6 +8,7 @@ import pytest
 
 from companion.games.caboose.scenes import random_scene, render
 from companion.synthetic import Camera, camera_view
+from companion.vision import calibrate as calibrate_module
 from companion.vision.calibrate import _table_maps, calibrate, find_markers, top_down
 from companion.vision.table import TableLayout
 
@@ -80,6 +81,37 @@ def test_top_down_is_the_frame_remapped_pixel_for_pixel() -> None:
             fast = top_down(frame, calibration, px_per_mm=scale, interpolation=interpolation)
             plain = cv2.remap(frame, *maps, interpolation, borderValue=(0, 0, 0))
             assert np.array_equal(fast, plain)
+
+
+def test_a_new_camera_s_markers_are_found_in_windows_at_the_whole_search_s_corners(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A new camera's frame is not searched whole for its markers (a wooden table's grain
+    makes that slow): a quarter-size search and a window round each marker find them, at
+    the very corners a search of the whole half-size frame gives, so the calibration is
+    the same bit for bit."""
+    known = TableLayout().marker_corners()
+    searched: list[tuple[int, int]] = []
+    search = calibrate_module._detect
+
+    def watched(detector: cv2.aruco.ArucoDetector, grey: np.ndarray, ids: frozenset[int]) -> dict:
+        searched.append(grey.shape)
+        return search(detector, grey, ids)
+
+    monkeypatch.setattr(calibrate_module, "_detect", watched)
+    for seed in (3000, 3001, 3002):
+        grey = cv2.cvtColor(
+            render(random_scene(seed), seed, Camera.preset("hard")), cv2.COLOR_BGR2GRAY
+        )
+        calibrate_module._LARGEST.clear()
+        searched.clear()
+        windowed = find_markers(grey, known=known)
+        assert sorted(windowed) == [0, 1, 2, 3]
+        assert (544, 728) not in searched, f"seed {seed}: the whole half-size frame searched"
+        whole = find_markers(grey)
+        assert (544, 728) in searched
+        for marker in range(4):
+            assert np.array_equal(windowed[marker], whole[marker]), f"seed {seed}: {marker}"
 
 
 def test_no_markers_no_calibration() -> None:
