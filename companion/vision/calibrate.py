@@ -13,6 +13,7 @@ which takes the worst error in the middle of the table from several mm to about 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import cv2
@@ -168,12 +169,14 @@ _FAST = _detector(9, _FAST_LEAST_PERIMETER)
 # should be, this many pixels more when another marker's place put it there, and this
 # share of its distance from that one marker more when only one was found
 _WINDOW_PAD, _WINDOW_PX, _WINDOW_FAR = 0.6, 10.0, 0.25
-# The quarter-size search reads a marker 18 half-size pixels wide or wider (9 there, 1.5 a
-# bit; narrower ones were read in no frame of the 720p and switching tables, seeds 7000
-# and 2000), so it is tried first only while the last search from scratch at that size
-# found a marker this wide (the same camera, moved: its markers' sizes change little); a
-# switching board's markers are 13-26 px, a 720p webcam's 11-29, the hard camera's 17-45
-_QUARTER_LEAST_PX = 18.0
+# The quarter-size search reads a marker about 18 half-size pixels wide or wider (9 there,
+# 1.5 a bit), yet found one to place all four from in 7 of 11 switching frames whose largest
+# marker was 20-24 px, in every one of 24 or more (seed 2000; hard Caboose tables 28 of 32,
+# seed 3000), so it is tried first only while the last search from scratch at that size
+# found a marker this wide (the same camera, moved: its markers' sizes change little; a
+# frame it fails costs the quarter-size search, about a fifth of the whole one's time).
+# A switching board's markers are 13-26 px, a 720p webcam's 11-29, the hard camera's 17-45
+_QUARTER_LEAST_PX = 24.0
 _LARGEST: dict[tuple[tuple[int, ...], frozenset[int]], float] = {}
 _THOROUGH = _detector(None)
 
@@ -369,6 +372,21 @@ def _fit(
     return homography, float(np.sqrt(((mapped - table) ** 2).sum(axis=1).mean()))
 
 
+def _valley(error: Callable[[float], float], values: list[float], start: int) -> float:
+    """Of `values` (in order), the one of least `error`, walked to from `values[start]`:
+    a neighbour at a time, downhill, first to the right, else to the left. The fit's error
+    over the lens parameter has one valley over the grid (none of 600 hard, webcam, switching
+    and Yardmaster frames had two), so this is the least of all of them, found in 3-5 fits
+    instead of 13 (each a homography refined, 0.2 ms)."""
+    at = start
+    for way in (1, -1):
+        while 0 <= at + way < len(values) and error(values[at + way]) < error(values[at]):
+            at += way
+        if at != start:
+            break
+    return values[at]
+
+
 def calibrate(
     frame_bgr: np.ndarray,
     layout: TableLayout | None = None,
@@ -402,17 +420,20 @@ def calibrate(
         return previous
     best_k1, (best_h, best_err) = 0.0, _fit(pixels, table, 0.0, size)
     if len(ids) == 4:  # fewer markers cannot tell a bent lens from perspective
+        fits = {0.0: (best_h, best_err)}
+
+        def error(k1: float) -> float:
+            if k1 not in fits:
+                fits[k1] = _fit(pixels, table, k1, size)
+            return fits[k1][1]
+
+        # the grid's zero is -7e-18, a fit the same as the one without a lens made above
+        grid = [0.0 if abs(k1) < 1e-12 else float(k1) for k1 in _K1_GRID]
+        best_k1 = _valley(error, grid, grid.index(0.0))
         step = float(_K1_GRID[1] - _K1_GRID[0])
-        for k1 in _K1_GRID:
-            if abs(k1) < 1e-12:  # the grid's zero (-7e-18): the fit without a lens, made above
-                continue
-            homography, err = _fit(pixels, table, float(k1), size)
-            if err < best_err:
-                best_k1, best_h, best_err = float(k1), homography, err
-        for k1 in best_k1 + step * np.array([-0.75, -0.5, -0.25, 0.25, 0.5, 0.75]):
-            homography, err = _fit(pixels, table, float(k1), size)
-            if err < best_err:
-                best_k1, best_h, best_err = float(k1), homography, err
+        around = [best_k1 + step * offset for offset in (-0.75, -0.5, -0.25, 0.25, 0.5, 0.75)]
+        best_k1 = _valley(error, [*around[:3], best_k1, *around[3:]], 3)
+        best_h, best_err = fits[best_k1]
     if best_h is None:
         return None
     patches = _patches(grey, pixels) if len(ids) == 4 else ()

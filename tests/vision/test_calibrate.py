@@ -114,6 +114,36 @@ def test_a_new_camera_s_markers_are_found_in_windows_at_the_whole_search_s_corne
             assert np.array_equal(windowed[marker], whole[marker]), f"seed {seed}: {marker}"
 
 
+def test_the_lens_is_fitted_in_a_few_fits_to_the_whole_grid_s_best(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The lens parameter is walked down its one valley, not tried at all 13 values (each a
+    homography refined): the same parameter and homography as the least error of all."""
+    fitted: list[float] = []
+    fit = calibrate_module._fit
+
+    def counted(pixels: np.ndarray, table: np.ndarray, k1: float, size: tuple) -> tuple:
+        fitted.append(k1)
+        return fit(pixels, table, k1, size)
+
+    monkeypatch.setattr(calibrate_module, "_fit", counted)
+    for seed in (3000, 3001, 3002):
+        frame = render(random_scene(seed), seed, Camera.preset("hard"))
+        fitted.clear()
+        walked = calibrate(frame)
+        assert len(fitted) <= 8, f"seed {seed}: {len(fitted)} fits"
+        pixels = walked.corners
+        table = np.concatenate(list(TableLayout().marker_corners().values()))
+        size = walked.frame_size
+        step = float(calibrate_module._K1_GRID[1] - calibrate_module._K1_GRID[0])
+        grid = [0.0, *map(float, calibrate_module._K1_GRID)]
+        best = min(grid, key=lambda k1: fit(pixels, table, k1, size)[1])
+        around = [best + step * o for o in (-0.75, -0.5, -0.25, 0.0, 0.25, 0.5, 0.75)]
+        best = min(around, key=lambda k1: fit(pixels, table, k1, size)[1])
+        assert walked.k1 == best, f"seed {seed}"
+        assert np.array_equal(walked.homography, fit(pixels, table, best, size)[0])
+
+
 def test_no_markers_no_calibration() -> None:
     assert calibrate(np.full((1088, 1456, 3), 128, np.uint8)) is None
 
