@@ -6,9 +6,10 @@ calibrated from scratch (a few milliseconds); a caller that saw the markers befo
 the last `Calibration` back in when a hand covers one. Markers are searched on a half-size
 frame (four times fewer pixels, still ~40 px per marker), a new camera's first in a window
 round where a quarter-size search and the markers found put each (the same corners at
-about half the cost), and their corners refined on the full frame. A cheap lens bends straight lines (barrel distortion), which a homography alone
-cannot follow; the 16 marker corners pin one radial coefficient k1 about the frame centre,
-which takes the worst error in the middle of the table from several mm to about one.
+about half the cost), and their corners refined on the full frame. A cheap lens bends
+straight lines (barrel distortion), which a homography alone cannot follow; the 16 marker
+corners pin one radial coefficient k1 about the frame centre, which takes the worst error
+in the middle of the table from several mm to about one.
 """
 
 from __future__ import annotations
