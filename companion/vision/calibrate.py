@@ -216,7 +216,12 @@ def find_markers(
     scale = 2.0 if half else 1.0
     seen_before = (small.shape, ids)
     placed = {}
-    if half and known and _LARGEST.get(seen_before, math.inf) >= _QUARTER_LEAST_PX:
+    if (
+        half
+        and len(ids) == 4
+        and known
+        and _LARGEST.get(seen_before, math.inf) >= _QUARTER_LEAST_PX
+    ):
         placed = _placed(small, ids, known)
     fast = placed if len(placed) == 4 else _detect(_FAST, small, ids)
     if half:
