@@ -15,13 +15,27 @@ import pytest
 from companion.app import enroll
 from companion.games import default
 from companion.games.caboose.follow import FollowConfig
-from companion.games.caboose.scenes import Scene, random_scene, render
+from companion.games.caboose.scenes import (
+    Scene,
+    random_scene,
+    render,
+    teach_pip_dice,
+    with_photo_dice,
+)
 from companion.games.caboose.vision.enrolment import TOKEN, Deck
 from companion.games.caboose.vision.observation import Observation, VisionConfig, taught
 from companion.games.caboose.vision.observe import observe
 from companion.games.protocol import CameraSetup
 from companion.hardware import FRAME_SIZE
 from companion.synthetic import Camera, PlacedDie
+from companion.synthetic.photo_dice import (
+    FOLDER,
+    PhotoDice,
+    photo_dice_stream,
+    set_sources,
+    taught_first,
+)
+from companion.vision.eval_dice import PHOTOS
 from companion.vision.table import TableLayout
 from companion.vision.taught_dice import TaughtError
 from hw.frames import FolderFrames, SyntheticFrames
@@ -192,3 +206,39 @@ def test_a_pip_die_asked_for_where_nothing_lies_is_said() -> None:
     assert Deck(["pips-3"], VisionConfig()).prompt("pips-3") == (
         "lay one of your pip dice alone on the table, showing 3 pips"
     )
+
+
+@pytest.mark.skipif(
+    not (PHOTOS / FOLDER).is_dir(),
+    reason=f"the labelled dice photographs are not at {PHOTOS / FOLDER} (not in the repo)",
+)
+def test_pip_dice_taught_at_the_table_read_a_die_the_table_asked_about(tmp_path: Path) -> None:
+    """Six black dice with red pips (the tuning half's) taught as `enroll --codes pips`
+    takes them, through the table's own hard camera: a four of the set the table asked
+    about (its counter unsure) is read unasked once taught, since the taught dice are read
+    by the very counter whose chances they adapt (the table's, not the photographs')."""
+    seed, at = 175000, 175005  # the taught draw and the first table; the table read here
+    camera = Camera.preset("hard")
+    config = VisionConfig.for_edition("rollecate", frame_size=camera.frame_size)
+    photos = PhotoDice(half="odd")
+    members = set_sources("black, red pips", "odd")
+    dice = [d for i in range(len(photos)) if photos.source(i) in members if (d := photos.die(i))]
+    lesson = taught_first(dice, lambda die: die.pips, seed)
+    assert len(teach_pip_dice(lesson, config.layout, camera, tmp_path)) == 6
+    with_lesson = VisionConfig.for_edition("rollecate", tmp_path, frame_size=camera.frame_size)
+    stream = photo_dice_stream(photos, seed, set(), members - {d.source for d in lesson})
+    for table in range(seed, at + 1):  # the dice of the tables before are laid there first
+        scene = with_photo_dice(random_scene(table, "rollecate", loose_cards=1), stream)
+    frame = render(scene, at, camera)
+    back = scene.cards[scene.railway[0]].pose
+    unsure = FollowConfig().die_unsure_below
+    four = next(die for die in scene.dice if die.face == 4)
+    read = []
+    for seen in (observe(frame, c, back=(back.x, back.y)) for c in (config, with_lesson)):
+        read.append(min(seen.dice, key=lambda got: math.dist(got.position, (four.x, four.y))))
+        assert all(got.face == die.face or got.confidence < unsure  # never wrong yet sure
+                   for die in scene.dice for got in seen.dice
+                   if math.dist(got.position, (die.x, die.y)) < 4.0)  # fmt: skip
+    untaught, taught_read = read
+    assert untaught.face == 4 and untaught.confidence < unsure  # asked
+    assert taught_read.face == 4 and taught_read.confidence >= unsure  # read, unasked
