@@ -28,6 +28,15 @@ SET` (its dice on hard synthetic tables, the six taught dice left out) without a
 same camera), `--scenes` scenes from `--seed` (which also draws the six): the dice read right
 (found, with the right pips, whether asked or not), those asked (read less surely than the
 table takes unasked) and those read wrong yet surely.
+
+`--table --cutouts`: what teaching could do at the table at all. The same tables, each die
+of the set cut out where it lies as the table's reader cuts it (dice.look_at at its true
+place: what finding it costs is left out) and counted by the table's counter (its argmax,
+before the layout fit is weighed in): alone, adapted by the six taught through the camera,
+and, the dice halved in the order they lie, the second half adapted by the first half
+taught (a family that taught twenty dice at the table, each labelled), against the counter
+alone on that half. And every other set's cut-outs read with this set's six taught: those
+read wrong yet surely (the layout fit weighed in, dice._agreed) alone and taught.
 """
 
 from __future__ import annotations
@@ -35,15 +44,27 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import tempfile
 from collections import defaultdict
 from pathlib import Path
 
 import cv2
 import numpy as np
 
+from companion.games.caboose import scenes as synthetic
+from companion.games.caboose.follow import FollowConfig
 from companion.games.caboose.vision.enrolment import PipThrows
 from companion.games.caboose.vision.observation import VisionConfig
-from companion.synthetic.photo_dice import TAUGHT, PhotoDice, taught_first
+from companion.synthetic import Camera
+from companion.synthetic.photo_dice import (
+    TAUGHT,
+    PhotoDice,
+    photo_dice_stream,
+    set_sources,
+    taught_first,
+)
+from companion.vision.calibrate import FINE_PX_PER_MM, calibrate
+from companion.vision.dice import DieLook, _agreed, count_looks, look_at
 from companion.vision.dice_net import count_many
 from companion.vision.eval_dice import PHOTOS
 from companion.vision.taught_pips import TaughtDie, TaughtPips
@@ -141,17 +162,105 @@ def table(half: str, photos: Path, scenes: int, seed: int) -> None:
     print(f"| all | {total[0, 0]} | {untaught} | | {taught} | |")
 
 
+def table_cutouts(
+    half: str, photos: Path, name: str, scenes: int, seed: int
+) -> tuple[TaughtPips, list[tuple[DieLook, int, bool]]]:
+    """One set's six dice taught through the hard camera (as `eval-vision --teach-pips`
+    teaches them) and its other dice on `scenes` hard tables from `seed`, each as the
+    table's reader cuts it out where it lies (`dice.look_at`), with its pips and whether
+    the frame is coarse there (below FINE_PX_PER_MM)."""
+    camera = Camera.preset("hard")
+    config = VisionConfig.for_edition("rollecate", frame_size=camera.frame_size)
+    pool = PhotoDice(photos, half)
+    members = set_sources(name, half)
+    mine = [d for i in range(len(pool)) if pool.source(i) in members if (d := pool.die(i))]
+    taught = taught_first(mine, lambda die: die.pips, seed)
+    with tempfile.TemporaryDirectory(prefix="pip-dice-") as folder:
+        synthetic.teach_pip_dice(taught, config.layout, camera, Path(folder))
+        lesson = TaughtPips.load(Path(folder))
+    assert lesson is not None  # teach_pip_dice raises when none could be taught
+    stream = photo_dice_stream(pool, seed, set(), members - {d.source for d in taught})
+    looks = []
+    for scene_seed in range(seed, seed + scenes):
+        scene = synthetic.random_scene(scene_seed, "rollecate", loose_cards=1)
+        scene = synthetic.with_photo_dice(scene, stream)
+        frame = synthetic.render(scene, scene_seed, camera)
+        calibration = calibrate(frame, config.layout)
+        for die in scene.dice if calibration is not None else ():
+            look = look_at(frame, calibration, die.x, die.y)
+            if look is not None:
+                coarse = calibration.px_per_mm((die.x, die.y)) < FINE_PX_PER_MM
+                looks.append((look, die.face, coarse))
+    return lesson, looks
+
+
+def table_reads(
+    looks: list[tuple[DieLook, int, bool]], taught: TaughtPips | None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Whether the table's counter's most likely pips of each cut-out are right, and whether
+    the die is read wrong yet surely once its layout fit is weighed in (dice._agreed, as
+    `read_dice` reads a die found on full evidence); adapted by `taught` when given."""
+    chances = count_looks([look for look, _, _ in looks], taught, counts=True)
+    counted = chances[:, 1:].argmax(axis=1) + 1 == np.array([pips for _, pips, _ in looks])
+    unsure = FollowConfig().die_unsure_below
+    wrong_sure = []
+    for (look, pips, coarse), odds in zip(looks, chances, strict=True):
+        face, confidence = _agreed(look.pip_errors, odds, coarse=coarse)
+        wrong_sure.append(face != pips and confidence >= unsure)
+    return counted, np.array(wrong_sure, bool)
+
+
+def cutouts(half: str, photos: Path, scenes: int, seed: int) -> None:
+    """Print what teaching could do for each set's table cut-outs (`--table --cutouts`)."""
+    print(f"{half} half, each set's dice cut out at the table: {scenes} hard scenes from {seed}\n")
+    print(
+        "| set | dice | counter alone | six taught | second half: alone | second half, the "
+        "first half taught | other sets' dice wrong yet surely: alone -> this set taught |"
+    )
+    print("|---|---|---|---|---|---|---|")  # fmt: skip
+    sets = {
+        name: table_cutouts(half, photos, name, scenes, seed)
+        for name in json.loads(SETS.read_text())["sets"]
+    }
+    alone = {name: table_reads(looks, None) for name, (_, looks) in sets.items()}
+    total = np.zeros(8, int)
+    for name, (lesson, looks) in sets.items():
+        first, second = looks[::2], looks[1::2]
+        halved = TaughtPips([TaughtDie(pips, look.crop, look.rect) for look, pips, _ in first])
+        others = [(other, their) for other, (_, their) in sets.items() if other != name]
+        row = np.array([
+            len(looks),
+            alone[name][0].sum(),
+            table_reads(looks, lesson)[0].sum(),
+            len(second),
+            alone[name][0][1::2].sum(),
+            table_reads(second, halved)[0].sum(),
+            sum(alone[other][1].sum() for other, _ in others),
+            sum(table_reads(their, lesson)[1].sum() for _, their in others),
+        ])  # fmt: skip
+        total += row
+        print(f"| {name} | {row[0]} | {row[1]} | {row[2]} | {row[4]} of {row[3]} | {row[5]} | "
+              f"{row[6]} -> {row[7]} |")  # fmt: skip
+    print(f"| all | {total[0]} | {100 * total[1] / total[0]:.1f} % | "
+          f"{100 * total[2] / total[0]:.1f} % | {100 * total[4] / total[3]:.1f} % | "
+          f"{100 * total[5] / total[3]:.1f} % | {total[6]} -> {total[7]} |")  # fmt: skip
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--half", choices=("even", "odd"), default="even")
     parser.add_argument("--draws", type=int, default=3)
     parser.add_argument("--dice-photos", type=Path, default=PHOTOS)
     parser.add_argument("--table", action="store_true", help="measure at the table")
+    parser.add_argument("--cutouts", action="store_true", help="--table: the cut-outs alone")
     parser.add_argument("--thrown", action="store_true", help="teach as thrown freely")
     parser.add_argument("--scenes", type=int, default=20, help="--table: scenes a set")
     parser.add_argument("--seed", type=int, default=1000, help="--table: the first scene")
     args = parser.parse_args()
     cv2.setNumThreads(1)
+    if args.table and args.cutouts:
+        cutouts(args.half, args.dice_photos, args.scenes, args.seed)
+        return
     if args.table:
         table(args.half, args.dice_photos, args.scenes, args.seed)
         return

@@ -44,7 +44,9 @@ class TaughtCount(Protocol):
     from `companion enroll --codes pips`): named here so that this reader needs no import of
     it (taught_pips reads its pictures with the dice kit that imports this module)."""
 
-    def adapt(self, bgr: np.ndarray, rects: list[tuple], chances: np.ndarray) -> np.ndarray: ...
+    def adapt(
+        self, bgr: np.ndarray, rects: list[tuple], chances: np.ndarray, table: bool = False
+    ) -> np.ndarray: ...
 
 
 _CROP_MM = 26.0  # the window read around a die
@@ -440,7 +442,7 @@ def count_looks(
         for i, ((cx, cy), size, angle) in enumerate(look.rect for look in looks)
     ]
     chances = count_many(row, rects, grey_counter=False, table=counts)
-    return chances if taught is None else taught.adapt(row, rects, chances)
+    return chances if taught is None else taught.adapt(row, rects, chances, table=counts)
 
 
 def look_at(
