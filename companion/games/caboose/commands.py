@@ -83,10 +83,11 @@ class Show:
 @dataclass(frozen=True)
 class Answer:
     """The players' choice for the card (`code`) or the die (`face`) the camera was unsure
-    of."""
+    of, or their word that the die it asks about is no die at all (`no_die`)."""
 
     code: str | None = None
     face: int | None = None
+    no_die: bool = False
 
 
 # --- the table's own inputs -----------------------------------------------------------------
@@ -274,20 +275,30 @@ def _face(value: Any, name: str) -> int:
     return value
 
 
+def _no_die(value: Any, name: str) -> bool:
+    if value is not True:
+        raise Malformed(
+            "request", f"{name} must be true: it says the camera's die is no die (leave it out "
+            "to choose a face)", key="bad_no_die", params={"field": name},
+        )  # fmt: skip
+    return True
+
+
 def _answer(data: Mapping[str, Any]) -> Answer:
-    """A card's code, or a die's face: one of the two."""
-    got = fields(data, {"code": _code, "face": _face})
+    """A card's code, a die's face, or that the die asked about is no die: one of the
+    three."""
+    got = fields(data, {"code": _code, "face": _face, "no_die": _no_die})
     if not got:
         raise Malformed(
-            "request", "missing fields ['code'] (a card's) or ['face'] (a die's)",
-            fields=["code"], key="missing_fields", params={"fields": "code, face"},
+            "request", "missing fields ['code'] (a card's), ['face'] (a die's) or ['no_die']",
+            fields=["code"], key="missing_fields", params={"fields": "code, face, no_die"},
         )  # fmt: skip
     if len(got) > 1:
         raise Malformed(
-            "request", "an answer is a card's code or a die's face, not both",
-            fields=["code", "face"], key="answer_both",
+            "request", "an answer is one of a card's code, a die's face or no_die, not more",
+            fields=sorted(got), key="answer_both",
         )  # fmt: skip
-    return Answer(got.get("code"), got.get("face"))
+    return Answer(got.get("code"), got.get("face"), got.get("no_die", False))
 
 
 # The page's requests (`POST /api/command/<name>`) and the commands they send.

@@ -65,6 +65,9 @@ from companion.table import Table
 # Half a card's length and a die's half width and room: a die this far from a card's
 # centre on either axis lies off it.
 CARD_REACH_MM = 44.0 + 12.0
+# A die the camera asks about this far (mm) from every die thrown is something else the
+# camera took for one: the players say there is no die there.
+DIE_THERE_MM = 12.0
 
 
 @dataclass
@@ -170,18 +173,21 @@ class ScriptedGame:
     def answer(self) -> None:
         """A question about a card or a die is answered with the truth, and counted, as the
         players at the table would answer it (the die asked about is the one thrown
-        nearest where the question says it lies)."""
+        nearest where the question says it lies; none thrown there: it is no die)."""
         question = self.following.question
         if question is None:
             return
         if question.card is not None and question.card < len(self.truth):
             self.tally.asked += 1
             self.table.handle(Answer(self.truth[question.card]))
-        elif question.at is not None and self.dice:
+        elif question.at is not None:
             x, y = question.at
-            thrown = min(self.dice, key=lambda die: math.dist((die.x, die.y), (x, y)))
+            thrown = min(self.dice, key=lambda die: math.dist((die.x, die.y), (x, y)), default=None)
             self.tally.asked += 1
-            self.table.handle(Answer(face=thrown.face))
+            if thrown is None or math.dist((thrown.x, thrown.y), (x, y)) > DIE_THERE_MM:
+                self.table.handle(Answer(no_die=True))
+            else:
+                self.table.handle(Answer(face=thrown.face))
 
     def _see_until(self, scene: Any, done: Callable[[], bool], what: str) -> None:
         """Show a still scene until `done()`, or stop the demo saying what the companion

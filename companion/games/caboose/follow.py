@@ -23,8 +23,10 @@ at the table reads the game (`Kept`) and never writes it: what the camera and th
 buttons decide it hands to the match as commands (its inputs are generators of `Steps`:
 each command yielded is kept, and its result, or its refusal, comes back in); a page's
 command the match keeps first and then tells it once (`kept`), so it never has to catch
-up. Where the camera is unsure of a card (low confidence, or a code not in the hand), the
-turn at the table asks the players to choose instead of guessing (`answer`).
+up. Where the camera is unsure of a card (low confidence, or a code not in the hand) or of a
+settled die, the turn at the table asks the players to choose instead of guessing
+(`answer`); a die it asks about may be no die at all (a card's printed digit, a crumb), which
+the players say (`no_die`), and the same thing is not asked about again while it lies there.
 
 A restarted service has lost only this flow, never an accepted action: it resumes from the
 table and checks the table again before the next CONFIRM.
@@ -42,6 +44,7 @@ table must show once a turn is applied).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Generator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
@@ -98,7 +101,7 @@ PASS, CONFIRM, UNDO = "pass", "confirm", "undo"
 WAITING = "waiting"  # for the player to move: lay cards, show chaos cards, or PASS
 STAGED = "staged"  # cards laid and legal: waiting for the dice
 ILLEGAL = "illegal"  # cards laid where they cannot go: waiting for them to be fixed
-ASKING = "asking"  # the camera is unsure of a card: the players choose
+ASKING = "asking"  # the camera is unsure of a card or a die: the players choose
 CHECKING = "checking"  # turn applied: waiting for the table to match it, then CONFIRM
 OVER = "over"
 
@@ -106,6 +109,12 @@ OVER = "over"
 # What the turn at the table asks the match to keep: each command yielded is kept by the
 # match, and what keeping it returned is sent back in (a refusal is thrown in instead).
 Steps = Generator[object, Any, None]
+
+# A die the players said is no die (a card's printed digit, a crumb, a bead: the camera asked
+# about something that lies still) is remembered by where it lay: an unsure die this close
+# to such a spot (table mm: half a die, so a die lying over the spot is within it) is that
+# same thing, and is not asked about again while it lies there.
+NOT_A_DIE_MM = 8.0
 
 # A share the camera gives in percent (how much of the table a hand covers) changes with
 # every frame while a hand moves; only a change of this many points is news to the pages.
@@ -193,6 +202,9 @@ class Following:
         self.problem: Message | None = None  # announced, blocks what it names until fixed
         self.mismatch: Message | None = None  # CHECKING: what the table still shows wrongly
         self.question: Question | None = None
+        # where the players said the camera's die was no die, while something still lies
+        # there (`_still_there`): kept across turns, as the thing itself stays
+        self.not_dice: tuple[tuple[float, float], ...] = ()
         self.camera: tuple[Problem, ...] = ()  # what the camera could not see just now
         self.view: TableView | None = None
         self._turn = _Turn()
@@ -212,6 +224,7 @@ class Following:
         """Events of a table that has just become still (from the tracker)."""
         for event in events:
             self.view = event.view
+            self._still_there(event.view)
             yield from self._on_event(event)
 
     def on_button(self, button: str) -> Steps:
@@ -247,6 +260,31 @@ class Following:
         self._turn.chosen[question.card] = choice
         self.phase = WAITING
         yield from self._consider_laid(self._turn.laid)
+
+    def no_die(self) -> Steps:
+        """The players' answer that the die the camera asks about is no die at all (a card's
+        printed digit, a crumb, a bead): it is dropped from the throw, which is read on as if
+        the camera had never seen it, and its spot is remembered (`not_dice`), so the same
+        thing lying still is not asked about again. Refused for a card's question: a card
+        the camera saw is a card, and the players choose which."""
+        question = self.question
+        if self.phase != ASKING or question is None:
+            raise TableError("session", "there is no question to answer", key="no_question")
+        if question.die is None:
+            options = ", ".join(map(str, question.options))
+            raise TableError(
+                "answer", f"the camera asks about a card, not a die: choose one of {options}",
+                key="no_die_card", params={"options": options},
+            )  # fmt: skip
+        turn = self._turn
+        gone = question.die
+        self.not_dice += (turn.settled[gone].position,)
+        # the answers given for the other dice stay with them, counted without this one
+        turn.faces = {i - (i > gone): face for i, face in turn.faces.items() if i != gone}
+        turn.settled = tuple(die for i, die in enumerate(turn.settled) if i != gone)
+        self.question = None
+        self.phase = STAGED
+        yield from self._dice(turn.settled)
 
     def seen_problems(self, problems: Sequence[Problem]) -> None:
         """What the camera could not see in the last frame: shown, never acted on. Only news
@@ -329,6 +367,8 @@ class Following:
                 "die": self.question.die,
                 "at": None if self.question.at is None else list(self.question.at),
                 "kind": self.question.kind,
+                # a die's question may be answered that it is no die (`no_die`)
+                "no_die": self.question.die is not None,
             },
             "laid": list(turn.codes),
             "roll": {"needed": turn.dice, "seen": list(turn.roll)}
@@ -442,11 +482,12 @@ class Following:
             yield from self._play()
 
     def _dice(self, dice: tuple[SeenDie, ...]) -> Steps:
+        dice = self._dice_only(dice)
         if self.phase == ASKING and self.question is not None and self.question.die is not None:
             self.question = None  # thrown again while asked about: the new throw is read
             self.phase = STAGED
-        if self.phase != STAGED:
-            return
+        if self.phase != STAGED or not dice:
+            return  # nothing but what the players said is no die: as if no dice settled
         turn = self._turn
         if not same_dice(turn.settled, dice):
             turn.faces = {}
@@ -582,6 +623,25 @@ class Following:
 
     # --- helpers -------------------------------------------------------------------------
 
+    def _dice_only(self, dice: tuple[SeenDie, ...]) -> tuple[SeenDie, ...]:
+        """The settled `dice` without the things the players said are no die: an unsure die
+        where one of them lies (`not_dice`). A die read surely there is a die thrown onto
+        the spot, and counts."""
+        unsure = self.config.die_unsure_below
+        return tuple(
+            die
+            for die in dice
+            if die.confidence >= unsure or not any(_near(die, spot) for spot in self.not_dice)
+        )
+
+    def _still_there(self, view: TableView) -> None:
+        """Forget each spot said to hold no die where this still view shows nothing any
+        more: the crumb was brushed away, the card under the digit taken, so a die thrown
+        there later is read and asked about as any other."""
+        self.not_dice = tuple(
+            spot for spot in self.not_dice if any(_near(die, spot) for die in view.dice)
+        )
+
     def _reset(self, phase: str) -> None:
         self.phase = phase
         self._turn = _Turn()
@@ -616,6 +676,10 @@ class Following:
         if self.phase == OVER:
             return Message("over")
         return Message("to_move", {"name": name})
+
+
+def _near(die: SeenDie, spot: tuple[float, float]) -> bool:
+    return math.dist(die.position, spot) <= NOT_A_DIE_MM
 
 
 def idle_status(camera: Sequence[Problem] = ()) -> dict[str, Any]:

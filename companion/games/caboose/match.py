@@ -113,7 +113,9 @@ class Match(base.KeptMatch[Snapshot]):
         """Apply one command (`commands.py`); whether anything a page shows changed. A
         refusal (`TableError`) leaves the game and the turn at the table as they were."""
         revision = self.revision
-        if isinstance(command, Answer):
+        if isinstance(command, Answer) and command.no_die:
+            self._drive(self._following().no_die())
+        elif isinstance(command, Answer):
             choice = command.code if command.face is None else command.face
             self._drive(self._following().answer(choice))
         elif isinstance(command, Press):

@@ -136,6 +136,8 @@ TEXT: dict[str, dict[str, str]] = {
         "session_mismatch": "Not yet as computed",
         "session_choose": "The camera is unsure: tap the card it is",
         "session_choose_die": "The camera is unsure: tap what the die shows",
+        "session_no_die": "There is no die here",
+        "session_no_die_hint": "The camera may take a card's number, a crumb or a bead for a die",
         "die_wheels": "{n} wheels",
         "die_wheels_one": "1 wheel",
         "session_laid": "Laid at the front",
@@ -255,6 +257,9 @@ TEXT: dict[str, dict[str, str]] = {
         "session_mismatch": "Aún no está como se calculó",
         "session_choose": "La cámara duda: toca la carta que es",
         "session_choose_die": "La cámara duda: toca lo que muestra el dado",
+        "session_no_die": "Aquí no hay ningún dado",
+        "session_no_die_hint": "La cámara puede tomar por un dado el número de una carta, una "
+        "miga o una cuenta",
         "die_wheels": "{n} ruedas",
         "die_wheels_one": "1 rueda",
         "session_laid": "Puestas al frente",
@@ -422,7 +427,12 @@ REFUSALS: dict[str, dict[str, str]] = {
         "bad_cards": "{field} debe ser una lista de códigos de carta",
         "bad_roll": "{field} debe ser la lista de las ruedas que muestra cada dado",
         "bad_face": "{field} debe ser la cara de un dado, de 0 a 6",
-        "answer_both": "una respuesta es el código de una carta o la cara de un dado, no ambos",
+        "answer_both": "una respuesta es una sola cosa: el código de una carta, la cara de un "
+        "dado o que no es un dado",
+        "bad_no_die": "{field} debe ser true: dice que lo que la cámara toma por un dado no es "
+        "un dado (quítalo para elegir una cara)",
+        "no_die_card": "la cámara pregunta por una carta, no por un dado: elige una de estas: "
+        "{options}",
         "bad_place": "{field} debe ser una lista de [x, y, giro]",
         "bad_flag": "{field} debe ser true o false",
         "bad_text": "{field} debe ser un texto corto",

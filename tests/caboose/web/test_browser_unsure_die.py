@@ -66,3 +66,58 @@ def test_an_unsure_die_is_asked_on_the_page_and_answered_by_a_tap(browser, tmp_p
         assert errors == [] and spanish_errors == []
     finally:
         server.close()
+
+
+def test_what_is_no_die_is_said_so_by_a_tap_and_the_turn_goes_on(browser, tmp_path):  # noqa: F811
+    """The camera asks about a card's digit it took for a die (confidence 0) beside the true
+    dice: the phone offers "There is no die here" beside the faces (in Spanish too), the
+    screen beside the table shows it without a button; a tap drops it and the true roll
+    enters the game."""
+    from tests.caboose.test_not_a_die import PHANTOM, true_dice
+    from tests.web.test_browser_kiosk import fits, screens
+
+    table, session, _, play = start(Store(tmp_path / "table.sqlite3"))
+    session.config = FollowConfig(pip_wheels=FACE_MAP)
+    server = Server(table)
+    try:
+        page, errors = open_page(browser, server.url, 390, 844)
+        page.wait_for_selector("#session:not([hidden]) #session-message")
+        enter_pin(page)
+        spanish, spanish_errors = open_page(browser, server.url, 390, 844, lang="es-ES")
+        spanish.wait_for_selector("#session:not([hidden]) #session-message")
+        view = lay(table, play)
+        faces = [5, 2, 6, 3][: match(table).staged.dice]
+        dice = (PHANTOM, *true_dice(faces))
+        see(table, event(DICE_SETTLED, replace(view, dice=dice), dice=dice))
+        assert session.phase == ASKING and session.question.die == 0
+
+        page.wait_for_selector("#session-no-die")
+        assert page.locator("#session-no-die").inner_text() == "There is no die here"
+        assert "die 1: is it a 6?" in page.locator("#session-prompt").inner_text()
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+        shot(page, "11-camera-asks-a-phantom-die-phone")
+        spanish.wait_for_selector("#session-no-die")
+        assert spanish.locator("#session-no-die").inner_text() == "Aquí no hay ningún dado"
+        assert "dado 1: ¿es un 6?" in spanish.locator("#session-prompt").inner_text()
+        assert spanish.evaluate("() => document.documentElement.scrollWidth") <= 390
+        shot(spanish, "11-camera-asks-a-phantom-die-phone-es")
+        for lang, said in (("", "There is no die here"), ("&lang=es", "Aquí no hay ningún dado")):
+            with screens(browser, server.url, lang) as kiosks:
+                for kiosk in kiosks:
+                    kiosk.wait_for_selector("#session-question span#session-no-die")
+                    assert kiosk.locator("#session-no-die").inner_text() == said
+                    assert kiosk.locator("#session-question button").count() == 0
+                    fits(kiosk)
+                shot(kiosks[1], f"kiosk-caboose-phantom-die-720p{lang.replace('&lang=', '-')}")
+
+        page.click("#session-no-die")
+        deadline = time.monotonic() + 5
+        while not match(table).snap.record.turns:
+            assert time.monotonic() < deadline, "the answer did not reach the session"
+            time.sleep(0.02)
+        assert match(table).snap.record.turns[-1]["roll"] == [FACE_MAP[f] for f in faces]
+        page.wait_for_selector("#session-question", state="detached")
+        spanish.wait_for_selector("#session-question", state="detached")
+        assert errors == [] and spanish_errors == []
+    finally:
+        server.close()

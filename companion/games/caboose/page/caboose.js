@@ -288,10 +288,20 @@ function drawSession(session, want) {
         onclick: () => send("/api/command/session/answer", { face }) }, dieFace(face, question.kind))
       : (code) => h("button", { "data-answer": code,
         onclick: () => send("/api/command/session/answer", { code }) }, cardChip(code));
+    // What the camera asks about may be no die at all (a card's number, a crumb, a bead):
+    // the players say so, and the throw is read without it.
+    const noDie = !question.no_die ? null : KIOSK
+      ? h("span", { class: "no-die", id: "session-no-die" }, t("session_no_die"))
+      : h("button", { type: "button", class: "no-die", id: "session-no-die",
+        onclick: () => send("/api/command/session/answer", { no_die: true }) }, t("session_no_die"));
     parts.push(h("div", { id: "session-question" },
       KIOSK ? null : h("h3", {}, t(die ? "session_choose_die" : "session_choose")),  // "tap …"
       h("p", { id: "session-prompt" }, isolateNames(question.prompt)),
-      h("div", { class: "options" }, question.options.map(option)),
+      // on the screen beside the table it closes the row of faces (no room for a line of
+      // its own there); a phone gives it a line of its own, with why it may be needed
+      h("div", { class: "options" }, question.options.map(option), KIOSK ? noDie : null),
+      noDie && !KIOSK ? h("div", { class: "no-die-answer" }, noDie,
+        h("small", {}, t("session_no_die_hint"))) : null,
       pin || KIOSK ? null : h("p", {}, h("small", {}, t("pin_ask")))));
   }
   if (session.laid.length) {
