@@ -4,7 +4,9 @@ as `companion eval-vision --dice real --seed S`) is read once, with the blobs `f
 handed to the reader and the reader's answers kept, and every die not found clear of the
 lamp is put in one class: no blob near it (the finder), a blob but no reading (the reading
 lost it: no body, or a faint blob the learned count turned down), or read but not reported
-(dropped after the reading: near the lamp's reflection, or beside another die).
+(dropped after the reading: near the lamp's reflection, or beside another die). The dice
+the lamp touches that are not found are counted apart: centre inside `glare_mask` (the
+clipped white and the halo it washes out, where no die is read by design) or outside it.
 
 Run: OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 .venv/bin/python bench/bench_dice_unfound.py
      [--scenes N] [--seed S]
@@ -18,6 +20,7 @@ import json
 import math
 
 import cv2
+import numpy as np
 
 import companion.games.caboose.vision.off_the_cards as off_the_cards
 from companion.games.caboose import scenes as synthetic
@@ -32,6 +35,7 @@ from companion.games.caboose.vision.eval_vision import (
 from companion.games.caboose.vision.observation import VisionConfig
 from companion.games.caboose.vision.observe import observe
 from companion.synthetic.photo_dice import PhotoDice
+from companion.vision.frame_checks import glare_mask
 
 EDITION = "rollecate"  # eval-vision's default
 
@@ -57,6 +61,9 @@ def unfound(scenes: int, seed: int) -> dict[str, list[dict]]:
         return readings
 
     classes: dict[str, list[dict]] = {"no blob": [], "blob, no reading": [], "read, dropped": []}
+    # and the dice under the lamp not found: their centre in glare_mask (the clipped white
+    # and the halo it washes out, where no die is read) or outside it (the lamp only near)
+    classes |= {"lamp, in the glare mask": [], "lamp, outside the glare mask": []}
     off_the_cards.read_dice = listening
     try:
         for scene_seed in range(seed, seed + scenes):
@@ -73,7 +80,21 @@ def unfound(scenes: int, seed: int) -> dict[str, list[dict]]:
                 def near(points: list) -> bool:
                     return any(math.dist((die.x, die.y), p[:2]) < SAME_DIE_MM for p in points)  # noqa: B023
 
-                if index in lit[1] or near([d.position for d in seen.dice]):
+                if near([d.position for d in seen.dice]):
+                    continue
+                source = getattr(getattr(die.picture, "__self__", None), "source", "")
+                record = {"table": scene_seed, "at": [round(die.x), round(die.y)], "photo": source}
+                if index in lit[1]:
+                    glare = glare_mask(frame)
+                    pixel = seen.calibration.to_pixels(np.array([[die.x, die.y]]))[0]
+                    x, y = (round(float(v)) for v in pixel)
+                    white = (
+                        glare is not None and bool(glare[y, x])
+                        if 0 <= y < frame.shape[0] and 0 <= x < frame.shape[1]
+                        else False
+                    )
+                    where = "in" if white else "outside"
+                    classes[f"lamp, {where} the glare mask"].append(record)
                     continue
                 why = (
                     "no blob"
@@ -82,10 +103,7 @@ def unfound(scenes: int, seed: int) -> dict[str, list[dict]]:
                     if not near(heard.get("read", []))
                     else "read, dropped"
                 )
-                source = getattr(getattr(die.picture, "__self__", None), "source", "")
-                classes[why].append(
-                    {"table": scene_seed, "at": [round(die.x), round(die.y)], "photo": source}
-                )
+                classes[why].append(record)
     finally:
         off_the_cards.read_dice = shipped
     return {why: {"count": len(dice), "dice": dice} for why, dice in classes.items()}
