@@ -22,7 +22,6 @@ from companion.games.caboose import scenes
 from companion.games.caboose.commands import Answer, parse
 from companion.games.caboose.follow import ASKING, STAGED, FollowConfig
 from companion.games.caboose.refusals import TableError
-from companion.games.caboose.tracker import DICE_SETTLED
 from companion.games.caboose.vision.observation import SeenDie
 from companion.games.protocol import CameraSetup, Malformed, Setting
 from companion.pose import Pose
@@ -30,31 +29,20 @@ from companion.store import Store
 from companion.synthetic import PlacedDie
 from companion.table import Table
 from companion.vision.table import TableLayout
-from tests.caboose.test_follow import OFFSET, event, first_play, lay, see, start
+from tests.caboose import test_unsure_dice
+from tests.caboose.test_follow import OFFSET, first_play, lay, start
+from tests.caboose.test_unsure_dice import FACE_MAP, throw
 from tests.playing import match, new_game
 
-FACE_MAP = {1: 0, 2: 0, 3: 1, 4: 1, 5: 2, 6: 2}  # R-6: a pip die's faces as wheels
+# a table with cards laid, waiting for its pip dice (R-6 face map), as an unsure die's tests
+# have it
+store, staged = test_unsure_dice.store, test_unsure_dice.staged
 PHANTOM = SeenDie("pips", 6, (252.0, 173.0), 0.0)  # a card's "4" read as six pips, unsure
-
-
-def throw(table, view, dice) -> None:
-    """Dice settling where the camera sees them (a still view: every die lying there)."""
-    see(table, event(DICE_SETTLED, replace(view, dice=dice), dice=dice))
 
 
 def true_dice(faces, y: float = 560.0) -> tuple[SeenDie, ...]:
     """Pip dice thrown and read surely."""
     return tuple(SeenDie("pips", f, (400.0 + 40 * i, y), 0.95) for i, f in enumerate(faces))
-
-
-@pytest.fixture
-def staged(tmp_path):
-    """A table with cards laid, waiting for its pip dice (R-6 face map)."""
-    table, session, _, play = start(Store(tmp_path / "table.sqlite3"))
-    session.config = FollowConfig(pip_wheels=FACE_MAP)
-    view = lay(table, play)
-    assert session.phase == STAGED
-    return table, session, view, match(table).staged.dice
 
 
 def test_a_phantom_die_said_to_be_no_die_is_dropped_and_the_true_roll_enters(staged):

@@ -12,7 +12,8 @@ import pytest
 from companion.games.caboose.follow import ASKING, CHECKING, FollowConfig
 from companion.store import Store
 from tests.caboose.test_follow import lay, start
-from tests.caboose.test_not_a_die import FACE_MAP, PHANTOM, throw, true_dice
+from tests.caboose.test_not_a_die import PHANTOM, true_dice
+from tests.caboose.test_unsure_dice import FACE_MAP, throw
 from tests.caboose.web.test_refusals_on_the_page import said_by_the_page, words
 from tests.playing import match
 from tests.web.conftest import HEADERS, PIN
