@@ -245,7 +245,11 @@ ROUTES = [
         "camera",
         "session/answer",
         {"code": "1", "face": 1},
-        {"code": takes("text", wrong=("ZZ",)), "face": takes("int", wrong=(-1, 7, 10**20))},
+        {
+            "code": takes("text", wrong=("ZZ",)),
+            "face": takes("int", wrong=(-1, 7, 10**20)),
+            "no_die": takes("bool", wrong=(False,)),  # only true says what it asks is no die
+        },
     ),
     Route(
         "yardmaster-express",
