@@ -304,8 +304,9 @@ class TaughtPips:
             bank.append(found.reshape(-1, found.shape[2]))
             prior.append(log_chances.reshape(-1, 7))
             counts += [die.pips] * (found.shape[0] * found.shape[1])
-        weights, bias = _fit(np.concatenate(bank), np.concatenate(prior), np.array(counts))
-        head = _Head(np.concatenate(bank), weights, bias)
+        views = np.concatenate(bank)
+        weights, bias = _fit(views, np.concatenate(prior), np.array(counts))
+        head = _Head(views, weights, bias)
         with _LOCK:
             return self._heads.setdefault(counter, head)
 
@@ -328,8 +329,9 @@ class TaughtPips:
         (`counter_of`: the taught dice are read by the net that gave them)."""
         if not rects:
             return chances
-        head = self._head(counter_of(colourless(bgr), table))
-        seen, log_chances = features(bgr, rects, counter_of(colourless(bgr), table))
+        counter = counter_of(colourless(bgr), table)
+        head = self._head(counter)
+        seen, log_chances = features(bgr, rects, counter)
         adapted = _softmax(log_chances + seen @ head.weights.T + head.bias).mean(axis=1)
         weight = self.likeness(bgr, rects, seen, head)[:, None]
         mixed = (1.0 - weight) * chances + weight * adapted
