@@ -21,9 +21,11 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Iterator
 from pathlib import Path
 
 import cv2
+import numpy as np
 
 import companion.vision.dice as dice_reader
 from companion.games.caboose import scenes as synthetic
@@ -41,6 +43,20 @@ COUNTS = {"dice": "dice", "right": "dice_right", "asked": "dice_asked"}
 COUNTS |= {"wrong_sure": "dice_wrong_sure", "unseen": "dice_unseen"}
 
 
+def real_dice_tables(
+    scenes: int, seed: int, photos: PhotoDice, camera: synthetic.Camera
+) -> Iterator[tuple[int, synthetic.Scene, np.ndarray, tuple[float, float]]]:
+    """`companion eval-vision --dice real`'s tables from `seed` (the same scenes, with real
+    dice from `photos` laid as it lays them), filmed by `camera`: each table's seed, scene,
+    frame and where its railway's back card lies (what `observe` is told)."""
+    stream = photo_dice_stream(photos, seed, set(), None)
+    for scene_seed in range(seed, seed + scenes):
+        scene = synthetic.random_scene(scene_seed, EDITION, loose_cards=1)
+        scene = synthetic.with_photo_dice(scene, stream)
+        back = scene.cards[scene.railway[0]].pose
+        yield scene_seed, scene, synthetic.render(scene, scene_seed, camera), (back.x, back.y)
+
+
 def sweep(
     scenes: int, seed: int, photos: PhotoDice, settings: list[tuple[float, float, float]]
 ) -> dict[str, dict[str, int]]:
@@ -50,21 +66,16 @@ def sweep(
     face_map = face_map_for(editions.load(EDITION))
     camera = synthetic.Camera.preset("hard")
     config = VisionConfig.for_edition(EDITION, frame_size=camera.frame_size)
-    stream = photo_dice_stream(photos, seed, set(), None)
     totals = {s: dict.fromkeys(COUNTS, 0) for s in settings}
     try:
-        for scene_seed in range(seed, seed + scenes):
-            scene = synthetic.random_scene(scene_seed, EDITION, loose_cards=1)
-            scene = synthetic.with_photo_dice(scene, stream)
-            frame = synthetic.render(scene, scene_seed, camera)
-            back = scene.cards[scene.railway[0]].pose
+        for _, scene, frame, back in real_dice_tables(scenes, seed, photos, camera):
             for setting in settings:
                 (
                     dice_reader._LOOSE_SURE,
                     dice_reader._FAINT_SURE,
                     dice_reader._ON_CARD_SURE,
                 ) = setting
-                seen = observe(frame, config, back=(back.x, back.y))
+                seen = observe(frame, config, back=back)
                 result = score_scene(scene, seen, face_map)
                 for name, key in COUNTS.items():
                     totals[setting][name] += int(result[key])

@@ -21,23 +21,15 @@ import math
 
 import cv2
 import numpy as np
+from bench_dice_sure import EDITION, real_dice_tables  # the same tables, read otherwise
 
 import companion.games.caboose.vision.off_the_cards as off_the_cards
 from companion.games.caboose import scenes as synthetic
-from companion.games.caboose.rules import edition as editions
-from companion.games.caboose.rules.dice import face_map_for
-from companion.games.caboose.vision.eval_vision import (
-    SAME_DIE_MM,
-    photo_dice_stream,
-    score_scene,
-    under_lamp,
-)
+from companion.games.caboose.vision.eval_vision import SAME_DIE_MM, under_lamp
 from companion.games.caboose.vision.observation import VisionConfig
 from companion.games.caboose.vision.observe import observe
 from companion.synthetic.photo_dice import PhotoDice
 from companion.vision.frame_checks import glare_mask
-
-EDITION = "rollecate"  # eval-vision's default
 
 
 def unfound(scenes: int, seed: int) -> dict[str, list[dict]]:
@@ -45,8 +37,6 @@ def unfound(scenes: int, seed: int) -> dict[str, list[dict]]:
     cv2.setNumThreads(1)
     camera = synthetic.Camera.preset("hard")
     config = VisionConfig.for_edition(EDITION, frame_size=camera.frame_size)
-    face_map = face_map_for(editions.load(EDITION))
-    stream = photo_dice_stream(PhotoDice(None, "even"), seed, set(), None)
     shipped = off_the_cards.read_dice
     heard: dict[str, list] = {}
 
@@ -66,15 +56,12 @@ def unfound(scenes: int, seed: int) -> dict[str, list[dict]]:
     classes |= {"lamp, in the glare mask": [], "lamp, outside the glare mask": []}
     off_the_cards.read_dice = listening
     try:
-        for scene_seed in range(seed, seed + scenes):
-            scene = synthetic.random_scene(scene_seed, EDITION, loose_cards=1)
-            scene = synthetic.with_photo_dice(scene, stream)
-            frame = synthetic.render(scene, scene_seed, camera)
-            back = scene.cards[scene.railway[0]].pose
+        tables = real_dice_tables(scenes, seed, PhotoDice(None, "even"), camera)
+        for scene_seed, scene, frame, back in tables:
             heard.clear()
-            seen = observe(frame, config, back=(back.x, back.y))
+            seen = observe(frame, config, back=back)
             lit = under_lamp(scene, scene_seed, camera, frame)
-            score_scene(scene, seen, face_map, lit=lit)
+            glare = glare_mask(frame) if lit[1] else None  # once a table, if a die lies lit
             for index, die in enumerate(scene.dice):
 
                 def near(points: list) -> bool:
@@ -85,7 +72,6 @@ def unfound(scenes: int, seed: int) -> dict[str, list[dict]]:
                 source = getattr(getattr(die.picture, "__self__", None), "source", "")
                 record = {"table": scene_seed, "at": [round(die.x), round(die.y)], "photo": source}
                 if index in lit[1]:
-                    glare = glare_mask(frame)
                     pixel = seen.calibration.to_pixels(np.array([[die.x, die.y]]))[0]
                     x, y = (round(float(v)) for v in pixel)
                     white = (
