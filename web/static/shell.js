@@ -112,7 +112,7 @@ function s(tag, attrs = {}, ...children) {
   const el = document.createElementNS(SVG_NS, tag);
   for (const [k, v] of Object.entries(attrs)) {
     if (k === "onclick") el.addEventListener("click", v);
-    else el.setAttribute(k, v);
+    else if (v !== null && v !== undefined) el.setAttribute(k, v);
   }
   for (const child of children.flat()) if (child) el.append(child);
   return el;

@@ -46,7 +46,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Generator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Protocol
 
 from companion.games.caboose import cards
@@ -71,7 +71,7 @@ from companion.games.caboose.follow_reading import (
     unsure_die,
     wheels_of,
 )
-from companion.games.caboose.placement import engine_poses
+from companion.games.caboose.placement import engine_poses, to_engine
 from companion.games.caboose.refusals import TableError
 from companion.games.caboose.rules.state import DERAILED, Chaos, GameState, Pass, Play
 from companion.games.caboose.snapshot import Snapshot, Staged
@@ -367,6 +367,9 @@ class Following:
                 "die": self.question.die,
                 "at": None if self.question.at is None else list(self.question.at),
                 "kind": self.question.kind,
+                "drawn": None
+                if self.question.drawn is None
+                else [list(place) for place in self.question.drawn],
                 # a die's question may be answered that it is no die (`no_die`)
                 "no_die": self.question.die is not None,
             },
@@ -495,7 +498,7 @@ class Following:
         faces = self._state().edition.die_faces
         question = unsure_die(dice, turn.faces, faces, self.config.die_unsure_below)
         if question is not None:  # never guessed into the game: the players say
-            self.question = question
+            self.question = replace(question, drawn=self._drawn(dice))
             self.phase = ASKING
             return
         wheels = wheels_of(answered(dice, turn.faces), faces, self.config.pip_wheels)
@@ -514,6 +517,13 @@ class Following:
         turn.settled, turn.faces = (), {}
         if len(turn.roll) == turn.dice:
             yield from self._play()
+
+    def _drawn(self, dice: tuple[SeenDie, ...]) -> tuple[tuple[float, float], ...] | None:
+        """Where the page's railway drawing puts each of `dice` (the engine's frame)."""
+        move = None if self.view is None else to_engine(self._state(), self.view)
+        if move is None:
+            return None
+        return tuple(move(Pose(*die.position, 0.0))[:2] for die in dice)
 
     def _play(self) -> Steps:
         state = self._state()

@@ -34,6 +34,10 @@ class Question:
     die: int | None = None  # which settled die (0: the first seen), when one is asked about
     at: tuple[float, float] | None = None  # where that die lies (table mm)
     kind: str | None = None  # that die's kind: "pips" or "wheels"
+    # every settled die (the one asked about at `die`) where the page's railway drawing puts
+    # it, so the players can tell which die is meant; None when the railway's poses are
+    # not known
+    drawn: tuple[tuple[float, float], ...] | None = None
 
 
 def read_laid(

@@ -26,6 +26,15 @@ def engine_poses(
     its own origin, the table lies wherever it lies: the two frames are matched on the
     front card (its centre and its open rail end), so a placement is judged against the
     railway as the engine knows it. None when the engine knows no poses (a record's setup)."""
+    move = to_engine(state, view)
+    return None if move is None else tuple(move(card.pose) for card in laid)
+
+
+def to_engine(state: GameState, view: TableView) -> Callable[[Pose], Pose] | None:
+    """The motion from the table's frame into the engine's (the one the page draws the
+    railway in), matched on the front card: a laid card's pose, or where a thrown die lies
+    beside the railway. None when the engine knows no poses or the view shows too little
+    of the railway."""
     count = len(state.railway)
     seen = view.railway[:count]
     if not state.layout or state.layout[-1] is None or len(seen) < count:
@@ -35,8 +44,7 @@ def engine_poses(
     table_ends = geometry.open_ends([c.code for c in seen], [c.pose for c in seen], size)
     if not engine_ends or not table_ends:
         return None
-    to_engine = _matching(seen[-1].pose, table_ends[0], state.layout[-1], engine_ends[0])
-    return tuple(to_engine(card.pose) for card in laid)
+    return _matching(seen[-1].pose, table_ends[0], state.layout[-1], engine_ends[0])
 
 
 def _matching(
@@ -52,7 +60,7 @@ def _matching(
     turn = (round(math.degrees(a_engine - a_table) / 90.0) * 90) % 360
     c, s = round(math.cos(math.radians(turn))), round(math.sin(math.radians(turn)))
 
-    def to_engine(pose: Pose) -> Pose:
+    def moved(pose: Pose) -> Pose:
         dx, dy = pose.x - table_front.x, pose.y - table_front.y
         return Pose(
             round(engine_front.x + dx * c - dy * s, 2),
@@ -60,4 +68,4 @@ def _matching(
             round((pose.rotation + turn) % 360.0, 2),
         )
 
-    return to_engine
+    return moved

@@ -138,6 +138,7 @@ TEXT: dict[str, dict[str, str]] = {
         "session_choose_die": "The camera is unsure: tap what the die shows",
         "session_no_die": "There is no die here",
         "session_no_die_hint": "The camera may take a card's number, a crumb or a bead for a die",
+        "session_die_where": "Ringed: die {n}, where it lies beside the railway",
         "die_wheels": "{n} wheels",
         "die_wheels_one": "1 wheel",
         "session_laid": "Laid at the front",
@@ -260,6 +261,7 @@ TEXT: dict[str, dict[str, str]] = {
         "session_no_die": "Aquí no hay ningún dado",
         "session_no_die_hint": "La cámara puede tomar por un dado el número de una carta, una "
         "miga o una cuenta",
+        "session_die_where": "En el círculo: el dado {n}, en su sitio junto a la vía",
         "die_wheels": "{n} ruedas",
         "die_wheels_one": "1 rueda",
         "session_laid": "Puestas al frente",

@@ -94,11 +94,18 @@ def test_what_is_no_die_is_said_so_by_a_tap_and_the_turn_goes_on(browser, tmp_pa
         page.wait_for_selector("#session-no-die")
         assert page.locator("#session-no-die").inner_text() == "There is no die here"
         assert "die 1: is it a 6?" in page.locator("#session-prompt").inner_text()
+        # which die: a copy of the railway's drawing beside the question, the dice numbered
+        # as the question numbers them, the one asked about ringed beside the card it lies by
+        where = page.locator("#session-die-where")
+        assert where.locator(".drawn-die").count() == len(dice)
+        assert ringed_beside(page, "#session-die-where") == 0  # by the railway's back card
+        assert "Ringed: die 1" in where.locator("figcaption").inner_text()
         assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
         shot(page, "11-camera-asks-a-phantom-die-phone")
         spanish.wait_for_selector("#session-no-die")
         assert spanish.locator("#session-no-die").inner_text() == "Aquí no hay ningún dado"
         assert "dado 1: ¿es un 6?" in spanish.locator("#session-prompt").inner_text()
+        assert "En el círculo: el dado 1" in spanish.locator("#session-die-where").inner_text()
         assert spanish.evaluate("() => document.documentElement.scrollWidth") <= 390
         shot(spanish, "11-camera-asks-a-phantom-die-phone-es")
         for lang, said in (("", "There is no die here"), ("&lang=es", "Aquí no hay ningún dado")):
@@ -107,6 +114,9 @@ def test_what_is_no_die_is_said_so_by_a_tap_and_the_turn_goes_on(browser, tmp_pa
                     kiosk.wait_for_selector("#session-question span#session-no-die")
                     assert kiosk.locator("#session-no-die").inner_text() == said
                     assert kiosk.locator("#session-question button").count() == 0
+                    # the screen marks the dice on its own railway's drawing, in view
+                    assert kiosk.locator("#session-die-where").count() == 0
+                    assert ringed_beside(kiosk, "#railway") == 0
                     fits(kiosk)
                 shot(kiosks[1], f"kiosk-caboose-phantom-die-720p{lang.replace('&lang=', '-')}")
 
@@ -121,3 +131,20 @@ def test_what_is_no_die_is_said_so_by_a_tap_and_the_turn_goes_on(browser, tmp_pa
         assert errors == [] and spanish_errors == []
     finally:
         server.close()
+
+
+def ringed_beside(page, drawing: str) -> int:
+    """The railway card (its index, back first) nearest the ringed die on the page, as
+    drawn: the one a family looks beside."""
+    return page.evaluate(
+        """(drawing) => {
+          const box = (el) => { const r = el.getBoundingClientRect();
+            return [r.x + r.width / 2, r.y + r.height / 2]; };
+          const svg = document.querySelector(`${drawing} svg`);
+          const [x, y] = box(svg.querySelector(".drawn-die.asked"));
+          const cards = [...svg.querySelectorAll("g.rw")];
+          const far = cards.map((card) => Math.hypot(box(card)[0] - x, box(card)[1] - y));
+          return Number(cards[far.indexOf(Math.min(...far))].dataset.index);
+        }""",
+        drawing,
+    )

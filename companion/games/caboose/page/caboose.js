@@ -60,7 +60,7 @@ function chips(codes, extra = "") {
 
 // The shell's `gamePage.draw`: every part of the game, or none when no game is dealt.
 function drawGame(v, replay) {
-  drawSession(replay ? null : v && v.session, replay ? null : v && v.to_show);
+  drawSession(replay ? null : v && v.session, replay ? null : v && v.to_show, v);
   const playing = Boolean(v && v.game !== null && v.railway);
   for (const id of ["table-view", "piles"]) document.getElementById(id).hidden = !playing;
   if (!playing) {
@@ -68,7 +68,7 @@ function drawGame(v, replay) {
     return false;
   }
   drawStatus(v);
-  drawRailway(v);
+  drawRailway(v, replay ? null : v.session && v.session.question);
   drawMove(v, replay);
   drawLast(v, replay);
   drawPiles(v);
@@ -141,15 +141,47 @@ function endLabel(rw, index, neighbour, word, away) {
   return placed.find((p) => !others.some((box) => overlaps(p.box, box))) || placed[0];
 }
 
-function drawRailway(v) {
+// The dice a camera's question is about, where they lie beside the railway (`question.drawn`,
+// the railway's own frame): each numbered as the question numbers it, the one asked about
+// ringed, so the players find "die 2" among the dice on the table.
+const DIE_DRAWN = 30;  // a die's side on the drawing, mm (a real one is 16: bigger, to be read)
+
+function diceDrawn(question) {
+  return question && question.drawn ? question.drawn : [];
+}
+
+function drawDice(svg, question) {
+  diceDrawn(question).forEach(([x, y], i) => {
+    const asked = i === question.die;
+    const g = s("g", { transform: `translate(${x} ${y})`, class: `drawn-die${asked ? " asked" : ""}`,
+      "data-die": i });
+    if (asked) g.append(s("circle", { r: DIE_DRAWN, class: "ring" }));
+    g.append(s("rect", { x: -DIE_DRAWN / 2, y: -DIE_DRAWN / 2, width: DIE_DRAWN, height: DIE_DRAWN,
+      rx: 4 }));
+    g.append(s("text", {}, document.createTextNode(String(i + 1))));
+    svg.append(g);
+  });
+}
+
+function drawRailway(v, question) {
+  document.getElementById("railway").replaceChildren(railwaySvg(v, question, true));
+  document.getElementById("schematic").textContent = v.railway.schematic ? `(${t("schematic")})` : "";
+}
+
+// The railway's drawing: `main`, the one of the table's panel (its parts named by id for
+// the tests); otherwise a copy beside a die's question on a phone, where the railway's
+// panel is out of sight.
+function railwaySvg(v, question, main) {
   const rw = v.railway;
   const [W, H] = rw.size;
   const ghosts = placementOptions(v);
   const n = rw.cards.length;
   const back = endLabel(rw, 0, n > 1 ? 1 : null, t("back"), [0, -1]);
   const front = endLabel(rw, n - 1, n > 1 ? n - 2 : null, t("front"), [0, 1]);
+  const ring = DIE_DRAWN + 4;
   const boxes = rw.cards.map((c) => c.pose).concat(ghosts.map((g) => g[0]))
-    .map((pose) => cardBox(pose, rw.size)).concat([back.box, front.box]);
+    .map((pose) => cardBox(pose, rw.size)).concat([back.box, front.box])
+    .concat(diceDrawn(question).map(([x, y]) => [x - ring, y - ring, x + ring, y + ring]));
   let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
   for (const box of boxes) {
     minX = Math.min(minX, box[0]);
@@ -162,7 +194,7 @@ function drawRailway(v) {
     viewBox: `${minX - pad} ${minY - pad} ${maxX - minX + 2 * pad} ${maxY - minY + 2 * pad}`,
     role: "img",
     "aria-label": t("railway"),
-    id: "railway-svg",
+    id: main ? "railway-svg" : null,
   });
   rw.cards.forEach((c, i) => {
     const [x, y, r] = c.pose;
@@ -202,9 +234,9 @@ function drawRailway(v) {
     svg.append(s("text", { x: x - hw + 4, y: y - hh + 13, class: "rw-index" },
       document.createTextNode(String(i + 1))));
   });
-  svg.append(s("text", { x: back.x, y: back.y, class: "rw-label", id: "label-back" },
+  svg.append(s("text", { x: back.x, y: back.y, class: "rw-label", id: main ? "label-back" : null },
     document.createTextNode(t("back"))));
-  svg.append(s("text", { x: front.x, y: front.y, class: "rw-label", id: "label-front" },
+  svg.append(s("text", { x: front.x, y: front.y, class: "rw-label", id: main ? "label-front" : null },
     document.createTextNode(t("front"))));
   // The caboose on its card, in the card's lower half, under its value: made smaller on a
   // card laid sideways (half as high), so it never reaches the next card's value. Drawn
@@ -212,7 +244,8 @@ function drawRailway(v) {
   const [cx, cy] = rw.cards[rw.caboose].pose;
   const [chw, chh] = halfExtents(rw.cards[rw.caboose].pose, rw.size);
   const k = Math.min(1, (chh - 4) / 35, (2 * chw - 4) / 40);
-  svg.append(s("g", { transform: `translate(${cx} ${cy + 2 + 20 * k}) scale(${k})`, id: "caboose" },
+  svg.append(s("g", { transform: `translate(${cx} ${cy + 2 + 20 * k}) scale(${k})`,
+    id: main ? "caboose" : null },
     s("rect", { x: -20, y: -12, width: 40, height: 20, rx: 4, fill: "#b3261e", stroke: "#000" }),
     s("rect", { x: -8, y: -20, width: 16, height: 9, fill: "#b3261e", stroke: "#000" }),
     s("circle", { cx: -11, cy: 10, r: 5, fill: "#222" }),
@@ -220,14 +253,14 @@ function drawRailway(v) {
   ghosts.forEach((option, index) => {
     const [x, y, r] = option[0];
     const g = s("g", { transform: `translate(${x} ${y}) rotate(${r})`,
-      onclick: KIOSK ? null : () => choosePlace(index) });
+      onclick: KIOSK || !main ? null : () => choosePlace(index) });
     g.append(s("rect", { x: -W / 2, y: -H / 2, width: W, height: H, rx: 5,
-      class: `ghost${index === chosenPlace ? " chosen" : ""}`, "data-option": index }));
+      class: `ghost${index === chosenPlace ? " chosen" : ""}`, "data-option": main ? index : null }));
     svg.append(g);
     svg.append(s("text", { x, y, class: "rw-value" }, document.createTextNode(String(index + 1))));
   });
-  document.getElementById("railway").replaceChildren(svg);
-  document.getElementById("schematic").textContent = rw.schematic ? `(${t("schematic")})` : "";
+  drawDice(svg, question);
+  return svg;
 }
 
 // --- the turn at the table (when a camera follows it) ---------------------------------------
@@ -253,7 +286,7 @@ function drawShow(want) {
   return form;
 }
 
-function drawSession(session, want) {
+function drawSession(session, want, v) {
   const box = document.getElementById("session");
   box.hidden = !session && !want;
   if (box.hidden) return;
@@ -302,6 +335,12 @@ function drawSession(session, want) {
       h("div", { class: "options" }, question.options.map(option), KIOSK ? noDie : null),
       noDie && !KIOSK ? h("div", { class: "no-die-answer" }, noDie,
         h("small", {}, t("session_no_die_hint"))) : null,
+      // which die: on a phone the railway's panel is out of sight, so a copy of its drawing
+      // comes with the question (the screen beside the table marks its own)
+      die && !KIOSK && v && v.railway && diceDrawn(question).length
+        ? h("figure", { id: "session-die-where" }, railwaySvg(v, question, false),
+          h("figcaption", {}, t("session_die_where", { n: question.die + 1 })))
+        : null,
       pin || KIOSK ? null : h("p", {}, h("small", {}, t("pin_ask")))));
   }
   if (session.laid.length) {
