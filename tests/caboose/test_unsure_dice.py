@@ -130,3 +130,18 @@ def test_the_page_answers_a_die_by_its_face():
     for bad in ({"face": 7}, {"face": True}, {"face": "4"}, {}, {"face": 4, "code": "3"}):
         with pytest.raises(Malformed):
             parse("session/answer", bad)
+
+
+def test_the_camera_is_told_which_pip_faces_count_alike(staged) -> None:
+    """The table's face map goes to the camera with the game's hint, so that a pip die is
+    asked about only when the wheels it stands for are in doubt (a 3 or a 4 is one wheel
+    either way): the camera reads by it from its next frame."""
+    from companion.games.caboose.tracker import FrameReader
+    from companion.games.caboose.vision.observation import VisionConfig
+
+    table, *_ = staged
+    hint = match(table).hint()
+    assert hint.alike == ((1, 2), (3, 4), (5, 6))  # FACE_MAP: a blank, one wheel, two
+    reader = FrameReader(VisionConfig())
+    reader.see(None, hint)
+    assert reader.vision.alike == hint.alike

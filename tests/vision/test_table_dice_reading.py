@@ -56,6 +56,42 @@ def test_a_layout_that_fits_loosely_lets_the_learned_count_decide() -> None:
     assert face == 5 and confidence >= UNSURE
 
 
+ROLLECATE = ((1, 2, 3, 4), (5, 6))  # R-6's example: 1-4 pips a wheel, 5-6 a blank
+
+
+def test_a_die_whose_face_is_in_doubt_but_not_its_wheels_is_not_asked() -> None:
+    """A real die the count cannot tell between a 3 and a 4: one wheel either way in
+    Rollecate, so the family is not asked which; without a face map it is."""
+    chances = _chances(3, 0.45)
+    chances[4] = 0.45
+    errors = _errors(4, 0.9, 1.2)  # a loose fit: the count decides
+    assert _agreed(errors, chances)[1] < UNSURE
+    face, confidence = _agreed(errors, chances, alike=ROLLECATE)
+    assert face in (3, 4) and confidence >= UNSURE
+
+
+def test_a_die_whose_wheels_are_in_doubt_is_still_asked() -> None:
+    """Torn between a 4 (a wheel) and a 5 (a blank): what it counts for is in doubt."""
+    chances = _chances(4, 0.45)
+    chances[5] = 0.45
+    assert _agreed(_errors(4, 0.9, 1.2), chances, alike=ROLLECATE)[1] < UNSURE
+
+
+def test_a_count_spread_over_many_faces_that_count_alike_is_still_asked() -> None:
+    """Spread over 1, 2, 3 and 4 (0.85 in all, no two of them over 0.45): the count is
+    unsure of the die itself, not torn between two faces, and its sum is not believed."""
+    chances = np.array([0.0, 0.25, 0.2, 0.2, 0.2, 0.1, 0.05])
+    assert _agreed(_errors(4, 0.9, 1.2), chances, alike=ROLLECATE)[1] < UNSURE
+
+
+def test_the_likeliest_wheels_win_over_the_likeliest_face() -> None:
+    """A 5 alone is likelier than any one of 1-4, but 1-4 together likelier still: the die
+    is read as the wheel 1-4 stand for, by the likeliest face among them."""
+    chances = np.array([0.0, 0.3, 0.3, 0.0, 0.0, 0.35, 0.05])
+    face, _ = _agreed(_errors(4, 0.9, 1.2), chances, alike=ROLLECATE)
+    assert face in (1, 2)
+
+
 @pytest.mark.parametrize("sure", [0.55, 0.7])
 def test_a_loose_fit_the_learned_count_is_not_sure_of_is_asked(sure: float) -> None:
     # on real dice a count under 0.8 sure was wrong often enough to be asked, even where

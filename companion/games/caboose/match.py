@@ -53,6 +53,7 @@ from companion.games.caboose.names import check_names
 from companion.games.caboose.record import Record, from_json, record_of, summary, to_action, to_turn
 from companion.games.caboose.refusals import TableError, check_turn, undo_refusal
 from companion.games.caboose.rules import engine
+from companion.games.caboose.rules.dice import counted_alike
 from companion.games.caboose.rules.edition import EDITIONS
 from companion.games.caboose.rules.state import Action, Chaos, Event, Pass, Play, RuleError
 from companion.games.caboose.snapshot import (
@@ -149,11 +150,13 @@ class Match(base.KeptMatch[Snapshot]):
 
     def hint(self) -> CameraHint:  # type: ignore[override]
         """What the camera must look for: the railway as the game has it, where its back
-        card lay in the last still view the turn at the table was told of, and its
-        edition's card size."""
+        card lay in the last still view the turn at the table was told of, its edition's
+        card size, and the pip faces the table's face map counts alike."""
         still = self.following.view if self.following is not None else None
+        wheels = self.following.config.pip_wheels if self.following is not None else None
+        alike = None if wheels is None else counted_alike(wheels)
         state = self.snap.state
-        return CameraHint.of(state.railway, still, state.edition.card_mm, state.caboose)
+        return CameraHint.of(state.railway, still, state.edition.card_mm, state.caboose, alike)
 
     def fresh(self, turn: int | None) -> None:
         """A command meant for the last turn as the page saw it (`check_turn`)."""

@@ -38,6 +38,7 @@ if TYPE_CHECKING:  # recognition pulls in OpenCV: only the FrameReader needs it,
         SeenDie,
         VisionConfig,
     )
+    from companion.vision.dice import Alike
     from companion.vision.frame_checks import ChangeGate
 
 # What a still table can tell, one name per concept (the turn at the table matches on these).
@@ -98,14 +99,17 @@ class CameraHint:
     end of the cards is the back), `back`, where the railway's back card lay in the
     last still view the game was told of (table mm; recognition reads the railway from the
     end nearest it), `card_mm`, the size of the game's cards (its edition's; None: the
-    size the camera looks for already), and `caboose`, the caboose's card as the game has
-    it (what settles a railway that reads the same both ways, before any still view). The
-    game knows them; the camera keeps no copy."""
+    size the camera looks for already), `caboose`, the caboose's card as the game has
+    it (what settles a railway that reads the same both ways, before any still view), and
+    `alike`, the pip faces the table's face map counts alike (R-6; None: pip dice are not
+    played, or every face counts apart), so that a pip die is asked about only when what it
+    counts for is in doubt. The game knows them; the camera keeps no copy."""
 
     railway: tuple[str, ...] = ()
     back: tuple[float, float] | None = None
     card_mm: tuple[float, float] | None = None
     caboose: int | None = None
+    alike: Alike | None = None
 
     @classmethod
     def of(
@@ -114,15 +118,16 @@ class CameraHint:
         still: TableView | None,
         card_mm: tuple[float, float] | None = None,
         caboose: int | None = None,
+        alike: Alike | None = None,
     ) -> CameraHint:
         """The hint of a game whose railway is `railway` with the caboose on its card
         `caboose` and whose last still view of the table was `still` (None: not seen still
-        yet), played with cards of `card_mm`."""
+        yet), played with cards of `card_mm` and pip dice counted `alike`."""
         back = None
         if still is not None and still.railway:
             pose = still.railway[0].pose
             back = pose.x, pose.y
-        return cls(tuple(railway), back, card_mm, caboose)
+        return cls(tuple(railway), back, card_mm, caboose, alike)
 
 
 @dataclass(frozen=True)
@@ -372,10 +377,12 @@ class FrameReader:
         picture as before, which counts towards stillness without being recognised again.
         `hint` is what the game tells the camera now (None: nothing, as before any game):
         its `back` orders the railway recognition reads, its `railway` which end is the
-        back until the table has been seen still once."""
+        back until the table has been seen still once, its `alike` how sure a pip die is."""
         from companion.games.caboose.vision.observe import observe
 
         hint = hint or CameraHint()
+        if hint.alike != self.vision.alike:  # a new game's face map: read by it from now on
+            self.vision = replace(self.vision, alike=hint.alike)
         if frame is not None and (self.gate.changed(frame) or self.last is None):
             self.last = observe(
                 frame,

@@ -25,6 +25,16 @@ def face_map_for(edition: Edition, custom: Mapping[int, int] | None = None) -> d
     return face_map
 
 
+def counted_alike(face_map: Mapping[int, int]) -> tuple[tuple[int, ...], ...]:
+    """The pip faces a face map counts alike, each group in order (Rollecate's: 1-4 one
+    wheel, 5-6 a blank): what the camera needs to know to ask about a pip die only when the
+    wheels it stands for are in doubt."""
+    groups: dict[int, list[int]] = {}
+    for pips in sorted(face_map):
+        groups.setdefault(face_map[pips], []).append(pips)
+    return tuple(tuple(faces) for faces in sorted(groups.values()))
+
+
 def wheels_from_pips(pips: Sequence[int], face_map: Mapping[int, int]) -> tuple[int, ...]:
     """Wheels per die from the pips of standard dice."""
     try:

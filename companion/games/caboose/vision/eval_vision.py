@@ -44,7 +44,7 @@ from companion.arguments import CommandLine
 from companion.games.caboose import scenes as synthetic
 from companion.games.caboose.follow import FollowConfig
 from companion.games.caboose.rules import edition as editions
-from companion.games.caboose.rules.dice import face_map_for
+from companion.games.caboose.rules.dice import counted_alike, face_map_for
 from companion.games.caboose.rules.edition import EDITIONS
 from companion.games.caboose.vision.observation import Observation, VisionConfig
 from companion.games.caboose.vision.observe import observe
@@ -119,10 +119,12 @@ def score_scene(
 ) -> dict:
     """Per-scene counts: cards right, railway exact, caboose right, dice right, pose errors;
     with a pip-to-wheels `face_map` (R-6), also the pip dice whose wheels are right: a pip
-    die read as another count that stands for the same wheels costs the game nothing. Where
+    die read as another count that stands for the same wheels costs the game nothing (the
+    reader is told the faces the map counts alike, and is as sure as the wheels are). Where
     the dice go: not found, a pip die taken for a wheel die, read with a confidence below
     `unsure_below` (the session asks the players about those: never guessed into the game),
-    and read wrong yet surely (the misreads that reach the game). The same of the dice lying
+    and read wrong yet surely (the misreads that reach the game: a pip die's wheels, with a
+    face map). The same of the dice lying
     on a card (`ON_CARDS`), and of the cards under them: read right and sure, asked (read
     less surely than the session takes unasked), not seen at all (and of those, the ones in a
     frame that says a card could not be read, so the game waits), or read wrong yet surely.
@@ -172,20 +174,23 @@ def score_scene(
         right = (got.kind, got.face) == (die.kind, die.face)
         dice_right += right
         as_wheels += die.kind == "pips" and got.kind == "wheels"
+        # what reaches the game: a pip die's wheels, through the face map
+        counts = right
+        if face_map is not None and die.kind == "pips":
+            wheels = face_map.get(got.face) if got.kind == "pips" else got.face
+            counts = wheels == face_map[die.face]
+            wheels_right += counts
         asked += got.confidence < unsure_below
-        wrong_sure += not right and got.confidence >= unsure_below
+        wrong_sure += not counts and got.confidence >= unsure_below
         if index in lit_dice:
             lamp["dice_lamp_right"] += right
             lamp["dice_lamp_asked"] += got.confidence < unsure_below
-            lamp["dice_lamp_wrong_sure"] += not right and got.confidence >= unsure_below
+            lamp["dice_lamp_wrong_sure"] += not counts and got.confidence >= unsure_below
         if card is not None:
             on_cards["on_cards_found"] += 1
             on_cards["on_cards_right"] += right
             on_cards["on_cards_asked"] += got.confidence < unsure_below
-            on_cards["on_cards_wrong_sure"] += not right and got.confidence >= unsure_below
-        if face_map is not None and die.kind == "pips":
-            wheels = face_map.get(got.face) if got.kind == "pips" else got.face
-            wheels_right += wheels == face_map[die.face]
+            on_cards["on_cards_wrong_sure"] += not counts and got.confidence >= unsure_below
     seen_as = {truth: match for match, truth in truth_of_seen.items()}
     told = any(p.key.startswith("cards_unread") for p in seen.problems)
     for card in under:
@@ -271,21 +276,26 @@ def evaluate(
         else None
     )
     face_map = face_map_for(editions.load(edition)) if dice == "real" else None
+    alike = None if face_map is None else counted_alike(face_map)
     camera = replace(
         synthetic.Camera.preset(
             difficulty, glare=glare, frame_size=frame_size, curl=curl, lens_error=lens_error
         ),
         grey=grey,
     )
-    config = VisionConfig.for_edition(edition, frame_size=camera.frame_size)
+    config = VisionConfig.for_edition(edition, frame_size=camera.frame_size, alike=alike)
     if dice == "printed":
         with tempfile.TemporaryDirectory(prefix="caboose-box-") as folder:
             synthetic.teach_printed_box(edition, config.layout, camera.frame_size, Path(folder))
-            config = VisionConfig.for_edition(edition, Path(folder), frame_size=camera.frame_size)
+            config = VisionConfig.for_edition(
+                edition, Path(folder), frame_size=camera.frame_size, alike=alike
+            )
     if teach_pips and taught:
         with tempfile.TemporaryDirectory(prefix="pip-dice-") as folder:
             taught = synthetic.teach_pip_dice(taught, config.layout, camera, Path(folder))
-            config = VisionConfig.for_edition(edition, Path(folder), frame_size=camera.frame_size)
+            config = VisionConfig.for_edition(
+                edition, Path(folder), frame_size=camera.frame_size, alike=alike
+            )
     warm = synthetic.random_scene(seed + scenes, edition, n_cards=3, n_dice=1)
     config.faces()  # the catalogue is built once, at start-up: not a frame's latency
     observe(synthetic.render(warm, seed + scenes, camera), config)

@@ -22,6 +22,7 @@ from companion.games.caboose.vision.problems import Problem
 from companion.hardware import FRAME_SIZE
 from companion.pose import Pose
 from companion.vision.calibrate import Calibration
+from companion.vision.dice import Alike
 from companion.vision.table import TableLayout
 from companion.vision.taught_dice import TaughtDice
 from companion.vision.taught_pips import PIPS_INDEX, TaughtPips
@@ -101,6 +102,9 @@ class VisionConfig:
     dice: TaughtDice | None = None
     token: TaughtToken | None = None
     pips: TaughtPips | None = None
+    # the pip faces the game counts alike (R-6's face map, dice.Alike): a pip die is then
+    # as sure as what it counts for, and asked about only when that is in doubt
+    alike: Alike | None = None
 
     @classmethod
     def for_edition(

@@ -154,7 +154,8 @@ def dice_off_the_cards(
     enroll` taught of them when it did (`config.dice`); and with them, in the same read, the
     dice at the places on the cards `on_cards` (`dice_on_the_cards`), a taught die there only
     where its taught colour and size are. The family's own pip dice, when taught
-    (`config.pips`), adapt the learned count. The next frame of a camera that did not move
+    (`config.pips`), adapt the learned count; a pip die is as sure as what the game
+    counts its face for (`config.alike`). The next frame of a camera that did not move
     keeps the dice `kept` (read before, on a picture unchanged round them: unchanged.py)
     and reads only the spots where the picture changed round them (`changes`; None: every
     spot), looking for none when it changed nowhere near `free`."""
@@ -170,7 +171,9 @@ def dice_off_the_cards(
         spots, faint = find_dice(half, free, k) if anywhere else ([], [])
         on_a_card = new([(x, y, under) for x, y, under, _ in on_cards])
         spots, faint = new(spots), new(faint)
-        readings: list = read_dice(frame, calibration, spots, faint, on_a_card, config.pips)
+        readings: list = read_dice(
+            frame, calibration, spots, faint, on_a_card, config.pips, alike=config.alike
+        )
     else:
         spots = taught.find(half, free, k) if anywhere else []
         spots = new(spots + [(x, y) for x, y, _, _ in on_cards])
