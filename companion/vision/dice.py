@@ -285,9 +285,14 @@ def _unlike(bgr: np.ndarray, allowed: np.ndarray, window: int) -> tuple[np.ndarr
     share = np.maximum(cv2.blur(weight, near), 1e-3)[..., None]
     local = cv2.blur(pooled * weight[..., None], near) / share
     local = cv2.resize(local, (w, h), interpolation=cv2.INTER_LINEAR)
-    diff = lab.astype(np.float32) - local
-    distance = cv2.magnitude(diff[..., 1], diff[..., 2])
-    lightness = lab[..., 0] / np.maximum(local[..., 0], 1.0)
+    # each channel apart, contiguous: the same float32 differences and quotient as over the
+    # whole three-channel image, with no third difference nor strided copies on the way
+    seen_l, seen_a, seen_b = cv2.split(lab)
+    local_l, local_a, local_b = cv2.split(local)
+    distance = cv2.magnitude(
+        seen_a.astype(np.float32) - local_a, seen_b.astype(np.float32) - local_b
+    )
+    lightness = seen_l / np.maximum(local_l, 1.0)
     unlike = (distance > _OTHER_COLOUR) | (lightness < 0.5)
     faint = (distance > _FAINT_COLOUR) | (lightness < _FAINT_DARKER)
     # the masks' bytes seen as uint8: the same masks, with no int64 array made on the way

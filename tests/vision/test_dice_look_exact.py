@@ -112,3 +112,33 @@ def test_random_windows_give_the_plain_formulas_masks_too() -> None:
         assert _same(
             dice._bodies_on(hsv, crop, background), _plain_bodies_on(hsv, crop, background)
         )
+
+
+def _plain_unlike(bgr: np.ndarray, allowed: np.ndarray, window: int) -> tuple:
+    """`dice._unlike` as written before the shortcut: the whole three-channel difference."""
+    lab = cv2.cvtColor(bgr, cv2.COLOR_BGR2Lab)
+    h, w = allowed.shape
+    small = (max(w // 4, 1), max(h // 4, 1))
+    weight = cv2.resize((allowed > 0).astype(np.float32), small, interpolation=cv2.INTER_AREA)
+    pooled = cv2.resize(lab, small, interpolation=cv2.INTER_AREA).astype(np.float32)
+    near = (max(window // 4, 1) | 1,) * 2
+    share = np.maximum(cv2.blur(weight, near), 1e-3)[..., None]
+    local = cv2.blur(pooled * weight[..., None], near) / share
+    local = cv2.resize(local, (w, h), interpolation=cv2.INTER_LINEAR)
+    diff = lab.astype(np.float32) - local
+    distance = cv2.magnitude(diff[..., 1], diff[..., 2])
+    lightness = lab[..., 0] / np.maximum(local[..., 0], 1.0)
+    unlike = (distance > dice._OTHER_COLOUR) | (lightness < 0.5)
+    faint = (distance > dice._FAINT_COLOUR) | (lightness < dice._FAINT_DARKER)
+    return unlike.view(np.uint8) * np.uint8(255), faint.view(np.uint8) * np.uint8(255)
+
+
+def test_the_dice_finder_s_unlike_masks_are_the_plain_formulas_bit_for_bit() -> None:
+    rng = np.random.default_rng(230)
+    for _ in range(6):
+        h, w = (int(v) for v in rng.integers(60, 320, 2))
+        image = cv2.GaussianBlur(rng.integers(0, 256, (h, w, 3), dtype=np.uint8), (0, 0), 2.0)
+        allowed = (rng.random((h, w)) > 0.3).astype(np.uint8) * 255
+        assert _same(
+            list(dice._unlike(image, allowed, 23)), list(_plain_unlike(image, allowed, 23))
+        )
