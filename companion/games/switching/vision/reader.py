@@ -129,7 +129,8 @@ PROBLEMS: dict[str, str] = {
     "frame_unread": "this frame could not be read ({error})",
     "panels_unsure": "the panels could not all be read: is a hand over them?",
     "spaces_unseen": "{n} space(s) could not be seen: is something lying on them?",
-    "dice_unsure": "the dice could not be read: are all three beside the board, apart?",
+    "dice_unsure": "the dice could not be read: are all three beside the board, apart, with "
+    "no hand over them?",
     "no_colour": "the picture has no colour, and the panels, trains and dice are told by their "
     "colour: switch the camera's colour on or use a colour camera",
     GLARE_KEY: "a reflection hides part of the table: move the lamp or tilt the camera",
