@@ -319,21 +319,6 @@ def read_dice(
     taught: TaughtCount | None = None,
     clean_fits: bool = False,
 ) -> list[DieReading]:
-    """The dice near the table points (mm) in `spots` (`looked_dice`'s readings, without
-    the looks)."""
-    looked = looked_dice(frame, calibration, spots, faint, on_cards, taught, clean_fits)
-    return [reading for reading, _ in looked]
-
-
-def looked_dice(
-    frame: np.ndarray,
-    calibration: Calibration,
-    spots: list[tuple[float, float]],
-    faint: list[tuple[float, float]] | None = None,
-    on_cards: Sequence[tuple[float, float, Under]] = (),
-    taught: TaughtCount | None = None,
-    clean_fits: bool = False,
-) -> list[tuple[DieReading, DieLook]]:
     """The dice near the table points (mm) in `spots`, and those near the points in `faint`
     (`find_dice`'s faint blobs) that the learned count takes for dice: the layout fit of
     each (`look_at`), then the learned counts, each for all the dice it is asked about at
@@ -348,8 +333,7 @@ def looked_dice(
     The learned count is adapted to the family's own pip dice when they were `taught`
     (`companion enroll --codes pips`: taught_pips.py). With `clean_fits` a clean layout fit
     of a die found on full evidence is believed where the count only spreads its answer
-    (`_CLEAN_MARGIN`: the switching game's white dice). Each reading comes with the look it
-    was read from, so a reader looking at a die again need not cut and fit it again."""
+    (`_CLEAN_MARGIN`: the switching game's white dice)."""
     looks = [look_at(frame, calibration, x, y) for x, y in spots]
     faint_looks = [look_at(frame, calibration, x, y, faint=True) for x, y in faint or ()]
     card_looks = [look_at(frame, calibration, x, y, under=under) for x, y, under in on_cards]
@@ -411,7 +395,7 @@ def looked_dice(
     odds_of = dict(
         zip(counted, count_looks([kept[j][0] for j in counted], taught, counts=True), strict=True)
     )
-    readings: list[tuple[DieReading, DieLook]] = []
+    readings: list[DieReading] = []
     for j, (look, doubted, on_a_card, pips, ours_on_a_card, kind_doubted) in enumerate(kept):
         reading = look.reading
         if pips:
@@ -424,7 +408,7 @@ def looked_dice(
             reading = replace(reading, confidence=min(reading.confidence, 0.45))
         if kind_doubted:
             reading = replace(reading, confidence=min(reading.confidence, 0.45))
-        readings.append((reading, look))
+        readings.append(reading)
     return readings
 
 

@@ -40,29 +40,3 @@ def test_a_blurred_white_die_s_face_explains_it_best(face, turn, blur_mm):
 def test_a_die_whose_pips_are_lighter_than_its_body_is_no_face_it_knows():
     grey, rect = _crop(5, 20.0, 1.0, colour="blue")
     assert face_fits(grey, rect).max() == 0.0
-
-
-def test_a_die_the_template_looks_at_again_is_cut_and_fitted_once(monkeypatch):
-    """Tuning table 3400 of the stand-in box, hard camera: both number dice are read
-    short of certain, so the template looks at them again; it takes the look the pip
-    reader cut (each die's crop and layout fit made once a frame, not twice) and
-    reads both dice right."""
-    from companion.games.switching.vision import eval_vision
-    from companion.synthetic import Camera, render
-    from companion.vision import dice
-
-    table, read = eval_vision.reader_of("printed")
-    truth = table(3400)
-    frame = render(truth.scene, 3400, Camera.preset("hard"))
-    cuts = []
-    cut = dice._look_at
-
-    def counted(*args, **kwargs):
-        cuts.append(args[2:4])
-        return cut(*args, **kwargs)
-
-    monkeypatch.setattr(dice, "_look_at", counted)
-    seen, _ = read(frame, None)
-    thrown = sorted(die.face for die in truth.scene.dice if die.kind == dice.PIPS)
-    assert sorted(die.face for die in seen.dice.pips) == thrown
-    assert len(cuts) == len(thrown)

@@ -80,7 +80,7 @@ from companion.games.switching.vision.unchanged import (
     remember,
 )
 from companion.vision.calibrate import Calibration, calibrate, top_down
-from companion.vision.dice import PIPS, DieLook, DieReading, count_looks, looked_dice
+from companion.vision.dice import PIPS, DieReading, count_looks, look_at, read_dice
 from companion.vision.dice_art import DIE_MM
 from companion.vision.frame_checks import (
     GLARE_KEY,
@@ -1143,20 +1143,21 @@ def _dice(
             colours.append(_PANEL_NAMES[int(np.argmax(kinds[1:]))])
     # white dice on the board's own table: a clean layout fit is believed where the learned
     # count only spreads its answer (dice.py `_CLEAN_MARGIN`)
-    looked = looked_dice(frame, calibration, white_spots, clean_fits=True)
-    looked = [(r, look) for r, look in looked if r.kind == PIPS]
-    faces = _by_template(looked)
+    readings = read_dice(frame, calibration, white_spots, clean_fits=True)
+    readings = [r for r in readings if r.kind == PIPS]
+    faces = _by_template(frame, calibration, readings)
     pips = tuple(SeenDie(r.x - APRON_MM, r.y - APRON_MM, face)
-                 for (r, _), face in zip(looked, faces, strict=True))  # fmt: skip
+                 for r, face in zip(readings, faces, strict=True))  # fmt: skip
     faces = [one.face for one in pips if one.face is not None]
     numbers = (min(faces), max(faces)) if len(pips) == len(faces) == 2 else None
     return SeenDice(colours[0] if len(colours) == 1 else None, numbers, pips)
 
 
-def _by_template(looked: list[tuple[DieReading, DieLook]]) -> list[int | None]:
-    """Each white die's face as the shared pip reader read it (None: asked), its look
-    (the crop and outline that reader fitted: cut once, not again here) looked at again
-    by a template of a white die with black pips fitted at its measured outline
+def _by_template(
+    frame: np.ndarray, calibration: Calibration, readings: list[DieReading]
+) -> list[int | None]:
+    """Each white die's face as the shared pip reader read it (None: asked), looked at
+    again by a template of a white die with black pips fitted at its measured outline
     (number_dice.py) where that reader was not certain: a die it asked about is read by the
     template, the best over turns of the outline too (a far, blurred die's layout fits too
     loosely to be believed, while its whole picture still tells its face); a die it read
@@ -1166,20 +1167,24 @@ def _by_template(looked: list[tuple[DieReading, DieLook]]) -> list[int | None]:
     explains the die well, far better than the next face, and the learned count names no
     other face nor no die (`_TEMPLATE_FIT`, `_TEMPLATE_MARGIN`, `_TEMPLATE_OTHER`: a pale
     fingertip's shadow is no die); else the die is asked."""
-    faces = [r.face if r.confidence >= _DIE_SURE else None for r, _ in looked]
-    looks = [look for _, look in looked]
+    faces = [r.face if r.confidence >= _DIE_SURE else None for r in readings]
+    looked = [i for i, r in enumerate(readings) if r.confidence < _CERTAIN]
+    looks = {i: look_at(frame, calibration, readings[i].x, readings[i].y) for i in looked}
     again = []
-    for i in (i for i, (r, _) in enumerate(looked) if r.confidence < _CERTAIN):
+    for i in looked:
         look = looks[i]
-        if faces[i] is None:
+        if look is None or faces[i] is None:
             again.append(i)
             continue
         fits = face_fits(cv2.cvtColor(look.crop, cv2.COLOR_BGR2GRAY), look.rect, turned=False)
         if float(fits.max() - fits[faces[i] - 1]) > _TEMPLATE_DOUBT:
             again.append(i)
-    chances = dict(zip(again, count_looks([looks[i] for i in again], counts=True), strict=True))
+    found = [i for i in again if looks[i] is not None]
+    chances = dict(zip(found, count_looks([looks[i] for i in found], counts=True), strict=True))
     for i in again:
         faces[i] = None
+        if i not in chances:
+            continue
         look = looks[i]
         fits = face_fits(cv2.cvtColor(look.crop, cv2.COLOR_BGR2GRAY), look.rect)
         face = int(np.argmax(fits)) + 1
