@@ -1169,7 +1169,9 @@ def _by_template(
     wrong layout fit it) is read so too. The template's face is taken only where it
     explains the die well, far better than the next face, and the learned count names no
     other face nor no die (`_TEMPLATE_FIT`, `_TEMPLATE_MARGIN`, `_TEMPLATE_OTHER`: a pale
-    fingertip's shadow is no die); else the die is asked."""
+    fingertip's shadow is no die); a looser fit is enough where the learned count names the
+    template's face itself (`_TEMPLATE_AGREED`: a far 6 blurred into two streaks); else the
+    die is asked."""
     faces = [r.face if r.confidence >= _DIE_SURE else None for r in readings]
     looked = [i for i, r in enumerate(readings) if r.confidence < _CERTAIN]
     looks = {i: look_at(frame, calibration, readings[i].x, readings[i].y) for i in looked}
