@@ -40,3 +40,19 @@ def test_a_blurred_white_die_s_face_explains_it_best(face, turn, blur_mm):
 def test_a_die_whose_pips_are_lighter_than_its_body_is_no_face_it_knows():
     grey, rect = _crop(5, 20.0, 1.0, colour="blue")
     assert face_fits(grey, rect).max() == 0.0
+
+
+def test_a_far_blurred_six_the_learned_count_agrees_on_is_read():
+    """Tuning table 2003 of the stand-in box, hard camera: a far 6 (0.64 px/mm), its pips
+    blurred into two dark streaks, fits the picture of a 6 only 0.76, far better than any
+    other face, and the learned count takes it for a 6 at 0.89: it is read, not asked."""
+    from companion.games.switching.vision import eval_vision
+    from companion.synthetic import Camera, render
+    from companion.vision.dice import PIPS
+
+    table, read = eval_vision.reader_of("printed")
+    truth = table(2003)
+    seen, _ = read(render(truth.scene, 2003, Camera.preset("hard")), None)
+    thrown = sorted(die.face for die in truth.scene.dice if die.kind == PIPS)
+    assert thrown == [1, 6]
+    assert sorted(die.face for die in seen.dice.pips) == thrown

@@ -244,14 +244,17 @@ def test_the_camera_reads_the_dice_and_the_page_says_what_the_table_waits_for(br
         server.table.handle(Seen(lifted=True, camera=(unread,)))
         page.wait_for_selector("#session.led-error #session-camera li")
         assert page.locator("#session-camera li").inner_text() == (
-            "the dice could not be read: are all three beside the board, apart?"
+            "the dice could not be read: are all three beside the board, apart, with no hand "
+            "over them?"
         )
         spanish.wait_for_selector("#session-camera li")
-        assert (
-            spanish.locator("#session-camera li")
-            .inner_text()
-            .startswith("no se han podido leer los dados")
+        # a hand over the dice hides them as a lamp's reflection does: the family is told
+        assert spanish.locator("#session-camera li").inner_text() == (
+            "no se han podido leer los dados: ¿están los tres junto al tablero, separados y "
+            "sin ninguna mano encima?"
         )
+        shared.shot(page, "sw-dice-unread-phone")
+        shared.shot(spanish, "sw-dice-unread-phone-es")
         # A train the game does not have: said as the problem to fix, its colour in words.
         board = load_board()
         stray = BoardSeen(board.home, frozenset({("A3", "red", 1)}))

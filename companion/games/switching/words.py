@@ -189,7 +189,8 @@ TEXT: dict[str, dict[str, str]] = {
         "session_panels_unsure": "the panels could not all be read: is a hand over them?",
         "session_spaces_unseen": "{n} spaces could not be seen: is something lying on them?",
         "session_spaces_unseen_one": "1 space could not be seen: is something lying on it?",
-        "session_dice_unsure": "the dice could not be read: are all three beside the board, apart?",
+        "session_dice_unsure": "the dice could not be read: are all three beside the board, "
+        "apart, with no hand over them?",
         "session_no_colour": "the picture has no colour, and the panels, trains and dice are "
         "told by their colour: switch the camera's colour on or use a colour camera",
         "session_glare": "a reflection hides part of the table: move the lamp or tilt the camera",
@@ -354,7 +355,7 @@ TEXT: dict[str, dict[str, str]] = {
         "session_spaces_unseen": "no se han podido ver {n} casillas: ¿hay algo encima?",
         "session_spaces_unseen_one": "no se ha podido ver 1 casilla: ¿hay algo encima?",
         "session_dice_unsure": "no se han podido leer los dados: ¿están los tres junto al "
-        "tablero, separados?",
+        "tablero, separados y sin ninguna mano encima?",
         "session_no_colour": "la imagen no tiene color, y los paneles, los trenes y los dados "
         "se distinguen por su color: activa el color de la cámara o usa una cámara en color",
         "session_glare": "un reflejo tapa parte de la mesa: mueve la lámpara o inclina la cámara",
