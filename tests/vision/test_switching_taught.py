@@ -272,6 +272,18 @@ def _read(seed: int, camera: Camera) -> tuple[scenes.Shown, SeenBoard]:
     return shown, seen
 
 
+def test_a_train_against_another_s_cab_is_never_read_turned_round_surely():
+    # table 211019 (the stand-in box, hard camera): the green train on G2, facing the
+    # heading, lies against the red train's dark cab on G3; its shape matched turned round
+    # better, its roof (83 dark pixels, under the 102 that tell a facing alone) pointed the
+    # heading: read turned round surely before, now asked
+    shown, seen = _read(211019, Camera.hard())
+    truth = next(train for train in shown.trains if train.space == "G2")
+    read = seen.train_at("G2")
+    assert (truth.colour, truth.facing) == ("green", 1)
+    assert read is not None and (not read.sure or read.facing == truth.facing)
+
+
 @pytest.mark.parametrize(
     ("seed", "camera"), [(1014, Camera.hard()), (1228, Camera.preset("hard", glare=0.03))]
 )

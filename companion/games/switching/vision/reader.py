@@ -105,6 +105,10 @@ _EMPTY_SHARE = 0.8  # of the space's middle white, at least: an empty space
 _ROOF_PX = round(0.3 * 85.0 * SPACE_PX_PER_MM**2)  # a roof's dark pixels, at least: a
 # third of its 85 mm2
 _ROOF_OFF_MM = 4.0  # a roof's middle this far behind or ahead of the body's, at least
+# half of that: a roof too small to tell a taught train's facing alone, but enough to doubt
+# its shape's answer when it points the other way (a green train against a red one's cab,
+# its shape read turned round surely: hidden table 211019, its roof 83 px, 5.3 mm behind)
+_WEAK_ROOF_PX = _ROOF_PX // 2
 _ROOF_HALF_WIDTH_MM = 5.0  # across the train, where its roof is looked for
 _COLOURFUL = 0.45  # a piece colour's HSV saturation (white-balanced), at least: skin is 0.4
 _WHITE = (0.72, 0.18)  # a space's white: this share of the paper's brightness, saturation below
@@ -859,8 +863,12 @@ def _spaces_read(
         body = train_body(classes[i], value[i], levels[i], int(colour[i]))
         shape = _facing_by_shape(body, shapes[_TRAIN_NAMES[colour[i]]])
         # either tells it when the other cannot (a cab beside the board's dark print, a
-        # body paled at one end); told apart, neither is trusted
-        return shape if roof is None else roof if shape in (None, roof) else None
+        # body paled at one end); told apart, neither is trusted, nor a shape that a roof
+        # too small to tell it alone points against (`_WEAK_ROOF_PX`)
+        if roof is None:
+            weak = _roof_facing(int(roof_px[i]), float(roof_mm[i]), _WEAK_ROOF_PX)
+            return shape if weak in (None, shape) else None
+        return roof if shape in (None, roof) else None
 
     middle = (slice(None), *_MIDDLE)
     white = (value[middle] >= _WHITE[0] * level) & (saturation[middle] < _WHITE[1] * 255)
@@ -1067,10 +1075,11 @@ def _roofs(
     return count, (roof_row - body_row) / _S
 
 
-def _roof_facing(roof_px: int, roof_mm: float) -> int | None:
+def _roof_facing(roof_px: int, roof_mm: float, least: int = _ROOF_PX) -> int | None:
     """Which way one of our trains faces from its roof (`_roofs`): clearly behind its
-    middle (+1) or clearly ahead of it (-1); None when hidden or unclear."""
-    if roof_px >= _ROOF_PX and abs(roof_mm) >= _ROOF_OFF_MM:
+    middle (+1) or clearly ahead of it (-1); None when hidden or unclear (fewer than
+    `least` dark pixels)."""
+    if roof_px >= least and abs(roof_mm) >= _ROOF_OFF_MM:
         return 1 if roof_mm > 0 else -1
     return None
 
