@@ -146,12 +146,13 @@ function endLabel(rw, index, neighbour, word, away) {
 // ringed, so the players find "die 2" among the dice on the table.
 const DIE_DRAWN = 30;  // a die's side on the drawing, mm (a real one is 16: bigger, to be read)
 
-function diceDrawn(question) {
-  return question && question.drawn ? question.drawn : [];
+function diceDrawn(question, rw) {
+  // a railway drawn in rows for want of its poses is no map of the table
+  return question && question.drawn && !rw.schematic ? question.drawn : [];
 }
 
-function drawDice(svg, question) {
-  diceDrawn(question).forEach(([x, y], i) => {
+function drawDice(svg, question, rw) {
+  diceDrawn(question, rw).forEach(([x, y], i) => {
     const asked = i === question.die;
     const g = s("g", { transform: `translate(${x} ${y})`, class: `drawn-die${asked ? " asked" : ""}`,
       "data-die": i });
@@ -181,7 +182,7 @@ function railwaySvg(v, question, main) {
   const ring = DIE_DRAWN + 4;
   const boxes = rw.cards.map((c) => c.pose).concat(ghosts.map((g) => g[0]))
     .map((pose) => cardBox(pose, rw.size)).concat([back.box, front.box])
-    .concat(diceDrawn(question).map(([x, y]) => [x - ring, y - ring, x + ring, y + ring]));
+    .concat(diceDrawn(question, rw).map(([x, y]) => [x - ring, y - ring, x + ring, y + ring]));
   let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
   for (const box of boxes) {
     minX = Math.min(minX, box[0]);
@@ -259,7 +260,7 @@ function railwaySvg(v, question, main) {
     svg.append(g);
     svg.append(s("text", { x, y, class: "rw-value" }, document.createTextNode(String(index + 1))));
   });
-  drawDice(svg, question);
+  drawDice(svg, question, rw);
   return svg;
 }
 
@@ -337,7 +338,7 @@ function drawSession(session, want, v) {
         h("small", {}, t("session_no_die_hint"))) : null,
       // which die: on a phone the railway's panel is out of sight, so a copy of its drawing
       // comes with the question (the screen beside the table marks its own)
-      die && !KIOSK && v && v.railway && diceDrawn(question).length
+      die && !KIOSK && v && v.railway && diceDrawn(question, v.railway).length
         ? h("figure", { id: "session-die-where" }, railwaySvg(v, question, false),
           h("figcaption", {}, t("session_die_where", { n: question.die + 1 })))
         : null,
