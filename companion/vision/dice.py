@@ -281,6 +281,20 @@ def _faint_dice(
     return faint
 
 
+def table_colour(lab: np.ndarray, allowed: np.ndarray, window: int) -> np.ndarray:
+    """The table's Lab colour (float32) round each point of the Lab image `lab`, the mean over
+    about `window` px of the points `allowed`. The table's colour changes slowly: its local
+    mean is taken at a quarter of the scale."""
+    h, w = allowed.shape
+    small = (max(w // 4, 1), max(h // 4, 1))
+    weight = cv2.resize((allowed > 0).astype(np.float32), small, interpolation=cv2.INTER_AREA)
+    pooled = cv2.resize(lab, small, interpolation=cv2.INTER_AREA).astype(np.float32)
+    near = (max(window // 4, 1) | 1,) * 2
+    share = np.maximum(cv2.blur(weight, near), 1e-3)[..., None]
+    local = cv2.blur(pooled * weight[..., None], near) / share
+    return cv2.resize(local, (w, h), interpolation=cv2.INTER_LINEAR)
+
+
 def _unlike(bgr: np.ndarray, allowed: np.ndarray, window: int) -> tuple[np.ndarray, np.ndarray]:
     """Where the image is much darker than the table around it or of another colour (in
     Lab's a and b, which a shadow keeps): dice of any colour but the table's own; and where
@@ -289,15 +303,7 @@ def _unlike(bgr: np.ndarray, allowed: np.ndarray, window: int) -> tuple[np.ndarr
     cards is still the table; a die's own shadow is darker but not this much darker, so it
     does not join the die."""
     lab = cv2.cvtColor(bgr, cv2.COLOR_BGR2Lab)
-    # the table's colour changes slowly: its local mean is taken at a quarter of the scale
-    h, w = allowed.shape
-    small = (max(w // 4, 1), max(h // 4, 1))
-    weight = cv2.resize((allowed > 0).astype(np.float32), small, interpolation=cv2.INTER_AREA)
-    pooled = cv2.resize(lab, small, interpolation=cv2.INTER_AREA).astype(np.float32)
-    near = (max(window // 4, 1) | 1,) * 2
-    share = np.maximum(cv2.blur(weight, near), 1e-3)[..., None]
-    local = cv2.blur(pooled * weight[..., None], near) / share
-    local = cv2.resize(local, (w, h), interpolation=cv2.INTER_LINEAR)
+    local = table_colour(lab, allowed, window)
     # each channel apart, contiguous: the same float32 differences and quotient as over the
     # whole three-channel image, with no third difference nor strided copies on the way
     seen_l, seen_a, seen_b = cv2.split(lab)

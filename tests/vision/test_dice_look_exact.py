@@ -115,16 +115,10 @@ def test_random_windows_give_the_plain_formulas_masks_too() -> None:
 
 
 def _plain_unlike(bgr: np.ndarray, allowed: np.ndarray, window: int) -> tuple:
-    """`dice._unlike` as written before the shortcut: the whole three-channel difference."""
+    """`dice._unlike` as written before the shortcut: the whole three-channel difference
+    from the table's colour (the same `table_colour`, which the shortcut left alone)."""
     lab = cv2.cvtColor(bgr, cv2.COLOR_BGR2Lab)
-    h, w = allowed.shape
-    small = (max(w // 4, 1), max(h // 4, 1))
-    weight = cv2.resize((allowed > 0).astype(np.float32), small, interpolation=cv2.INTER_AREA)
-    pooled = cv2.resize(lab, small, interpolation=cv2.INTER_AREA).astype(np.float32)
-    near = (max(window // 4, 1) | 1,) * 2
-    share = np.maximum(cv2.blur(weight, near), 1e-3)[..., None]
-    local = cv2.blur(pooled * weight[..., None], near) / share
-    local = cv2.resize(local, (w, h), interpolation=cv2.INTER_LINEAR)
+    local = dice.table_colour(lab, allowed, window)
     diff = lab.astype(np.float32) - local
     distance = cv2.magnitude(diff[..., 1], diff[..., 2])
     lightness = lab[..., 0] / np.maximum(local[..., 0], 1.0)
