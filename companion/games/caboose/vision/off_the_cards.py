@@ -22,7 +22,14 @@ from companion.games.caboose.vision.observation import SeenCard, SeenDie, Vision
 from companion.games.caboose.vision.unchanged import Changes
 from companion.pose import Pose
 from companion.vision.calibrate import Calibration
-from companion.vision.dice import CROP_PX_PER_MM, CROP_SIDE, Under, find_dice, read_dice
+from companion.vision.dice import (
+    CROP_PX_PER_MM,
+    CROP_SIDE,
+    Under,
+    channel_length,
+    find_dice,
+    read_dice,
+)
 from companion.vision.table import card_corners
 from companion.vision.unlike_table import unlike_table
 
@@ -83,11 +90,7 @@ def covered_area(half: np.ndarray, free: np.ndarray, k: float) -> float:
     sample = lab.reshape(-1, 3)[np.flatnonzero(free_px)[::7]]
     table = np.median(np.ascontiguousarray(sample.T), axis=1)
     weights = np.array([0.5, 1.0, 1.0], np.float32)
-    # the channels' squares added one by one: the same sums as .sum(axis=2), a third of
-    # its time (numpy reduces a 3-long inner axis slowly)
-    apart = (lab - table) * weights
-    apart *= apart
-    unlike = np.sqrt(apart[..., 0] + apart[..., 1] + apart[..., 2]) > 15.0
+    unlike = channel_length((lab - table) * weights) > 15.0
     grey = lab[..., 0]
     mean = cv2.blur(grey, (3, 3))
     texture = np.sqrt(np.maximum(cv2.blur(grey * grey, (3, 3)) - mean * mean, 0.0))
