@@ -256,6 +256,12 @@ def a_game_served(tmp_path, settings: Settings) -> Iterator[tuple[Table, int]]:
         yield table, port
 
 
+# A phone kept out waits until the server closes an idle connection (web.serve.IDLE_SECONDS,
+# 15 s) and its request times out first (5 s); one let in is answered in well under a second
+# on an idle machine, and within a few on CI's loaded one (2.7 s seen at a load of 9).
+NOT_KEPT_OUT = 4.5
+
+
 def a_turn_by_the_pin_holder(table: Table, port: int) -> float:
     """The seconds the PIN holder's phone waits for a pass to be taken (and the table to
     move on)."""
@@ -277,10 +283,10 @@ def a_turn_by_the_pin_holder(table: Table, port: int) -> float:
 def test_two_hundred_idle_connections_do_not_keep_the_pin_holder_out(tmp_path):
     settings = Settings(max_streams=MAX_STREAMS)
     with a_game_served(tmp_path, settings) as (table, port), held_open(port, 200):
-        assert a_turn_by_the_pin_holder(table, port) < 1
+        assert a_turn_by_the_pin_holder(table, port) < NOT_KEPT_OUT
         # and as many more sending half a request each (its headers never end)
         with held_open(port, 200, b"GET /api/state HTTP/1.1\r\nHost: table\r\n"):
-            assert a_turn_by_the_pin_holder(table, port) < 1
+            assert a_turn_by_the_pin_holder(table, port) < NOT_KEPT_OUT
 
 
 def test_many_open_event_streams_do_not_keep_the_pin_holder_or_a_new_page_out(tmp_path):
@@ -288,7 +294,7 @@ def test_many_open_event_streams_do_not_keep_the_pin_holder_or_a_new_page_out(tm
     streams = b"GET /api/events HTTP/1.1\r\nHost: table\r\n\r\n"
     # 150 pages open the event stream and then never read it
     with a_game_served(tmp_path, settings) as (table, port), held_open(port, 150, streams):
-        assert a_turn_by_the_pin_holder(table, port) < 1
+        assert a_turn_by_the_pin_holder(table, port) < NOT_KEPT_OUT
         # A new page: refused while every stream is young, its stream is served once the
         # oldest has run `stream_settle` s (the page retries by itself: web/static/shell.js)
         started = time.monotonic()
@@ -296,7 +302,7 @@ def test_many_open_event_streams_do_not_keep_the_pin_holder_or_a_new_page_out(tm
             assert status == 503
             assert time.monotonic() - started < settings.stream_settle + 3
             time.sleep(0.2)
-        assert a_turn_by_the_pin_holder(table, port) < 1
+        assert a_turn_by_the_pin_holder(table, port) < NOT_KEPT_OUT
 
 
 def test_an_idle_connection_is_closed_after_the_idle_timeout(tmp_path):
