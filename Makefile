@@ -11,7 +11,7 @@ SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 # The browser tests drive Debian's own chromium (no browser download from the internet).
 CHROMIUM ?= $(firstword $(wildcard /usr/bin/chromium /usr/bin/chromium-browser))
 
-.PHONY: demo test test-opencv lint bench clean chromium espeak-ng install-pi check-arm64
+.PHONY: demo test test-long test-opencv lint bench clean chromium espeak-ng install-pi check-arm64
 
 $(BIN)/activate:
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11 or newer is needed"'
@@ -45,10 +45,18 @@ espeak-ng:
 	  $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq espeak-ng; }
 
 # The slow tests (whole demo games, killed services) spread over every core: `-n auto`.
-# Then the vision tests again on the oldest and newest OpenCV the code must run on.
+# Then the vision tests again on the oldest and newest OpenCV the code must run on. Tests
+# marked `long` (more seeds, editions and arrangements of a check kept here once or twice)
+# are left to `make test-long`, to keep CI under 20 minutes on 2 cores.
 test: lint chromium espeak-ng
-	$(BIN)/pytest -n auto
+	$(BIN)/pytest -n auto -m "not long"
 	$(MAKE) --no-print-directory test-opencv
+
+# The long sweeps `make test` leaves out: every tripped demo game, every solo seed, a demo
+# killed six times, every edition's record replayed, every panel arrangement (about 8
+# minutes on 2 cores).
+test-long: $(VENV)/.installed chromium espeak-ng
+	$(BIN)/pytest -n auto -m long
 
 # The code runs on OpenCV 4.8 to 5.x, but pyproject pins the wheel below 4.12 for the Pi's
 # numpy 1 (see the README): each version here gets a venv of its own, .venv-opencv-VERSION,
@@ -56,9 +64,9 @@ test: lint chromium espeak-ng
 # for; 5.x brings numpy 2 over the pin on purpose, so pip's warning that it breaks the pin
 # is switched off with --no-warn-conflicts and said in one line instead), and runs the vision
 # tests (the camera's readers end to end, the real photographs' floors included). The two
-# longest sweeps of synthetic tables (every arrangement of the switching board's panels, a
-# whole stand-in deck taught) run once, in `make test`'s own venv, to keep CI under 20
-# minutes on 2 cores; their shorter siblings in the same files run on every version.
+# longest sweeps of synthetic tables (arrangements of the switching board's panels, a whole
+# stand-in deck taught) run once, in `make test`'s own venv, to keep CI under 20 minutes
+# on 2 cores; their shorter siblings in the same files run on every version.
 OPENCV_VERSIONS ?= 4.8.1.78 5.0.0.93
 OPENCV_ONCE := not test_every_arrangement_of_the_panels_is_read and not test_the_whole_stand_in_deck_is_taught
 test-opencv:
@@ -73,7 +81,7 @@ test-opencv:
 	    touch $$venv/.installed; \
 	  fi; \
 	  echo "== the vision tests on OpenCV $$($$venv/bin/python -c 'import cv2; print(cv2.__version__)')"; \
-	  $$venv/bin/pytest -n auto -p no:cacheprovider -m "not browser" -k "$(OPENCV_ONCE)" tests/vision tests/caboose/vision; \
+	  $$venv/bin/pytest -n auto -p no:cacheprovider -m "not browser and not long" -k "$(OPENCV_ONCE)" tests/vision tests/caboose/vision; \
 	done
 
 bench: $(VENV)/.installed

@@ -25,13 +25,15 @@ from companion.table import Table
 from tests.words_checks import codes_in
 
 COMPANION = [sys.executable, "-m", "companion"]
+# More seeds and editions of a check `make test` keeps one or two of: `make test-long`.
+LONG = pytest.mark.long
 CAMERA_FIELDS = ("camera_matched_every_turn", "camera", "truth_matched")
 SEED = "e2e"
 
 GAMES = [
     pytest.param(["--edition", "loose-caboose", "--players", "3"], id="loose-caboose"),
-    pytest.param(["--edition", "rollecate", "--players", "2"], id="rollecate"),
-    pytest.param(["--edition", "loknroll", "--players", "4"], id="loknroll"),
+    pytest.param(["--edition", "rollecate", "--players", "2"], id="rollecate", marks=LONG),
+    pytest.param(["--edition", "loknroll", "--players", "4"], id="loknroll", marks=LONG),
     pytest.param(["--edition", "loknroll", "--variant", "solo-laura"], id="loknroll-laura"),
 ]
 
@@ -102,11 +104,21 @@ def test_a_demo_that_cannot_start_says_why_and_exits_2(tmp_path):
 @pytest.mark.parametrize(
     ("seed", "args"),
     [
-        pytest.param("a", ["--edition", "loose-caboose", "--players", "4"], id="hands-in-zone"),
-        pytest.param("b", ["--edition", "loose-caboose", "--players", "2"], id="4-from-draw"),
-        pytest.param("g", ["--edition", "loknroll", "--variant", "solo-laura"], id="laura-edge"),
-        pytest.param("a", ["--edition", "loknroll", "--players", "4"], id="dice-near-cards"),
-        pytest.param("22", ["--edition", "rollecate", "--players", "3"], id="turned-railway"),
+        pytest.param(
+            "a", ["--edition", "loose-caboose", "--players", "4"], id="hands-in-zone", marks=LONG
+        ),
+        pytest.param(
+            "b", ["--edition", "loose-caboose", "--players", "2"], id="4-from-draw", marks=LONG
+        ),
+        pytest.param(
+            "g", ["--edition", "loknroll", "--variant", "solo-laura"], id="laura-edge", marks=LONG
+        ),
+        pytest.param(
+            "a", ["--edition", "loknroll", "--players", "4"], id="dice-near-cards", marks=LONG
+        ),
+        pytest.param(
+            "22", ["--edition", "rollecate", "--players", "3"], id="turned-railway", marks=LONG
+        ),
         pytest.param("21", ["--edition", "loose-caboose", "--players", "4"], id="slid-railway"),
     ],
 )
@@ -120,7 +132,9 @@ def test_games_that_once_tripped_the_companion_end_as_the_true_game(seed, args):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("seed", ["2", "23", "28", "31"])
+@pytest.mark.parametrize(
+    "seed", ["2", *(pytest.param(seed, marks=LONG) for seed in ("23", "28", "31"))]
+)
 def test_laura_lays_every_card_the_rules_say_she_must(seed):
     """R-10: Laura plays the card she turns up whenever it has a legal placement. Her
     railway once grew longer than the synthetic table is deep, or ran into the marked zone,
@@ -160,6 +174,7 @@ def test_a_press_is_waited_for_however_slow_the_buttons_timers(tmp_path):
 
 
 @pytest.mark.slow
+@LONG  # `make test` kills a game at random points in tests/test_kill.py
 def test_a_demo_killed_six_times_ends_as_the_same_game(tmp_path):
     """Same seed, same game, however often it is killed: where the players have slid or
     turned the railway, and where their dice land, come from the game's turns, never from
@@ -239,6 +254,21 @@ ENDINGS = [
 ]
 
 
+def endings(*long: str) -> list[Any]:
+    """Each game's ending, in words and in JSON (ids such as "caboose-words"); those named
+    in `long` run in `make test-long` only."""
+    return [
+        pytest.param(
+            ending.values[0],
+            as_json,
+            id=f"{ending.id}-{form}",
+            marks=LONG if f"{ending.id}-{form}" in long else (),
+        )
+        for ending in ENDINGS
+        for as_json, form in ((False, "words"), (True, "json"))
+    ]
+
+
 def replayed(record: Path, *args: str) -> str:
     """What `companion replay` prints of a record."""
     return subprocess.run(
@@ -251,8 +281,9 @@ def replayed(record: Path, *args: str) -> str:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("as_json", [False, True], ids=["words", "json"])
-@pytest.mark.parametrize("game", ENDINGS)
+# The JSON of Loose Caboose's and the switching game's demos is compared with their replays
+# in the tests above and in tests/switching/test_demo.py.
+@pytest.mark.parametrize(("game", "as_json"), endings("caboose-json", "switching-json"))
 def test_every_games_headless_demo_ends_showing_its_ranking(game, as_json, tmp_path):
     """Yardmaster's demo without --json once ended in KeyError: 'log' instead of its
     ranking. Every game's demo prints its game as `companion replay` does, ranking last;
@@ -288,8 +319,10 @@ def free_port() -> int:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("as_json", [False, True], ids=["words", "json"])
-@pytest.mark.parametrize("game", ENDINGS)
+# Served, words and JSON differ only in where the address is said: each is served twice.
+@pytest.mark.parametrize(
+    ("game", "as_json"), endings("caboose-json", "yardmaster-express-words", "switching-json")
+)
 def test_every_games_served_demo_ends_showing_its_ranking_and_stops_on_ctrl_c(game, as_json):
     """Served, the demo prints the game's end, ranking included, and keeps its page up
     with the ranking on it until Ctrl-C, which ends it with exit 0. With --json, stdout

@@ -75,6 +75,7 @@ def test_a_demo_for_more_players_than_the_game_takes_stops_saying_so() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.long  # the short game's demos above and below run in `make test`
 def test_a_whole_four_player_demo_game_is_seen_right(tmp_path: Path) -> None:
     path = tmp_path / "record.json"
     doc = played_right(demo("--players", "4", "--seed", "e2e", "--record", str(path)), path)

@@ -76,15 +76,15 @@ def test_a_bad_record_exits_2_naming_the_turn_and_rule(tmp_path: Path) -> None:
 def test_simulate_writes_records_that_replay_to_its_scores(tmp_path: Path) -> None:
     folder = tmp_path / "records"
     done = run(
-        "simulate", "--game", "yardmaster-express", "--players", "5", "--games", "12",
+        "simulate", "--game", "yardmaster-express", "--players", "5", "--games", "4",
         "--seed", "3", "--records", str(folder), "--json", "--caboose",
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     summary = json.loads(done.stdout)
-    assert summary["games"] == 12 and summary["policies"] == ["run", "value"] * 2 + ["run"]
+    assert summary["games"] == 4 and summary["policies"] == ["run", "value"] * 2 + ["run"]
     assert sum(summary["wins"]) == 1.0  # Y-10: exactly one winner a game
     files = sorted(folder.glob("*.json"))
-    assert len(files) == 12
+    assert len(files) == 4
     totals = [0] * 5
     for path in files:
         replayed = run("replay", str(path), "--json")
@@ -93,7 +93,7 @@ def test_simulate_writes_records_that_replay_to_its_scores(tmp_path: Path) -> No
         assert summed["over"] and summed == record.replay_json(json.loads(path.read_text()))
         for player in summed["players"]:
             totals[int(player["name"].rsplit("-", 1)[1]) - 1] += player["score"]
-    assert summary["mean_score"] == [t / 12 for t in totals]
+    assert summary["mean_score"] == [t / 4 for t in totals]
 
 
 def test_simulate_the_strategic_variant_keeps_both_games(tmp_path: Path) -> None:
