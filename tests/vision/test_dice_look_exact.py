@@ -63,9 +63,15 @@ def windows() -> list[tuple]:
     seen: list[tuple] = []
     real = dice.look_in
 
-    def spy(crop: np.ndarray, origin: tuple, faint: bool, background: object = None) -> object:
+    def spy(
+        crop: np.ndarray,
+        origin: tuple,
+        faint: bool,
+        background: object = None,
+        slack_mm: float = 0.0,
+    ) -> object:
         seen.append((crop, origin, faint, background))
-        return real(crop, origin, faint, background)
+        return real(crop, origin, faint, background, slack_mm)
 
     config = VisionConfig.for_edition("rollecate")
     camera = synthetic.Camera.preset("hard")
