@@ -217,7 +217,8 @@ def _recognise(
     poses = card_poses(grey, config, outlines, calibration.px_per_mm(centre), washed)
     half = cv2.resize(top, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
     corners = [card_corners(pose, config.card_mm) for pose in poses]
-    token = find_caboose(half, k / 2, config.token, corners)
+    hsv = cv2.cvtColor(half, cv2.COLOR_BGR2HSV)  # the caboose's finder and the dice finder's
+    token = find_caboose(half, k / 2, config.token, corners, hsv)
     if outlines is not None:  # an enrolled deck: each card is placed by its print
         matches = match_faces(top, poses, config, token, closely=False)
         poses = [locate(top, p, m, config) for p, m in zip(poses, matches, strict=True)]
@@ -254,7 +255,7 @@ def _recognise(
         top, on_cards = _dice_on_laid_flat(
             top, config, looked, token, calibration, on_cards, unlike
         )
-    dice = dice_off_the_cards(frame, half, calibration, config, free, on_cards, kept, change)
+    dice = dice_off_the_cards(frame, half, calibration, config, free, on_cards, kept, change, hsv)
     dice = [die for die in dice if not _in_glare(glare, die.position, k)]
     seen, unread = _read_under_dice(top, config, seen, dice, token, washed)
     unreadable += unread
