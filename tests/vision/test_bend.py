@@ -44,6 +44,27 @@ def test_a_bowed_frame_is_measured_and_laid_flat_again() -> None:
     assert again is not None and bend_size(again, FRAME_MM) < bend_size(bend, FRAME_MM) / 2
 
 
+def test_a_card_tried_laid_flat_in_place_is_put_back_pixel_for_pixel() -> None:
+    """The Caboose reader tries a curled card laid flat in the table's own top-down image
+    and keeps the image as it lay when that reads no better (it copied the whole table
+    for each try before): what `flatten` gives back puts every pixel back, and the card
+    laid flat in place is the card laid flat in a copy."""
+    image = cv2.cvtColor(_bowed_card(2.0), cv2.COLOR_GRAY2BGR)
+    image[::7, ::5] = (10, 200, 90)  # colour, so that every channel must come back
+    pose = Pose(100.0, 100.0, 3.0)
+    bend = frame_bend(image, pose, FRAME_MM, None)
+    assert bend is not None
+    as_it_lay, in_a_copy = image.copy(), image.copy()
+    flatten(in_a_copy, pose, CARD_MM, bend)
+    undo = flatten(image, pose, CARD_MM, bend)
+    assert np.array_equal(image, in_a_copy) and not np.array_equal(image, as_it_lay)
+    undo()
+    assert np.array_equal(image, as_it_lay)
+    off = flatten(image, Pose(-80.0, -80.0, 0.0), CARD_MM, bend)  # wholly off the image
+    off()
+    assert np.array_equal(image, as_it_lay)
+
+
 def test_a_bent_card_cut_out_again_a_little_moved_works_its_bend_out_once() -> None:
     """Yardmaster's reader cuts an unsure bent card out 74 times a little moved and turned
     (a hard table's frame spent most of its time so): where the bend shows each pixel is
