@@ -74,26 +74,13 @@ def test_top_down_is_the_frame_remapped_pixel_for_pixel() -> None:
     scene = random_scene(4, n_cards=5, n_dice=1)
     whole = render(scene, 4, Camera.hard())
     calibration = calibrate(whole)
-    cut_off = (  # the frame cutting the table off at each edge, and at two at once
-        whole[150:-60, 250:-40],
-        whole[:, :1000],
-        whole[:700],
-        whole[300:, 400:],
-        whole[:, 300:],
-    )
-    for frame in (whole, *map(np.ascontiguousarray, cut_off)):
-        for scale, interpolation in (
-            (1.0, cv2.INTER_LINEAR), (2.0, cv2.INTER_NEAREST), (1.0, cv2.INTER_CUBIC)
-        ):  # fmt: skip
+    for frame in (whole, np.ascontiguousarray(whole[150:-60, 250:-40])):
+        for scale, interpolation in ((1.0, cv2.INTER_LINEAR), (2.0, cv2.INTER_NEAREST)):
             size = (round(840 * scale), round(630 * scale))
             maps = _table_maps(calibration, size, scale)
             fast = top_down(frame, calibration, px_per_mm=scale, interpolation=interpolation)
             plain = cv2.remap(frame, *maps, interpolation, borderValue=(0, 0, 0))
             assert np.array_equal(fast, plain)
-    # only the part of the frame the table's pixels read is converted (about 60 %)
-    frame_size = (whole.shape[1], whole.shape[0])
-    (x0, y0, x1, y1), _ = calibrate_module._read_window(calibration, (840, 630), 1.0, frame_size)
-    assert (x1 - x0) * (y1 - y0) < 0.8 * frame_size[0] * frame_size[1]
 
 
 def test_a_new_camera_s_markers_are_found_in_windows_at_the_whole_search_s_corners(
