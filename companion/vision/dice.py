@@ -231,7 +231,7 @@ _INNER_KERNEL = np.ones((7, 7), np.uint8)
 
 
 def find_dice(
-    half: np.ndarray, free: np.ndarray, k: float
+    half: np.ndarray, free: np.ndarray, k: float, hsv: np.ndarray | None = None
 ) -> tuple[list[tuple[float, float]], list[tuple[float, float]]]:
     """Centres (table mm) of die-sized blobs in the colour top-down image `half` (at `k`
     px/mm, half recognition's scale: a die is still 8 pixels wide), looking only where
@@ -242,9 +242,11 @@ def find_dice(
     both centres. Second, the faint ones: compact die-sized blobs only a little darker or
     of another colour than the table (real dice of a dark red or purple on brown wood), which
     `read_dice` keeps only where the learned count sees a die. The read that follows is on
-    the original frame."""
+    the original frame. `hsv` is `half` in HSV when the caller has it already (the caboose's
+    finder needs it too)."""
     grey = cv2.cvtColor(half, cv2.COLOR_BGR2GRAY)
-    hsv = cv2.cvtColor(half, cv2.COLOR_BGR2HSV)
+    if hsv is None:
+        hsv = cv2.cvtColor(half, cv2.COLOR_BGR2HSV)
     allowed = cv2.resize(free, (grey.shape[1], grey.shape[0]), interpolation=cv2.INTER_NEAREST)
     window = round(45 * k) | 1
     local = cv2.blur(grey, (window, window))

@@ -44,6 +44,27 @@ def test_a_bowed_frame_is_measured_and_laid_flat_again() -> None:
     assert again is not None and bend_size(again, FRAME_MM) < bend_size(bend, FRAME_MM) / 2
 
 
+def test_a_card_tried_laid_flat_in_place_is_put_back_pixel_for_pixel() -> None:
+    """The Caboose reader tries a curled card laid flat in the table's own top-down image
+    and keeps the image as it lay when that reads no better (it copied the whole table
+    for each try before): what `flatten` gives back puts every pixel back, and the card
+    laid flat in place is the card laid flat in a copy."""
+    image = cv2.cvtColor(_bowed_card(2.0), cv2.COLOR_GRAY2BGR)
+    image[::7, ::5] = (10, 200, 90)  # colour, so that every channel must come back
+    pose = Pose(100.0, 100.0, 3.0)
+    bend = frame_bend(image, pose, FRAME_MM, None)
+    assert bend is not None
+    as_it_lay, in_a_copy = image.copy(), image.copy()
+    flatten(in_a_copy, pose, CARD_MM, bend)
+    undo = flatten(image, pose, CARD_MM, bend)
+    assert np.array_equal(image, in_a_copy) and not np.array_equal(image, as_it_lay)
+    undo()
+    assert np.array_equal(image, as_it_lay)
+    off = flatten(image, Pose(-80.0, -80.0, 0.0), CARD_MM, bend)  # wholly off the image
+    off()
+    assert np.array_equal(image, as_it_lay)
+
+
 def test_a_bent_card_cut_out_again_a_little_moved_works_its_bend_out_once() -> None:
     """Yardmaster's reader cuts an unsure bent card out 74 times a little moved and turned
     (a hard table's frame spent most of its time so): where the bend shows each pixel is
@@ -85,3 +106,39 @@ def test_a_frame_edge_is_found_by_its_ink_not_by_the_shadow_beside_a_shaded_marg
     near, far = frame_edges(profile, 28.5, 2.0, 3.5)
     assert 25.0 <= far <= 28.0  # on the frame's fall (24-28 mm), not the shadow's (31.5)
     assert abs((far - near) - 57.0) <= 2.0  # a frame's size apart: the card is found
+
+
+def _evenly_lit_plainly(pixels: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """`bend._evenly_lit` as it was written plainly (numpy's mean over the channels, the
+    paper's rows taken by a boolean index): what the faster one must equal bit for bit."""
+    grey = pixels.astype(np.float32)
+    grey = grey.mean(axis=1) if grey.ndim == 2 else grey
+    terms = np.stack([np.ones_like(x), x, y], 1)
+    light = np.full_like(grey, float(np.median(grey)))
+    for _ in range(3):
+        ratio = grey / light
+        paper = ratio >= np.median(ratio)
+        fit, *_ = np.linalg.lstsq(terms[paper], grey[paper], rcond=None)
+        light = np.maximum(terms @ fit, 1.0).astype(np.float32)
+    scale = float(light.mean()) / light
+    scale = scale[:, None] if pixels.ndim == 2 else scale
+    return np.clip(pixels * scale, 0, 255).astype(pixels.dtype)
+
+
+def test_a_card_is_lit_evenly_as_the_plain_formula_lights_it_bit_for_bit() -> None:
+    """A curled card's light is evened with its channels' mean added one by one and the
+    paper's rows gathered column by column (faster, on every card the Caboose reader lays
+    flat): the same pixels as the plain formula's, on colour cards lit unevenly and on
+    grey ones, for any brightness."""
+    from companion.vision.bend import _evenly_lit
+
+    rng = np.random.default_rng(245000)
+    for trial in range(40):
+        n = int(rng.integers(200, 6000))
+        x, y = rng.uniform(-31.5, 31.5, n), rng.uniform(-44.0, 44.0, n)
+        shade = 1.0 - 0.3 * (y + 44.0) / 88.0 * rng.uniform(0.0, 1.0)
+        pixels = rng.integers(0, 256, (n, 3)) * shade[:, None] * rng.uniform(0.2, 1.0)
+        pixels = pixels.clip(0, 255).astype(np.uint8)
+        if trial % 4 == 3:
+            pixels = pixels[:, 0].copy()  # a grey card
+        assert np.array_equal(_evenly_lit(pixels, x, y), _evenly_lit_plainly(pixels, x, y))

@@ -80,18 +80,24 @@ def find_caboose(
     k: float,
     taught: TaughtToken | None = None,
     cards: Sequence[np.ndarray] = (),
+    hsv: np.ndarray | None = None,
 ) -> tuple[float, float] | None:
     """The centre (mm) of the largest saturated red disc of about the token's size, looked
     for in the top-down image at half scale `k` (the token is 20 mm: 10 pixels suffice);
     of the taught token's colour and size instead when one was taught. The caboose stands
     on a railway card: a red disc on one of `cards` (their corners in mm) wins over any
-    off them, so a red die thrown beside the railway, as large as the token, is not it."""
+    off them, so a red die thrown beside the railway, as large as the token, is not it.
+    `hsv` is `half` in HSV when the caller has it already (the dice finder needs it too)."""
+    if hsv is None:
+        hsv = cv2.cvtColor(half, cv2.COLOR_BGR2HSV)
     if taught is not None:
-        return _find_taught(half, k, taught)
-    hsv = cv2.cvtColor(half, cv2.COLOR_BGR2HSV)
-    hue, sat, val = hsv[..., 0], hsv[..., 1], hsv[..., 2]
-    red = ((hue <= 8) | (hue >= 172)) & (sat >= 120) & (val >= 50)
-    count, _, stats, centroids = cv2.connectedComponentsWithStats(red.astype(np.uint8))
+        return _find_taught(hsv, k, taught)
+    # red's hue wraps round 180: its two ends, each with saturation >= 120 and value >= 50
+    red = cv2.bitwise_or(
+        cv2.inRange(hsv, (0, 120, 50), (8, 255, 255)),
+        cv2.inRange(hsv, (172, 120, 50), (255, 255, 255)),
+    )
+    count, _, stats, centroids = cv2.connectedComponentsWithStats(red)
     disc = math.pi * (card_art.CABOOSE_MM / 2) ** 2 * k * k
     found = []  # (on a card, area, centre mm)
     for i in range(1, count):
@@ -107,10 +113,10 @@ def find_caboose(
     return max(found)[2] if found else None
 
 
-def _find_taught(half: np.ndarray, k: float, taught: TaughtToken) -> tuple[float, float] | None:
+def _find_taught(hsv: np.ndarray, k: float, taught: TaughtToken) -> tuple[float, float] | None:
     """The centre (mm) of the blob of the taught token's colour whose area is nearest the
-    taught one, and not longer than the token."""
-    mask = taught.colour.mask(cv2.cvtColor(half, cv2.COLOR_BGR2HSV))
+    taught one, and not longer than the token, in the half-scale top-down image `hsv`."""
+    mask = taught.colour.mask(hsv)
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
     count, _, stats, centroids = cv2.connectedComponentsWithStats(mask)
     best, best_off = None, 0.6  # an area off by more than this share is not the token

@@ -217,7 +217,8 @@ def _recognise(
     poses = card_poses(grey, config, outlines, calibration.px_per_mm(centre), washed)
     half = cv2.resize(top, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
     corners = [card_corners(pose, config.card_mm) for pose in poses]
-    token = find_caboose(half, k / 2, config.token, corners)
+    hsv = cv2.cvtColor(half, cv2.COLOR_BGR2HSV)  # the caboose's finder and the dice finder's
+    token = find_caboose(half, k / 2, config.token, corners, hsv)
     if outlines is not None:  # an enrolled deck: each card is placed by its print
         matches = match_faces(top, poses, config, token, closely=False)
         poses = [locate(top, p, m, config) for p, m in zip(poses, matches, strict=True)]
@@ -230,7 +231,7 @@ def _recognise(
     )
     found = (poses, matches)  # the next frame lends these, and lays the weak ones flat again
     if outlines is None:  # our design: a weak match may be a card that does not lie flat
-        top, matches = _laid_flat(top, poses, matches, config, token, calibration)
+        matches = _laid_flat(top, poses, matches, config, token, calibration)
     seen: list[SeenCard] = []
     unreadable = 0
     for pose, match in zip(poses, matches, strict=True):
@@ -251,10 +252,8 @@ def _recognise(
     kept = () if change is None else change.dice(seen, config.card_mm)
     on_cards, unlike = dice_on_the_cards(top, config, looked, token)
     if unlike and outlines is None:  # our design: a card unlike its face may be curled
-        top, on_cards = _dice_on_laid_flat(
-            top, config, looked, token, calibration, on_cards, unlike
-        )
-    dice = dice_off_the_cards(frame, half, calibration, config, free, on_cards, kept, change)
+        on_cards = _dice_on_laid_flat(top, config, looked, token, calibration, on_cards, unlike)
+    dice = dice_off_the_cards(frame, half, calibration, config, free, on_cards, kept, change, hsv)
     dice = [die for die in dice if not _in_glare(glare, die.position, k)]
     seen, unread = _read_under_dice(top, config, seen, dice, token, washed)
     unreadable += unread
@@ -296,31 +295,32 @@ def _laid_flat(
     config: VisionConfig,
     token: tuple[float, float] | None,
     calibration: Calibration,
-) -> tuple[np.ndarray, list[FaceMatch]]:
-    """The top-down image with each card matched weakly (below `_FLATTEN_BELOW`) laid flat
-    where that matches it better, and the matches so. A card bent along its length or with
-    a corner lifted looks bent from above, and one end darker, which a flat card's crop
-    matches weakly or not at all; its frame's edges say how it bends (companion/vision/
-    bend.py), and the card laid flat along them is matched again. A card read better laid
-    flat stays laid flat in the image, for the dice looked for on it and its reading under
-    them. Cards matched well (every flat card of 148 on hard tables) are left as they are."""
+) -> list[FaceMatch]:
+    """The matches with each card matched weakly (below `_FLATTEN_BELOW`) laid flat in the
+    top-down image `top` (in place) where that matches it better, and matched so. A card
+    bent along its length or with a corner lifted looks bent from above, and one end
+    darker, which a flat card's crop matches weakly or not at all; its frame's edges say
+    how it bends (companion/vision/bend.py), and the card laid flat along them is matched
+    again. A card read better laid flat stays laid flat in the image, for the dice looked
+    for on it and its reading under them. Cards matched well (every flat card of 148 on
+    hard tables) are left as they are."""
     weak = [i for i, match in enumerate(matches) if match.confidence < _FLATTEN_BELOW]
     if not weak:
-        return top, matches
+        return matches
     eye, k = calibration.eye(), config.px_per_mm
     matches = list(matches)
     for index in weak:
         bend = frame_bend(top, poses[index], _frame_mm(config), eye, k)
         if bend is None:
             continue
-        trial = top.copy()
-        flatten(trial, poses[index], config.card_mm, bend, k)
-        again = match_faces(trial, [poses[index]], config, token)[0]
+        undo = flatten(top, poses[index], config.card_mm, bend, k)  # tried in place
+        again = match_faces(top, [poses[index]], config, token)[0]
         if again.confidence > matches[index].confidence:
-            top, matches[index] = trial, again
+            matches[index] = again
         else:
+            undo()  # the card as it lay, every pixel
             matches[index] = _asked(matches[index])
-    return top, matches
+    return matches
 
 
 def _dice_on_laid_flat(
@@ -331,26 +331,27 @@ def _dice_on_laid_flat(
     calibration: Calibration,
     on_cards: list[tuple[float, float, Under, int]],
     unlike: list[int],
-) -> tuple[np.ndarray, list[tuple[float, float, Under, int]]]:
-    """The top-down image and the places a die may lie on a card (`dice_on_the_cards`),
-    with each card that looked `unlike` its face in a place larger than a die laid flat
-    along its frame's edges (bend.py) and looked at again: kept laid flat (and its places
-    taken from it) when it then looks like its face but for die-sized places. A curled
-    card matched well enough to be read as it lies still shows its bend and its shaded end
-    against its face, in which a die on it is lost (hard tables, seed 7024)."""
+) -> list[tuple[float, float, Under, int]]:
+    """The places a die may lie on a card (`dice_on_the_cards`), with each card that looked
+    `unlike` its face in a place larger than a die laid flat along its frame's edges
+    (bend.py) in the top-down image `top` (in place) and looked at again: kept laid flat
+    (and its places taken from it) when it then looks like its face but for die-sized
+    places. A curled card matched well enough to be read as it lies still shows its bend
+    and its shaded end against its face, in which a die on it is lost (hard tables, seed
+    7024)."""
     eye, k = calibration.eye(), config.px_per_mm
     for index in unlike:
         bend = frame_bend(top, seen[index].pose, _frame_mm(config), eye, k)
         if bend is None:
             continue
-        trial = top.copy()
-        flatten(trial, seen[index].pose, config.card_mm, bend, k)
-        again, still_unlike = dice_on_the_cards(trial, config, [seen[index]], token)
-        if not still_unlike:
-            top = trial
+        undo = flatten(top, seen[index].pose, config.card_mm, bend, k)  # tried in place
+        again, still_unlike = dice_on_the_cards(top, config, [seen[index]], token)
+        if still_unlike:
+            undo()  # the card as it lay, every pixel
+        else:
             on_cards = [place for place in on_cards if place[3] != index]
             on_cards += [(x, y, under, index) for x, y, under, _ in again]
-    return top, on_cards
+    return on_cards
 
 
 def _frame_mm(config: VisionConfig) -> tuple[float, float]:

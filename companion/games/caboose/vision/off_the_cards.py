@@ -150,6 +150,7 @@ def dice_off_the_cards(
     on_cards: Sequence[tuple[float, float, Under, int]] = (),
     kept: Sequence[SeenDie] = (),
     changes: Changes | None = None,
+    hsv: np.ndarray | None = None,
 ) -> list[SeenDie]:
     """The dice lying in `free` (`off_the_known`), found in the half-scale top-down image
     and read on finer crops of the original `frame` (dice.read_dice, all at once; a faint
@@ -161,7 +162,8 @@ def dice_off_the_cards(
     counts its face for (`config.alike`). The next frame of a camera that did not move
     keeps the dice `kept` (read before, on a picture unchanged round them: unchanged.py)
     and reads only the spots where the picture changed round them (`changes`; None: every
-    spot), looking for none when it changed nowhere near `free`."""
+    spot), looking for none when it changed nowhere near `free`. `hsv` is `half` in HSV
+    when the caller has it already."""
     found = list(kept)
     taught = config.dice
     k = config.px_per_mm / 2
@@ -171,7 +173,7 @@ def dice_off_the_cards(
         return places if changes is None else [p for p in places if changes.near(p[:2])]
 
     if taught is None:
-        spots, faint = find_dice(half, free, k) if anywhere else ([], [])
+        spots, faint = find_dice(half, free, k, hsv) if anywhere else ([], [])
         on_a_card = new([(x, y, under) for x, y, under, _ in on_cards])
         spots, faint = new(spots), new(faint)
         readings: list = read_dice(
