@@ -34,7 +34,9 @@ GAMES = [
     pytest.param(["--edition", "loose-caboose", "--players", "3"], id="loose-caboose"),
     pytest.param(["--edition", "rollecate", "--players", "2"], id="rollecate", marks=LONG),
     pytest.param(["--edition", "loknroll", "--players", "4"], id="loknroll", marks=LONG),
-    pytest.param(["--edition", "loknroll", "--variant", "solo-laura"], id="loknroll-laura"),
+    pytest.param(
+        ["--edition", "loknroll", "--variant", "solo-laura"], id="loknroll-laura", marks=LONG
+    ),
 ]
 
 
