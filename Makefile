@@ -53,8 +53,8 @@ test: lint chromium espeak-ng
 	$(MAKE) --no-print-directory test-opencv
 
 # The long sweeps `make test` leaves out: every tripped demo game, every solo seed, a demo
-# killed six times, every edition's record replayed, every panel arrangement (about 8
-# minutes on 2 cores).
+# killed six times, every edition's record replayed, every panel arrangement (about 3
+# minutes on 2 idle cores).
 test-long: $(VENV)/.installed chromium espeak-ng
 	$(BIN)/pytest -n auto -m long
 
