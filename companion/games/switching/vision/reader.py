@@ -469,7 +469,8 @@ class Light:
         paper = _brightest(half[board_area])
         gains = paper.max() / paper
         self.balance = np.clip(np.arange(256)[:, None] * gains, 0, 255).astype(np.uint8)[:, None]
-        self.half = self.look(half)  # the whole image's colours, for the dice
+        hue, saturation, value = self._hsv(half)
+        self.half = self._classes(hue, saturation), value, saturation  # for the dice
         self.paper = paper  # the paper's colour in the frame (BGR), for teaching its tint
         # how colourful each pixel is under the light itself (the paper's own tint kept):
         # what tells a white die from wood, skin and a buff board's print; the paper
@@ -484,21 +485,21 @@ class Light:
             tinted = np.clip(np.arange(256)[:, None] * tint, 0, 255)
             white = cv2.LUT(half, tinted.astype(np.uint8)[:, None])
             self.white_saturation = cv2.cvtColor(white, cv2.COLOR_BGR2HSV)[..., 1]
-        self.die = self._die_colours(half)
+        self.die = self._die_colours(hue)
         near = cv2.dilate(self.half[1], np.ones((25, 25), np.uint8))  # 50 mm
         # no darker than the darkest shadow on paper: off the table, nothing is white
         floor = _DARKEST_PAPER * float(paper.max())
         self.level = np.maximum(cv2.blur(near, (25, 25)).astype(np.float32), floor) + 1.0
 
-    def _die_colours(self, half: np.ndarray) -> np.ndarray:
+    def _die_colours(self, hue: np.ndarray) -> np.ndarray:
         """Each pixel of the small image's colour die colour (index in the colour die's
-        order, or _NONE): by the die's taught colours (`Pieces.dice`), else by the panels'
+        order, or _NONE): by the die's taught colours (`Pieces.dice`) from its white-balanced
+        `hue` (the one `half`'s classes came from: not converted again), else by the panels'
         (a train's colour is no die's either way: a depot's train)."""
         classes, _, saturation = self.half
         if self.pieces.dice is None:
             panel = (classes >= len(_TRAIN_NAMES)) & (classes != _NONE)
             return np.where(panel, classes - len(_TRAIN_NAMES), _NONE).astype(np.uint8)
-        hue = cv2.cvtColor(cv2.LUT(half, self.balance), cv2.COLOR_BGR2HSV)[..., 0]
         die = cv2.LUT(hue, self.pieces.dice)
         die[(saturation < round(_COLOURFUL * 255)) | (classes < len(_TRAIN_NAMES))] = _NONE
         return die
@@ -519,18 +520,26 @@ class Light:
     def look(self, bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Each pixel's piece colour class (index of trains then panels, or _NONE), its
         white-balanced brightness and its colourfulness (HSV value and saturation), of a
-        BGR cut-out. Every step is pixel by pixel, so the cut-out is looked at as one long
-        row: OpenCV's colour conversion pays for every row, and the spaces' cut-outs stacked
-        are thousands of rows 28 pixels wide (their conversion 0.68 -> 0.16 ms)."""
-        shape = bgr.shape[:2]
+        BGR cut-out."""
+        hue, saturation, value = self._hsv(bgr)
+        return self._classes(hue, saturation), value, saturation
+
+    def _hsv(self, bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """A BGR cut-out's white-balanced hue, saturation and value (HSV), each of its
+        size. Pixel by pixel, so the cut-out is converted as one long row: OpenCV's colour
+        conversion pays for every row, and the spaces' cut-outs stacked are thousands of
+        rows 28 pixels wide (their conversion 0.68 -> 0.16 ms)."""
         row = np.ascontiguousarray(bgr).reshape(1, -1, 3)
         hsv = cv2.cvtColor(cv2.LUT(row, self.balance), cv2.COLOR_BGR2HSV)
-        hue, saturation, value = cv2.split(hsv)
-        # under a piece's saturation: no piece's colour (255 where saturation is below it,
-        # or'ed in: a quarter of numpy's masked assignment)
+        hue, saturation, value = (c.reshape(bgr.shape[:2]) for c in cv2.split(hsv))
+        return hue, saturation, value
+
+    def _classes(self, hue: np.ndarray, saturation: np.ndarray) -> np.ndarray:
+        """Each pixel's piece colour class from its white-balanced `hue` (`Pieces.classes`),
+        _NONE where it is under a piece's saturation (255 or'ed in there: a quarter of
+        numpy's masked assignment's time)."""
         grey = cv2.threshold(saturation, _LEAST_COLOURFUL - 1, _NONE, cv2.THRESH_BINARY_INV)[1]
-        classes = cv2.bitwise_or(cv2.LUT(hue, self.pieces.classes), grey)
-        return classes.reshape(shape), value.reshape(shape), saturation.reshape(shape)
+        return cv2.bitwise_or(cv2.LUT(hue, self.pieces.classes), grey)
 
 
 # --- cutting out ------------------------------------------------------------------------
@@ -1153,15 +1162,24 @@ def _dice(
 ) -> SeenDice:
     """The three dice beside the board (step 5); a blob under `glare` is no die read (a
     die there is missed, so the dice are unsure: step 6)."""
-    band = dice_band(board, light.level.shape)
     _, value, saturation = light.half
-    white = (light.white_saturation < _DIE_WHITE[1] * 255) & (value >= _DIE_WHITE[0] * light.level)
     die = light.die  # a train's colour there is a depot's train: no die
-    colourful = (saturation >= _DIE_COLOURFUL * 255) & (die != _NONE)
-    # wood is a dull orange: an orange die is told from it by being far more colourful
-    colourful &= (die != _PANEL_NAMES.index("orange")) | (saturation >= ORANGE_DIE * 255)
+    orange = _PANEL_NAMES.index("orange")
+    # the masks made only in the bands where a die is looked for (`dice_band`, a quarter
+    # of the small image: what lies elsewhere is never looked at), each pixel as over the
+    # whole image
+    white = np.zeros(value.shape, bool)
+    spots = np.zeros(value.shape, bool)
+    for box in band_boxes(board, value.shape):
+        white[box] = (light.white_saturation[box] < _DIE_WHITE[1] * 255) & (
+            value[box] >= _DIE_WHITE[0] * light.level[box]
+        )
+        colourful = (saturation[box] >= _DIE_COLOURFUL * 255) & (die[box] != _NONE)
+        # wood is a dull orange: an orange die is told from it by being far more colourful
+        colourful &= (die[box] != orange) | (saturation[box] >= ORANGE_DIE * 255)
+        spots[box] = white[box] | colourful
     white_spots, colours = [], []
-    for x, y, blob in die_spots((white | colourful) & (band > 0)):
+    for x, y, blob in die_spots(spots):
         if glared(glare, _die_outline(calibration, x, y)):
             continue
         kinds = np.bincount(np.where(white[blob], 0, die[blob].astype(int) + 1),
@@ -1236,18 +1254,32 @@ def dice_band(board: Board, shape: tuple[int, ...]) -> np.ndarray:
     """Where a die is looked for in the small image (of `shape`): the bands of the apron
     beside the board's sides (`_DICE_BAND_MM` from its edge), clear of its corners
     (`_DICE_CORNER_MM`), 1 there."""
+    band = np.zeros(shape[:2], np.uint8)
+    for box in band_boxes(board, shape):
+        band[box] = 1
+    return band
+
+
+def band_boxes(board: Board, shape: tuple[int, ...]) -> list[tuple[slice, slice]]:
+    """The four bands of `dice_band` as the small image's (rows, columns) boxes, each
+    rectangle's corner pixels rounded from board mm and both ends included (as OpenCV fills
+    a rectangle), cut to the image: where the dice's masks are made."""
     k = HALF_PX_PER_MM
     width, height = board.size
     a, (near, far), c = APRON_MM, _DICE_BAND_MM, _DICE_CORNER_MM
-    band = np.zeros(shape[:2], np.uint8)
+    rows, columns = shape[:2]
+    boxes = []
     for x0, y0, x1, y1 in (
         (a - far, a + c, a - near, a + height - c),
         (a + width + near, a + c, a + width + far, a + height - c),
         (a + c, a - far, a + width - c, a - near),
         (a + c, a + height + near, a + width - c, a + height + far),
     ):
-        cv2.rectangle(band, (round(x0 * k), round(y0 * k)), (round(x1 * k), round(y1 * k)), 1, -1)
-    return band
+        left, right = sorted((round(x0 * k), round(x1 * k)))
+        top, bottom = sorted((round(y0 * k), round(y1 * k)))
+        boxes.append((slice(max(top, 0), max(min(bottom + 1, rows), 0)),
+                      slice(max(left, 0), max(min(right + 1, columns), 0))))  # fmt: skip
+    return boxes
 
 
 def _die_outline(calibration: Calibration, x: float, y: float) -> np.ndarray:
