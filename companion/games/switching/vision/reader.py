@@ -1162,22 +1162,8 @@ def _dice(
 ) -> SeenDice:
     """The three dice beside the board (step 5); a blob under `glare` is no die read (a
     die there is missed, so the dice are unsure: step 6)."""
-    _, value, saturation = light.half
-    die = light.die  # a train's colour there is a depot's train: no die
-    orange = _PANEL_NAMES.index("orange")
-    # the masks made only in the bands where a die is looked for (`dice_band`, a quarter
-    # of the small image: what lies elsewhere is never looked at), each pixel as over the
-    # whole image
-    white = np.zeros(value.shape, bool)
-    spots = np.zeros(value.shape, bool)
-    for box in band_boxes(board, value.shape):
-        white[box] = (light.white_saturation[box] < _DIE_WHITE[1] * 255) & (
-            value[box] >= _DIE_WHITE[0] * light.level[box]
-        )
-        colourful = (saturation[box] >= _DIE_COLOURFUL * 255) & (die[box] != _NONE)
-        # wood is a dull orange: an orange die is told from it by being far more colourful
-        colourful &= (die[box] != orange) | (saturation[box] >= ORANGE_DIE * 255)
-        spots[box] = white[box] | colourful
+    white, spots = die_masks(board, light)
+    die = light.die
     white_spots, colours = [], []
     for x, y, blob in die_spots(spots):
         if glared(glare, _die_outline(calibration, x, y)):
@@ -1198,6 +1184,27 @@ def _dice(
     faces = [one.face for one in pips if one.face is not None]
     numbers = (min(faces), max(faces)) if len(pips) == len(faces) == 2 else None
     return SeenDice(colours[0] if len(colours) == 1 else None, numbers, pips)
+
+
+def die_masks(board: Board, light: Light) -> tuple[np.ndarray, np.ndarray]:
+    """Where the small image is a number die's white, and where a die may lie (that white,
+    or a colour die's colour), within the bands where dice are looked for (`dice_band`);
+    False elsewhere. Made only in those bands (a quarter of the image: nothing elsewhere is
+    ever looked at), each pixel as over the whole image."""
+    _, value, saturation = light.half
+    die = light.die  # a train's colour there is a depot's train: no die
+    orange = _PANEL_NAMES.index("orange")
+    white = np.zeros(value.shape, bool)
+    spots = np.zeros(value.shape, bool)
+    for box in band_boxes(board, value.shape):
+        white[box] = (light.white_saturation[box] < _DIE_WHITE[1] * 255) & (
+            value[box] >= _DIE_WHITE[0] * light.level[box]
+        )
+        colourful = (saturation[box] >= _DIE_COLOURFUL * 255) & (die[box] != _NONE)
+        # wood is a dull orange: an orange die is told from it by being far more colourful
+        colourful &= (die[box] != orange) | (saturation[box] >= ORANGE_DIE * 255)
+        spots[box] = white[box] | colourful
+    return white, spots
 
 
 def _by_template(
