@@ -417,6 +417,12 @@ class Pieces:
         time was making them again)."""
         return {colour: PanelWays.of(picture) for colour, picture in (self.panels or {}).items()}
 
+    @cached_property
+    def train_ways(self) -> Mapping[str, ShapeWays]:
+        """Each taught train's shape both ways round as a body is compared with it
+        (`_shape_mismatches`), made once for every frame, not for every train read."""
+        return {colour: ShapeWays.of(shape) for colour, shape in (self.trains or {}).items()}
+
 
 @dataclass(frozen=True, eq=False)
 class PanelWays:
@@ -442,7 +448,8 @@ OURS = Pieces(hue_classes(_printed_hues()))  # our printed pieces, art.py
 def _brightest(image: np.ndarray, among: np.ndarray | None = None) -> np.ndarray:
     """The mean colour (BGR, each + 1) of the brightest tenth of `image`'s pixels (of those
     `among` says, when given): a board's paper."""
-    value = cv2.max(cv2.max(image[..., 0], image[..., 1]), image[..., 2])
+    blue, green, red = cv2.split(image)  # one pass, not a copy of each strided channel
+    value = cv2.max(cv2.max(blue, green), red)
     mask = None if among is None else among.astype(np.uint8)
     histogram = np.cumsum(cv2.calcHist([value], [0], mask, [256], [0, 256]).ravel())
     tenth = int(np.searchsorted(histogram, 0.9 * histogram[-1]))
@@ -863,14 +870,17 @@ def _spaces_read(
     classes, value, saturation = (a.reshape(len(placed), _ROWS, _COLUMNS) for a in light.look(cuts))
     level = np.array(levels, np.float32)[:, None, None]
     area = _ROWS * _COLUMNS
-    counts = np.stack([(classes == c).sum(axis=(1, 2)) for c in range(len(_TRAIN_NAMES))], 1)
+    # each space's pixels of each train colour: one count of its classes, not a pass of the
+    # whole stack per colour
+    trains = len(_TRAIN_NAMES)
+    counts = np.stack([np.bincount(c.ravel(), minlength=256)[:trains] for c in classes])
     colour = counts.argmax(axis=1)
     dark = value < _DARK * level
     printed = light.pieces.printed_dark
     if printed is not None:  # a sleeper printed dark beside a space is no train's roof
         dark &= ~np.stack([printed[space] for space in placed])
     roof_px, roof_mm = _roofs(classes, dark, colour)
-    shapes = light.pieces.trains
+    shapes = light.pieces.train_ways if light.pieces.trains is not None else None
 
     def facing(i: int) -> int | None:
         roof = _roof_facing(int(roof_px[i]), float(roof_mm[i]))
@@ -996,13 +1006,13 @@ _SHAPE_PIXELS = 40  # such pixels, at least, for the shape to say it
 _SHAPE_MARGIN = 0.5  # the better way's mismatch under this share of the other's
 
 
-def _facing_by_shape(body: np.ndarray, shape: np.ndarray) -> int | None:
+def _facing_by_shape(body: np.ndarray, ways: ShapeWays) -> int | None:
     """Which way a taught train faces from its shape: `body` is where a space's cut-out
-    shows the train's body (`train_body`), `shape` its taught body (`train_shape`, facing
-    the heading). Whichever of the taught shape and the shape turned round matches better
-    (`_shape_mismatches`): +1 or -1, None when neither matches clearly better (a hand, a
-    glare, another train against it)."""
-    mismatches = _shape_mismatches(body, shape)
+    shows the train's body (`train_body`), `ways` its taught body (`train_shape`, facing
+    the heading) both ways round (`Pieces.train_ways`). Whichever of the taught shape and
+    the shape turned round matches better (`_shape_mismatches`): +1 or -1, None when
+    neither matches clearly better (a hand, a glare, another train against it)."""
+    mismatches = _shape_mismatches(body, ways)
     if mismatches is None:
         return None
     forwards, backwards = mismatches
@@ -1013,20 +1023,38 @@ def _facing_by_shape(body: np.ndarray, shape: np.ndarray) -> int | None:
     return None
 
 
-def _shape_mismatches(body: np.ndarray, shape: np.ndarray) -> tuple[float, float] | None:
-    """How unlike a train's `body` its taught `shape` is, facing the heading and turned
-    round (summed squared differences, both blurred by `_SHAPE_BLUR_PX`), each at its best
-    place within `_SHAPE_SHIFT_PX`, on the pixels where the two ways differ (its nose, its
-    cab, whatever its makers gave it); None when too few do."""
-    ahead = cv2.GaussianBlur(shape.astype(np.float32), (0, 0), _SHAPE_BLUR_PX)
-    behind = ahead[::-1, ::-1].copy()
-    use = (np.abs(ahead - behind) >= _SHAPE_DIFFERENT).astype(np.float32)
-    if float(use.sum()) < _SHAPE_PIXELS:
+@dataclass(frozen=True, eq=False)
+class ShapeWays:
+    """A taught train's shape (`train_shape`) blurred by `_SHAPE_BLUR_PX`, facing the
+    heading (`ahead`) and turned round (`behind`), and where the two differ enough to tell
+    which way it faces (`use`, 1; `_SHAPE_DIFFERENT`): its nose, its cab, whatever its
+    makers gave it."""
+
+    ahead: np.ndarray
+    behind: np.ndarray
+    use: np.ndarray
+
+    @classmethod
+    def of(cls, shape: np.ndarray) -> ShapeWays:
+        ahead = cv2.GaussianBlur(shape.astype(np.float32), (0, 0), _SHAPE_BLUR_PX)
+        behind = ahead[::-1, ::-1].copy()
+        use = (np.abs(ahead - behind) >= _SHAPE_DIFFERENT).astype(np.float32)
+        for made in (ahead, behind, use):
+            made.setflags(write=False)  # shared by every frame's reading
+        return cls(ahead, behind, use)
+
+
+def _shape_mismatches(body: np.ndarray, ways: ShapeWays) -> tuple[float, float] | None:
+    """How unlike a train's `body` its taught shape is, facing the heading and turned
+    round (`ways`; summed squared differences, the body blurred by `_SHAPE_BLUR_PX` as the
+    shape was), each at its best place within `_SHAPE_SHIFT_PX`, on the pixels where the
+    two ways differ; None when too few do."""
+    if float(ways.use.sum()) < _SHAPE_PIXELS:
         return None
     along, across = _SHAPE_SHIFT_PX
     blurred = cv2.GaussianBlur(body.astype(np.float32), (0, 0), _SHAPE_BLUR_PX)
     seen = cv2.copyMakeBorder(blurred, along, along, across, across, cv2.BORDER_CONSTANT, 0.0)
-    forwards, backwards = least_squared_differences(seen, [ahead, behind], use)
+    forwards, backwards = least_squared_differences(seen, [ways.ahead, ways.behind], ways.use)
     return forwards, backwards
 
 
