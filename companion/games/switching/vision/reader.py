@@ -476,7 +476,7 @@ class Light:
         paper = _brightest(half[board_area])
         gains = paper.max() / paper
         self.balance = np.clip(np.arange(256)[:, None] * gains, 0, 255).astype(np.uint8)[:, None]
-        hue, saturation, value = self._hsv(half)
+        hue, saturation, value = self._hsv(self.balanced(half))
         self.half = self._classes(hue, saturation), value, saturation  # for the dice
         self.paper = paper  # the paper's colour in the frame (BGR), for teaching its tint
         # how colourful each pixel is under the light itself (the paper's own tint kept):
@@ -522,23 +522,37 @@ class Light:
     def look_up(self, bgr: np.ndarray, centre: tuple[float, float]) -> np.ndarray:
         """A BGR cut-out white-balanced, in shares of the paper's brightness at board
         point `centre` (float32): how a taught panel's picture is kept and compared."""
-        return cv2.LUT(bgr, self.balance).astype(np.float32) / self.at(*centre)
+        return self.shares(self.balanced(bgr), centre)
+
+    def shares(self, balanced: np.ndarray, centre: tuple[float, float]) -> np.ndarray:
+        """`look_up` of a cut-out already white-balanced (`balanced`)."""
+        return balanced.astype(np.float32) / self.at(*centre)
+
+    def balanced(self, bgr: np.ndarray) -> np.ndarray:
+        """A BGR cut-out white-balanced, pixel by pixel, so as one long row (`_hsv`)."""
+        row = np.ascontiguousarray(bgr).reshape(1, -1, 3)
+        return cv2.LUT(row, self.balance).reshape(bgr.shape)
 
     def look(self, bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Each pixel's piece colour class (index of trains then panels, or _NONE), its
         white-balanced brightness and its colourfulness (HSV value and saturation), of a
         BGR cut-out."""
-        hue, saturation, value = self._hsv(bgr)
+        return self.look_balanced(self.balanced(bgr))
+
+    def look_balanced(self, balanced: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """`look` of a cut-out already white-balanced (`balanced`): a slot's is compared
+        with a taught panel too (`shares`), and is not balanced twice."""
+        hue, saturation, value = self._hsv(balanced)
         return self._classes(hue, saturation), value, saturation
 
-    def _hsv(self, bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """A BGR cut-out's white-balanced hue, saturation and value (HSV), each of its
-        size. Pixel by pixel, so the cut-out is converted as one long row: OpenCV's colour
+    def _hsv(self, balanced: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """A white-balanced cut-out's hue, saturation and value (HSV), each of its size.
+        Pixel by pixel, so the cut-out is converted as one long row: OpenCV's colour
         conversion pays for every row, and the spaces' cut-outs stacked are thousands of
         rows 28 pixels wide (their conversion 0.68 -> 0.16 ms)."""
-        row = np.ascontiguousarray(bgr).reshape(1, -1, 3)
-        hsv = cv2.cvtColor(cv2.LUT(row, self.balance), cv2.COLOR_BGR2HSV)
-        hue, saturation, value = (c.reshape(bgr.shape[:2]) for c in cv2.split(hsv))
+        row = np.ascontiguousarray(balanced).reshape(1, -1, 3)
+        hsv = cv2.cvtColor(row, cv2.COLOR_BGR2HSV)
+        hue, saturation, value = (c.reshape(balanced.shape[:2]) for c in cv2.split(hsv))
         return hue, saturation, value
 
     def _classes(self, hue: np.ndarray, saturation: np.ndarray) -> np.ndarray:
@@ -632,18 +646,18 @@ def _panels(
     fresh = [i for i, slot in enumerate(slots) if reads[slot.id] is None]
     rows = round(size[0] * SLOT_PX_PER_MM)
     if fresh:
-        cuts = cut_many(frame, pixels[fresh], size, SLOT_PX_PER_MM)
-        looks = light.look(cuts)
+        balanced = light.balanced(cut_many(frame, pixels[fresh], size, SLOT_PX_PER_MM))
+        looks = light.look_balanced(balanced)
         hidden = None
         if any(glared_each(glare, pixels)):
             hidden = cut_many(glare, pixels[fresh], size, SLOT_PX_PER_MM) > 0
     for n, index in enumerate(fresh):
         cut = slice(n * rows, (n + 1) * rows)
         slot, centre = slots[index], centres[index]
-        shown = np.ones((rows, cuts.shape[1]), bool) if hidden is None else ~hidden[cut]
+        shown = np.ones((rows, balanced.shape[1]), bool) if hidden is None else ~hidden[cut]
         colour_way = None
         if shown.mean() >= _SHOWN_SLOT:
-            colour_way = _slot_panel(cuts[cut], [a[cut] for a in looks], shown, centre, light)
+            colour_way = _slot_panel(balanced[cut], [a[cut] for a in looks], shown, centre, light)
         sure = colour_way is None or colour_way[1] is not None  # no panel, or its way round
         reads[slot.id] = Read(corners[index], levels[index], colour_way, sure)
     for slot in slots:
@@ -660,10 +674,11 @@ def _panels(
 
 
 def _slot_panel(
-    cut: np.ndarray, looks: list[np.ndarray], shown: np.ndarray, centre: tuple[float, float],
-    light: Light,
+    balanced: np.ndarray, looks: list[np.ndarray], shown: np.ndarray,
+    centre: tuple[float, float], light: Light,
 ) -> tuple[str, bool | None] | None:  # fmt: skip
-    """The panel in one slot's cut-out (`cut`, BGR; `looks`, its `Light.look`; `shown`
+    """The panel in one slot's cut-out (`balanced`, BGR white-balanced, `Light.balanced`;
+    `looks`, its `Light.look_balanced`; `shown`
     where no glare hides it; `centre` the slot's, board mm): its colour and whether it
     lies turned (None when unsure), or None when no one panel colour covers it."""
     trains = len(_TRAIN_NAMES)
@@ -678,7 +693,7 @@ def _slot_panel(
     if light.pieces.panels is None:
         dark = (value < _DARK * light.at(*centre)) & shown
         return _PANEL_NAMES[best], _way_round(dark, classes == trains + best)
-    seen = light.look_up(cut, centre)
+    seen = light.shares(balanced, centre)
     # a train standing on the panel (its colour and the cab it holds) is no print of the
     # panel's: it told the two ways round apart less clearly
     on = cv2.dilate((classes < trains).astype(np.uint8), _ON_PANEL) > 0
