@@ -97,12 +97,13 @@ def test_a_box_taught_before_trains_had_shapes_is_taught_again(tmp_path):
 
 
 def test_a_train_s_shape_is_taught_facing_along_its_start():
-    shape = _box().trains["red"]
+    box = _box()
+    shape, ways = box.trains["red"], box.pieces.train_ways["red"]
     # the stand-in's trains: a round nose ahead (the cut-out's first rows), the dark cab
     # at the back, which is no body
-    assert reader._facing_by_shape(shape, shape) == 1
-    assert reader._facing_by_shape(shape[::-1, ::-1], shape) == -1
-    assert reader._facing_by_shape(np.zeros_like(shape), shape) is None
+    assert reader._facing_by_shape(shape, ways) == 1
+    assert reader._facing_by_shape(shape[::-1, ::-1], ways) == -1
+    assert reader._facing_by_shape(np.zeros_like(shape), ways) is None
 
 
 def test_a_taught_train_whose_cab_does_not_tell_is_read_by_its_shape():

@@ -111,6 +111,7 @@ _ROOF_OFF_MM = 4.0  # a roof's middle this far behind or ahead of the body's, at
 _WEAK_ROOF_PX = _ROOF_PX // 2
 _ROOF_HALF_WIDTH_MM = 5.0  # across the train, where its roof is looked for
 _COLOURFUL = 0.45  # a piece colour's HSV saturation (white-balanced), at least: skin is 0.4
+_LEAST_COLOURFUL = round(_COLOURFUL * 255)  # in OpenCV's saturation levels
 _WHITE = (0.72, 0.18)  # a space's white: this share of the paper's brightness, saturation below
 _DARK = 0.4  # a roof or a mark: under this share of the paper's brightness
 _PANEL_SHARE = 0.35  # of a slot in its panel's colour, at least
@@ -416,6 +417,12 @@ class Pieces:
         time was making them again)."""
         return {colour: PanelWays.of(picture) for colour, picture in (self.panels or {}).items()}
 
+    @cached_property
+    def train_ways(self) -> Mapping[str, ShapeWays]:
+        """Each taught train's shape both ways round as a body is compared with it
+        (`_shape_mismatches`), made once for every frame, not for every train read."""
+        return {colour: ShapeWays.of(shape) for colour, shape in (self.trains or {}).items()}
+
 
 @dataclass(frozen=True, eq=False)
 class PanelWays:
@@ -441,7 +448,8 @@ OURS = Pieces(hue_classes(_printed_hues()))  # our printed pieces, art.py
 def _brightest(image: np.ndarray, among: np.ndarray | None = None) -> np.ndarray:
     """The mean colour (BGR, each + 1) of the brightest tenth of `image`'s pixels (of those
     `among` says, when given): a board's paper."""
-    value = cv2.max(cv2.max(image[..., 0], image[..., 1]), image[..., 2])
+    blue, green, red = cv2.split(image)  # one pass, not a copy of each strided channel
+    value = cv2.max(cv2.max(blue, green), red)
     mask = None if among is None else among.astype(np.uint8)
     histogram = np.cumsum(cv2.calcHist([value], [0], mask, [256], [0, 256]).ravel())
     tenth = int(np.searchsorted(histogram, 0.9 * histogram[-1]))
@@ -468,7 +476,8 @@ class Light:
         paper = _brightest(half[board_area])
         gains = paper.max() / paper
         self.balance = np.clip(np.arange(256)[:, None] * gains, 0, 255).astype(np.uint8)[:, None]
-        self.half = self.look(half)  # the whole image's colours, for the dice
+        hue, saturation, value = self._hsv(self.balanced(half))
+        self.half = self._classes(hue, saturation), value, saturation  # for the dice
         self.paper = paper  # the paper's colour in the frame (BGR), for teaching its tint
         # how colourful each pixel is under the light itself (the paper's own tint kept):
         # what tells a white die from wood, skin and a buff board's print; the paper
@@ -483,21 +492,21 @@ class Light:
             tinted = np.clip(np.arange(256)[:, None] * tint, 0, 255)
             white = cv2.LUT(half, tinted.astype(np.uint8)[:, None])
             self.white_saturation = cv2.cvtColor(white, cv2.COLOR_BGR2HSV)[..., 1]
-        self.die = self._die_colours(half)
+        self.die = self._die_colours(hue)
         near = cv2.dilate(self.half[1], np.ones((25, 25), np.uint8))  # 50 mm
         # no darker than the darkest shadow on paper: off the table, nothing is white
         floor = _DARKEST_PAPER * float(paper.max())
         self.level = np.maximum(cv2.blur(near, (25, 25)).astype(np.float32), floor) + 1.0
 
-    def _die_colours(self, half: np.ndarray) -> np.ndarray:
+    def _die_colours(self, hue: np.ndarray) -> np.ndarray:
         """Each pixel of the small image's colour die colour (index in the colour die's
-        order, or _NONE): by the die's taught colours (`Pieces.dice`), else by the panels'
+        order, or _NONE): by the die's taught colours (`Pieces.dice`) from its white-balanced
+        `hue` (the one `half`'s classes came from: not converted again), else by the panels'
         (a train's colour is no die's either way: a depot's train)."""
         classes, _, saturation = self.half
         if self.pieces.dice is None:
             panel = (classes >= len(_TRAIN_NAMES)) & (classes != _NONE)
             return np.where(panel, classes - len(_TRAIN_NAMES), _NONE).astype(np.uint8)
-        hue = cv2.cvtColor(cv2.LUT(half, self.balance), cv2.COLOR_BGR2HSV)[..., 0]
         die = cv2.LUT(hue, self.pieces.dice)
         die[(saturation < round(_COLOURFUL * 255)) | (classes < len(_TRAIN_NAMES))] = _NONE
         return die
@@ -513,17 +522,45 @@ class Light:
     def look_up(self, bgr: np.ndarray, centre: tuple[float, float]) -> np.ndarray:
         """A BGR cut-out white-balanced, in shares of the paper's brightness at board
         point `centre` (float32): how a taught panel's picture is kept and compared."""
-        return cv2.LUT(bgr, self.balance).astype(np.float32) / self.at(*centre)
+        return self.shares(self.balanced(bgr), centre)
+
+    def shares(self, balanced: np.ndarray, centre: tuple[float, float]) -> np.ndarray:
+        """`look_up` of a cut-out already white-balanced (`balanced`)."""
+        return balanced.astype(np.float32) / self.at(*centre)
+
+    def balanced(self, bgr: np.ndarray) -> np.ndarray:
+        """A BGR cut-out white-balanced, pixel by pixel, so as one long row (`_hsv`)."""
+        row = np.ascontiguousarray(bgr).reshape(1, -1, 3)
+        return cv2.LUT(row, self.balance).reshape(bgr.shape)
 
     def look(self, bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Each pixel's piece colour class (index of trains then panels, or _NONE), its
         white-balanced brightness and its colourfulness (HSV value and saturation), of a
         BGR cut-out."""
-        hsv = cv2.cvtColor(cv2.LUT(bgr, self.balance), cv2.COLOR_BGR2HSV)
-        hue, saturation, value = cv2.split(hsv)
-        classes = cv2.LUT(hue, self.pieces.classes)
-        classes[saturation < round(_COLOURFUL * 255)] = _NONE
-        return classes, value, saturation
+        return self.look_balanced(self.balanced(bgr))
+
+    def look_balanced(self, balanced: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """`look` of a cut-out already white-balanced (`balanced`): a slot's is compared
+        with a taught panel too (`shares`), and is not balanced twice."""
+        hue, saturation, value = self._hsv(balanced)
+        return self._classes(hue, saturation), value, saturation
+
+    def _hsv(self, balanced: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """A white-balanced cut-out's hue, saturation and value (HSV), each of its size.
+        Pixel by pixel, so the cut-out is converted as one long row: OpenCV's colour
+        conversion pays for every row, and the spaces' cut-outs stacked are thousands of
+        rows 28 pixels wide (their conversion 0.68 -> 0.16 ms)."""
+        row = np.ascontiguousarray(balanced).reshape(1, -1, 3)
+        hsv = cv2.cvtColor(row, cv2.COLOR_BGR2HSV)
+        hue, saturation, value = (c.reshape(balanced.shape[:2]) for c in cv2.split(hsv))
+        return hue, saturation, value
+
+    def _classes(self, hue: np.ndarray, saturation: np.ndarray) -> np.ndarray:
+        """Each pixel's piece colour class from its white-balanced `hue` (`Pieces.classes`),
+        _NONE where it is under a piece's saturation (255 or'ed in there: a quarter of
+        numpy's masked assignment's time)."""
+        grey = cv2.threshold(saturation, _LEAST_COLOURFUL - 1, _NONE, cv2.THRESH_BINARY_INV)[1]
+        return cv2.bitwise_or(cv2.LUT(hue, self.pieces.classes), grey)
 
 
 # --- cutting out ------------------------------------------------------------------------
@@ -609,18 +646,18 @@ def _panels(
     fresh = [i for i, slot in enumerate(slots) if reads[slot.id] is None]
     rows = round(size[0] * SLOT_PX_PER_MM)
     if fresh:
-        cuts = cut_many(frame, pixels[fresh], size, SLOT_PX_PER_MM)
-        looks = light.look(cuts)
+        balanced = light.balanced(cut_many(frame, pixels[fresh], size, SLOT_PX_PER_MM))
+        looks = light.look_balanced(balanced)
         hidden = None
         if any(glared_each(glare, pixels)):
             hidden = cut_many(glare, pixels[fresh], size, SLOT_PX_PER_MM) > 0
     for n, index in enumerate(fresh):
         cut = slice(n * rows, (n + 1) * rows)
         slot, centre = slots[index], centres[index]
-        shown = np.ones((rows, cuts.shape[1]), bool) if hidden is None else ~hidden[cut]
+        shown = np.ones((rows, balanced.shape[1]), bool) if hidden is None else ~hidden[cut]
         colour_way = None
         if shown.mean() >= _SHOWN_SLOT:
-            colour_way = _slot_panel(cuts[cut], [a[cut] for a in looks], shown, centre, light)
+            colour_way = _slot_panel(balanced[cut], [a[cut] for a in looks], shown, centre, light)
         sure = colour_way is None or colour_way[1] is not None  # no panel, or its way round
         reads[slot.id] = Read(corners[index], levels[index], colour_way, sure)
     for slot in slots:
@@ -637,10 +674,11 @@ def _panels(
 
 
 def _slot_panel(
-    cut: np.ndarray, looks: list[np.ndarray], shown: np.ndarray, centre: tuple[float, float],
-    light: Light,
+    balanced: np.ndarray, looks: list[np.ndarray], shown: np.ndarray,
+    centre: tuple[float, float], light: Light,
 ) -> tuple[str, bool | None] | None:  # fmt: skip
-    """The panel in one slot's cut-out (`cut`, BGR; `looks`, its `Light.look`; `shown`
+    """The panel in one slot's cut-out (`balanced`, BGR white-balanced, `Light.balanced`;
+    `looks`, its `Light.look_balanced`; `shown`
     where no glare hides it; `centre` the slot's, board mm): its colour and whether it
     lies turned (None when unsure), or None when no one panel colour covers it."""
     trains = len(_TRAIN_NAMES)
@@ -655,7 +693,7 @@ def _slot_panel(
     if light.pieces.panels is None:
         dark = (value < _DARK * light.at(*centre)) & shown
         return _PANEL_NAMES[best], _way_round(dark, classes == trains + best)
-    seen = light.look_up(cut, centre)
+    seen = light.shares(balanced, centre)
     # a train standing on the panel (its colour and the cab it holds) is no print of the
     # panel's: it told the two ways round apart less clearly
     on = cv2.dilate((classes < trains).astype(np.uint8), _ON_PANEL) > 0
@@ -847,14 +885,17 @@ def _spaces_read(
     classes, value, saturation = (a.reshape(len(placed), _ROWS, _COLUMNS) for a in light.look(cuts))
     level = np.array(levels, np.float32)[:, None, None]
     area = _ROWS * _COLUMNS
-    counts = np.stack([(classes == c).sum(axis=(1, 2)) for c in range(len(_TRAIN_NAMES))], 1)
+    # each space's pixels of each train colour: one count of its classes, not a pass of the
+    # whole stack per colour
+    trains = len(_TRAIN_NAMES)
+    counts = np.stack([np.bincount(c.ravel(), minlength=256)[:trains] for c in classes])
     colour = counts.argmax(axis=1)
     dark = value < _DARK * level
     printed = light.pieces.printed_dark
     if printed is not None:  # a sleeper printed dark beside a space is no train's roof
         dark &= ~np.stack([printed[space] for space in placed])
     roof_px, roof_mm = _roofs(classes, dark, colour)
-    shapes = light.pieces.trains
+    shapes = light.pieces.train_ways if light.pieces.trains is not None else None
 
     def facing(i: int) -> int | None:
         roof = _roof_facing(int(roof_px[i]), float(roof_mm[i]))
@@ -921,8 +962,18 @@ def _washed_out(
         return None
     centre = (board.size[0] / 2 + APRON_MM, board.size[1] / 2 + APRON_MM)
     reach = 2 * round(_WASHED_MM * calibration.px_per_mm(centre)) + 1
-    clipped = cv2.bitwise_and(clipped_white(frame), glare)
-    return cv2.dilate(clipped, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach)))
+    # only round the reflection (its box, and as far as the dilation reaches), as the
+    # Caboose reader does: nothing is washed out elsewhere, so the same mask as over the
+    # whole frame, without converting and widening the whole frame (1.5-2 ms)
+    x, y, w, h = cv2.boundingRect(glare)
+    height, width = glare.shape
+    x0, y0 = max(x - reach // 2, 0), max(y - reach // 2, 0)
+    x1, y1 = min(x + w + reach // 2, width), min(y + h + reach // 2, height)
+    washed = np.zeros_like(glare)
+    clipped = cv2.bitwise_and(clipped_white(frame[y0:y1, x0:x1]), glare[y0:y1, x0:x1])
+    ellipse = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach))
+    washed[y0:y1, x0:x1] = cv2.dilate(clipped, ellipse)
+    return washed
 
 
 _PRINT_REACH_PX = 5  # a dark print's mask widened this much (2.5 mm): the pose's error
@@ -970,13 +1021,13 @@ _SHAPE_PIXELS = 40  # such pixels, at least, for the shape to say it
 _SHAPE_MARGIN = 0.5  # the better way's mismatch under this share of the other's
 
 
-def _facing_by_shape(body: np.ndarray, shape: np.ndarray) -> int | None:
+def _facing_by_shape(body: np.ndarray, ways: ShapeWays) -> int | None:
     """Which way a taught train faces from its shape: `body` is where a space's cut-out
-    shows the train's body (`train_body`), `shape` its taught body (`train_shape`, facing
-    the heading). Whichever of the taught shape and the shape turned round matches better
-    (`_shape_mismatches`): +1 or -1, None when neither matches clearly better (a hand, a
-    glare, another train against it)."""
-    mismatches = _shape_mismatches(body, shape)
+    shows the train's body (`train_body`), `ways` its taught body (`train_shape`, facing
+    the heading) both ways round (`Pieces.train_ways`). Whichever of the taught shape and
+    the shape turned round matches better (`_shape_mismatches`): +1 or -1, None when
+    neither matches clearly better (a hand, a glare, another train against it)."""
+    mismatches = _shape_mismatches(body, ways)
     if mismatches is None:
         return None
     forwards, backwards = mismatches
@@ -987,20 +1038,38 @@ def _facing_by_shape(body: np.ndarray, shape: np.ndarray) -> int | None:
     return None
 
 
-def _shape_mismatches(body: np.ndarray, shape: np.ndarray) -> tuple[float, float] | None:
-    """How unlike a train's `body` its taught `shape` is, facing the heading and turned
-    round (summed squared differences, both blurred by `_SHAPE_BLUR_PX`), each at its best
-    place within `_SHAPE_SHIFT_PX`, on the pixels where the two ways differ (its nose, its
-    cab, whatever its makers gave it); None when too few do."""
-    ahead = cv2.GaussianBlur(shape.astype(np.float32), (0, 0), _SHAPE_BLUR_PX)
-    behind = ahead[::-1, ::-1].copy()
-    use = (np.abs(ahead - behind) >= _SHAPE_DIFFERENT).astype(np.float32)
-    if float(use.sum()) < _SHAPE_PIXELS:
+@dataclass(frozen=True, eq=False)
+class ShapeWays:
+    """A taught train's shape (`train_shape`) blurred by `_SHAPE_BLUR_PX`, facing the
+    heading (`ahead`) and turned round (`behind`), and where the two differ enough to tell
+    which way it faces (`use`, 1; `_SHAPE_DIFFERENT`): its nose, its cab, whatever its
+    makers gave it."""
+
+    ahead: np.ndarray
+    behind: np.ndarray
+    use: np.ndarray
+
+    @classmethod
+    def of(cls, shape: np.ndarray) -> ShapeWays:
+        ahead = cv2.GaussianBlur(shape.astype(np.float32), (0, 0), _SHAPE_BLUR_PX)
+        behind = ahead[::-1, ::-1].copy()
+        use = (np.abs(ahead - behind) >= _SHAPE_DIFFERENT).astype(np.float32)
+        for made in (ahead, behind, use):
+            made.setflags(write=False)  # shared by every frame's reading
+        return cls(ahead, behind, use)
+
+
+def _shape_mismatches(body: np.ndarray, ways: ShapeWays) -> tuple[float, float] | None:
+    """How unlike a train's `body` its taught shape is, facing the heading and turned
+    round (`ways`; summed squared differences, the body blurred by `_SHAPE_BLUR_PX` as the
+    shape was), each at its best place within `_SHAPE_SHIFT_PX`, on the pixels where the
+    two ways differ; None when too few do."""
+    if float(ways.use.sum()) < _SHAPE_PIXELS:
         return None
     along, across = _SHAPE_SHIFT_PX
     blurred = cv2.GaussianBlur(body.astype(np.float32), (0, 0), _SHAPE_BLUR_PX)
     seen = cv2.copyMakeBorder(blurred, along, along, across, across, cv2.BORDER_CONSTANT, 0.0)
-    forwards, backwards = least_squared_differences(seen, [ahead, behind], use)
+    forwards, backwards = least_squared_differences(seen, [ways.ahead, ways.behind], ways.use)
     return forwards, backwards
 
 
@@ -1136,15 +1205,10 @@ def _dice(
 ) -> SeenDice:
     """The three dice beside the board (step 5); a blob under `glare` is no die read (a
     die there is missed, so the dice are unsure: step 6)."""
-    band = dice_band(board, light.level.shape)
-    _, value, saturation = light.half
-    white = (light.white_saturation < _DIE_WHITE[1] * 255) & (value >= _DIE_WHITE[0] * light.level)
-    die = light.die  # a train's colour there is a depot's train: no die
-    colourful = (saturation >= _DIE_COLOURFUL * 255) & (die != _NONE)
-    # wood is a dull orange: an orange die is told from it by being far more colourful
-    colourful &= (die != _PANEL_NAMES.index("orange")) | (saturation >= ORANGE_DIE * 255)
+    white, spots = die_masks(board, light)
+    die = light.die
     white_spots, colours = [], []
-    for x, y, blob in die_spots((white | colourful) & (band > 0)):
+    for x, y, blob in die_spots(spots):
         if glared(glare, _die_outline(calibration, x, y)):
             continue
         kinds = np.bincount(np.where(white[blob], 0, die[blob].astype(int) + 1),
@@ -1163,6 +1227,27 @@ def _dice(
     faces = [one.face for one in pips if one.face is not None]
     numbers = (min(faces), max(faces)) if len(pips) == len(faces) == 2 else None
     return SeenDice(colours[0] if len(colours) == 1 else None, numbers, pips)
+
+
+def die_masks(board: Board, light: Light) -> tuple[np.ndarray, np.ndarray]:
+    """Where the small image is a number die's white, and where a die may lie (that white,
+    or a colour die's colour), within the bands where dice are looked for (`dice_band`);
+    False elsewhere. Made only in those bands (a quarter of the image: nothing elsewhere is
+    ever looked at), each pixel as over the whole image."""
+    _, value, saturation = light.half
+    die = light.die  # a train's colour there is a depot's train: no die
+    orange = _PANEL_NAMES.index("orange")
+    white = np.zeros(value.shape, bool)
+    spots = np.zeros(value.shape, bool)
+    for box in band_boxes(board, value.shape):
+        white[box] = (light.white_saturation[box] < _DIE_WHITE[1] * 255) & (
+            value[box] >= _DIE_WHITE[0] * light.level[box]
+        )
+        colourful = (saturation[box] >= _DIE_COLOURFUL * 255) & (die[box] != _NONE)
+        # wood is a dull orange: an orange die is told from it by being far more colourful
+        colourful &= (die[box] != orange) | (saturation[box] >= ORANGE_DIE * 255)
+        spots[box] = white[box] | colourful
+    return white, spots
 
 
 def _by_template(
@@ -1219,18 +1304,32 @@ def dice_band(board: Board, shape: tuple[int, ...]) -> np.ndarray:
     """Where a die is looked for in the small image (of `shape`): the bands of the apron
     beside the board's sides (`_DICE_BAND_MM` from its edge), clear of its corners
     (`_DICE_CORNER_MM`), 1 there."""
+    band = np.zeros(shape[:2], np.uint8)
+    for box in band_boxes(board, shape):
+        band[box] = 1
+    return band
+
+
+def band_boxes(board: Board, shape: tuple[int, ...]) -> list[tuple[slice, slice]]:
+    """The four bands of `dice_band` as the small image's (rows, columns) boxes, each
+    rectangle's corner pixels rounded from board mm and both ends included (as OpenCV fills
+    a rectangle), cut to the image: where the dice's masks are made."""
     k = HALF_PX_PER_MM
     width, height = board.size
     a, (near, far), c = APRON_MM, _DICE_BAND_MM, _DICE_CORNER_MM
-    band = np.zeros(shape[:2], np.uint8)
+    rows, columns = shape[:2]
+    boxes = []
     for x0, y0, x1, y1 in (
         (a - far, a + c, a - near, a + height - c),
         (a + width + near, a + c, a + width + far, a + height - c),
         (a + c, a - far, a + width - c, a - near),
         (a + c, a + height + near, a + width - c, a + height + far),
     ):
-        cv2.rectangle(band, (round(x0 * k), round(y0 * k)), (round(x1 * k), round(y1 * k)), 1, -1)
-    return band
+        left, right = sorted((round(x0 * k), round(x1 * k)))
+        top, bottom = sorted((round(y0 * k), round(y1 * k)))
+        boxes.append((slice(max(top, 0), max(min(bottom + 1, rows), 0)),
+                      slice(max(left, 0), max(min(right + 1, columns), 0))))  # fmt: skip
+    return boxes
 
 
 def _die_outline(calibration: Calibration, x: float, y: float) -> np.ndarray:
