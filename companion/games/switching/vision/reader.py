@@ -1149,7 +1149,9 @@ def _dice(
     found = (white | colourful) & (band > 0)
     white_spots, colours = [], []
     whole = die_spots(found)
-    if len(whole) < 3:  # a die not found as a blob: perhaps cut in strips (about 1 ms)
+    # three dice are thrown: fewer blobs, and a die may lie cut in strips by its pips (the
+    # search costs about 1 ms, only then)
+    if len(whole) < 3:
         whole += split_die_spots(found, whole)
     for x, y, blob in whole:
         if glared(glare, _die_outline(calibration, x, y)):
