@@ -121,6 +121,19 @@ def test_the_dice_beside_the_board_are_read(seed):
     assert seen.dice.sure
 
 
+def test_a_die_cut_in_strips_by_its_pips_is_found_once_and_a_whole_die_not_again():
+    # the small top-down image at 0.5 px/mm: a die is 8 pixels a side; a far 6's two rows
+    # of blurred pips leave three strips of white, none die-sized
+    mask = np.zeros((60, 60), bool)
+    mask[10:18, 10:18] = True  # a die whole
+    mask[40:48, 20:28] = True
+    mask[42, 20:28] = mask[45, 20:28] = False  # the 6 cut in three
+    whole = reader.die_spots(mask)
+    assert len(whole) == 1
+    split = reader.split_die_spots(mask, whole)
+    assert [(round(x), round(y)) for x, y, _ in split] == [(47, 87)]  # mm: pixel (23.5, 43.5)
+
+
 def test_no_dice_thrown_is_not_a_roll():
     seen = _read(_position([]), 8, Camera.easy())
     assert (seen.dice.colour, seen.dice.numbers, seen.dice.sure) == (None, None, False)

@@ -424,3 +424,14 @@ def test_a_die_read_surely_whose_template_tells_otherwise_is_asked_not_read_wron
     assert faces == [2, 5]
     assert 4 not in [die.face for die in seen.dice.pips]
     assert seen.dice.numbers in (None, (2, 5))
+
+
+# tuning seeds: a far, blurred 6 whose two rows of pips cut its white into three strips,
+# none die-sized, was never found as a die; the strips' gaps closed, it is (on 3330 a pale
+# blob where a hand lies over the colour die is asked beside them, so the pair still is)
+@pytest.mark.parametrize(("seed", "numbers"), [(2035, (5, 6)), (3330, (4, 6)), (3354, (3, 6))])
+def test_a_far_6_cut_in_strips_by_its_pips_is_found_and_read(seed, numbers):
+    shown, seen = _read(seed, Camera.hard())
+    assert sorted(die.face for die in shown.scene.dice if die.kind == "pips") == list(numbers)
+    assert sorted(die.face for die in seen.dice.pips if die.face is not None) == list(numbers)
+    assert seen.dice.numbers in (None, numbers)

@@ -1169,6 +1169,9 @@ def _train_in(space: str, shares: np.ndarray, facing: Callable[[], int | None]) 
 
 # --- dice -------------------------------------------------------------------------------
 
+# a die-sized blob of the small top-down image: its centre (reading frame mm), its pixels
+Spot = tuple[float, float, tuple[np.ndarray, np.ndarray]]
+
 _DIE_COLOURFUL = 0.5  # a colour die's saturation, at least (an orange one: `ORANGE_DIE`)
 _DIE_WHITE = (0.6, 0.25)  # a number die's middle: this share of the paper's brightness, and
 # saturation under this (wood, skin and shadow fail one or the other)
@@ -1205,13 +1208,19 @@ def _dice(
 ) -> SeenDice:
     """The three dice beside the board (step 5); a blob under `glare` is no die read (a
     die there is missed, so the dice are unsure: step 6)."""
-    white, spots = die_masks(board, light)
+    white, found = die_masks(board, light)  # found: where a die may lie
     die = light.die
     white_spots, colours = [], []
-    for x, y, blob in die_spots(spots):
+    whole = die_spots(found)
+    # three dice are thrown: fewer blobs, and a die may lie cut in strips by its pips (the
+    # search costs about 1 ms, only then)
+    if len(whole) < 3:
+        whole += split_die_spots(found, whole)
+    for x, y, blob in whole:
         if glared(glare, _die_outline(calibration, x, y)):
             continue
-        kinds = np.bincount(np.where(white[blob], 0, die[blob].astype(int) + 1),
+        shown = found[blob]  # a split die's blob is counted by what showed of it
+        kinds = np.bincount(np.where(white[blob], 0, die[blob].astype(int) + 1)[shown],
                             minlength=len(_PANEL_NAMES) + 1)  # fmt: skip
         if kinds[0] >= 0.8 * kinds.sum():
             white_spots.append((x, y))
@@ -1338,7 +1347,21 @@ def _die_outline(calibration: Calibration, x: float, y: float) -> np.ndarray:
     return calibration.to_pixels(corners + (x, y))
 
 
-def die_spots(mask: np.ndarray) -> list[tuple[float, float, tuple[np.ndarray, np.ndarray]]]:
+def split_die_spots(mask: np.ndarray, whole: list[Spot]) -> list[Spot]:
+    """The dice of a mask of the small top-down image that only its gaps a pixel wide
+    closed show (`die_spots` of the closed mask): a far, blurred 6's two rows of pips cut
+    its white into three strips, none of them die-sized, and the die was never looked at
+    (tuning tables 2035, 3330, 3354). Only those none of `whole` (the mask's own
+    `die_spots`) lies within a die's side of: every die found before is found as before."""
+    closed = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    return [
+        (x, y, blob)
+        for x, y, blob in die_spots(closed.astype(bool))
+        if all(np.hypot(x - x0, y - y0) > DIE_MM for x0, y0, _ in whole)
+    ]
+
+
+def die_spots(mask: np.ndarray) -> list[Spot]:
     """The die-sized blobs of a mask of the small top-down image: each one's centre
     (reading frame mm) and its pixels (an index); two dice lying against each other make
     a blob twice as long as wide, split in its halves."""
