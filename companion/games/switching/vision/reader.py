@@ -678,9 +678,9 @@ def _slot_panel(
     centre: tuple[float, float], light: Light,
 ) -> tuple[str, bool | None] | None:  # fmt: skip
     """The panel in one slot's cut-out (`balanced`, BGR white-balanced, `Light.balanced`;
-    `looks`, its `Light.look_balanced`; `shown`
-    where no glare hides it; `centre` the slot's, board mm): its colour and whether it
-    lies turned (None when unsure), or None when no one panel colour covers it."""
+    `looks`, its `Light.look_balanced`; `shown` where no glare hides it; `centre` the
+    slot's, board mm): its colour and whether it lies turned (None when unsure), or None
+    when no one panel colour covers it."""
     trains = len(_TRAIN_NAMES)
     classes, value, _ = looks
     classes = np.where(shown, classes, _NONE)
