@@ -336,6 +336,9 @@ def test_every_games_served_demo_ends_showing_its_ranking_and_stops_on_ctrl_c(ga
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        # as at a terminal: a test run started in the background by a script inherits
+        # SIGINT ignored, which Python keeps, and the demo would never hear its Ctrl-C
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     watchdog = threading.Timer(240, demo.kill)  # a hang fails the test, never stalls it
     watchdog.start()
