@@ -128,6 +128,23 @@ def clipped_white(image: np.ndarray) -> np.ndarray:
     return cv2.inRange(image, (_CLIPPED,) * 3, (255,) * 3)
 
 
+def clipped_round(image: np.ndarray, glare: np.ndarray, reach: int) -> np.ndarray:
+    """A mask (255) of where `image` (BGR) is clipped white within `glare` (its mask, of
+    `image`'s size), widened by a disc `reach` pixels across: where a reflection left a
+    piece nothing to read. Made only round the glare (its box, and as far as the widening
+    reaches): nothing is clipped elsewhere that counts, so the same mask as over the whole
+    image, without converting and widening the whole image."""
+    x, y, w, h = cv2.boundingRect(glare)
+    height, width = glare.shape
+    x0, y0 = max(x - reach // 2, 0), max(y - reach // 2, 0)
+    x1, y1 = min(x + w + reach // 2, width), min(y + h + reach // 2, height)
+    washed = np.zeros_like(glare)
+    clipped = cv2.bitwise_and(clipped_white(image[y0:y1, x0:x1]), glare[y0:y1, x0:x1])
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach))
+    washed[y0:y1, x0:x1] = cv2.dilate(clipped, disc)
+    return washed
+
+
 def glared(mask: np.ndarray | None, polygon: np.ndarray) -> bool:
     """Whether the frame polygon (N, 2 pixels: a piece's outline) overlaps `glare_mask`."""
     if mask is None:

@@ -127,7 +127,8 @@ def test_the_pin_holder_sets_the_table_up_from_a_phone(browser, tmp_path):  # no
         assert "frame_size = [728, 544]" in (tmp_path / "companion.toml").read_text()
         assert "# our kitchen table" in (tmp_path / "companion.toml").read_text()
         open_for = time.monotonic() - asked[0]
-        assert 2 <= len(asked) <= open_for + 1, "asked again while open, once a second at most"
+        # once on opening, then once a second (a timer's tick may come a little early)
+        assert 2 <= len(asked) <= open_for + 2, "asked again while open, once a second at most"
         page.click("#setup-close")
         assert page.locator("#setup-view").is_hidden() and page.locator("#camera").is_hidden()
         closed = len(asked)

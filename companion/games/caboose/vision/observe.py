@@ -93,7 +93,7 @@ from companion.pose import Pose
 from companion.vision.bend import flatten, frame_bend
 from companion.vision.calibrate import LEAST_PX_PER_MM, Calibration, calibrate, top_down
 from companion.vision.dice import Under
-from companion.vision.frame_checks import clipped_white, glare_mask
+from companion.vision.frame_checks import clipped_round, glare_mask
 from companion.vision.table import TableLayout, card_corners, lies_on, on_card
 from companion.vision.unlike_table import unlike_table
 
@@ -387,18 +387,7 @@ def _washed_out(top: np.ndarray, glare: np.ndarray, k: float) -> np.ndarray:
     """Where the glare (`glare`, the top-down mask of `_glare_top`) left a card nothing to
     read: what it clipped white, and `_WASHED_MM` round it. The rest of its halo is paler
     but still shows a card's frame and print, so a card there is found and read from it."""
-    reach = 2 * round(_WASHED_MM * k) + 1
-    # only round the glare (its box, and as far as the dilation reaches): nothing is
-    # washed out elsewhere, so the same mask as over the whole table, at a fraction
-    x, y, w, h = cv2.boundingRect(glare)
-    height, width = glare.shape
-    x0, y0 = max(x - reach // 2, 0), max(y - reach // 2, 0)
-    x1, y1 = min(x + w + reach // 2, width), min(y + h + reach // 2, height)
-    washed = np.zeros_like(glare)
-    clipped = cv2.bitwise_and(clipped_white(top[y0:y1, x0:x1]), glare[y0:y1, x0:x1])
-    ellipse = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach))
-    washed[y0:y1, x0:x1] = cv2.dilate(clipped, ellipse)
-    return washed
+    return clipped_round(top, glare, 2 * round(_WASHED_MM * k) + 1)
 
 
 def _in_glare(glare: np.ndarray | None, position: tuple[float, float], k: float) -> bool:

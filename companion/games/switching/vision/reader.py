@@ -85,7 +85,7 @@ from companion.vision.dice_art import DIE_MM
 from companion.vision.frame_checks import (
     GLARE_KEY,
     as_bgr,
-    clipped_white,
+    clipped_round,
     colourless,
     glare_mask,
     glared,
@@ -962,18 +962,7 @@ def _washed_out(
         return None
     centre = (board.size[0] / 2 + APRON_MM, board.size[1] / 2 + APRON_MM)
     reach = 2 * round(_WASHED_MM * calibration.px_per_mm(centre)) + 1
-    # only round the reflection (its box, and as far as the dilation reaches), as the
-    # Caboose reader does: nothing is washed out elsewhere, so the same mask as over the
-    # whole frame, without converting and widening the whole frame (1.5-2 ms)
-    x, y, w, h = cv2.boundingRect(glare)
-    height, width = glare.shape
-    x0, y0 = max(x - reach // 2, 0), max(y - reach // 2, 0)
-    x1, y1 = min(x + w + reach // 2, width), min(y + h + reach // 2, height)
-    washed = np.zeros_like(glare)
-    clipped = cv2.bitwise_and(clipped_white(frame[y0:y1, x0:x1]), glare[y0:y1, x0:x1])
-    ellipse = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach))
-    washed[y0:y1, x0:x1] = cv2.dilate(clipped, ellipse)
-    return washed
+    return clipped_round(frame, glare, reach)  # only round the reflection (1.5-2 ms less)
 
 
 _PRINT_REACH_PX = 5  # a dark print's mask widened this much (2.5 mm): the pose's error
