@@ -9,7 +9,6 @@ import json
 import math
 from dataclasses import replace
 
-import cv2
 import numpy as np
 import pytest
 
@@ -25,6 +24,7 @@ from companion.synthetic.camera import has_curl
 from companion.vision.calibrate import top_down
 from companion.vision.table import lies_on, rotate
 from tests.caboose.vision.test_real_dice import needs_photos
+from tests.opencv_versions import differs_on_opencv_5
 
 _SURE_DIE = FollowConfig().die_unsure_below
 _SURE_CARD = FollowConfig().unsure_below
@@ -176,12 +176,9 @@ def test_the_print_a_little_off_its_face_is_no_place_for_a_die() -> None:
         7006,
         pytest.param(
             7024,
-            marks=pytest.mark.xfail(
-                cv2.__version__.startswith("5."),
-                reason="issue 32, left open: OpenCV 5 bends table 7024's curled cards otherwise "
-                "and one is still laid flat for a second look (a cost, nothing misread); tuned "
-                "on OpenCV 4",
-                strict=True,
+            marks=differs_on_opencv_5(
+                "issue 32, left open: OpenCV 5 bends table 7024's curled cards otherwise and one "
+                "is still laid flat for a second look (a cost, nothing misread)"
             ),
         ),
     ],

@@ -18,6 +18,7 @@ from companion.games.caboose.vision.problems import Problem
 from companion.pose import Pose
 from companion.synthetic import Camera, Hand, PlacedDie, camera_view
 from companion.vision.frame_checks import ChangeGate, colourless
+from tests.opencv_versions import differs_on_opencv_5
 from tests.vision.scenes import explicit_frame, explicit_scene, random_frame
 
 
@@ -60,11 +61,9 @@ def test_hard_table_every_card_its_code_pose_railway_caboose_and_dice(seed: int)
 @pytest.mark.parametrize(
     ("edition", "seed"),
     [("rollecate", 7003), ("rollecate", 7001), ("rollecate", 7099),
-     pytest.param("loose-caboose", 7000, marks=pytest.mark.xfail(
-         cv2.__version__.startswith("5."),
-         reason="issue 30, left open: on OpenCV 5 the inside of table 7000's blurred frame has "
-         "a notch (fill 0.87, under 0.9), so the card stays unseen (said, not misread); "
-         "tuned on OpenCV 4", strict=True)),
+     pytest.param("loose-caboose", 7000, marks=differs_on_opencv_5(
+         "issue 30, left open: on OpenCV 5 the inside of table 7000's blurred frame has a "
+         "notch (fill 0.87, under 0.9), so the card stays unseen (said, not misread)")),
      ("loose-caboose", 7016)],
 )  # fmt: skip
 def test_a_webcam_frame_reads_every_card_its_railway_caboose_and_dice(
@@ -344,11 +343,9 @@ def test_a_die_the_lamp_s_halo_only_nears_is_read(seed: int) -> None:
         pytest.param(
             5020,
             (0, 3),
-            marks=pytest.mark.xfail(
-                cv2.__version__.startswith("5."),
-                reason="issue 30, left open: on OpenCV 5 the glare-cut frame of table 5020 is "
-                "not completed (the card unseen, said, not misread); tuned on OpenCV 4",
-                strict=True,
+            marks=differs_on_opencv_5(
+                "issue 30, left open: on OpenCV 5 the glare-cut frame of table 5020 is not "
+                "completed (the card unseen, said, not misread)"
             ),
         ),
         (5033, (5,)),
