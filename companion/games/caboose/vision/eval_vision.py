@@ -124,10 +124,10 @@ def score_scene(
     the dice go: not found, a pip die taken for a wheel die, read with a confidence below
     `unsure_below` (the session asks the players about those: never guessed into the game),
     and read wrong yet surely (the misreads that reach the game: a pip die's wheels, with a
-    face map). The same of the dice lying
-    on a card (`ON_CARDS`), and of the cards under them: read right and sure, asked (read
-    less surely than the session takes unasked), not seen at all (and of those, the ones in a
-    frame that says a card could not be read, so the game waits), or read wrong yet surely.
+    face map). The same of the dice lying on a card (`ON_CARDS`), and of the cards under
+    them: read right and sure, asked (read less surely than the session takes unasked), not
+    seen at all (and of those, the ones in a frame that says a card could not be read, so
+    the game waits), or read wrong yet surely.
     The cards and dice `lit` names (indices, `under_lamp`) are counted again apart (`LAMP`)."""
     lit_cards, lit_dice = lit
     lamp = dict.fromkeys(LAMP, 0)
