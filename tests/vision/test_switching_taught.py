@@ -439,15 +439,16 @@ def test_a_far_blurred_die_both_readers_name_alike_is_read(seed, numbers):
     assert seen.dice.numbers == numbers
 
 
-def test_a_die_too_coarse_for_its_pips_is_asked_though_both_readers_name_a_face():
-    # seed 4037 at 1280x720: a blurred 3 seen at 0.42 px/mm (its pips a pixel or two) the
-    # template fits as a 2 at 0.92, 1.31 times better than as a 3, and the learned count
-    # names a 2 at 0.84: under LEAST_PX_PER_MM two readers agreeing is not enough
-    shown, seen = _read(4037, Camera.preset("hard", frame_size=(1280, 720)))
-    faces = [die.face for die in shown.scene.dice if die.kind == "pips"]
-    assert 3 in faces and 2 not in faces
+# seeds at 1280x720: a far 3 seen at 0.42-0.44 px/mm, its middle pip blurred away, the
+# template fits as a 2 (0.92-0.94, 1.3-1.9 times better than as a 3) and the learned count
+# names a 2 (0.74-0.84): 4177 was read as a 2 surely, and 4037 would be by the two readers'
+# agreement alone
+@pytest.mark.parametrize(("seed", "numbers"), [(4177, (3, 4)), (4037, (3, 5))])
+def test_a_coarse_die_read_without_its_middle_pip_is_asked(seed, numbers):
+    shown, seen = _read(seed, Camera.preset("hard", frame_size=(1280, 720)))
+    assert sorted(die.face for die in shown.scene.dice if die.kind == "pips") == list(numbers)
     assert 2 not in [die.face for die in seen.dice.pips]
-    assert seen.dice.numbers in (None, tuple(sorted(faces)))
+    assert seen.dice.numbers in (None, numbers)
 
 
 # tuning seeds: a far, blurred 6 whose two rows of pips cut its white into three strips,

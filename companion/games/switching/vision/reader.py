@@ -79,7 +79,7 @@ from companion.games.switching.vision.unchanged import (
     changes,
     remember,
 )
-from companion.vision.calibrate import LEAST_PX_PER_MM, Calibration, calibrate, top_down
+from companion.vision.calibrate import Calibration, calibrate, top_down
 from companion.vision.dice import PIPS, DieReading, count_looks, look_at, read_dice
 from companion.vision.dice_art import DIE_MM
 from companion.vision.frame_checks import (
@@ -1182,12 +1182,20 @@ _TEMPLATE_FIT, _TEMPLATE_MARGIN, _TEMPLATE_OTHER = 0.85, 1.6, 0.6
 # is enough (tuning seed 2000: a far blurred 6 fits 0.76, the count 0.89 a 6)
 _TEMPLATE_AGREED = (0.7, 0.8)
 # and where it names it _TEMPLATE_NAMED[2] likely, a fit of [0] at a margin of [1] is
-# enough where the frame sees the die at LEAST_PX_PER_MM or finer: two readers of different
-# kinds name the same face (tuning seeds 2000-3799, hard camera: far blurred 5s and 6s at
-# 0.64-0.74 px/mm fit 0.60-0.84 at margins 1.19-1.6, the count 0.71-0.81; of 1025 dice
-# looked at again at 1280x720, 55 more read so at 0.5 px/mm or finer, none wrong, while
-# under it 3 blurred 3s, a pip a pixel or two wide, were read as 2s at margins up to 1.39)
-_TEMPLATE_NAMED = (0.6, 1.15, 0.7)
+# enough: two readers of different kinds name the same face (tuning seeds 2000-3799, hard
+# camera: far blurred 3s, 5s and 6s at 0.6-0.74 px/mm fit 0.60-0.93 at margins 1.19-1.6,
+# the count 0.61-0.81; of 1640 dice looked at again, 1025 of them at 1280x720, none read
+# wrong so even at a margin of 1.0 and a count of 0.55, once the middle pip's rule below
+# holds; without it, blurred 3s with pips a pixel or two wide were read as 2s at margins
+# up to 1.39, all under 0.52 px/mm)
+_TEMPLATE_NAMED = (0.6, 1.15, 0.6)
+# A face the template prefers to the next only by lacking its middle pip (a 2 over a 3, a
+# 4 over a 5) is asked where the frame sees the die under _MIDDLE_PIP_PX_PER_MM: blur
+# only ever takes a pip away, and there a middle pip is under 1.65 frame pixels across
+# (at 1280x720, seeds 4000 and 259500: three 3s at 0.44-0.52 px/mm read as 2s, both
+# readers sure; of 1100 dice looked at again there, 105 right 2s and 4s asked so;
+# the default camera's far dice are seen at 0.6 px/mm or finer)
+_MIDDLE_PIP_LOST, _MIDDLE_PIP_PX_PER_MM = ((2, 3), (4, 5)), 0.55
 # a die read surely under _CERTAIN is looked at by the template at its outline too, and
 # read again where another face explains it _TEMPLATE_DOUBT better than the face read
 # (tuning seed 3459: a far 5 read as a 4 at 0.995, its 5 0.03 better; the right ones of
@@ -1270,8 +1278,9 @@ def _by_template(
     other face nor no die (`_TEMPLATE_FIT`, `_TEMPLATE_MARGIN`, `_TEMPLATE_OTHER`: a pale
     fingertip's shadow is no die); a looser fit is enough where the learned count names the
     template's face itself (`_TEMPLATE_AGREED`: a far 6 blurred into two streaks), and a
-    looser margin too where the frame is fine enough for a pip to be more than a pixel
-    (`_TEMPLATE_NAMED`: far 5s and 6s); else the die is asked."""
+    looser margin too where it names it at all likely (`_TEMPLATE_NAMED`: far 5s and 6s);
+    else, or where the face read may be the next one with its middle pip blurred away
+    (`_MIDDLE_PIP_LOST`), the die is asked."""
     faces = [r.face if r.confidence >= _DIE_SURE else None for r in readings]
     looked = [i for i, r in enumerate(readings) if r.confidence < _CERTAIN]
     looks = {i: look_at(frame, calibration, readings[i].x, readings[i].y) for i in looked}
@@ -1292,8 +1301,12 @@ def _by_template(
             continue
         look = looks[i]
         fits = face_fits(cv2.cvtColor(look.crop, cv2.COLOR_BGR2GRAY), look.rect)
-        face = int(np.argmax(fits)) + 1
-        best, runner_up = np.sort(fits)[::-1][:2]
+        order = np.argsort(-fits, kind="stable")  # the first of equals first, as argmax
+        face, next_face = int(order[0]) + 1, int(order[1]) + 1
+        best, runner_up = fits[order[:2]]
+        density = calibration.px_per_mm((readings[i].x, readings[i].y))
+        if (face, next_face) in _MIDDLE_PIP_LOST and density < _MIDDLE_PIP_PX_PER_MM:
+            continue
         others = np.delete(chances[i][1:], face - 1)
         counted = float(chances[i][face])
         agreed = counted >= _TEMPLATE_AGREED[1]
@@ -1306,7 +1319,6 @@ def _by_template(
             counted >= _TEMPLATE_NAMED[2]
             and best >= _TEMPLATE_NAMED[0]
             and (1.0 - runner_up) >= _TEMPLATE_NAMED[1] * (1.0 - best)
-            and calibration.px_per_mm((readings[i].x, readings[i].y)) >= LEAST_PX_PER_MM
         ):
             faces[i] = face
     return faces
