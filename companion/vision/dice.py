@@ -536,16 +536,20 @@ def _worth_a_look(
     if taught is not None or not on_cards:
         return list(on_cards)
     crops = [crop_at(frame, calibration, x, y, _CROP_MM) for x, y, _ in on_cards]
-    centre, side = CROP_SIDE / 2, _GLANCE_MM * CROP_PX_PER_MM
-    chances = _count_crops(crops, [((centre, centre), (side, side), 0.0)] * len(crops))
     middle = slice(CROP_SIDE // 4, CROP_SIDE - CROP_SIDE // 4)
-    worth = []
-    for spot, crop, odds in zip(on_cards, crops, chances, strict=True):
-        hsv = cv2.cvtColor(crop[middle, middle], cv2.COLOR_BGR2HSV)
-        yellow = cv2.countNonZero(cv2.inRange(hsv, (20, 175, 50), (38, 255, 255)))
-        if 1.0 - float(odds[0]) >= _GLANCE_DIE or yellow >= _GLANCE_YELLOW_PX:
-            worth.append(spot)
-    return worth
+    yellow = [
+        cv2.countNonZero(
+            cv2.inRange(cv2.cvtColor(crop[middle, middle], cv2.COLOR_BGR2HSV),
+                        (20, 175, 50), (38, 255, 255))
+        ) >= _GLANCE_YELLOW_PX
+        for crop in crops
+    ]  # fmt: skip
+    asked = [i for i, seen in enumerate(yellow) if not seen]  # the counter, only about these
+    centre, side = CROP_SIDE / 2, _GLANCE_MM * CROP_PX_PER_MM
+    square = ((centre, centre), (side, side), 0.0)
+    chances = _count_crops([crops[i] for i in asked], [square] * len(asked))
+    die = dict(zip(asked, (1.0 - float(odds[0]) for odds in chances), strict=True))
+    return [spot for i, spot in enumerate(on_cards) if yellow[i] or die[i] >= _GLANCE_DIE]
 
 
 def look_at(
