@@ -75,6 +75,45 @@ def test_asking_about_many_dice_at_once_gives_each_its_own_answer() -> None:
     assert [int(np.argmax(c)) for c in together] == [5, 0, 5]
 
 
+def test_a_dies_count_is_the_same_bits_whatever_other_dice_are_counted_with_it() -> None:
+    # the table asks about a changing number of dice frame by frame: each die's chances are
+    # those it gets counted alone, to the bit (the readings hold exactly, not nearly)
+    dice = [photo_of_a_die(pips, turn) for pips, turn in ((5, 30.0), (2, 10.0), (6, 65.0))]
+    image = np.hstack([picture for picture, _ in dice])
+    rects = [
+        ((cx + 320.0 * i, cy), size, angle) for i, (_, ((cx, cy), size, angle)) in enumerate(dice)
+    ]
+    together = dice_net.count_many(image, rects)
+    for i, rect in enumerate(rects):
+        assert np.array_equal(together[i], dice_net.count_chances(image, rect))
+        assert np.array_equal(together[i], dice_net.count_many(image, rects[i:] + rects[:i])[0])
+
+
+def test_the_net_is_always_run_on_one_dies_cut_outs_so_it_is_never_set_up_anew(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # an OpenCV net given another batch size than its last sets every layer up again (about
+    # as long as counting a die); the table asks about 1 to 20 dice a frame
+    net = dice_net._net(dice_net.COUNTER)
+    shapes: list[tuple[int, ...]] = []
+
+    class Watched:  # the net itself, each input's shape kept
+        def setInput(self, blob: np.ndarray) -> None:  # OpenCV's name
+            shapes.append(blob.shape)
+            net.setInput(blob)
+
+        def forward(self) -> np.ndarray:
+            return net.forward()
+
+    monkeypatch.setattr(dice_net, "_net", lambda path: Watched())
+    image, rect = photo_of_a_die(4, 20.0)
+    for many in (3, 1, 7):
+        chances = dice_net.count_many(image, [rect] * many)
+        assert [int(np.argmax(c)) for c in chances] == [4] * many
+    assert set(shapes) == {(dice_net.VIEWS, 3, dice_net.CUT, dice_net.CUT)}
+    assert len(shapes) == 11
+
+
 def test_the_counter_sees_no_die_on_the_bare_tray() -> None:
     image, rect = photo_of_a_die(3, 0.0)
     bare = np.full_like(image, (150, 155, 160))

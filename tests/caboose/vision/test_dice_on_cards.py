@@ -21,6 +21,7 @@ from companion.games.caboose.vision.observe import observe
 from companion.games.caboose.vision.off_the_cards import dice_on_the_cards
 from companion.synthetic import PlacedDie
 from companion.synthetic.camera import has_curl
+from companion.vision import dice
 from companion.vision.calibrate import top_down
 from companion.vision.table import lies_on, rotate
 from tests.caboose.vision.test_real_dice import needs_photos
@@ -272,3 +273,55 @@ def test_real_dice_on_cards_are_read_or_asked_and_the_cards_under_them_never_mis
     assert result["on_cards_right"] >= REAL_ON_CARDS_RIGHT_FLOOR
     assert result["on_cards_wrong_sure"] <= REAL_ON_CARDS_WRONG_SURE_MOST
     assert result["cards_under_wrong_sure"] == 0
+
+
+def _every_spot_looked_at(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The dice reader with no glance first: every spot on a card looked at in full."""
+    monkeypatch.setattr(dice, "_GLANCE_DIE", 0.0)
+    monkeypatch.setattr(dice, "_GLANCE_YELLOW_PX", 0)
+
+
+@pytest.mark.parametrize("seed", [7400, 7409, 7412])
+def test_a_glance_spares_the_print_a_full_look_yet_reads_every_die_on_a_card_as_before(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # hard tables with half their dice on cards: a card's print a little off its face makes
+    # spots where no die lies, which a glance turns down before the reader's full look (a
+    # few milliseconds each); what is read, cards and dice, is what the full looks read
+    scene = scenes.random_scene(seed, loose_cards=1, dice_on_cards=0.5)
+    frame = scenes.render(scene, seed, scenes.Camera.preset("hard"))
+    back = scene.cards[scene.railway[0]].pose
+    config = VisionConfig.for_edition("rollecate")
+    looks: list[bool] = []
+    look_at = dice.look_at
+
+    def counted(*args, **kwargs):  # the reader's own look, counted
+        looks.append(kwargs.get("under") is not None)
+        return look_at(*args, **kwargs)
+
+    monkeypatch.setattr(dice, "look_at", counted)
+    glanced = observe(frame, config, back=(back.x, back.y))
+    on_cards_glanced = sum(looks)
+    looks.clear()
+    _every_spot_looked_at(monkeypatch)
+    looked = observe(frame, config, back=(back.x, back.y))
+    assert (glanced.cards, glanced.dice, glanced.railway) == (
+        looked.cards,
+        looked.dice,
+        looked.railway,
+    )
+    assert glanced.problems == looked.problems
+    assert on_cards_glanced < sum(looks), "no spot on a card was spared a look"
+
+
+@pytest.mark.parametrize("seed", [11, 12, 13])
+def test_a_glance_keeps_our_wheel_dice_and_a_white_pip_die_on_cards_for_a_full_look(
+    seed: int,
+) -> None:
+    # our yellow wheel dice (blank, one and two wheels) and a white pip die lying on railway
+    # cards, seen by the hard camera: each spot is looked at in full, none turned down
+    scene = _railway_with_dice_on_it(seed)
+    frame = scenes.render(scene, seed, scenes.Camera.preset("hard", glare=0.0))
+    calibration = observe(frame, VisionConfig.for_edition("rollecate")).calibration
+    on_dice = [(d.x, d.y, None) for d in scene.dice]
+    assert dice._worth_a_look(frame, calibration, on_dice, None) == on_dice

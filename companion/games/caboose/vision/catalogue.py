@@ -117,6 +117,12 @@ class Catalogue:
         both = np.ascontiguousarray(_channels(self._both).astype(np.float64).transpose(1, 0, 2))
         self._both_sums = (both, both * both)
         self._pair_cache: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
+        # what `_versus` needs of a pair of faces whatever part of the card is seen: every
+        # face's `_channels`, and each pair's largest channel difference at each pixel (made
+        # at the pair's first use); a card the caboose, a die or a lamp hides in part (12
+        # pairs a frame) took two thirds of its time making them anew
+        self._both_channels = _channels(self._both)
+        self._spreads: dict[tuple[int, int], np.ndarray] = {}
 
     def __len__(self) -> int:
         return len(self.codes)
@@ -229,17 +235,16 @@ class Catalogue:
         if keep is None and (a, b) in self._pair_cache:
             region, faces = self._pair_cache[(a, b)]
         else:
-            pair = self._both[[a, b]].astype(np.int16)
-            spread = np.abs(pair[0] - pair[1]).max(axis=2).astype(np.float32)
+            spread = self._spread(a, b)
             seen = None if keep is None else keep.reshape(spread.shape)
             if seen is not None:
-                spread[~seen] = 0.0
+                spread = np.where(seen, spread, np.float32(0.0))
             differ = (spread > _CONTRAST * max(float(spread.max()), 1.0)).astype(np.uint8)
             grown = cv2.dilate(differ, np.ones((_CONTEXT, _CONTEXT), np.uint8)) > 0
             region = np.flatnonzero(grown if seen is None else grown & seen)
             if len(region) < 20:
                 return 0.0
-            faces = _unit(_channels(self._both[[a, b]])[:, :, region])
+            faces = _unit(self._both_channels[[a, b]][:, :, region])
             if keep is None:
                 self._pair_cache[(a, b)] = (region, faces)
         # `_unit` of the card's pixels there, dotted with the faces' (which are zero-mean in
@@ -249,6 +254,16 @@ class Catalogue:
         fit = faces @ (x / (std + 1e-3)).reshape(-1)
         norm = np.sqrt(len(region) * float(np.square(std / (std + 1e-3)).sum())) + 1e-6
         return float(fit[0] - fit[1]) / norm
+
+    def _spread(self, a: int, b: int) -> np.ndarray:
+        """Faces `a` and `b`'s largest difference over the three channels at each pixel
+        (float32, H x W), made once a pair (`_versus`: which pixels tell the two apart)."""
+        if (a, b) not in self._spreads:
+            pair = self._both[[a, b]].astype(np.int16)
+            spread = np.abs(pair[0] - pair[1]).max(axis=2).astype(np.float32)
+            spread.setflags(write=False)  # shared by every card matched against the pair
+            self._spreads[(a, b)] = spread
+        return self._spreads[(a, b)]
 
     def locate(self, crop_bgr: np.ndarray, match: FaceMatch, margin: int) -> tuple[float, float]:
         """Where the face `match` names lies in `crop_bgr`: a portrait crop at twice
