@@ -79,7 +79,7 @@ from companion.games.switching.vision.unchanged import (
     changes,
     remember,
 )
-from companion.vision.calibrate import Calibration, calibrate, top_down
+from companion.vision.calibrate import FINE_PX_PER_MM, Calibration, calibrate, top_down
 from companion.vision.dice import PIPS, DieReading, count_looks, look_at, read_dice
 from companion.vision.dice_art import DIE_MM
 from companion.vision.frame_checks import (
@@ -109,6 +109,14 @@ _ROOF_OFF_MM = 4.0  # a roof's middle this far behind or ahead of the body's, at
 # its shape's answer when it points the other way (a green train against a red one's cab,
 # its shape read turned round surely: hidden table 211019, its roof 83 px, 5.3 mm behind)
 _WEAK_ROOF_PX = _ROOF_PX // 2
+# Seen coarser than FINE_PX_PER_MM (a 720p webcam's 0.4-0.8 px/mm over this board), a
+# train's place and its cab are both blurred: a train lying a few mm off its space's middle
+# matches its shape turned round, and a cab beside the board's dark print keeps a few dark
+# pixels only. There a roof of a frame pixel or so (3 mm2 of the cut-out: a pixel at 0.55
+# px/mm) pointing against the shape leaves the facing unread (table 3140 at 1280x720: a
+# blue train on G5 lay 4 mm behind its space's middle, its shape read turned round surely,
+# its roof 16 px, 6.1 mm behind, pointing the right way)
+_COARSE_WEAK_ROOF_PX = _ROOF_PX // 8
 _ROOF_HALF_WIDTH_MM = 5.0  # across the train, where its roof is looked for
 _COLOURFUL = 0.45  # a piece colour's HSV saturation (white-balanced), at least: skin is 0.4
 _LEAST_COLOURFUL = round(_COLOURFUL * 255)  # in OpenCV's saturation levels
@@ -897,6 +905,8 @@ def _spaces_read(
         dark &= ~np.stack([printed[space] for space in placed])
     roof_px, roof_mm = _roofs(classes, dark, colour)
     shapes = light.pieces.train_ways if light.pieces.trains is not None else None
+    # each cut-out's frame density: the frame pixels its 30x14 mm cover
+    density = np.sqrt(np.abs(_shoelace(pixels)) / (PATCH_MM[0] * PATCH_MM[1]))
 
     def facing(i: int) -> int | None:
         roof = _roof_facing(int(roof_px[i]), float(roof_mm[i]))
@@ -906,9 +916,11 @@ def _spaces_read(
         shape = _facing_by_shape(body, shapes[_TRAIN_NAMES[colour[i]]])
         # either tells it when the other cannot (a cab beside the board's dark print, a
         # body paled at one end); told apart, neither is trusted, nor a shape that a roof
-        # too small to tell it alone points against (`_WEAK_ROOF_PX`)
+        # too small to tell it alone points against (`_WEAK_ROOF_PX`; seen coarsely, a
+        # smaller one, `_COARSE_WEAK_ROOF_PX`)
         if roof is None:
-            weak = _roof_facing(int(roof_px[i]), float(roof_mm[i]), _WEAK_ROOF_PX)
+            least = _WEAK_ROOF_PX if density[i] >= FINE_PX_PER_MM else _COARSE_WEAK_ROOF_PX
+            weak = _roof_facing(int(roof_px[i]), float(roof_mm[i]), least)
             return shape if weak in (None, shape) else None
         return roof if shape in (None, roof) else None
 
@@ -932,6 +944,12 @@ def _spaces_read(
         )
         found.append((read, hidden))
     return found
+
+
+def _shoelace(polygons: np.ndarray) -> np.ndarray:
+    """Each of `polygons`' (N, 4, 2) signed area, by the shoelace formula."""
+    x, y = polygons[..., 0], polygons[..., 1]
+    return 0.5 * (x * np.roll(y, -1, axis=1) - np.roll(x, -1, axis=1) * y).sum(axis=1)
 
 
 def glared_each(mask: np.ndarray | None, polygons: np.ndarray) -> list[bool]:
