@@ -481,23 +481,22 @@ class Light:
         a = round(APRON_MM * k)
         width, height = (round(side * k) for side in board.size)
         board_area = (slice(a, a + height), slice(a, a + width))
-        # a taught box's paper measured clear of a lamp's reflection (`glare`, of the small
-        # image), which washes it white, as its colours were taught: balanced by a
-        # reflection, a taught colour die's purple left its taught hues (hidden seed 262000:
-        # 2 of 281 colour dice clear of lamp and hands unfound) and a buff board taken as
-        # white tinted white dice buff (our board's colours were tuned as before)
-        clear = None if glare is None or pieces.paper is None else glare[board_area] == 0
-        paper = _brightest(half[board_area], None if clear is None or clear.mean() < 0.5 else clear)
+        paper = _brightest(half[board_area])
         gains = paper.max() / paper
         self.balance = np.clip(np.arange(256)[:, None] * gains, 0, 255).astype(np.uint8)[:, None]
         hue, saturation, value = self._hsv(self.balanced(half))
         self.half = self._classes(hue, saturation), value, saturation  # for the dice
         self.paper = paper  # the paper's colour in the frame (BGR), for teaching its tint
         # how colourful each pixel is under the light itself (the paper's own tint kept):
-        # what tells a white die from wood, skin and a buff board's print
+        # what tells a white die from wood, skin and a buff board's print; the paper
+        # measured clear of a lamp's reflection (`glare`, of the small image), which
+        # washes it white: a buff board taken as white there tinted white dice buff
         self.white_saturation = self.half[2]
         if pieces.paper is not None:
-            tint = paper.max() / paper * np.array(pieces.paper)
+            clear = None if glare is None else glare[board_area] == 0
+            light = paper if clear is None or clear.mean() < 0.5 else _brightest(
+                half[board_area], clear)  # fmt: skip
+            tint = light.max() / light * np.array(pieces.paper)
             tinted = np.clip(np.arange(256)[:, None] * tint, 0, 255)
             white = cv2.LUT(half, tinted.astype(np.uint8)[:, None])
             self.white_saturation = cv2.cvtColor(white, cv2.COLOR_BGR2HSV)[..., 1]
