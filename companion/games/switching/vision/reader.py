@@ -1211,7 +1211,7 @@ _TEMPLATE_NAMED = (0.6, 1.15, 0.6)
 # 4 over a 5) is asked where the frame sees the die under _MIDDLE_PIP_PX_PER_MM: blur
 # only ever takes a pip away, and there a middle pip is under 1.65 frame pixels across
 # (at 1280x720, seeds 4000 and 259500: three 3s at 0.44-0.52 px/mm read as 2s, both
-# readers sure; of 1100 dice looked at again there, 105 right 2s and 4s asked so;
+# readers sure; of 1025 dice looked at again there, 105 right 2s and 4s asked so;
 # the default camera's far dice are seen at 0.6 px/mm or finer)
 _MIDDLE_PIP_LOST, _MIDDLE_PIP_PX_PER_MM = ((2, 3), (4, 5)), 0.55
 # a die read surely under _CERTAIN is looked at by the template at its outline too, and
