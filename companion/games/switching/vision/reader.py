@@ -492,31 +492,58 @@ class Light:
         # measured clear of a lamp's reflection (`glare`, of the small image), which
         # washes it white: a buff board taken as white there tinted white dice buff
         self.white_saturation = self.half[2]
+        clear = None if glare is None else glare[board_area] == 0
+        # the paper clear of a lamp's reflection, where one lies on the board yet leaves
+        # most of it clear
+        clear_paper = None if clear is None or clear.all() or clear.mean() < 0.5 else (
+            _brightest(half[board_area], clear))  # fmt: skip
         if pieces.paper is not None:
-            clear = None if glare is None else glare[board_area] == 0
-            light = paper if clear is None or clear.mean() < 0.5 else _brightest(
-                half[board_area], clear)  # fmt: skip
+            light = paper if clear_paper is None else clear_paper
             tint = light.max() / light * np.array(pieces.paper)
             tinted = np.clip(np.arange(256)[:, None] * tint, 0, 255)
             white = cv2.LUT(half, tinted.astype(np.uint8)[:, None])
             self.white_saturation = cv2.cvtColor(white, cv2.COLOR_BGR2HSV)[..., 1]
-        self.die = self._die_colours(hue)
+        self.die = (
+            self._die_colours(hue, *self.half[::2])
+            if clear_paper is None
+            else self._die_colours_clear(half, clear_paper, board)
+        )
         near = cv2.dilate(self.half[1], np.ones((25, 25), np.uint8))  # 50 mm
         # no darker than the darkest shadow on paper: off the table, nothing is white
         floor = _DARKEST_PAPER * float(paper.max())
         self.level = np.maximum(cv2.blur(near, (25, 25)).astype(np.float32), floor) + 1.0
 
-    def _die_colours(self, hue: np.ndarray) -> np.ndarray:
-        """Each pixel of the small image's colour die colour (index in the colour die's
-        order, or _NONE): by the die's taught colours (`Pieces.dice`) from its white-balanced
-        `hue` (the one `half`'s classes came from: not converted again), else by the panels'
-        (a train's colour is no die's either way: a depot's train)."""
-        classes, _, saturation = self.half
+    def _die_colours(
+        self, hue: np.ndarray, classes: np.ndarray, saturation: np.ndarray
+    ) -> np.ndarray:
+        """Each pixel's colour die colour (index in the colour die's order, or _NONE), of
+        white-balanced `hue`, `classes` and `saturation` (as `half`'s): by the die's taught
+        colours (`Pieces.dice`), else by the panels' (a train's colour is no die's either
+        way: a depot's train)."""
         if self.pieces.dice is None:
             panel = (classes >= len(_TRAIN_NAMES)) & (classes != _NONE)
             return np.where(panel, classes - len(_TRAIN_NAMES), _NONE).astype(np.uint8)
         die = cv2.LUT(hue, self.pieces.dice)
         die[(saturation < round(_COLOURFUL * 255)) | (classes < len(_TRAIN_NAMES))] = _NONE
+        return die
+
+    def _die_colours_clear(
+        self, half: np.ndarray, clear_paper: np.ndarray, board: Board
+    ) -> np.ndarray:
+        """`_die_colours` under a lamp's reflection elsewhere on the board: the reflection
+        is the board's brightest white, and balanced on it a warm lamp's cast stays, so a
+        small purple die on wood blurred into a train's red at its edge, too small a blob
+        to be a die. Judged balanced on the paper clear of the reflection, only in the dice
+        bands (nothing else is a die's); trains keep the light they were tuned under
+        (balanced so, a train under the reflection was turned round)."""
+        gains = clear_paper.max() / clear_paper
+        balance = np.clip(np.arange(256)[:, None] * gains, 0, 255).astype(np.uint8)[:, None]
+        die = np.full(half.shape[:2], _NONE, np.uint8)
+        for box in band_boxes(board, half.shape):
+            row = np.ascontiguousarray(half[box]).reshape(1, -1, 3)
+            hue, saturation, _ = self._hsv(cv2.LUT(row, balance))
+            colours = self._die_colours(hue, self._classes(hue, saturation), saturation)
+            die[box] = colours.reshape(die[box].shape)
         return die
 
     def at(self, x: float, y: float) -> float:
