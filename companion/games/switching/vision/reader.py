@@ -531,11 +531,11 @@ class Light:
         self, half: np.ndarray, clear_paper: np.ndarray, board: Board
     ) -> np.ndarray:
         """`_die_colours` under a lamp's reflection elsewhere on the board: the reflection
-        is the board's brightest white, and balanced on it a warm lamp's cast stays, so a
-        small purple die on wood blurred into a train's red at its edge, too small a blob
-        to be a die. Judged balanced on the paper clear of the reflection, only in the dice
-        bands (nothing else is a die's); trains keep the light they were tuned under
-        (balanced so, a train under the reflection was turned round)."""
+        is the board's brightest white, and balanced on it a warm lamp's cast stays: a
+        purple die's blurred edge on the wood took no piece's colour, and what was left was
+        too small a blob to be a die. Judged balanced on the paper clear of the reflection,
+        only in the dice bands (nothing else is a die's); trains keep the light they were
+        tuned under (balanced so, a train under the reflection was turned round)."""
         gains = clear_paper.max() / clear_paper
         balance = np.clip(np.arange(256)[:, None] * gains, 0, 255).astype(np.uint8)[:, None]
         die = np.full(half.shape[:2], _NONE, np.uint8)
