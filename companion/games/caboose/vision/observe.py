@@ -250,9 +250,12 @@ def _recognise(
     # dice that stand there kept and the others read where it changed
     looked = seen if change is None else [c for c in seen if change.card(c.pose, config.card_mm)]
     kept = () if change is None else change.dice(seen, config.card_mm)
-    on_cards, unlike = dice_on_the_cards(top, config, looked, token)
+    glow = glare is not None  # the reflection's glow: a card's light slopes across it
+    on_cards, unlike = dice_on_the_cards(top, config, looked, token, glow)
     if unlike and outlines is None:  # our design: a card unlike its face may be curled
-        on_cards = _dice_on_laid_flat(top, config, looked, token, calibration, on_cards, unlike)
+        on_cards = _dice_on_laid_flat(
+            top, config, looked, token, calibration, on_cards, unlike, glow
+        )
     dice = dice_off_the_cards(frame, half, calibration, config, free, on_cards, kept, change, hsv)
     dice = [die for die in dice if not _in_glare(glare, die.position, k)]
     seen, unread = _read_under_dice(top, config, seen, dice, token, washed)
@@ -331,6 +334,7 @@ def _dice_on_laid_flat(
     calibration: Calibration,
     on_cards: list[tuple[float, float, Under, int]],
     unlike: list[int],
+    glow: bool,
 ) -> list[tuple[float, float, Under, int]]:
     """The places a die may lie on a card (`dice_on_the_cards`), with each card that looked
     `unlike` its face in a place larger than a die laid flat along its frame's edges
@@ -345,7 +349,7 @@ def _dice_on_laid_flat(
         if bend is None:
             continue
         undo = flatten(top, seen[index].pose, config.card_mm, bend, k)  # tried in place
-        again, still_unlike = dice_on_the_cards(top, config, [seen[index]], token)
+        again, still_unlike = dice_on_the_cards(top, config, [seen[index]], token, glow)
         if still_unlike:
             undo()  # the card as it lay, every pixel
         else:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from functools import partial
+from functools import cache, partial
 
 import cv2
 import numpy as np
@@ -203,13 +203,15 @@ def dice_on_the_cards(
     config: VisionConfig,
     seen: Sequence[SeenCard],
     token: tuple[float, float] | None,
+    glow: bool = False,
 ) -> tuple[list[tuple[float, float, Under, int]], list[int]]:
     """Where a die may lie on one of the `seen` cards (their poses upright, as read), each
     with what that card would show there (`Under`) and the card's index in `seen`: die-sized
     places where the card, cut out of the top-down image `top`, looks unlike the catalogue
     face it was read as. A card's print is known once the card is read, so the card itself
     cannot pass for a die; the face is put in the frame's colours first (a lamp's brightness
-    and cast), blurred a little, and thin differences (print a pixel off, the frame's edge)
+    and cast; with `glow`, a lamp's reflection in the frame, its slope across the card too),
+    blurred a little, and thin differences (print a pixel off, the frame's edge)
     are opened away. The reader then keeps only what is a die (dice.read_dice). And the
     cards (indices) unlike their face in a place larger than a die: a card that does not lie
     flat is off its face's grid and darker at one end, which hides a die on it. Either only
@@ -228,7 +230,7 @@ def dice_on_the_cards(
     faces = catalogue.images[[catalogue.codes.index(card.code) for card in seen]]
     hidden = [hidden_by_token(card.pose, token, config.card_mm) for card in seen]
     keep = np.stack([np.ones(TEMPLATE_PX[::-1], bool) if h is None else h == 0 for h in hidden])
-    expected, residuals = _in_frame_colours(faces.astype(np.float32), pictures, keep)
+    expected, residuals = _in_frame_colours(faces.astype(np.float32), pictures, keep, glow)
     found, unlike = [], []
     for index, card in enumerate(seen):
         residual = cv2.morphologyEx(residuals[index] * keep[index], cv2.MORPH_OPEN, kernel)
@@ -259,14 +261,39 @@ def _peak(residual: np.ndarray, labels: np.ndarray, box: np.ndarray, label: int)
     return float(residual[y : y + h, x : x + w][inside].max())
 
 
+@cache
+def _plane(h: int, w: int, glow: bool) -> np.ndarray:
+    """The terms a card picture's (h x w pixels) light is fitted with besides its face,
+    one row each over its pixels: 1 (a shift), and under a lamp's glow where each pixel
+    lies across and along the card (-0.5 to 0.5: a slope)."""
+    across, along = np.meshgrid(np.linspace(-0.5, 0.5, w), np.linspace(-0.5, 0.5, h))
+    rows = [np.ones(h * w), across.ravel(), along.ravel()] if glow else [np.ones(h * w)]
+    plane = np.stack(rows).astype(np.float32)
+    plane.setflags(write=False)  # shared by every frame's cards
+    return plane
+
+
+@cache
+def _plane_products(h: int, w: int, glow: bool) -> np.ndarray:
+    """Each pair of `_plane`'s terms multiplied, pixel by pixel (pixels, terms x terms):
+    summed with a card's used pixels, the normal equations' terms-by-terms block."""
+    plane = _plane(h, w, glow)
+    products = np.ascontiguousarray((plane[:, None] * plane[None]).reshape(len(plane) ** 2, -1).T)
+    products.setflags(write=False)
+    return products
+
+
 def _in_frame_colours(
-    faces: np.ndarray, pictures: np.ndarray, keep: np.ndarray
+    faces: np.ndarray, pictures: np.ndarray, keep: np.ndarray, glow: bool = False
 ) -> tuple[np.ndarray, np.ndarray]:
     """Each catalogue face of `faces` (n, h, w, 3) in the colours of the card's picture in
     `pictures` (each channel scaled and shifted to fit where `keep`, twice: the second time
     without what fitted worst, a die among it), and how far (colour levels) each picture
     lies from its face at each pixel (n, h, w), both lightly blurred. All cards at once: a
-    frame's railway is up to twenty of them."""
+    frame's railway is up to twenty of them. With `glow` (a lamp's reflection in the frame)
+    each channel also gets a slope across and along the card: the reflection's glow
+    brightens one end of a card more than the other, and fitted without it the dark print
+    at the bright end was as unlike its face as a die (720p, tuning table 7043)."""
     n, h, w, _ = faces.shape
 
     def channels(images: np.ndarray) -> np.ndarray:  # (n, 3, pixels): each row contiguous
@@ -277,17 +304,37 @@ def _in_frame_colours(
     blurred = channels(cv2.GaussianBlur(faces.reshape(n * h, w, 3), (5, 5), 0))
     seen = channels(cv2.GaussianBlur(pictures.reshape(n * h, w, 3), (5, 5), 0))
     keep = keep.reshape(n, 1, h * w)
-    used = keep.astype(np.float32).transpose(0, 2, 1)  # (n, pixels, 1): sums as products
+    used = keep.astype(np.float32)[:, 0, :, None]  # (n, pixels, 1): sums as products
+    # each channel as gain x face + shift, under a lamp's glow + a slope across and along
+    # the card too: least squares by its normal equations, each of their sums over the
+    # pixels one product with `used`
+    plane = _plane(h, w, glow)  # (terms, pixels): 1, and across and along under a glow
+    t = len(plane)
+    squares, products = blurred * blurred, blurred * seen
+    # each channel times each term (the first, 1, leaves it as it is)
+    face_terms = blurred if t == 1 else (blurred[:, :, None] * plane).reshape(n, 3 * t, -1)
+    seen_terms = seen if t == 1 else (seen[:, :, None] * plane).reshape(n, 3 * t, -1)
+    normal = np.empty((n, 3, t + 1, t + 1))  # float64: sums of squares of levels to 255
+    right = np.empty((n, 3, t + 1))
     for _ in range(2):
-        weight = np.maximum(used.sum(axis=1, keepdims=True), 1.0)
-        x_mean, y_mean = blurred @ used / weight, seen @ used / weight  # (n, 3, 1)
-        x, y = blurred - x_mean, seen - y_mean
-        gain = ((x * y) @ used) / np.maximum((x * x) @ used, 1e-3)
-        off = y - gain * x
-        residual = np.sqrt(off[:, 0] ** 2 + off[:, 1] ** 2 + off[:, 2] ** 2)[:, None]
-        level = residual @ used / weight  # the mean off, a die's too
-        used = (keep & (residual <= 2.5 * level + 1.0)).astype(np.float32).transpose(0, 2, 1)
-    expected = channels(faces) * gain + (y_mean - gain * x_mean)
+        normal[:, :, 0, 0] = (squares @ used)[..., 0]
+        normal[:, :, 0, 1:] = normal[:, :, 1:, 0] = (face_terms @ used).reshape(n, 3, t)
+        normal[:, :, 1:, 1:] = (used[..., 0] @ _plane_products(h, w, glow)).reshape(n, 1, t, t)
+        normal += 1e-3 * np.eye(t + 1)
+        right[:, :, 0] = (products @ used)[..., 0]
+        right[:, :, 1:] = (seen_terms @ used).reshape(n, 3, t)
+        beta = np.linalg.solve(normal, right[..., None])[..., 0].astype(np.float32)
+        lit = beta[..., 1:2]  # the shift, then each slope times where a pixel lies
+        for term in range(1, t):
+            lit = lit + beta[..., term + 1 : term + 2] * plane[term]
+        off = beta[..., :1] * blurred
+        off += lit
+        np.subtract(seen, off, out=off)
+        residual = np.sqrt(off[:, 0] ** 2 + off[:, 1] ** 2 + off[:, 2] ** 2)  # (n, pixels)
+        weight = np.maximum(used.sum(axis=1), 1.0)
+        level = (residual[:, None] @ used)[:, 0] / weight  # the mean off, a die's too
+        used = (keep[:, 0] & (residual <= 2.5 * level + 1.0)).astype(np.float32)[..., None]
+    expected = beta[..., :1] * channels(faces) + lit
     expected = np.ascontiguousarray(expected.transpose(0, 2, 1).reshape(n, h, w, 3))
     return expected, residual.reshape(n, h, w)
 
