@@ -803,11 +803,34 @@ def _mismatches(
     `_TAUGHT_SHIFT_PX` (`least_squared_differences`)."""
     k = _TAUGHT_SHIFT_PX
     inner = (slice(k, -k), slice(k, -k))
-    weight = np.repeat(use[inner].astype(np.float32)[:, :, None], 3, axis=2)
+    rows, columns = np.nonzero(use[inner])
     templates = [p[inner].astype(np.float32) for p in pictures]
-    pixels = max(float(use[inner].sum()), 1.0)
-    upright, turned = least_squared_differences(seen, templates, weight)
+    pixels = max(float(len(rows)), 1.0)
+    upright, turned = least_squared_differences_at(seen, templates, rows, columns)
     return upright / pixels, turned / pixels
+
+
+def least_squared_differences_at(
+    image: np.ndarray, templates: list[np.ndarray], rows: np.ndarray, columns: np.ndarray
+) -> list[float]:
+    """`least_squared_differences` of `templates` (float32, H x W x C) with `image`
+    (float32, as many channels, C-contiguous) on the template's pixels (`rows`,
+    `columns`) only, summed over them directly at each shift: a taught panel's pixels that
+    tell its way round are a tenth to a third of its slot's, and OpenCV's masked sums
+    (a DFT of the whole cut-out for each channel, three times over) took longer than
+    these (2.0 -> 1.1 ms a slot). The same sums but for float rounding (a
+    hundred-thousandth of them, where the two ways round differ by twice or more)."""
+    height, width, channels = image.shape
+    h, w = templates[0].shape[:2]
+    at = (((rows * width + columns) * channels)[:, None] + np.arange(channels)).ravel()
+    shifts = (np.arange(height - h + 1)[:, None] * width + np.arange(width - w + 1)).ravel()
+    seen = image.ravel()[shifts[:, None] * channels + at[None, :]]  # shifts x pixels
+    own = np.einsum("ij,ij->i", seen, seen)
+    found = []
+    for template in templates:
+        taught = template[rows, columns].ravel()
+        found.append(float((own - 2.0 * (seen @ taught)).min()) + float(taught @ taught))
+    return found
 
 
 def least_squared_differences(
