@@ -499,3 +499,44 @@ def test_a_far_6_cut_in_strips_by_its_pips_is_found_and_read(seed, numbers):
     assert sorted(die.face for die in shown.scene.dice if die.kind == "pips") == list(numbers)
     assert sorted(die.face for die in seen.dice.pips if die.face is not None) == list(numbers)
     assert seen.dice.numbers in (None, numbers)
+
+
+def test_a_panel_s_way_round_is_weighed_on_its_telling_pixels_as_opencv_sums_them():
+    """A taught panel's mismatch at each shift summed over its telling pixels alone
+    (`least_squared_differences_at`) is what OpenCV's masked sums over the whole slot give
+    (`least_squared_differences`), to float rounding, for either way round: the way round
+    is read as before, only sooner."""
+    rng = np.random.default_rng(7)
+    side = 122  # a slot's cut-out less the shifts either way (`_TAUGHT_SHIFT_PX`)
+    wide = side + 2 * reader._TAUGHT_SHIFT_PX
+    for share in (0.05, 0.2, 0.6):
+        seen = rng.uniform(0.0, 1.3, (wide, wide, 3)).astype(np.float32)
+        pictures = [rng.uniform(0.0, 1.3, (side, side, 3)).astype(np.float32) for _ in range(2)]
+        pictures[0] = seen[2 : 2 + side, 5 : 5 + side] + 0.01  # upright, 2 and 5 px off
+        use = rng.random((side, side)) < share
+        weight = np.repeat(use.astype(np.float32)[:, :, None], 3, axis=2)
+        rows, columns = np.nonzero(use)
+        direct = reader.least_squared_differences_at(seen, pictures, rows, columns)
+        masked = reader.least_squared_differences(seen, pictures, weight)
+        assert direct == pytest.approx(masked, rel=1e-4, abs=1e-2)
+        assert direct[0] < 0.01 * direct[1]  # the shifted picture found where it lies
+
+
+def test_the_picture_s_nearest_features_are_the_brute_force_matcher_s():
+    """Each picture feature's nearest two table features, and a table feature's nearest
+    picture feature, counted from every distance at once (`_nearest`), are what OpenCV's
+    brute-force matcher gives (`_nearest_matched`, numpy before 2.0): the same pairs and
+    distances, the first of equals first, on a hard table's own features and on
+    descriptors with many ties."""
+    frame = render(standin.random_table(3000).scene, 3000, Camera.hard())
+    table = calibrate(frame, TABLE)
+    _, found = taught._orb(taught.top_down(frame, table, TABLE, 0.5), None, 1000, 1)
+    _, picture = _box().features(1, 0.5)
+    few = np.random.default_rng(5).integers(0, 3, (60, 32), dtype=np.uint8)
+    for query, train in ((picture, found), (few[:40], np.repeat(few[40:], 3, axis=0))):
+        counted, matched = taught._nearest(query, train), taught._nearest_matched(query, train)
+        assert np.array_equal(counted[0], matched[0])
+        assert np.array_equal(counted[1], matched[1])
+        asked = np.unique(counted[0][:, 0])
+        assert np.array_equal(counted[2](asked), matched[2](asked))
+    assert (np.diff(matched[1], axis=1) == 0).any()  # ties were told apart alike

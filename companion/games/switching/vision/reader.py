@@ -66,6 +66,7 @@ from typing import Any
 
 import cv2
 import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
 
 from companion.games.said import Said
 from companion.games.switching import art
@@ -803,11 +804,34 @@ def _mismatches(
     `_TAUGHT_SHIFT_PX` (`least_squared_differences`)."""
     k = _TAUGHT_SHIFT_PX
     inner = (slice(k, -k), slice(k, -k))
-    weight = np.repeat(use[inner].astype(np.float32)[:, :, None], 3, axis=2)
+    rows, columns = np.nonzero(use[inner])
     templates = [p[inner].astype(np.float32) for p in pictures]
-    pixels = max(float(use[inner].sum()), 1.0)
-    upright, turned = least_squared_differences(seen, templates, weight)
+    pixels = max(float(len(rows)), 1.0)
+    upright, turned = least_squared_differences_at(seen, templates, rows, columns)
     return upright / pixels, turned / pixels
+
+
+def least_squared_differences_at(
+    image: np.ndarray, templates: list[np.ndarray], rows: np.ndarray, columns: np.ndarray
+) -> list[float]:
+    """`least_squared_differences` of `templates` (float32, H x W x C) with `image`
+    (float32, as many channels) on the template's pixels (`rows`, `columns`) only, summed
+    over them directly at each shift: a taught panel's pixels that tell its way round are
+    a twentieth to a third of its slot's, and OpenCV's masked sums (a DFT of the whole
+    cut-out for each channel, three times over) took twice as long (2.0 -> 1.0 ms a
+    slot). The same sums but for float rounding (a ten-thousandth of them at most, where
+    the two ways round differ by twice or more)."""
+    h, w, channels = templates[0].shape
+    # every shift's view of the image, the template's pixels picked from each (shifts,
+    # channels, pixels): one gather, no index array of every shift's every pixel
+    shifted = sliding_window_view(image, (h, w), axis=(0, 1))[:, :, :, rows, columns]
+    seen = shifted.reshape(-1, channels * len(rows))
+    own = np.einsum("ij,ij->i", seen, seen)
+    found = []
+    for template in templates:
+        taught = np.ascontiguousarray(template[rows, columns].T).ravel()  # as `seen`'s
+        found.append(float((own - 2.0 * (seen @ taught)).min()) + float(taught @ taught))
+    return found
 
 
 def least_squared_differences(
