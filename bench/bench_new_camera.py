@@ -60,18 +60,25 @@ def main() -> None:
     args = parser.parse_args()
     cv2.setNumThreads(1)
     print(machine())
-    now = tables(args.tables, args.seed)
+    report(tables(args.tables, args.seed), f"seed {args.seed}", args.save, args.against)
+
+
+def report(
+    now: list[tuple[float, float]], what: str, save: Path | None, against: Path | None
+) -> None:
+    """Print the tables' (reading ms, plain pass ms) `now` as the ratio's median and mean;
+    write them to `save`, and with `against` (another tree's `save`) the ms each saved."""
     ratios = [read / plain for read, plain in now]
     median, mean = statistics.median(ratios), statistics.mean(ratios)
-    print(f"{args.tables} hard tables (seed {args.seed}), a new camera's frame x the plain "
-          f"pass: median {median:.2f}x, mean {mean:.2f}x")  # fmt: skip
-    if args.save:
-        args.save.write_text(json.dumps(now))
-    if args.against:
-        before = json.loads(args.against.read_text())
+    print(f"{len(now)} hard tables ({what}), a new camera's frame x the plain pass: "
+          f"median {median:.2f}x, mean {mean:.2f}x")  # fmt: skip
+    if save:
+        save.write_text(json.dumps(now))
+    if against:
+        before = json.loads(against.read_text())
         saved = [old[0] - new[0] for old, new in zip(before, now, strict=True)]
         plain = statistics.median(p for _, p in before + now)
-        print(f"ms saved a table against {args.against}: median {statistics.median(saved):.2f} "
+        print(f"ms saved a table against {against}: median {statistics.median(saved):.2f} "
               f"({statistics.median(saved) / plain:.2f}x), mean {statistics.mean(saved):.2f} "
               f"({statistics.mean(saved) / plain:.2f}x)")  # fmt: skip
 

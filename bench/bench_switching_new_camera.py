@@ -12,12 +12,10 @@ from one tree and `--against` that file from another, the milliseconds each tabl
 
 from __future__ import annotations
 
-import json
-import statistics
 from pathlib import Path
 
 import cv2
-from bench_new_camera import least_ms
+from bench_new_camera import least_ms, report
 from stage_profile import machine, tables_parser
 
 from companion.games.switching.vision.eval_vision import PIECES, reader_of
@@ -46,19 +44,7 @@ def main() -> None:
     cv2.setNumThreads(1)
     print(machine())
     now = tables(args.tables, args.seed, args.pieces)
-    ratios = [read / plain for read, plain in now]
-    print(f"{args.tables} hard tables (seed {args.seed}, {args.pieces}), a new camera's frame x "
-          f"the plain pass: median {statistics.median(ratios):.2f}x, mean "
-          f"{statistics.mean(ratios):.2f}x")  # fmt: skip
-    if args.save:
-        args.save.write_text(json.dumps(now))
-    if args.against:
-        before = json.loads(args.against.read_text())
-        saved = [old[0] - new[0] for old, new in zip(before, now, strict=True)]
-        plain = statistics.median(p for _, p in before + now)
-        print(f"ms saved a table against {args.against}: median {statistics.median(saved):.2f} "
-              f"({statistics.median(saved) / plain:.2f}x), mean {statistics.mean(saved):.2f} "
-              f"({statistics.mean(saved) / plain:.2f}x)")  # fmt: skip
+    report(now, f"seed {args.seed}, {args.pieces}", args.save, args.against)
 
 
 if __name__ == "__main__":
