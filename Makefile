@@ -49,7 +49,7 @@ espeak-ng:
 # marked `long` (more seeds, editions and arrangements of a check kept here once or twice)
 # are left to `make test-long`, to keep CI under 20 minutes on 2 cores.
 test: lint chromium espeak-ng
-	$(BIN)/pytest -n auto -m "not long"
+	$(BIN)/pytest -n auto --dist worksteal -m "not long"
 	$(MAKE) --no-print-directory test-opencv
 
 # The long sweeps `make test` leaves out: every tripped demo game, every solo seed, a demo
@@ -63,12 +63,15 @@ test-long: $(VENV)/.installed chromium espeak-ng
 # with the project installed, then that OpenCV over it (4.x with the numpy 1 it was built
 # for; 5.x brings numpy 2 over the pin on purpose, so pip's warning that it breaks the pin
 # is switched off with --no-warn-conflicts and said in one line instead), and runs the vision
-# tests (the camera's readers end to end, the real photographs' floors included). The two
+# tests (the camera's readers end to end, the real photographs' floors included). The
 # longest sweeps of synthetic tables (arrangements of the switching board's panels, a whole
-# stand-in deck taught) run once, in `make test`'s own venv, to keep CI under 20 minutes
+# stand-in deck taught, hard tables with dice on cards, real dice on cards, an enrolled
+# deck's touching railway) run once, in `make test`'s own venv, to keep CI under 20 minutes
 # on 2 cores; their shorter siblings in the same files run on every version.
 OPENCV_VERSIONS ?= 4.8.1.78 5.0.0.93
-OPENCV_ONCE := not test_every_arrangement_of_the_panels_is_read and not test_the_whole_stand_in_deck_is_taught
+OPENCV_ONCE := not test_every_arrangement_of_the_panels_is_read and not test_the_whole_stand_in_deck_is_taught \
+  and not test_hard_tables_with_dice_on_cards_read_them and not test_real_dice_on_cards_are_read_or_asked \
+  and not test_a_railway_of_touching_cards_of_an_enrolled_printed_deck_is_read
 test-opencv:
 	@set -e; for v in $(OPENCV_VERSIONS); do \
 	  venv=.venv-opencv-$$v; \
@@ -81,7 +84,7 @@ test-opencv:
 	    touch $$venv/.installed; \
 	  fi; \
 	  echo "== the vision tests on OpenCV $$($$venv/bin/python -c 'import cv2; print(cv2.__version__)')"; \
-	  $$venv/bin/pytest -n auto -p no:cacheprovider -m "not browser and not long" -k "$(OPENCV_ONCE)" tests/vision tests/caboose/vision; \
+	  $$venv/bin/pytest -n auto --dist worksteal -p no:cacheprovider -m "not browser and not long" -k "$(OPENCV_ONCE)" tests/vision tests/caboose/vision; \
 	done
 
 bench: $(VENV)/.installed
