@@ -78,6 +78,10 @@ _FIT_SPREAD = (0.05, 4.0)
 # on 1533 dice of 600 hard tables, seed 7000, our 786 drawn wheel dice are at most 0.41 pip
 # die to the learned count, the 37 real pip dice of our yellow at least 0.72)
 _OUR_YELLOW = ((22, 28), 170)
+# where a crop is strongly yellow (HSV, OpenCV's least and most): what may be a wheel die's
+# body, looked for apart from any other colour (wider than `_OUR_YELLOW`, which says the
+# body found is our own die)
+_WHEEL_YELLOW = ((20, 175, 50), (38, 255, 255))
 _PIP_DIE, _OUR_PIP_DIE = 0.5, 0.6
 # Below FINE_PX_PER_MM (a 1280x720 webcam's 0.5-0.85 px/mm) our wheel die is 8-13 px wide:
 # its yellow blurs into the wood and its wheels look like pips to the learned count, which
@@ -539,8 +543,7 @@ def _worth_a_look(
     middle = slice(CROP_SIDE // 4, CROP_SIDE - CROP_SIDE // 4)
     yellow = [
         cv2.countNonZero(
-            cv2.inRange(cv2.cvtColor(crop[middle, middle], cv2.COLOR_BGR2HSV),
-                        (20, 175, 50), (38, 255, 255))
+            cv2.inRange(cv2.cvtColor(crop[middle, middle], cv2.COLOR_BGR2HSV), *_WHEEL_YELLOW)
         ) >= _GLANCE_YELLOW_PX
         for crop in crops
     ]  # fmt: skip
@@ -839,7 +842,7 @@ def _bodies(
     smooth = cv2.GaussianBlur(grey, (5, 5), 0)
     _, body = cv2.threshold(smooth, 0, 1, cv2.THRESH_OTSU)
     brighter = smooth > float(np.median(_rim(grey))) * 1.4
-    yellow = cv2.inRange(hsv, (20, 175, 50), (38, 255, 255)) > 0
+    yellow = cv2.inRange(hsv, *_WHEEL_YELLOW) > 0
     lab = cv2.cvtColor(cv2.GaussianBlur(crop, (5, 5), 0), cv2.COLOR_BGR2Lab).astype(np.int16)
     table = np.median(_rim(lab), axis=0)
     # the colour's two channels apart from the table's, not the lightness's (unused): the
@@ -884,7 +887,7 @@ def _bodies_on(
     diff[..., 0] *= 2.55  # Lab as 8 bits (L 0-255)
     distance = channel_length(diff)
     unlike = (distance > _UNLIKE_FACE) & (expected[..., 0] >= 0.0)
-    yellow = cv2.inRange(hsv, (20, 175, 50), (38, 255, 255)) > 0
+    yellow = cv2.inRange(hsv, *_WHEEL_YELLOW) > 0
     return [unlike.astype(np.uint8), yellow.astype(np.uint8)]  # the yellow one, if any, wins
 
 

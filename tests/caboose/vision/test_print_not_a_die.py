@@ -15,14 +15,23 @@ import math
 
 import pytest
 
-from companion.games.caboose.scenes import random_scene, render
-from companion.games.caboose.vision.observation import VisionConfig
+from companion.games.caboose.scenes import Scene, random_scene, render
+from companion.games.caboose.vision.observation import Observation, SeenDie, VisionConfig
 from companion.games.caboose.vision.observe import observe
 from companion.synthetic import Camera
 
 # a hard table (seed 7001: a lamp, bent cards) with a card "4/c" whose printed digit the
 # 720p camera took for a die lying on it, beside the three pip dice thrown
 SEED, FOUR_AT = 7001, (271.6, 172.8)
+
+
+def phantoms(seen: Observation, scene: Scene) -> list[SeenDie]:
+    """The dice seen more than 10 mm from every die the scene throws: seen where none lies."""
+    return [
+        die
+        for die in seen.dice
+        if min(math.dist(die.position, (true.x, true.y)) for true in scene.dice) > 10.0
+    ]
 
 
 @pytest.mark.parametrize("size", [(1280, 720), (1456, 1088)])
@@ -32,12 +41,7 @@ def test_a_card_s_printed_digit_is_no_die_at_720p_nor_at_the_default_size(size) 
     back = scene.cards[scene.railway[0]].pose
     config = VisionConfig.for_edition("rollecate", frame_size=size)
     seen = observe(render(scene, SEED, camera), config, back=(back.x, back.y))
-    phantoms = [
-        die
-        for die in seen.dice
-        if min(math.dist(die.position, (true.x, true.y)) for true in scene.dice) > 10.0
-    ]
-    assert phantoms == []  # nothing seen where nothing lies, not even asked about
+    assert phantoms(seen, scene) == []  # nothing seen where nothing lies, not even asked
     assert len(seen.dice) == len(scene.dice) == 3  # the three thrown are still seen
     assert all(math.dist(die.position, FOUR_AT) > 10.0 for die in seen.dice)
 
@@ -55,9 +59,4 @@ def test_a_card_s_printed_digit_under_a_lamp_s_glow_is_no_die() -> None:
     seen = observe(render(scene, GLOW_SEED, camera), config, back=(back.x, back.y))
     assert any(p.key == "glare" for p in seen.problems)
     assert all(math.dist(die.position, THREE_AT) > 10.0 for die in seen.dice)
-    phantoms = [
-        die
-        for die in seen.dice
-        if min(math.dist(die.position, (true.x, true.y)) for true in scene.dice) > 10.0
-    ]
-    assert phantoms == [] and len(seen.dice) == len(scene.dice)  # the die thrown still seen
+    assert phantoms(seen, scene) == [] and len(seen.dice) == len(scene.dice)  # still seen

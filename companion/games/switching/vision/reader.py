@@ -468,6 +468,12 @@ def _brightest(image: np.ndarray, among: np.ndarray | None = None) -> np.ndarray
     return np.array(cv2.mean(image, mask=bright.astype(np.uint8))[:3]) + 1.0
 
 
+def _gain_table(gains: np.ndarray) -> np.ndarray:
+    """The lookup table (256 x 1 x 3, for `cv2.LUT`) that multiplies each BGR channel by
+    its gain, clipped at white: a white balance, or a paper's tint."""
+    return np.clip(np.arange(256)[:, None] * gains, 0, 255).astype(np.uint8)[:, None]
+
+
 class Light:
     """The paper's colour over the whole board (the lamp's cast, undone by `balance`) and
     its brightness round each place (the light's fall-off and shadows, `at`), from the
@@ -483,8 +489,7 @@ class Light:
         width, height = (round(side * k) for side in board.size)
         board_area = (slice(a, a + height), slice(a, a + width))
         paper = _brightest(half[board_area])
-        gains = paper.max() / paper
-        self.balance = np.clip(np.arange(256)[:, None] * gains, 0, 255).astype(np.uint8)[:, None]
+        self.balance = _gain_table(paper.max() / paper)
         hue, saturation, value = self._hsv(self.balanced(half))
         self.half = self._classes(hue, saturation), value, saturation  # for the dice
         self.paper = paper  # the paper's colour in the frame (BGR), for teaching its tint
@@ -500,9 +505,7 @@ class Light:
             _brightest(half[board_area], clear))  # fmt: skip
         if pieces.paper is not None:
             light = paper if clear_paper is None else clear_paper
-            tint = light.max() / light * np.array(pieces.paper)
-            tinted = np.clip(np.arange(256)[:, None] * tint, 0, 255)
-            white = cv2.LUT(half, tinted.astype(np.uint8)[:, None])
+            white = cv2.LUT(half, _gain_table(light.max() / light * np.array(pieces.paper)))
             self.white_saturation = cv2.cvtColor(white, cv2.COLOR_BGR2HSV)[..., 1]
         self.die = (
             self._die_colours(hue, *self.half[::2])
@@ -537,14 +540,11 @@ class Light:
         too small a blob to be a die. Judged balanced on the paper clear of the reflection,
         only in the dice bands (nothing else is a die's); trains keep the light they were
         tuned under (balanced so, a train under the reflection was turned round)."""
-        gains = clear_paper.max() / clear_paper
-        balance = np.clip(np.arange(256)[:, None] * gains, 0, 255).astype(np.uint8)[:, None]
+        balance = _gain_table(clear_paper.max() / clear_paper)
         die = np.full(half.shape[:2], _NONE, np.uint8)
         for box in band_boxes(board, half.shape):
-            row = np.ascontiguousarray(half[box]).reshape(1, -1, 3)
-            hue, saturation, _ = self._hsv(cv2.LUT(row, balance))
-            colours = self._die_colours(hue, self._classes(hue, saturation), saturation)
-            die[box] = colours.reshape(die[box].shape)
+            hue, saturation, _ = self._hsv(cv2.LUT(np.ascontiguousarray(half[box]), balance))
+            die[box] = self._die_colours(hue, self._classes(hue, saturation), saturation)
         return die
 
     def at(self, x: float, y: float) -> float:
