@@ -60,31 +60,34 @@ test-long: $(VENV)/.installed chromium espeak-ng
 
 # The code runs on OpenCV 4.8 to 5.x, but pyproject pins the wheel below 4.12 for the Pi's
 # numpy 1 (see the README): each version here gets a venv of its own, .venv-opencv-VERSION,
-# with the project installed, then that OpenCV over it (4.x with the numpy 1 it was built
-# for; 5.x brings numpy 2 over the pin on purpose, so pip's warning that it breaks the pin
-# is switched off with --no-warn-conflicts and said in one line instead), and runs the vision
-# tests (the camera's readers end to end, the real photographs' floors included). The
-# longest sweeps of synthetic tables (arrangements of the switching board's panels, a whole
-# stand-in deck taught, hard tables with dice on cards, real dice on cards, an enrolled
-# deck's touching railway) run once, in `make test`'s own venv, to keep CI under 20 minutes
-# on 2 cores; their shorter siblings in the same files run on every version.
+# holding only that OpenCV and its numpy (4.x the numpy 1 it was built for; 5.x numpy 2, over
+# pyproject's pin on purpose, said in one line) and seeing everything else, the project
+# included, through a .pth file naming make test's own venv (its own packages come first on
+# the path, so its OpenCV and numpy are the ones imported). It runs the vision tests (the
+# camera's readers end to end, the real photographs' floors included). The longest sweeps
+# of synthetic tables (arrangements of the switching board's panels, a whole stand-in deck
+# taught, hard tables with dice on cards, real dice on cards, an enrolled deck's touching
+# railway) run once, in `make test`'s own venv, to keep CI under 20 minutes on 2 cores; their
+# shorter siblings in the same files run on every version.
 OPENCV_VERSIONS ?= 4.8.1.78 5.0.0.93
 OPENCV_ONCE := not test_every_arrangement_of_the_panels_is_read and not test_the_whole_stand_in_deck_is_taught \
   and not test_hard_tables_with_dice_on_cards_read_them and not test_real_dice_on_cards_are_read_or_asked \
   and not test_a_railway_of_touching_cards_of_an_enrolled_printed_deck_is_read
-test-opencv:
+PURELIB := import sysconfig; print(sysconfig.get_path("purelib"))
+test-opencv: $(VENV)/.installed
 	@set -e; for v in $(OPENCV_VERSIONS); do \
 	  venv=.venv-opencv-$$v; \
-	  if [ ! $$venv/.installed -nt pyproject.toml ]; then \
+	  if [ ! $$venv/.installed -nt $(VENV)/.installed ]; then \
 	    rm -rf $$venv; $(PYTHON) -m venv $$venv; \
-	    $$venv/bin/pip install --quiet --disable-pip-version-check -e . pytest pytest-xdist hypothesis; \
 	    case $$v in 5.*) echo "== OpenCV $$v brings numpy 2 over pyproject's pin for the Pi (numpy 1): on purpose, to test the code on it";; esac; \
-	    $$venv/bin/pip install --quiet --disable-pip-version-check --no-warn-conflicts "opencv-python-headless==$$v" \
-	      $$(case $$v in 4.*) echo "numpy<2";; esac); \
+	    $$venv/bin/pip install --quiet --disable-pip-version-check --no-deps "opencv-python-headless==$$v" \
+	      "$$(case $$v in 4.*) echo "numpy<2";; *) echo "numpy>=2";; esac)"; \
+	    echo "import site; site.addsitedir('$$(realpath $$($(BIN)/python -c '$(PURELIB)'))')" \
+	      > "$$($$venv/bin/python -c '$(PURELIB)')/project-venv.pth"; \
 	    touch $$venv/.installed; \
 	  fi; \
 	  echo "== the vision tests on OpenCV $$($$venv/bin/python -c 'import cv2; print(cv2.__version__)')"; \
-	  $$venv/bin/pytest -n auto --dist worksteal -p no:cacheprovider -m "not browser and not long" -k "$(OPENCV_ONCE)" tests/vision tests/caboose/vision; \
+	  $$venv/bin/python -m pytest -n auto --dist worksteal -p no:cacheprovider -m "not browser and not long" -k "$(OPENCV_ONCE)" tests/vision tests/caboose/vision; \
 	done
 
 bench: $(VENV)/.installed
