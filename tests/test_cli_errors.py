@@ -2,10 +2,15 @@
 and changes nothing: a family typing a wrong path or number reads what was wrong and what to
 do, and a game kept on disk stays as it was.
 
-Each invocation runs as a user runs it, in its own process. Outputs (record folders, the
-demo's --record and --store) are checked before any game is played, and a command that
-would serve a page fails before it listens, so the table stays quick. As root, `chmod` does
-not stop a write: a path under a regular file or under /proc is what cannot be written.
+Each invocation goes through the command's own entry point (`companion.app.cli.main`, what
+`python -m companion` runs) with the output captured at the file descriptors, as Flask's
+CLI runner tests a command; those whose refusal depends on the process itself (an argument
+that is no UTF-8, the command name as typed, a pipe nobody writes) run as a user runs them,
+in a process of their own. A refusal that hangs fails after a minute either way. Outputs
+(record folders, the demo's --record and --store) are checked before any game is played,
+and a command that would serve a page fails before it listens, so the table stays quick.
+As root, `chmod` does not stop a write: a path under a regular file or under /proc is what
+cannot be written.
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import signal
 import sqlite3
 import subprocess
 import sys
@@ -21,6 +27,7 @@ from pathlib import Path
 
 import pytest
 
+from companion.app.cli import main
 from companion.games.caboose.match import load
 from companion.games.caboose.record import record_of
 from companion.games.caboose.rules.engine import deal
@@ -123,8 +130,6 @@ BAD = [
     (["simulate", "--games", "1", "--records", "{tmp}/afile/games"], ["afile is a file"]),
     (["simulate", "--games", "1", "--records", ""], ["--records", "empty path"]),
     (["simulate", "--players", "x"], ["--players", "'x'"]),
-    (["simulate", "--games", "1", "--seed", "\udcff"], ["--seed", "not UTF-8 text"]),
-    (["demo", "--headless", "--seed", "\udcff"], ["--seed", "not UTF-8 text"]),
     (["simulate", "--edition", "uno"], ["--edition", "'uno'"]),
     # run: a configuration that is no text, or holds values that cannot be used.
     (["run", "--config", "{tmp}/binary.toml"], ["binary.toml is not a text file"]),
@@ -206,7 +211,6 @@ BAD = [
     (["replay", "{tmp}/nested.json"], ["nest"]),
     (["replay", "{tmp}/big-number.json"], ["digits"]),
     (["replay", "{tmp}/missing.json"], ["cannot read"]),
-    (["replay", "{tmp}/fifo.json"], ["fifo.json is a pipe (FIFO), not a file"]),
     (["replay", "/dev/zero"], ["/dev/zero is a device, not a file"]),
     (["replay", "{tmp}"], ["is a folder, not a file"]),
     (["replay", "{tmp}/huge.json"], ["huge.json is larger than 4 MB"]),
@@ -235,7 +239,15 @@ BAD = [
         ["enroll", "{tmp}/deck", "--game", "switching", "--no-wait"],
         ["companion enroll: give the board's size (--size WIDTHxHEIGHT in mm)"],
     ),
-    # the command itself
+]
+
+
+# Refusals that depend on the process: arguments Python decoded from bytes that are no UTF-8,
+# the command's name as the user typed it, a FIFO whose open would wait for a writer.
+BAD_IN_A_PROCESS = [
+    (["simulate", "--games", "1", "--seed", "\udcff"], ["--seed", "not UTF-8 text"]),
+    (["demo", "--headless", "--seed", "\udcff"], ["--seed", "not UTF-8 text"]),
+    (["replay", "{tmp}/fifo.json"], ["fifo.json is a pipe (FIFO), not a file"]),
     (["referee"], ["'referee'"]),
 ]
 
@@ -258,17 +270,71 @@ def refused(command: list[str]) -> subprocess.CompletedProcess[str]:
     return done
 
 
+def exit_status(code: object) -> int:
+    """The status a process ends with when `SystemExit(code)` leaves it, as Python's own
+    exit gives it: None is 0, a number itself, anything else (a message, which Python
+    prints on stderr) 1."""
+    if code is None:
+        return 0
+    if isinstance(code, int):
+        return code
+    print(code, file=sys.stderr)
+    return 1
+
+
+def refused_here(argv: list[str], capfd: pytest.CaptureFixture[str]) -> tuple[str, str]:
+    """`companion ARGV` run through the command's entry point in this process, once it has
+    refused as every command refuses (`refused`): its stdout and stderr."""
+
+    def too_long(*_: object) -> None:
+        raise TimeoutError(f"companion {' '.join(argv)} did not refuse within a minute")
+
+    before = signal.signal(signal.SIGALRM, too_long)
+    signal.alarm(60)
+    try:
+        status = main(argv)
+    except SystemExit as done:
+        status = exit_status(done.code)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, before)
+    out, err = capfd.readouterr()
+    assert status == 2, err
+    assert len(err.splitlines()) == 1, err
+    return out, err
+
+
 @pytest.mark.parametrize(("argv", "words"), BAD, ids=[" ".join(argv) for argv, _ in BAD])
 def test_a_bad_command_line_is_one_clear_line_and_exit_2(
-    place: Path, tmp_path: Path, argv: list[str], words: list[str]
+    place: Path,
+    tmp_path: Path,
+    argv: list[str],
+    words: list[str],
+    capfd: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     if NOT_OURS in argv and BINDS_ANY:
         pytest.skip("this kernel lets a program listen on an address it does not have")
+    monkeypatch.chdir(ROOT)
     before = contents(place)
-    done = refused([*COMPANION, *(arg.format(tmp=place, own=tmp_path) for arg in argv)])
+    out, err = refused_here([arg.format(tmp=place, own=tmp_path) for arg in argv], capfd)
+    for word in words:
+        assert word.format(tmp=place) in err
+    assert out == ""  # nothing started: no address, no PIN, no game
+    assert contents(place) == before
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"), BAD_IN_A_PROCESS, ids=[" ".join(argv) for argv, _ in BAD_IN_A_PROCESS]
+)
+def test_a_bad_command_line_in_a_process_of_its_own_is_one_clear_line_and_exit_2(
+    place: Path, argv: list[str], words: list[str]
+) -> None:
+    before = contents(place)
+    done = refused([*COMPANION, *(arg.format(tmp=place) for arg in argv)])
     for word in words:
         assert word.format(tmp=place) in done.stderr
-    assert done.stdout == ""  # nothing started: no address, no PIN, no game
+    assert done.stdout == ""
     assert contents(place) == before
 
 
