@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -34,10 +35,15 @@ def _within(module: str, package: str) -> bool:
     return module == package or module.startswith(package + ".")
 
 
-def _imports(path: Path) -> Iterator[tuple[str, int, bool]]:
+@cache
+def _imports(path: Path) -> tuple[tuple[str, int, bool], ...]:
     """Every module `path` imports: (dotted name, line, whether inside a function). A
     `from package import name` counts as importing `package.name` too: it may be a
-    module."""
+    module. Parsed once a run: every rule below walks every module."""
+    return tuple(_walk_imports(path))
+
+
+def _walk_imports(path: Path) -> Iterator[tuple[str, int, bool]]:
     tree = ast.parse(path.read_text(), str(path))
     package = _name(path) if path.name == "__init__.py" else _name(path).rpartition(".")[0]
     in_function: set[int] = set()
