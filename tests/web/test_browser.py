@@ -261,6 +261,14 @@ def test_a_short_game_by_clicking(browser, server):
     page.on("dialog", lambda dialog: dialog.accept())
     page.click("#correct summary")
     page.click("[data-fix='0']")  # 1 -> 0 wheels on the first die
+    # Meanwhile another discard order is chosen (another phone could): the last turn is
+    # drawn again, and the correction being made stays open with the die as tapped.
+    again = page.locator("#order-options button:not(.chosen)").first
+    again_order = again.get_attribute("data-order")
+    again.click()
+    page.wait_for_selector(f"#order-options button.chosen[data-order='{again_order}']")
+    assert page.locator("#correct").get_attribute("open") is not None
+    assert page.locator("[data-fix='0']").inner_text() == "0"
     page.click("#correct-send")
     page.wait_for_selector("#log li.correction:has-text('roll corrected')")
     assert server.state()["last"]["roll"] == [0, 1, 1, 1, 1, 1]

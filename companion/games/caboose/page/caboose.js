@@ -603,13 +603,19 @@ function drawLast(v, replay) {
   box.replaceChildren(...parts);
 }
 
+// A correction being made outlives a redraw of the last turn (another phone's pass, a seat
+// joining): it stays open with the dice tapped so far until that turn's roll changes.
+let correcting = null; // { turn: "number:roll", fixed: [wheels, ...], open }
+
 function correctRoll(last) {
   const faces = (view.choices && view.choices.faces) || [0, 1, 2];
-  const fixed = [...last.roll];
+  const turn = `${last.number}:${last.roll.join(",")}`;
+  if (!correcting || correcting.turn !== turn) correcting = { turn, fixed: [...last.roll], open: false };
+  const fixed = correcting.fixed;
   const dice = fixed.map((w, i) => h("button", { class: "die", "data-fix": i,
     onclick: (e) => { fixed[i] = faces[(faces.indexOf(fixed[i]) + 1) % faces.length]; e.target.textContent = fixed[i]; } },
     String(w)));
-  return h("details", { id: "correct" }, h("summary", {}, t("correct_roll")),
+  const fold = h("details", { id: "correct", open: correcting.open }, h("summary", {}, t("correct_roll")),
     h("p", { class: "hint" }, t("dice_hint")), h("div", { class: "dice" }, dice),
     h("button", { id: "correct-send", onclick: async () => {
       const answer = await send("/api/command/correct", { roll: fixed, turn: last.number });
@@ -618,6 +624,9 @@ function correctRoll(last) {
         if (window.confirm(text)) send("/api/command/correct", { roll: fixed, confirm: true, turn: last.number });
       }
     } }, t("correct_roll")));
+  const kept = correcting;
+  fold.addEventListener("toggle", () => { kept.open = fold.open; });
+  return fold;
 }
 
 // --- piles, ranking ------------------------------------------------------------------------
