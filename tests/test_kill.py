@@ -7,6 +7,7 @@ and the real service loop runs on the synthetic camera and mock pins."""
 
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import random
@@ -309,8 +310,9 @@ def test_a_game_ending_as_the_service_is_killed_is_in_the_history_after(tmp_path
 
 
 def _unanswered(address: str, route: str, body: dict[str, Any]) -> None:
-    """A request whose answer may never come: the service is killed meanwhile."""
-    with suppress(OSError, ValueError):
+    """A request whose answer may never come, or come cut short: the service is killed
+    meanwhile."""
+    with suppress(OSError, ValueError, http.client.HTTPException):
         call(address, route, body)
 
 
