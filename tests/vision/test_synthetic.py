@@ -17,7 +17,7 @@ from companion.pose import Pose
 from companion.synthetic import Camera, Card, Picture, Scene, camera_view
 from companion.synthetic import render as render_scene
 from companion.synthetic.camera import has_curl, has_glare, has_lens_error, lens_field
-from companion.synthetic.surface import CANVAS_PX_PER_MM, CardLift, Lifts, draw_table
+from companion.synthetic.surface import CANVAS_PX_PER_MM, CardLift, Lifts, _lay, draw_table
 from companion.vision.table import card_corners
 
 
@@ -253,3 +253,23 @@ def test_a_rigid_piece_lies_flat_where_the_cards_curl() -> None:
     assert np.array_equal(render_scene(board, 6, Camera.preset("hard", curl=5.0)), flat)
     paper = Scene(cards=(Card(_white_card(size), Pose(400, 300, 10), size),))
     assert not np.array_equal(render_scene(paper, 6, Camera.preset("hard", curl=5.0)), flat)
+
+
+def test_a_sprite_is_laid_as_opencv_blends_it_bit_for_bit() -> None:
+    """The table's sprites are laid by copying where they are whole and blending only their
+    outline (`surface._lay`): every pixel as `cv2.blendLinear` over the whole box gives,
+    whatever mix of whole, partial and absent pixels the box holds."""
+    rng = np.random.default_rng(5)
+    for h, w in [(1, 1), (3, 200), (57, 41), (240, 320)]:
+        for kinds in ((0,), (255,), (0, 255), (0, 255, None)):
+            under = rng.integers(0, 256, (h, w, 3), np.uint8)
+            over = rng.integers(0, 256, (h, w, 3), np.uint8)
+            pick = rng.integers(0, len(kinds), (h, w))
+            partial = rng.integers(1, 255, (h, w))
+            alpha = np.choose(pick, [partial if k is None else np.full((h, w), k) for k in kinds])
+            alpha = alpha.astype(np.uint8)
+            share = alpha.astype(np.float32) / 255
+            expected = cv2.blendLinear(over, under, share, 1.0 - share)
+            laid = under.copy()
+            _lay(laid, over, alpha)
+            assert np.array_equal(laid, expected)
