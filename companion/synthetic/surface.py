@@ -112,7 +112,7 @@ def _lay(under: np.ndarray, over: np.ndarray, alpha: np.ndarray) -> None:
     cv2.copyTo(over, whole, blended)
     outline = cv2.findNonZero(cv2.threshold(alpha, 0, 255, cv2.THRESH_BINARY)[1] - whole)
     if outline is not None:
-        columns, rows = outline[:, 0, 0], outline[:, 0, 1]
+        columns, rows = outline.reshape(-1, 2).T  # (N, 1, 2) on OpenCV 4, (N, 2) on 5
         share = alpha[rows, columns].astype(np.float32)[:, None] * (1 / 255)
         mixed = cv2.blendLinear(over[rows, columns][:, None], under[rows, columns][:, None],
                                 share, 1.0 - share)  # fmt: skip
