@@ -147,6 +147,8 @@ def killed_during(argv: list[str], rng: random.Random) -> int:
 
 
 @pytest.mark.slow
+@pytest.mark.long  # make test kills the Caboose and Yardmaster demos so (tests/test_kill.py,
+# tests/yardmaster/test_demo.py) and a switching service at its last turn (test_kill.py)
 def test_sigkill_at_random_points_loses_no_step_taken(tmp_path: Path) -> None:
     """Never lose a game: killed twice anywhere in a turn (the dice read, the board half
     moved, CONFIRM pressed) and restarted on the same store, the demo keeps every action
