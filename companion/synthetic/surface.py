@@ -122,7 +122,7 @@ def _lay(under: np.ndarray, over: np.ndarray, alpha: np.ndarray) -> None:
         share = alpha[rows, columns].astype(np.float32)[:, None] * (1 / 255)
         mixed = cv2.blendLinear(over[rows, columns][:, None], under[rows, columns][:, None],
                                 share, 1.0 - share)  # fmt: skip
-    under[...] = cv2.copyTo(over, whole, under)
+    cv2.copyTo(over, whole, under)  # in place: `under` is a view of the canvas's box
     if outline is not None:
         under[rows, columns] = mixed[:, 0]
 

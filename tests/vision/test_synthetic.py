@@ -257,8 +257,9 @@ def test_a_rigid_piece_lies_flat_where_the_cards_curl() -> None:
 
 def test_a_sprite_is_laid_as_opencv_blends_it_bit_for_bit() -> None:
     """The table's sprites are laid by copying where they are whole and blending only their
-    outline (`surface._lay`): every pixel as `cv2.blendLinear` over the whole box gives,
-    whatever mix of whole, partial and absent pixels the box holds."""
+    outline, or in a small box blended whole (`surface._lay`): either way every pixel as
+    `cv2.blendLinear` over the whole box gives, whatever mix of whole, partial and absent
+    pixels the box holds."""
     rng = np.random.default_rng(5)
     for h, w in [(1, 1), (3, 200), (57, 41), (240, 320)]:
         for kinds in ((0,), (255,), (0, 255), (0, 255, None)):
