@@ -252,14 +252,37 @@ def find_dice(
     """Centres (table mm) of die-sized blobs in the colour top-down image `half` (at `k`
     px/mm, half recognition's scale: a die is still 8 pixels wide), looking only where
     `free` (at full scale) is set: off the cards, the markers and the caboose. A die is
-    brighter than the table around it, or (a wheel die in shadow, two big wheels darkening
-    its face) at least strongly yellow, or unlike the table (`_unlike`: a red, blue or black
-    die); two dice lying against each other make one blob twice as long as wide, which gives
-    both centres. Second, the faint ones: compact die-sized blobs only a little darker or
-    of another colour than the table (real dice of a dark red or purple on brown wood), which
-    `read_dice` keeps only where the learned count sees a die. The read that follows is on
-    the original frame. `hsv` is `half` in HSV when the caller has it already (the caboose's
-    finder needs it too)."""
+    where `finder_masks` sees one; two dice lying against each other make one blob twice
+    as long as wide, which gives both centres. Second, the faint ones (`faint_dice`),
+    which `read_dice` keeps only where the learned count sees a die. The read that follows
+    is on the original frame. `hsv` is `half` in HSV when the caller has it already (the
+    caboose's finder needs it too)."""
+    mask, faint = finder_masks(half, free, k, hsv)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    area_mm = stats[:, cv2.CC_STAT_AREA] / k**2
+    found = []
+    for i in range(1, count):
+        x, y, w, h = (stats[i, j] / k for j in range(4))
+        if _MIN_AREA <= area_mm[i] <= _MAX_AREA and 11 <= max(w, h) <= 28 and min(w, h) >= 6:
+            # the box's centre, not the blob's: dark wheels leave the bright part lopsided
+            found.append((x + w / 2 - 0.5 / k, y + h / 2 - 0.5 / k))
+        elif 1.6 * _MIN_AREA * 2 <= area_mm[i] <= 2 * _MAX_AREA and max(w, h) <= 50:
+            found += _pair(labels[stats[i, 1] : stats[i, 1] + stats[i, 3],
+                                  stats[i, 0] : stats[i, 0] + stats[i, 2]] == i,
+                           (stats[i, 0], stats[i, 1]), k)  # fmt: skip
+    return found, faint_dice(faint, k, found)
+
+
+def finder_masks(
+    half: np.ndarray, free: np.ndarray, k: float, hsv: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Where `find_dice` looks for dice in `half` (at `k` px/mm), within `free` (at full
+    scale), as two masks (255 set): where a die surely may be, brighter than the table
+    around it, or (a wheel die in shadow, two big wheels darkening its face) at least
+    strongly yellow, or unlike the table (`_unlike`: a red, blue or black die), closed over
+    a six's pips; and where it faintly may be, only a little darker or of another colour
+    than the table (real dice of a dark red or purple on brown wood), opened so wood
+    grain's thin dark lines fall apart."""
     grey = cv2.cvtColor(half, cv2.COLOR_BGR2GRAY)
     if hsv is None:
         hsv = cv2.cvtColor(half, cv2.COLOR_BGR2HSV)
@@ -274,27 +297,16 @@ def find_dice(
     mask = cv2.bitwise_and(mask, allowed)
     # close over the pips first (they cut a six's face into thin strips), then drop specks
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    area_mm = stats[:, cv2.CC_STAT_AREA] / k**2
-    found = []
-    for i in range(1, count):
-        x, y, w, h = (stats[i, j] / k for j in range(4))
-        if _MIN_AREA <= area_mm[i] <= _MAX_AREA and 11 <= max(w, h) <= 28 and min(w, h) >= 6:
-            # the box's centre, not the blob's: dark wheels leave the bright part lopsided
-            found.append((x + w / 2 - 0.5 / k, y + h / 2 - 0.5 / k))
-        elif 1.6 * _MIN_AREA * 2 <= area_mm[i] <= 2 * _MAX_AREA and max(w, h) <= 50:
-            found += _pair(labels[stats[i, 1] : stats[i, 1] + stats[i, 3],
-                                  stats[i, 0] : stats[i, 0] + stats[i, 2]] == i,
-                           (stats[i, 0], stats[i, 1]), k)  # fmt: skip
-    return found, _faint_dice(cv2.bitwise_and(faint, allowed), k, found)
+    faint = cv2.morphologyEx(cv2.bitwise_and(faint, allowed), cv2.MORPH_OPEN,
+                             np.ones((3, 3), np.uint8))  # fmt: skip
+    return mask, faint
 
 
-def _faint_dice(
+def faint_dice(
     mask: np.ndarray, k: float, found: list[tuple[float, float]]
 ) -> list[tuple[float, float]]:
-    """Centres (mm) of compact die-sized blobs of the faint mask (at `k` px/mm) that are no
-    die already `found`: opened first, so wood grain's thin dark lines fall apart."""
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    """Centres (mm) of compact die-sized blobs of the faint mask (`finder_masks`', at `k`
+    px/mm) that are no die already `found`."""
     count, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     faint = []
     for i in range(1, count):
@@ -378,6 +390,7 @@ def read_dice(
     taught: TaughtCount | None = None,
     clean_fits: bool = False,
     alike: Alike | None = None,
+    among_others: Sequence[tuple[float, float]] = (),
 ) -> list[DieReading]:
     """The dice near the table points (mm) in `spots`, and those near the points in `faint`
     (`find_dice`'s faint blobs) that the learned count takes for dice: the layout fit of
@@ -389,26 +402,30 @@ def read_dice(
     are spots on a card with what the card would show there (`Under`): kept where the die is
     our yellow wheel die or the count sees a die, read as a faint one (a die of our yellow
     there stays a wheel die: the count, never taught on a card's print, takes ours for pip
-    dice there). A spot where no die body is gives none.
+    dice there). `among_others` are blobs found on full evidence where other things than
+    dice lie (a depot's trains, the table's edge): kept where the count sees a die, as a
+    faint blob is, and read as `spots` are. A spot where no die body is gives none.
     The learned count is adapted to the family's own pip dice when they were `taught`
     (`companion enroll --codes pips`: taught_pips.py). With `clean_fits` a clean layout fit
     of a die found on full evidence is believed where the count only spreads its answer
     (`_CLEAN_MARGIN`: the switching game's white dice). With `alike` (the game's faces that
     count the same) a pip die's confidence is that of what its face counts for."""
     looks = [look_at(frame, calibration, x, y) for x, y in spots]
+    other_looks = [look_at(frame, calibration, x, y) for x, y in among_others]
     faint_looks = [look_at(frame, calibration, x, y, faint=True) for x, y in faint or ()]
     card_looks = [
         look_at(frame, calibration, x, y, under=under)
         for x, y, under in _worth_a_look(frame, calibration, on_cards, taught)
     ]
-    # each look with whether it was found on less evidence (a faint blob, a spot on a card)
-    # and whether it lies on a card
+    # each look with whether it was found on less evidence (a faint blob, a spot on a card),
+    # whether it lies on a card, and whether it must be a die to the count (`among_others`)
     tagged = [
-        (look, doubted, on_a_card)
-        for group, doubted, on_a_card in (
-            (looks, False, False),
-            (faint_looks, True, False),
-            (card_looks, True, True),
+        (look, doubted, on_a_card, checked)
+        for group, doubted, on_a_card, checked in (
+            (looks, False, False, False),
+            (other_looks, False, False, True),
+            (faint_looks, True, False, True),
+            (card_looks, True, True, True),
         )
         for look in group
         if look is not None
@@ -417,14 +434,14 @@ def read_dice(
     # pip dice), so neither counter is asked whether it is a pip die
     ours = [
         on_a_card and look.reading.kind == WHEELS and not look.other_yellow
-        for look, _, on_a_card in tagged
+        for look, _, on_a_card, _ in tagged
     ]
     # whether a doubted blob or a yellow die is a pip die: the photographs' counter, which
     # takes fewer faint blobs for dice than the table's (dice_net.SHIPPED_TABLE)
     asked = [
         i
-        for i, (look, doubted, _) in enumerate(tagged)
-        if (doubted or look.reading.kind != PIPS) and not ours[i]
+        for i, (look, _, _, checked) in enumerate(tagged)
+        if (checked or look.reading.kind != PIPS) and not ours[i]
     ]
     dice_odds = dict(zip(asked, count_looks([tagged[i][0] for i in asked], taught), strict=True))
     # the looks kept, each with whether it is read as a pip die, whether it is our wheel
@@ -432,12 +449,12 @@ def read_dice(
     # asked only about the first two (each die costs the net as much again; a wheel die off
     # the cards or a blob turned down has no use for it)
     kept: list[tuple[DieLook, bool, bool, bool, bool, bool]] = []
-    for i, (look, doubted, on_a_card) in enumerate(tagged):
+    for i, (look, doubted, on_a_card, checked) in enumerate(tagged):
         reading = look.reading
         pip_die = 1.0 - float(dice_odds[i][0]) if i in dice_odds else 1.0  # unasked: unused
         ours_on_a_card = ours[i]
         least = _ON_CARD_DIE if on_a_card else _FAINT_DIE
-        if doubted and (
+        if checked and (
             (pip_die < least and not ours_on_a_card)
             or any(
                 math.dist((reading.x, reading.y), (other.reading.x, other.reading.y)) < 10.0
@@ -576,12 +593,17 @@ def look_at(
 
 
 def crop_at(
-    frame: np.ndarray, calibration: Calibration, x: float, y: float, window_mm: float
+    frame: np.ndarray,
+    calibration: Calibration,
+    x: float,
+    y: float,
+    window_mm: float,
+    px_per_mm: float = CROP_PX_PER_MM,
 ) -> np.ndarray:
     """The square `window_mm` wide around table point (x, y) mm, straight from the
-    original frame at CROP_PX_PER_MM (finer than the top-down image, of which a die is a
+    original frame at `px_per_mm` (finer than the top-down image, of which a die is a
     few pixels)."""
-    size = round(window_mm * CROP_PX_PER_MM)
+    size = round(window_mm * px_per_mm)
     half = window_mm / 2
     window = np.array([[x - half, y - half], [x + half, y - half], [x + half, y + half]])
     pixels = calibration.to_pixels(window).astype(np.float32)

@@ -32,9 +32,24 @@ def _position(trains: list[rules.Train], layout=None, depots=(0, 0)) -> rules.Po
     )
 
 
-def _read(position: rules.Position, seed: int, camera: Camera, roll=None, hands=(), pose=None):
+def _read(
+    position: rules.Position,
+    seed: int,
+    camera: Camera,
+    roll=None,
+    hands=(),
+    pose=None,
+    number_dice: str = "white",
+):
+    """The table showing `position` and `roll` as the camera reads it, its number dice of
+    `number_dice` (a colour of dice_art.PIP_COLOURS)."""
     rng = np.random.default_rng(seed)
     scene = scenes.board_scene(_board(), position, roll, rng, hands, pose=pose)
+    dice = tuple(
+        dataclasses.replace(die, colour=number_dice) if die.kind == "pips" else die
+        for die in scene.dice
+    )
+    scene = dataclasses.replace(scene, dice=dice)
     return read_board(render(scene, seed, camera), _board())
 
 
@@ -119,6 +134,27 @@ def test_the_dice_beside_the_board_are_read(seed):
     assert seen.dice.colour == roll.colour
     assert seen.dice.numbers == tuple(sorted((roll.white, roll.black)))
     assert seen.dice.sure
+
+
+@pytest.mark.parametrize("colour", ["red", "black", "blue", "green"])
+def test_number_dice_of_another_colour_than_white_are_read(colour):
+    """A family's number dice need not be white: a shop's red, black, blue or green pip dice
+    (found by the shared finder in the dice bands) are read as white ones are, beside the
+    colour die."""
+    roll = rules.Roll("orange", 6, 2)
+    position = _position([rules.Train("A2", "red", 1)], depots=(2, 1))
+    seen = _read(position, 5, Camera.hard(), roll=roll, number_dice=colour)
+    assert (seen.dice.colour, seen.dice.numbers, seen.dice.sure) == ("orange", (2, 6), True)
+
+
+@pytest.mark.parametrize("seed", [3, 4, 5, 6])
+def test_trains_standing_in_their_depots_beside_the_board_are_no_dice(seed):
+    """Finished trains stand in the bands where dice are thrown, as colourful as a die and,
+    to the learned count, their black roof and white lamp much like a 2's pips: each is
+    told from a die by its length, and no die is seen where none was thrown."""
+    position = _position([rules.Train("A2", "red", 1)], depots=(3, 3))
+    seen = _read(position, seed, Camera.hard())
+    assert seen.dice.pips == ()
 
 
 def test_a_die_cut_in_strips_by_its_pips_is_found_once_and_a_whole_die_not_again():

@@ -38,7 +38,12 @@ How (our board and pieces, art.py, are made for each step):
    die turned bluish and pale skin white) or of a colour die face's colour (the colour
    die: as taught with a family's box, `Pieces.dice`, else a panel's colour). A train's
    colour there is a depot's train, not a die; wood, skin and the table's edge are
-   neither white nor that colourful;
+   neither white nor that colourful. Where fewer than two white number dice are seen, a
+   family's number dice of any other colour (red, black, marbled) are looked for as the
+   Caboose table finds its dice (dice.py `finder_masks`: brighter than the table, or
+   unlike it), each kept where the learned count sees a pip die and no longer than a die
+   (a depot's train is 26 mm with its roof), and read by the shared pip reader at its own
+   confidence (`_other_dice`);
 6. the glare: where a lamp's reflection clips the frame white (and washes out round it,
    companion/vision/frame_checks.py `glare_mask`) nothing is read: a slot, a space or a
    die it touches is unsure or unseen, never read (a glared space looks white: empty),
@@ -59,6 +64,7 @@ said as its own problem and nothing is read surely.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -81,7 +87,16 @@ from companion.games.switching.vision.unchanged import (
     remember,
 )
 from companion.vision.calibrate import FINE_PX_PER_MM, Calibration, calibrate, top_down
-from companion.vision.dice import PIPS, DieReading, count_looks, look_at, read_dice
+from companion.vision.dice import (
+    PIPS,
+    DieReading,
+    count_looks,
+    crop_at,
+    faint_dice,
+    finder_masks,
+    look_at,
+    read_dice,
+)
 from companion.vision.dice_art import DIE_MM
 from companion.vision.frame_checks import (
     GLARE_KEY,
@@ -194,9 +209,9 @@ class SeenDie:
 @dataclass(frozen=True)
 class SeenDice:
     """The dice beside the board: the colour die's panel colour (None unless exactly one
-    colour die was seen, read surely) and the two number dice's faces, low first (both
-    are white dice: which is which does not matter, their sum and whether they match
-    do; None unless exactly two were read surely). `sure`: both read. A turn where a
+    colour die was seen, read surely) and the two number dice's faces, low first (which
+    is which does not matter, their sum and whether they match do; None unless exactly
+    two were read surely). `sure`: both read. A turn where a
     repair tile replaced the colour die takes `numbers` alone. `pips`: each number die
     read on its own, where it lies (what `numbers` is made of, and what eval-vision counts
     die by die: one die read while the other is hidden is still one die read)."""
@@ -356,7 +371,7 @@ def _read(
     trains, unseen, spaces = _trains(frame, board, calibration, light, panels, glare, change)
     if unseen:
         problems.append(problem("spaces_unseen", n=len(unseen)))
-    dice = _dice(frame, board, calibration, light, glare)
+    dice = _dice(frame, half, board, calibration, light, glare)
     if not dice.sure:
         problems.append(problem("dice_unsure"))
     left = remember(change, calibration, board, pieces, now, light.paper, slots, spaces)
@@ -1242,6 +1257,21 @@ _DIE_SURE = 0.9  # the shared pip reader's confidence in a face, at least (a dra
 # pixel a millimetre: 1280x720) bleed into a third of it, where a white die is 0.8 white
 _PIPS_SHARE = 0.4
 _DIE_AREA = (0.45, 1.6)  # a die's blob, in shares of its face's area: at least, at most
+# a die of another colour (`_other_spots`): its blob's long side at most _ONE_DIE_MM, two
+# dice against each other a blob _PAIR_MM long (a depot's train is 20-28 mm long there)
+_ONE_DIE_MM, _PAIR_MM = 19.5, (28.0, 40.0)
+_HALO_PX, _BIG_MM2 = 7, 1500.0
+# a die of another colour read as surely as the shared reader's own figures are measured
+# at (the Caboose table's `die_unsure_below`): its confidence is made for this bound
+_OTHER_SURE = 0.5
+# `_lying_length`: looked at in a square this wide at this density, the blob within
+# _LENGTH_REACH_MM of its middle, unlike the table by _UNLIKE_AB in a and b (as dice.py's
+# `_OTHER_COLOUR`), paper's white (chroma under _PAPER_CHROMA, lighter than the table) left out
+_LENGTH_MM, _LENGTH_PX_PER_MM, _LENGTH_REACH_MM = 48.0, 2.0, 4.0
+_UNLIKE_AB, _PAPER_CHROMA = 22.0, 12.0
+# a pip die lies at most this long so (tuning seeds 64000-64039: the real dice 18.7 mm at
+# most, our colour die 22, a depot's train from 22.2)
+_DIE_LENGTH_MM = 21.0
 # a number die the shared reader asked about is read by its template (number_dice.py) where
 # the best face explains at least _TEMPLATE_FIT of the crop round the die and leaves at most
 # 1/_TEMPLATE_MARGIN of what the next face leaves unexplained, and the learned count names
@@ -1274,13 +1304,17 @@ _CERTAIN, _TEMPLATE_DOUBT = 0.999, 0.02
 
 def _dice(
     frame: np.ndarray,
+    half: np.ndarray,
     board: Board,
     calibration: Calibration,
     light: Light,
     glare: np.ndarray | None,
 ) -> SeenDice:
-    """The three dice beside the board (step 5); a blob under `glare` is no die read (a
-    die there is missed, so the dice are unsure: step 6)."""
+    """The three dice beside the board (step 5) in the frame and its small top-down image
+    `half`: white number dice and the colour die by their colours and, where fewer than
+    two white ones are seen, number dice of any other colour as the shared finder finds
+    them (`_other_dice`); a blob under `glare` is no die read (a die there is missed, so
+    the dice are unsure: step 6)."""
     white, found = die_masks(board, light)  # found: where a die may lie
     die = light.die
     white_spots, colours = [], []
@@ -1298,17 +1332,155 @@ def _dice(
         if kinds[0] >= 0.8 * kinds.sum():
             white_spots.append((x, y))
         elif kinds[0] <= _PIPS_SHARE * kinds.sum() and kinds[1:].max() >= 0.8 * kinds[1:].sum():
-            colours.append(_PANEL_NAMES[int(np.argmax(kinds[1:]))])
+            colours.append((_PANEL_NAMES[int(np.argmax(kinds[1:]))], (x, y)))
     # white dice on the board's own table: a clean layout fit is believed where the learned
     # count only spreads its answer (dice.py `_CLEAN_MARGIN`)
     readings = read_dice(frame, calibration, white_spots, clean_fits=True)
     readings = [r for r in readings if r.kind == PIPS]
     faces = _by_template(frame, calibration, readings)
+    if len(readings) < 2:  # two white number dice seen: no other is looked for
+        others, colours = _other_dice(frame, half, board, calibration, glare, white_spots,
+                                      colours)  # fmt: skip
+        readings += [r for r, _ in others]
+        faces += [face for _, face in others]
     pips = tuple(SeenDie(r.x - APRON_MM, r.y - APRON_MM, face)
                  for r, face in zip(readings, faces, strict=True))  # fmt: skip
     faces = [one.face for one in pips if one.face is not None]
     numbers = (min(faces), max(faces)) if len(pips) == len(faces) == 2 else None
-    return SeenDice(colours[0] if len(colours) == 1 else None, numbers, pips)
+    return SeenDice(colours[0][0] if len(colours) == 1 else None, numbers, pips)
+
+
+def _other_dice(
+    frame: np.ndarray,
+    half: np.ndarray,
+    board: Board,
+    calibration: Calibration,
+    glare: np.ndarray | None,
+    white_spots: list[tuple[float, float]],
+    colours: list[tuple[str, tuple[float, float]]],
+) -> tuple[list[tuple[DieReading, int | None]], list[tuple[str, tuple[float, float]]]]:
+    """Number dice that are neither white nor the colour die (a family's red, blue, black
+    or marbled pip dice), each with its face (None: asked), and the colour die's blobs
+    left. The blobs the shared finder sees in the dice bands (`_other_spots`) off every
+    white die (`white_spots`) and colour die (`colours`), read by the shared pip reader
+    (those on full evidence as its `among_others`, the faint ones as its faint blobs:
+    each kept only where the learned count sees a pip die), no longer than a die lies
+    (`_lying_length`); and where two blobs are of a colour die's colour (a family's
+    purple pip die beside our purple colour die), the one read as a pip die where the
+    count takes the other for none, or those read surely. A face is taken at the shared
+    reader's own confidence, `_OTHER_SURE`."""
+    doubtful = [spot for _, spot in colours] if len(colours) > 1 else []
+    taken = white_spots + [spot for _, spot in colours]
+    found, faint = (
+        [
+            (x, y)
+            for x, y in spots
+            if all(math.dist((x, y), other) > DIE_MM for other in taken)
+            and not glared(glare, _die_outline(calibration, x, y))
+        ]
+        for spots in _other_spots(half, board)
+    )
+    if not found and not faint and not doubtful:
+        return [], colours
+    readings = read_dice(frame, calibration, [], faint=faint, among_others=found + doubtful)
+    dice = [
+        reading
+        for reading in readings
+        if reading.kind == PIPS
+        # a depot's train: its roof and lamp look like a 2's pips to the learned count
+        and _lying_length(frame, calibration, reading.x, reading.y) <= _DIE_LENGTH_MM
+    ]
+    on_colour = [[c for c in colours if math.dist(c[1], (r.x, r.y)) <= DIE_MM / 2] for r in dice]
+    pip_like = [c for c in colours if any(c in near for near in on_colour)]
+    # of two blobs of a colour die's colour, the one the count takes for no die is the
+    # colour die (ours, orange or cyan: 0.9 or more no die) and the other a pip die
+    told = len(colours) > 1 and len(colours) - len(pip_like) == 1
+    others = []
+    for reading, near in zip(dice, on_colour, strict=True):
+        sure = reading.confidence >= _OTHER_SURE
+        if near and not (told or (len(colours) > 1 and sure)):
+            continue  # the colour die, or a die of its colour read too loosely to tell
+        colours = [c for c in colours if c not in near]
+        others.append((reading, reading.face if sure else None))
+    return others, colours
+
+
+def _lying_length(frame: np.ndarray, calibration: Calibration, x: float, y: float) -> float:
+    """The length (mm) of what lies at reading frame point (x, y) mm, seen at _LENGTH_PX_PER_MM
+    in a _LENGTH_MM square of the frame round it: its pixels unlike the table there (the
+    square's edge's median colour: of another colour in Lab's a and b, or much darker),
+    paper white left out, the blob at the middle's smallest turned rectangle's long side.
+    A die is 16 mm long whichever way it lies, a depot's train 26 mm with its black roof:
+    what the top-down image, at half a pixel a millimetre, does not tell apart."""
+    k = _LENGTH_PX_PER_MM
+    lab = cv2.cvtColor(crop_at(frame, calibration, x, y, _LENGTH_MM, k), cv2.COLOR_BGR2Lab)
+    lab = lab.astype(np.float32)
+    edge = np.concatenate([lab[0], lab[-1], lab[1:-1, 0], lab[1:-1, -1]])
+    table = np.median(edge, axis=0)
+    lightness, chroma = lab[..., 0], lab[..., 1:] - 128.0
+    distance = np.hypot(*(lab[..., 1:] - table[1:]).transpose(2, 0, 1))
+    paper = (lightness > table[0]) & (np.hypot(*chroma.transpose(2, 0, 1)) < _PAPER_CHROMA)
+    unlike = ((distance > _UNLIKE_AB) | (lightness < 0.5 * table[0])) & ~paper
+    mask = cv2.morphologyEx(unlike.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    count, labels = cv2.connectedComponents(mask)
+    middle = labels.shape[0] // 2
+    reach = round(_LENGTH_REACH_MM * k)
+    near = labels[middle - reach : middle + reach + 1, middle - reach : middle + reach + 1]
+    ids = np.bincount(near.ravel(), minlength=count)
+    ids[0] = 0
+    if not ids.any():
+        return 0.0
+    ys, xs = np.nonzero(labels == int(np.argmax(ids)))
+    _, size, _ = cv2.minAreaRect(np.stack([xs, ys], 1).astype(np.float32))
+    return max(size) / k
+
+
+def _other_spots(
+    half: np.ndarray, board: Board
+) -> tuple[list[tuple[float, float]], list[tuple[float, float]]]:
+    """Where the shared finder (dice.py `finder_masks`) sees a die in the dice bands of the
+    small top-down image `half`: its blobs of one die's size and square (`_ONE_DIE_MM`),
+    two dice lying against each other split in halves; and its faint blobs (`faint_dice`)
+    clear of any blob of its that is neither: a depot's train is as colourful as a die and
+    its black roof makes it 26 mm long, while a die's blob is at most 19 mm long (tuning
+    seeds 64000-64039), so a train is never a die nor its faint halo one."""
+    k = HALF_PX_PER_MM
+    mask = np.zeros(half.shape[:2], np.uint8)
+    faint = np.zeros(half.shape[:2], np.uint8)
+    for box in band_boxes(board, half.shape):  # a quarter of the image, each band alone
+        inside = np.ascontiguousarray(half[box])
+        if inside.size:
+            everywhere = np.full(inside.shape[:2], 255, np.uint8)
+            mask[box], faint[box] = finder_masks(inside, everywhere, k)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    found, apart = [], np.zeros(count, bool)
+    areas = stats[:, cv2.CC_STAT_AREA] / k**2
+    for i in np.flatnonzero(areas >= _DIE_AREA[0] * DIE_MM**2)[1:] if count > 1 else ():
+        x0, y0, w, h = stats[i, :4]
+        ys, xs = np.nonzero(labels[y0 : y0 + h, x0 : x0 + w] == i)
+        (cx, cy), (rw, rh), angle = cv2.minAreaRect(np.stack([xs, ys], 1).astype(np.float32))
+        long, short = max(rw, rh) / k, min(rw, rh) / k
+        centre = np.array([cx + x0, cy + y0]) / k
+        if long <= _ONE_DIE_MM and short >= DIE_MM / 2:
+            found.append((float(centre[0]), float(centre[1])))
+        elif _PAIR_MM[0] <= long <= _PAIR_MM[1] and 1.6 <= long / max(short, 1e-6) <= 2.5:
+            turn = np.radians(angle if rw >= rh else angle + 90.0)
+            step = np.array([np.cos(turn), np.sin(turn)]) * long / 4
+            found += [(float(x), float(y)) for x, y in (centre - step, centre + step)]
+        else:
+            apart[i] = True  # a train, a hand, the floor past the table's edge: no die
+    # nor is a faint blob on them; and the floor past the table's edge (or an arm) is one
+    # faint blob far bigger than a die, whose ragged edge is no die either
+    count, faint_labels, stats, _ = cv2.connectedComponentsWithStats(faint, connectivity=8)
+    big = np.zeros(count, bool)
+    big[1:] = stats[1:, cv2.CC_STAT_AREA] / k**2 >= _BIG_MM2
+    shut = cv2.bitwise_or(apart[labels].view(np.uint8), big[faint_labels].view(np.uint8))
+    shut = cv2.dilate(shut, np.ones((_HALO_PX, _HALO_PX), np.uint8))
+    faint = cv2.bitwise_and(faint, cv2.compare(shut, 0, cv2.CMP_EQ))
+    h, w = shut.shape
+    found = [(x, y) for x, y in found
+             if not shut[min(round(y * k), h - 1), min(round(x * k), w - 1)]]  # fmt: skip
+    return found, faint_dice(faint, k, found)
 
 
 def die_masks(board: Board, light: Light) -> tuple[np.ndarray, np.ndarray]:
