@@ -404,7 +404,9 @@ def read_dice(
     there stays a wheel die: the count, never taught on a card's print, takes ours for pip
     dice there). `among_others` are blobs found on full evidence where other things than
     dice lie (a depot's trains, the table's edge): kept where the count sees a die, as a
-    faint blob is, and read as `spots` are. A spot where no die body is gives none.
+    faint blob is, and read as `spots` are, but a face the count does not put first is
+    bounded by its chance of it (a dark die whose dark pips do not show fits a 1 cleanly:
+    the switching game's tuning seed 64144). A spot where no die body is gives none.
     The learned count is adapted to the family's own pip dice when they were `taught`
     (`companion enroll --codes pips`: taught_pips.py). With `clean_fits` a clean layout fit
     of a die found on full evidence is believed where the count only spreads its answer
@@ -448,7 +450,7 @@ def read_dice(
     # die on a card and whether its kind is in doubt (`_KIND_DOUBT`): the table's count is
     # asked only about the first two (each die costs the net as much again; a wheel die off
     # the cards or a blob turned down has no use for it)
-    kept: list[tuple[DieLook, bool, bool, bool, bool, bool]] = []
+    kept: list[tuple[DieLook, bool, bool, bool, bool, bool, bool]] = []
     for i, (look, doubted, on_a_card, checked) in enumerate(tagged):
         reading = look.reading
         pip_die = 1.0 - float(dice_odds[i][0]) if i in dice_odds else 1.0  # unasked: unused
@@ -471,13 +473,17 @@ def read_dice(
             and _KIND_DOUBT[0] <= pip_die < _KIND_DOUBT[1]
             and calibration.px_per_mm((reading.x, reading.y)) < FINE_PX_PER_MM
         )
-        kept.append((look, doubted, on_a_card, pips, ours_on_a_card, kind_doubted))
-    counted = [j for j, (*_, pips, ours_on_a_card, _) in enumerate(kept) if pips or ours_on_a_card]
+        kept.append((look, doubted, on_a_card, pips, ours_on_a_card, kind_doubted, checked))
+    counted = [
+        j for j, (*_, pips, ours_on_a_card, _, _) in enumerate(kept) if pips or ours_on_a_card
+    ]
     odds_of = dict(
         zip(counted, count_looks([kept[j][0] for j in counted], taught, counts=True), strict=True)
     )
     readings: list[DieReading] = []
-    for j, (look, doubted, on_a_card, pips, ours_on_a_card, kind_doubted) in enumerate(kept):
+    for j, (look, doubted, on_a_card, pips, ours_on_a_card, kind_doubted, checked) in enumerate(
+        kept
+    ):
         reading = look.reading
         if pips:
             coarse = calibration.px_per_mm((reading.x, reading.y)) < FINE_PX_PER_MM
@@ -486,6 +492,8 @@ def read_dice(
             )
             if clean_fits and not doubted:
                 face, confidence = _clean_fit(look.pip_errors, odds_of[j], face, confidence)
+            if checked and not doubted and int(np.argmax(odds_of[j][1:])) + 1 != face:
+                confidence = min(confidence, float(odds_of[j][face]))
             reading = DieReading(PIPS, face, reading.x, reading.y, confidence)
         elif ours_on_a_card and _counted_otherwise(reading.face, odds_of[j]):
             reading = replace(reading, confidence=min(reading.confidence, 0.45))

@@ -143,6 +143,7 @@ def test_a_number_die_under_a_hand_is_counted_unsure_and_the_other_right_die_by_
     assert counts["number_dice"] == 2 and counts["number_dice_right"] == 1
     assert counts["number_dice_unsure"] == 1
     assert counts["number_dice_wrong"] == counts["number_dice_extra"] == 0
+    assert counts["number_dice_missed"] == 1  # not seen at all, not asked
 
 
 def test_a_number_die_read_surely_where_none_was_thrown_is_counted_seen_where_none_lies():

@@ -79,7 +79,7 @@ COUNTS = (
     "colour", "colour_right", "colour_unsure", "colour_wrong",
     "numbers", "numbers_right", "numbers_unsure", "numbers_wrong", "empty_unseen", "hands",
     "number_dice", "number_dice_right", "number_dice_unsure", "number_dice_wrong",
-    "number_dice_extra",
+    "number_dice_extra", "number_dice_missed",
 )  # fmt: skip
 _SAME_DIE_MM = DIE_MM  # a number die read this near a die thrown (centres): that die
 PIECE_KINDS = ("trains", "panels", "colour", "numbers", "number_dice")
@@ -147,7 +147,7 @@ def score(
         ("numbers", seen.dice.numbers, (min(white, black), max(white, black))),
     ):
         tally(name, "unsure" if got is None else "right" if got == want else "wrong", name)
-    outcomes, counts["number_dice_extra"] = _number_dice(truth, seen)
+    outcomes, counts["number_dice_extra"], counts["number_dice_missed"] = _number_dice(truth, seen)
     for i, outcome in enumerate(outcomes):
         tally("number_dice", outcome, f"number:{i}")
     counts["hands"] = len(truth.scene.hands)
@@ -196,11 +196,12 @@ def under_hand(truth: scenes.Shown) -> frozenset[str]:
                      if under_a_hand(truth.scene, outline) for name in names)  # fmt: skip
 
 
-def _number_dice(truth: scenes.Shown, seen: SeenBoard) -> tuple[list[str], int]:
+def _number_dice(truth: scenes.Shown, seen: SeenBoard) -> tuple[list[str], int, int]:
     """The number dice one by one: each die thrown is right when a die read within
     `_SAME_DIE_MM` of it (the nearest first, each read die once) shows its face surely,
-    wrong when it shows another surely, unsure otherwise (unread, hidden, asked); and how
-    many dice were read surely where none was thrown (seen where nothing lies)."""
+    wrong when it shows another surely, unsure otherwise (unread, hidden, asked); how
+    many dice were read surely where none was thrown (seen where nothing lies); and how
+    many thrown no die was seen near at all (not found: neither read nor asked)."""
     thrown = [die for die in truth.scene.dice if die.kind == PIPS]
     read = list(seen.dice.pips)
     where = (scenes.to_table(truth.board, truth.pose, [(d.x, d.y) for d in read])
@@ -219,7 +220,7 @@ def _number_dice(truth: scenes.Shown, seen: SeenBoard) -> tuple[list[str], int]:
         face = read[matched[i]].face if i in matched else None
         outcomes.append("unsure" if face is None else "right" if face == die.face else "wrong")
     extra = sum(die.face is not None and j not in matched.values() for j, die in enumerate(read))
-    return outcomes, extra
+    return outcomes, extra, len(thrown) - len(matched)
 
 
 def with_real_numbers(truth: scenes.Shown, photos: Iterator[PhotoDie]) -> scenes.Shown:
@@ -395,8 +396,9 @@ def report(result: dict[str, Any]) -> str:
         f"{r['colour_wrong']} wrong; number dice {r['numbers_right']} right, "
         f"{r['numbers_unsure']} unsure, {r['numbers_wrong']} wrong",
         f"         die by die: number dice {r['number_dice_right']} of {r['number_dice']} "
-        f"right, {r['number_dice_unsure']} unsure, {r['number_dice_wrong']} wrong and sure, "
-        f"{r['number_dice_extra']} seen where none lies",
+        f"right, {r['number_dice_unsure']} unsure ({r['number_dice_missed']} of them not "
+        f"found), {r['number_dice_wrong']} wrong and sure, {r['number_dice_extra']} seen "
+        "where none lies",
         "lamp     where its reflection touches none of the piece, read right: "
         + ", ".join(
             f"{name} {r[f'{kind}_clear_accuracy']:.2%} of {r[kind] - r[f'{kind}_lamp']}"
