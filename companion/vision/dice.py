@@ -406,7 +406,9 @@ def read_dice(
     dice lie (a depot's trains, the table's edge): kept where the count sees a die, as a
     faint blob is, and read as `spots` are, but a face the count does not put first is
     bounded by its chance of it (a dark die whose dark pips do not show fits a 1 cleanly:
-    the switching game's tuning seed 64144). A spot where no die body is gives none.
+    the switching game's tuning seed 64144), and one no pip layout fits at all is asked
+    (the switching game's purple colour die, which the count takes for a 2: hidden seed
+    268127). A spot where no die body is gives none.
     The learned count is adapted to the family's own pip dice when they were `taught`
     (`companion enroll --codes pips`: taught_pips.py). With `clean_fits` a clean layout fit
     of a die found on full evidence is believed where the count only spreads its answer
@@ -492,8 +494,11 @@ def read_dice(
             )
             if clean_fits and not doubted:
                 face, confidence = _clean_fit(look.pip_errors, odds_of[j], face, confidence)
-            if checked and not doubted and int(np.argmax(odds_of[j][1:])) + 1 != face:
-                confidence = min(confidence, float(odds_of[j][face]))
+            if checked and not doubted:
+                if not np.isfinite(look.pip_errors).any():
+                    confidence = min(confidence, 0.45)  # no layout fits: asked
+                elif int(np.argmax(odds_of[j][1:])) + 1 != face:
+                    confidence = min(confidence, float(odds_of[j][face]))
             reading = DieReading(PIPS, face, reading.x, reading.y, confidence)
         elif ours_on_a_card and _counted_otherwise(reading.face, odds_of[j]):
             reading = replace(reading, confidence=min(reading.confidence, 0.45))

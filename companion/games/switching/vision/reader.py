@@ -1260,10 +1260,17 @@ _DIE_AREA = (0.45, 1.6)  # a die's blob, in shares of its face's area: at least,
 # a die of another colour (`_other_spots`): its blob's long side at most _ONE_DIE_MM, two
 # dice against each other a blob _PAIR_MM long (a depot's train is 20-28 mm long there)
 _ONE_DIE_MM, _PAIR_MM = 19.5, (28.0, 40.0)
+# what lies round a blob that is no die, in small image pixels (14 mm), and the least area
+# of a faint blob that is the floor past the table's edge or an arm (six dice)
 _HALO_PX, _BIG_MM2 = 7, 1500.0
-# a die of another colour read as surely as the shared reader's own figures are measured
-# at (the Caboose table's `die_unsure_below`): its confidence is made for this bound
-_OTHER_SURE = 0.5
+# a die of another colour is read surely from this confidence: the shared reader's is made
+# for 0.5 (the Caboose table's `die_unsure_below`), but these dice lie at the table's edge,
+# 0.6-0.9 pixels a millimetre, where its count names a wrong face surely more often (tuning
+# seeds 64000 and 268000, 1800 real dice: 0.5 read 6 wrong yet surely, 0.6 three, while
+# reading 7 % fewer right); and a blob of a colour die's colour is taken for a number die
+# only from _COLOUR_BLOB_SURE (the count takes our plain purple and cyan faces for a 2 at
+# up to 0.64: seed 268047)
+_OTHER_SURE, _COLOUR_BLOB_SURE = 0.6, 0.9
 # `_lying_length`: looked at in a square this wide at this density, the blob within
 # _LENGTH_REACH_MM of its middle, unlike the table by _UNLIKE_AB in a and b (as dice.py's
 # `_OTHER_COLOUR`), paper's white (chroma under _PAPER_CHROMA, lighter than the table) left out
@@ -1366,9 +1373,9 @@ def _other_dice(
     (those on full evidence as its `among_others`, the faint ones as its faint blobs:
     each kept only where the learned count sees a pip die), no longer than a die lies
     (`_lying_length`); and where two blobs are of a colour die's colour (a family's
-    purple pip die beside our purple colour die), the one read as a pip die where the
-    count takes the other for none, or those read surely. A face is taken at the shared
-    reader's own confidence, `_OTHER_SURE`."""
+    purple pip die beside our purple colour die), those read surely as pip dice (a pip
+    die asked there may be the colour die: both stay unsure). A face is taken from
+    `_OTHER_SURE` (a blob of a colour die's colour from `_COLOUR_BLOB_SURE`)."""
     doubtful = [spot for _, spot in colours] if len(colours) > 1 else []
     taken = white_spots + [spot for _, spot in colours]
     found, faint = (
@@ -1390,15 +1397,11 @@ def _other_dice(
         # a depot's train: its roof and lamp look like a 2's pips to the learned count
         and _lying_length(frame, calibration, reading.x, reading.y) <= _DIE_LENGTH_MM
     ]
-    on_colour = [[c for c in colours if math.dist(c[1], (r.x, r.y)) <= DIE_MM / 2] for r in dice]
-    pip_like = [c for c in colours if any(c in near for near in on_colour)]
-    # of two blobs of a colour die's colour, the one the count takes for no die is the
-    # colour die (ours, orange or cyan: 0.9 or more no die) and the other a pip die
-    told = len(colours) > 1 and len(colours) - len(pip_like) == 1
     others = []
-    for reading, near in zip(dice, on_colour, strict=True):
-        sure = reading.confidence >= _OTHER_SURE
-        if near and not (told or (len(colours) > 1 and sure)):
+    for reading in dice:
+        near = [c for c in colours if math.dist(c[1], (reading.x, reading.y)) <= DIE_MM / 2]
+        sure = reading.confidence >= (_COLOUR_BLOB_SURE if near else _OTHER_SURE)
+        if near and not (len(colours) > 1 and sure):
             continue  # the colour die, or a die of its colour read too loosely to tell
         colours = [c for c in colours if c not in near]
         others.append((reading, reading.face if sure else None))
@@ -1443,15 +1446,26 @@ def _other_spots(
     two dice lying against each other split in halves; and its faint blobs (`faint_dice`)
     clear of any blob of its that is neither: a depot's train is as colourful as a die and
     its black roof makes it 26 mm long, while a die's blob is at most 19 mm long (tuning
-    seeds 64000-64039), so a train is never a die nor its faint halo one."""
-    k = HALF_PX_PER_MM
-    mask = np.zeros(half.shape[:2], np.uint8)
-    faint = np.zeros(half.shape[:2], np.uint8)
-    for box in band_boxes(board, half.shape):  # a quarter of the image, each band alone
-        inside = np.ascontiguousarray(half[box])
+    seeds 64000-64039), so a train is never a die nor its faint halo one. Nor is anything
+    within `_HALO_PX` of a faint blob far bigger than a die (`_BIG_MM2`): the floor past
+    the table's edge, whose ragged edge left about three blobs a table that were no die."""
+    found: list[tuple[float, float]] = []
+    faint: list[tuple[float, float]] = []
+    for rows, columns in band_boxes(board, half.shape):  # each band alone: a quarter in all
+        inside = np.ascontiguousarray(half[rows, columns])
         if inside.size:
-            everywhere = np.full(inside.shape[:2], 255, np.uint8)
-            mask[box], faint[box] = finder_masks(inside, everywhere, k)
+            origin = np.array([columns.start, rows.start]) / HALF_PX_PER_MM
+            sure, maybe = _band_spots(inside)
+            found += [(float(x), float(y)) for x, y in sure + origin]
+            faint += [(float(x), float(y)) for x, y in maybe + origin]
+    return found, faint
+
+
+def _band_spots(band: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """`_other_spots` in one band of the small top-down image (its centres in mm from the
+    band's corner, (n, 2) each)."""
+    k = HALF_PX_PER_MM
+    mask, faint = finder_masks(band, np.full(band.shape[:2], 255, np.uint8), k)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     found, apart = [], np.zeros(count, bool)
     areas = stats[:, cv2.CC_STAT_AREA] / k**2
@@ -1480,7 +1494,7 @@ def _other_spots(
     h, w = shut.shape
     found = [(x, y) for x, y in found
              if not shut[min(round(y * k), h - 1), min(round(x * k), w - 1)]]  # fmt: skip
-    return found, faint_dice(faint, k, found)
+    return np.array(found).reshape(-1, 2), np.array(faint_dice(faint, k, found)).reshape(-1, 2)
 
 
 def die_masks(board: Board, light: Light) -> tuple[np.ndarray, np.ndarray]:
