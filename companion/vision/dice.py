@@ -407,7 +407,7 @@ def read_dice(
     faint blob is, and read as `spots` are, but a face the count does not put first is
     bounded by its chance of it (a dark die whose dark pips do not show fits a 1 cleanly:
     the switching game's tuning seed 64144), and one no pip layout fits at all is asked
-    (the switching game's purple colour die, which the count takes for a 2: hidden seed
+    (the switching game's purple colour die, which the count takes for a 2: its seed
     268127). A spot where no die body is gives none.
     The learned count is adapted to the family's own pip dice when they were `taught`
     (`companion enroll --codes pips`: taught_pips.py). With `clean_fits` a clean layout fit
@@ -449,7 +449,8 @@ def read_dice(
     ]
     dice_odds = dict(zip(asked, count_looks([tagged[i][0] for i in asked], taught), strict=True))
     # the looks kept, each with whether it is read as a pip die, whether it is our wheel
-    # die on a card and whether its kind is in doubt (`_KIND_DOUBT`): the table's count is
+    # die on a card, whether its kind is in doubt (`_KIND_DOUBT`) and whether it had to be
+    # a die to the count (`among_others`, faint, on a card): the table's count is
     # asked only about the first two (each die costs the net as much again; a wheel die off
     # the cards or a blob turned down has no use for it)
     kept: list[tuple[DieLook, bool, bool, bool, bool, bool, bool]] = []

@@ -42,8 +42,8 @@ How (our board and pieces, art.py, are made for each step):
    family's number dice of any other colour (red, black, marbled) are looked for as the
    Caboose table finds its dice (dice.py `finder_masks`: brighter than the table, or
    unlike it), each kept where the learned count sees a pip die and no longer than a die
-   (a depot's train is 26 mm with its roof), and read by the shared pip reader at its own
-   confidence (`_other_dice`);
+   (a depot's train is 26 mm with its roof), and read by the shared pip reader, a face
+   taken at a stricter confidence than its own (`_other_dice`);
 6. the glare: where a lamp's reflection clips the frame white (and washes out round it,
    companion/vision/frame_checks.py `glare_mask`) nothing is read: a slot, a space or a
    die it touches is unsure or unseen, never read (a glared space looks white: empty),
