@@ -78,7 +78,7 @@ def test_every_word_the_pages_script_asks_for_is_there_in_both_languages():
     asked = set(re.findall(r'\bt\("(\w+)"', script))
     asked |= {word for pair in re.findall(r'\bt\(\w[^()]*\? "(\w+)" : "(\w+)"', script)
               for word in pair}  # fmt: skip
-    assert {"to_move", "play_move", "pass", "undo", "send_roll", "black_die", "end_turn"} <= asked
+    assert {"to_move", "play_move", "pass", "undo", "send_roll", "second_die", "end_turn"} <= asked
     # Words named by a colour or a kind of the view: every colour and kind it gives.
     assert "t(`colour_${" in script and "t(`letter_${" in script and "t(`legend_${" in script
     asked |= {f"colour_{c}" for c in COLOURS + PANELS} | {f"letter_{c}" for c in COLOURS}

@@ -110,7 +110,7 @@ function rollForm(v) {
           onclick: pick({ colour: null, repair: panel }) }, t("repair_panel", { panel: t(`colour_${panel}`) })))));
   }
   for (const i of [0, 1]) {
-    const name = t(i ? "black_die" : "white_die");
+    const name = t(i ? "second_die" : "first_die");
     parts.push(h("div", { class: "sw-choice", role: "group", "aria-label": name },
       h("span", { class: "sw-choice-name" }, name),
       PIPS.map((n) => h("button", { type: "button", "data-die": i, "data-pips": n,
