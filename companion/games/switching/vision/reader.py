@@ -1470,17 +1470,11 @@ def _band_spots(band: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     found, apart = [], np.zeros(count, bool)
     areas = stats[:, cv2.CC_STAT_AREA] / k**2
     for i in np.flatnonzero(areas >= _DIE_AREA[0] * DIE_MM**2)[1:] if count > 1 else ():
-        x0, y0, w, h = stats[i, :4]
-        ys, xs = np.nonzero(labels[y0 : y0 + h, x0 : x0 + w] == i)
-        (cx, cy), (rw, rh), angle = cv2.minAreaRect(np.stack([xs, ys], 1).astype(np.float32))
-        long, short = max(rw, rh) / k, min(rw, rh) / k
-        centre = np.array([cx + x0, cy + y0]) / k
-        if long <= _ONE_DIE_MM and short >= DIE_MM / 2:
-            found.append((float(centre[0]), float(centre[1])))
-        elif _PAIR_MM[0] <= long <= _PAIR_MM[1] and 1.6 <= long / max(short, 1e-6) <= 2.5:
-            turn = np.radians(angle if rw >= rh else angle + 90.0)
-            step = np.array([np.cos(turn), np.sin(turn)]) * long / 4
-            found += [(float(x), float(y)) for x, y in (centre - step, centre + step)]
+        blob = _Blob.of(labels, stats, i)
+        if blob.long <= _ONE_DIE_MM and blob.short >= DIE_MM / 2:
+            found.append(blob.centre)
+        elif _PAIR_MM[0] <= blob.long <= _PAIR_MM[1] and 1.6 <= blob.ratio <= 2.5:
+            found += blob.halves
         else:
             apart[i] = True  # a train, a hand, the floor past the table's edge: no die
     # nor is a faint blob on them; and the floor past the table's edge (or an arm) is one
@@ -1643,17 +1637,45 @@ def die_spots(mask: np.ndarray) -> list[Spot]:
         area = stats[i, cv2.CC_STAT_AREA] / k**2
         if not _DIE_AREA[0] * die <= area <= 2 * _DIE_AREA[1] * die:
             continue
+        blob = _Blob.of(labels, stats, i)
+        if area <= _DIE_AREA[1] * die and blob.long <= 1.5 * DIE_MM and blob.short >= 0.5 * DIE_MM:
+            spots.append((*blob.centre, blob.pixels))
+        elif 1.6 <= blob.ratio <= 2.5 and blob.short <= 1.5 * DIE_MM:
+            spots += [(x, y, blob.pixels) for x, y in blob.halves]
+    return spots
+
+
+@dataclass(frozen=True)
+class _Blob:
+    """One blob of a labelled mask of the small top-down image, measured as a die's is:
+    its centre (reading frame mm), its smallest turned rectangle's long and short sides
+    (mm), and its pixels (an index)."""
+
+    centre: tuple[float, float]
+    long: float
+    short: float
+    turn: float  # radians, along its long side
+    pixels: tuple[np.ndarray, np.ndarray]
+
+    @classmethod
+    def of(cls, labels: np.ndarray, stats: np.ndarray, i: int) -> _Blob:
+        k = HALF_PX_PER_MM
         x0, y0, w, h = stats[i, :4]
         ys, xs = np.nonzero(labels[y0 : y0 + h, x0 : x0 + w] == i)
-        blob = (ys + y0, xs + x0)
         (cx, cy), (rw, rh), angle = cv2.minAreaRect(np.stack([xs, ys], 1).astype(np.float32))
-        long, short = max(rw, rh) / k, min(rw, rh) / k
         centre = np.array([cx + x0, cy + y0]) / k
-        if area <= _DIE_AREA[1] * die and long <= 1.5 * DIE_MM and short >= 0.5 * DIE_MM:
-            spots.append((float(centre[0]), float(centre[1]), blob))
-        elif 1.6 <= long / max(short, 1e-6) <= 2.5 and short <= 1.5 * DIE_MM:
-            turn = np.radians(angle if rw >= rh else angle + 90.0)
-            step = np.array([np.cos(turn), np.sin(turn)]) * long / 4
-            for x, y in (centre - step, centre + step):
-                spots.append((float(x), float(y), blob))
-    return spots
+        turn = float(np.radians(angle if rw >= rh else angle + 90.0))
+        return cls((float(centre[0]), float(centre[1])), max(rw, rh) / k, min(rw, rh) / k,
+                   turn, (ys + y0, xs + x0))  # fmt: skip
+
+    @property
+    def ratio(self) -> float:
+        """How many times longer than wide."""
+        return self.long / max(self.short, 1e-6)
+
+    @property
+    def halves(self) -> list[tuple[float, float]]:
+        """The centres of its halves along its length: two dice lying against each other."""
+        step = np.array([np.cos(self.turn), np.sin(self.turn)]) * self.long / 4
+        centre = np.array(self.centre)
+        return [(float(x), float(y)) for x, y in (centre - step, centre + step)]
